@@ -1,0 +1,77 @@
+// Exercise bank and grader. Exercises are data; a variant is drawn from (id, seed) so a
+// student sees the same numbers after a reload, and the page and the native CLI grade
+// identically because both call these functions. Parameters are rounded before the
+// expected answer is computed. JSON shapes are documented in docs/ARCHITECTURE.md.
+// Not for: running student code (the page's sandbox worker does that; core grades the
+// values the code returned).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace perflab {
+
+enum class ExerciseKind { Numeric, Choice, Code };
+const char* to_string(ExerciseKind kind);  // "numeric", "choice", "code"
+
+struct Tolerance {
+  double rel = 0.0;  // |answer - expected| <= max(abs, rel·|expected|)
+  double abs = 0.0;
+  // In plain words: "exact" (0, 0), "exact (within 0.5)" (rel 0, abs 0.5: the nearest
+  // integer), "within 0.01", "within 1%", "within 1% or 0.01", "within a relative 1e-09
+  // or 1e-12" (below 0.01% a percentage reads badly).
+  std::string text() const;
+};
+
+struct Exercise {
+  std::string id;          // "profiling.linear-params"
+  std::string chapter;     // "profiling", "acceleration", "benchmarking"
+  std::string title;
+  std::string prompt;      // template; {name} is replaced by the variant's parameter
+  ExerciseKind kind = ExerciseKind::Numeric;
+  int points = 10;
+  std::vector<std::string> hints;  // unlocked one by one after failed attempts
+  std::string grader_reference;    // how the answer is computed, shown after solving
+  // numeric; code exercises compare numbers their function returned with it too
+  Tolerance tolerance;
+  std::string unit;
+  // choice: the choice texts (template-rendered too)
+  std::vector<std::string> choices;
+  // code
+  std::string function_name;
+  std::string starter_code;
+  double time_limit_ms = 2000;
+};
+
+const std::vector<Exercise>& exercise_bank();
+// Throws ValueError listing the known ids.
+const Exercise& find_exercise(std::string_view id);
+
+// {id, chapter, title, prompt (the template), kind, points, hints, grader_reference,
+//  tolerance{rel,abs,text}, unit, choices, function_name, starter_code, time_limit_ms}:
+// everything but the answers. Every field is present for every kind (empty when unused).
+nlohmann::json exercise_to_json(const Exercise& e);
+nlohmann::json exercise_bank_json();
+
+// {id, seed, params{...}, prompt, choices[] (choice), tests[{name, args}] (code)}.
+// Deterministic in (id, seed) on every platform; never holds expected values.
+// Throws ValueError for an unknown id.
+nlohmann::json exercise_variant(std::string_view id, std::uint32_t seed);
+
+// answer: numeric {value: number}; choice {choice: index}; code {results: [{value} |
+// {error: "text"} | {timeout: true}], one per test in order}.
+// Returns {correct, score, max_score, feedback, tests[{name, passed, message}]}; tests is
+// empty for numeric and choice. Code: score = points × passed / tests, correct only when
+// all pass; messages read "odd length: expected 3, got 4", "odd length: threw TypeError:
+// ...", "odd length: did not finish within 2000 ms".
+// Throws ValueError when the id is unknown or the answer object is malformed (a missing
+// or unknown field, a wrong type, a choice out of range, a results array of the wrong
+// length), never for a wrong answer.
+nlohmann::json grade_exercise(std::string_view id, std::uint32_t seed,
+                              const nlohmann::json& answer);
+
+}  // namespace perflab

@@ -1,0 +1,350 @@
+// The grading engine shared by every exercise: seeds a variant from (id, seed), renders
+// its prompt, validates answer objects strictly and grades them. What each exercise asks
+// and how its answer is computed lives in exercise_bank.cpp.
+// Not for: running student code (the page's sandbox does; this grades the values it returned).
+#include "perflab/grader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "exercise_bank.hpp"
+#include "perflab/error.hpp"
+
+namespace perflab {
+namespace {
+
+using nlohmann::json;
+using detail::ExerciseEntry;
+using detail::VariantData;
+
+// FNV-1a, 64-bit: a fixed hash, so the same (id, seed) gives the same variant natively
+// and in wasm (std::hash differs between standard libraries).
+std::uint64_t fnv1a64(std::string_view text) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+// Integers without decimals, anything else with the fewest digits that read back as the
+// same double (parameters are rounded before use, so this is their exact value).
+std::string format_number(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+  if (x == std::trunc(x) && std::fabs(x) < 1e15) {
+    return std::to_string(static_cast<long long>(x));
+  }
+  char buf[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, x);
+    if (std::strtod(buf, nullptr) == x) break;
+  }
+  return buf;
+}
+
+// A JSON value as a student would write it, shortened so a huge array cannot flood a
+// message.
+std::string describe(const json& j) {
+  std::string text = j.is_number_float() ? format_number(j.get<double>()) : j.dump();
+  constexpr std::size_t kMaxChars = 60;
+  if (text.size() > kMaxChars) text = text.substr(0, kMaxChars) + "...";
+  return text;
+}
+
+std::string param_text(const json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  return describe(value);
+}
+
+bool is_identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// Replaces each {name} with params[name]. Braces around anything that is not an
+// identifier (code in a prompt) stay as written; an identifier that is not a parameter is
+// a bug in the bank and throws.
+std::string render(const std::string& tmpl, const json& params, std::string_view id) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < tmpl.size()) {
+    const std::size_t close = tmpl[i] == '{' ? tmpl.find('}', i + 1) : std::string::npos;
+    if (close != std::string::npos && close > i + 1 &&
+        std::all_of(tmpl.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                    tmpl.begin() + static_cast<std::ptrdiff_t>(close), is_identifier_char)) {
+      const std::string name = tmpl.substr(i + 1, close - i - 1);
+      if (!params.contains(name)) {
+        throw Error("exercise " + std::string(id) + ": the text names {" + name +
+                    "}, which is not one of its parameters");
+      }
+      out += param_text(params.at(name));
+      i = close + 1;
+    } else {
+      out += tmpl[i++];
+    }
+  }
+  return out;
+}
+
+// Position of id in the bank (the same in exercise_entries() and exercise_bank()).
+std::size_t exercise_index(std::string_view id) {
+  const auto& entries = detail::exercise_entries();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (entries[i].exercise.id == id) return i;
+  }
+  std::string known;
+  for (const auto& entry : entries) {
+    known += (known.empty() ? "" : ", ") + entry.exercise.id;
+  }
+  throw ValueError("unknown exercise \"" + std::string(id) + "\"; known ids: " + known);
+}
+
+const ExerciseEntry& find_entry(std::string_view id) {
+  return detail::exercise_entries()[exercise_index(id)];
+}
+
+VariantData draw_variant(const ExerciseEntry& entry, std::uint32_t seed) {
+  Rng rng(fnv1a64(entry.exercise.id) ^ seed);
+  return entry.draw(rng);
+}
+
+bool within(double answer, double expected, const Tolerance& tol) {
+  return std::isfinite(answer) &&
+         std::fabs(answer - expected) <= std::max(tol.abs, tol.rel * std::fabs(expected));
+}
+
+// A returned value against the expected one: numbers with the tolerance, arrays element by
+// element, anything else must be equal.
+bool values_match(const json& expected, const json& got, const Tolerance& tol) {
+  if (expected.is_number()) {
+    return got.is_number() && within(got.get<double>(), expected.get<double>(), tol);
+  }
+  if (expected.is_array()) {
+    if (!got.is_array() || got.size() != expected.size()) return false;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      if (!values_match(expected[i], got[i], tol)) return false;
+    }
+    return true;
+  }
+  return expected == got;
+}
+
+// answer must be an object holding exactly `field` (nothing unknown).
+void require_object_with(const json& answer, const std::string& field, const char* example) {
+  if (!answer.is_object()) {
+    throw ValueError("answer must be an object like " + std::string(example) + ", got " +
+                     describe(answer));
+  }
+  for (const auto& item : answer.items()) {
+    if (item.key() != field) {
+      throw ValueError("answer has an unknown field \"" + item.key() + "\"; allowed: \"" +
+                       field + "\"");
+    }
+  }
+}
+
+json result(bool correct, double score, const Exercise& e, std::string feedback,
+            json tests = json::array()) {
+  return {{"correct", correct},    {"score", score},
+          {"max_score", e.points}, {"feedback", std::move(feedback)},
+          {"tests", std::move(tests)}};
+}
+
+json grade_numeric(const Exercise& e, const VariantData& v, const json& answer) {
+  require_object_with(answer, "value", "{\"value\": 42}");
+  if (!answer.contains("value")) {
+    throw ValueError("answer.value is missing; it must be a finite number");
+  }
+  const json& value = answer.at("value");
+  if (!value.is_number() || !std::isfinite(value.get<double>())) {
+    throw ValueError("answer.value must be a finite number, got " + describe(value));
+  }
+  const double x = value.get<double>();
+  if (within(x, v.expected_value, e.tolerance)) return result(true, e.points, e, "Correct.");
+  return result(false, 0, e,
+                std::string(x > v.expected_value ? "Too high" : "Too low") +
+                    ": the answer must be " + e.tolerance.text() + ".");
+}
+
+json grade_choice(const Exercise& e, const VariantData& v, const json& answer) {
+  require_object_with(answer, "choice", "{\"choice\": 0}");
+  const std::string range =
+      "an integer from 0 to " + std::to_string(static_cast<int>(e.choices.size()) - 1);
+  if (!answer.contains("choice")) {
+    throw ValueError("answer.choice is missing; it must be " + range);
+  }
+  const json& choice = answer.at("choice");
+  // A JS number crosses as a double, so 1.0 counts as the integer 1.
+  const double c = choice.is_number() ? choice.get<double>() : -1.0;
+  const bool in_range =
+      std::trunc(c) == c && c >= 0 && c < static_cast<double>(e.choices.size());
+  if (!in_range) throw ValueError("answer.choice must be " + range + ", got " + describe(choice));
+  const int index = static_cast<int>(c);
+  if (index == v.correct_choice) {
+    return result(true, e.points, e,
+                  "Correct: " + e.choices[static_cast<std::size_t>(index)] + ".");
+  }
+  return result(false, 0, e, "Not correct. Work it out from the figures; the hints show how.");
+}
+
+json grade_code(const Exercise& e, const VariantData& v, const json& answer) {
+  require_object_with(answer, "results", "{\"results\": [{\"value\": 3}]}");
+  const std::string n = std::to_string(v.tests.size());
+  if (!answer.contains("results")) {
+    throw ValueError("answer.results is missing; it must be an array with " + n +
+                     " entries, one per test");
+  }
+  const json& results = answer.at("results");
+  if (!results.is_array()) {
+    throw ValueError("answer.results must be an array with " + n + " entries, one per test, got " +
+                     describe(results));
+  }
+  if (results.size() != v.tests.size()) {
+    throw ValueError("answer.results must have " + n + " entries, one per test, got " +
+                     std::to_string(results.size()));
+  }
+
+  json tests = json::array();
+  std::size_t passed = 0;
+  for (std::size_t i = 0; i < v.tests.size(); ++i) {
+    const json& r = results[i];
+    const std::string where = "answer.results[" + std::to_string(i) + "]";
+    const bool one_field =
+        r.is_object() && r.size() == 1 &&
+        (r.contains("value") || r.contains("error") || r.contains("timeout"));
+    if (!one_field) {
+      throw ValueError(where +
+                       " must be {\"value\": ...}, {\"error\": \"message\"} or "
+                       "{\"timeout\": true}, got " +
+                       describe(r));
+    }
+    const auto& test = v.tests[i];
+    bool ok = false;
+    std::string message;
+    if (r.contains("value")) {
+      ok = values_match(test.expected, r.at("value"), e.tolerance);
+      message = ok ? "passed"
+                   : "expected " + describe(test.expected) + ", got " + describe(r.at("value"));
+    } else if (r.contains("error")) {
+      if (!r.at("error").is_string()) {
+        throw ValueError(where + ".error must be a string, got " + describe(r.at("error")));
+      }
+      const std::string text = r.at("error").get<std::string>();
+      message = text.empty() ? "threw an error" : "threw " + text;
+    } else {
+      if (r.at("timeout") != true) {
+        throw ValueError(where + ".timeout must be true, got " + describe(r.at("timeout")));
+      }
+      message = "did not finish within " + format_number(e.time_limit_ms) + " ms";
+    }
+    passed += ok ? 1 : 0;
+    tests.push_back({{"name", test.name}, {"passed", ok}, {"message", test.name + ": " + message}});
+  }
+
+  const bool all = passed == v.tests.size();
+  const double score = v.tests.empty() ? 0.0
+                                       : e.points * static_cast<double>(passed) /
+                                             static_cast<double>(v.tests.size());
+  std::string feedback = all ? "All " + n + " tests passed."
+                             : std::to_string(passed) + " of " + n + " tests passed.";
+  return result(all, score, e, std::move(feedback), std::move(tests));
+}
+
+}  // namespace
+
+const char* to_string(ExerciseKind kind) {
+  switch (kind) {
+    case ExerciseKind::Numeric: return "numeric";
+    case ExerciseKind::Choice: return "choice";
+    case ExerciseKind::Code: return "code";
+  }
+  return "unknown";
+}
+
+std::string Tolerance::text() const {
+  // Tolerances are short decimals; %g keeps 0.07·100 from printing as 7.000000000000001.
+  const auto short_number = [](double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", x);
+    return std::string(buf);
+  };
+  if (rel == 0 && abs == 0) return "exact";
+  if (rel == 0 && abs == 0.5) return "exact (within 0.5)";  // the nearest integer
+  if (rel == 0) return "within " + short_number(abs);
+  // Below 0.01% a percentage reads badly ("1e-07%"): say "a relative 1e-09" instead.
+  const std::string rel_text =
+      rel * 100 >= 0.01 ? short_number(rel * 100) + "%" : "a relative " + short_number(rel);
+  if (abs == 0) return "within " + rel_text;
+  return "within " + rel_text + " or " + short_number(abs);
+}
+
+const std::vector<Exercise>& exercise_bank() {
+  static const std::vector<Exercise> bank = [] {
+    std::vector<Exercise> out;
+    for (const auto& entry : detail::exercise_entries()) out.push_back(entry.exercise);
+    return out;
+  }();
+  return bank;
+}
+
+const Exercise& find_exercise(std::string_view id) { return exercise_bank()[exercise_index(id)]; }
+
+json exercise_to_json(const Exercise& e) {
+  return {{"id", e.id},
+          {"chapter", e.chapter},
+          {"title", e.title},
+          {"prompt", e.prompt},
+          {"kind", to_string(e.kind)},
+          {"points", e.points},
+          {"hints", e.hints},
+          {"grader_reference", e.grader_reference},
+          {"tolerance", {{"rel", e.tolerance.rel}, {"abs", e.tolerance.abs},
+                         {"text", e.tolerance.text()}}},
+          {"unit", e.unit},
+          {"choices", e.choices},
+          {"function_name", e.function_name},
+          {"starter_code", e.starter_code},
+          {"time_limit_ms", e.time_limit_ms}};
+}
+
+json exercise_bank_json() {
+  json out = json::array();
+  for (const auto& e : exercise_bank()) out.push_back(exercise_to_json(e));
+  return out;
+}
+
+json exercise_variant(std::string_view id, std::uint32_t seed) {
+  const ExerciseEntry& entry = find_entry(id);
+  const Exercise& e = entry.exercise;
+  const VariantData v = draw_variant(entry, seed);
+  json out = {{"id", e.id}, {"seed", seed}, {"params", v.params},
+              {"prompt", render(e.prompt, v.params, e.id)}};
+  if (e.kind == ExerciseKind::Choice) {
+    json choices = json::array();
+    for (const auto& c : e.choices) choices.push_back(render(c, v.params, e.id));
+    out["choices"] = std::move(choices);
+  }
+  if (e.kind == ExerciseKind::Code) {
+    json tests = json::array();
+    for (const auto& t : v.tests) tests.push_back({{"name", t.name}, {"args", t.args}});
+    out["tests"] = std::move(tests);
+  }
+  return out;
+}
+
+json grade_exercise(std::string_view id, std::uint32_t seed, const json& answer) {
+  const ExerciseEntry& entry = find_entry(id);
+  const VariantData v = draw_variant(entry, seed);
+  switch (entry.exercise.kind) {
+    case ExerciseKind::Numeric: return grade_numeric(entry.exercise, v, answer);
+    case ExerciseKind::Choice: return grade_choice(entry.exercise, v, answer);
+    case ExerciseKind::Code: return grade_code(entry.exercise, v, answer);
+  }
+  throw Error("exercise " + std::string(id) + " has an unknown kind");
+}
+
+}  // namespace perflab

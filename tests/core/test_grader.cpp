@@ -1,0 +1,416 @@
+// Protects the exercise engine: variants are a pure function of (id, seed), the expected
+// answers agree with computations done independently here from the variant's own
+// parameters, wrong answers score 0 (or partial credit) without being errors, malformed
+// answers are errors whose full messages say what to send, and no answer leaks to the page.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "perflab/error.hpp"
+#include "perflab/grader.hpp"
+
+using namespace perflab;
+using nlohmann::json;
+
+namespace {
+
+const char* const kLinear = "profiling.linear-params";
+const char* const kBound = "profiling.bound-classify";
+const char* const kMedian = "profiling.median";
+
+// The median computed here, independently of core: sort, then the middle (or mean of the
+// two middles).
+double median_by_sorting(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+// Right answers for a median variant, one {value} per test.
+json right_median_results(const json& variant) {
+  json results = json::array();
+  for (const auto& test : variant.at("tests")) {
+    const auto times = test.at("args").at(0).get<std::vector<double>>();
+    results.push_back({{"value", median_by_sorting(times)}});
+  }
+  return results;
+}
+
+bool contains_key_recursive(const json& j, const std::string& key) {
+  if (j.is_object()) {
+    for (const auto& item : j.items()) {
+      if (item.key() == key || contains_key_recursive(item.value(), key)) return true;
+    }
+  }
+  if (j.is_array()) {
+    for (const auto& x : j) {
+      if (contains_key_recursive(x, key)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("the exercise bank holds the three profiling exercises, one of each kind") {
+  const auto& bank = exercise_bank();
+  REQUIRE(bank.size() == 3);
+  CHECK(bank[0].id == kLinear);
+  CHECK(bank[0].kind == ExerciseKind::Numeric);
+  CHECK(bank[0].points == 10);
+  CHECK(bank[1].id == kBound);
+  CHECK(bank[1].kind == ExerciseKind::Choice);
+  CHECK(bank[1].points == 10);
+  CHECK(bank[1].choices == std::vector<std::string>{"compute-bound", "memory-bound"});
+  CHECK(bank[2].id == kMedian);
+  CHECK(bank[2].kind == ExerciseKind::Code);
+  CHECK(bank[2].points == 15);
+  CHECK(bank[2].function_name == "median");
+  CHECK(bank[2].time_limit_ms == 2000);
+  for (const auto& e : bank) {
+    CAPTURE(e.id);
+    CHECK(e.chapter == "profiling");
+    CHECK_FALSE(e.title.empty());
+    CHECK_FALSE(e.prompt.empty());
+    CHECK(e.hints.size() >= 2);
+    CHECK_FALSE(e.grader_reference.empty());
+    CHECK(&find_exercise(e.id) == &e);
+  }
+  CHECK(to_string(ExerciseKind::Numeric) == std::string("numeric"));
+  CHECK(to_string(ExerciseKind::Choice) == std::string("choice"));
+  CHECK(to_string(ExerciseKind::Code) == std::string("code"));
+}
+
+TEST_CASE("the exercise bank JSON describes every exercise without its answers") {
+  const json bank = exercise_bank_json();
+  REQUIRE(bank.size() == 3);
+  for (const auto& e : bank) {
+    CAPTURE(e.dump());
+    for (const char* field : {"id", "chapter", "title", "prompt", "kind", "points", "hints",
+                              "grader_reference", "tolerance", "unit", "choices",
+                              "function_name", "starter_code", "time_limit_ms"}) {
+      CHECK(e.contains(field));
+    }
+    CHECK(e.at("tolerance").contains("text"));
+    CHECK_FALSE(contains_key_recursive(e, "expected"));
+  }
+  const json linear = exercise_to_json(find_exercise(kLinear));
+  CHECK(linear.at("kind") == "numeric");
+  CHECK(linear.at("unit") == "parameters");
+  CHECK(linear.at("tolerance") == json{{"rel", 0.0}, {"abs", 0.5}, {"text", "exact (within 0.5)"}});
+  const json median = exercise_to_json(find_exercise(kMedian));
+  CHECK(median.at("starter_code") ==
+        "function median(times) {\n  // return the median of an array of numbers\n}");
+  CHECK(median.at("time_limit_ms") == 2000);
+}
+
+TEST_CASE("the grader states tolerances in plain words") {
+  CHECK(Tolerance{0, 0}.text() == "exact");
+  CHECK(Tolerance{0, 0.5}.text() == "exact (within 0.5)");
+  CHECK(Tolerance{0, 0.01}.text() == "within 0.01");
+  CHECK(Tolerance{0.01, 0}.text() == "within 1%");
+  CHECK(Tolerance{0.01, 0.01}.text() == "within 1% or 0.01");
+  CHECK(Tolerance{0.07, 0}.text() == "within 7%");
+  CHECK(Tolerance{1e-9, 1e-12}.text() == "within a relative 1e-09 or 1e-12");
+}
+
+TEST_CASE("every exercise variant is deterministic per seed and differs across seeds") {
+  for (const auto& e : exercise_bank()) {
+    CAPTURE(e.id);
+    std::set<std::string> distinct;
+    for (std::uint32_t seed = 0; seed < 20; ++seed) {
+      const json a = exercise_variant(e.id, seed);
+      CHECK(a == exercise_variant(e.id, seed));
+      CHECK(a.at("id") == e.id);
+      CHECK(a.at("seed") == seed);
+      // Every {placeholder} was filled in.
+      CHECK(a.at("prompt").get<std::string>().find('{') == std::string::npos);
+      CHECK_FALSE(contains_key_recursive(a, "expected"));
+      distinct.insert(a.dump());
+    }
+    CHECK(distinct.size() >= 15);
+    // Seeds far apart (and the extremes of uint32) work too.
+    CHECK(exercise_variant(e.id, 0xFFFFFFFFu) != exercise_variant(e.id, 0));
+  }
+}
+
+TEST_CASE("exercise variants are the same on every platform for a fixed seed") {
+  // Pinned once from a native run: the wasm doctest build checks the same numbers, so a
+  // student's page and the native re-grader draw identical variants.
+  const json linear = exercise_variant(kLinear, 42);
+  CHECK(linear.at("params") == json{{"in", 784}, {"out", 384}});
+  CHECK(linear.at("prompt") ==
+        "A Linear layer maps 784 input features to 384 output features and has a bias. "
+        "How many trainable parameters does it have?");
+  const json bound = exercise_variant(kBound, 42);
+  CHECK(bound.at("params") == json{{"peak_gflops_per_s", 56},
+                                   {"bandwidth_gb_per_s", 46},
+                                   {"kernel_mflop", 590},
+                                   {"kernel_mb", 276}});
+  const json median = exercise_variant(kMedian, 42);
+  CHECK(median.at("tests")[0].at("args")[0] == json{2, 9, 13, 24, 49});
+  // Drawn from uniform() and rounded to decimals: the floating-point path matches too.
+  CHECK(median.at("tests")[5].at("args")[0][0] == -15.86);
+  CHECK(median.at("tests")[6].at("args")[0][38] == 12.874);
+}
+
+TEST_CASE("linear-params exercise grades in·out + out computed from the variant's own sizes") {
+  const std::set<std::int64_t> widths = {64,  128,  256,  384,  512,  768, 784,
+                                         1000, 1024, 1536, 2048, 3072, 4096};
+  for (std::uint32_t seed = 0; seed < 50; ++seed) {
+    CAPTURE(seed);
+    const json variant = exercise_variant(kLinear, seed);
+    const std::int64_t in = variant.at("params").at("in");
+    const std::int64_t out = variant.at("params").at("out");
+    CHECK(widths.count(in) == 1);
+    CHECK(widths.count(out) == 1);
+    const std::string prompt = variant.at("prompt");
+    CHECK(prompt.find(std::to_string(in) + " input features") != std::string::npos);
+    CHECK(prompt.find(std::to_string(out) + " output features") != std::string::npos);
+
+    const std::int64_t params = in * out + out;
+    const json right = grade_exercise(kLinear, seed, {{"value", params}});
+    CHECK(right.at("correct") == true);
+    CHECK(right.at("score") == 10);
+    CHECK(right.at("max_score") == 10);
+    CHECK(right.at("feedback") == "Correct.");
+    CHECK(right.at("tests") == json::array());
+    // A float within 0.5 of the integer is still the integer.
+    CHECK(grade_exercise(kLinear, seed, {{"value", static_cast<double>(params) + 0.4}})
+              .at("correct") == true);
+
+    const json high = grade_exercise(kLinear, seed, {{"value", params + 1}});
+    CHECK(high.at("correct") == false);
+    CHECK(high.at("score") == 0);
+    CHECK(high.at("feedback") == "Too high: the answer must be exact (within 0.5).");
+    const json low = grade_exercise(kLinear, seed, {{"value", params - 1}});
+    CHECK(low.at("correct") == false);
+    CHECK(low.at("feedback") == "Too low: the answer must be exact (within 0.5).");
+    // Forgetting the bias is the classic mistake.
+    CHECK(grade_exercise(kLinear, seed, {{"value", in * out}}).at("correct") == false);
+  }
+}
+
+TEST_CASE("bound-classify exercise compares arithmetic intensity with the ridge point") {
+  int compute_bound = 0;
+  int memory_bound = 0;
+  for (std::uint32_t seed = 0; seed < 200; ++seed) {
+    CAPTURE(seed);
+    const json variant = exercise_variant(kBound, seed);
+    const json& p = variant.at("params");
+    CAPTURE(p.dump());
+    const double peak_gflops_per_s = p.at("peak_gflops_per_s");
+    const double bandwidth_gb_per_s = p.at("bandwidth_gb_per_s");
+    const double kernel_mflop = p.at("kernel_mflop");
+    const double kernel_mb = p.at("kernel_mb");
+    REQUIRE(bandwidth_gb_per_s > 0);
+    REQUIRE(kernel_mb > 0);
+    CHECK(kernel_mflop > 0);
+    const double ridge = peak_gflops_per_s / bandwidth_gb_per_s;  // FLOP/byte
+    const double intensity = kernel_mflop / kernel_mb;            // FLOP/byte
+    // Never ambiguous: at least 20% away from the ridge point.
+    CHECK((intensity >= 1.2 * ridge || intensity <= ridge / 1.2));
+    CHECK(variant.at("choices") == json{"compute-bound", "memory-bound"});
+
+    const int right = intensity > ridge ? 0 : 1;
+    (right == 0 ? compute_bound : memory_bound)++;
+    const json ok = grade_exercise(kBound, seed, {{"choice", right}});
+    CHECK(ok.at("correct") == true);
+    CHECK(ok.at("score") == 10);
+    CHECK(ok.at("feedback") ==
+          std::string("Correct: ") + (right == 0 ? "compute-bound." : "memory-bound."));
+    const json wrong = grade_exercise(kBound, seed, {{"choice", 1 - right}});
+    CHECK(wrong.at("correct") == false);
+    CHECK(wrong.at("score") == 0);
+    CHECK(wrong.at("feedback") ==
+          "Not correct. Work it out from the figures; the hints show how.");
+    // A JS number may arrive as a double.
+    CHECK(grade_exercise(kBound, seed, {{"choice", static_cast<double>(right)}}).at("correct") ==
+          true);
+  }
+  // Both answers are common, not a rare corner.
+  CHECK(compute_bound >= 60);
+  CHECK(memory_bound >= 60);
+}
+
+TEST_CASE("median exercise variant sends seven named tests without expected values") {
+  const json variant = exercise_variant(kMedian, 7);
+  CHECK(variant.at("params") == json::object());
+  const json& tests = variant.at("tests");
+  REQUIRE(tests.size() == 7);
+  const std::vector<std::string> names = {"odd length", "even length", "unsorted",
+                                          "single element", "duplicates",
+                                          "negative and decimal values",
+                                          "long array (101 values)"};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    CHECK(tests[i].at("name") == names[i]);
+    CHECK(tests[i].size() == 2);  // name and args only
+    REQUIRE(tests[i].at("args").size() == 1);
+    CHECK(tests[i].at("args").at(0).is_array());
+  }
+  auto values = [&](std::size_t i) { return tests[i].at("args").at(0).get<std::vector<double>>(); };
+  CHECK(values(0).size() % 2 == 1);
+  CHECK(values(1).size() % 2 == 0);
+  CHECK_FALSE(std::is_sorted(values(2).begin(), values(2).end()));
+  CHECK(values(3).size() == 1);
+  const auto dup = values(4);
+  CHECK(std::set<double>(dup.begin(), dup.end()).size() < dup.size());
+  const auto mixed = values(5);
+  CHECK(std::any_of(mixed.begin(), mixed.end(), [](double x) { return x < 0; }));
+  CHECK(values(6).size() == 101);
+}
+
+TEST_CASE("median exercise grades right values, wrong values, errors and timeouts per test") {
+  for (std::uint32_t seed : {0u, 1u, 2u, 99u, 123456u}) {
+    CAPTURE(seed);
+    const json variant = exercise_variant(kMedian, seed);
+    const json right = right_median_results(variant);
+
+    const json all = grade_exercise(kMedian, seed, {{"results", right}});
+    CHECK(all.at("correct") == true);
+    CHECK(all.at("score") == 15);
+    CHECK(all.at("max_score") == 15);
+    CHECK(all.at("feedback") == "All 7 tests passed.");
+    REQUIRE(all.at("tests").size() == 7);
+    CHECK(all.at("tests")[0] ==
+          json{{"name", "odd length"}, {"passed", true}, {"message", "odd length: passed"}});
+
+    // Rounding noise of another summation order passes; a real difference does not.
+    json close = right;
+    close[1]["value"] = right[1]["value"].get<double>() * (1 + 1e-12);
+    CHECK(grade_exercise(kMedian, seed, {{"results", close}}).at("correct") == true);
+    close[1]["value"] = right[1]["value"].get<double>() * (1 + 1e-6);
+    CHECK(grade_exercise(kMedian, seed, {{"results", close}}).at("correct") == false);
+
+    // Odd-length values are integers, so their median prints without decimals.
+    const auto expected0 = static_cast<long long>(right[0]["value"].get<double>());
+    json mixed = right;
+    mixed[0] = {{"value", expected0 + 1}};
+    mixed[1] = {{"error", "TypeError: x is undefined"}};
+    mixed[2] = {{"timeout", true}};
+    const json partial = grade_exercise(kMedian, seed, {{"results", mixed}});
+    CHECK(partial.at("correct") == false);
+    CHECK(partial.at("score").get<double>() == doctest::Approx(15.0 * 4 / 7));
+    CHECK(partial.at("feedback") == "4 of 7 tests passed.");
+    const json& t = partial.at("tests");
+    CHECK(t[0] == json{{"name", "odd length"},
+                       {"passed", false},
+                       {"message", "odd length: expected " + std::to_string(expected0) +
+                                       ", got " + std::to_string(expected0 + 1)}});
+    CHECK(t[1].at("passed") == false);
+    CHECK(t[1].at("message") == "even length: threw TypeError: x is undefined");
+    CHECK(t[2].at("passed") == false);
+    CHECK(t[2].at("message") == "unsorted: did not finish within 2000 ms");
+    for (std::size_t i = 3; i < 7; ++i) CHECK(t[i].at("passed") == true);
+
+    // A string or a missing return value is a wrong answer, not an error.
+    json strings = right;
+    strings[3] = {{"value", "3"}};
+    strings[4] = {{"value", nullptr}};
+    const json s = grade_exercise(kMedian, seed, {{"results", strings}});
+    CHECK(s.at("score").get<double>() == doctest::Approx(15.0 * 5 / 7));
+    CHECK(s.at("tests")[3].at("message").get<std::string>().find(", got \"3\"") !=
+          std::string::npos);
+    CHECK(s.at("tests")[4].at("message").get<std::string>().find(", got null") !=
+          std::string::npos);
+  }
+  // The even-length test's median is a half, so returning one middle value fails.
+  const json variant = exercise_variant(kMedian, 5);
+  const auto even = variant.at("tests")[1].at("args")[0].get<std::vector<double>>();
+  json results = right_median_results(variant);
+  results[1]["value"] = even[even.size() / 2];
+  const json g = grade_exercise(kMedian, 5, {{"results", results}});
+  CHECK(g.at("tests")[1].at("passed") == false);
+  CHECK(g.at("tests")[1].at("message").get<std::string>().find(".5, got ") != std::string::npos);
+}
+
+TEST_CASE("grade_exercise rejects malformed numeric and choice answers with full messages") {
+  CHECK_THROWS_WITH_AS(grade_exercise(kLinear, 1, json(42)),
+                       "answer must be an object like {\"value\": 42}, got 42", ValueError);
+  CHECK_THROWS_WITH_AS(grade_exercise(kLinear, 1, json::object()),
+                       "answer.value is missing; it must be a finite number", ValueError);
+  CHECK_THROWS_WITH_AS(grade_exercise(kLinear, 1, {{"value", "abc"}}),
+                       "answer.value must be a finite number, got \"abc\"", ValueError);
+  CHECK_THROWS_WITH_AS(grade_exercise(kLinear, 1, {{"value", nullptr}}),
+                       "answer.value must be a finite number, got null", ValueError);
+  CHECK_THROWS_WITH_AS(grade_exercise(kLinear, 1, {{"value", true}}),
+                       "answer.value must be a finite number, got true", ValueError);
+  CHECK_THROWS_WITH_AS(
+      grade_exercise(kLinear, 1, {{"value", std::numeric_limits<double>::quiet_NaN()}}),
+      "answer.value must be a finite number, got NaN", ValueError);
+  CHECK_THROWS_WITH_AS(
+      grade_exercise(kLinear, 1, {{"value", std::numeric_limits<double>::infinity()}}),
+      "answer.value must be a finite number, got Infinity", ValueError);
+  CHECK_THROWS_WITH_AS(grade_exercise(kLinear, 1, {{"value", 3}, {"unit", "parameters"}}),
+                       "answer has an unknown field \"unit\"; allowed: \"value\"", ValueError);
+
+  CHECK_THROWS_WITH_AS(grade_exercise(kBound, 1, {{"value", 0}}),
+                       "answer has an unknown field \"value\"; allowed: \"choice\"", ValueError);
+  CHECK_THROWS_WITH_AS(grade_exercise(kBound, 1, json::array()),
+                       "answer must be an object like {\"choice\": 0}, got []", ValueError);
+  CHECK_THROWS_WITH_AS(grade_exercise(kBound, 1, json::object()),
+                       "answer.choice is missing; it must be an integer from 0 to 1",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(grade_exercise(kBound, 1, {{"choice", 5}}),
+                       "answer.choice must be an integer from 0 to 1, got 5", ValueError);
+  CHECK_THROWS_WITH_AS(grade_exercise(kBound, 1, {{"choice", -1}}),
+                       "answer.choice must be an integer from 0 to 1, got -1", ValueError);
+  CHECK_THROWS_WITH_AS(grade_exercise(kBound, 1, {{"choice", 0.5}}),
+                       "answer.choice must be an integer from 0 to 1, got 0.5", ValueError);
+  CHECK_THROWS_WITH_AS(grade_exercise(kBound, 1, {{"choice", "memory-bound"}}),
+                       "answer.choice must be an integer from 0 to 1, got \"memory-bound\"",
+                       ValueError);
+}
+
+TEST_CASE("grade_exercise rejects malformed code answers with full messages") {
+  const json right = right_median_results(exercise_variant(kMedian, 3));
+  CHECK_THROWS_WITH_AS(grade_exercise(kMedian, 3, json::object()),
+                       "answer.results is missing; it must be an array with 7 entries, one per "
+                       "test",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(grade_exercise(kMedian, 3, {{"results", 3}}),
+                       "answer.results must be an array with 7 entries, one per test, got 3",
+                       ValueError);
+  json three = json::array({right[0], right[1], right[2]});
+  CHECK_THROWS_WITH_AS(grade_exercise(kMedian, 3, {{"results", three}}),
+                       "answer.results must have 7 entries, one per test, got 3", ValueError);
+
+  const std::string shape =
+      " must be {\"value\": ...}, {\"error\": \"message\"} or {\"timeout\": true}, got ";
+  json bad = right;
+  bad[2] = json::object();
+  CHECK_THROWS_WITH_AS(grade_exercise(kMedian, 3, {{"results", bad}}),
+                       ("answer.results[2]" + shape + "{}").c_str(), ValueError);
+  bad[2] = 4;
+  CHECK_THROWS_WITH_AS(grade_exercise(kMedian, 3, {{"results", bad}}),
+                       ("answer.results[2]" + shape + "4").c_str(), ValueError);
+  bad[2] = {{"result", 4}};
+  CHECK_THROWS_WITH_AS(grade_exercise(kMedian, 3, {{"results", bad}}),
+                       ("answer.results[2]" + shape + "{\"result\":4}").c_str(), ValueError);
+  bad[2] = {{"value", 4}, {"timeout", true}};
+  CHECK_THROWS_WITH_AS(grade_exercise(kMedian, 3, {{"results", bad}}),
+                       ("answer.results[2]" + shape + "{\"timeout\":true,\"value\":4}").c_str(),
+                       ValueError);
+  bad[2] = {{"error", 5}};
+  CHECK_THROWS_WITH_AS(grade_exercise(kMedian, 3, {{"results", bad}}),
+                       "answer.results[2].error must be a string, got 5", ValueError);
+  bad[2] = {{"timeout", false}};
+  CHECK_THROWS_WITH_AS(grade_exercise(kMedian, 3, {{"results", bad}}),
+                       "answer.results[2].timeout must be true, got false", ValueError);
+}
+
+TEST_CASE("an unknown exercise id is an error listing the known ids") {
+  const char* message =
+      "unknown exercise \"profiling.nope\"; known ids: profiling.linear-params, "
+      "profiling.bound-classify, profiling.median";
+  CHECK_THROWS_WITH_AS(exercise_variant("profiling.nope", 1), message, ValueError);
+  CHECK_THROWS_WITH_AS(grade_exercise("profiling.nope", 1, {{"value", 1}}), message, ValueError);
+  CHECK_THROWS_WITH_AS(find_exercise("profiling.nope"), message, ValueError);
+}

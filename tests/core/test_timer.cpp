@@ -1,0 +1,345 @@
+// Protects the timing numbers the page shows: statistics on data computed by hand
+// (10, 20, 30, 40 ms), Tukey outlier removal, the order-statistics CI of the median, and a
+// Timer driven by a FakeClock whose timed function advances it by a known amount per call,
+// so per-call times, batching, warmup, budget and cancel are exact. Nothing here asserts
+// real speed.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "perflab/clock.hpp"
+#include "perflab/error.hpp"
+#include "perflab/timer.hpp"
+
+using namespace perflab;
+
+namespace {
+// A clock read costs 2^-20 ms: dyadic, so sums stay exact in double and identical samples
+// really are identical.
+constexpr double kReadCostMs = 1.0 / (1 << 20);
+}  // namespace
+
+TEST_CASE("statistics of 10, 20, 30, 40 ms match the hand computation") {
+  const Stats s = compute_stats({40, 10, 30, 20});
+  CHECK(s.samples == 4);
+  CHECK(s.outliers == 0);
+  CHECK(s.mean_ms == doctest::Approx(25));
+  CHECK(s.median_ms == doctest::Approx(25));
+  CHECK(s.stddev_ms == doctest::Approx(std::sqrt(500.0 / 3.0)));  // 12.9099...
+  CHECK(s.stddev_ms == doctest::Approx(12.9099).epsilon(1e-5));
+  CHECK(s.min_ms == 10);
+  CHECK(s.max_ms == 40);
+  CHECK(s.p95_ms == doctest::Approx(38.5));  // rank 0.95·3 = 2.85: 30 + 0.85·10
+  CHECK(s.p99_ms == doctest::Approx(39.7));  // rank 2.97
+  // n = 4: ranks round(2 − 1.96) = 0 → 1 and round(1 + 2 + 1.96) = 5 → 4.
+  CHECK(s.ci95_low_ms == 10);
+  CHECK(s.ci95_high_ms == 40);
+  CHECK(s.cv == doctest::Approx(std::sqrt(500.0 / 3.0) / 25));
+}
+
+TEST_CASE("percentiles interpolate linearly between closest ranks, as numpy does") {
+  const std::vector<double> sorted{1, 2, 3, 4, 5};
+  CHECK(percentile_sorted(sorted, 0) == 1);
+  CHECK(percentile_sorted(sorted, 100) == 5);
+  CHECK(percentile_sorted(sorted, 50) == 3);
+  CHECK(percentile_sorted(sorted, 10) == doctest::Approx(1.4));  // numpy.percentile: 1.4
+  CHECK(percentile_sorted(sorted, 62.5) == doctest::Approx(3.5));
+  CHECK(percentile_sorted({7}, 99) == 7);
+  CHECK_THROWS_WITH_AS(percentile_sorted({}, 50), "a percentile needs at least one value, got none",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(percentile_sorted(sorted, 101),
+                       "percentile must be between 0 and 100, got 101", ValueError);
+  CHECK_THROWS_WITH_AS(percentile_sorted(sorted, -0.5),
+                       "percentile must be between 0 and 100, got -0.5", ValueError);
+}
+
+TEST_CASE("median sorts its input and averages the middle pair for even counts") {
+  CHECK(median({3, 1, 2}) == 2);
+  CHECK(median({4, 1, 3, 2}) == doctest::Approx(2.5));
+  CHECK_THROWS_AS(median({}), ValueError);
+}
+
+TEST_CASE("Tukey fences drop one obvious outlier and keep the rest") {
+  // Q1 = 12.25, Q3 = 16.75, IQR = 4.5: fences 5.5 and 23.5, so only 100 is outside.
+  const std::vector<double> data{10, 11, 12, 13, 100, 14, 15, 16, 17, 18};
+  const Stats s = compute_stats(data, true);
+  CHECK(s.samples == 9);
+  CHECK(s.outliers == 1);
+  CHECK(s.max_ms == 18);
+  CHECK(s.mean_ms == doctest::Approx(14));
+  CHECK(s.median_ms == doctest::Approx(14));
+  CHECK(s.stddev_ms == doctest::Approx(std::sqrt(60.0 / 8.0)));
+
+  const Stats all = compute_stats(data, false);
+  CHECK(all.samples == 10);
+  CHECK(all.outliers == 0);
+  CHECK(all.max_ms == 100);
+  CHECK(all.mean_ms == doctest::Approx(22.6));
+}
+
+TEST_CASE("Tukey fences drop nothing from evenly spread data or from two values") {
+  CHECK(compute_stats({1, 2, 3, 4, 5, 6, 7, 8}).outliers == 0);
+  CHECK(compute_stats({1, 1000}).outliers == 0);
+  CHECK(compute_stats({5, 5, 5, 5}).outliers == 0);
+}
+
+TEST_CASE("the median's confidence interval uses the order-statistic ranks") {
+  SUBCASE("n = 100 gives ranks 40 and 61, as in the published tables") {
+    std::vector<double> data;
+    for (int i = 1; i <= 100; ++i) data.push_back(i);
+    const Stats s = compute_stats(data, false);
+    CHECK(s.ci95_low_ms == 40);
+    CHECK(s.ci95_high_ms == 61);
+  }
+  SUBCASE("n = 9 gives ranks round(4.5 − 2.94) = 2 and round(1 + 4.5 + 2.94) = 8") {
+    const Stats s = compute_stats({10, 11, 12, 13, 14, 15, 16, 17, 18}, false);
+    CHECK(s.ci95_low_ms == 11);
+    CHECK(s.ci95_high_ms == 17);
+  }
+  SUBCASE("n = 1 collapses to the value") {
+    const Stats s = compute_stats({3.5});
+    CHECK(s.ci95_low_ms == 3.5);
+    CHECK(s.ci95_high_ms == 3.5);
+  }
+}
+
+TEST_CASE("cv is 0 for a single sample and for a zero mean") {
+  const Stats one = compute_stats({4.0});
+  CHECK(one.samples == 1);
+  CHECK(one.stddev_ms == 0);
+  CHECK(one.cv == 0);
+  const Stats zeros = compute_stats({0, 0, 0});
+  CHECK(zeros.mean_ms == 0);
+  CHECK(zeros.cv == 0);
+  const Stats symmetric = compute_stats({-1, 1}, false);
+  CHECK(symmetric.mean_ms == 0);
+  CHECK(symmetric.stddev_ms > 0);
+  CHECK(symmetric.cv == 0);
+}
+
+TEST_CASE("statistics refuse empty and non-finite data") {
+  CHECK_THROWS_WITH_AS(compute_stats({}), "statistics need at least one sample, got none",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(compute_stats({1, std::nan(""), 3}),
+                       "sample 1 is nan; timings must be finite numbers", ValueError);
+  CHECK_THROWS_WITH_AS(compute_stats({std::numeric_limits<double>::infinity()}),
+                       "sample 0 is inf; timings must be finite numbers", ValueError);
+}
+
+TEST_CASE("the fake clock rounds down to its resolution and charges each read") {
+  FakeClock clock(0.5, 0.25);
+  CHECK(clock.now_ms() == 0.0);   // then 0.25
+  CHECK(clock.now_ms() == 0.0);   // then 0.5
+  CHECK(clock.now_ms() == 0.5);   // then 0.75
+  clock.advance(1.0);             // 1.75
+  CHECK(clock.now_ms() == 1.5);
+  CHECK(clock.raw_ms() == 2.0);
+  CHECK(clock.reads() == 4);
+}
+
+TEST_CASE("the default clock is a steady clock unless another is installed") {
+  CHECK(std::string(default_clock().name()) == "steady_clock");
+  FakeClock fake;
+  set_default_clock(&fake);
+  CHECK(&default_clock() == &fake);
+  set_default_clock(nullptr);  // restores the steady clock
+  CHECK(std::string(default_clock().name()) == "steady_clock");
+}
+
+TEST_CASE("measured resolution is the clock's tick") {
+  FakeClock coarse(0.1, 0.001);  // a browser-like 100 µs timer
+  CHECK(measure_resolution_ms(coarse) == doctest::Approx(0.1));
+  FakeClock fine(0.0, 0.25);  // every read differs by the read cost
+  CHECK(measure_resolution_ms(fine) == 0.25);
+}
+
+TEST_CASE("a clock that never advances is an error, not a hang") {
+  FakeClock stuck(0.0, 0.0);
+  CHECK_THROWS_WITH_AS(measure_resolution_ms(stuck),
+                       "the clock 'fake' did not advance in 100000000 reads, so it cannot time "
+                       "anything",
+                       Error);
+}
+
+TEST_CASE("the timer recovers the per-call time from batches") {
+  FakeClock clock(0.0, kReadCostMs);
+  int calls = 0;
+  const Stats s = Timer(clock).run([&] {
+    ++calls;
+    clock.advance(0.5);
+  });
+  // Batches are (inner · 0.5 + one read cost) / inner: 0.5 up to the read cost.
+  CHECK(s.median_ms == doctest::Approx(0.5).epsilon(1e-5));
+  CHECK(s.min_ms == s.max_ms);
+  CHECK(s.samples == 30);
+  CHECK(s.outliers == 0);
+  CHECK(s.stddev_ms == doctest::Approx(0.0));  // the mean of equal values may be off by an ulp
+  CHECK(s.resolution_ms == kReadCostMs);
+  // target = max(100 · 2^-20, 1 ms) = 1 ms; inner 1 lasts 0.5 ms (over a tenth of the
+  // target), so it grows by 1 · 1.4 / 0.5 = 2.8 → 3, and 3 · 0.5 ms ≥ 1 ms.
+  CHECK(s.inner_iterations == 3);
+  CHECK(calls == 3 /*warmup*/ + 1 + 3 /*calibration*/ + 30 * 3);
+  CHECK(s.warning.empty());
+}
+
+TEST_CASE("inner iterations make a sample last at least min_sample_ms") {
+  FakeClock clock(0.0, kReadCostMs);
+  const Stats s = Timer(clock).min_sample_ms(20).run([&] { clock.advance(0.5); });
+  CHECK(s.inner_iterations * 0.5 >= 20);
+  // google/benchmark's rule: 1 call (0.5 ms, under a tenth of 20) → ×10; 10 calls (5 ms)
+  // → ×20·1.4/5 = 5.6 → 56 calls = 28 ms.
+  CHECK(s.inner_iterations == 56);
+  CHECK(s.median_ms == doctest::Approx(0.5).epsilon(1e-5));
+}
+
+TEST_CASE("inner iterations make a sample last at least 100 clock ticks") {
+  FakeClock clock(0.1, 0.001);  // coarse: target 100 · 0.1 = 10 ms beats min_sample_ms 1
+  const Stats s = Timer(clock).run([&] { clock.advance(0.25); });
+  CHECK(s.resolution_ms == doctest::Approx(0.1));
+  CAPTURE(s.inner_iterations);
+  // The measured batch is ≥ 10 ms on a clock that reads up to one tick short.
+  CHECK(s.inner_iterations * 0.25 >= 10 - 0.1);
+  // Growth aims at 1.4 × target from the last short batch, so it does not overshoot much.
+  CHECK(s.inner_iterations * 0.25 <= 1.5 * 10);
+  // Quantisation error is at most one tick per batch.
+  CHECK(s.median_ms == doctest::Approx(0.25).epsilon(0.1 / 10));
+}
+
+TEST_CASE("warmup calls are made before timing and never timed") {
+  FakeClock clock(0.0, kReadCostMs);
+  int calls = 0;
+  std::vector<long> reads_at_call;
+  TimerOptions o;
+  o.warmup = 5;
+  o.max_total_ms = 1e6;
+  const Stats s = Timer(clock).options(o).run([&] {
+    ++calls;
+    reads_at_call.push_back(clock.reads());
+    clock.advance(calls <= 5 ? 1000.0 : 0.5);  // slow warmup, like a JIT compiling
+  });
+  // Timed samples never include a 1000 ms call.
+  CHECK(s.max_ms == doctest::Approx(0.5).epsilon(1e-5));
+  CHECK(calls == 5 + 1 + 3 + 30 * 3);
+  // No clock read between warmup calls; the first timed call follows a fresh read.
+  REQUIRE(reads_at_call.size() > 6);
+  for (int i = 1; i < 5; ++i) CHECK(reads_at_call[i] == reads_at_call[0]);
+  CHECK(reads_at_call[5] == reads_at_call[4] + 1);
+}
+
+TEST_CASE("progress is reported after each sample and can cancel the run") {
+  FakeClock clock(0.0, kReadCostMs);
+  SUBCASE("fractions rise to 1") {
+    std::vector<double> fractions;
+    Timer(clock).samples(10).on_progress([&](double f) {
+      fractions.push_back(f);
+      return true;
+    }).run([&] { clock.advance(0.5); });
+    REQUIRE(fractions.size() == 10);
+    CHECK(fractions.front() == doctest::Approx(0.1));
+    CHECK(fractions.back() == 1.0);
+    for (std::size_t i = 1; i < fractions.size(); ++i) CHECK(fractions[i] > fractions[i - 1]);
+  }
+  SUBCASE("returning false throws CancelledError naming how far it got") {
+    int reports = 0;
+    Timer timer(clock);
+    timer.on_progress([&](double) { return ++reports < 12; });
+    CHECK_THROWS_WITH_AS(timer.run([&] { clock.advance(0.5); }),
+                         "cancelled after 12 of 30 samples", CancelledError);
+    CHECK(reports == 12);
+  }
+}
+
+TEST_CASE("the time budget stops sampling early and the warning says what to raise") {
+  FakeClock clock(0.0, kReadCostMs);
+  TimerOptions o;
+  o.warmup = 0;
+  o.min_sample_ms = 10;
+  o.max_total_ms = 100;
+  // Calibration takes 1 + 10 calls of 1 ms; samples of 10 calls then end at 21, 31, ...,
+  // 101 ms: the ninth sample spends the budget.
+  const Stats s = Timer(clock).options(o).run([&] { clock.advance(1.0); });
+  CHECK(s.inner_iterations == 10);
+  CHECK(s.samples + s.outliers == 9);
+  CHECK(s.warning ==
+        "the 100 ms budget stopped sampling after 9 of 30 samples: raise max_total_ms or lower "
+        "samples; only 9 samples kept: the confidence interval is wide; aim for at least 10");
+}
+
+TEST_CASE("a budget spent before sampling still leaves two samples") {
+  FakeClock clock(0.0, kReadCostMs);
+  const Stats s = Timer(clock).max_total_ms(0.001).run([&] { clock.advance(1.0); });
+  CHECK(s.samples + s.outliers == 2);
+  CHECK(s.warning.find("budget stopped sampling after 2 of 30 samples") != std::string::npos);
+}
+
+TEST_CASE("a noisy measurement warns with its CV and a longer min_sample_ms") {
+  FakeClock clock(0.0, kReadCostMs);
+  TimerOptions o;
+  o.warmup = 0;
+  o.min_sample_ms = 0;
+  o.resolution_multiple = 1;  // one call per sample, so the noise is not averaged away
+  int calls = 0;
+  const Stats s = Timer(clock).options(o).run([&] { clock.advance(++calls % 2 ? 1.0 : 1.5); });
+  REQUIRE(s.inner_iterations == 1);
+  CHECK(s.outliers == 0);
+  CHECK(s.cv == doctest::Approx(0.25 * std::sqrt(30.0 / 29.0) / 1.25).epsilon(1e-4));  // 20%
+  // The calibration batch lasted 1 ms: twice that is suggested.
+  CHECK(s.warning == "CV 20% over 30 samples: close other tabs, or raise min_sample_ms to 2");
+}
+
+TEST_CASE("a function too fast to batch up to the target warns about max_inner_iterations") {
+  FakeClock clock(0.0, kReadCostMs);
+  TimerOptions o;
+  o.max_inner_iterations = 1000;
+  const Stats s = Timer(clock).options(o).run([] {});  // takes no (fake) time at all
+  CHECK(s.inner_iterations == 1000);
+  CHECK(s.warning.find("under the 1 ms target, at max_inner_iterations 1000: check the work is "
+                       "not optimised away, or raise max_inner_iterations") != std::string::npos);
+}
+
+TEST_CASE("timer options are validated with the field, the value and the allowed range") {
+  TimerOptions o;
+  CHECK_NOTHROW(o.validate());
+  SUBCASE("warmup") {
+    o.warmup = -1;
+    CHECK_THROWS_WITH_AS(o.validate(), "warmup must be between 0 and 10000, got -1", ValueError);
+  }
+  SUBCASE("samples") {
+    o.samples = 0;
+    CHECK_THROWS_WITH_AS(o.validate(), "samples must be between 1 and 100000, got 0", ValueError);
+  }
+  SUBCASE("min_sample_ms") {
+    o.min_sample_ms = 60001;
+    CHECK_THROWS_WITH_AS(o.validate(), "min_sample_ms must be between 0 and 60000, got 60001",
+                         ValueError);
+    o.min_sample_ms = std::nan("");
+    CHECK_THROWS_WITH_AS(o.validate(), "min_sample_ms must be between 0 and 60000, got nan",
+                         ValueError);
+  }
+  SUBCASE("resolution_multiple") {
+    o.resolution_multiple = 0.5;
+    CHECK_THROWS_WITH_AS(o.validate(),
+                         "resolution_multiple must be between 1 and 1000000, got 0.5", ValueError);
+  }
+  SUBCASE("max_total_ms") {
+    o.max_total_ms = 0;
+    CHECK_THROWS_WITH_AS(o.validate(),
+                         "max_total_ms must be a finite number greater than 0, got 0", ValueError);
+  }
+  SUBCASE("max_inner_iterations") {
+    o.max_inner_iterations = 0;
+    CHECK_THROWS_WITH_AS(o.validate(), "max_inner_iterations must be at least 1, got 0",
+                         ValueError);
+  }
+}
+
+TEST_CASE("the timer validates its options before calling the function") {
+  FakeClock clock(0.0, kReadCostMs);
+  int calls = 0;
+  CHECK_THROWS_WITH_AS(Timer(clock).samples(0).run([&] { ++calls; }),
+                       "samples must be between 1 and 100000, got 0", ValueError);
+  CHECK(calls == 0);
+}
