@@ -48,9 +48,17 @@ std::string format_number(double x) {
 }
 
 // A JSON value as a student would write it, shortened so a huge array cannot flood a
-// message.
+// message. Floats get 10 significant digits: 2.575, not the 2.5749999999999997 that
+// round-trips, since the grading tolerance is far coarser than the last digits.
 std::string describe(const json& j) {
-  std::string text = j.is_number_float() ? format_number(j.get<double>()) : j.dump();
+  std::string text;
+  if (j.is_number_float() && std::isfinite(j.get<double>())) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.10g", j.get<double>());
+    text = buf;
+  } else {
+    text = j.is_number_float() ? format_number(j.get<double>()) : j.dump();
+  }
   constexpr std::size_t kMaxChars = 60;
   if (text.size() > kMaxChars) text = text.substr(0, kMaxChars) + "...";
   return text;

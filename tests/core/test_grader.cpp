@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <set>
 #include <string>
@@ -413,4 +414,23 @@ TEST_CASE("an unknown exercise id is an error listing the known ids") {
   CHECK_THROWS_WITH_AS(exercise_variant("profiling.nope", 1), message, ValueError);
   CHECK_THROWS_WITH_AS(grade_exercise("profiling.nope", 1, {{"value", 1}}), message, ValueError);
   CHECK_THROWS_WITH_AS(find_exercise("profiling.nope"), message, ValueError);
+}
+
+TEST_CASE("code feedback prints decimals with ten significant digits, not round-trip noise") {
+  // Seed 3's decimal test has median 22.564999999999998 in binary; a student should read
+  // 22.565.
+  const json variant = exercise_variant(kMedian, 3);
+  json results = right_median_results(variant);
+  const std::size_t n = results.size();
+  for (std::size_t i = 0; i < n; ++i) results[i]["value"] = 1e9;  // all wrong
+  const json g = grade_exercise(kMedian, 3, {{"results", results}});
+  for (std::size_t i = 0; i < n; ++i) {
+    const double expected = right_median_results(variant)[i]["value"].get<double>();
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.10g", expected);
+    const std::string message = g.at("tests")[i].at("message").get<std::string>();
+    CAPTURE(message);
+    CHECK(message.find(std::string("expected ") + buf + ", got 1000000000") != std::string::npos);
+    CHECK(message.find("99999999") == std::string::npos);
+  }
 }

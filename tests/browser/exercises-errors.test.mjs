@@ -1,0 +1,39 @@
+// Protects the exercise engine's error path: when the lab cannot load (here: both wasm
+// builds answer 404), the exercises say so with the lab's reason in place of the cards, and
+// "Try again" loads them once the lab can start. Kept apart from exercises.test.mjs because
+// the failed loads log console errors on purpose.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launchBrowser, startPreview } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startPreview();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('a lab that cannot load is reported where the exercises go, and Try again recovers', async () => {
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  const wasm = /perflab_(simd|scalar)-[^/]*\.wasm$/;
+  await page.route(wasm, (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(`${server.url}#profiling`);
+
+  const status = page.locator('.pl-exercises[data-chapter="profiling"] [data-role="exercises-status"]');
+  await page.waitForFunction(() =>
+    /could not be loaded/.test(document.querySelector('[data-role="exercises-status"]')?.textContent ?? ''),
+  );
+  assert.match(await status.textContent(), /^The exercises could not be loaded: could not load the (simd|scalar) wasm build/);
+  assert.equal(await page.locator('article[data-exercise-id]').count(), 0);
+
+  await page.unroute(wasm);
+  await status.getByRole('button', { name: 'Try again' }).click();
+  await page.waitForSelector('article[data-exercise-id="profiling.linear-params"][data-params]', { timeout: 20000 });
+  assert.equal(await status.isVisible(), false);
+  assert.equal(await page.locator('article[data-exercise-id]').count(), 3);
+});

@@ -1,0 +1,352 @@
+// Protects the exercise engine end to end (page → lab worker → core's grader, and the
+// student-code sandbox): each kind grades a right and a wrong answer correctly from the
+// variant shown on the page; hints unlock after a failed attempt; an endless loop is stopped
+// at the time limit while the page stays responsive; progress (seed, answers, attempts,
+// scores, code) survives a reload; a malformed import is refused and changes nothing; an
+// export imports back; an unreadable saved entry is kept aside and reported.
+// Needs `npx vite build` first (and the wasm build PERFLAB_WASM_DIR points at).
+
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, test } from 'node:test';
+import { openLab } from './harness.mjs';
+
+const STORAGE_KEY = 'perflab.progress.v1';
+const NUMERIC = 'profiling.linear-params';
+const CHOICE = 'profiling.bound-classify';
+const CODE = 'profiling.median';
+
+let lab;
+let page;
+before(async () => {
+  lab = await openLab({ hash: '#profiling' });
+  page = lab.page;
+  await waitForCards();
+});
+after(async () => {
+  await lab?.close();
+});
+
+const card = (id) => page.locator(`article[data-exercise-id="${id}"]`);
+
+/** Waits until every exercise card of the chapter shows its variant. */
+async function waitForCards() {
+  await page.waitForFunction(
+    (ids) => ids.every((id) => document.querySelector(`article[data-exercise-id="${id}"][data-params]`)),
+    [NUMERIC, CHOICE, CODE],
+    { timeout: 20000 },
+  );
+}
+
+async function params(id) {
+  return JSON.parse(await card(id).getAttribute('data-params'));
+}
+
+async function dataOf(id) {
+  return card(id).evaluate((el) => ({ ...el.dataset }));
+}
+
+/** Submits a form and waits for the attempt count to move. */
+async function submitAndWait(id, action) {
+  const before = Number((await dataOf(id)).attempts);
+  await action();
+  await page.waitForFunction(
+    ([cid, n]) => Number(document.querySelector(`article[data-exercise-id="${cid}"]`).dataset.attempts) === n,
+    [id, before + 1],
+    { timeout: 20000 },
+  );
+  return card(id).locator('[data-role="result"]').getAttribute('data-correct');
+}
+
+async function setCode(code) {
+  const editor = card(CODE).locator('.cm-content');
+  await editor.click();
+  await page.keyboard.press('Control+A');
+  // insertText types no keys, so the editor's bracket closing and auto-indent stay out of it.
+  await page.keyboard.insertText(code);
+}
+
+const savedProgress = () => page.evaluate((key) => localStorage.getItem(key), STORAGE_KEY);
+
+async function summary() {
+  return page.locator('.pl-exercises[data-chapter="profiling"] [data-role="summary"]').evaluate((el) => ({
+    earned: Number(el.dataset.earned),
+    possible: Number(el.dataset.possible),
+    text: el.textContent,
+  }));
+}
+
+test('the chapter shows its three exercises and a score summary starting at zero', async () => {
+  const kinds = await page.$$eval('article[data-exercise-id]', (els) =>
+    els.filter((el) => el.closest('[data-chapter="profiling"]')).map((el) => el.dataset.kind),
+  );
+  assert.deepEqual(kinds, ['numeric', 'choice', 'code']);
+  const s = await summary();
+  assert.equal(s.earned, 0);
+  assert.equal(s.possible, 35);
+  assert.match(s.text, /0 \/ 35 points/);
+  assert.match(s.text, /0 of 3 solved/);
+  // The tolerance is stated in words beside the numeric answer, with the unit.
+  assert.match(await card(NUMERIC).textContent(), /The answer must be exact \(within 0\.5\)\./);
+  assert.match(await card(NUMERIC).locator('.pl-ex-unit').textContent(), /parameters/);
+});
+
+test('numeric: a wrong answer is graded wrong, unlocks hint 1, and the right one is accepted', async () => {
+  const { in: n_in, out: n_out } = await params(NUMERIC);
+  assert.ok(Number.isInteger(n_in) && Number.isInteger(n_out));
+  const prompt = await card(NUMERIC).locator('.pl-ex-prompt').textContent();
+  assert.ok(prompt.includes(String(n_in)) && prompt.includes(String(n_out)), prompt);
+
+  const input = card(NUMERIC).locator('input[data-role="answer"]');
+  // Not a number: refused beside the input, no attempt counted.
+  await input.fill('lots');
+  await card(NUMERIC).locator('button[type="submit"]').click();
+  assert.match(await card(NUMERIC).locator('[data-role="error"]').textContent(), /"lots" is not a number/);
+  assert.equal((await dataOf(NUMERIC)).attempts, '0');
+
+  // Forgetting the bias: in·out.
+  await input.fill(String(n_in * n_out));
+  assert.equal(await submitAndWait(NUMERIC, () => card(NUMERIC).locator('button[type="submit"]').click()), 'false');
+  assert.match(await card(NUMERIC).locator('[data-role="feedback"]').textContent(), /Too low/);
+  assert.equal(await card(NUMERIC).locator('[data-role="hints"] li').count(), 1);
+  assert.equal(await card(NUMERIC).locator('[data-role="reference"]').isVisible(), false);
+
+  // in·out + out, typed with thousands separators as students copy large counts.
+  await input.fill((n_in * n_out + n_out).toLocaleString('en-US'));
+  assert.equal(await submitAndWait(NUMERIC, () => input.press('Enter')), 'true');
+  const d = await dataOf(NUMERIC);
+  assert.equal(d.solved, 'true');
+  assert.equal(d.bestScore, '10');
+  assert.equal(await card(NUMERIC).locator('[data-role="reference"]').isVisible(), true);
+  assert.match(await card(NUMERIC).locator('[data-role="reference"]').textContent(), /in·out \+ out/);
+  assert.equal((await summary()).earned, 10);
+});
+
+test('multiple choice: the bound is decided from the figures on the page', async () => {
+  const p = await params(CHOICE);
+  const intensity = p.kernel_mflop / p.kernel_mb; // FLOP/byte
+  const ridge = p.peak_gflops_per_s / p.bandwidth_gb_per_s; // FLOP/byte
+  const right = intensity > ridge ? 'compute-bound' : 'memory-bound';
+  const wrong = right === 'compute-bound' ? 'memory-bound' : 'compute-bound';
+  const submit = card(CHOICE).locator('button[type="submit"]');
+
+  await submit.click();
+  assert.match(await card(CHOICE).locator('[data-role="error"]').textContent(), /Pick one of the answers first/);
+  assert.equal((await dataOf(CHOICE)).attempts, '0');
+
+  await card(CHOICE).getByLabel(wrong, { exact: true }).check();
+  assert.equal(await submitAndWait(CHOICE, () => submit.click()), 'false');
+  assert.equal(await card(CHOICE).locator('[data-role="hints"] li').count(), 1);
+  assert.match(await card(CHOICE).locator('[data-role="hints"]').textContent(), /Hint 2 of 3 unlocks/);
+
+  await card(CHOICE).getByLabel(right, { exact: true }).check();
+  assert.equal(await submitAndWait(CHOICE, () => submit.click()), 'true');
+  assert.equal((await dataOf(CHOICE)).solved, 'true');
+  assert.equal(await card(CHOICE).locator('[data-role="hints"] li').count(), 3, 'all hints once solved');
+  assert.equal((await summary()).earned, 20);
+});
+
+const WRONG_MEDIAN = `function median(times) {
+  // The middle element without sorting, and no averaging for even lengths.
+  return times[Math.floor(times.length / 2)];
+}`;
+const RIGHT_MEDIAN = `function median(times) {
+  const s = [...times].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}`;
+
+test('code: a wrong median fails some tests with messages, a correct one passes all', async () => {
+  const run = card(CODE).locator('button[data-role="run"]');
+  assert.match(await card(CODE).locator('.cm-content').textContent(), /function median\(times\)/, 'starter code');
+
+  await setCode(WRONG_MEDIAN);
+  assert.equal(await submitAndWait(CODE, () => run.click()), 'false');
+  const failed = card(CODE).locator('.pl-ex-tests li[data-passed="false"]');
+  assert.ok((await failed.count()) >= 2, 'the even-length and unsorted tests fail');
+  assert.match(await failed.first().textContent(), /expected .*, got /);
+  const partial = Number((await dataOf(CODE)).bestScore);
+  assert.ok(partial > 0 && partial < 15, `partial credit, got ${partial}`);
+
+  await setCode(RIGHT_MEDIAN);
+  // Ctrl+Enter in the editor runs the tests (and inserts no blank line).
+  assert.equal(await submitAndWait(CODE, () => page.keyboard.press('Control+Enter')), 'true');
+  assert.equal(await card(CODE).locator('.cm-line').count(), RIGHT_MEDIAN.split('\n').length);
+  const tests = card(CODE).locator('.pl-ex-tests li');
+  const total = await tests.count();
+  assert.ok(total >= 5);
+  assert.equal(await card(CODE).locator('.pl-ex-tests li[data-passed="true"]').count(), total);
+  assert.equal((await dataOf(CODE)).solved, 'true');
+  assert.equal((await summary()).earned, 35);
+  assert.match((await summary()).text, /3 of 3 solved/);
+});
+
+test('code: an endless loop is stopped at the time limit while the page stays responsive', async () => {
+  const run = card(CODE).locator('button[data-role="run"]');
+  await setCode('function median(times) {\n  while (true) {}\n}');
+  const attempts = Number((await dataOf(CODE)).attempts);
+  const started = Date.now();
+  await run.click();
+  await page.waitForFunction(() => !document.querySelector('button[data-role="stop"]').hidden);
+
+  // During the run the main thread answers: typing into another exercise's input works.
+  const other = card(NUMERIC).locator('input[data-role="answer"]');
+  const before = await other.inputValue();
+  await other.fill('12345');
+  assert.equal(await other.inputValue(), '12345');
+  assert.equal(await page.evaluate(() => 6 * 7), 42);
+  assert.equal(await card(CODE).locator('button[data-role="stop"]').isVisible(), true, 'still running');
+  await other.fill(before);
+
+  await page.waitForFunction(
+    ([id, n]) => Number(document.querySelector(`article[data-exercise-id="${id}"]`).dataset.attempts) === n,
+    [CODE, attempts + 1],
+    { timeout: 15000 },
+  );
+  const elapsed_ms = Date.now() - started;
+  // time_limit_ms is 2000; generous slack for the worker's start and the grading round trip.
+  assert.ok(elapsed_ms < 2000 + 4000, `stopped after ${elapsed_ms} ms`);
+  assert.equal(await card(CODE).locator('[data-role="result"]').getAttribute('data-correct'), 'false');
+  assert.match(await card(CODE).locator('[data-role="timeout"]').textContent(), /still running after 2 s and was stopped/);
+  const messages = await card(CODE).locator('.pl-ex-tests li').allTextContents();
+  assert.ok(messages.length >= 5 && messages.every((m) => /did not finish within 2000 ms/.test(m)), messages.join('\n'));
+  // Solved stays solved and the best score stays: a later failed attempt takes nothing away.
+  assert.equal((await dataOf(CODE)).solved, 'true');
+  assert.equal((await summary()).earned, 35);
+});
+
+test('code: Stop ends a run without grading it', async () => {
+  const attempts = (await dataOf(CODE)).attempts;
+  await card(CODE).locator('button[data-role="run"]').click();
+  const stop = card(CODE).locator('button[data-role="stop"]');
+  if (!(await stop.isVisible())) {
+    // Say why the run is not running (an error beside the button, or a status) when it fails.
+    const why = await card(CODE).evaluate((el) =>
+      ['error', 'run-status', 'result'].map((r) => `${r}: ${el.querySelector(`[data-role="${r}"]`)?.textContent}`).join('\n'),
+    );
+    assert.fail(`the run did not start or ended at once:\n${why}`);
+  }
+  await stop.click();
+  await page.waitForFunction(() => document.querySelector('button[data-role="stop"]').hidden);
+  assert.match(await card(CODE).locator('[data-role="run-status"]').textContent(), /Stopped\. Nothing was graded/);
+  assert.equal((await dataOf(CODE)).attempts, attempts);
+});
+
+test('progress survives a reload: seed, variants, answers, attempts, scores and code', async () => {
+  const snapshot = {};
+  for (const id of [NUMERIC, CHOICE, CODE]) snapshot[id] = await dataOf(id);
+  const numericAnswer = await card(NUMERIC).locator('input[data-role="answer"]').inputValue();
+  await setCode(`${RIGHT_MEDIAN}\n// a draft typed after the last run`);
+  // Drafts are saved shortly after typing stops.
+  await page.waitForFunction(
+    ([key, id]) => JSON.parse(localStorage.getItem(key)).exercises[id].code.includes('a draft typed'),
+    [STORAGE_KEY, CODE],
+  );
+
+  // Every last answer is the answer object core graded, so the native CLI can re-grade an
+  // export: for code, the sandbox's per-test results of the last run (the endless loop).
+  const saved = JSON.parse(await savedProgress()).exercises;
+  assert.deepEqual(Object.keys(saved[NUMERIC].last_answer), ['value']);
+  assert.deepEqual(Object.keys(saved[CHOICE].last_answer), ['choice']);
+  assert.ok(saved[CODE].last_answer.results.length >= 5);
+  assert.ok(saved[CODE].last_answer.results.every((r) => r.timeout === true));
+
+  await page.reload();
+  await waitForCards();
+  for (const id of [NUMERIC, CHOICE, CODE]) {
+    const d = await dataOf(id);
+    for (const field of ['seed', 'params', 'attempts', 'solved', 'bestScore']) {
+      assert.equal(d[field], snapshot[id][field], `${id} ${field}`);
+    }
+  }
+  assert.equal(await card(NUMERIC).locator('input[data-role="answer"]').inputValue(), numericAnswer.replace(/,/g, ''));
+  assert.equal(await card(CHOICE).locator('input[type="radio"]:checked').count(), 1);
+  assert.match(await card(CODE).locator('.cm-content').textContent(), /a draft typed after the last run/);
+  assert.match(await card(NUMERIC).locator('[data-role="status"]').textContent(), /Solved.*10 \/ 10 points · 2 attempts/);
+  assert.equal((await summary()).earned, 35);
+});
+
+test('a malformed import is refused with a message naming the problem and changes nothing', async () => {
+  const before = await savedProgress();
+  const good = JSON.parse(before);
+  const files = [
+    ['notes.txt', 'this is not JSON', /not valid JSON/],
+    ['future.json', JSON.stringify({ ...good, version: 7 }), /progress version 7, from a newer perflab/],
+    ['types.json', JSON.stringify({ ...good, seed: 'abc' }), /"seed" is the string "abc"/],
+    [
+      'attempts.json',
+      JSON.stringify({ ...good, exercises: { [NUMERIC]: { ...good.exercises[NUMERIC], attempts: 'two' } } }),
+      /attempts is the string "two"/,
+    ],
+  ];
+  const panel = page.locator('.pl-exercises[data-chapter="profiling"] .pl-progress');
+  for (const [name, text, problem] of files) {
+    await panel.locator('input[data-role="import-file"]').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+    const message = panel.locator('[data-role="progress-message"]');
+    await page.waitForFunction((n) => document.querySelector('[data-role="progress-message"]')?.textContent.includes(n), name);
+    const shown = await message.textContent();
+    assert.match(shown, new RegExp(`Import refused: ${name.replace('.', '\\.')}`));
+    assert.match(shown, problem);
+    assert.match(shown, /Your progress is unchanged\./);
+    assert.equal(await savedProgress(), before);
+  }
+  assert.equal((await summary()).earned, 35);
+  assert.equal((await dataOf(NUMERIC)).attempts, '2');
+});
+
+test('an exported file imports back into a fresh start: same seed, variants and progress', async () => {
+  const panel = page.locator('.pl-exercises[data-chapter="profiling"] .pl-progress');
+  const [download] = await Promise.all([page.waitForEvent('download'), panel.locator('button[data-role="export"]').click()]);
+  assert.match(download.suggestedFilename(), /^perflab-progress-\d{4}-\d{2}-\d{2}\.json$/);
+  const exported = JSON.parse(await readFile(await download.path(), 'utf8'));
+  const before = JSON.parse(await savedProgress());
+  const { exported_at, ...rest } = exported;
+  assert.deepEqual(rest, before);
+  assert.ok(!Number.isNaN(Date.parse(exported_at)));
+  const paramsBefore = await params(NUMERIC);
+
+  // A new browser profile: no saved progress, so a new seed is drawn.
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await waitForCards();
+  assert.equal((await summary()).earned, 0);
+  assert.notEqual(JSON.parse(await savedProgress()).seed, exported.seed);
+
+  await panel.locator('input[data-role="import-file"]').setInputFiles({
+    name: 'mine.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(exported)),
+  });
+  await page.waitForFunction(() => /Imported mine\.json/.test(document.querySelector('[data-role="progress-message"]')?.textContent));
+  await waitForCards();
+  assert.deepEqual(JSON.parse(await savedProgress()), before);
+  assert.deepEqual(await params(NUMERIC), paramsBefore);
+  assert.equal((await dataOf(NUMERIC)).seed, String(exported.seed));
+  assert.equal((await summary()).earned, 35);
+  assert.equal((await dataOf(CHOICE)).attempts, String(before.exercises[CHOICE].attempts));
+  assert.match(await card(CODE).locator('.cm-content').textContent(), /a draft typed after the last run/);
+});
+
+test('an unreadable saved entry is kept aside, the student is told, and it can be downloaded', async () => {
+  await page.evaluate((key) => localStorage.setItem(key, '{"version": 1, "seed": '), STORAGE_KEY);
+  await page.reload();
+  await waitForCards();
+  const notice = page.locator('.pl-exercises[data-chapter="profiling"] [data-role="progress-notice"]');
+  assert.equal(await notice.isVisible(), true);
+  assert.match(await notice.textContent(), /could not be read \(not valid JSON/);
+  const aside = await page.evaluate(() =>
+    Object.keys(localStorage)
+      .filter((k) => k.startsWith('perflab.progress.corrupt.'))
+      .map((k) => localStorage.getItem(k)),
+  );
+  assert.deepEqual(aside, ['{"version": 1, "seed": ']);
+  const [download] = await Promise.all([page.waitForEvent('download'), notice.getByRole('button', { name: 'Download the unreadable copy' }).click()]);
+  assert.equal(await readFile(await download.path(), 'utf8'), '{"version": 1, "seed": ');
+  await notice.getByRole('button', { name: 'Dismiss' }).click();
+  assert.equal(await notice.isVisible(), false);
+  assert.equal((await summary()).earned, 0);
+});
+
+test('the page logged no console errors', () => {
+  assert.deepEqual(lab.errors, []);
+});

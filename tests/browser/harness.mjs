@@ -1,0 +1,138 @@
+// Shared by every browser test: serves the built page (web/dist, from `npx vite build`)
+// with `vite preview` on a free port, launches Debian's Chromium through playwright-core
+// with a fresh profile, and records console errors and page errors so a test can assert
+// there were none. Not for: building the page (run `npx vite build` first).
+// Env: PERFLAB_DIST_DIR (default web/dist), PERFLAB_CHROMIUM (default /usr/bin/chromium).
+//
+//   const lab = await openLab({ query: '?quick=1', hash: '#acceleration' });
+//   ... lab.page ...; assert.deepEqual(lab.errors, []);
+//   await lab.close();
+
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { preview } from 'vite';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// PERFLAB_DIST_DIR serves another build output (`npx vite build --outDir <dir>`), so that
+// engineers sharing the tree can test their own build without racing on web/dist.
+export const distDir = path.resolve(repoRoot, process.env.PERFLAB_DIST_DIR || 'web/dist');
+
+export const CHROMIUM_PATH = process.env.PERFLAB_CHROMIUM || '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+
+/** Starts `vite preview` on 127.0.0.1 and a free port. @returns {{url, close}} */
+export async function startPreview() {
+  if (!existsSync(path.join(distDir, 'index.html'))) {
+    throw new Error(`${distDir}/index.html is missing: run \`npx vite build\` first`);
+  }
+  const server = await preview({
+    configFile: path.join(repoRoot, 'vite.config.js'),
+    logLevel: 'warn',
+    build: { outDir: distDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
+  });
+  const { port } = server.httpServer.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => server.close() };
+}
+
+/** Launches Chromium with a throw-away profile. @returns {{context, close}} */
+export async function launchBrowser() {
+  const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'perflab-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 900 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Records console errors (page and its workers) and uncaught page errors into `errors`. */
+export function collectErrors(page, errors = []) {
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('worker', (worker) => {
+    worker.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(`worker console: ${msg.text()}`);
+    });
+  });
+  return errors;
+}
+
+/**
+ * Serves the page, opens it and waits for the machine facts to arrive from the lab worker.
+ * @param {{query?: string, hash?: string, waitForFacts?: boolean}} [options]
+ * @returns {Promise<{url, page, context, errors: string[], close: () => Promise<void>}>}
+ */
+export async function openLab({ query = '', hash = '', waitForFacts = true } = {}) {
+  const server = await startPreview();
+  let browser;
+  try {
+    browser = await launchBrowser();
+    const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    const errors = collectErrors(page);
+    const url = `${server.url}${query}${hash}`;
+    await page.goto(url);
+    if (waitForFacts) await waitForMachineFacts(page);
+    return {
+      url,
+      baseUrl: server.url,
+      page,
+      context: browser.context,
+      errors,
+      async close() {
+        await browser.close();
+        await server.close();
+      },
+    };
+  } catch (err) {
+    await browser?.close();
+    await server.close();
+    throw err;
+  }
+}
+
+/** Resolves when the header shows the timer resolution measured by core (or a lab error). */
+export async function waitForMachineFacts(page, timeout = 20000) {
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-fact="timer"] dd')?.dataset.value !== undefined ||
+      !document.querySelector('[data-role="lab-error"]')?.hidden,
+    null,
+    { timeout },
+  );
+  const labError = page.locator('[data-role="lab-error"]');
+  if (await labError.isVisible()) throw new Error(`the lab failed to start: ${await labError.textContent()}`);
+}
+
+/** The machine facts as the header shows them: {simd, timer, isolated, cores} -> {text, value}. */
+export async function readMachineFacts(page) {
+  return page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll('[data-fact]')].map((el) => {
+        const dd = el.querySelector('dd');
+        return [el.dataset.fact, { text: dd.textContent, value: dd.dataset.value }];
+      }),
+    ),
+  );
+}

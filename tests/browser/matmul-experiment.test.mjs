@@ -1,0 +1,142 @@
+// Protects the "matmul: loops vs SIMD" experiment end to end (page -> bridge -> lab
+// worker -> wasm core): a quick sweep (?quick=1) completes, draws one line per variant
+// and fills the table, the CSV download has a header and the rows, and Cancel stops a
+// full sweep within a second and leaves the page able to run again. No timing asserted.
+
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import { openLab } from './harness.mjs';
+
+const exp = (role) => `.experiment [data-role="${role}"]`;
+const btn = (action) => `.experiment [data-action="${action}"]`;
+
+describe('quick sweep', () => {
+  let lab;
+  before(async () => {
+    lab = await openLab({ query: '?quick=1', hash: '#acceleration' });
+  });
+  after(async () => {
+    await lab?.close();
+  });
+
+  test('runs to completion and draws three lines and a full table', async () => {
+    const { page } = lab;
+    await page.waitForSelector('.experiment .variants li');
+    await page.click(btn('run'));
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.startsWith('Done'), exp('status'), {
+      timeout: 60000,
+    });
+    const lines = await page.$$(`${exp('chart')} svg g[aria-label="line"] path`);
+    assert.equal(lines.length, 3);
+    const rowCount = await page.$$eval(`${exp('table')} tbody tr`, (rows) => rows.length);
+    assert.equal(rowCount, 3 * 3, 'three sizes × three variants');
+    assert.ok(await page.$(`${exp('chart')} svg[aria-label*="GFLOP/s"]`), 'the chart has an ARIA label');
+    assert.equal(await page.isVisible(exp('error')), false);
+  });
+
+  test('Download CSV saves a header and one line per measured point', async () => {
+    const { page } = lab;
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(btn('csv'))]);
+    assert.equal(download.suggestedFilename(), 'perflab-matmul.csv');
+    const lines = (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
+    assert.match(lines[0], /^build,variant,n,flops,gflops_per_s,median_ms,/);
+    assert.equal(lines.length, 1 + 9);
+    assert.match(lines[1], /^(simd|scalar),naive,32,65536,/);
+  });
+
+  test('the scalar build runs the same sweep when chosen', async () => {
+    const { page } = lab;
+    await page.selectOption('#matmul-build', 'scalar');
+    await page.click(btn('run'));
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.startsWith('Done'), exp('status'), {
+      timeout: 60000,
+    });
+    assert.match(await page.textContent(exp('status')), /\(scalar build\)/);
+    assert.equal(await page.$$eval(`${exp('table')} tbody tr`, (rows) => rows.length), 9);
+  });
+
+  test('logged no console errors', () => {
+    assert.deepEqual(lab.errors, []);
+  });
+});
+
+describe('cancel', () => {
+  let lab;
+  before(async () => {
+    lab = await openLab({ hash: '#acceleration' });
+  });
+  after(async () => {
+    await lab?.close();
+  });
+
+  // Cancel early (a small point: the worker sees the cancel between points), then again in
+  // a large point (one measurement lasts up to max_total_ms, so the bridge has to
+  // terminate the worker); each time the page must say so within a second and run again.
+  async function runThenCancel(page, afterRows) {
+    await page.click(btn('run'));
+    await page.waitForFunction(
+      ([sel, n]) => document.querySelectorAll(sel).length >= n,
+      [`${exp('table')} tbody tr`, afterRows],
+      { timeout: 90000 },
+    );
+    const clicked = Date.now();
+    await page.click(btn('cancel'));
+    await page.waitForFunction((sel) => /^Cancelled/.test(document.querySelector(sel).textContent), exp('status'), {
+      timeout: 1000,
+    });
+    const elapsed_ms = Date.now() - clicked;
+    assert.ok(elapsed_ms < 1000, `cancelled after ${elapsed_ms} ms`);
+    assert.equal(await page.isEnabled(btn('run')), true);
+    assert.equal(await page.isDisabled(btn('cancel')), true);
+    assert.equal(await page.isVisible(exp('error')), false);
+  }
+
+  test('Cancel stops a full sweep within a second, early or in a large point, and a new run starts', async () => {
+    const { page } = lab;
+    await runThenCancel(page, 4);
+    await runThenCancel(page, 22); // N = 384: points that last about a second each
+    // The worker restarted after the second cancel: a third run measures again.
+    await page.click(btn('run'));
+    await page.waitForFunction((sel) => document.querySelectorAll(sel).length >= 1, `${exp('table')} tbody tr`, {
+      timeout: 30000,
+    });
+    await page.click(btn('cancel'));
+    await page.waitForFunction((sel) => /^Cancelled/.test(document.querySelector(sel).textContent), exp('status'), {
+      timeout: 1000,
+    });
+  });
+
+  test('logged no console errors', () => {
+    assert.deepEqual(lab.errors, []);
+  });
+});
+
+describe('errors', () => {
+  let lab;
+  before(async () => {
+    lab = await openLab({ query: '?quick=1', hash: '#acceleration' });
+  });
+  after(async () => {
+    await lab?.close();
+  });
+
+  test('a build that fails to load is reported beside Run, and the other build still runs', async () => {
+    const { page } = lab;
+    // Only the scalar .wasm is made unreachable; the worker has loaded the SIMD one already.
+    await page.route(/perflab_scalar-[^/]*\.wasm$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
+    await page.selectOption('#matmul-build', 'scalar');
+    await page.click(btn('run'));
+    await page.waitForSelector(`${exp('error')}:not([hidden])`, { timeout: 30000 });
+    assert.match(await page.textContent(exp('error')), /^Error: could not load the scalar wasm build: /);
+    assert.equal(await page.textContent(exp('status')), 'Stopped by an error.');
+    assert.equal(await page.isEnabled(btn('run')), true);
+
+    await page.selectOption('#matmul-build', 'simd');
+    await page.click(btn('run'));
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.startsWith('Done'), exp('status'), {
+      timeout: 60000,
+    });
+    assert.equal(await page.isVisible(exp('error')), false, 'a new run clears the old error');
+  });
+});

@@ -1,0 +1,279 @@
+// Protects the student's saved progress: what counts as a valid progress object (and the
+// message for each kind of malformed one), that import refuses bad files without changing
+// anything, that exports round-trip, that corrupt saved entries are kept aside rather than
+// destroyed, and that the version-migration hook runs its steps in order.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  CORRUPT_KEY_PREFIX,
+  PROGRESS_VERSION,
+  STORAGE_KEY,
+  createProgressStore,
+  emptyProgress,
+  exportFileName,
+  migrateProgress,
+  parseProgress,
+  validateProgress,
+} from '../../web/src/state/progress-store.js';
+
+class MemoryStorage {
+  constructor(entries = {}) {
+    this.map = new Map(Object.entries(entries));
+  }
+  getItem(k) {
+    return this.map.has(k) ? this.map.get(k) : null;
+  }
+  setItem(k, v) {
+    this.map.set(k, String(v));
+  }
+  removeItem(k) {
+    this.map.delete(k);
+  }
+}
+
+const fixedNow = () => new Date('2025-01-02T03:04:05.000Z');
+const entry = (over = {}) => ({ attempts: 1, solved: false, best_score: 0, last_answer: null, code: null, ...over });
+const valid = () => ({
+  version: PROGRESS_VERSION,
+  seed: 123456789,
+  exercises: {
+    'profiling.linear-params': entry({ attempts: 2, solved: true, best_score: 10, last_answer: { value: 200960 } }),
+    'profiling.roofline-bound': entry({ last_answer: { choice: 1 } }),
+    'profiling.median': entry({
+      last_answer: { results: [{ value: 2 }, { value: [1, 'a'] }, { error: 'TypeError: x' }, { timeout: true }] },
+      code: 'function median(xs) { return 0; }',
+    }),
+  },
+});
+
+test('a well-formed progress object has no problems', () => {
+  assert.deepEqual(validateProgress(valid()), []);
+  assert.deepEqual(validateProgress(emptyProgress(0)), []);
+  assert.deepEqual(validateProgress({ ...emptyProgress(0xffffffff), exported_at: '2025-01-01T00:00:00Z' }), []);
+});
+
+test('each malformed shape is reported with the field and what is allowed', () => {
+  const cases = [
+    [null, 'progress must be a JSON object, got null'],
+    [[1, 2], 'progress must be a JSON object, got an array'],
+    ['text', 'progress must be a JSON object, got the string "text"'],
+    [{ seed: 1, exercises: {} }, '"version" is missing'],
+    [{ ...valid(), version: 2 }, '"version" is the number 2, this page reads version 1'],
+    [{ ...valid(), version: '1' }, '"version" is the string "1", this page reads version 1'],
+    [{ version: 1, exercises: {} }, '"seed" is missing'],
+    [{ ...valid(), seed: -1 }, '"seed" is the number -1, it must be an integer from 0 to 4294967295'],
+    [{ ...valid(), seed: 2 ** 32 }, '"seed" is the number 4294967296, it must be an integer from 0 to 4294967295'],
+    [{ ...valid(), seed: 1.5 }, '"seed" is the number 1.5, it must be an integer from 0 to 4294967295'],
+    [{ ...valid(), seed: '7' }, '"seed" is the string "7", it must be an integer from 0 to 4294967295'],
+    [{ version: 1, seed: 1 }, '"exercises" is missing'],
+    [{ ...valid(), exercises: [] }, '"exercises" is an array, it must be an object keyed by exercise id'],
+    [{ ...valid(), extra: 1 }, 'unknown field "extra" (allowed: version, seed, exercises, exported_at)'],
+    [{ ...valid(), exported_at: 5 }, '"exported_at" is the number 5, it must be a string'],
+    [{ ...valid(), exercises: { a: 3 } }, 'exercises["a"] is the number 3, it must be an object'],
+    [{ ...valid(), exercises: { '': entry() } }, 'exercises[""]: an exercise id must not be empty'],
+    [{ ...valid(), exercises: { a: entry({ attempts: -1 }) } }, 'exercises["a"].attempts is the number -1, it must be a whole number ≥ 0'],
+    [{ ...valid(), exercises: { a: entry({ attempts: '2' }) } }, 'exercises["a"].attempts is the string "2", it must be a whole number ≥ 0'],
+    [{ ...valid(), exercises: { a: entry({ solved: 'yes' }) } }, 'exercises["a"].solved is the string "yes", it must be true or false'],
+    [{ ...valid(), exercises: { a: entry({ best_score: null }) } }, 'exercises["a"].best_score is null, it must be a number ≥ 0'],
+    [{ ...valid(), exercises: { a: entry({ best_score: -3 }) } }, 'exercises["a"].best_score is the number -3, it must be a number ≥ 0'],
+    [{ ...valid(), exercises: { a: entry({ code: 42 }) } }, 'exercises["a"].code is the number 42, it must be a string or null'],
+    [{ ...valid(), exercises: { a: entry({ last_answer: 5 }) } }, 'exercises["a"].last_answer is the number 5, it must be null, {value}, {choice} or {results}'],
+    [{ ...valid(), exercises: { a: entry({ last_answer: { value: 1, choice: 2 } }) } }, 'exercises["a"].last_answer has fields {value, choice}, it must have exactly one of value, choice, results'],
+    [{ ...valid(), exercises: { a: entry({ last_answer: { value: '12' } }) } }, 'exercises["a"].last_answer.value is the string "12", it must be a finite number'],
+    [{ ...valid(), exercises: { a: entry({ last_answer: { choice: 1.5 } }) } }, 'exercises["a"].last_answer.choice is the number 1.5, it must be a choice index (a whole number ≥ 0)'],
+    [{ ...valid(), exercises: { a: entry({ last_answer: { code: 'x' } }) } }, 'exercises["a"].last_answer has fields {code}, it must have exactly one of value, choice, results'],
+    [{ ...valid(), exercises: { a: entry({ last_answer: { results: {} } }) } }, 'exercises["a"].last_answer.results is an object, it must be an array with one entry per test'],
+    [{ ...valid(), exercises: { a: entry({ last_answer: { results: [{ value: 1, error: 'x' }] } }) } }, 'exercises["a"].last_answer.results[0] is an object, it must be {value}, {error: "text"} or {timeout: true}'],
+    [{ ...valid(), exercises: { a: entry({ last_answer: { results: [{ error: 3 }] } }) } }, 'exercises["a"].last_answer.results[0].error is the number 3, it must be a string'],
+    [{ ...valid(), exercises: { a: entry({ last_answer: { results: [{ timeout: 'yes' }] } }) } }, 'exercises["a"].last_answer.results[0].timeout is the string "yes", it must be true'],
+    [{ ...valid(), exercises: { a: entry({ last_answer: { results: [{ passed: true }] } }) } }, 'exercises["a"].last_answer.results[0] has the field "passed", it must be {value}, {error: "text"} or {timeout: true}'],
+    [{ ...valid(), exercises: { a: entry({ attempts: 0, solved: true }) } }, 'exercises["a"] is solved with 0 attempts; solving takes at least one attempt'],
+    [{ ...valid(), exercises: { a: { ...entry(), hints: 2 } } }, 'exercises["a"]: unknown field "hints" (allowed: attempts, solved, best_score, last_answer, code)'],
+  ];
+  for (const [obj, message] of cases) {
+    assert.deepEqual(validateProgress(obj), [message], JSON.stringify(obj));
+  }
+});
+
+test('a missing entry field is named', () => {
+  const { code: _drop, ...noCode } = entry();
+  assert.deepEqual(validateProgress({ ...valid(), exercises: { a: noCode } }), ['exercises["a"]: "code" is missing']);
+});
+
+test('several problems are all reported, not just the first', () => {
+  const problems = validateProgress({ version: 3, seed: 'x', exercises: { a: entry({ attempts: -1, solved: 1 }) } });
+  assert.equal(problems.length, 4);
+});
+
+test('parseProgress refuses text that is not JSON and says so', () => {
+  const { progress, problems } = parseProgress('{"version": 1,');
+  assert.equal(progress, null);
+  assert.equal(problems.length, 1);
+  assert.match(problems[0], /^not valid JSON \(/);
+});
+
+test('parseProgress refuses a file from a newer perflab', () => {
+  const { progress, problems } = parseProgress(JSON.stringify({ ...valid(), version: 9 }));
+  assert.equal(progress, null);
+  assert.deepEqual(problems, ['this file is progress version 9, from a newer perflab; this page reads up to version 1']);
+});
+
+test('parseProgress refuses JSON that is not a progress file', () => {
+  const { problems } = parseProgress(JSON.stringify({ name: 'mlp', layers: [] }));
+  assert.deepEqual(problems, ['"version" is missing: this is not a perflab progress file']);
+});
+
+test('the migration hook applies each step in order and validates the result', () => {
+  const seen = [];
+  const migrations = {
+    1: (p) => (seen.push(1), { ...p, version: 2, renamed: p.old }),
+    2: (p) => (seen.push(2), { ...p, version: 3 }),
+  };
+  const { progress, problems } = migrateProgress({ version: 1, old: 'x' }, { migrations, targetVersion: 3 });
+  assert.deepEqual(problems, []);
+  assert.deepEqual(seen, [1, 2]);
+  assert.deepEqual(progress, { version: 3, old: 'x', renamed: 'x' });
+});
+
+test('the migration hook reports a missing or broken step', () => {
+  assert.deepEqual(migrateProgress({ version: 1 }, { migrations: {}, targetVersion: 2 }).problems, [
+    'no migration from progress version 1 to 2',
+  ]);
+  assert.deepEqual(migrateProgress({ version: 1 }, { migrations: { 1: (p) => p }, targetVersion: 2 }).problems, [
+    'the migration from version 1 did not produce version 2',
+  ]);
+});
+
+test('migration never mutates the object it was given', () => {
+  const old = { version: 1, list: [1] };
+  migrateProgress(old, { migrations: { 1: (p) => (p.list.push(2), { ...p, version: 2 }) }, targetVersion: 2 });
+  assert.deepEqual(old, { version: 1, list: [1] });
+});
+
+test('a first visit gets a fresh progress with the drawn seed, saved at once', () => {
+  const storage = new MemoryStorage();
+  const store = createProgressStore({ storage, seed: () => 42 });
+  assert.equal(store.seed, 42);
+  assert.equal(store.notice, null);
+  assert.deepEqual(JSON.parse(storage.getItem(STORAGE_KEY)), emptyProgress(42));
+});
+
+test('a reload reads the same seed and exercise state back', () => {
+  const storage = new MemoryStorage();
+  const first = createProgressStore({ storage, seed: () => 7 });
+  first.update('a.b', { attempts: 2, last_answer: { value: 3.5 }, best_score: 4 });
+  const second = createProgressStore({ storage, seed: () => 99 });
+  assert.equal(second.seed, 7);
+  assert.deepEqual(second.entry('a.b'), { attempts: 2, solved: false, best_score: 4, last_answer: { value: 3.5 }, code: null });
+  assert.deepEqual(second.entry('never.tried'), { attempts: 0, solved: false, best_score: 0, last_answer: null, code: null });
+});
+
+test('an update that would break the format is refused and changes nothing', () => {
+  const storage = new MemoryStorage();
+  const store = createProgressStore({ storage, seed: () => 1 });
+  const before = storage.getItem(STORAGE_KEY);
+  assert.throws(() => store.update('x', { attempts: -1 }), {
+    name: 'TypeError',
+    message: 'progress update refused: exercises["x"].attempts is the number -1, it must be a whole number ≥ 0',
+  });
+  assert.equal(storage.getItem(STORAGE_KEY), before);
+  assert.deepEqual(store.progress.exercises, {});
+});
+
+test('a corrupt saved entry is kept aside under another key and the student is told', () => {
+  const storage = new MemoryStorage({ [STORAGE_KEY]: '{"version":1,"seed":"oops"' });
+  const store = createProgressStore({ storage, seed: () => 5, now: fixedNow });
+  const asideKey = `${CORRUPT_KEY_PREFIX}2025-01-02T03:04:05.000Z`;
+  assert.equal(storage.getItem(asideKey), '{"version":1,"seed":"oops"');
+  assert.equal(store.seed, 5);
+  assert.deepEqual(JSON.parse(storage.getItem(STORAGE_KEY)), emptyProgress(5));
+  assert.match(store.notice, /^Your saved progress could not be read \(not valid JSON/);
+  assert.ok(store.notice.includes(asideKey));
+  assert.equal(store.corrupt.key, asideKey);
+  assert.equal(store.corrupt.text, '{"version":1,"seed":"oops"');
+});
+
+test('a saved entry with wrong field types is kept aside too, with the problem named', () => {
+  const bad = JSON.stringify({ version: 1, seed: 3, exercises: { a: entry({ attempts: 'many' }) } });
+  const storage = new MemoryStorage({ [STORAGE_KEY]: bad });
+  const store = createProgressStore({ storage, seed: () => 5, now: fixedNow });
+  assert.equal(storage.getItem(`${CORRUPT_KEY_PREFIX}2025-01-02T03:04:05.000Z`), bad);
+  assert.ok(store.notice.includes('exercises["a"].attempts is the string "many"'));
+});
+
+test('when the corrupt entry cannot be set aside it is not overwritten at load', () => {
+  const storage = new MemoryStorage({ [STORAGE_KEY]: 'garbage' });
+  storage.setItem = () => {
+    throw new Error('QuotaExceededError');
+  };
+  const store = createProgressStore({ storage, seed: () => 5, now: fixedNow });
+  assert.equal(storage.map.get(STORAGE_KEY), 'garbage');
+  assert.equal(store.corrupt.text, 'garbage');
+  assert.match(store.notice, /could not be set aside/);
+});
+
+test('without storage the store still works in memory and says progress will not be kept', () => {
+  const store = createProgressStore({ storage: null, seed: () => 8 });
+  store.update('a', { attempts: 1 });
+  assert.equal(store.entry('a').attempts, 1);
+  assert.match(store.notice, /does not let the page save progress/);
+});
+
+test('export then import into another browser restores everything', () => {
+  const a = createProgressStore({ storage: new MemoryStorage(), seed: () => 11, now: fixedNow });
+  a.update('x', { attempts: 3, solved: true, best_score: 10, last_answer: { choice: 2 } });
+  a.update('y', { code: 'function f() {}' });
+  const text = a.exportText();
+  assert.equal(JSON.parse(text).exported_at, '2025-01-02T03:04:05.000Z');
+
+  const storageB = new MemoryStorage();
+  const b = createProgressStore({ storage: storageB, seed: () => 22 });
+  const heard = [];
+  b.subscribe((_p, detail) => heard.push(detail.reason));
+  assert.deepEqual(b.importText(text), { ok: true, problems: [] });
+  assert.deepEqual(b.progress, a.progress);
+  assert.deepEqual(JSON.parse(storageB.getItem(STORAGE_KEY)), a.progress);
+  assert.deepEqual(heard, ['replace']);
+});
+
+test('a malformed import is refused with the problems named and changes nothing', () => {
+  const storage = new MemoryStorage();
+  const store = createProgressStore({ storage, seed: () => 3 });
+  store.update('x', { attempts: 1 });
+  const before = { progress: structuredClone(store.progress), saved: storage.getItem(STORAGE_KEY) };
+  let heard = 0;
+  store.subscribe(() => heard++);
+  for (const text of ['not json', '[]', JSON.stringify({ ...valid(), version: 0 }), JSON.stringify({ ...valid(), seed: 'abc' })]) {
+    const { ok, problems } = store.importText(text);
+    assert.equal(ok, false);
+    assert.ok(problems.length > 0);
+  }
+  assert.deepEqual(store.progress, before.progress);
+  assert.equal(storage.getItem(STORAGE_KEY), before.saved);
+  assert.equal(heard, 0);
+});
+
+test('listeners hear which exercise changed', () => {
+  const store = createProgressStore({ storage: new MemoryStorage(), seed: () => 1 });
+  const heard = [];
+  const off = store.subscribe((_p, d) => heard.push(d));
+  store.update('q', { attempts: 1 });
+  off();
+  store.update('q', { attempts: 2 });
+  assert.deepEqual(heard, [{ reason: 'update', id: 'q' }]);
+});
+
+test('a failed save tells the student to export', () => {
+  const storage = new MemoryStorage();
+  const store = createProgressStore({ storage, seed: () => 1 });
+  storage.setItem = () => {
+    throw new Error('quota exceeded');
+  };
+  store.update('q', { attempts: 1 });
+  assert.equal(store.entry('q').attempts, 1);
+  assert.equal(store.notice, 'Your progress could not be saved in this browser (quota exceeded); use Export to keep a copy.');
+});
+
+test('the export file name carries the date', () => {
+  assert.equal(exportFileName(fixedNow()), 'perflab-progress-2025-01-02.json');
+});

@@ -1,0 +1,149 @@
+// The error path of the bindings, in both Node builds: every bad call arrives in JS as an
+// Error carrying core's exact message (or the boundary's, for wrong JS types), and the module
+// stays usable: after 1,000 mixed bad calls, including allocations over the memory cap, a
+// good call gives the right answer and nothing leaked (tensor bytes, Embind handles, the
+// wasm stack pointer).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { BUILDS, loadPerflab } from './perflab_module.mjs';
+
+const modules = await Promise.all(BUILDS.map(loadPerflab));
+
+const f32 = (n) => new Float32Array(n);
+// Lists that grow as core grows, so the messages naming them are built from the module.
+const names = (list) => list.map((x) => x.name ?? x.id).join(', ');
+const matmulNames = names(modules[0].matmulVariants());
+const geluNames = names(modules[0].geluVariants());
+const exerciseIds = names(modules[0].exerciseBank());
+
+// [what, call(m), exact message]. Messages from core are copied from it verbatim; the
+// others come from wasm/convert.cpp's boundary checks.
+const BAD_CALLS = [
+  ['a 1-D matmul operand', (m) => m.matmul(f32(2), [2], f32(2), [2, 1]),
+   'matmul needs tensors with 2 or more dimensions; a has shape (2), a 1-D tensor'],
+  ['mismatched inner dimensions', (m) => m.matmul(f32(2), [1, 2], f32(3), [3, 1]),
+   'matmul shape mismatch: a (1, 2) @ b (3, 1): inner dimensions 2 (last of a) and 3 ' +
+   '(second-to-last of b) must be equal'],
+  ['batch dimensions that do not broadcast', (m) => m.matmul(f32(4), [2, 1, 2], f32(6), [3, 2, 1]),
+   'matmul batch dimensions do not broadcast: a (2, 1, 2) @ b (3, 2, 1): batch (2) and (3) ' +
+   'differ at a dimension where neither is 1 (2 vs 3)'],
+  ['an unknown matmul variant', (m) => m.matmul(f32(1), [1, 1], f32(1), [1, 1], 'fast'),
+   `unknown matmul variant 'fast'; known variants: ${matmulNames}`],
+  ['an unknown gelu variant', (m) => m.gelu(f32(2), [2], 'fast'),
+   `unknown gelu variant 'fast'; known variants: ${geluNames}`],
+  ['a negative dimension', (m) => m.matmul(f32(2), [2, -1], f32(1), [1, 1]),
+   'aShape must be an array of non-negative integers, got [2, -1]'],
+  ['a fractional dimension', (m) => m.gelu(f32(2), [2.5]),
+   'shape must be an array of non-negative integers, got [2.5]'],
+  ['a string dimension', (m) => m.gelu(f32(6), [2, '3']),
+   'shape must be an array of non-negative integers, got [2, "3"]'],
+  ['a shape that is not an array', (m) => m.add(f32(4), [4], f32(4), '4'),
+   'bShape must be an array of non-negative integers, got "4"'],
+  ['a missing shape', (m) => m.gelu(f32(4)),
+   'shape must be an array of non-negative integers, got undefined'],
+  ['data that is not numbers', (m) => m.matmul('abc', [1, 1], f32(1), [1, 1]),
+   'a must be a Float32Array, a Float64Array or an array of numbers, got "abc"'],
+  ['an array with a string in it', (m) => m.mul([1, 2], [2], [1, 'x'], [2]),
+   'b[1] must be a number, got "x"'],
+  ['an integer typed array', (m) => m.gelu(new Int32Array(2), [2]),
+   'x must be a Float32Array, a Float64Array or an array of numbers, got Int32Array of length 2'],
+  ['data that does not fill the shape', (m) => m.gelu(f32(3), [2, 2]),
+   'shape (2, 2) has 4 elements but 3 values were given'],
+  ['element-wise operands of different shapes', (m) => m.add(f32(2), [2], f32(3), [3]),
+   'add shape mismatch: a (2) and b (3) must have the same shape'],
+  ['a variant that is not a string', (m) => m.matmul(f32(1), [1, 1], f32(1), [1, 1], 5),
+   'variant must be a string, got 5'],
+  ['too many arguments', (m) => m.matmul(f32(1), [1, 1], f32(1), [1, 1], 'naive', 6),
+   'matmul() takes at most 5 arguments, got 6'],
+  ['a string where n is expected', (m) => m.measureMatmul('naive', '64'),
+   'n must be a non-negative integer, got "64"'],
+  ['a fractional n', (m) => m.measureMatmul('naive', 1.5),
+   'n must be a non-negative integer, got 1.5'],
+  ['n out of range', (m) => m.measureMatmul('naive', 5000),
+   'n must be between 1 and 4096, got 5000'],
+  ['an unknown option', (m) => m.measureMatmul('naive', 8, { samples: 5, warmups: 1 }),
+   'unknown option "warmups"; the allowed options are warmup, samples, min_sample_ms and ' +
+   'max_total_ms'],
+  ['an unknown option even when undefined', (m) => m.measureMatmul('naive', 8, { Samples: undefined }),
+   'unknown option "Samples"; the allowed options are warmup, samples, min_sample_ms and ' +
+   'max_total_ms'],
+  ['options that are not an object', (m) => m.measureMatmul('naive', 8, 5),
+   'options must be an object with optional fields warmup, samples, min_sample_ms and ' +
+   'max_total_ms, got 5'],
+  ['an option of the wrong type', (m) => m.measureMatmul('naive', 8, { samples: '10' }),
+   'options.samples must be an integer, got "10"'],
+  ['an option out of range', (m) => m.measureMatmul('naive', 8, { samples: 0 }),
+   'samples must be between 1 and 100000, got 0'],
+  ['a NaN option', (m) => m.measureMatmul('naive', 8, { max_total_ms: NaN }),
+   'options.max_total_ms must be a finite number, got NaN'],
+  ['a median of nothing', (m) => m.median([]),
+   'a percentile needs at least one value, got none'],
+  ['a median of non-numbers', (m) => m.median([1, null]),
+   'values[1] must be a number, got null'],
+  ['a tensor over the memory cap', (m) => m.matmul(f32(30000), [30000, 1], f32(30000), [1, 30000]),
+   "cannot allocate 3.4 GiB for a tensor: the lab's memory cap is 768.0 MiB and 234.4 KiB is " +
+   'in use; use smaller sizes'],
+  ['a shape beyond the address space', (m) => m.gelu(f32(1), [100000, 100000]),
+   'shape (100000, 100000) has more elements than this build can address'],
+  ['an unknown exercise', (m) => m.exerciseVariant('no.such', 1),
+   `unknown exercise "no.such"; known ids: ${exerciseIds}`],
+  ['an id that is not a string', (m) => m.exerciseVariant(7, 1),
+   'id must be a string, got 7'],
+  ['a negative seed', (m) => m.exerciseVariant('profiling.linear-params', -1),
+   'seed must be an integer in [0, 4294967295], got -1'],
+  ['a seed above 2^32 - 1', (m) => m.exerciseVariant('profiling.linear-params', 2 ** 32),
+   'seed must be an integer in [0, 4294967295], got 4294967296'],
+  ['a string seed', (m) => m.gradeExercise('profiling.linear-params', '1', { value: 1 }),
+   'seed must be an integer in [0, 4294967295], got "1"'],
+  ['a missing answer', (m) => m.gradeExercise('profiling.linear-params', 1),
+   'answer must be a JSON value such as an object, got undefined'],
+  ['an answer with an unknown field', (m) => m.gradeExercise('profiling.linear-params', 1, { val: 1 }),
+   'answer has an unknown field "val"; allowed: "value"'],
+];
+
+for (const [b, build] of BUILDS.entries()) {
+  describe(`errors from the ${build.flavour} Node build`, () => {
+    const m = modules[b];
+
+    for (const [what, call, message] of BAD_CALLS) {
+      it(`reports ${what} as an Error with the exact message`, () => {
+        assert.throws(() => call(m), (e) => {
+          assert.ok(e instanceof Error, `not an Error: ${e}`);
+          assert.equal(e.message, message);
+          return true;
+        });
+      });
+    }
+
+    it('stays usable and leaks nothing after 1,000 bad calls', () => {
+      const good = () => m.matmul([1, 2, 3, 4, 5, 6], [2, 3], [1, 0, 0, 1, 1, 1], [3, 2]);
+      good(); // let lazily created state (Embind's caches) exist before the baseline
+      const bytes = m.memoryStats().current_bytes;
+      const handles = m.count_emval_handles();
+      const stackPointer = m.stackSave();
+      for (let i = 0; i < 1000; ++i) {
+        const [what, call, message] = BAD_CALLS[i % BAD_CALLS.length];
+        assert.throws(() => call(m), { message }, `call ${i}: ${what}`);
+      }
+      const r = good();
+      assert.deepEqual(r.shape, [2, 2]);
+      assert.deepEqual(Array.from(r.data), [4, 5, 10, 11]);
+      assert.equal(m.memoryStats().current_bytes, bytes, 'tensor bytes after the errors');
+      assert.equal(m.count_emval_handles(), handles, 'live Embind handles after the errors');
+      assert.equal(m.stackSave(), stackPointer, 'wasm stack pointer after the errors');
+    });
+
+    it('stays usable after a JS exception raised inside a binding (a cyclic answer)', () => {
+      // JSON.stringify throws inside wasm, bypassing guarded(); the JS wrapper must still
+      // restore the wasm stack pointer. (Embind's argument handles do leak on this rare path.)
+      const cyclic = { value: 1 };
+      cyclic.self = cyclic;
+      const stackPointer = m.stackSave();
+      assert.throws(() => m.gradeExercise('profiling.linear-params', 1, cyclic),
+                    { name: 'TypeError', message: /circular structure/ });
+      assert.equal(m.stackSave(), stackPointer);
+      assert.deepEqual(Array.from(m.add([1], [1], [2], [1]).data), [3]);
+    });
+  });
+}

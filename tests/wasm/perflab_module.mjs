@@ -1,0 +1,49 @@
+// Loads the CommonJS builds of the wasm module for the Node tests of the bindings, and holds
+// the small helpers those tests share (a seeded PRNG, random float32 data).
+// Not a test file itself: node --test only runs *.test.mjs here.
+// Build dir: $PERFLAB_WASM_DIR, else build/wasm (the `wasm` preset); modules in <dir>/node/.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const wasmDir = process.env.PERFLAB_WASM_DIR ?? path.join(repoRoot, 'build', 'wasm');
+
+// The two Node builds: same bindings, core compiled with and without -msimd128.
+export const BUILDS = [
+  { flavour: 'simd', file: 'perflab_node.cjs', simd: true },
+  { flavour: 'scalar', file: 'perflab_node_scalar.cjs', simd: false },
+];
+
+const require = createRequire(import.meta.url);
+const instances = new Map();
+
+// One module instance per build and test file (node --test runs each file in its own process).
+export function loadPerflab(build) {
+  if (!instances.has(build.file)) {
+    const createPerflab = require(path.join(wasmDir, 'node', build.file));
+    instances.set(build.file, createPerflab());
+  }
+  return instances.get(build.file);
+}
+
+// mulberry32: a tiny seeded PRNG so failures reproduce.
+export function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// n float32 values uniform in [-1, 1).
+export function randomFloat32(random, n) {
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; ++i) out[i] = random() * 2 - 1;
+  return out;
+}
+
+export const numel = (shape) => shape.reduce((p, d) => p * d, 1);

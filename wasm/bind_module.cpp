@@ -1,0 +1,41 @@
+// Bindings about the module itself: which build this is and what the tensor allocator holds.
+// Not for: anything computed; see convert.hpp for the conversions and the error seam.
+#include "convert.hpp"
+#include "perflab/kernels.hpp"
+#include "perflab/memory.hpp"
+
+#ifndef PERFLAB_VERSION
+#error "PERFLAB_VERSION must be set by wasm/CMakeLists.txt"
+#endif
+
+namespace perflab::wasm {
+namespace {
+
+// {version, simd, simd_backend}: lets the page say which of the two binaries it loaded.
+val build_info() {
+  val o = val::object();
+  o.set("version", std::string(PERFLAB_VERSION));
+  o.set("simd", simd_enabled());
+  o.set("simd_backend", std::string(simd_backend()));
+  return o;
+}
+
+// Absolute numbers from the process-wide tracker (tensor storage only).
+val memory_stats() {
+  const MemoryTracker& tracker = MemoryTracker::global();
+  val o = val::object();
+  o.set("current_bytes", static_cast<double>(tracker.current_bytes()));
+  o.set("peak_bytes", static_cast<double>(tracker.peak_bytes()));
+  o.set("allocation_count", static_cast<double>(tracker.allocation_count()));
+  o.set("cap_bytes", static_cast<double>(tracker.cap_bytes()));
+  return o;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(perflab_module) {
+  expose<&build_info>("buildInfo");
+  expose<&memory_stats>("memoryStats");
+}
+
+}  // namespace perflab::wasm

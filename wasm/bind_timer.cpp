@@ -1,0 +1,22 @@
+// Bindings for the timer's building blocks the page uses directly: the clock's resolution
+// (shown beside every measurement) and the median of values measured in JS.
+// Not for: timing JS functions (the page times student code in its sandbox worker).
+#include "convert.hpp"
+#include "perflab/clock.hpp"
+#include "perflab/timer.hpp"
+
+namespace perflab::wasm {
+namespace {
+
+val timer_resolution_ms() { return val(measure_resolution_ms(default_clock())); }
+
+val median_of(val values) { return val(median(to_double_vector(values, "values"))); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(perflab_timer) {
+  expose<&timer_resolution_ms>("timerResolutionMs");
+  expose<&median_of>("median");
+}
+
+}  // namespace perflab::wasm

@@ -1,0 +1,282 @@
+// Conversions between JS values and core types, and the JS side of the error seam (see
+// convert.hpp). Every check happens before Embind converts a value, because Embind's own
+// failures are either obscure ("Cannot convert "abc" to double") or JS exceptions thrown
+// from inside wasm.
+// Not for: validating ranges core already validates (n, option ranges, variant names).
+#include "convert.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include <emscripten.h>
+
+#include "perflab/error.hpp"
+
+namespace perflab::wasm {
+
+namespace {
+
+constexpr std::size_t kMaxListedElements = 8;  // in messages: [1, 2, 3, ...]
+constexpr std::size_t kMaxQuotedChars = 40;
+
+bool is_array(const val& v) { return val::global("Array").call<bool>("isArray", v); }
+
+bool is_float_array(const val& v) {
+  return v.instanceof(val::global("Float32Array")) || v.instanceof(val::global("Float64Array"));
+}
+
+std::size_t js_length(const val& v) { return static_cast<std::size_t>(v["length"].as<double>()); }
+
+std::string js_string(const val& v) { return val::global("String")(v).as<std::string>(); }
+
+bool is_integer(double d) { return std::isfinite(d) && d == std::trunc(d); }
+
+std::string describe_at(const val& v, int depth) {
+  const std::string type = v.typeOf().as<std::string>();
+  if (type == "number" || type == "boolean") return js_string(v);
+  if (type == "bigint") return js_string(v) + "n";
+  if (type == "undefined") return "undefined";
+  if (type == "function") return "a function";
+  if (type == "symbol") return "a symbol";
+  if (type == "string") {
+    std::string s = v.as<std::string>();
+    if (s.size() > kMaxQuotedChars) s = s.substr(0, kMaxQuotedChars) + "...";
+    return "\"" + s + "\"";
+  }
+  if (v.isNull()) return "null";
+  if (is_array(v)) {
+    if (depth >= 2) return "[...]";
+    const std::size_t n = js_length(v);
+    std::string s = "[";
+    for (std::size_t i = 0; i < n && i < kMaxListedElements; ++i) {
+      if (i > 0) s += ", ";
+      s += describe_at(v[i], depth + 1);
+    }
+    if (n > kMaxListedElements) s += ", ... (" + std::to_string(n) + " elements)";
+    return s + "]";
+  }
+  if (val::global("ArrayBuffer").call<bool>("isView", v) && !v["length"].isUndefined()) {
+    return v["constructor"]["name"].as<std::string>() + " of length " +
+           std::to_string(js_length(v));
+  }
+  return "an object";
+}
+
+template <class T>
+std::vector<T> to_number_vector(const val& v, const std::string& name) {
+  const bool array = is_array(v);
+  if (!array && !is_float_array(v)) {
+    throw ValueError(name + " must be a Float32Array, a Float64Array or an array of numbers, got " +
+                     describe(v));
+  }
+  const std::size_t n = js_length(v);
+  // Fast path: one call checks the whole array; only when it fails do we look for the
+  // offending element (NaN and ±Infinity are numbers and pass).
+  if (array && !v.call<bool>("every", val::global("Number")["isFinite"])) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const val element = v[i];
+      if (!element.isNumber()) {
+        throw ValueError(name + "[" + std::to_string(i) + "] must be a number, got " +
+                         describe(element));
+      }
+    }
+  }
+  // One bulk copy through a view of the fresh vector; nothing allocates between creating
+  // the view and using it, so memory growth cannot detach it.
+  std::vector<T> out(n);
+  val(emscripten::typed_memory_view(n, out.data())).call<void>("set", v);
+  return out;
+}
+
+}  // namespace
+
+std::string describe(const val& v) { return describe_at(v, 0); }
+
+double to_finite_number(const val& v, const std::string& name) {
+  const double d = v.isNumber() ? v.as<double>() : NAN;
+  if (!std::isfinite(d)) throw ValueError(name + " must be a finite number, got " + describe(v));
+  return d;
+}
+
+int to_int(const val& v, const std::string& name) {
+  const double d = v.isNumber() ? v.as<double>() : NAN;
+  if (!is_integer(d)) throw ValueError(name + " must be an integer, got " + describe(v));
+  // Beyond int, core's range check (which names the real limits) could not see the value.
+  if (d < std::numeric_limits<int>::min() || d > std::numeric_limits<int>::max()) {
+    throw ValueError(name + " must fit a 32-bit integer, got " + describe(v));
+  }
+  return static_cast<int>(d);
+}
+
+std::size_t to_size(const val& v, const std::string& name) {
+  const double d = v.isNumber() ? v.as<double>() : NAN;
+  if (!is_integer(d) || d < 0) {
+    throw ValueError(name + " must be a non-negative integer, got " + describe(v));
+  }
+  // size_t is 32 bits in wasm32.
+  if (d > static_cast<double>(std::numeric_limits<std::size_t>::max())) {
+    throw ValueError(name + " is " + describe(v) + ", more than this 32-bit build can address (" +
+                     std::to_string(std::numeric_limits<std::size_t>::max()) + ")");
+  }
+  return static_cast<std::size_t>(d);
+}
+
+std::uint32_t to_seed(const val& v) {
+  const double d = v.isNumber() ? v.as<double>() : NAN;
+  if (!is_integer(d) || d < 0 || d > std::numeric_limits<std::uint32_t>::max()) {
+    throw ValueError("seed must be an integer in [0, 4294967295], got " + describe(v));
+  }
+  return static_cast<std::uint32_t>(d);
+}
+
+std::string to_string(const val& v, const std::string& name) {
+  if (!v.isString()) throw ValueError(name + " must be a string, got " + describe(v));
+  return v.as<std::string>();
+}
+
+Shape to_shape(const val& v, const std::string& name) {
+  const auto refuse = [&] {
+    return ValueError(name + " must be an array of non-negative integers, got " + describe(v));
+  };
+  if (!is_array(v)) throw refuse();
+  const std::size_t n = js_length(v);
+  Shape shape;
+  shape.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const val element = v[i];
+    const double d = element.isNumber() ? element.as<double>() : NAN;
+    if (!is_integer(d) || d < 0) throw refuse();
+    shape.push_back(to_size(element, name + "[" + std::to_string(i) + "]"));
+  }
+  return shape;
+}
+
+std::vector<float> to_float_vector(const val& v, const std::string& name) {
+  return to_number_vector<float>(v, name);
+}
+
+std::vector<double> to_double_vector(const val& v, const std::string& name) {
+  return to_number_vector<double>(v, name);
+}
+
+Tensor to_tensor(const val& data, const std::string& data_name, const val& shape,
+                 const std::string& shape_name) {
+  Shape s = to_shape(shape, shape_name);
+  const std::vector<float> values = to_float_vector(data, data_name);
+  return Tensor(std::move(s), values);
+}
+
+TimerOptions to_timer_options(const val& options) {
+  TimerOptions o;
+  if (options.isUndefined() || options.isNull()) return o;
+  const char* const allowed = "warmup, samples, min_sample_ms and max_total_ms";
+  if (options.typeOf().as<std::string>() != "object" || is_array(options)) {
+    throw ValueError(std::string("options must be an object with optional fields ") + allowed +
+                     ", got " + describe(options));
+  }
+  const val keys = val::global("Object").call<val>("keys", options);
+  const std::size_t n = js_length(keys);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string key = keys[i].as<std::string>();
+    if (key != "warmup" && key != "samples" && key != "min_sample_ms" && key != "max_total_ms") {
+      throw ValueError("unknown option \"" + key + "\"; the allowed options are " + allowed);
+    }
+    const val value = options[key];
+    if (value.isUndefined()) continue;  // {warmup: undefined} means "the default"
+    const std::string name = "options." + key;
+    if (key == "warmup") {
+      o.warmup = to_int(value, name);
+    } else if (key == "samples") {
+      o.samples = to_int(value, name);
+    } else if (key == "min_sample_ms") {
+      o.min_sample_ms = to_finite_number(value, name);
+    } else {
+      o.max_total_ms = to_finite_number(value, name);
+    }
+  }
+  return o;
+}
+
+nlohmann::json to_json(const val& v, const std::string& name) {
+  const val text = val::global("JSON").call<val>("stringify", v);
+  if (!text.isString()) {
+    throw ValueError(name + " must be a JSON value such as an object, got " + describe(v));
+  }
+  return nlohmann::json::parse(text.as<std::string>());
+}
+
+val to_val(const nlohmann::json& j) { return val::global("JSON").call<val>("parse", j.dump()); }
+
+val to_val(const Shape& shape) {
+  val out = val::array();
+  for (std::size_t i = 0; i < shape.size(); ++i) out.set(i, static_cast<double>(shape[i]));
+  return out;
+}
+
+val to_val(const Stats& s) {
+  val o = val::object();
+  o.set("samples", static_cast<double>(s.samples));
+  o.set("outliers", static_cast<double>(s.outliers));
+  o.set("mean_ms", s.mean_ms);
+  o.set("stddev_ms", s.stddev_ms);
+  o.set("min_ms", s.min_ms);
+  o.set("max_ms", s.max_ms);
+  o.set("median_ms", s.median_ms);
+  o.set("p95_ms", s.p95_ms);
+  o.set("p99_ms", s.p99_ms);
+  o.set("ci95_low_ms", s.ci95_low_ms);
+  o.set("ci95_high_ms", s.ci95_high_ms);
+  o.set("cv", s.cv);
+  o.set("inner_iterations", static_cast<double>(s.inner_iterations));
+  o.set("resolution_ms", s.resolution_ms);
+  o.set("warning", s.warning);
+  return o;
+}
+
+val to_val(const Tensor& t) {
+  val o = val::object();
+  o.set("shape", to_val(t.shape()));
+  o.set("data", copy_to_float32_array(t.data(), t.size()));
+  return o;
+}
+
+val copy_to_float32_array(const float* data, std::size_t n) {
+  // new Float32Array(view) copies, so the result stays valid after memory grows.
+  return val::global("Float32Array").new_(emscripten::typed_memory_view(n, data));
+}
+
+// std::string, not const char*: Embind decodes std::string as UTF-8 but a C string as Latin-1,
+// and messages contain characters such as "×".
+val make_js_error(const char* message) { return val::global("Error").new_(std::string(message)); }
+
+// The JS half of expose(). The try/catch is for JS exceptions raised inside wasm by JS that
+// the bindings call (JSON.stringify of a cyclic object, a throwing getter): they bypass
+// guarded(), so the wrapper at least restores the wasm stack pointer before rethrowing.
+EM_JS(void, perflab_define_js_wrapper, (const char* name_ptr), {
+  var name = UTF8ToString(name_ptr);
+  var rawName = 'raw_' + name;
+  Module[name] = function() {
+    var raw = Module[rawName];
+    var args = Array.prototype.slice.call(arguments);
+    if (args.length > raw.length) {
+      throw new Error(name + '() takes at most ' + raw.length + ' arguments, got ' + args.length);
+    }
+    while (args.length < raw.length) args.push(undefined);
+    var sp = stackSave();
+    var result;
+    try {
+      result = raw.apply(null, args);
+    } catch (e) {
+      stackRestore(sp);
+      throw e;
+    }
+    if (result instanceof Error) throw result;
+    return result;
+  };
+});
+
+namespace detail {
+void define_js_wrapper(const char* name) { perflab_define_js_wrapper(name); }
+}  // namespace detail
+
+}  // namespace perflab::wasm

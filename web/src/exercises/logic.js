@@ -1,0 +1,115 @@
+// The exercise engine's decisions that need no DOM: reading a typed number, which hints are
+// unlocked, how a grade changes an exercise's saved state, a chapter's score summary, and the
+// tolerance sentence. Pure functions, covered by node:test (tests/js/exercise-logic.test.mjs).
+// Not for: deciding whether an answer is right (core's grader does that, identically to the CLI).
+
+/**
+ * Reads what a student typed into a numeric answer: "12544", "12,544", "12 544", "1.25e4",
+ * "-0.5". Returns `{value}` or `{problem}` (a sentence for beside the input).
+ */
+export function parseNumberInput(text) {
+  const trimmed = String(text ?? '').trim();
+  if (trimmed === '') return { problem: 'Type a number first.' };
+  // Thousands separators (comma, space, thin space, underscore) are common when copying
+  // large counts; a comma followed by other than three digits is more likely a decimal comma.
+  const grouped = /^[+-]?\d{1,3}([,\s\u202f_]\d{3})+(\.\d+)?([eE][+-]?\d+)?$/;
+  const plain = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+  let normalized = trimmed;
+  if (grouped.test(trimmed)) normalized = trimmed.replace(/[,\s\u202f_]/g, '');
+  else if (!plain.test(trimmed)) {
+    return { problem: `"${trimmed}" is not a number. Type digits, e.g. 12544, 12,544 or 1.25e4.` };
+  }
+  const value = Number(normalized);
+  if (!Number.isFinite(value)) return { problem: `"${trimmed}" is too large to be a number here.` };
+  return { value };
+}
+
+/**
+ * How many of an exercise's hints the student sees: hint k (1-based) unlocks after k failed
+ * attempts, and all of them once the exercise is solved (the grader's reference is shown then
+ * too, so hiding hints would hide nothing). Before solving every attempt was a failed one.
+ */
+export function unlockedHintCount({ hintCount, attempts, solved }) {
+  if (solved) return hintCount;
+  return Math.max(0, Math.min(hintCount, attempts));
+}
+
+/** A sentence on when the next hint appears, or null when there is none left to unlock. */
+export function nextHintText({ hintCount, attempts, solved }) {
+  const unlocked = unlockedHintCount({ hintCount, attempts, solved });
+  if (solved || unlocked >= hintCount) return null;
+  return `Hint ${unlocked + 1} of ${hintCount} unlocks after your next unsuccessful attempt.`;
+}
+
+/**
+ * The saved state after one graded attempt: attempts + 1, solved once correct (and staying
+ * solved), the best score kept, the answer remembered for the next visit.
+ */
+export function recordAttempt(entry, grade, answer) {
+  return {
+    ...entry,
+    attempts: entry.attempts + 1,
+    solved: entry.solved || grade.correct === true,
+    best_score: Math.max(entry.best_score, Number.isFinite(grade.score) ? grade.score : 0),
+    last_answer: answer,
+  };
+}
+
+/**
+ * `{earned, possible, solved, total}` for a chapter: best scores against each exercise's
+ * points. A best score above the points (an old save, a changed bank) counts as full points.
+ */
+export function chapterSummary(exercises, entryOf) {
+  let earned = 0;
+  let possible = 0;
+  let solved = 0;
+  for (const ex of exercises) {
+    const entry = entryOf(ex.id);
+    possible += ex.points;
+    earned += Math.min(ex.points, entry.best_score);
+    if (entry.solved) solved += 1;
+  }
+  return { earned, possible, solved, total: exercises.length };
+}
+
+/** Points for display: whole numbers as they are, fractions (partial credit) to one decimal. */
+export function formatPoints(x) {
+  return Number.isInteger(x) ? String(x) : x.toFixed(1);
+}
+
+/**
+ * "The answer must be within 1% or 0.5." from the exercise's tolerance. core's
+ * `tolerance.text` is the wording (the same words its feedback uses); rel/abs only stand in
+ * when it is missing.
+ */
+export function toleranceSentence(tolerance) {
+  let text = tolerance?.text;
+  if (!text) {
+    const rel = tolerance?.rel > 0 ? `${+(tolerance.rel * 100).toPrecision(3)}%` : null;
+    const abs = tolerance?.abs > 0 ? String(tolerance.abs) : null;
+    text = rel || abs ? `within ${[rel, abs].filter(Boolean).join(' or ')}` : 'exact';
+  }
+  return `The answer must be ${text}.`;
+}
+
+/** Seconds for display: "2 s", "0.5 s". */
+export function formatSeconds(ms) {
+  return `${+(ms / 1000).toPrecision(3)} s`;
+}
+
+/**
+ * Splits a prompt into text and `code` runs (backticks), so the page can render inline code
+ * without ever treating the prompt as HTML.
+ */
+export function promptRuns(prompt) {
+  const runs = [];
+  const parts = String(prompt).split('`');
+  // An odd number of backticks leaves the last one unmatched: keep it as plain text.
+  const unmatched = parts.length % 2 === 0;
+  parts.forEach((text, i) => {
+    const last = i === parts.length - 1;
+    if (unmatched && last) runs.push({ code: false, text: `\`${text}` });
+    else if (text !== '') runs.push({ code: i % 2 === 1, text });
+  });
+  return runs;
+}

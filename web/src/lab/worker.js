@@ -1,0 +1,166 @@
+// The lab worker: owns the wasm modules (nothing else touches them), answers requests
+// through a `handlers = {kind: fn}` table and replies with progress, result or error
+// (protocol.js). Long jobs yield a macrotask between measured points so a cancel message
+// is seen. Not for: student code (the sandbox worker runs it) or any arithmetic core does.
+
+import { simd } from 'wasm-feature-detect';
+// `?url` makes Vite emit each .wasm as an asset and hand us its final URL, the same in
+// `vite dev`, `vite build` and `vite preview`; locateFile passes it to Emscripten.
+import simdWasmUrl from '@wasm/perflab_simd.wasm?url';
+import scalarWasmUrl from '@wasm/perflab_scalar.wasm?url';
+import {
+  BUILDS,
+  KINDS,
+  cancelledError,
+  errorReply,
+  progressReply,
+  requestProblem,
+  resultReply,
+} from './protocol.js';
+
+const simdAvailable = simd();
+
+// Dynamic imports: a browser without SIMD never downloads the SIMD glue, and the
+// "same C++ with and without SIMD" experiment can load both.
+const factories = {
+  simd: () => import('@wasm/perflab_simd.mjs').then((m) => [m.default, simdWasmUrl]),
+  scalar: () => import('@wasm/perflab_scalar.mjs').then((m) => [m.default, scalarWasmUrl]),
+};
+const modules = new Map(); // build -> Promise<Module>
+
+async function resolveBuild(requested = 'auto') {
+  const available = await simdAvailable;
+  if (requested === 'auto' || requested === undefined) return available ? 'simd' : 'scalar';
+  if (!BUILDS.includes(requested)) {
+    throw new Error(`unknown build "${requested}"; allowed: auto, ${BUILDS.join(', ')}`);
+  }
+  if (requested === 'simd' && !available) {
+    throw new Error('this browser has no WebAssembly SIMD; only the scalar build can run here');
+  }
+  return requested;
+}
+
+async function loadModule(build) {
+  if (!modules.has(build)) {
+    const loading = factories[build]().then(([createPerflab, wasmUrl]) =>
+      createPerflab({ locateFile: (path) => (path.endsWith('.wasm') ? wasmUrl : path) }),
+    );
+    // A failed load must not stick: forget it so the next request tries again.
+    loading.catch(() => modules.delete(build));
+    modules.set(build, loading);
+  }
+  try {
+    return await modules.get(build);
+  } catch (err) {
+    throw new Error(`could not load the ${build} wasm build: ${err?.message ?? err}`);
+  }
+}
+
+async function moduleFor(payload) {
+  const build = await resolveBuild(payload.build);
+  return { build, Module: await loadModule(build) };
+}
+
+const nextMacrotask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function checkList(name, value, check, allowed) {
+  if (!Array.isArray(value) || value.length === 0 || !value.every(check)) {
+    throw new Error(`${name} must be a non-empty array of ${allowed}, got ${JSON.stringify(value)}`);
+  }
+}
+
+const handlers = {
+  async [KINDS.machineInfo](payload) {
+    const { build, Module } = await moduleFor(payload);
+    return {
+      build,
+      simd_available: await simdAvailable,
+      build_info: Module.buildInfo(),
+      timer_resolution_ms: Module.timerResolutionMs(),
+      cross_origin_isolated: Boolean(self.crossOriginIsolated),
+      matmul_variants: Module.matmulVariants(),
+    };
+  },
+
+  // {sizes, variants?, options, build?} -> {build, rows}; one progress reply per point,
+  // carrying that point's row so the page can draw while the sweep runs.
+  async [KINDS.matmulSweep](payload, ctx) {
+    const { build, Module } = await moduleFor(payload);
+    const variants = payload.variants ?? Module.matmulVariants().map((v) => v.name);
+    checkList('sizes', payload.sizes, Number.isInteger, 'integers');
+    checkList('variants', variants, (v) => typeof v === 'string', 'variant names');
+    const total = payload.sizes.length * variants.length;
+    const rows = [];
+    ctx.progress(0, { done: 0, total, row: null });
+    for (const n of payload.sizes) {
+      for (const variant of variants) {
+        // Between points is the only place a cancel can be seen: one point runs
+        // synchronously inside core and is bounded by options.max_total_ms.
+        await nextMacrotask();
+        ctx.throwIfCancelled();
+        let measured;
+        try {
+          measured = Module.measureMatmul(variant, n, payload.options ?? {});
+        } catch (err) {
+          throw new Error(`${err?.message ?? err} (measuring ${variant} at N=${n})`);
+        }
+        const row = { build, ...measured };
+        rows.push(row);
+        ctx.progress(rows.length / total, { done: rows.length, total, row });
+      }
+    }
+    return { build, rows };
+  },
+
+  // Pass-through for the exercise engine: core owns the bank, the variants and grading.
+  async [KINDS.exerciseBank](payload) {
+    return (await moduleFor(payload)).Module.exerciseBank();
+  },
+  async [KINDS.exerciseVariant](payload) {
+    return (await moduleFor(payload)).Module.exerciseVariant(payload.id, payload.seed);
+  },
+  async [KINDS.gradeExercise](payload) {
+    return (await moduleFor(payload)).Module.gradeExercise(payload.id, payload.seed, payload.answer);
+  },
+};
+
+const running = new Map(); // request id -> {cancelled}
+
+self.onmessage = async (event) => {
+  const msg = event.data;
+  const problem = requestProblem(msg);
+  if (problem) {
+    if (Number.isInteger(msg?.id)) self.postMessage(errorReply(msg.id, new Error(problem)));
+    else console.error(`lab worker: ignoring a malformed request: ${problem}`);
+    return;
+  }
+  if (msg.kind === KINDS.cancel) {
+    const job = running.get(msg.payload.target);
+    if (job) job.cancelled = true;
+    return;
+  }
+  const handler = handlers[msg.kind];
+  if (!handler) {
+    const known = Object.keys(handlers).join(', ');
+    self.postMessage(errorReply(msg.id, new Error(`unknown request kind "${msg.kind}"; known: ${known}`)));
+    return;
+  }
+  const job = { cancelled: false };
+  running.set(msg.id, job);
+  const ctx = {
+    progress: (fraction, detail) => self.postMessage(progressReply(msg.id, fraction, detail)),
+    get cancelled() {
+      return job.cancelled;
+    },
+    throwIfCancelled() {
+      if (job.cancelled) throw cancelledError();
+    },
+  };
+  try {
+    self.postMessage(resultReply(msg.id, await handler(msg.payload, ctx)));
+  } catch (err) {
+    self.postMessage(errorReply(msg.id, err));
+  } finally {
+    running.delete(msg.id);
+  }
+};
