@@ -1,7 +1,8 @@
 // Protects the "matmul: loops vs SIMD" experiment end to end (page -> bridge -> lab
 // worker -> wasm core): a quick sweep (?quick=1) completes, draws one line per variant
 // and fills the table, the CSV download has a header and the rows, and Cancel stops a
-// full sweep within a second and leaves the page able to run again. No timing asserted.
+// full sweep within a second, keeping what it measured, and leaves the page able to run
+// again; a failed run leaves the last result on screen. No timing asserted.
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -80,6 +81,10 @@ describe('cancel', () => {
       [`${exp('table')} tbody tr`, afterRows],
       { timeout: 90000 },
     );
+    assert.match(
+      await page.textContent(exp('status')),
+      /^Measuring point \d+ of \d+ \(\w+ at N=\d+\) · \d+\.\d s elapsed$/,
+    );
     const clicked = Date.now();
     await page.click(btn('cancel'));
     await page.waitForFunction((sel) => /^Cancelled/.test(document.querySelector(sel).textContent), exp('status'), {
@@ -90,6 +95,9 @@ describe('cancel', () => {
     assert.equal(await page.isEnabled(btn('run')), true);
     assert.equal(await page.isDisabled(btn('cancel')), true);
     assert.equal(await page.isVisible(exp('error')), false);
+    // The points measured before the cancel stay on screen, and the page says so.
+    assert.match(await page.textContent(exp('result-note')), /^Partial result: \d+ of \d+ points, cancelled\./);
+    assert.ok((await page.$$(`${exp('table')} tbody tr`)).length >= afterRows);
   }
 
   test('Cancel stops a full sweep within a second, early or in a large point, and a new run starts', async () => {
@@ -123,6 +131,14 @@ describe('errors', () => {
 
   test('a build that fails to load is reported beside Run, and the other build still runs', async () => {
     const { page } = lab;
+    // A complete run first, so there is a result the failed run must leave on screen.
+    await page.waitForSelector('.experiment .variants li');
+    await page.selectOption('#matmul-build', 'simd');
+    await page.click(btn('run'));
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.startsWith('Done'), exp('status'), {
+      timeout: 60000,
+    });
+
     // Only the scalar .wasm is made unreachable; the worker has loaded the SIMD one already.
     await page.route(/perflab_scalar-[^/]*\.wasm$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
     await page.selectOption('#matmul-build', 'scalar');
@@ -131,6 +147,12 @@ describe('errors', () => {
     assert.match(await page.textContent(exp('error')), /^Error: could not load the scalar wasm build: /);
     assert.equal(await page.textContent(exp('status')), 'Stopped by an error.');
     assert.equal(await page.isEnabled(btn('run')), true);
+    assert.equal(await page.$$eval(`${exp('table')} tbody tr`, (rows) => rows.length), 9, 'the last result stays');
+    assert.equal((await page.$$(`${exp('chart')} svg g[aria-label="line"] path`)).length, 3);
+    assert.match(
+      await page.textContent(exp('result-note')),
+      /still showing the previous result \(9 points, simd build\)\.$/,
+    );
 
     await page.selectOption('#matmul-build', 'simd');
     await page.click(btn('run'));

@@ -1,19 +1,18 @@
-// Protects the matmul experiment's pure helpers: which sweep a URL selects, how numbers
-// are printed in the table, and the CSV export (RFC 4180 quoting, one line per point).
+// Protects the matmul experiment's pure half: which sweep quick mode selects, the points it
+// plans from core's variant list, how a measured point prints in the table, and the CSV
+// export (one line per point, stats flattened, RFC 4180 quoting).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { toCsv } from '../../web/src/experiments/csv.js';
+import { cellText, headerText, specProblems } from '../../web/src/experiments/model.js';
 import {
   CSV_COLUMNS,
   FULL_SWEEP,
   QUICK_SWEEP,
-  csvField,
-  formatPercent,
-  formatSig,
-  isQuick,
+  TABLE_COLUMNS,
+  matmulPoints,
   sweepPlan,
-  tableCells,
-  toCsv,
 } from '../../web/src/chapters/acceleration/matmul-data.js';
 
 const row = {
@@ -41,58 +40,66 @@ const row = {
   },
 };
 
-test('?quick=1 selects the quick sweep; absent, 0 or false select the full one', () => {
-  assert.equal(isQuick('?quick=1'), true);
-  assert.equal(isQuick('?a=b&quick'), true);
-  assert.equal(isQuick(''), false);
-  assert.equal(isQuick('?quick=0'), false);
-  assert.equal(isQuick('?quick=false'), false);
-  assert.deepEqual(sweepPlan('?quick=1').sizes, QUICK_SWEEP.sizes);
-  assert.deepEqual(sweepPlan('').sizes, FULL_SWEEP.sizes);
+test('quick mode selects the quick sweep, else the full one', () => {
+  assert.deepEqual(sweepPlan(true).sizes, QUICK_SWEEP.sizes);
+  assert.deepEqual(sweepPlan(false).sizes, FULL_SWEEP.sizes);
+  assert.equal(sweepPlan(true).quick, true);
 });
 
 test('sweepPlan returns copies, so a caller cannot change the presets', () => {
-  const plan = sweepPlan('');
+  const plan = sweepPlan(false);
   plan.sizes.push(4096);
   plan.options.samples = 1000;
   assert.equal(FULL_SWEEP.sizes.includes(4096), false);
   assert.equal(FULL_SWEEP.options.samples, 12);
 });
 
-test('formatSig prints three significant digits without exponents', () => {
-  assert.equal(formatSig(0.0123456), '0.0123');
-  assert.equal(formatSig(1.23456), '1.23');
-  assert.equal(formatSig(123.456), '123');
-  assert.equal(formatSig(98765.4), '98765');
-  assert.equal(formatSig(0), '0');
-  assert.equal(formatSig(NaN), '—');
-  assert.equal(formatPercent(0.0385), '3.9%');
+test('the plan measures every listed variant at every size, sizes outermost', () => {
+  const points = matmulPoints({ build: 'auto' }, { quick: true, info: { variants: ['naive', 'simd'] } });
+  assert.deepEqual(
+    points.map((p) => `${p.variant}@${p.n}`),
+    ['naive@32', 'simd@32', 'naive@64', 'simd@64', 'naive@128', 'simd@128'],
+  );
+  assert.deepEqual(points[0].options, QUICK_SWEEP.options);
+  assert.notEqual(points[0].options, points[1].options, 'each point owns its options');
+  assert.equal(matmulPoints({}, { quick: false, info: { variants: ['naive'] } }).length, FULL_SWEEP.sizes.length);
 });
 
-test('tableCells prints one measured point as the table columns', () => {
-  assert.deepEqual(tableCells(row), [
-    '32',
-    'naive',
-    '0.250',
-    '0.262',
-    '0.245 – 0.255',
-    '3.9%',
-    '7 (1 dropped)',
-    'CV 12% over 7 samples: close other tabs, or raise min_sample_ms to 20',
+test('the plan refuses to run without core’s variant list', () => {
+  const message = 'the lab worker listed no matmul variants, so there is nothing to measure';
+  assert.throws(() => matmulPoints({}, { quick: true, info: null }), { message });
+  assert.throws(() => matmulPoints({}, { quick: true, info: { variants: [] } }), { message });
+});
+
+test('the table prints one measured point as the columns say', () => {
+  assert.deepEqual(TABLE_COLUMNS.map(headerText), [
+    'N',
+    'variant',
+    'median (ms)',
+    'GFLOP/s',
+    '95% CI of median (ms)',
+    'CV',
+    'samples',
+    'warning',
   ]);
+  assert.deepEqual(
+    TABLE_COLUMNS.map((c) => cellText(c, row)),
+    [
+      '32',
+      'naive',
+      '0.250',
+      '0.262',
+      '0.245 – 0.255',
+      '3.9%',
+      '7 (1 dropped)',
+      'CV 12% over 7 samples: close other tabs, or raise min_sample_ms to 20',
+    ],
+  );
+  assert.equal(TABLE_COLUMNS[6].format({ ...row, stats: { ...row.stats, outliers: 0 } }), '7');
 });
 
-test('csvField quotes commas, quotes and line breaks, and doubles quotes', () => {
-  assert.equal(csvField('plain'), 'plain');
-  assert.equal(csvField(1.5), '1.5');
-  assert.equal(csvField(undefined), '');
-  assert.equal(csvField('a, b'), '"a, b"');
-  assert.equal(csvField('say "hi"'), '"say ""hi"""');
-  assert.equal(csvField('two\nlines'), '"two\nlines"');
-});
-
-test('toCsv writes the header and one CRLF line per row, stats flattened', () => {
-  const csv = toCsv([row, { ...row, variant: 'simd', stats: { ...row.stats, warning: '' } }]);
+test('the CSV has the header and one CRLF line per row, stats flattened', () => {
+  const csv = toCsv([row, { ...row, variant: 'simd', stats: { ...row.stats, warning: '' } }], CSV_COLUMNS);
   const lines = csv.split('\r\n');
   assert.equal(lines.length, 4, 'header, two rows, and the empty string after the final CRLF');
   assert.equal(lines[0], CSV_COLUMNS.join(','));
@@ -103,8 +110,18 @@ test('toCsv writes the header and one CRLF line per row, stats flattened', () =>
   );
   assert.match(lines[2], /^simd,simd,32,.*,0\.005,$/);
   assert.equal(lines[3], '');
+  assert.equal(toCsv([], CSV_COLUMNS), CSV_COLUMNS.join(',') + '\r\n');
 });
 
-test('toCsv of no rows is the header alone', () => {
-  assert.equal(toCsv([]), CSV_COLUMNS.join(',') + '\r\n');
+test('the experiment spec passes the framework’s checks', async () => {
+  // matmul-experiment.js imports the DOM half of the framework; only its data is checked here.
+  const spec = {
+    id: 'matmul',
+    title: 't',
+    plan: matmulPoints,
+    measure: { fn: 'measureMatmul' },
+    columns: TABLE_COLUMNS,
+    csv: { filename: 'perflab-matmul.csv', columns: CSV_COLUMNS },
+  };
+  assert.deepEqual(specProblems(spec), []);
 });

@@ -6,6 +6,9 @@
 /** Request kinds the lab worker answers. `cancel` is a control message, never replied to. */
 export const KINDS = Object.freeze({
   machineInfo: 'machineInfo',
+  // {fn, points, build?} -> {build, rows}: one allow-listed Module call per point (sweep.js).
+  sweep: 'sweep',
+  // {sizes, variants?, options, build?} -> {build, rows}: a sweep of measureMatmul.
   matmulSweep: 'matmulSweep',
   exerciseBank: 'exerciseBank',
   exerciseVariant: 'exerciseVariant',

@@ -1,22 +1,15 @@
 // The lab worker: owns the wasm modules (nothing else touches them), answers requests
 // through a `handlers = {kind: fn}` table and replies with progress, result or error
-// (protocol.js). Long jobs yield a macrotask between measured points so a cancel message
-// is seen. Not for: student code (the sandbox worker runs it) or any arithmetic core does.
+// (protocol.js). Sweeps (sweep.js) yield a macrotask between measured points so a cancel
+// message is seen. Not for: student code (the sandbox worker runs it) or any arithmetic core does.
 
 import { simd } from 'wasm-feature-detect';
 // `?url` makes Vite emit each .wasm as an asset and hand us its final URL, the same in
 // `vite dev`, `vite build` and `vite preview`; locateFile passes it to Emscripten.
 import simdWasmUrl from '@wasm/perflab_simd.wasm?url';
 import scalarWasmUrl from '@wasm/perflab_scalar.wasm?url';
-import {
-  BUILDS,
-  KINDS,
-  cancelledError,
-  errorReply,
-  progressReply,
-  requestProblem,
-  resultReply,
-} from './protocol.js';
+import { BUILDS, KINDS, cancelledError, errorReply, progressReply, requestProblem, resultReply } from './protocol.js';
+import { runSweep, sweepProblem } from './sweep.js';
 
 const simdAvailable = simd();
 
@@ -61,8 +54,6 @@ async function moduleFor(payload) {
   return { build, Module: await loadModule(build) };
 }
 
-const nextMacrotask = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 function checkList(name, value, check, allowed) {
   if (!Array.isArray(value) || value.length === 0 || !value.every(check)) {
     throw new Error(`${name} must be a non-empty array of ${allowed}, got ${JSON.stringify(value)}`);
@@ -82,34 +73,24 @@ const handlers = {
     };
   },
 
-  // {sizes, variants?, options, build?} -> {build, rows}; one progress reply per point,
-  // carrying that point's row so the page can draw while the sweep runs.
+  // {fn, points, build?} -> {build, rows}; one progress reply per point carrying that
+  // point's row, so the page can draw while the sweep runs (sweep.js has the allow-list).
+  async [KINDS.sweep](payload, ctx) {
+    const problem = sweepProblem(payload); // before loading a build for a sweep that cannot run
+    if (problem) throw new Error(problem);
+    const { build, Module } = await moduleFor(payload);
+    return runSweep(Module, payload, ctx, { build });
+  },
+
+  // {sizes, variants?, options, build?} -> {build, rows}: every variant at every size.
   async [KINDS.matmulSweep](payload, ctx) {
     const { build, Module } = await moduleFor(payload);
     const variants = payload.variants ?? Module.matmulVariants().map((v) => v.name);
     checkList('sizes', payload.sizes, Number.isInteger, 'integers');
     checkList('variants', variants, (v) => typeof v === 'string', 'variant names');
-    const total = payload.sizes.length * variants.length;
-    const rows = [];
-    ctx.progress(0, { done: 0, total, row: null });
-    for (const n of payload.sizes) {
-      for (const variant of variants) {
-        // Between points is the only place a cancel can be seen: one point runs
-        // synchronously inside core and is bounded by options.max_total_ms.
-        await nextMacrotask();
-        ctx.throwIfCancelled();
-        let measured;
-        try {
-          measured = Module.measureMatmul(variant, n, payload.options ?? {});
-        } catch (err) {
-          throw new Error(`${err?.message ?? err} (measuring ${variant} at N=${n})`);
-        }
-        const row = { build, ...measured };
-        rows.push(row);
-        ctx.progress(rows.length / total, { done: rows.length, total, row });
-      }
-    }
-    return { build, rows };
+    const options = payload.options ?? {};
+    const points = payload.sizes.flatMap((n) => variants.map((variant) => ({ variant, n, options })));
+    return runSweep(Module, { fn: 'measureMatmul', points }, ctx, { build });
   },
 
   // Pass-through for the exercise engine: core owns the bank, the variants and grading.

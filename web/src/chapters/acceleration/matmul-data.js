@@ -1,6 +1,8 @@
-// Pure helpers of the "matmul: loops vs SIMD" experiment: the sweep plan (sizes and timer
-// budgets, normal or quick), number formatting for the table, and the CSV export.
-// No DOM and no measuring (core measures; this only arranges and prints its rows).
+// The pure half of the "matmul: loops vs SIMD" experiment: the sweep (sizes and timer
+// budgets, normal or quick), the points it measures, and the table and CSV columns.
+// No DOM and no measuring (core measures; the framework in experiments/ runs and prints).
+
+import { formatSig } from '../../experiments/format.js';
 
 /**
  * The normal sweep takes roughly 10-30 s on a slow laptop: small sizes are bounded by
@@ -22,57 +24,43 @@ export const QUICK_SWEEP = Object.freeze({
   options: { warmup: 1, samples: 3, min_sample_ms: 2, max_total_ms: 150 },
 });
 
-/** @param {string} search a location.search string such as "?quick=1" */
-export function isQuick(search) {
-  const value = new URLSearchParams(search).get('quick');
-  return value !== null && value !== '0' && value !== 'false';
-}
-
-export function sweepPlan(search) {
-  const quick = isQuick(search);
+/** A copy of the quick or the full sweep, so a caller cannot change the presets. */
+export function sweepPlan(quick) {
   const plan = quick ? QUICK_SWEEP : FULL_SWEEP;
-  return { quick, sizes: [...plan.sizes], options: { ...plan.options } };
+  return { quick: Boolean(quick), sizes: [...plan.sizes], options: { ...plan.options } };
 }
 
-/** Three significant digits, never exponent notation for the ranges we show. */
-export function formatSig(value, digits = 3) {
-  if (!Number.isFinite(value)) return '—';
-  if (value === 0) return '0';
-  const magnitude = Math.floor(Math.log10(Math.abs(value)));
-  const decimals = Math.max(0, digits - 1 - magnitude);
-  return value.toFixed(Math.min(decimals, 6));
+/**
+ * The experiment's plan: every variant core lists (`info.variants`, from the spec's init)
+ * at every size, sizes outermost, each point `{variant, n, options}` for measureMatmul.
+ */
+export function matmulPoints(values, { quick, info }) {
+  const variants = info?.variants;
+  if (!Array.isArray(variants) || variants.length === 0) {
+    throw new Error('the lab worker listed no matmul variants, so there is nothing to measure');
+  }
+  const { sizes, options } = sweepPlan(quick);
+  return sizes.flatMap((n) => variants.map((variant) => ({ variant, n, options: { ...options } })));
 }
 
-export function formatPercent(fraction) {
-  return Number.isFinite(fraction) ? `${(fraction * 100).toFixed(1)}%` : '—';
-}
-
-/** A measured row as the strings the table shows, same order as TABLE_COLUMNS. */
+/** The table: one line per measured point, times per call. */
 export const TABLE_COLUMNS = Object.freeze([
-  'N',
-  'variant',
-  'median (ms)',
-  'GFLOP/s',
-  '95% CI of median (ms)',
-  'CV',
-  'samples',
-  'warning',
+  { key: 'n', label: 'N', format: 'text', align: 'right' },
+  { key: 'variant', label: 'variant', format: 'text' },
+  { key: 'stats.median_ms', label: 'median', unit: 'ms', format: 'sig' },
+  { key: 'gflops_per_s', label: 'GFLOP/s', format: 'sig' },
+  {
+    label: '95% CI of median',
+    unit: 'ms',
+    format: (row) => `${formatSig(row.stats.ci95_low_ms)} – ${formatSig(row.stats.ci95_high_ms)}`,
+  },
+  { key: 'stats.cv', label: 'CV', format: 'percent' },
+  {
+    label: 'samples',
+    format: (row) => `${row.stats.samples}${row.stats.outliers ? ` (${row.stats.outliers} dropped)` : ''}`,
+  },
+  { key: 'stats.warning', label: 'warning', format: 'text' },
 ]);
-
-export function tableCells(row) {
-  const s = row.stats;
-  const outliers = s.outliers ? ` (${s.outliers} dropped)` : '';
-  return [
-    String(row.n),
-    row.variant,
-    formatSig(s.median_ms),
-    formatSig(row.gflops_per_s),
-    `${formatSig(s.ci95_low_ms)} – ${formatSig(s.ci95_high_ms)}`,
-    formatPercent(s.cv),
-    `${s.samples}${outliers}`,
-    s.warning || '',
-  ];
-}
 
 /** CSV columns: the row's fields, then its stats, with the C++ names and units. */
 export const CSV_COLUMNS = Object.freeze([
@@ -96,20 +84,3 @@ export const CSV_COLUMNS = Object.freeze([
   'resolution_ms',
   'warning',
 ]);
-
-/** RFC 4180: quote a field holding a comma, a quote or a line break; double its quotes. */
-export function csvField(value) {
-  if (value === undefined || value === null) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** One header line and one line per row, CRLF-terminated as RFC 4180 asks. */
-export function toCsv(rows) {
-  const lines = [CSV_COLUMNS.join(',')];
-  for (const row of rows) {
-    const flat = { ...row.stats, ...row };
-    lines.push(CSV_COLUMNS.map((c) => csvField(flat[c])).join(','));
-  }
-  return lines.join('\r\n') + '\r\n';
-}

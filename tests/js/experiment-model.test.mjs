@@ -1,0 +1,244 @@
+// Protects the pure half of the experiment framework: number formats, CSV export (RFC 4180,
+// one-level flattening, computed columns), control parsing and validation with messages that
+// name the input and what is allowed, spec checks, planning, table cells, the progress line
+// and the results registry that exercises read.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { columnsOf, csvField, flattenRow, toCsv } from '../../web/src/experiments/csv.js';
+import { formatBytes, formatElapsed, formatInt, formatPercent, formatSig } from '../../web/src/experiments/format.js';
+import {
+  allowedText,
+  buildControl,
+  cellText,
+  controlDefaults,
+  headerText,
+  isQuick,
+  isTextColumn,
+  labelOf,
+  parseControl,
+  planPoints,
+  progressText,
+  rawOf,
+  readControls,
+  specProblems,
+} from '../../web/src/experiments/model.js';
+import { latestResult, publishResult, subscribeResults } from '../../web/src/experiments/results.js';
+
+test('?quick=1 or ?quick turn quick mode on; absent, 0 or false leave it off', () => {
+  assert.equal(isQuick('?quick=1'), true);
+  assert.equal(isQuick('?a=b&quick'), true);
+  assert.equal(isQuick(''), false);
+  assert.equal(isQuick('?quick=0'), false);
+  assert.equal(isQuick('?quick=false'), false);
+});
+
+test('formats print significant digits, percentages, integers, bytes and elapsed time', () => {
+  assert.equal(formatSig(0.0123456), '0.0123');
+  assert.equal(formatSig(1.23456), '1.23');
+  assert.equal(formatSig(123.456), '123');
+  assert.equal(formatSig(98765.4), '98765');
+  assert.equal(formatSig(0), '0');
+  assert.equal(formatSig(NaN), '—');
+  assert.equal(formatPercent(0.0385), '3.9%');
+  assert.equal(formatInt(2362368), '2,362,368');
+  assert.equal(formatBytes(512), '512 B');
+  assert.equal(formatBytes(1536), '1.50 KiB');
+  assert.equal(formatBytes(3 * 2 ** 20), '3.00 MiB');
+  assert.equal(formatElapsed(4200), '4.2 s');
+  assert.equal(formatElapsed(125000), '2 min 05 s');
+});
+
+test('csvField quotes commas, quotes and line breaks, and doubles quotes', () => {
+  assert.equal(csvField('plain'), 'plain');
+  assert.equal(csvField(1.5), '1.5');
+  assert.equal(csvField(undefined), '');
+  assert.equal(csvField('a, b'), '"a, b"');
+  assert.equal(csvField('say "hi"'), '"say ""hi"""');
+  assert.equal(csvField('two\nlines'), '"two\nlines"');
+});
+
+test('rows flatten one level, top-level fields winning, and name the default columns', () => {
+  const row = { n: 4, stats: { median_ms: 2, n: 99 }, shape: [1, 2] };
+  assert.deepEqual(flattenRow(row), { median_ms: 2, n: 4, shape: [1, 2] });
+  assert.deepEqual(columnsOf([row, { extra: true }]), ['median_ms', 'n', 'shape', 'extra']);
+});
+
+test('toCsv picks named columns, computes {name, value} ones, and ends lines with CRLF', () => {
+  const rows = [{ n: 4, stats: { median_ms: 2 } }];
+  const csv = toCsv(rows, ['n', 'median_ms', { name: 'ns per n', value: (r) => (r.stats.median_ms * 1e6) / r.n }]);
+  assert.equal(csv, 'n,median_ms,ns per n\r\n4,2,500000\r\n');
+  assert.equal(toCsv(rows), 'median_ms,n\r\n2,4\r\n', 'every field when no columns are named');
+});
+
+test('a select accepts only its options and names them when it refuses', () => {
+  const build = buildControl();
+  assert.deepEqual(parseControl(build, 'scalar'), { value: 'scalar' });
+  assert.deepEqual(parseControl(build, 'avx'), { problem: 'Build must be one of auto, simd, scalar, got "avx"' });
+});
+
+test('a number control checks integer and range and says what is allowed', () => {
+  const tile = { id: 'tile', type: 'number', label: 'Tile size', integer: true, min: 1, max: 512, default: 64 };
+  assert.deepEqual(parseControl(tile, ' 32 '), { value: 32 });
+  assert.deepEqual(parseControl(tile, '1.5'), { problem: 'Tile size must be an integer from 1 to 512, got "1.5"' });
+  assert.deepEqual(parseControl(tile, '0'), { problem: 'Tile size must be an integer from 1 to 512, got "0"' });
+  assert.deepEqual(parseControl(tile, ''), { problem: 'Tile size must be an integer from 1 to 512, got ""' });
+  assert.deepEqual(parseControl(tile, 'abc'), { problem: 'Tile size must be an integer from 1 to 512, got "abc"' });
+  assert.equal(allowedText({ min: 0 }), 'a number of at least 0');
+  assert.equal(allowedText({ max: 2, integer: true }), 'an integer of at most 2');
+});
+
+test('a numbers control reads a list separated by commas or spaces, each value checked', () => {
+  const sizes = { id: 'sizes', type: 'numbers', label: 'Sizes', integer: true, min: 1, max: 2048, maxCount: 4 };
+  assert.deepEqual(parseControl(sizes, '64, 128 256;512'), { value: [64, 128, 256, 512] });
+  assert.deepEqual(parseControl(sizes, ' , '), { problem: 'Sizes: enter at least one value, e.g. 64, 128, 256' });
+  assert.deepEqual(parseControl(sizes, '1 2 3 4 5'), { problem: 'Sizes: at most 4 values, got 5' });
+  assert.deepEqual(parseControl(sizes, '64, x'), {
+    problem: 'Sizes: each value must be an integer from 1 to 2048, got "x"',
+  });
+  assert.equal(rawOf(sizes, [64, 128]), '64, 128');
+});
+
+test('a checkbox reads true or false', () => {
+  const fused = { id: 'fused', type: 'checkbox', label: 'Fused' };
+  assert.deepEqual(parseControl(fused, true), { value: true });
+  assert.deepEqual(parseControl(fused, false), { value: false });
+});
+
+test('readControls parses every control, then runs each validate with all values', () => {
+  const controls = [
+    { id: 'lo', type: 'number', label: 'From', integer: true, min: 1, default: 1 },
+    {
+      id: 'hi',
+      type: 'number',
+      label: 'To',
+      integer: true,
+      min: 1,
+      default: 8,
+      validate: (hi, values) => (hi < values.lo ? `To must be at least From (${values.lo}), got ${hi}` : null),
+    },
+    buildControl(),
+  ];
+  assert.deepEqual(controlDefaults(controls), { lo: 1, hi: 8, build: 'auto' });
+  assert.deepEqual(readControls(controls, { lo: '4', hi: '16', build: 'simd' }), {
+    values: { lo: 4, hi: 16, build: 'simd' },
+    problems: {},
+  });
+  assert.deepEqual(readControls(controls, { lo: '4', hi: '2', build: 'simd' }).problems, {
+    hi: 'To must be at least From (4), got 2',
+  });
+  const bad = readControls(controls, { lo: 'x', hi: '2', build: 'simd' });
+  assert.deepEqual(Object.keys(bad.problems), ['lo'], 'validate is skipped while what it compares is invalid');
+});
+
+const goodSpec = () => ({
+  id: 'demo',
+  title: 'Demo',
+  controls: [buildControl(), { id: 'n', type: 'number', label: 'N', integer: true, min: 1, default: 8 }],
+  plan: (values, { quick }) => (quick ? [{ n: 1 }] : [{ n: values.n }, { n: values.n * 2 }]),
+  measure: { fn: 'measureMatmul' },
+  columns: [{ key: 'n', label: 'N' }],
+  csv: { filename: 'demo.csv' },
+  charts: [{ type: 'line', options: {} }],
+});
+
+test('a well-formed spec has no problems', () => {
+  assert.deepEqual(specProblems(goodSpec()), []);
+  assert.deepEqual(specProblems({ ...goodSpec(), measure: { kind: 'matmulSweep' } }), []);
+});
+
+test('specProblems lists every mistake in a spec as a sentence', () => {
+  const spec = {
+    ...goodSpec(),
+    id: 'Bad Id',
+    plan: null,
+    measure: { fn: 'eval' },
+    columns: [{ label: 'x' }, { key: 'y', label: 'y', format: 'hex' }],
+    csv: { filename: 'data.txt' },
+    charts: [{ type: 'pie' }],
+    controls: [
+      buildControl({ default: 'avx' }),
+      { id: 'n', type: 'slider', label: 'N' },
+      { id: 'n', type: 'number', label: 'N', default: 1 },
+    ],
+  };
+  assert.deepEqual(specProblems(spec), [
+    'id must be lower-case letters, digits and dashes, got "Bad Id"',
+    'plan must be a function (values, {quick, info}) -> points',
+    'measure.fn "eval" is not allow-listed; allowed: measureMatmul',
+    'column "x" needs a key or a format function',
+    'column "y": format "hex" is not one of text, sig, percent, int, bytes',
+    'csv.filename must be a file name ending in .csv',
+    'chart #0: type must be one of line, bar, scatter (or a chart class)',
+    'control "build": its default is invalid (Build must be one of auto, simd, scalar, got "avx")',
+    'control "n": type must be one of select, number, numbers, checkbox, got "slider"',
+    'control "n" appears twice',
+  ]);
+  assert.deepEqual(specProblems({ ...goodSpec(), measure: { fn: 'measureMatmul', kind: 'x' } }), [
+    'measure must be {fn} (a per-point sweep function) or {kind, payload?} (a whole-sweep kind)',
+  ]);
+});
+
+test('planPoints passes quick mode to the plan and refuses an empty plan', () => {
+  const spec = goodSpec();
+  assert.deepEqual(planPoints(spec, { n: 8 }, { quick: false }), [{ n: 8 }, { n: 16 }]);
+  assert.deepEqual(planPoints(spec, { n: 8 }, { quick: true }), [{ n: 1 }]);
+  assert.throws(() => planPoints({ ...spec, plan: () => [] }, {}, {}), {
+    message: 'the plan of experiment "demo" produced no points for these settings',
+  });
+});
+
+test('labelOf uses the spec’s pointLabel, else the sweep allow-list’s', () => {
+  assert.equal(labelOf(goodSpec(), { variant: 'simd', n: 64 }), 'simd at N=64');
+  assert.equal(labelOf({ ...goodSpec(), pointLabel: (p) => `n=${p.n}` }, { n: 3 }), 'n=3');
+  assert.equal(labelOf({ measure: { kind: 'x' } }, { n: 3 }), null);
+  assert.equal(labelOf(goodSpec(), undefined), null);
+});
+
+test('cells follow the column’s format; text columns align left', () => {
+  const row = { n: 2048, stats: { cv: 0.05, median_ms: 1.23456 }, v: 'simd' };
+  assert.equal(cellText({ key: 'stats.median_ms', label: 'm' }, row), '1.23', 'numbers default to sig');
+  assert.equal(cellText({ key: 'n', label: 'N', format: 'int' }, row), '2,048');
+  assert.equal(cellText({ key: 'stats.cv', label: 'CV', format: 'percent' }, row), '5.0%');
+  assert.equal(cellText({ key: 'v', label: 'v' }, row), 'simd');
+  assert.equal(cellText({ key: 'missing.deep', label: 'x', format: 'text' }, row), '');
+  assert.equal(cellText({ label: 'x', format: (r) => r.n / 2 }, row), '1024');
+  assert.equal(headerText({ label: 'median', unit: 'ms' }), 'median (ms)');
+  assert.equal(isTextColumn({ format: 'text' }), true);
+  assert.equal(isTextColumn({ format: 'text', align: 'right' }), false);
+  assert.equal(isTextColumn({ format: 'sig' }), false);
+});
+
+test('the progress line says which point of how many, and the time elapsed', () => {
+  assert.equal(progressText({ started: false, done: 0, total: 9, elapsed_ms: 300 }), 'Starting the lab worker… 0.3 s');
+  assert.equal(
+    progressText({ started: true, done: 3, total: 9, label: 'simd at N=64', elapsed_ms: 2150 }),
+    'Measuring point 4 of 9 (simd at N=64) · 2.1 s elapsed',
+  );
+  assert.equal(
+    progressText({ started: true, done: 0, total: 2, elapsed_ms: 0 }),
+    'Measuring point 1 of 2 · 0.0 s elapsed',
+  );
+  assert.equal(
+    progressText({ started: true, done: 9, total: 9, elapsed_ms: 5000 }),
+    'Measured 9 of 9 points · 5.0 s elapsed',
+  );
+});
+
+test('published results are copies, kept per experiment, and reach subscribers', () => {
+  const seen = [];
+  const unsubscribe = subscribeResults((r) => seen.push(r.id), { id: 'a' });
+  const rows = [{ n: 1, stats: { median_ms: 2 } }];
+  const stored = publishResult({ id: 'a', rows, build: 'simd', values: { n: 1 } });
+  publishResult({ id: 'b', rows: [] });
+  rows[0].stats.median_ms = 99;
+  assert.equal(latestResult('a').rows[0].stats.median_ms, 2, 'a later change to the rows does not leak in');
+  assert.equal(latestResult('a'), stored);
+  assert.equal(latestResult('a').build, 'simd');
+  assert.equal(latestResult('b').build, null);
+  assert.equal(latestResult('never'), null);
+  assert.throws(() => stored.rows.push({}), TypeError);
+  unsubscribe();
+  publishResult({ id: 'a', rows: [] });
+  assert.deepEqual(seen, ['a'], 'only experiment a, and nothing after unsubscribing');
+});

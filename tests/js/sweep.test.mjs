@@ -1,0 +1,131 @@
+// Protects the lab worker's generic sweep: only allow-listed Module functions run, each
+// point's named fields reach the call, progress carries every row in order, a cancel is
+// seen between points, and an error names the point it happened at. A fake Module and a
+// fake request context stand in for the wasm build and the worker.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { MAX_SWEEP_POINTS, SWEEP_FUNCTIONS, pointLabel, runSweep, sweepProblem } from '../../web/src/lab/sweep.js';
+
+function fakeModule() {
+  const calls = [];
+  return {
+    calls,
+    measureMatmul(variant, n, options) {
+      calls.push([variant, n, options]);
+      if (n < 0) throw new Error(`n must be positive, got ${n}`);
+      return { variant, n, flops: 2 * n ** 3, gflops_per_s: n, stats: { median_ms: 1 } };
+    },
+  };
+}
+
+function fakeContext({ cancelAfter = Infinity } = {}) {
+  const progress = [];
+  let yields = 0;
+  return {
+    progress: (fraction, detail) => progress.push({ fraction, ...detail }),
+    seen: progress,
+    throwIfCancelled() {
+      if (yields > cancelAfter) throw Object.assign(new Error('cancelled'), { cancelled: true });
+    },
+    yieldToEvents: async () => {
+      yields += 1;
+    },
+    get yields() {
+      return yields;
+    },
+  };
+}
+
+const points = [
+  { variant: 'naive', n: 2, options: { samples: 3 } },
+  { variant: 'simd', n: 4 },
+];
+
+test('runs each point through the allow-listed function and returns rows with the build', async () => {
+  const Module = fakeModule();
+  const ctx = fakeContext();
+  const result = await runSweep(Module, { fn: 'measureMatmul', points }, ctx, {
+    build: 'simd',
+    yieldToEvents: ctx.yieldToEvents,
+  });
+  assert.deepEqual(Module.calls, [
+    ['naive', 2, { samples: 3 }],
+    ['simd', 4, {}],
+  ]);
+  assert.equal(result.build, 'simd');
+  assert.deepEqual(
+    result.rows.map((r) => [r.build, r.variant, r.n, r.flops]),
+    [
+      ['simd', 'naive', 2, 16],
+      ['simd', 'simd', 4, 128],
+    ],
+  );
+  assert.equal(ctx.yields, 2, 'one macrotask before each point, so a cancel can be seen');
+});
+
+test('progress starts at zero, then carries each point’s row with done and total', async () => {
+  const ctx = fakeContext();
+  const result = await runSweep(fakeModule(), { fn: 'measureMatmul', points }, ctx, {
+    yieldToEvents: ctx.yieldToEvents,
+  });
+  assert.deepEqual(
+    ctx.seen.map(({ fraction, done, total, row }) => [fraction, done, total, row?.variant ?? null]),
+    [
+      [0, 0, 2, null],
+      [0.5, 1, 2, 'naive'],
+      [1, 2, 2, 'simd'],
+    ],
+  );
+  assert.equal(ctx.seen[2].row, result.rows[1]);
+});
+
+test('a cancel seen between points stops the sweep before the next call', async () => {
+  const Module = fakeModule();
+  const ctx = fakeContext({ cancelAfter: 1 });
+  await assert.rejects(runSweep(Module, { fn: 'measureMatmul', points }, ctx, { yieldToEvents: ctx.yieldToEvents }), {
+    message: 'cancelled',
+    cancelled: true,
+  });
+  assert.equal(Module.calls.length, 1);
+});
+
+test('an error in a point names the point', async () => {
+  const ctx = fakeContext();
+  await assert.rejects(
+    runSweep(fakeModule(), { fn: 'measureMatmul', points: [{ variant: 'naive', n: -3 }] }, ctx, {
+      yieldToEvents: ctx.yieldToEvents,
+    }),
+    { message: 'n must be positive, got -3 (measuring naive at N=-3)' },
+  );
+});
+
+test('functions outside the allow-list and malformed points are refused before any call', async () => {
+  const Module = { ...fakeModule(), exerciseBank: () => [] };
+  const ctx = fakeContext();
+  await assert.rejects(runSweep(Module, { fn: 'exerciseBank', points }, ctx), {
+    message: `unknown sweep function "exerciseBank"; allowed: ${Object.keys(SWEEP_FUNCTIONS).join(', ')}`,
+  });
+  await assert.rejects(runSweep(Module, { fn: 'toString', points }, ctx), {
+    message: /^unknown sweep function "toString"/,
+  });
+  assert.equal(
+    sweepProblem({ fn: 'measureMatmul', points: [] }),
+    'sweep points must be a non-empty array, got an empty array',
+  );
+  assert.equal(sweepProblem({ fn: 'measureMatmul' }), 'sweep points must be a non-empty array, got undefined');
+  assert.equal(
+    sweepProblem({ fn: 'measureMatmul', points: [{ n: 1 }, 7] }),
+    'sweep point #1 must be an object of named arguments, got 7',
+  );
+  assert.equal(
+    sweepProblem({ fn: 'measureMatmul', points: Array.from({ length: MAX_SWEEP_POINTS + 1 }, () => ({})) }),
+    `a sweep may have at most ${MAX_SWEEP_POINTS} points, got ${MAX_SWEEP_POINTS + 1}`,
+  );
+  assert.equal(ctx.seen.length, 0, 'no progress before the checks pass');
+});
+
+test('pointLabel names a point as the allow-list does', () => {
+  assert.equal(pointLabel('measureMatmul', { variant: 'simd', n: 64 }), 'simd at N=64');
+  assert.equal(pointLabel('nope', {}), null);
+});

@@ -1,0 +1,110 @@
+// A scatter chart with log-log axes by default, optional point labels and reference lines:
+// full-width rules ({y} or {x}) and segments ({x1, y1, x2, y2}), each with a label. The
+// roofline is its main use (shape.js's rooflineReferences draws the peak and bandwidth
+// lines). Not for: computing the points or the lines (they arrive computed).
+
+import * as Plot from '@observablehq/plot';
+import { CHART_STYLE, PlotChart, emptyMark } from './plot-chart.js';
+
+// Log ticks as plain numbers (0.1, 0.2), not SI prefixes (100m, 200m) a student would
+// misread as metres or milli-; an empty log axis gets an extent so the frame still draws.
+function axis(type, domain, empty, rest) {
+  const log = type === 'log';
+  return {
+    type,
+    domain: domain ?? (empty ? [1, 100] : undefined),
+    tickFormat: log ? '~g' : undefined,
+    grid: true,
+    ...rest,
+  };
+}
+
+export class ScatterChart extends PlotChart {
+  /**
+   * @param {HTMLElement} container
+   * @param {object} options
+   * @param {string} options.x field for the x value
+   * @param {string} options.y field for the y value
+   * @param {string} [options.series] field for the point's colour
+   * @param {string} [options.label] field whose text is written beside each point
+   * @param {string[]} [options.seriesDomain]
+   * @param {'log'|'linear'} [options.xType] default 'log'
+   * @param {'log'|'linear'} [options.yType] default 'log'
+   * @param {number[]} [options.xDomain] fixed [min, max]
+   * @param {number[]} [options.yDomain] fixed [min, max]
+   * @param {Array<object>} [options.references] `{y, label}`, `{x, label}` or
+   *        `{x1, y1, x2, y2, label}`; each may set `stroke` and `dashed`
+   * @param {string} options.xLabel axis label with unit
+   * @param {string} options.yLabel axis label with unit
+   * @param {string} options.ariaLabel
+   * @param {string} [options.emptyText]
+   * @param {number} [options.height]
+   */
+  // update(data) takes the points, or {points, references} when the lines come with them.
+  constructor(container, options) {
+    super(container, options, { xType: 'log', yType: 'log', references: [] });
+  }
+
+  figure(width) {
+    const o = this.options;
+    const points = Array.isArray(this.data) ? this.data : (this.data?.points ?? []);
+    const references = (Array.isArray(this.data) ? null : this.data?.references) ?? o.references ?? [];
+    const rulesY = references.filter((r) => r.y !== undefined && r.x1 === undefined);
+    const rulesX = references.filter((r) => r.x !== undefined && r.x1 === undefined);
+    const segments = references.filter((r) => r.x1 !== undefined);
+    const refStyle = (r) => ({
+      stroke: r.stroke ?? 'currentColor',
+      strokeOpacity: 0.75,
+      strokeWidth: 1.5,
+      strokeDasharray: r.dashed ? '5,4' : undefined,
+    });
+    const empty = points.length === 0 && references.length === 0;
+    return Plot.plot({
+      width,
+      height: o.height,
+      marginLeft: 60,
+      marginBottom: 44,
+      marginRight: 24,
+      style: CHART_STYLE,
+      ariaLabel: o.ariaLabel,
+      ariaDescription: points.length ? undefined : o.emptyText,
+      // An empty log axis has no extent to show; give it one so the frame still draws.
+      x: axis(o.xType, o.xDomain, empty, { label: o.xLabel, labelAnchor: 'center' }),
+      y: axis(o.yType, o.yDomain, empty, { label: o.yLabel }),
+      color: { legend: Boolean(o.series), domain: o.seriesDomain, scheme: 'observable10' },
+      marks: [
+        ...rulesY.map((r) => Plot.ruleY([r.y], refStyle(r))),
+        ...rulesX.map((r) => Plot.ruleX([r.x], refStyle(r))),
+        ...segments.map((r) => Plot.link([r], { x1: 'x1', y1: 'y1', x2: 'x2', y2: 'y2', ...refStyle(r) })),
+        // Labels sit just above the right end of each line, inside the frame.
+        // A segment's label sits at (labelX, labelY) when given (the roofline puts the
+        // bandwidth label halfway up its diagonal), else at the segment's right end.
+        Plot.text(
+          segments.filter((r) => r.label),
+          {
+            x: (r) => r.labelX ?? r.x2,
+            y: (r) => r.labelY ?? r.y2,
+            text: 'label',
+            textAnchor: 'end',
+            dx: -4,
+            dy: -8,
+            fill: 'currentColor',
+          },
+        ),
+        Plot.text(
+          rulesY.filter((r) => r.label),
+          { y: 'y', frameAnchor: 'right', text: 'label', textAnchor: 'end', dx: -4, dy: -8, fill: 'currentColor' },
+        ),
+        Plot.text(
+          rulesX.filter((r) => r.label),
+          { x: 'x', frameAnchor: 'top', text: 'label', textAnchor: 'start', dx: 4, dy: 10, fill: 'currentColor' },
+        ),
+        Plot.dot(points, { x: o.x, y: o.y, fill: o.series ?? 'currentColor', r: 4.5, tip: true }),
+        o.label
+          ? Plot.text(points, { x: o.x, y: o.y, text: o.label, dx: 8, textAnchor: 'start', fill: 'currentColor' })
+          : null,
+        emptyMark(empty, o.emptyText),
+      ],
+    });
+  }
+}

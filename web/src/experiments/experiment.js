@@ -1,0 +1,426 @@
+// The experiment framework's DOM half: `mountExperiment(container, spec, {bridge})` turns a
+// declarative spec (controls, plan, measure, columns, charts, CSV) into a section with Run,
+// Cancel, a progress bar and line, an error beside Run, charts, a table and Download CSV,
+// running the plan through the lab worker. docs/EXPERIMENTS.md describes the spec.
+// Not for: measuring (the lab worker and core) or any pure logic (model.js, csv.js).
+
+import './experiment.css';
+import { BarChart } from '../charts/bar-chart.js';
+import { LineChart } from '../charts/line-chart.js';
+import { ScatterChart } from '../charts/scatter-chart.js';
+import { KINDS, cancelledError } from '../lab/protocol.js';
+import { toCsv } from './csv.js';
+import {
+  cellText,
+  controlDefaults,
+  headerText,
+  isQuick,
+  isTextColumn,
+  labelOf,
+  planPoints,
+  progressText,
+  rawOf,
+  readControls,
+  resolve,
+  specProblems,
+} from './model.js';
+import { publishResult } from './results.js';
+
+/** Chart `type` names a spec may use; a spec may also pass a class with the same API. */
+export const CHART_TYPES = Object.freeze({ line: LineChart, bar: BarChart, scatter: ScatterChart });
+
+/** A small element builder for specs' `init` too: attrs `class`, `text`, `html`, else attributes. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null) continue;
+    if (k === 'class') el.className = v;
+    else if (k === 'text') el.textContent = v;
+    else if (k === 'html') el.innerHTML = v;
+    else el.setAttribute(k, v);
+  }
+  el.append(...children);
+  return el;
+}
+
+// A string (or each string of an array) is HTML written by us, so formulas can use <code>.
+function explanationNodes(explanation) {
+  if (explanation === undefined || explanation === null) return [];
+  if (typeof explanation === 'function') return explanationNodes(explanation());
+  if (explanation instanceof Node) return [explanation];
+  if (Array.isArray(explanation)) return explanation.flatMap(explanationNodes);
+  return [h('p', { html: String(explanation) })];
+}
+
+function controlField(control, domId) {
+  const id = domId(control.id);
+  const hintId = control.hint ? `${id}-note` : undefined;
+  const errorId = `${id}-error`;
+  let input;
+  if (control.type === 'select') {
+    input = h('select', { id }, ...control.options.map((o) => h('option', { value: String(o.value), text: o.label })));
+  } else if (control.type === 'number') {
+    input = h('input', {
+      id,
+      type: 'number',
+      inputmode: control.integer ? 'numeric' : 'decimal',
+      min: control.min,
+      max: control.max,
+      step: control.step ?? (control.integer ? 1 : 'any'),
+      class: 'number',
+    });
+  } else if (control.type === 'numbers') {
+    input = h('input', { id, type: 'text', spellcheck: 'false', autocomplete: 'off', size: control.size ?? 24 });
+  } else {
+    input = h('input', { id, type: 'checkbox' });
+  }
+  input.setAttribute('aria-describedby', [hintId, errorId].filter(Boolean).join(' '));
+  const errorEl = h('span', { class: 'field-error', id: errorId, 'data-role': 'field-error' });
+  errorEl.hidden = true;
+  const labelText = control.unit ? `${control.label} (${control.unit})` : control.label;
+  const label = h('label', { for: id, text: control.type === 'checkbox' ? ` ${labelText}` : `${labelText} ` });
+  const field =
+    control.type === 'checkbox'
+      ? h('span', { class: 'field', 'data-control': control.id }, input, label, errorEl)
+      : h('span', { class: 'field', 'data-control': control.id }, label, input, errorEl);
+  const hint = hintId ? h('p', { class: 'hint', id: hintId, text: control.hint }) : null;
+
+  const entry = {
+    control,
+    input,
+    field,
+    hint,
+    raw: () => (control.type === 'checkbox' ? input.checked : input.value),
+    set(value) {
+      if (control.type === 'checkbox') input.checked = rawOf(control, value);
+      else input.value = rawOf(control, value);
+    },
+    showProblem(problem) {
+      errorEl.textContent = problem ?? '';
+      errorEl.hidden = !problem;
+      if (problem) input.setAttribute('aria-invalid', 'true');
+      else input.removeAttribute('aria-invalid');
+    },
+  };
+  entry.set(control.default);
+  // Editing a field clears its complaint; the next Run checks it again.
+  input.addEventListener(control.type === 'checkbox' || control.type === 'select' ? 'change' : 'input', () =>
+    entry.showProblem(null),
+  );
+  return entry;
+}
+
+/**
+ * @param {HTMLElement} container the experiment appends its section here
+ * @param {object} spec see docs/EXPERIMENTS.md
+ * @param {object} ctx
+ * @param {{call: Function}} ctx.bridge the lab bridge
+ * @param {string} [ctx.search] the page's location.search (`?quick=1` shrinks the plan)
+ * @param {(rows: object[], result: object) => void} [ctx.onResult] after every complete run
+ * @returns {{element: HTMLElement, run: () => Promise<void>, cancel: () => void,
+ *            getRows: () => object[], getResult: () => object|null, destroy: () => void}}
+ */
+export function mountExperiment(container, spec, { bridge, search = location.search, onResult } = {}) {
+  const problems = specProblems(spec, { chartTypes: Object.keys(CHART_TYPES) });
+  if (problems.length) throw new TypeError(`experiment spec "${spec?.id}": ${problems.join('; ')}`);
+  const quick = isQuick(search);
+  const domId = (suffix) => `${spec.id}-${suffix}`;
+  const fields = (spec.controls ?? []).map((c) => controlField(c, domId));
+
+  const runButton = h('button', { type: 'button', class: 'primary', 'data-action': 'run', text: 'Run' });
+  const cancelButton = h('button', { type: 'button', 'data-action': 'cancel', text: 'Cancel' });
+  cancelButton.disabled = true;
+  const progress = h('progress', { max: '1', value: '0', 'aria-label': 'sweep progress', 'data-role': 'progress' });
+  const status = h('span', { class: 'status', 'aria-live': 'polite', 'data-role': 'status', text: 'Not run yet.' });
+  const errorBox = h('p', { class: 'error', role: 'alert', 'data-role': 'error' });
+  errorBox.hidden = true;
+  const resultNote = h('p', { class: 'result-note', 'data-role': 'result-note' });
+  resultNote.hidden = true;
+  const infoSlot = h('div', { class: 'experiment-info', 'data-role': 'info' });
+  const tbody = h('tbody');
+  const table = h(
+    'table',
+    { class: 'numbers', 'data-role': 'table' },
+    spec.tableCaption ? h('caption', { text: spec.tableCaption }) : '',
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...spec.columns.map((c) =>
+          h('th', { scope: 'col', class: isTextColumn(c) ? 'text' : undefined, text: headerText(c) }),
+        ),
+      ),
+    ),
+    tbody,
+  );
+  const csvButton = h('button', { type: 'button', 'data-action': 'csv', text: 'Download CSV' });
+  csvButton.disabled = true;
+
+  const chartBlocks = (spec.charts ?? []).map((cs, i) => {
+    const box = h('div', { class: 'chart', 'data-role': 'chart', 'data-chart': cs.name ?? String(i) });
+    return { cs, box, title: cs.title ? h('h4', { class: 'chart-title', text: cs.title }) : null };
+  });
+
+  const section = h(
+    'section',
+    { class: 'experiment', 'aria-labelledby': domId('title'), 'data-experiment': spec.id, 'data-state': 'idle' },
+    h('h3', { id: domId('title'), text: spec.title }),
+    ...explanationNodes(spec.explanation),
+    infoSlot,
+    quick
+      ? h('p', {
+          class: 'note',
+          'data-role': 'quick-note',
+          text:
+            spec.quickNote ??
+            'Quick mode (?quick=1 in the address): fewer points and smaller time budgets, so the ' +
+              'numbers are noisier. Remove it for the full sweep.',
+        })
+      : '',
+    h('div', { class: 'controls' }, ...fields.map((f) => f.field), runButton, cancelButton, progress, status),
+    ...fields.map((f) => f.hint).filter(Boolean),
+    errorBox,
+    resultNote,
+    ...chartBlocks.flatMap((b) => [b.title, b.box].filter(Boolean)),
+    h('div', { class: 'table-wrap' }, table),
+    h('div', { class: 'actions' }, csvButton),
+  );
+  container.append(section);
+
+  // The context plans and chart options are computed from; `info` is what spec.init returned.
+  let lastCtx = { values: controlDefaults(spec.controls), quick, info: null, points: null };
+  for (const b of chartBlocks) {
+    const Chart = typeof b.cs.type === 'function' ? b.cs.type : CHART_TYPES[b.cs.type];
+    b.chart = new Chart(b.box, resolve(b.cs.options, lastCtx) ?? {});
+  }
+
+  let shown = { rows: [], build: null, ctx: lastCtx }; // what the table, charts and CSV show
+  let lastResult = null; // the last complete run, as published
+  let current = null; // the run under way
+  let ticker = null;
+
+  function showError(err) {
+    errorBox.textContent = err ? `Error: ${err.message}` : '';
+    errorBox.hidden = !err;
+  }
+
+  function showNote(text) {
+    resultNote.textContent = text ?? '';
+    resultNote.hidden = !text;
+  }
+
+  function refreshChartOptions(ctx) {
+    for (const b of chartBlocks) {
+      if (typeof b.cs.options === 'function') b.chart.setOptions(b.cs.options(ctx));
+    }
+  }
+
+  function drawCharts(rows, ctx) {
+    for (const b of chartBlocks) b.chart.update(b.cs.data ? b.cs.data(rows, ctx) : rows);
+  }
+
+  const rowElement = (row) =>
+    h(
+      'tr',
+      {},
+      ...spec.columns.map((c) => h('td', { class: isTextColumn(c) ? 'text' : undefined, text: cellText(c, row) })),
+    );
+
+  function show(next) {
+    shown = next;
+    tbody.replaceChildren(...next.rows.map(rowElement));
+    drawCharts(next.rows, next.ctx);
+  }
+
+  let infoPromise = null;
+  function ensureInfo() {
+    if (!spec.init) return Promise.resolve(null);
+    if (!infoPromise) {
+      infoPromise = Promise.resolve().then(() => spec.init({ bridge, slot: infoSlot, quick, h }));
+      // A failed init must not stick: the next Run tries again.
+      infoPromise.catch(() => (infoPromise = null));
+    }
+    return infoPromise;
+  }
+  ensureInfo()
+    .then((info) => {
+      lastCtx = { ...lastCtx, info };
+      refreshChartOptions(lastCtx);
+    })
+    .catch((err) => {
+      if (!current) showError(err);
+    });
+
+  function renderStatus() {
+    if (!current) return;
+    status.textContent = progressText({
+      started: current.started,
+      done: current.done,
+      total: current.total,
+      label: labelOf(spec, current.points[current.done]),
+      elapsed_ms: performance.now() - current.startedAt,
+    });
+  }
+
+  function stopTicker() {
+    clearInterval(ticker);
+    ticker = null;
+  }
+
+  function setRunning(running) {
+    runButton.disabled = running;
+    for (const f of fields) f.input.disabled = running;
+    cancelButton.disabled = !running;
+    csvButton.disabled = running || shown.rows.length === 0;
+    section.dataset.state = running ? 'running' : 'idle';
+  }
+
+  function onProgress(fraction, detail) {
+    if (!current) return;
+    current.started = true;
+    progress.value = fraction;
+    if (Number.isInteger(detail?.total)) current.total = detail.total;
+    if (detail?.row) {
+      const row = spec.derive ? spec.derive(detail.row, current.ctx) : detail.row;
+      current.rows.push(row);
+      tbody.append(rowElement(row));
+      drawCharts(current.rows, current.ctx);
+    }
+    current.done = Number.isInteger(detail?.done) ? detail.done : current.rows.length;
+    if (ticker) renderStatus();
+  }
+
+  async function run() {
+    if (current) return;
+    const { values, problems: fieldProblems } = readControls(
+      spec.controls,
+      Object.fromEntries(fields.map((f) => [f.control.id, f.raw()])),
+    );
+    for (const f of fields) f.showProblem(fieldProblems[f.control.id]);
+    if (Object.keys(fieldProblems).length > 0) {
+      status.textContent = 'Fix the setting marked in red, then Run.';
+      fields.find((f) => fieldProblems[f.control.id])?.input.focus();
+      return;
+    }
+    showError(null);
+    showNote(null);
+    const controller = new AbortController();
+    const previous = shown;
+    current = {
+      controller,
+      values,
+      rows: [],
+      points: [],
+      total: null,
+      done: 0,
+      started: false,
+      startedAt: performance.now(),
+    };
+    setRunning(true);
+    progress.value = 0;
+    status.textContent = 'Starting the lab worker…';
+    try {
+      // Cancel must not wait for a slow init (the first one loads the wasm build).
+      const aborted = new Promise((_, reject) =>
+        controller.signal.addEventListener('abort', () => reject(cancelledError()), { once: true }),
+      );
+      aborted.catch(() => {});
+      const info = await Promise.race([ensureInfo(), aborted]);
+      const ctx = { values, quick, info, points: null };
+      ctx.points = planPoints(spec, values, ctx);
+      Object.assign(current, { ctx, points: ctx.points, total: ctx.points.length });
+      lastCtx = ctx;
+      refreshChartOptions(ctx);
+      show({ rows: current.rows, build: null, ctx });
+      renderStatus();
+      ticker = setInterval(renderStatus, 250);
+
+      const m = spec.measure;
+      const [kind, payload] = m.fn
+        ? [KINDS.sweep, { fn: m.fn, points: ctx.points, build: values.build }]
+        : [m.kind, m.payload ? m.payload(values, ctx.points, ctx) : { points: ctx.points, build: values.build }];
+      const result = await bridge.call(kind, payload, {
+        signal: controller.signal,
+        where: spec.where ?? domId('run'),
+        onProgress,
+      });
+      stopTicker();
+      // The result is authoritative: redraw from it rather than trusting the progress stream.
+      const rows = result.rows.map((r) => (spec.derive ? spec.derive(r, ctx) : r));
+      show({ rows, build: result.build ?? null, ctx });
+      progress.value = 1;
+      const seconds = ((performance.now() - current.startedAt) / 1000).toFixed(1);
+      const build = result.build ? ` (${result.build} build)` : '';
+      status.textContent = `Done: ${rows.length} points in ${seconds} s${build}.`;
+      lastResult = publishResult({ id: spec.id, rows, build: result.build, values });
+      onResult?.(lastResult.rows, lastResult);
+    } catch (err) {
+      stopTicker();
+      const measured = current.rows.length;
+      const why = err.cancelled ? 'cancelled' : 'stopped by an error';
+      if (measured > 0) {
+        showNote(
+          `Partial result: ${measured} of ${current.total} points, ${why}. The table and the CSV hold these points only.`,
+        );
+      } else if (previous.rows.length > 0) {
+        // Nothing new was measured: keep the last result on screen rather than an empty chart.
+        refreshChartOptions(previous.ctx);
+        show(previous);
+        const build = previous.build ? `, ${previous.build} build` : '';
+        showNote(
+          `The new run was ${why} before its first point; still showing the previous result (${previous.rows.length} points${build}).`,
+        );
+      }
+      if (err.cancelled) {
+        status.textContent = `Cancelled after ${measured} of ${current.total ?? '?'} points.`;
+      } else {
+        status.textContent = 'Stopped by an error.';
+        showError(err);
+      }
+    } finally {
+      current = null;
+      setRunning(false);
+    }
+  }
+
+  function cancel() {
+    if (!current) return;
+    stopTicker();
+    status.textContent = 'Cancelling…';
+    cancelButton.disabled = true;
+    current.controller.abort();
+  }
+
+  function downloadCsv() {
+    const blob = new Blob([toCsv(shown.rows, spec.csv.columns)], { type: 'text/csv' });
+    const url = URL.createObjectURL(blob);
+    const link = h('a', { href: url, download: resolve(spec.csv.filename, lastCtx) });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    // Revoke after the click has been handled; revoking at once can cancel the download.
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  runButton.addEventListener('click', run);
+  cancelButton.addEventListener('click', cancel);
+  csvButton.addEventListener('click', downloadCsv);
+
+  return {
+    element: section,
+    run,
+    cancel,
+    /** Rows of the last complete run (what exercises grade against); [] before one finishes. */
+    getRows: () => (lastResult ? [...lastResult.rows] : []),
+    /** The last complete run as published: {id, rows, build, values, finished_at_ms}, or null. */
+    getResult: () => lastResult,
+    destroy() {
+      current?.controller.abort();
+      stopTicker();
+      for (const b of chartBlocks) b.chart.destroy();
+      section.remove();
+    },
+  };
+}

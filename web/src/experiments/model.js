@@ -1,0 +1,260 @@
+// The pure half of the experiment framework: checks a spec, parses and validates control
+// values, plans points, prints table cells and progress lines. No DOM, so node:test covers
+// all of it; experiment.js wires it to the page. Not for: measuring (the lab worker) or
+// drawing (charts/).
+
+import { FORMATS, formatElapsed } from './format.js';
+import { SWEEP_FUNCTIONS } from '../lab/sweep.js';
+
+export const CONTROL_TYPES = Object.freeze(['select', 'number', 'numbers', 'checkbox']);
+
+const ID_PATTERN = /^[a-z][a-z0-9-]*$/;
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** `?quick=1` (or `?quick`) in the page's address; `?quick=0` and `?quick=false` are off. */
+export function isQuick(search) {
+  const value = new URLSearchParams(search).get('quick');
+  return value !== null && value !== '0' && value !== 'false';
+}
+
+/** The build selector most experiments share; its value goes to the worker as `build`. */
+export function buildControl(overrides = {}) {
+  return {
+    id: 'build',
+    type: 'select',
+    label: 'Build',
+    options: [
+      { value: 'auto', label: 'automatic (SIMD if available)' },
+      { value: 'simd', label: 'SIMD build (-msimd128)' },
+      { value: 'scalar', label: 'scalar build (no -msimd128)' },
+    ],
+    default: 'auto',
+    ...overrides,
+  };
+}
+
+/** What a number control accepts, in words: "an integer from 1 to 512". */
+export function allowedText(control) {
+  const kind = control.integer ? 'an integer' : 'a number';
+  const { min, max } = control;
+  if (min !== undefined && max !== undefined) return `${kind} from ${min} to ${max}`;
+  if (min !== undefined) return `${kind} of at least ${min}`;
+  if (max !== undefined) return `${kind} of at most ${max}`;
+  return kind;
+}
+
+function numberProblem(control, text) {
+  const value = Number(text);
+  const ok =
+    text !== '' &&
+    Number.isFinite(value) &&
+    (!control.integer || Number.isInteger(value)) &&
+    (control.min === undefined || value >= control.min) &&
+    (control.max === undefined || value <= control.max);
+  return ok ? { value } : { problem: `must be ${allowedText(control)}, got "${text}"` };
+}
+
+/**
+ * Parses one control's raw input (a string, or a boolean for a checkbox).
+ * @returns {{value: any} | {problem: string}} the problem is a sentence naming the control,
+ *          the offending input and what is allowed
+ */
+export function parseControl(control, raw) {
+  const name = control.label;
+  switch (control.type) {
+    case 'select': {
+      const allowed = control.options.map((o) => String(o.value));
+      return allowed.includes(String(raw))
+        ? { value: String(raw) }
+        : { problem: `${name} must be one of ${allowed.join(', ')}, got "${raw}"` };
+    }
+    case 'number': {
+      const parsed = numberProblem(control, String(raw).trim());
+      return parsed.problem ? { problem: `${name} ${parsed.problem}` } : parsed;
+    }
+    case 'numbers': {
+      const items = String(raw)
+        .split(/[\s,;]+/)
+        .filter((s) => s !== '');
+      const example = control.example ?? '64, 128, 256';
+      if (items.length === 0) return { problem: `${name}: enter at least one value, e.g. ${example}` };
+      const maxCount = control.maxCount ?? 32;
+      if (items.length > maxCount) return { problem: `${name}: at most ${maxCount} values, got ${items.length}` };
+      const values = [];
+      for (const item of items) {
+        const parsed = numberProblem(control, item);
+        if (parsed.problem) return { problem: `${name}: each value ${parsed.problem}` };
+        values.push(parsed.value);
+      }
+      return { value: values };
+    }
+    case 'checkbox':
+      return { value: raw === true || raw === 'true' };
+    default:
+      return { problem: `${name}: unknown control type "${control.type}"` };
+  }
+}
+
+/** The raw input that shows `value` in a control (a list prints as "64, 128"). */
+export function rawOf(control, value) {
+  if (control.type === 'checkbox') return Boolean(value);
+  if (control.type === 'numbers') return value.join(', ');
+  return String(value);
+}
+
+/** `{id: default}` for every control. */
+export function controlDefaults(controls = []) {
+  return Object.fromEntries(controls.map((c) => [c.id, c.default]));
+}
+
+/**
+ * Parses every control, then runs each control's own `validate(value, values)` (which may
+ * compare controls) on the parsed values.
+ * @param {object[]} controls
+ * @param {Object<string, string|boolean>} raws raw inputs by control id
+ * @returns {{values: object, problems: Object<string, string>}} problems by control id
+ */
+export function readControls(controls = [], raws = {}) {
+  const values = {};
+  const problems = {};
+  for (const control of controls) {
+    const parsed = parseControl(control, raws[control.id]);
+    if ('problem' in parsed) problems[control.id] = parsed.problem;
+    else values[control.id] = parsed.value;
+  }
+  for (const control of controls) {
+    if (control.validate && !(control.id in problems)) {
+      const problem = control.validate(values[control.id], values);
+      if (problem) problems[control.id] = problem;
+    }
+  }
+  return { values, problems };
+}
+
+/** A spec field that is a value or a function of the run's context. */
+export function resolve(field, ctx) {
+  return typeof field === 'function' ? field(ctx) : field;
+}
+
+/**
+ * Everything wrong with a spec, as sentences (an empty list when it is fine). Mounting a
+ * spec with problems throws, so a mistake shows at page load, not at the first Run.
+ * @param {object} spec
+ * @param {{chartTypes?: string[]}} [options] chart type names the page knows
+ */
+export function specProblems(spec, { chartTypes = ['line', 'bar', 'scatter'] } = {}) {
+  if (!isObject(spec)) return ['a spec must be an object'];
+  const out = [];
+  if (typeof spec.id !== 'string' || !ID_PATTERN.test(spec.id)) {
+    out.push(`id must be lower-case letters, digits and dashes, got ${JSON.stringify(spec.id)}`);
+  }
+  if (typeof spec.title !== 'string' || spec.title === '') out.push('title must be a non-empty string');
+  if (typeof spec.plan !== 'function') out.push('plan must be a function (values, {quick, info}) -> points');
+
+  const m = spec.measure;
+  if (!isObject(m) || 'fn' in m === 'kind' in m) {
+    out.push('measure must be {fn} (a per-point sweep function) or {kind, payload?} (a whole-sweep kind)');
+  } else if ('fn' in m && !Object.hasOwn(SWEEP_FUNCTIONS, m.fn)) {
+    out.push(`measure.fn "${m.fn}" is not allow-listed; allowed: ${Object.keys(SWEEP_FUNCTIONS).join(', ')}`);
+  } else if ('kind' in m && (typeof m.kind !== 'string' || m.kind === '')) {
+    out.push('measure.kind must be a non-empty string');
+  }
+
+  if (!Array.isArray(spec.columns) || spec.columns.length === 0) {
+    out.push('columns must be a non-empty array');
+  } else {
+    spec.columns.forEach((c, i) => {
+      if (!isObject(c) || typeof c.label !== 'string') out.push(`column #${i} needs a label`);
+      else if (typeof c.format === 'function') return;
+      else if (typeof c.key !== 'string') out.push(`column "${c.label}" needs a key or a format function`);
+      else if (c.format !== undefined && !Object.hasOwn(FORMATS, c.format)) {
+        out.push(`column "${c.label}": format "${c.format}" is not one of ${Object.keys(FORMATS).join(', ')}`);
+      }
+    });
+  }
+
+  if (!isObject(spec.csv) || typeof spec.csv.filename !== 'string' || !spec.csv.filename.endsWith('.csv')) {
+    out.push('csv.filename must be a file name ending in .csv');
+  } else if (spec.csv.columns !== undefined && !Array.isArray(spec.csv.columns)) {
+    out.push('csv.columns must be an array of names or {name, value} when given');
+  }
+
+  (spec.charts ?? []).forEach((c, i) => {
+    if (!isObject(c) || !(typeof c.type === 'function' || chartTypes.includes(c.type))) {
+      out.push(`chart #${i}: type must be one of ${chartTypes.join(', ')} (or a chart class)`);
+    }
+  });
+
+  const seen = new Set();
+  (spec.controls ?? []).forEach((c, i) => {
+    if (!isObject(c) || typeof c.id !== 'string' || !ID_PATTERN.test(c.id)) {
+      out.push(`control #${i}: id must be lower-case letters, digits and dashes`);
+      return;
+    }
+    if (seen.has(c.id)) out.push(`control "${c.id}" appears twice`);
+    seen.add(c.id);
+    if (!CONTROL_TYPES.includes(c.type)) {
+      out.push(`control "${c.id}": type must be one of ${CONTROL_TYPES.join(', ')}, got "${c.type}"`);
+      return;
+    }
+    if (typeof c.label !== 'string' || c.label === '') out.push(`control "${c.id}" needs a label`);
+    if (c.type === 'select' && (!Array.isArray(c.options) || c.options.length === 0)) {
+      out.push(`control "${c.id}": a select needs options`);
+      return;
+    }
+    const parsed = parseControl(c, rawOf(c, c.default ?? (c.type === 'numbers' ? [] : '')));
+    if ('problem' in parsed) out.push(`control "${c.id}": its default is invalid (${parsed.problem})`);
+  });
+  return out;
+}
+
+/** Calls the spec's plan and checks it produced points (plain objects). */
+export function planPoints(spec, values, ctx) {
+  const points = spec.plan(values, ctx);
+  if (!Array.isArray(points) || points.length === 0 || !points.every(isObject)) {
+    throw new Error(`the plan of experiment "${spec.id}" produced no points for these settings`);
+  }
+  return points;
+}
+
+/** A point's label: the spec's `pointLabel`, else the sweep allow-list's, else none. */
+export function labelOf(spec, point) {
+  if (!point) return null;
+  if (spec.pointLabel) return spec.pointLabel(point);
+  const fn = spec.measure?.fn;
+  return fn && Object.hasOwn(SWEEP_FUNCTIONS, fn) ? SWEEP_FUNCTIONS[fn].label(point) : null;
+}
+
+/** `row.stats.median_ms` for key "stats.median_ms". */
+export function getPath(row, key) {
+  return key.split('.').reduce((v, k) => (v === undefined || v === null ? undefined : v[k]), row);
+}
+
+/** "median (ms)" from {label: 'median', unit: 'ms'}. */
+export function headerText(column) {
+  return column.unit ? `${column.label} (${column.unit})` : column.label;
+}
+
+/** The text of one table cell: a format function of the row, or a named format of `key`. */
+export function cellText(column, row) {
+  if (typeof column.format === 'function') return String(column.format(row));
+  const value = getPath(row, column.key);
+  const format = FORMATS[column.format ?? (typeof value === 'number' ? 'sig' : 'text')];
+  return format(value);
+}
+
+/** Text columns align left, numbers right (tabular digits). */
+export function isTextColumn(column) {
+  return column.align ? column.align === 'left' : column.format === 'text';
+}
+
+/**
+ * The status line while a run is under way ("point i of n, elapsed").
+ * @param {{started: boolean, done: number, total: number, label?: string|null, elapsed_ms: number}} s
+ */
+export function progressText({ started, done, total, label, elapsed_ms }) {
+  const elapsed = formatElapsed(elapsed_ms);
+  if (!started) return `Starting the lab worker… ${elapsed}`;
+  if (done >= total) return `Measured ${total} of ${total} points · ${elapsed} elapsed`;
+  return `Measuring point ${done + 1} of ${total}${label ? ` (${label})` : ''} · ${elapsed} elapsed`;
+}
