@@ -1,10 +1,13 @@
 // Private to core: the bank's entries, each an Exercise (public data) plus the function
-// that draws one variant's rounded parameters and computes its answer from them.
-// grader.cpp owns everything generic (seeding, prompt rendering, validation, grading);
-// exercise_bank.cpp owns only the exercises themselves. Not part of the public API.
+// that draws one variant's rounded parameters and computes its answer from them, and the
+// small helpers the chapters' bank files share. grader.cpp owns everything generic
+// (seeding, prompt rendering, validation, grading); exercise_bank_<chapter>.cpp own only
+// the exercises themselves. Not part of the public API.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -26,8 +29,12 @@ struct CodeTest {
 // answer is computed from exactly those values.
 struct VariantData {
   nlohmann::json params = nlohmann::json::object();
-  double expected_value = 0;    // numeric
-  int correct_choice = -1;      // choice: index into Exercise::choices
+  double expected_value = 0;            // numeric, single part
+  std::vector<double> expected_values;  // numeric with parts: one per Exercise::parts entry
+  int correct_choice = -1;              // choice: index into the choices as shown
+  // choice: the order the choices are shown in, as indices into Exercise::choices; empty
+  // means the bank's order. Shuffled per variant where the position would give it away.
+  std::vector<int> choice_order;
   std::vector<CodeTest> tests;  // code
 };
 
@@ -36,6 +43,32 @@ struct ExerciseEntry {
   VariantData (*draw)(Rng& rng);
 };
 
+// Every chapter's entries, in the order the page shows them.
 const std::vector<ExerciseEntry>& exercise_entries();
+std::vector<ExerciseEntry> profiling_entries();  // exercise_bank_profiling.cpp
+
+// ---- helpers for the bank files -------------------------------------------------------
+
+// x rounded to `decimals` places (parameters are rounded before any answer is computed).
+double round_to(double x, int decimals);
+
+// One element of a fixed list, uniformly.
+template <typename T, std::size_t N>
+T pick(Rng& rng, const T (&values)[N]) {
+  return values[rng.integer(0, static_cast<std::int64_t>(N) - 1)];
+}
+
+// Fisher-Yates with our Rng (std::shuffle's output differs between standard libraries).
+template <typename T>
+void shuffle(std::vector<T>& v, Rng& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) {
+    const auto j = static_cast<std::size_t>(rng.integer(0, static_cast<std::int64_t>(i) - 1));
+    std::swap(v[i - 1], v[j]);
+  }
+}
+
+// Shows `count` choices in a shuffled order with the bank's choice `correct` among them:
+// sets v.choice_order and v.correct_choice (its position as shown).
+void shuffle_choices(VariantData& v, int count, int correct, Rng& rng);
 
 }  // namespace perflab::detail

@@ -1,6 +1,6 @@
 // The grading engine shared by every exercise: seeds a variant from (id, seed), renders
 // its prompt, validates answer objects strictly and grades them. What each exercise asks
-// and how its answer is computed lives in exercise_bank.cpp.
+// and how its answer is computed lives in exercise_bank_<chapter>.cpp.
 // Not for: running student code (the page's sandbox does; this grades the values it returned).
 #include "perflab/grader.hpp"
 
@@ -64,8 +64,24 @@ std::string describe(const json& j) {
   return text;
 }
 
+// "1234567" -> "1,234,567", the grouping a student reads fastest (and the number input
+// accepts back).
+std::string group_thousands(long long x) {
+  const std::string digits = std::to_string(x < 0 ? -x : x);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return (x < 0 ? "-" : "") + out;
+}
+
 std::string param_text(const json& value) {
   if (value.is_string()) return value.get<std::string>();
+  // 10,000 and up: 2,359,296 is read at a glance, 2359296 is counted digit by digit.
+  if (value.is_number_integer() && std::llabs(value.get<long long>()) >= 10000) {
+    return group_thousands(value.get<long long>());
+  }
   return describe(value);
 }
 
@@ -142,10 +158,9 @@ bool values_match(const json& expected, const json& got, const Tolerance& tol) {
 }
 
 // answer must be an object holding exactly `field` (nothing unknown).
-void require_object_with(const json& answer, const std::string& field, const char* example) {
+void require_object_with(const json& answer, const std::string& field, const std::string& example) {
   if (!answer.is_object()) {
-    throw ValueError("answer must be an object like " + std::string(example) + ", got " +
-                     describe(answer));
+    throw ValueError("answer must be an object like " + example + ", got " + describe(answer));
   }
   for (const auto& item : answer.items()) {
     if (item.key() != field) {
@@ -162,7 +177,83 @@ json result(bool correct, double score, const Exercise& e, std::string feedback,
           {"tests", std::move(tests)}};
 }
 
+// What a wrong number was: "Too high: the answer must be within 1%."
+std::string numeric_feedback(double x, double expected, const Tolerance& tol) {
+  if (within(x, expected, tol)) return "Correct.";
+  return std::string(x > expected ? "Too high" : "Too low") + ": the answer must be " +
+         tol.text() + ".";
+}
+
+double total_weight(const Exercise& e) {
+  double total = 0;
+  for (const auto& part : e.parts) total += part.weight;
+  return total;
+}
+
+// A multi-part numeric answer {values: [...]}: each part graded with its own tolerance, the
+// score weighted by the parts that are right.
+json grade_numeric_parts(const Exercise& e, const VariantData& v, const json& answer) {
+  const std::size_t n = e.parts.size();
+  if (v.expected_values.size() != n) {
+    throw Error("exercise " + e.id + " drew " + std::to_string(v.expected_values.size()) +
+                " expected values for its " + std::to_string(n) + " parts");
+  }
+  std::string example = "{\"values\": [";
+  std::string labels;
+  for (std::size_t i = 0; i < n; ++i) {
+    example += (i ? ", " : "") + std::to_string(i + 1);
+    labels += (i ? ", " : "") + e.parts[i].label;
+  }
+  example += "]}";
+  const std::string count = std::to_string(n);
+  const std::string shape =
+      "an array of " + count + " finite numbers, one per part (" + labels + ")";
+
+  require_object_with(answer, "values", example);
+  if (!answer.contains("values")) throw ValueError("answer.values is missing; it must be " + shape);
+  const json& values = answer.at("values");
+  if (!values.is_array()) {
+    throw ValueError("answer.values must be " + shape + ", got " + describe(values));
+  }
+  if (values.size() != n) {
+    throw ValueError("answer.values must have " + count + " entries, one per part (" + labels +
+                     "), got " + std::to_string(values.size()));
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const json& x = values[i];
+    if (!x.is_number() || !std::isfinite(x.get<double>())) {
+      throw ValueError("answer.values[" + std::to_string(i) + "] (" + e.parts[i].label +
+                       ") must be a finite number, got " + describe(x));
+    }
+  }
+
+  const double total = total_weight(e);
+  json parts = json::array();
+  double right_weight = 0;
+  std::size_t right = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const NumericPart& part = e.parts[i];
+    const double x = values[i].get<double>();
+    const bool ok = within(x, v.expected_values[i], part.tolerance);
+    const double part_points = e.points * part.weight / total;
+    right_weight += ok ? part.weight : 0;
+    right += ok ? 1 : 0;
+    parts.push_back({{"label", part.label},
+                     {"correct", ok},
+                     {"score", ok ? part_points : 0.0},
+                     {"max_score", part_points},
+                     {"feedback", numeric_feedback(x, v.expected_values[i], part.tolerance)}});
+  }
+  const bool all = right == n;
+  json out = result(all, e.points * right_weight / total, e,
+                    all ? "All " + count + " parts correct."
+                        : std::to_string(right) + " of " + count + " parts correct.");
+  out["parts"] = std::move(parts);
+  return out;
+}
+
 json grade_numeric(const Exercise& e, const VariantData& v, const json& answer) {
+  if (!e.parts.empty()) return grade_numeric_parts(e, v, answer);
   require_object_with(answer, "value", "{\"value\": 42}");
   if (!answer.contains("value")) {
     throw ValueError("answer.value is missing; it must be a finite number");
@@ -172,10 +263,19 @@ json grade_numeric(const Exercise& e, const VariantData& v, const json& answer) 
     throw ValueError("answer.value must be a finite number, got " + describe(value));
   }
   const double x = value.get<double>();
-  if (within(x, v.expected_value, e.tolerance)) return result(true, e.points, e, "Correct.");
-  return result(false, 0, e,
-                std::string(x > v.expected_value ? "Too high" : "Too low") +
-                    ": the answer must be " + e.tolerance.text() + ".");
+  const bool ok = within(x, v.expected_value, e.tolerance);
+  return result(ok, ok ? e.points : 0, e, numeric_feedback(x, v.expected_value, e.tolerance));
+}
+
+// The choices as this variant shows them: rendered, in the variant's order.
+std::vector<std::string> shown_choices(const Exercise& e, const VariantData& v) {
+  std::vector<std::string> shown;
+  for (std::size_t i = 0; i < e.choices.size(); ++i) {
+    const std::size_t from =
+        v.choice_order.empty() ? i : static_cast<std::size_t>(v.choice_order.at(i));
+    shown.push_back(render(e.choices.at(from), v.params, e.id));
+  }
+  return shown;
 }
 
 json grade_choice(const Exercise& e, const VariantData& v, const json& answer) {
@@ -194,7 +294,7 @@ json grade_choice(const Exercise& e, const VariantData& v, const json& answer) {
   const int index = static_cast<int>(c);
   if (index == v.correct_choice) {
     return result(true, e.points, e,
-                  "Correct: " + e.choices[static_cast<std::size_t>(index)] + ".");
+                  "Correct: " + shown_choices(e, v)[static_cast<std::size_t>(index)] + ".");
   }
   return result(false, 0, e, "Not correct. Work it out from the figures; the hints show how.");
 }
@@ -301,6 +401,27 @@ const std::vector<Exercise>& exercise_bank() {
 
 const Exercise& find_exercise(std::string_view id) { return exercise_bank()[exercise_index(id)]; }
 
+namespace {
+
+json tolerance_json(const Tolerance& t) {
+  return {{"rel", t.rel}, {"abs", t.abs}, {"text", t.text()}};
+}
+
+json parts_json(const Exercise& e) {
+  json parts = json::array();
+  const double total = total_weight(e);
+  for (const auto& part : e.parts) {
+    parts.push_back({{"label", part.label},
+                     {"unit", part.unit},
+                     {"tolerance", tolerance_json(part.tolerance)},
+                     {"weight", part.weight},
+                     {"points", e.points * part.weight / total}});
+  }
+  return parts;
+}
+
+}  // namespace
+
 json exercise_to_json(const Exercise& e) {
   return {{"id", e.id},
           {"chapter", e.chapter},
@@ -310,9 +431,9 @@ json exercise_to_json(const Exercise& e) {
           {"points", e.points},
           {"hints", e.hints},
           {"grader_reference", e.grader_reference},
-          {"tolerance", {{"rel", e.tolerance.rel}, {"abs", e.tolerance.abs},
-                         {"text", e.tolerance.text()}}},
+          {"tolerance", tolerance_json(e.tolerance)},
           {"unit", e.unit},
+          {"parts", parts_json(e)},
           {"choices", e.choices},
           {"function_name", e.function_name},
           {"starter_code", e.starter_code},
@@ -331,11 +452,7 @@ json exercise_variant(std::string_view id, std::uint32_t seed) {
   const VariantData v = draw_variant(entry, seed);
   json out = {{"id", e.id}, {"seed", seed}, {"params", v.params},
               {"prompt", render(e.prompt, v.params, e.id)}};
-  if (e.kind == ExerciseKind::Choice) {
-    json choices = json::array();
-    for (const auto& c : e.choices) choices.push_back(render(c, v.params, e.id));
-    out["choices"] = std::move(choices);
-  }
+  if (e.kind == ExerciseKind::Choice) out["choices"] = shown_choices(e, v);
   if (e.kind == ExerciseKind::Code) {
     json tests = json::array();
     for (const auto& t : v.tests) tests.push_back({{"name", t.name}, {"args", t.args}});

@@ -1,30 +1,25 @@
-// Matmul kernels (naive reference, loop-reordered, SIMD register-blocked), the variant list,
-// batched/broadcast matmul on Tensors, and measure_matmul (verify against naive, then time).
+// Matmul kernels (naive reference, loop-reordered, cache-blocked, SIMD register-blocked; the
+// packed one is in matmul_packed.cpp), the variant list, batched/broadcast matmul on
+// Tensors, and measure_matmul (verify against naive, then time).
 // Dimensions: out (M, N) = a (M, K) @ b (K, N), row-major, contiguous.
-// Not for: packing or cache blocking (a later step), threads, or non-contiguous inputs.
+// Not for: threads, or non-contiguous inputs.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "matmul_kernels.hpp"
 #include "perflab/detail/simd.hpp"
 #include "perflab/error.hpp"
 #include "perflab/kernels.hpp"
 
-// The two scalar variants stay scalar: at -O3 compilers auto-vectorize the i-k-j loop, and
-// then "reordered vs simd" would measure the compiler rather than the lesson (loop order
-// first, vectors second). The same flags apply natively and in wasm.
-#if defined(__clang__)
-#define PERFLAB_SCALAR_FUNCTION
-#define PERFLAB_SCALAR_LOOP _Pragma("clang loop vectorize(disable) interleave(disable)")
-#elif defined(__GNUC__)
-#define PERFLAB_SCALAR_FUNCTION __attribute__((optimize("no-tree-vectorize")))
-#define PERFLAB_SCALAR_LOOP
-#else
-#define PERFLAB_SCALAR_FUNCTION
-#define PERFLAB_SCALAR_LOOP
-#endif
+// The two scalar variants stay scalar (PERFLAB_SCALAR_FUNCTION/LOOP, detail/simd.hpp): at
+// -O3 compilers auto-vectorize the i-k-j loop, and then "reordered vs simd" would measure
+// the compiler rather than the lesson (loop order first, vectors second). The same flags
+// apply natively and in wasm.
 
 namespace perflab {
 namespace {
@@ -104,6 +99,42 @@ void simd_rows(float* out, const float* a, const float* b, size_t K, size_t N) {
   }
 }
 
+// Cache blocking with i-k-j order inside each tile and a 4-wide vector inner loop: for each
+// m×n tile of out, the k range is walked in chunks of tiles.k, so the tile of out (tiles.m
+// rows of tiles.n floats) and a tiles.k×tiles.n tile of b are reused while in cache. Each
+// out element still sums over k in order. Validated tiles (>= 1) assumed.
+void blocked_kernel(float* out, const float* a, const float* b, size_t M, size_t K, size_t N,
+                    const MatmulTiles& tiles) {
+  using namespace detail;
+  std::fill(out, out + M * N, 0.0f);
+  for (size_t i0 = 0; i0 < M; i0 += tiles.m) {
+    const size_t i1 = std::min(M, i0 + tiles.m);
+    for (size_t j0 = 0; j0 < N; j0 += tiles.n) {
+      const size_t j1 = std::min(N, j0 + tiles.n);
+      for (size_t k0 = 0; k0 < K; k0 += tiles.k) {
+        const size_t k1 = std::min(K, k0 + tiles.k);
+        for (size_t i = i0; i < i1; ++i) {
+          float* out_row = out + i * N;
+          for (size_t k = k0; k < k1; ++k) {
+            const float a_ik = a[i * K + k];
+            const f32x4 a_vec = splat(a_ik);
+            const float* b_row = b + k * N;
+            size_t j = j0;
+            for (; j + kLanes <= j1; j += kLanes)
+              storeu(out_row + j, fmadd(a_vec, loadu(b_row + j), loadu(out_row + j)));
+            for (; j < j1; ++j) out_row[j] += a_ik * b_row[j];
+          }
+        }
+      }
+    }
+  }
+}
+
+void matmul_blocked_default(float* out, const float* a, const float* b, size_t M, size_t K,
+                            size_t N) {
+  blocked_kernel(out, a, b, M, K, N, MatmulTiles{});
+}
+
 void matmul_simd(float* out, const float* a, const float* b, size_t M, size_t K, size_t N) {
   size_t i = 0;
   for (; i + 4 <= M; i += 4) simd_rows<4>(out + i * N, a + i * K, b, K, N);
@@ -131,9 +162,17 @@ const std::vector<MatmulVariant>& matmul_variants() {
       {"reordered",
        "i-k-j loops, scalar: the inner loop walks rows of b and out with unit stride",
        matmul_reordered},
+      {"blocked",
+       "i-k-j loops inside 64×256 tiles of out, summing over k in chunks of 128, so the tiles "
+       "stay in cache; 128-bit vectors in the inner loop",
+       matmul_blocked_default},
       {"simd",
        "128-bit vectors: a 4×8 block of outputs kept in registers, updated once per k",
        matmul_simd},
+      {"packed",
+       "as BLAS libraries do: a and b copied into strips read with unit stride, cache-blocked, "
+       "and a 2×16 block of outputs in registers",
+       detail::matmul_packed},
   };
   return variants;
 }
@@ -188,8 +227,12 @@ Shape matmul_output_shape(const Shape& a, const Shape& b) {
   return out;
 }
 
-Tensor matmul(const Tensor& a, const Tensor& b, std::string_view variant) {
-  const MatmulKernel kernel = find_matmul_variant(variant).kernel;
+namespace {
+
+// Runs kernel(out, a, b, M, K, N) once per output batch, broadcasting the batch dimensions.
+Tensor batched_matmul(const Tensor& a, const Tensor& b,
+                      const std::function<void(float*, const float*, const float*, size_t,
+                                               size_t, size_t)>& kernel) {
   const Shape out_shape = matmul_output_shape(a.shape(), b.shape());
   Tensor out(out_shape);
   if (out.size() == 0) return out;
@@ -229,6 +272,35 @@ Tensor matmul(const Tensor& a, const Tensor& b, std::string_view variant) {
   return out;
 }
 
+}  // namespace
+
+Tensor matmul(const Tensor& a, const Tensor& b, std::string_view variant) {
+  return batched_matmul(a, b, find_matmul_variant(variant).kernel);
+}
+
+void MatmulTiles::validate() const {
+  const std::pair<const char*, size_t> fields[] = {{"tile_m", m}, {"tile_n", n}, {"tile_k", k}};
+  for (const auto& [name, value] : fields) {
+    if (value < 1) {
+      throw ValueError(std::string(name) + " must be at least 1, got " + std::to_string(value));
+    }
+  }
+}
+
+void matmul_blocked_kernel(float* out, const float* a, const float* b, std::size_t M,
+                           std::size_t K, std::size_t N, MatmulTiles tiles) {
+  tiles.validate();
+  blocked_kernel(out, a, b, M, K, N, tiles);
+}
+
+Tensor matmul_blocked(const Tensor& a, const Tensor& b, MatmulTiles tiles) {
+  tiles.validate();
+  return batched_matmul(a, b, [&tiles](float* out, const float* pa, const float* pb, size_t M,
+                                       size_t K, size_t N) {
+    blocked_kernel(out, pa, pb, M, K, N, tiles);
+  });
+}
+
 double matmul_relative_error(const Tensor& got, const Tensor& reference) {
   if (got.shape() != reference.shape()) {
     throw ShapeError("matmul_relative_error needs equal shapes: got " +
@@ -246,10 +318,14 @@ double matmul_relative_error(const Tensor& got, const Tensor& reference) {
   return max_diff / max_ref;
 }
 
-MatmulMeasurement measure_matmul(std::string_view variant, std::size_t n,
-                                 const TimerOptions& options, Clock& clock,
+namespace {
+
+using Kernel2d = std::function<void(float*, const float*, const float*, size_t, size_t, size_t)>;
+
+// Verify against naive (for n <= kMaxVerifiedMatmulN), then time, square n×n @ n×n.
+MatmulMeasurement measure_square(const std::string& name, const Kernel2d& kernel, std::size_t n,
+                                 bool is_reference, const TimerOptions& options, Clock& clock,
                                  const ProgressFn& progress) {
-  const MatmulVariant& v = find_matmul_variant(variant);
   if (n < 1 || n > kMaxMeasureMatmulN) {
     throw ValueError("n must be between 1 and " + std::to_string(kMaxMeasureMatmulN) +
                      ", got " + std::to_string(n));
@@ -262,17 +338,17 @@ MatmulMeasurement measure_matmul(std::string_view variant, std::size_t n,
 
   // Verify before timing: a fast wrong kernel must not produce a figure. Above 512 the
   // naive reference itself would take too long in a browser.
-  if (n <= kMaxVerifiedMatmulN && v.kernel != matmul_variants().front().kernel) {
+  if (n <= kMaxVerifiedMatmulN && !is_reference) {
     Tensor reference({n, n});
     matmul_variants().front().kernel(reference.data(), a.data(), b.data(), n, n, n);
-    v.kernel(out.data(), a.data(), b.data(), n, n, n);
+    kernel(out.data(), a.data(), b.data(), n, n, n);
     const double error = matmul_relative_error(out, reference);
     if (!(error <= kMatmulTolerance)) {
       char text[160];
       std::snprintf(text, sizeof text,
                     "matmul variant '%s' disagrees with naive at n=%zu: max relative error "
                     "%.3g exceeds %.0e",
-                    v.name.c_str(), n, error, kMatmulTolerance);
+                    name.c_str(), n, error, kMatmulTolerance);
       throw Error(text);
     }
   }
@@ -280,14 +356,35 @@ MatmulMeasurement measure_matmul(std::string_view variant, std::size_t n,
   Timer timer(clock);
   timer.options(options);
   if (progress) timer.on_progress(progress);
-  const MatmulKernel kernel = v.kernel;
   MatmulMeasurement m;
   m.stats = timer.run([&] { kernel(out.data(), a.data(), b.data(), n, n, n); });
-  m.variant = v.name;
+  m.variant = name;
   m.n = n;
   m.flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
   m.gflops_per_s = m.stats.median_ms > 0 ? m.flops / (m.stats.median_ms * 1e6) : 0.0;
   return m;
+}
+
+}  // namespace
+
+MatmulMeasurement measure_matmul(std::string_view variant, std::size_t n,
+                                 const TimerOptions& options, Clock& clock,
+                                 const ProgressFn& progress) {
+  const MatmulVariant& v = find_matmul_variant(variant);
+  return measure_square(v.name, v.kernel, n, v.kernel == matmul_variants().front().kernel,
+                        options, clock, progress);
+}
+
+MatmulMeasurement measure_matmul_blocked(std::size_t n, MatmulTiles tiles,
+                                         const TimerOptions& options, Clock& clock,
+                                         const ProgressFn& progress) {
+  tiles.validate();
+  return measure_square(
+      "blocked",
+      [tiles](float* out, const float* a, const float* b, size_t M, size_t K, size_t N) {
+        blocked_kernel(out, a, b, M, K, N, tiles);
+      },
+      n, false, options, clock, progress);
 }
 
 }  // namespace perflab

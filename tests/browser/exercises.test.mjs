@@ -1,5 +1,6 @@
 // Protects the exercise engine end to end (page → lab worker → core's grader, and the
-// student-code sandbox): each kind grades a right and a wrong answer correctly from the
+// student-code sandbox), on the chapter's first exercise of each kind (the others are in
+// exercises-profiling.test.mjs): each kind grades a right and a wrong answer correctly from the
 // variant shown on the page; hints unlock after a failed attempt; an endless loop is stopped
 // at the time limit while the page stays responsive; progress (seed, answers, attempts,
 // scores, code) survives a reload; a malformed import is refused and changes nothing; an
@@ -76,16 +77,34 @@ async function summary() {
   }));
 }
 
-test('the chapter shows its three exercises and a score summary starting at zero', async () => {
-  const kinds = await page.$$eval('article[data-exercise-id]', (els) =>
-    els.filter((el) => el.closest('[data-chapter="profiling"]')).map((el) => el.dataset.kind),
+// The chapter's bank, in the order the page shows it: [id, kind, points].
+const CHAPTER = [
+  [NUMERIC, 'numeric', 10],
+  ['profiling.ffn-param-memory', 'numeric', 10],
+  ['profiling.adam-memory', 'numeric', 10],
+  ['profiling.linear-flops', 'numeric', 15],
+  ['profiling.flops-batch', 'choice', 10],
+  ['profiling.conv-output', 'numeric', 10],
+  ['profiling.count-linear-flops', 'code', 10],
+  ['profiling.count-conv2d-flops', 'code', 10],
+  ['profiling.efficiency', 'numeric', 10],
+  [CHOICE, 'choice', 10],
+  ['profiling.latency-statistic', 'choice', 10],
+  [CODE, 'code', 15],
+  ['profiling.measure-latency', 'code', 15],
+];
+const POSSIBLE = CHAPTER.reduce((sum, [, , points]) => sum + points, 0);
+
+test('the chapter shows its exercises and a score summary starting at zero', async () => {
+  const shown = await page.$$eval('article[data-exercise-id]', (els) =>
+    els.filter((el) => el.closest('[data-chapter="profiling"]')).map((el) => [el.dataset.exerciseId, el.dataset.kind]),
   );
-  assert.deepEqual(kinds, ['numeric', 'choice', 'code']);
+  assert.deepEqual(shown, CHAPTER.map(([id, kind]) => [id, kind]));
   const s = await summary();
   assert.equal(s.earned, 0);
-  assert.equal(s.possible, 35);
-  assert.match(s.text, /0 \/ 35 points/);
-  assert.match(s.text, /0 of 3 solved/);
+  assert.equal(s.possible, POSSIBLE);
+  assert.match(s.text, new RegExp(`0 / ${POSSIBLE} points`));
+  assert.match(s.text, new RegExp(`0 of ${CHAPTER.length} solved`));
   // The tolerance is stated in words beside the numeric answer, with the unit.
   assert.match(await card(NUMERIC).textContent(), /The answer must be exact \(within 0\.5\)\./);
   assert.match(await card(NUMERIC).locator('.pl-ex-unit').textContent(), /parameters/);
@@ -178,7 +197,7 @@ test('code: a wrong median fails some tests with messages, a correct one passes 
   assert.equal(await card(CODE).locator('.pl-ex-tests li[data-passed="true"]').count(), total);
   assert.equal((await dataOf(CODE)).solved, 'true');
   assert.equal((await summary()).earned, 35);
-  assert.match((await summary()).text, /3 of 3 solved/);
+  assert.match((await summary()).text, new RegExp(`3 of ${CHAPTER.length} solved`));
 });
 
 test('code: an endless loop is stopped at the time limit while the page stays responsive', async () => {
@@ -187,7 +206,7 @@ test('code: an endless loop is stopped at the time limit while the page stays re
   const attempts = Number((await dataOf(CODE)).attempts);
   const started = Date.now();
   await run.click();
-  await page.waitForFunction(() => !document.querySelector('button[data-role="stop"]').hidden);
+  await page.waitForFunction(() => !document.querySelector('article[data-exercise-id="profiling.median"] button[data-role="stop"]').hidden);
 
   // During the run the main thread answers: typing into another exercise's input works.
   const other = card(NUMERIC).locator('input[data-role="answer"]');
@@ -227,7 +246,7 @@ test('code: Stop ends a run without grading it', async () => {
     assert.fail(`the run did not start or ended at once:\n${why}`);
   }
   await stop.click();
-  await page.waitForFunction(() => document.querySelector('button[data-role="stop"]').hidden);
+  await page.waitForFunction(() => document.querySelector('article[data-exercise-id="profiling.median"] button[data-role="stop"]').hidden);
   assert.match(await card(CODE).locator('[data-role="run-status"]').textContent(), /Stopped\. Nothing was graded/);
   assert.equal((await dataOf(CODE)).attempts, attempts);
 });

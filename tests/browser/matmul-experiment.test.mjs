@@ -10,6 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import { openLab } from './harness.mjs';
 
 const exp = (role) => `.experiment [data-role="${role}"]`;
+// The experiment measures every registered matmul variant; the page lists them.
+const variantCount = (page) => page.$$eval('.experiment .variants li', (items) => items.length);
 const btn = (action) => `.experiment [data-action="${action}"]`;
 
 describe('quick sweep', () => {
@@ -21,17 +23,19 @@ describe('quick sweep', () => {
     await lab?.close();
   });
 
-  test('runs to completion and draws three lines and a full table', async () => {
+  test('runs to completion and draws one line per variant and a full table', async () => {
     const { page } = lab;
     await page.waitForSelector('.experiment .variants li');
+    const variants = await variantCount(page);
+    assert.ok(variants >= 3, 'at least naive, reordered and simd');
     await page.click(btn('run'));
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.startsWith('Done'), exp('status'), {
       timeout: 60000,
     });
     const lines = await page.$$(`${exp('chart')} svg g[aria-label="line"] path`);
-    assert.equal(lines.length, 3);
+    assert.equal(lines.length, variants);
     const rowCount = await page.$$eval(`${exp('table')} tbody tr`, (rows) => rows.length);
-    assert.equal(rowCount, 3 * 3, 'three sizes × three variants');
+    assert.equal(rowCount, 3 * variants, 'three sizes × every variant');
     assert.ok(await page.$(`${exp('chart')} svg[aria-label*="GFLOP/s"]`), 'the chart has an ARIA label');
     assert.equal(await page.isVisible(exp('error')), false);
   });
@@ -42,7 +46,7 @@ describe('quick sweep', () => {
     assert.equal(download.suggestedFilename(), 'perflab-matmul.csv');
     const lines = (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
     assert.match(lines[0], /^build,variant,n,flops,gflops_per_s,median_ms,/);
-    assert.equal(lines.length, 1 + 9);
+    assert.equal(lines.length, 1 + 3 * (await variantCount(page)));
     assert.match(lines[1], /^(simd|scalar),naive,32,65536,/);
   });
 
@@ -54,7 +58,7 @@ describe('quick sweep', () => {
       timeout: 60000,
     });
     assert.match(await page.textContent(exp('status')), /\(scalar build\)/);
-    assert.equal(await page.$$eval(`${exp('table')} tbody tr`, (rows) => rows.length), 9);
+    assert.equal(await page.$$eval(`${exp('table')} tbody tr`, (rows) => rows.length), 3 * (await variantCount(page)));
   });
 
   test('logged no console errors', () => {
@@ -103,7 +107,8 @@ describe('cancel', () => {
   test('Cancel stops a full sweep within a second, early or in a large point, and a new run starts', async () => {
     const { page } = lab;
     await runThenCancel(page, 4);
-    await runThenCancel(page, 22); // N = 384: points that last about a second each
+    // N = 384 (the 8th size): points that last about a second each.
+    await runThenCancel(page, 7 * (await variantCount(page)) + 1);
     // The worker restarted after the second cancel: a third run measures again.
     await page.click(btn('run'));
     await page.waitForFunction((sel) => document.querySelectorAll(sel).length >= 1, `${exp('table')} tbody tr`, {
@@ -147,11 +152,12 @@ describe('errors', () => {
     assert.match(await page.textContent(exp('error')), /^Error: could not load the scalar wasm build: /);
     assert.equal(await page.textContent(exp('status')), 'Stopped by an error.');
     assert.equal(await page.isEnabled(btn('run')), true);
-    assert.equal(await page.$$eval(`${exp('table')} tbody tr`, (rows) => rows.length), 9, 'the last result stays');
-    assert.equal((await page.$$(`${exp('chart')} svg g[aria-label="line"] path`)).length, 3);
+    const variants = await variantCount(page);
+    assert.equal(await page.$$eval(`${exp('table')} tbody tr`, (rows) => rows.length), 3 * variants, 'the last result stays');
+    assert.equal((await page.$$(`${exp('chart')} svg g[aria-label="line"] path`)).length, variants);
     assert.match(
       await page.textContent(exp('result-note')),
-      /still showing the previous result \(9 points, simd build\)\.$/,
+      new RegExp(`still showing the previous result \\(${3 * variants} points, simd build\\)\\.$`),
     );
 
     await page.selectOption('#matmul-build', 'simd');

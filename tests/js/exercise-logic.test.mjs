@@ -8,6 +8,7 @@ import {
   formatPoints,
   nextHintText,
   parseNumberInput,
+  parsePartInputs,
   promptRuns,
   recordAttempt,
   toleranceSentence,
@@ -45,6 +46,21 @@ test('text that is not a number gets a sentence, not NaN', () => {
     assert.equal(problem, `"${text}" is not a number. Type digits, e.g. 12544, 12,544 or 1.25e4.`);
   }
   assert.deepEqual(parseNumberInput('1e999'), { problem: '"1e999" is too large to be a number here.' });
+});
+
+test('the boxes of a multi-part answer are read together, and every bad box is named', () => {
+  const labels = ['FLOPs per sample', 'FLOPs per batch', 'Minimum latency'];
+  assert.deepEqual(parsePartInputs(['200,704', '1.28e7', ' 0.5 '], labels), { values: [200704, 12800000, 0.5] });
+  assert.deepEqual(parsePartInputs(['1', '', 'fast'], labels), {
+    problems: [
+      { index: 1, problem: 'FLOPs per batch: Type a number first.' },
+      { index: 2, problem: 'Minimum latency: "fast" is not a number. Type digits, e.g. 12544, 12,544 or 1.25e4.' },
+    ],
+  });
+  // A label the exercise did not give falls back to the part's number.
+  assert.deepEqual(parsePartInputs(['x'], []), {
+    problems: [{ index: 0, problem: 'Part 1: "x" is not a number. Type digits, e.g. 12544, 12,544 or 1.25e4.' }],
+  });
 });
 
 test('hint k unlocks after k unsuccessful attempts, all of them once solved', () => {

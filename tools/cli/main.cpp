@@ -1,9 +1,16 @@
 // perflab: the native command-line tool. Same core as the page, so its numbers and grades
 // can be compared with (and re-check) what a student's browser produced.
 // Subcommands grow with the chapters; each prints readable text, or JSON with --json.
+// Exit status: 0 done, 1 a graded answer was wrong, 2 bad usage or input (the reason on stderr).
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <iostream>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,7 +25,20 @@ constexpr const char* kUsage =
     "  perflab exercises                       list the exercise bank (JSON)\n"
     "  perflab variant ID SEED                 the variant a student with SEED sees (JSON)\n"
     "  perflab grade ID SEED 'ANSWER_JSON'     grade an answer, e.g. '{\"value\": 8256}'\n"
-    "  perflab info                            build facts: SIMD backend, timer resolution\n";
+    "  perflab info                            build facts: SIMD backend, timer resolution\n"
+    "  perflab zoo [--json]                    the built-in model specs\n"
+    "  perflab profile SPEC.json [OPTIONS]     profile a model spec: per-layer table, totals\n"
+    "  perflab profile --zoo NAME [OPTIONS]    profile a zoo model\n"
+    "    --json                  one JSON object on stdout (the page's profileModel result)\n"
+    "    --samples N             timed samples per measurement (default 10)\n"
+    "    --min-sample-ms X       shortest sample in ms (default 2)\n"
+    "    --batch N               run at batch N instead of the spec's input[0]\n"
+    "    --no-layers             do not time each layer alone\n"
+    "    --no-backward           do not time backward or measure training memory\n"
+    "    --peak-gflops-per-s X --bandwidth-gb-per-s Y\n"
+    "                            judge the bottleneck against these roofs instead of the\n"
+    "                            quick machine probe (both or neither)\n"
+    "  Bad specs (missing file, invalid JSON, spec errors) exit with status 2.\n";
 
 int usage_error(const std::string& message) {
   std::cerr << "perflab: " << message << "\n" << kUsage;
@@ -78,6 +98,229 @@ int bench(bool json, bool quick) {
   return 0;
 }
 
+// ---- zoo and profile
+
+int zoo(bool json) {
+  if (json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& e : perflab::zoo()) {
+      out.push_back({{"name", e.name}, {"description", e.description}, {"spec", e.spec}});
+    }
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  for (const auto& e : perflab::zoo())
+    std::printf("%-18s %s\n", e.name.c_str(), e.description.c_str());
+  return 0;
+}
+
+// 1234567 -> "1,234,567"; non-integers keep three significant decimals.
+std::string grouped(double v) {
+  if (!std::isfinite(v)) return std::to_string(v);
+  if (v != std::floor(v) || std::fabs(v) >= 1e18) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.3g", v);
+    return buf;
+  }
+  std::string digits = std::to_string(static_cast<long long>(std::fabs(v)));
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return v < 0 ? "-" + out : out;
+}
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+  return buf;
+}
+
+// A number that reads well at any scale: 0.000123, 0.0457, 1.23, 12.3, 1234.
+std::string sig(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.3g", v);
+  return buf;
+}
+
+std::string bytes(std::size_t b) { return perflab::format_bytes(b); }
+
+void print_profile(const perflab::ModelProfile& p) {
+  using perflab::shape_to_string;
+  const auto& f = p.forward;
+  const auto& m = f.memory;
+  std::printf("model %s: input %s -> output %s, batch %zu\n\n", p.name.c_str(),
+              shape_to_string(p.input).c_str(), shape_to_string(p.output_shape).c_str(), f.batch);
+  std::printf("%3s  %-20s %-20s %12s %15s %12s %11s %9s\n", "#", "layer", "output shape",
+              "parameters", "FLOPs/sample", "activation", "forward ms", "GFLOP/s");
+  for (const auto& l : p.layers) {
+    const bool timed = l.forward.samples > 0;
+    std::printf(
+        "%3zu  %-20s %-20s %12s %15s %12s %11s %9s\n", l.index, l.type.c_str(),
+        shape_to_string(l.output_shape).c_str(), grouped(static_cast<double>(l.parameters)).c_str(),
+        grouped(l.flops_per_sample.matmul).c_str(), bytes(l.activation_bytes).c_str(),
+        timed ? sig(l.forward.median_ms).c_str() : "-", timed ? sig(l.gflops_per_s).c_str() : "-");
+  }
+  const auto& fs = p.flops.per_sample;
+  const auto& fb = p.flops.per_batch;
+  std::printf("\nparameters   %s (%s)\n", grouped(static_cast<double>(p.parameters.total)).c_str(),
+              bytes(p.parameters.bytes).c_str());
+  std::printf("FLOPs        %s per sample, %s per batch (matmul, 2 per multiply-add)\n",
+              grouped(fs.matmul).c_str(), grouped(fb.matmul).c_str());
+  std::printf("             per batch also: bias %s, element-wise %s; all %s\n",
+              grouped(fb.bias).c_str(), grouped(fb.elementwise).c_str(),
+              grouped(fb.total()).c_str());
+  std::printf("memory       activations %s (the original's estimate, input x 2: %s)\n",
+              bytes(m.activation_bytes).c_str(), bytes(m.activation_estimate_bytes).c_str());
+  std::printf("             peak observed in one forward %s (largest activation %s)\n",
+              bytes(m.peak_bytes).c_str(), bytes(m.largest_activation_bytes).c_str());
+  std::printf(
+      "             gradients %s; optimizer state: SGD %s, momentum %s, Adam %s, AdamW %s\n",
+      bytes(m.gradient_bytes).c_str(), bytes(m.optimizer_bytes.sgd).c_str(),
+      bytes(m.optimizer_bytes.momentum).c_str(), bytes(m.optimizer_bytes.adam).c_str(),
+      bytes(m.optimizer_bytes.adamw).c_str());
+  const auto& s = f.latency;
+  std::printf(
+      "latency      median %s ms (95%% CI %s-%s), mean %s ms, stddev %s ms, p95 %s, p99 %s, "
+      "CV %s%%, %zu samples\n",
+      sig(s.median_ms).c_str(), sig(s.ci95_low_ms).c_str(), sig(s.ci95_high_ms).c_str(),
+      sig(s.mean_ms).c_str(), sig(s.stddev_ms).c_str(), sig(s.p95_ms).c_str(),
+      sig(s.p99_ms).c_str(), fixed(100 * s.cv, 1).c_str(), s.samples);
+  if (!s.warning.empty()) std::printf("             warning: %s\n", s.warning.c_str());
+  std::printf("throughput   %s GFLOP/s (matmul; all FLOPs: %s), %s samples/s\n",
+              sig(f.gflops_per_s).c_str(), sig(f.gflops_per_s_all).c_str(),
+              grouped(std::round(f.samples_per_s)).c_str());
+  const auto& b = f.bottleneck;
+  std::printf("bottleneck   %s\n", b.reason.c_str());
+  std::printf(
+      "             bytes moved %s (parameters + input + activations), %s%% of peak; "
+      "roofs %s: %s GFLOP/s, %s GB/s%s%s\n",
+      bytes(static_cast<std::size_t>(f.bytes_moved)).c_str(),
+      fixed(100 * b.fraction_of_peak, 1).c_str(), b.machine.source.c_str(),
+      sig(b.machine.peak_gflops_per_s).c_str(), sig(b.machine.bandwidth_gb_per_s).c_str(),
+      b.machine.simd_backend.empty() ? "" : ", ", b.machine.simd_backend.c_str());
+  std::printf(
+      "             the original's rule says \"%s\", efficiency %s%% of an assumed 100 GFLOP/s\n",
+      b.original_verdict.c_str(), fixed(100 * b.original_efficiency, 1).c_str());
+  if (p.backward) {
+    const auto& w = *p.backward;
+    std::printf(
+        "backward     %s ms measured, %s ms by the 2x rule (ratio to forward %s); FLOPs %s "
+        "(2x rule %s)\n",
+        sig(w.measured_ms).c_str(), sig(w.estimated_ms).c_str(), sig(w.ratio_to_forward).c_str(),
+        grouped(w.flops_per_batch.matmul).c_str(), grouped(w.estimated_flops).c_str());
+    std::printf(
+        "training     step peak %s; with Adam %s in all (parameters, gradients, state, "
+        "step peak)\n",
+        bytes(w.memory.step_peak_bytes).c_str(), bytes(w.memory.total_bytes.adam).c_str());
+  }
+  if (!p.top_operations.empty()) {
+    std::printf("\ntop operations (ProfilerContext)\n%-32s %-9s %6s %10s %7s %9s\n", "layer",
+                "pass", "calls", "total ms", "%", "GFLOP/s");
+    for (const auto& r : p.top_operations) {
+      const std::string name = std::string(static_cast<std::size_t>(2 * r.depth), ' ') + r.layer;
+      std::printf("%-32s %-9s %6zu %10s %7s %9s\n", name.c_str(), r.pass.c_str(), r.calls,
+                  sig(r.total_ms).c_str(), fixed(r.percent_of_total, 1).c_str(),
+                  sig(r.gflops_per_s).c_str());
+    }
+  }
+}
+
+// A whole argument as a number, or a usage error naming the flag.
+double number_arg(const std::string& flag, const std::string& text) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size() || !std::isfinite(v)) {
+    throw perflab::ValueError(flag + " needs a number, got '" + text + "'");
+  }
+  return v;
+}
+
+int count_arg(const std::string& flag, const std::string& text) {
+  const double v = number_arg(flag, text);
+  if (v != std::floor(v) || v < 0 || v > 1e9) {
+    throw perflab::ValueError(flag + " needs a non-negative integer, got '" + text + "'");
+  }
+  return static_cast<int>(v);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw perflab::ValueError("cannot read spec file '" + path + "': " + std::strerror(errno));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+int profile(const std::vector<std::string>& args) {
+  bool json = false;
+  std::string zoo_name, spec_path;
+  std::optional<double> peak, bandwidth;
+  perflab::ProfileOptions options;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw perflab::ValueError(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--json") {
+      json = true;
+    } else if (a == "--zoo") {
+      zoo_name = value();
+    } else if (a == "--samples") {
+      options.timer.samples = count_arg(a, value());
+    } else if (a == "--min-sample-ms") {
+      options.timer.min_sample_ms = number_arg(a, value());
+    } else if (a == "--batch") {
+      options.batch = static_cast<std::size_t>(count_arg(a, value()));
+    } else if (a == "--no-layers") {
+      options.layers = false;
+    } else if (a == "--no-backward") {
+      options.backward = false;
+    } else if (a == "--peak-gflops-per-s") {
+      peak = number_arg(a, value());
+    } else if (a == "--bandwidth-gb-per-s") {
+      bandwidth = number_arg(a, value());
+    } else if (a.rfind("--", 0) == 0) {
+      return usage_error("unknown option '" + a + "' for profile");
+    } else if (spec_path.empty()) {
+      spec_path = a;
+    } else {
+      return usage_error("profile takes one SPEC.json, got '" + spec_path + "' and '" + a + "'");
+    }
+  }
+  if (zoo_name.empty() == spec_path.empty()) {
+    return usage_error("profile needs either SPEC.json or --zoo NAME");
+  }
+  if (peak.has_value() != bandwidth.has_value()) {
+    return usage_error("--peak-gflops-per-s and --bandwidth-gb-per-s go together");
+  }
+  if (peak) options.machine = perflab::MachineRoofs{*peak, *bandwidth, "given", ""};
+  options.validate();
+  // Parse before anything is measured, so a bad spec fails fast.
+  nlohmann::json spec;
+  if (zoo_name.empty()) {
+    spec = perflab::spec_from_text(read_file(spec_path));
+  } else {
+    spec = perflab::zoo_spec(zoo_name);
+  }
+  const perflab::ModelProfile p = perflab::profile_spec(spec, options);
+  if (json) {
+    std::cout << perflab::to_json(p).dump(2) << "\n";
+  } else {
+    print_profile(p);
+  }
+  return 0;
+}
+
 int run(const std::vector<std::string>& args) {
   if (args.empty()) return usage_error("missing subcommand");
   const std::string& cmd = args[0];
@@ -93,6 +336,8 @@ int run(const std::vector<std::string>& args) {
                                 {"timer_resolution_ms", res}}.dump(2) << "\n";
     return 0;
   }
+  if (cmd == "zoo") return zoo(has("--json"));
+  if (cmd == "profile") return profile(args);
   if (cmd == "exercises") {
     std::cout << perflab::exercise_bank_json().dump(2) << "\n";
     return 0;

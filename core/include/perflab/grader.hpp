@@ -27,6 +27,16 @@ struct Tolerance {
   std::string text() const;
 };
 
+// One answer box of a multi-part numeric exercise ("FLOPs per batch", unit "FLOPs").
+// Each part has its own tolerance; weight sets its share of the exercise's points
+// (a part is worth points × weight / Σ weights).
+struct NumericPart {
+  std::string label;
+  std::string unit;
+  Tolerance tolerance;
+  double weight = 1.0;
+};
+
 struct Exercise {
   std::string id;          // "profiling.linear-params"
   std::string chapter;     // "profiling", "acceleration", "benchmarking"
@@ -39,6 +49,9 @@ struct Exercise {
   // numeric; code exercises compare numbers their function returned with it too
   Tolerance tolerance;
   std::string unit;
+  // multi-part numeric: one entry per answer box; tolerance and unit above are then unused.
+  // Empty for a single-part numeric exercise (answer {value}).
+  std::vector<NumericPart> parts;
   // choice: the choice texts (template-rendered too)
   std::vector<std::string> choices;
   // code
@@ -52,25 +65,48 @@ const std::vector<Exercise>& exercise_bank();
 const Exercise& find_exercise(std::string_view id);
 
 // {id, chapter, title, prompt (the template), kind, points, hints, grader_reference,
-//  tolerance{rel,abs,text}, unit, choices, function_name, starter_code, time_limit_ms}:
-// everything but the answers. Every field is present for every kind (empty when unused).
+//  tolerance{rel,abs,text}, unit, parts[{label, unit, tolerance{rel,abs,text}, weight,
+//  points}], choices, function_name, starter_code, time_limit_ms}: everything but the
+// answers. Every field is present for every kind (empty when unused).
 nlohmann::json exercise_to_json(const Exercise& e);
 nlohmann::json exercise_bank_json();
 
 // {id, seed, params{...}, prompt, choices[] (choice), tests[{name, args}] (code)}.
-// Deterministic in (id, seed) on every platform; never holds expected values.
+// Deterministic in (id, seed) on every platform; never holds expected values. Integer
+// parameters of 10,000 and more are written with thousands separators in the prompt.
+// A choice exercise may show its choices in a per-variant order; answers index the order
+// shown in the variant.
 // Throws ValueError for an unknown id.
+//
+// Code tests pass plain JSON arguments to the student's function, except two markers that
+// the page's sandbox (web/src/lab/sandbox-runner.js) turns into live objects, so that
+// timing code is graded exactly instead of against a real clock:
+//   {"$fake_clock": true} or {"$fake_clock": {"start_ms": 1000}}
+//       -> a clock {now()} returning the test's fake time in ms (starting at start_ms, or 0);
+//          reading it never advances it.
+//   {"$fake_fn": {"costs_ms": [c0, c1, ...]}}
+//       -> a function whose k-th call advances the fake time by c_k ms and returns
+//          undefined; a call beyond the list throws an Error saying how many calls the
+//          test allows.
+// All markers in one test's arguments share that test's fake time. Example (a
+// measureLatency test, warmup calls 0-1 untimed):
+//   [{"$fake_fn": {"costs_ms": [40, 25, 3, 5, 4]}}, {"warmup": 2, "iterations": 3},
+//    {"$fake_clock": {"start_ms": 1000}}]    expected: median(3, 5, 4) = 4
 nlohmann::json exercise_variant(std::string_view id, std::uint32_t seed);
 
-// answer: numeric {value: number}; choice {choice: index}; code {results: [{value} |
-// {error: "text"} | {timeout: true}], one per test in order}.
+// answer: numeric {value: number}; multi-part numeric {values: [number, ...]}, one per part
+// in order; choice {choice: index}; code {results: [{value} | {error: "text"} |
+// {timeout: true}], one per test in order}.
 // Returns {correct, score, max_score, feedback, tests[{name, passed, message}]}; tests is
 // empty for numeric and choice. Code: score = points × passed / tests, correct only when
 // all pass; messages read "odd length: expected 3, got 4", "odd length: threw TypeError:
 // ...", "odd length: did not finish within 2000 ms".
+// Multi-part numeric adds parts[{label, correct, score, max_score, feedback}], one per
+// part: score = points × (Σ weights of the right parts) / (Σ weights), correct only when
+// every part is right; feedback reads "2 of 3 parts correct."
 // Throws ValueError when the id is unknown or the answer object is malformed (a missing
-// or unknown field, a wrong type, a choice out of range, a results array of the wrong
-// length), never for a wrong answer.
+// or unknown field, a wrong type, a choice out of range, a results or values array of the
+// wrong length), never for a wrong answer.
 nlohmann::json grade_exercise(std::string_view id, std::uint32_t seed,
                               const nlohmann::json& answer);
 

@@ -1,9 +1,10 @@
-// The exercise engine: renders a chapter's exercises from core's bank (numeric, multiple
-// choice, JavaScript code), gets each student's seeded variant and every grade from the lab
-// worker, runs student code in a fresh sandbox worker per run, and keeps attempts, best
-// scores, answers and code drafts in the progress store. Also the chapter's score summary and
-// the progress panel (export / import). Not for: deciding correctness (core's grader does,
-// identically to the native CLI) or computing any expected answer here.
+// The exercise engine: renders a chapter's exercises from core's bank (numeric with one or
+// several parts, multiple choice, JavaScript code), gets each student's seeded variant and
+// every grade from the lab worker, runs student code in a fresh sandbox worker per run, and
+// keeps attempts, best scores, answers and code drafts in the progress store. Also the
+// chapter's score summary and the progress panel (export / import). Not for: deciding
+// correctness (core's grader does, identically to the native CLI) or computing any expected
+// answer here.
 
 import { basicSetup, EditorView } from 'codemirror';
 import { javascript } from '@codemirror/lang-javascript';
@@ -15,6 +16,7 @@ import {
   formatSeconds,
   nextHintText,
   parseNumberInput,
+  parsePartInputs,
   promptRuns,
   recordAttempt,
   toleranceSentence,
@@ -25,6 +27,8 @@ import './exercises.css';
 const DRAFT_SAVE_DELAY_MS = 400;
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 const KIND_LABELS = { numeric: 'Numeric answer', choice: 'Multiple choice', code: 'JavaScript' };
+const kindLabel = (ex) =>
+  ex.parts?.length ? `Numeric answer in ${ex.parts.length} parts` : (KIND_LABELS[ex.kind] ?? ex.kind);
 
 /** Builds an element: `el('p', {class: 'x', dataset: {role: 'y'}}, 'text', child)`. */
 function el(tag, attrs = {}, ...children) {
@@ -217,7 +221,7 @@ function createCard(ex, { bridge, store }) {
       'header',
       { class: 'pl-ex-header' },
       el('h3', { id: ids.title, text: ex.title }),
-      el('span', { class: 'pl-ex-kind', text: `${KIND_LABELS[ex.kind] ?? ex.kind} · ${ex.points} points` }),
+      el('span', { class: 'pl-ex-kind', text: `${kindLabel(ex)} · ${ex.points} points` }),
     ),
     statusLine,
     body,
@@ -312,7 +316,11 @@ function createCard(ex, { bridge, store }) {
   const buildControls = (variant) => {
     element.dataset.params = JSON.stringify(variant.params ?? {});
     const entry = store.entry(ex.id);
-    const builders = { numeric: numericControls, choice: choiceControls, code: codeControls };
+    const builders = {
+      numeric: ex.parts?.length ? numericPartsControls : numericControls,
+      choice: choiceControls,
+      code: codeControls,
+    };
     const build = builders[ex.kind];
     if (!build) {
       setChildren(body, el('p', { class: 'error', text: `This page cannot show exercises of kind "${ex.kind}".` }));
@@ -391,6 +399,94 @@ function numericControls({ ex, entry, ids, grade, showGrade, showError, clearErr
     try {
       const answer = { value: parsed.value };
       showGrade(await grade(answer, answer));
+    } catch (err) {
+      showError(`Your answer could not be graded: ${err.message}`);
+    } finally {
+      submit.disabled = false;
+      submit.textContent = 'Submit';
+    }
+  });
+  return form;
+}
+
+// ---- multi-part numeric ----------------------------------------------------------------
+
+// One labelled box per part (its unit, points and tolerance beside it) and, once graded, that
+// part's feedback under it; the answer is {values: [...]}, one number per part, and every box
+// must hold a number before anything is graded.
+function numericPartsControls({ ex, entry, grade, showGrade, showError, clearError, ids }) {
+  const saved = Array.isArray(entry.last_answer?.values) ? entry.last_answer.values : [];
+  const rows = ex.parts.map((part, index) => {
+    const inputId = nextId('pl-ex-input');
+    const noteId = nextId('pl-ex-part-note');
+    const feedbackId = nextId('pl-ex-part-feedback');
+    const input = el('input', {
+      id: inputId,
+      type: 'text',
+      inputmode: 'decimal',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      class: 'pl-ex-number',
+      'aria-describedby': `${noteId} ${feedbackId} ${ids.error}`,
+      dataset: { role: 'answer', part: String(index) },
+    });
+    if (Number.isFinite(saved[index])) input.value = String(saved[index]);
+    input.addEventListener('input', () => input.removeAttribute('aria-invalid'));
+    const feedback = el('p', { class: 'pl-ex-part-feedback', id: feedbackId, dataset: { role: 'part-feedback' }, hidden: true });
+    const element = el(
+      'div',
+      { class: 'pl-ex-part', dataset: { part: String(index) } },
+      el('label', { for: inputId }, part.label, el('span', { class: 'pl-ex-part-points', text: ` · ${formatPoints(part.points)} points` })),
+      el('div', { class: 'pl-ex-row' }, input, part.unit ? el('span', { class: 'pl-ex-unit', text: part.unit }) : null),
+      el('p', { class: 'hint', id: noteId, text: toleranceSentence(part.tolerance) }),
+      feedback,
+    );
+    return { input, feedback, element };
+  });
+
+  const showParts = (graded) => {
+    rows.forEach(({ feedback, element }, index) => {
+      const p = graded.parts?.[index];
+      feedback.hidden = !p;
+      if (!p) return;
+      element.dataset.correct = String(p.correct);
+      feedback.className = `pl-ex-part-feedback ${p.correct ? 'correct' : 'incorrect'}`;
+      setChildren(feedback,
+        el('span', { class: 'pl-ex-mark', 'aria-hidden': 'true', text: p.correct ? '✓' : '✗' }),
+        el('span', { class: 'sr-only', text: p.correct ? 'Right: ' : 'Wrong: ' }),
+        `${p.feedback} `,
+        el('span', { class: 'pl-ex-attempt-points', text: `(${formatPoints(p.score)} / ${formatPoints(p.max_score)} points)` }),
+      );
+    });
+  };
+
+  const submit = el('button', { type: 'submit', class: 'primary', text: 'Submit' });
+  const form = el(
+    'form',
+    { class: 'pl-ex-form pl-ex-parts', novalidate: true },
+    rows.map((r) => r.element),
+    el('div', { class: 'pl-ex-row' }, submit),
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearError();
+    const parsed = parsePartInputs(
+      rows.map((r) => r.input.value),
+      ex.parts.map((p) => p.label),
+    );
+    if (parsed.problems) {
+      for (const { index } of parsed.problems) rows[index].input.setAttribute('aria-invalid', 'true');
+      showError(parsed.problems.map((p) => p.problem).join(' '));
+      rows[parsed.problems[0].index].input.focus();
+      return;
+    }
+    submit.disabled = true;
+    submit.textContent = 'Grading…';
+    try {
+      const answer = { values: parsed.values };
+      const graded = await grade(answer, answer);
+      showParts(graded);
+      showGrade(graded);
     } catch (err) {
       showError(`Your answer could not be graded: ${err.message}`);
     } finally {

@@ -1,6 +1,7 @@
-// The exercise engine's decisions that need no DOM: reading a typed number, which hints are
-// unlocked, how a grade changes an exercise's saved state, a chapter's score summary, and the
-// tolerance sentence. Pure functions, covered by node:test (tests/js/exercise-logic.test.mjs).
+// The exercise engine's decisions that need no DOM: reading a typed number (or one per part of
+// a multi-part answer), which hints are unlocked, how a grade changes an exercise's saved
+// state, a chapter's score summary, and the tolerance sentence. Pure functions, covered by
+// node:test (tests/js/exercise-logic.test.mjs).
 // Not for: deciding whether an answer is right (core's grader does that, identically to the CLI).
 
 /**
@@ -22,6 +23,22 @@ export function parseNumberInput(text) {
   const value = Number(normalized);
   if (!Number.isFinite(value)) return { problem: `"${trimmed}" is too large to be a number here.` };
   return { value };
+}
+
+/**
+ * Reads the answer boxes of a multi-part numeric exercise, one text per part. Returns
+ * `{values}` when every box holds a number, else `{problems: [{index, problem}]}` with one
+ * sentence per box that does not, each naming the part ("FLOPs per batch: Type a number first.").
+ */
+export function parsePartInputs(texts, labels) {
+  const values = [];
+  const problems = [];
+  texts.forEach((text, index) => {
+    const parsed = parseNumberInput(text);
+    if (parsed.problem) problems.push({ index, problem: `${labels[index] ?? `Part ${index + 1}`}: ${parsed.problem}` });
+    else values.push(parsed.value);
+  });
+  return problems.length ? { problems } : { values };
 }
 
 /**

@@ -1,6 +1,7 @@
 // The student's progress: a versioned JSON object kept in localStorage (the seed that picks
 // their exercise variants, and per exercise the attempts, solved state, best score, last
-// answer and code draft), its validation, migration, export and import.
+// answer and code draft), its validation, migration, export and import. The answer shapes
+// follow core's grader ({value}, {values}, {choice}, {results}).
 // Pure validation/migration functions plus a store that takes its storage as an argument, so
 // node:test covers all of it. Not for: grading or rendering (exercises/engine.js does that).
 
@@ -12,7 +13,7 @@ export const CORRUPT_KEY_PREFIX = 'perflab.progress.corrupt.';
 const MAX_SEED = 0xffffffff;
 const TOP_LEVEL_FIELDS = ['version', 'seed', 'exercises', 'exported_at'];
 const ENTRY_FIELDS = ['attempts', 'solved', 'best_score', 'last_answer', 'code'];
-const ANSWER_FIELDS = ['value', 'choice', 'results'];
+const ANSWER_FIELDS = ['value', 'values', 'choice', 'results'];
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const describe = (v) => {
@@ -105,11 +106,12 @@ function entryProblems(id, entry) {
   return problems;
 }
 
-// last_answer is exactly the answer object core graded ({value}, {choice} or {results}), so
-// an exported file can be re-graded by the native CLI with grade_exercise(id, seed, answer).
+// last_answer is exactly the answer object core graded ({value}, {values} for a multi-part
+// numeric exercise, {choice} or {results}), so an exported file can be re-graded by the
+// native CLI with grade_exercise(id, seed, answer).
 function answerProblems(at, answer) {
   if (!isObject(answer)) {
-    return [`${at} is ${describe(answer)}, it must be null, {value}, {choice} or {results}`];
+    return [`${at} is ${describe(answer)}, it must be null, {value}, {values}, {choice} or {results}`];
   }
   const keys = Object.keys(answer);
   if (keys.length !== 1 || !ANSWER_FIELDS.includes(keys[0])) {
@@ -118,6 +120,12 @@ function answerProblems(at, answer) {
   const [key] = keys;
   const v = answer[key];
   if (key === 'value' && !Number.isFinite(v)) return [`${at}.value is ${describe(v)}, it must be a finite number`];
+  if (key === 'values') {
+    if (!Array.isArray(v) || v.length === 0) {
+      return [`${at}.values is ${describe(v)}, it must be a non-empty array of finite numbers, one per part`];
+    }
+    return v.flatMap((x, i) => (Number.isFinite(x) ? [] : [`${at}.values[${i}] is ${describe(x)}, it must be a finite number`]));
+  }
   if (key === 'choice' && !(Number.isInteger(v) && v >= 0)) {
     return [`${at}.choice is ${describe(v)}, it must be a choice index (a whole number ≥ 0)`];
   }

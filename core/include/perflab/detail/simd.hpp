@@ -26,6 +26,21 @@
 #define PERFLAB_SIMD_SCALAR 1
 #endif
 
+// Scalar variants stay scalar: at -O3 compilers auto-vectorize simple loops, and then
+// "scalar vs SIMD" would measure the compiler rather than the lesson. Put
+// PERFLAB_SCALAR_FUNCTION before a function (GCC) and PERFLAB_SCALAR_LOOP before each of its
+// innermost loops (Clang, which is also what Emscripten uses).
+#if defined(__clang__)
+#define PERFLAB_SCALAR_FUNCTION
+#define PERFLAB_SCALAR_LOOP _Pragma("clang loop vectorize(disable) interleave(disable)")
+#elif defined(__GNUC__)
+#define PERFLAB_SCALAR_FUNCTION __attribute__((optimize("no-tree-vectorize")))
+#define PERFLAB_SCALAR_LOOP
+#else
+#define PERFLAB_SCALAR_FUNCTION
+#define PERFLAB_SCALAR_LOOP
+#endif
+
 namespace perflab::detail {
 
 #if defined(PERFLAB_SIMD_WASM)
@@ -72,9 +87,12 @@ inline f32x4 div(f32x4 a, f32x4 b) { return {wasm_f32x4_div(a.v, b.v)}; }
 inline f32x4 fmadd(f32x4 a, f32x4 b, f32x4 c) {
   return {wasm_f32x4_add(wasm_f32x4_mul(a.v, b.v), c.v)};
 }
-// f32x4.max/min propagate NaN from either side (pmax/pmin would not).
-inline f32x4 max(f32x4 a, f32x4 b) { return {wasm_f32x4_max(a.v, b.v)}; }
-inline f32x4 min(f32x4 a, f32x4 b) { return {wasm_f32x4_min(a.v, b.v)}; }
+// pmax(p, q) = p < q ? q : p and pmin(p, q) = q < p ? q : p, called with b first: a NaN in b
+// makes the comparison false and returns b, which is the portable rule above. Not f32x4.max/
+// min: their IEEE NaN and ±0 rules cost V8 about eight x64 instructions each (pmax/pmin map
+// to one maxps/minps), which made exp_approx twice as slow.
+inline f32x4 max(f32x4 a, f32x4 b) { return {wasm_f32x4_pmax(b.v, a.v)}; }
+inline f32x4 min(f32x4 a, f32x4 b) { return {wasm_f32x4_pmin(b.v, a.v)}; }
 inline f32x4 pow2_bits(f32x4 biased) {
   return {wasm_i32x4_shl(wasm_i32x4_add(biased.v, wasm_i32x4_splat(127)), 23)};
 }
@@ -184,6 +202,22 @@ inline f32x4 pow2_bits(f32x4 biased) {
 #endif
 
 inline f32x4 zero() { return splat(0.0f); }
+
+// Sum and maximum of the four lanes, in a fixed order so that every backend gives the same
+// float. hmax is NaN if any lane is.
+inline float hsum(f32x4 a) {
+  alignas(16) float t[kLanes];
+  store(t, a);
+  return (t[0] + t[1]) + (t[2] + t[3]);
+}
+inline float hmax(f32x4 a) {
+  alignas(16) float t[kLanes];
+  store(t, a);
+  float m = t[0];
+  // Once m is NaN no comparison replaces it; a NaN lane replaces any m.
+  for (int i = 1; i < kLanes; ++i) m = (t[i] > m || t[i] != t[i]) ? t[i] : m;
+  return m;
+}
 
 // 1.5·2^23: adding it to a float with |x| < 2^22 rounds x to the nearest integer (ties to
 // even) and leaves that integer in the low mantissa bits. Needs IEEE rounding (no -ffast-math).

@@ -1,0 +1,85 @@
+// The roofline model as plain arithmetic: arithmetic intensity, the attainable bound
+// min(peak, intensity × bandwidth), the ridge point, the compute- or memory-bound verdict in
+// a sentence with its numbers, and the documented FLOP and byte counts of the lab's kernels.
+// The roofs come from the machine probe (probe.hpp). Not for: measuring anything, caches
+// (one bandwidth roof), or counting what a kernel's implementation really moves.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace perflab {
+
+// Units: FLOPs and bytes are counts, intensity is FLOP/byte, peak and attained throughput
+// GFLOP/s (10^9 FLOP/s), bandwidth GB/s (10^9 bytes/s). So intensity × bandwidth is in
+// GFLOP/s and peak / bandwidth in FLOP/byte.
+//
+// Errors (ValueError) name the argument, the value and what is allowed: peak_gflops_per_s and
+// bandwidth_gb_per_s must be finite and above 0; flops, intensity and measured_gflops_per_s
+// finite and at least 0; bytes finite and above 0 (a kernel that moves nothing has no
+// intensity).
+
+// flops / bytes.
+double arithmetic_intensity(double flops, double bytes);
+// min(peak, intensity × bandwidth): the most a kernel of this intensity can attain.
+double attainable_gflops_per_s(double peak_gflops_per_s, double bandwidth_gb_per_s,
+                               double intensity);
+// peak / bandwidth: the intensity where the two roofs meet.
+double ridge_point(double peak_gflops_per_s, double bandwidth_gb_per_s);
+
+// Below the ridge a kernel is memory-bound; at or above it, compute-bound (at the ridge
+// both roofs give the same bound; the sentence says "at the ridge point").
+enum class Bound { Compute, Memory };
+const char* to_string(Bound bound);  // "compute-bound", "memory-bound"
+Bound classify(double peak_gflops_per_s, double bandwidth_gb_per_s, double intensity);
+
+// One sentence, numbers with two significant digits (whole numbers from 10 up):
+// "memory-bound: intensity 0.17 FLOP/byte is below the ridge point 8.3 FLOP/byte;
+//  attainable 4.2 GFLOP/s of 50 peak". "below"/"above" become "just below"/"just above"
+// when the rounded numbers print the same, and "at" is used only for exact equality.
+std::string roofline_verdict(double peak_gflops_per_s, double bandwidth_gb_per_s, double intensity);
+
+// A kernel placed on the roofline.
+struct RooflinePoint {
+  std::string name;
+  double flops = 0;
+  double bytes = 0;
+  double measured_gflops_per_s = 0;
+  double intensity = 0;                // FLOP/byte
+  double attainable_gflops_per_s = 0;  // min(peak, intensity × bandwidth)
+  Bound bound = Bound::Memory;
+  double fraction_of_attainable = 0;  // measured / attainable; 0 when attainable is 0
+  std::string verdict;                // roofline_verdict(...)
+};
+RooflinePoint roofline_point(std::string name, double flops, double bytes,
+                             double measured_gflops_per_s, double peak_gflops_per_s,
+                             double bandwidth_gb_per_s);
+
+// FLOPs and bytes moved by one call of a kernel: the ideal traffic, each operand read once
+// and each output written once, in float32 (4 bytes). The real traffic is at least this
+// (caches that are too small re-read operands); tensors' zero-fill on allocation and the
+// write-allocate reads of outputs are not counted.
+struct OpCost {
+  double flops = 0;
+  double bytes = 0;
+};
+// (M, K) @ (K, N): 2·M·K·N FLOPs (a multiply and an add per term), 4·(M·K + K·N + M·N)
+// bytes. Square N×N: 2N³ FLOPs, 12N² bytes, intensity N/6.
+OpCost cost_matmul(std::size_t M, std::size_t K, std::size_t N);
+// out = a + b (or a · b) over n floats: n FLOPs, 12n bytes (two reads, one write).
+OpCost cost_add(std::size_t n);
+OpCost cost_mul(std::size_t n);
+// GELU, tanh form 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))): 9 FLOPs per element, the
+// formula's operations: x·x, ·x, ·0.044715, +x, ·√(2/π), tanh (counted as one), 1+, x·, 0.5·.
+// (The vector tanh behind it executes about twenty more; the roofline counts the work asked
+// for, not the cost of one way to do it.)
+// Fused: one pass, 8n bytes (read x, write out).
+OpCost cost_gelu_fused(std::size_t n);
+// Unfused, as elementwise.cpp's "unfused" variant runs it (one pass per operation, each
+// writing a new tensor): six one-input passes of 8n bytes (x³, ·0.044715, ·√(2/π), tanh,
+// 1+, 0.5·) and two two-input passes of 12n (x + …, x · …): 72n bytes, 9× the fused traffic.
+OpCost cost_gelu_unfused(std::size_t n);
+// Sum of n floats to one: n FLOPs (n − 1 adds, counted as n), 4n bytes.
+OpCost cost_sum(std::size_t n);
+
+}  // namespace perflab

@@ -1,0 +1,557 @@
+// Protects the Profiler on numbers computable by hand: parameters and FLOPs (per sample, per
+// batch, by category, per layer) of every zoo model, optimizer-state bytes, activation bytes,
+// peak bytes that the tracking allocator really saw (at least the largest activation), the
+// backward's counted FLOPs against the 2× rule, the bottleneck verdict with injected roofs,
+// ProfilerContext's table through a fake clock (every layer and nested part, calls, self
+// time, percentages), the attention rows' quadratic term, options and the JSON fields the
+// CLI and the page read. Timings are never asserted; only their relations and shapes.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perflab/error.hpp"
+#include "perflab/layers.hpp"
+#include "perflab/memory.hpp"
+#include "perflab/model.hpp"
+#include "perflab/profiler.hpp"
+#include "perflab/zoo.hpp"
+
+using namespace perflab;
+using nlohmann::json;
+
+namespace {
+
+// Small budgets: the tests check counts and relations, never how fast anything ran.
+TimerOptions tiny_timer() {
+  TimerOptions o;
+  o.warmup = 0;
+  o.samples = 2;
+  o.min_sample_ms = 0;
+  o.max_total_ms = 50;
+  return o;
+}
+
+ProfileOptions tiny_options() {
+  ProfileOptions o;
+  o.timer = tiny_timer();
+  o.context_passes = 1;
+  o.machine = MachineRoofs{100.0, 10.0, "given", ""};  // ridge at 10 FLOP/byte
+  return o;
+}
+
+Model zoo_model(const char* name) { return model_from_json(zoo_spec(name)); }
+
+struct Expected {
+  const char* name;
+  std::size_t parameters;
+  double flops_per_sample;  // matmul, 2 per multiply-accumulate
+};
+
+// By hand:
+//   Linear(i, o): i·o + o parameters, 2·i·o FLOPs.
+//   conv7x7_224: 64·3·7·7 + 64 = 9,472; output 112×112, 2·112²·64·(3·49) = 236,027,904.
+//   mlp_784: 200,960 + 32,896 + 1,290; 2·(784·256 + 256·128 + 128·10).
+//   cnn_28: conv1 8·9 + 8 = 80, 2·28²·8·9 = 112,896; conv2 16·72 + 16 = 1,168,
+//           2·14²·16·72 = 451,584; Linear 784·10 + 10 = 7,850, 15,680.
+//   transformer_block (T 64, D 128, d_ff 512): LayerNorms 2·256, attention 4·(128² + 128),
+//           FFN 128·512 + 512 + 512·128 + 128; FLOPs 8·T·D² + 4·T²·D + 4·T·D·d_ff.
+const Expected kZooCounts[] = {
+    {"linear_128_64", 8256, 16384},
+    {"linear_768_3072", 2362368, 4718592},
+    {"linear_1000_500", 500500, 1000000},
+    {"conv7x7_224", 9472, 236027904},
+    {"mlp_784", 235146, 469504},
+    {"cnn_28", 80 + 1168 + 7850, 112896 + 451584 + 15680},
+    {"transformer_block", 512 + 66048 + 66048 + 65664, 8388608 + 2097152 + 16777216},
+};
+
+}  // namespace
+
+TEST_CASE("parameter and FLOP counts of every zoo model match the hand-computed values") {
+  for (const Expected& e : kZooCounts) {
+    CAPTURE(e.name);
+    const Model m = zoo_model(e.name);
+    const ParameterCount p = count_parameters(m);
+    CHECK(p.total == e.parameters);
+    CHECK(p.bytes == 4 * e.parameters);
+    CHECK(p.layers.size() == m.size());
+    const FlopReport f = count_flops(m);
+    CHECK(f.per_sample.matmul == e.flops_per_sample);
+    CHECK(f.batch == m.batch_size());
+    CHECK(f.per_batch.matmul == e.flops_per_sample * static_cast<double>(m.batch_size()));
+    // The matmul backward is exactly twice the forward (dinput and dweight).
+    CHECK(f.backward_per_sample.matmul == 2 * e.flops_per_sample);
+  }
+}
+
+TEST_CASE("per-layer counts and the FLOP breakdown of the MLP and the CNN") {
+  SUBCASE("mlp_784: parameters per layer, bias and ReLU work") {
+    const Model m = zoo_model("mlp_784");
+    const ParameterCount p = count_parameters(m);
+    std::vector<std::size_t> per_layer;
+    for (const auto& l : p.layers) per_layer.push_back(l.parameters);
+    CHECK(per_layer == std::vector<std::size_t>{200960, 0, 32896, 0, 1290});
+    CHECK(p.layers[1].type == "ReLU");
+    const FlopReport f = count_flops(m);
+    CHECK(f.per_sample.bias == 256 + 128 + 10);
+    CHECK(f.per_sample.elementwise == 256 + 128);  // one per ReLU element
+    CHECK(f.layers[0].per_sample.matmul == 2 * 784 * 256);
+    CHECK(f.layers[1].per_sample.matmul == 0);
+    CHECK(f.layers[2].output_shape == Shape{64, 128});
+    CHECK(f.per_batch.bias == 64 * (256 + 128 + 10));
+  }
+  SUBCASE("cnn_28: conv bias per output element, pooling comparisons") {
+    const FlopReport f = count_flops(zoo_model("cnn_28"));
+    CHECK(f.layers[0].per_sample.bias == 8 * 28 * 28);
+    CHECK(f.layers[2].per_sample.elementwise == 8 * 14 * 14 * 3);  // 2² − 1 per output
+    CHECK(f.layers[3].per_sample.matmul == 451584);
+    CHECK(f.layers[6].per_sample.total() == 0);  // Flatten
+    CHECK(f.per_sample.bias == 6272 + 3136 + 10);
+    CHECK(f.per_sample.elementwise == 6272 + 4704 + 3136 + 2352);
+  }
+  SUBCASE("another batch scales per-batch counts, never per-sample ones") {
+    const Model m = zoo_model("linear_128_64");
+    const FlopReport f = count_flops(m, 5);
+    CHECK(f.batch == 5);
+    CHECK(f.per_sample.matmul == 16384);
+    CHECK(f.per_batch.matmul == 5 * 16384);
+    CHECK(f.per_batch.bias == 5 * 64);
+    CHECK(f.layers[0].input_shape == Shape{5, 128});
+  }
+}
+
+TEST_CASE("optimizer state is 0, 1 and 2 copies of the parameters") {
+  const OptimizerBytes b = optimizer_bytes(1000);
+  CHECK(b.sgd == 0);
+  CHECK(b.momentum == 4000);
+  CHECK(b.adam == 8000);
+  CHECK(b.adamw == 8000);
+}
+
+TEST_CASE("measure_memory counts activations and sees a real peak") {
+  SUBCASE("mlp_784 by hand") {
+    Model m = zoo_model("mlp_784");
+    const MemoryReport r = measure_memory(m);
+    CHECK(r.batch == 64);
+    CHECK(r.parameter_bytes == 4 * 235146);
+    CHECK(r.gradient_bytes == r.parameter_bytes);
+    CHECK(r.optimizer_bytes.adam == 2 * r.parameter_bytes);
+    CHECK(r.activation_bytes == 64 * 4 * (256 + 256 + 128 + 128 + 10));
+    CHECK(r.largest_activation_bytes == 64 * 4 * 256);
+    CHECK(r.input_bytes == 64 * 784 * 4);
+    // The original's estimate: input × 2, and parameters plus that.
+    CHECK(r.activation_estimate_bytes == 2 * r.input_bytes);
+    CHECK(r.peak_estimate_bytes == r.parameter_bytes + 2 * r.input_bytes);
+    CHECK(r.peak_bytes >= r.largest_activation_bytes);
+    CHECK(r.allocation_count >= m.size());
+    CHECK_FALSE(MemoryTracker::global().tracing());
+  }
+  SUBCASE("every zoo model: peak at least the largest activation, and finite") {
+    for (const ZooEntry& e : zoo()) {
+      CAPTURE(e.name);
+      Model m = model_from_json(e.spec);
+      const MemoryReport r = measure_memory(m);
+      CHECK(r.peak_bytes >= r.largest_activation_bytes);
+      // Finite: below everything the pass could hold at once, scratch included (im2col is
+      // k² × the input, the attention scores heads·T² per sample).
+      CHECK(r.peak_bytes < 64 * (r.activation_bytes + r.input_bytes));
+    }
+  }
+  SUBCASE("the layers' keep_for_backward is left as it was") {
+    Model m = zoo_model("mlp_784");
+    m.set_keep_for_backward(true);
+    measure_memory(m);
+    CHECK(m.layer(0).keep_for_backward());
+    m.set_keep_for_backward(false);
+    measure_memory(m);
+    CHECK_FALSE(m.layer(0).keep_for_backward());
+  }
+}
+
+TEST_CASE("training memory adds parameters, gradients and optimizer state to the step's peak") {
+  Model m = zoo_model("mlp_784");
+  const TrainingMemory t = measure_training_memory(m);
+  const MemoryReport inference = measure_memory(m);
+  // Keeping caches for backward holds more than inference, which frees as it goes.
+  CHECK(t.step_peak_bytes >= inference.peak_bytes);
+  CHECK(t.gradient_bytes == t.parameter_bytes);
+  const std::size_t fixed = 2 * t.parameter_bytes + t.step_peak_bytes;
+  CHECK(t.total_bytes.sgd == fixed);
+  CHECK(t.total_bytes.momentum == fixed + t.parameter_bytes);
+  CHECK(t.total_bytes.adam == fixed + 2 * t.parameter_bytes);
+  CHECK(t.total_bytes.adamw == t.total_bytes.adam);
+  bool zeroed = true;  // gradients were zeroed again
+  for (const ParameterRef& p : m.parameters()) {
+    for (std::size_t i = 0; i < p.grad->size(); ++i) zeroed = zeroed && (*p.grad)[i] == 0.0f;
+  }
+  CHECK(zeroed);
+}
+
+TEST_CASE("measure_latency and profile_layer report the Timer's statistics per call") {
+  Model m = zoo_model("linear_128_64");
+  const Stats s = measure_latency(m, tiny_timer());
+  CHECK(s.samples >= 1);
+  CHECK(std::isfinite(s.median_ms));
+  CHECK(s.ci95_low_ms <= s.ci95_high_ms);
+
+  Linear layer(128, 64);
+  const LayerProfile p = profile_layer(layer, {8, 128}, tiny_timer());
+  CHECK(p.type == "Linear");
+  CHECK(p.label == "Linear");
+  CHECK(p.parameters == 8256);
+  CHECK(p.output_shape == Shape{8, 64});
+  CHECK(p.flops_per_batch.matmul == 8 * 16384);
+  CHECK(p.activation_bytes == 8 * 64 * 4);
+  CHECK(p.peak_bytes >= p.activation_bytes);
+  CHECK(p.forward.samples >= 1);
+  CHECK(layer.keep_for_backward());  // restored
+}
+
+TEST_CASE("the bottleneck is judged against the given roofs, deterministically") {
+  // linear_128_64 at batch 32, all FLOP categories: 32·(16,384 + 64) = 526,336.
+  // Bytes moved: parameters 33,024 + input 32·128·4 = 16,384 + output 32·64·4 = 8,192.
+  Model m = zoo_model("linear_128_64");
+  ProfileOptions o = tiny_options();
+  SUBCASE("below the ridge: memory-bound") {
+    const ForwardProfile f = profile_forward_pass(m, o);
+    CHECK(f.bytes_moved == 57600);
+    CHECK(f.arithmetic_intensity == doctest::Approx(526336.0 / 57600));
+    CHECK(f.bottleneck.verdict == "memory-bound");
+    CHECK(f.bottleneck.reason ==
+          "memory-bound: intensity 9.1 FLOP/byte is below the ridge point 10 FLOP/byte; "
+          "attainable 91 GFLOP/s of 100 peak");
+    CHECK(f.bottleneck.ridge_flop_per_byte == doctest::Approx(10));
+    CHECK(f.bottleneck.attainable_gflops_per_s == doctest::Approx(91.378).epsilon(1e-4));
+    CHECK(f.bottleneck.machine.source == "given");
+    CHECK(f.bottleneck.original_verdict.size() > 0);
+    CHECK(f.bottleneck.original_efficiency <= 1.0);
+  }
+  SUBCASE("twice the bandwidth halves the ridge: compute-bound") {
+    o.machine->bandwidth_gb_per_s = 20;
+    const ForwardProfile f = profile_forward_pass(m, o);
+    CHECK(f.bottleneck.verdict == "compute-bound");
+    CHECK(f.bottleneck.reason ==
+          "compute-bound: intensity 9.1 FLOP/byte is above the ridge point 5 FLOP/byte; "
+          "attainable 100 GFLOP/s of 100 peak");
+  }
+  SUBCASE("the headline GFLOP/s is the matmul count over the median") {
+    const ForwardProfile f = profile_forward_pass(m, o);
+    CHECK(f.gflops_per_s == doctest::Approx(32 * 16384 / (f.latency.median_ms * 1e6)));
+    CHECK(f.gflops_per_s_all == doctest::Approx(526336 / (f.latency.median_ms * 1e6)));
+    CHECK(f.samples_per_s == doctest::Approx(32 / (f.latency.median_ms * 1e-3)));
+  }
+}
+
+TEST_CASE("without given roofs the profiler uses the cached machine profile") {
+  MachineProfile machine;
+  machine.peak_gflops_per_s_simd = 40;
+  machine.peak_gflops_per_s_scalar = 10;
+  machine.triad_gb_per_s = 8;
+  machine.simd_enabled = true;
+  machine.simd_backend = "test";
+  set_cached_machine_profile(machine);  // instead of probing this machine
+  Model m = zoo_model("linear_128_64");
+  ProfileOptions o = tiny_options();
+  o.machine.reset();
+  const ForwardProfile f = profile_forward_pass(m, o);
+  set_cached_machine_profile(std::nullopt);
+  CHECK(f.bottleneck.machine.source == "probe");
+  CHECK(f.bottleneck.machine.simd_backend == "test");
+  CHECK(f.bottleneck.machine.peak_gflops_per_s == 40);
+  CHECK(f.bottleneck.machine.bandwidth_gb_per_s == 8);
+  CHECK(f.bottleneck.ridge_flop_per_byte == doctest::Approx(5));
+  CHECK(f.bottleneck.verdict == "compute-bound");  // 9.1 FLOP/byte
+}
+
+TEST_CASE("profile_backward_pass puts counted backward FLOPs beside the 2x rule") {
+  Model m = zoo_model("mlp_784");
+  const BackwardProfile b = profile_backward_pass(m, tiny_options());
+  CHECK(b.batch == 64);
+  CHECK(b.estimated_flops == 2 * 64 * 469504.0);
+  CHECK(b.flops_per_batch.matmul == b.estimated_flops);      // exact for dense layers
+  CHECK(b.flops_per_batch.bias == 64 * (256 + 128 + 10.0));  // the dbias sums
+  CHECK(b.estimated_ms == 2 * b.forward.median_ms);
+  CHECK(b.measured_ms == b.backward.median_ms);
+  CHECK(b.backward.samples >= 1);
+  CHECK(b.memory.step_peak_bytes > 0);
+}
+
+TEST_CASE("a ProfilerContext records every layer's forward and backward calls") {
+  FakeClock clock(0.0, 0.5);  // every clock read advances time by 0.5 ms
+  Model m = zoo_model("mlp_784");
+  const Tensor x = Tensor::random({64, 784}, 1);
+  const Tensor dout = Tensor::full({64, 10}, 1.0f);
+  std::vector<OperationRow> rows;
+  {
+    ProfilerContext context(clock);
+    context.watch(m);
+    CHECK(layer_observer() == &context);
+    for (int i = 0; i < 2; ++i) m.forward(x);
+    m.backward(dout);
+    rows = context.top_operations();
+    CHECK(context.top_level_ms() == doctest::Approx(15 * 0.5));
+  }
+  CHECK(layer_observer() == nullptr);
+  REQUIRE(rows.size() == 10);  // five layers × two passes
+  std::map<std::string, OperationRow> by;
+  for (const auto& r : rows) by[r.layer + " " + r.pass] = r;
+  for (const char* name : {"Linear #0", "ReLU #1", "Linear #2", "ReLU #3", "Linear #4"}) {
+    CAPTURE(name);
+    REQUIRE(by.count(std::string(name) + " forward") == 1);
+    REQUIRE(by.count(std::string(name) + " backward") == 1);
+    const OperationRow& f = by[std::string(name) + " forward"];
+    CHECK(f.calls == 2);
+    CHECK(f.total_ms == doctest::Approx(1.0));  // two calls, each one read apart
+    CHECK(f.self_ms == doctest::Approx(1.0));
+    CHECK(f.depth == 0);
+    CHECK(f.percent_of_total == doctest::Approx(100.0 / 7.5));
+    CHECK(by[std::string(name) + " backward"].calls == 1);
+  }
+  const OperationRow& l0 = by["Linear #0 forward"];
+  CHECK(l0.type == "Linear");
+  CHECK(l0.flops == 2 * 64 * 2.0 * 784 * 256);
+  CHECK(l0.gflops_per_s == doctest::Approx(l0.flops / 1e6));  // over 1 ms
+  CHECK(by["Linear #0 backward"].flops == 2 * 64 * 2.0 * 784 * 256);
+  CHECK(by["ReLU #1 forward"].gflops_per_s == 0);  // no matmul FLOPs
+  // Longest first; ties in first-call order.
+  CHECK(rows[0].layer == "Linear #0");
+  CHECK(rows[0].pass == "forward");
+}
+
+TEST_CASE("a ProfilerContext names a TransformerBlock's parts and nests their time") {
+  FakeClock clock(0.0, 0.5);
+  Model m = zoo_model("transformer_block");
+  const Tensor x = Tensor::random({4, 64, 128}, 1);
+  ProfilerContext context(clock);
+  context.watch(m);
+  m.forward(x);
+  const auto rows = context.top_operations();
+  REQUIRE(rows.size() == 7);  // the block and its six parts
+  CHECK(rows[0].layer == "TransformerBlock #0");
+  CHECK(rows[0].depth == 0);
+  // Begin, six parts of two reads each, end: 13 reads apart.
+  CHECK(rows[0].total_ms == doctest::Approx(6.5));
+  CHECK(rows[0].self_ms == doctest::Approx(3.5));
+  CHECK(rows[0].percent_of_total == doctest::Approx(100));
+  std::vector<std::string> parts;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    parts.push_back(rows[i].layer);
+    CHECK(rows[i].depth == 1);
+    CHECK(rows[i].percent_of_total == doctest::Approx(100 * 0.5 / 6.5));
+  }
+  CHECK(parts == std::vector<std::string>{"TransformerBlock #0 / ln1", "TransformerBlock #0 / attn",
+                                          "TransformerBlock #0 / ln2", "TransformerBlock #0 / ffn1",
+                                          "TransformerBlock #0 / gelu",
+                                          "TransformerBlock #0 / ffn2"});
+  CHECK(rows[4].flops == 4 * 2.0 * 64 * 128 * 512);  // ffn1 at batch 4
+}
+
+TEST_CASE("ProfilerContexts do not nest") {
+  ProfilerContext first;
+  CHECK_THROWS_WITH_AS(ProfilerContext(),
+                       "a ProfilerContext (or another LayerObserver) is already active; "
+                       "contexts do not nest, end the first one before starting another",
+                       Error);
+  CHECK(layer_observer() == &first);
+}
+
+TEST_CASE("attention rows separate the quadratic term from the projections") {
+  const auto rows = attention_scaling(128, 4, {64, 128, 256}, 2);
+  REQUIRE(rows.size() == 3);
+  for (std::size_t i = 0; i + 1 < rows.size(); ++i) {
+    CHECK(rows[i + 1].quadratic_flops == 4 * rows[i].quadratic_flops);  // seq doubled
+    CHECK(rows[i + 1].projection_flops == 2 * rows[i].projection_flops);
+    CHECK(rows[i + 1].score_matrix_bytes == 4 * rows[i].score_matrix_bytes);
+    CHECK(rows[i + 1].quadratic_fraction > rows[i].quadratic_fraction);
+  }
+  const AttentionRow& r = rows[0];
+  CHECK(r.projection_flops == 8.0 * 64 * 128 * 128);
+  CHECK(r.scores_flops == 2.0 * 64 * 64 * 128);
+  CHECK(r.context_flops == r.scores_flops);
+  CHECK(r.score_matrix_bytes == 4.0 * 2 * 4 * 64 * 64);  // float · batch · heads · T²
+  CHECK(r.weight_bytes == 4.0 * (4 * 128 * 128 + 4 * 128));
+  CHECK(r.qkv_bytes == 4.0 * 4 * 2 * 64 * 128);
+  // The same convention as the layer.
+  MultiHeadAttention mha(128, 4);
+  const FlopCounts f = mha.flops_per_sample({1, 64, 128});
+  CHECK(r.matmul_flops == f.matmul);
+  CHECK(r.softmax_flops == f.elementwise);
+  CHECK(r.bias_flops == f.bias);
+
+  CHECK_THROWS_WITH_AS(attention_scaling(128, 3, {64}), "heads must divide d_model (128), got 3",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(attention_scaling(128, 4, {}),
+                       "seq_lengths must hold at least one length, got none", ValueError);
+  CHECK_THROWS_WITH_AS(attention_scaling(128, 4, {64, 0}),
+                       "seq_lengths[1] must be between 1 and 16777216, got 0", ValueError);
+}
+
+TEST_CASE("profile options come from JSON with errors that name the option") {
+  const ProfileOptions o = profile_options_from_json(json::parse(
+      R"({"samples": 4, "min_sample_ms": 0.5, "batch": 3, "layers": false,
+          "machine": {"peak_gflops_per_s": 50, "bandwidth_gb_per_s": 5}})"));
+  CHECK(o.timer.samples == 4);
+  CHECK(o.timer.min_sample_ms == 0.5);
+  CHECK(o.batch == 3);
+  CHECK_FALSE(o.layers);
+  CHECK(o.backward);
+  REQUIRE(o.machine);
+  CHECK(o.machine->peak_gflops_per_s == 50);
+  CHECK(o.machine->source == "given");
+  CHECK(profile_options_from_json(nullptr).timer.samples ==
+        default_profile_timer_options().samples);
+
+  CHECK_THROWS_WITH_AS(profile_options_from_json(json::parse(R"({"iterations": 5})")),
+                       "unknown option \"iterations\"; the allowed options are warmup, samples, "
+                       "min_sample_ms, max_total_ms, batch, layers, backward, context_passes, "
+                       "machine and input_seed",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(profile_options_from_json(json::parse(R"({"samples": "ten"})")),
+                       "options.samples must be an integer, got \"ten\"", ValueError);
+  CHECK_THROWS_WITH_AS(profile_options_from_json(json::parse(R"({"layers": 1})")),
+                       "options.layers must be true or false, got 1", ValueError);
+  CHECK_THROWS_WITH_AS(
+      profile_options_from_json(json::parse(R"({"machine": {"peak_gflops_per_s": 50}})")),
+      "options.machine must be an object {peak_gflops_per_s, bandwidth_gb_per_s}, got "
+      "{\"peak_gflops_per_s\":50}",
+      ValueError);
+  CHECK_THROWS_WITH_AS(
+      profile_options_from_json(
+          json::parse(R"({"machine": {"peak_gflops_per_s": 0, "bandwidth_gb_per_s": 5}})")),
+      "machine.peak_gflops_per_s must be a finite number greater than 0, got 0", ValueError);
+  CHECK_THROWS_WITH_AS(profile_options_from_json(json::parse(R"({"samples": 0})")),
+                       "samples must be between 1 and 100000, got 0", ValueError);
+}
+
+TEST_CASE("the whole profile as JSON has the CLI's fields and the hand-computed counts") {
+  const ModelProfile p = profile_spec(zoo_spec("mlp_784"), tiny_options());
+  const json j = to_json(p);
+  for (const char* key : {"name",
+                          "input",
+                          "output_shape",
+                          "parameters",
+                          "parameter_bytes",
+                          "flops_per_sample",
+                          "flops_per_batch",
+                          "flops_breakdown",
+                          "activation_bytes",
+                          "peak_bytes",
+                          "gradient_bytes",
+                          "optimizer_bytes",
+                          "layers",
+                          "latency",
+                          "gflops_per_s",
+                          "bottleneck",
+                          "backward",
+                          "top_operations",
+                          "bytes_moved",
+                          "arithmetic_intensity"}) {
+    CAPTURE(key);
+    CHECK(j.contains(key));
+  }
+  CHECK(j["name"] == "mlp_784");
+  CHECK(j["input"] == json::array({64, 784}));
+  CHECK(j["output_shape"] == json::array({64, 10}));
+  CHECK(j["parameters"] == 235146);
+  CHECK(j["flops_per_sample"] == 469504.0);
+  CHECK(j["flops_per_batch"] == 64 * 469504.0);
+  CHECK(j["flops_breakdown"]["bias"] == 64 * 394.0);
+  CHECK(j["flops_breakdown"]["elementwise"] == 64 * 384.0);
+  CHECK(j["optimizer_bytes"]["adamw"] == 8 * 235146);
+  CHECK(j["gradient_bytes"] == 4 * 235146);
+  REQUIRE(j["layers"].size() == 5);
+  for (const char* key : {"index", "type", "output_shape", "parameters", "flops_per_sample",
+                          "activation_bytes", "forward_ms"}) {
+    CAPTURE(key);
+    CHECK(j["layers"][2].contains(key));
+  }
+  CHECK(j["layers"][2]["index"] == 2);
+  CHECK(j["layers"][2]["type"] == "Linear");
+  CHECK(j["layers"][2]["output_shape"] == json::array({64, 128}));
+  CHECK(j["layers"][2]["forward_ms"].is_number());
+  for (const char* key : {"median_ms", "mean_ms", "stddev_ms", "p95_ms", "p99_ms", "ci95_low_ms",
+                          "ci95_high_ms", "cv", "samples"}) {
+    CAPTURE(key);
+    CHECK(j["latency"].contains(key));
+  }
+  CHECK(j["bottleneck"]["verdict"].is_string());
+  CHECK(j["bottleneck"]["reason"].is_string());
+  CHECK(j["backward"]["flops"] == 2 * 64 * 469504.0);
+  CHECK(j["backward"]["estimated_flops"] == 2 * 64 * 469504.0);
+  CHECK(j["backward"]["measured_ms"].is_number());
+  CHECK(j["backward"]["estimated_ms"].is_number());
+  CHECK(j["top_operations"].size() == 10);  // one pass forward and backward, five layers
+
+  SUBCASE("without timing layers or backward, those fields are null or absent") {
+    ProfileOptions o = tiny_options();
+    o.layers = false;
+    o.backward = false;
+    o.context_passes = 0;
+    o.batch = 2;
+    const json k = to_json(profile_spec(zoo_spec("mlp_784"), o));
+    CHECK(k["input"] == json::array({2, 784}));
+    CHECK(k["flops_per_batch"] == 2 * 469504.0);
+    CHECK(k["layers"][0]["forward_ms"].is_null());
+    CHECK(k["layers"][0]["parameters"] == 200960);
+    CHECK(k["backward"].is_null());
+    CHECK(k["top_operations"].empty());
+  }
+}
+
+TEST_CASE("a profile stops with CancelledError when progress says so") {
+  std::vector<double> fractions;
+  const auto progress = [&](double f) {
+    fractions.push_back(f);
+    return fractions.size() < 2;
+  };
+  Model m = zoo_model("mlp_784");
+  CHECK_THROWS_WITH_AS(profile_model(m, tiny_options(), progress), "profile of mlp_784 cancelled",
+                       CancelledError);
+  CHECK(fractions.size() == 2);
+  CHECK(fractions[0] > 0);
+  CHECK(fractions[1] > fractions[0]);
+}
+
+TEST_CASE("experiment points measure one spec at one batch") {
+  const json spec = mlp_spec({64, 32, 8}, 4);
+  SUBCASE("forward point") {
+    const ForwardPoint p = measure_forward_point(spec, 6, tiny_timer());
+    CHECK(p.batch == 6);
+    CHECK(p.parameters == 64 * 32 + 32 + 32 * 8 + 8);
+    CHECK(p.flops_per_sample == 2.0 * (64 * 32 + 32 * 8));
+    CHECK(p.flops_per_batch == 6 * p.flops_per_sample);
+    CHECK(p.activation_bytes == 6 * 4 * (32 + 32 + 8));
+    CHECK(p.peak_bytes >= 6 * 4 * 32);
+    CHECK(p.ms_per_sample == doctest::Approx(p.latency.median_ms / 6));
+  }
+  SUBCASE("backward point") {
+    const BackwardProfile b = measure_backward_point(spec, 0, tiny_timer());
+    CHECK(b.batch == 4);
+    CHECK(b.flops_per_batch.matmul == 2 * 4 * 2.0 * (64 * 32 + 32 * 8));
+  }
+  SUBCASE("memory breakdown") {
+    const MemoryBreakdown m = measure_memory_breakdown(spec, 2);
+    CHECK(m.inference.batch == 2);
+    CHECK(m.inference.parameter_bytes == 4 * (64 * 32 + 32 + 32 * 8 + 8));
+    CHECK(m.training.optimizer_bytes.momentum == m.inference.parameter_bytes);
+    CHECK(to_json(m)["training"].contains("total_bytes"));
+  }
+  SUBCASE("profiling overhead counts the layer calls of one forward") {
+    const OverheadPoint o =
+        measure_profiling_overhead(zoo_spec("transformer_block"), 1, tiny_timer());
+    CHECK(o.layer_calls_per_forward == 7);  // the block and its six parts
+    CHECK(o.overhead_ms == doctest::Approx(o.with_context_ms - o.plain_ms));
+    CHECK(layer_observer() == nullptr);
+  }
+  SUBCASE("a bad spec is model_from_json's error") {
+    CHECK_THROWS_WITH_AS(measure_forward_point(json::parse(R"({"input": [2, 3], "layers": [
+                                                   {"type": "Linear", "in": 4, "out": 2}]})"),
+                                               0, tiny_timer()),
+                         "Linear #0: input has 3 features, layer expects 4", ShapeError);
+  }
+}

@@ -1,0 +1,77 @@
+// Protects the model zoo: the original course's seven models, in order, each a spec that
+// builds with the shapes by hand; the unknown-name message lists the zoo; the MLP builder
+// the model-scaling experiment sweeps writes the Linear/ReLU stack it promises.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "perflab/error.hpp"
+#include "perflab/model.hpp"
+#include "perflab/zoo.hpp"
+
+using namespace perflab;
+
+TEST_CASE("the zoo lists the original course's models in order") {
+  const std::vector<std::string> expected = {
+      "linear_128_64", "linear_768_3072", "linear_1000_500",  "conv7x7_224",
+      "mlp_784",       "cnn_28",          "transformer_block"};
+  CHECK(zoo_names() == expected);
+  REQUIRE(zoo().size() == expected.size());
+  for (const ZooEntry& e : zoo()) {
+    CAPTURE(e.name);
+    CHECK_FALSE(e.description.empty());
+    CHECK(e.spec.at("name") == e.name);
+    CHECK(&zoo_spec(e.name) == &e.spec);
+  }
+}
+
+TEST_CASE("every zoo spec builds into a model with the hand-computed output shape") {
+  const auto out = [](const char* name) { return model_from_json(zoo_spec(name)).output_shape(); };
+  CHECK(out("linear_128_64") == Shape{32, 64});
+  CHECK(out("linear_768_3072") == Shape{32, 3072});
+  CHECK(out("linear_1000_500") == Shape{32, 500});
+  // floor((224 + 2·3 − 7) / 2) + 1 = 112.
+  CHECK(out("conv7x7_224") == Shape{1, 64, 112, 112});
+  CHECK(out("mlp_784") == Shape{64, 10});
+  CHECK(out("cnn_28") == Shape{32, 10});
+  CHECK(out("transformer_block") == Shape{4, 64, 128});
+  const Model cnn = model_from_json(zoo_spec("cnn_28"));
+  CHECK(cnn.size() == 8);
+  CHECK(cnn.output_shapes()[6] == Shape{32, 784});  // 16 × 7 × 7 after two pools
+}
+
+TEST_CASE("an unknown zoo name is an error that lists the zoo") {
+  CHECK_THROWS_WITH_AS(zoo_spec("resnet50"),
+                       "unknown zoo model \"resnet50\"; the zoo has linear_128_64, "
+                       "linear_768_3072, linear_1000_500, conv7x7_224, mlp_784, cnn_28, "
+                       "transformer_block",
+                       ValueError);
+}
+
+TEST_CASE("mlp_spec writes a Linear/ReLU stack over the widths") {
+  const auto spec = mlp_spec({784, 512, 512, 10}, 16);
+  CHECK(spec.at("name") == "mlp_784_512_512_10");
+  CHECK(spec.at("input") == nlohmann::json::array({16, 784}));
+  const Model m = model_from_json(spec);
+  REQUIRE(m.size() == 5);
+  CHECK(m.layer(0).type() == "Linear");
+  CHECK(m.layer(1).type() == "ReLU");
+  CHECK(m.layer(4).type() == "Linear");
+  // 784·512 + 512 + 512·512 + 512 + 512·10 + 10
+  CHECK(m.parameter_count() == 401920 + 262656 + 5130);
+  CHECK(m.output_shape() == Shape{16, 10});
+
+  SUBCASE("a single layer has no ReLU") {
+    const Model one = model_from_json(mlp_spec({4, 3}, 1));
+    CHECK(one.size() == 1);
+  }
+  SUBCASE("bad widths and batches are errors") {
+    CHECK_THROWS_WITH_AS(mlp_spec({784}, 1),
+                         "an MLP needs at least two widths (input and output), got 1", ValueError);
+    CHECK_THROWS_WITH_AS(mlp_spec({784, 0, 10}, 1), "widths[1] must be a positive integer, got 0",
+                         ValueError);
+    CHECK_THROWS_WITH_AS(mlp_spec({784, 10}, 0), "batch must be a positive integer, got 0",
+                         ValueError);
+  }
+}

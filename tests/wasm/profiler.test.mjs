@@ -1,0 +1,178 @@
+// The Profiling chapter's bindings, in both Node builds: profileModel returns the CLI's
+// object with the hand-computed counts (from a spec object or its JSON text), and the same
+// counts as the native CLI for every zoo model when a native build is at hand (PERFLAB_CLI,
+// else build/native/tools/perflab); the zoo, the attention rows, the one-point experiment
+// calls and the errors of bad specs and options. Timings are never asserted.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+
+import { BUILDS, loadPerflab } from './perflab_module.mjs';
+
+const modules = await Promise.all(BUILDS.map(loadPerflab));
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const nativeCli = process.env.PERFLAB_CLI ?? path.join(repoRoot, 'build', 'native', 'tools', 'perflab');
+
+// Tiny budgets and fixed roofs: fast, and the bottleneck verdict is deterministic.
+const MACHINE = { peak_gflops_per_s: 100, bandwidth_gb_per_s: 10 };
+const FAST = { warmup: 0, samples: 2, min_sample_ms: 0, machine: MACHINE };
+const COUNTS_ONLY = { ...FAST, layers: false, backward: false, context_passes: 0 };
+const TIMER = { warmup: 0, samples: 2, min_sample_ms: 0 };
+
+const ZOO = ['linear_128_64', 'linear_768_3072', 'linear_1000_500', 'conv7x7_224', 'mlp_784',
+  'cnn_28', 'transformer_block'];
+
+// What must agree between the page and the CLI: everything counted, nothing timed.
+function counts(p) {
+  return {
+    name: p.name, input: p.input, output_shape: p.output_shape, parameters: p.parameters,
+    parameter_bytes: p.parameter_bytes, flops_per_sample: p.flops_per_sample,
+    flops_per_batch: p.flops_per_batch, flops_breakdown: p.flops_breakdown,
+    flops_breakdown_per_sample: p.flops_breakdown_per_sample,
+    activation_bytes: p.activation_bytes, activation_estimate_bytes: p.activation_estimate_bytes,
+    largest_activation_bytes: p.largest_activation_bytes, input_bytes: p.input_bytes,
+    gradient_bytes: p.gradient_bytes, optimizer_bytes: p.optimizer_bytes,
+    bytes_moved: p.bytes_moved, arithmetic_intensity: p.arithmetic_intensity,
+    verdict: p.bottleneck.verdict, reason: p.bottleneck.reason,
+    layers: p.layers.map((l) => ({
+      index: l.index, type: l.type, label: l.label, input_shape: l.input_shape,
+      output_shape: l.output_shape, parameters: l.parameters,
+      flops_per_sample: l.flops_per_sample, flops_per_batch: l.flops_per_batch,
+      flops_breakdown: l.flops_breakdown, activation_bytes: l.activation_bytes,
+    })),
+  };
+}
+
+for (const [index, build] of BUILDS.entries()) {
+  const m = modules[index];
+  describe(`profiler bindings (${build.flavour})`, () => {
+    it('lists the zoo and hands out its specs', () => {
+      assert.deepEqual(m.zooNames(), ZOO);
+      const models = m.zooModels();
+      assert.deepEqual(models.map((e) => e.name), ZOO);
+      assert.deepEqual(m.zooSpec('mlp_784'), models[4].spec);
+      assert.deepEqual(m.zooSpec('mlp_784').input, [64, 784]);
+      assert.throws(() => m.zooSpec('resnet50'), {
+        message: 'unknown zoo model "resnet50"; the zoo has ' + ZOO.join(', '),
+      });
+    });
+
+    it('profileModel gives the hand-computed counts of mlp_784 and the CLI fields', () => {
+      const p = m.profileModel(m.zooSpec('mlp_784'), FAST);
+      assert.equal(p.parameters, 235146);
+      assert.equal(p.flops_per_sample, 469504);
+      assert.equal(p.flops_per_batch, 64 * 469504);
+      assert.equal(p.flops_breakdown.bias, 64 * 394);
+      assert.equal(p.activation_bytes, 64 * 4 * 778);
+      assert.ok(p.peak_bytes >= 64 * 4 * 256);
+      assert.deepEqual(p.optimizer_bytes,
+        { sgd: 0, momentum: 4 * 235146, adam: 8 * 235146, adamw: 8 * 235146 });
+      assert.deepEqual(p.layers.map((l) => l.parameters), [200960, 0, 32896, 0, 1290]);
+      for (const l of p.layers) assert.equal(typeof l.forward_ms, 'number');
+      for (const key of ['median_ms', 'mean_ms', 'stddev_ms', 'p95_ms', 'p99_ms', 'ci95_low_ms',
+        'ci95_high_ms', 'cv', 'samples']) {
+        assert.equal(typeof p.latency[key], 'number', key);
+      }
+      assert.equal(p.bottleneck.verdict, 'compute-bound');
+      assert.equal(p.backward.flops, 2 * 64 * 469504);
+      assert.equal(p.backward.estimated_flops, 2 * 64 * 469504);
+      assert.equal(p.top_operations.length, 10);
+    });
+
+    it('a spec as JSON text gives the same counts as the object', () => {
+      const spec = m.zooSpec('cnn_28');
+      const fromText = m.profileModel(JSON.stringify(spec), COUNTS_ONLY);
+      const fromObject = m.profileModel(spec, COUNTS_ONLY);
+      assert.deepEqual(counts(fromText), counts(fromObject));
+      assert.equal(fromText.parameters, 80 + 1168 + 7850);
+      assert.equal(fromText.layers[0].forward_ms, null);
+      assert.equal(fromText.backward, null);
+    });
+
+    it('options.batch changes per-batch counts only', () => {
+      const p = m.profileModel(m.zooSpec('linear_128_64'), { ...COUNTS_ONLY, batch: 3 });
+      assert.deepEqual(p.input, [3, 128]);
+      assert.equal(p.flops_per_sample, 16384);
+      assert.equal(p.flops_per_batch, 3 * 16384);
+    });
+
+    it('gives the same counts as the native CLI for every zoo model', (t) => {
+      if (!existsSync(nativeCli)) {
+        t.skip(`no native CLI at ${nativeCli} (set PERFLAB_CLI)`);
+        return;
+      }
+      if (spawnSync(nativeCli, ['zoo']).status !== 0) {
+        t.skip(`the native CLI at ${nativeCli} has no zoo subcommand: a build older than this test`);
+        return;
+      }
+      for (const name of ZOO) {
+        const r = spawnSync(nativeCli, ['profile', '--zoo', name, '--json', '--samples', '2',
+          '--min-sample-ms', '0', '--no-layers', '--no-backward', '--peak-gflops-per-s', '100',
+          '--bandwidth-gb-per-s', '10'], { encoding: 'utf8' });
+        assert.equal(r.status, 0, r.stderr);
+        const cli = JSON.parse(r.stdout);
+        const page = m.profileModel(m.zooSpec(name), COUNTS_ONLY);
+        assert.deepEqual(counts(page), counts(cli), name);
+      }
+    });
+
+    it('bad specs and options are Errors with core messages', () => {
+      const spec = m.zooSpec('linear_128_64');
+      const cases = [
+        [() => m.profileModel('{"input": [2, 3], "layers": [', COUNTS_ONLY),
+          /^model spec is not valid JSON: parse error at line 1, column 30/],
+        [() => m.profileModel({ input: [2, 3], layers: [{ type: 'Linear', in: 4, out: 2 }] },
+          COUNTS_ONLY), /^Linear #0: input has 3 features, layer expects 4$/],
+        [() => m.profileModel(5), /^spec must be a model spec object or its JSON text, got 5$/],
+        [() => m.profileModel(spec, { iterations: 5 }),
+          /^unknown option "iterations"; the allowed options are warmup, samples/],
+        [() => m.profileModel(spec, { samples: 'ten' }),
+          /^options\.samples must be an integer, got "ten"$/],
+        [() => m.attentionScaling(128, 3, [64]), /^heads must divide d_model \(128\), got 3$/],
+        [() => m.attentionScaling(128, 4, [64, -1]),
+          /^seqLengths must be an array of non-negative integers, got \[64, -1\]$/],
+        [() => m.measureForwardPoint(spec, 'two'),
+          /^batch must be a non-negative integer, got "two"$/],
+      ];
+      for (const [call, message] of cases) assert.throws(call, { message });
+      // Still usable afterwards.
+      assert.equal(m.profileModel(spec, COUNTS_ONLY).parameters, 8256);
+    });
+
+    it('attention rows grow the quadratic term 4x when the sequence doubles', () => {
+      const rows = m.attentionScaling(128, 4, [64, 128, 256]);
+      assert.equal(rows.length, 3);
+      for (let i = 0; i + 1 < rows.length; ++i) {
+        assert.equal(rows[i + 1].quadratic_flops, 4 * rows[i].quadratic_flops);
+        assert.equal(rows[i + 1].projection_flops, 2 * rows[i].projection_flops);
+        assert.equal(rows[i + 1].score_matrix_bytes, 4 * rows[i].score_matrix_bytes);
+      }
+      assert.equal(rows[0].projection_flops, 8 * 64 * 128 * 128);
+      assert.equal(rows[0].quadratic_flops, 4 * 64 * 64 * 128);
+      assert.equal(rows[0].score_matrix_bytes, 4 * 4 * 64 * 64);  // batch 1
+    });
+
+    it('the experiment points measure one spec at one batch', () => {
+      const spec = m.mlpSpec([64, 32, 8], 4);
+      assert.equal(spec.name, 'mlp_64_32_8');
+      const forward = m.measureForwardPoint(spec, 6, TIMER);
+      assert.equal(forward.batch_size, 6);
+      assert.equal(forward.flops_per_batch, 6 * 2 * (64 * 32 + 32 * 8));
+      assert.equal(typeof forward.latency.median_ms, 'number');
+      const backward = m.measureBackwardPoint(spec, undefined, TIMER);
+      assert.equal(backward.batch_size, 4);
+      assert.equal(backward.flops, 2 * 4 * 2 * (64 * 32 + 32 * 8));
+      assert.equal(typeof backward.measured_ms, 'number');
+      const memory = m.memoryBreakdown(spec, 2);
+      assert.equal(memory.inference.parameter_bytes, 4 * (64 * 32 + 32 + 32 * 8 + 8));
+      assert.equal(memory.training.optimizer_bytes.adam, 2 * memory.inference.parameter_bytes);
+      const overhead = m.profilingOverhead(m.zooSpec('transformer_block'), 1, TIMER);
+      assert.equal(overhead.layer_calls_per_forward, 7);
+      const costs = m.flopCosts();
+      assert.ok(costs.some((c) => c.op === 'GELU' && c.forward === '8'));
+    });
+  });
+}

@@ -1,0 +1,132 @@
+// Bindings for the Profiling chapter: the whole profile of a spec (the same JSON object as
+// `perflab profile --json`, so the page and the CLI agree), the model zoo, the attention
+// rows, and one measured point per call for the chapter's experiments (model scaling,
+// batch size, forward vs backward, memory breakdown, profiling overhead); the lab worker
+// loops over points, so progress and cancel happen between calls.
+// Not for: sweeps, charts or any counting (core/profiler, core/zoo).
+#include "convert.hpp"
+#include "perflab/error.hpp"
+#include "perflab/layers.hpp"
+#include "perflab/profiler.hpp"
+#include "perflab/zoo.hpp"
+
+namespace perflab::wasm {
+namespace {
+
+// A spec as JSON text (the editor's content) or as an object.
+nlohmann::json to_spec(const val& spec) {
+  if (spec.isString()) return spec_from_text(spec.as<std::string>());
+  if (spec.isUndefined() || spec.isNull() || spec.typeOf().as<std::string>() != "object") {
+    throw ValueError("spec must be a model spec object or its JSON text, got " + describe(spec));
+  }
+  return to_json(spec, "spec");
+}
+
+// undefined/null: the spec's own batch (0).
+std::size_t to_batch(const val& batch) {
+  return batch.isUndefined() || batch.isNull() ? 0 : to_size(batch, "batch");
+}
+
+// profileModel(spec, options?): options as profile_options_from_json documents them
+// ({warmup, samples, min_sample_ms, max_total_ms, batch, layers, backward, context_passes,
+// machine: {peak_gflops_per_s, bandwidth_gb_per_s}, input_seed}).
+val profile_model_js(val spec, val options) {
+  const nlohmann::json s = to_spec(spec);
+  const ProfileOptions o = profile_options_from_json(
+      options.isUndefined() || options.isNull() ? nlohmann::json() : to_json(options, "options"));
+  return to_val(to_json(profile_spec(s, o)));
+}
+
+val zoo_names_js() {
+  val out = val::array();
+  const auto names = zoo_names();
+  for (std::size_t i = 0; i < names.size(); ++i) out.set(i, names[i]);
+  return out;
+}
+
+// [{name, description, spec}] for the model builder's picker.
+val zoo_models_js() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ZooEntry& e : zoo()) {
+    out.push_back({{"name", e.name}, {"description", e.description}, {"spec", e.spec}});
+  }
+  return to_val(out);
+}
+
+val zoo_spec_js(val name) { return to_val(zoo_spec(to_string(name, "name"))); }
+
+val mlp_spec_js(val widths, val batch) {
+  return to_val(mlp_spec(to_shape(widths, "widths"), to_size(batch, "batch")));
+}
+
+// attentionScaling(d_model, heads, seqLengths, batch = 1) → [row].
+val attention_scaling_js(val d_model, val heads, val seq_lengths, val batch) {
+  const std::size_t d = to_size(d_model, "d_model");
+  const std::size_t h = to_size(heads, "heads");
+  const Shape seqs = to_shape(seq_lengths, "seqLengths");
+  const std::size_t b = batch.isUndefined() || batch.isNull() ? 1 : to_size(batch, "batch");
+  nlohmann::json rows = nlohmann::json::array();
+  for (const AttentionRow& r : attention_scaling(d, h, seqs, b)) rows.push_back(to_json(r));
+  return to_val(rows);
+}
+
+// The experiments' points: (spec, batch?, timer options?).
+val measure_forward_point_js(val spec, val batch, val options) {
+  const nlohmann::json s = to_spec(spec);
+  const std::size_t b = to_batch(batch);
+  const TimerOptions o = options.isUndefined() || options.isNull() ? default_profile_timer_options()
+                                                                   : to_timer_options(options);
+  return to_val(to_json(measure_forward_point(s, b, o)));
+}
+
+val measure_backward_point_js(val spec, val batch, val options) {
+  const nlohmann::json s = to_spec(spec);
+  const std::size_t b = to_batch(batch);
+  const TimerOptions o = options.isUndefined() || options.isNull() ? default_profile_timer_options()
+                                                                   : to_timer_options(options);
+  return to_val(to_json(measure_backward_point(s, b, o)));
+}
+
+val memory_breakdown_js(val spec, val batch) {
+  const nlohmann::json s = to_spec(spec);
+  return to_val(to_json(measure_memory_breakdown(s, to_batch(batch))));
+}
+
+val profiling_overhead_js(val spec, val batch, val options) {
+  const nlohmann::json s = to_spec(spec);
+  const std::size_t b = to_batch(batch);
+  const TimerOptions o = options.isUndefined() || options.isNull() ? default_profile_timer_options()
+                                                                   : to_timer_options(options);
+  return to_val(to_json(measure_profiling_overhead(s, b, o)));
+}
+
+// layers.hpp's documented per-element costs, for the chapter's FLOP table.
+val flop_costs_js() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ElementwiseCost& c : elementwise_costs()) {
+    out.push_back({{"op", c.op},
+                   {"per", c.per},
+                   {"forward", c.forward},
+                   {"backward", c.backward},
+                   {"note", c.note}});
+  }
+  return to_val(out);
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(perflab_profiler) {
+  expose<&profile_model_js>("profileModel");
+  expose<&zoo_names_js>("zooNames");
+  expose<&zoo_models_js>("zooModels");
+  expose<&zoo_spec_js>("zooSpec");
+  expose<&mlp_spec_js>("mlpSpec");
+  expose<&attention_scaling_js>("attentionScaling");
+  expose<&measure_forward_point_js>("measureForwardPoint");
+  expose<&measure_backward_point_js>("measureBackwardPoint");
+  expose<&memory_breakdown_js>("memoryBreakdown");
+  expose<&profiling_overhead_js>("profilingOverhead");
+  expose<&flop_costs_js>("flopCosts");
+}
+
+}  // namespace perflab::wasm
