@@ -1,10 +1,11 @@
 // Protects the kernels: every matmul variant agrees with an independent double-precision
 // reference on awkward shapes (1, primes, sizes that are not multiples of the vector width,
-// the 4×8 and 2×16 register blocks or the packed kernel's cache blocks), batched and broadcast; the blocked
-// kernel with any tile sizes and its tile errors; shape errors say what was wrong; the vector
-// e^x and tanh against the C library; GELU variants match the reference over [−10, 10] and
-// at ±inf/NaN, and differ in the temporaries they allocate; add/mul; measure_matmul
-// validates its input and returns a finite figure (speed is never asserted).
+// of the 4×8 and 2×16 register blocks or of the packed kernel's cache blocks), batched and
+// broadcast; the blocked kernel with any tile sizes and its tile errors; shape errors say
+// what was wrong; the vector e^x and tanh against the C library; GELU variants match the
+// reference over [−10, 10] and at ±inf/NaN, and differ in the temporaries they allocate;
+// add/mul; measure_matmul and measure_gelu validate their input and return finite figures
+// (speed is never asserted).
 #include <doctest/doctest.h>
 
 #include <cmath>
