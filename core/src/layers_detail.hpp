@@ -14,8 +14,8 @@ namespace perflab::detail {
 
 // The kernel variants the layers run, named in one place so a faster registered variant
 // can be adopted with one edit.
-inline constexpr const char* kLayerMatmulVariant = "simd";
-inline constexpr const char* kLayerGeluVariant = "fused";
+inline constexpr const char* kLayerMatmulVariant = "packed";
+inline constexpr const char* kLayerGeluVariant = "fused-simd";
 
 // out (M, N) = a (M, K) @ b (K, N), overwriting out, with kLayerMatmulVariant's kernel.
 void gemm(float* out, const float* a, const float* b, std::size_t M, std::size_t K, std::size_t N);
