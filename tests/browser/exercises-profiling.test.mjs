@@ -9,7 +9,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openLab } from './harness.mjs';
+import { exerciseCards, openLab } from './harness.mjs';
 
 const FLOPS = 'profiling.linear-flops';
 const STATISTIC = 'profiling.latency-statistic';
@@ -17,39 +17,18 @@ const LATENCY = 'profiling.measure-latency';
 
 let lab;
 let page;
+let card, params, dataOf, submitAndWait, waitForCards;
 before(async () => {
   lab = await openLab({ hash: '#profiling' });
   page = lab.page;
+  const cards = exerciseCards(page);
+  ({ card, params, dataOf, submitAndWait } = cards);
+  waitForCards = () => cards.waitForCards([FLOPS, STATISTIC, LATENCY]);
   await waitForCards();
 });
 after(async () => {
   await lab?.close();
 });
-
-const card = (id) => page.locator(`article[data-exercise-id="${id}"]`);
-
-async function waitForCards() {
-  await page.waitForFunction(
-    (ids) => ids.every((id) => document.querySelector(`article[data-exercise-id="${id}"][data-params]`)),
-    [FLOPS, STATISTIC, LATENCY],
-    { timeout: 20000 },
-  );
-}
-
-const params = async (id) => JSON.parse(await card(id).getAttribute('data-params'));
-const dataOf = (id) => card(id).evaluate((el) => ({ ...el.dataset }));
-
-/** Runs an action and waits for the exercise's attempt count to move; returns data-correct. */
-async function submitAndWait(id, action) {
-  const before = Number((await dataOf(id)).attempts);
-  await action();
-  await page.waitForFunction(
-    ([cid, n]) => Number(document.querySelector(`article[data-exercise-id="${cid}"]`).dataset.attempts) === n,
-    [id, before + 1],
-    { timeout: 20000 },
-  );
-  return card(id).locator('[data-role="result"]').getAttribute('data-correct');
-}
 
 /** What each part's feedback line says, and whether it is marked right. */
 const partFeedback = () =>

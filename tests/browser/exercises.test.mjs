@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
-import { openLab } from './harness.mjs';
+import { exerciseCards, openLab } from './harness.mjs';
 
 const STORAGE_KEY = 'perflab.progress.v1';
 const NUMERIC = 'profiling.linear-params';
@@ -19,45 +19,19 @@ const CODE = 'profiling.median';
 
 let lab;
 let page;
+let card, params, dataOf, submitAndWait, waitForCards;
 before(async () => {
   lab = await openLab({ hash: '#profiling' });
   page = lab.page;
+  const cards = exerciseCards(page);
+  ({ card, params, dataOf, submitAndWait } = cards);
+  /** Waits until every exercise card of the chapter shows its variant. */
+  waitForCards = () => cards.waitForCards([NUMERIC, CHOICE, CODE]);
   await waitForCards();
 });
 after(async () => {
   await lab?.close();
 });
-
-const card = (id) => page.locator(`article[data-exercise-id="${id}"]`);
-
-/** Waits until every exercise card of the chapter shows its variant. */
-async function waitForCards() {
-  await page.waitForFunction(
-    (ids) => ids.every((id) => document.querySelector(`article[data-exercise-id="${id}"][data-params]`)),
-    [NUMERIC, CHOICE, CODE],
-    { timeout: 20000 },
-  );
-}
-
-async function params(id) {
-  return JSON.parse(await card(id).getAttribute('data-params'));
-}
-
-async function dataOf(id) {
-  return card(id).evaluate((el) => ({ ...el.dataset }));
-}
-
-/** Submits a form and waits for the attempt count to move. */
-async function submitAndWait(id, action) {
-  const before = Number((await dataOf(id)).attempts);
-  await action();
-  await page.waitForFunction(
-    ([cid, n]) => Number(document.querySelector(`article[data-exercise-id="${cid}"]`).dataset.attempts) === n,
-    [id, before + 1],
-    { timeout: 20000 },
-  );
-  return card(id).locator('[data-role="result"]').getAttribute('data-correct');
-}
 
 async function setCode(code) {
   const editor = card(CODE).locator('.cm-content');

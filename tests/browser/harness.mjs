@@ -136,3 +136,34 @@ export async function readMachineFacts(page) {
     ),
   );
 }
+
+/**
+ * Helpers for the exercise cards of a chapter, shared by the exercise browser tests:
+ * card(id) locates a card, params(id) reads the variant's parameters the page shows,
+ * dataOf(id) its data attributes, waitForCards(ids) waits until those cards show their
+ * variants, and submitAndWait(id, action) runs an action and waits for the attempt count
+ * to move, returning the result's data-correct ("true"/"false").
+ */
+export function exerciseCards(page) {
+  const card = (id) => page.locator(`article[data-exercise-id="${id}"]`);
+  const params = async (id) => JSON.parse(await card(id).getAttribute('data-params'));
+  const dataOf = (id) => card(id).evaluate((el) => ({ ...el.dataset }));
+  async function waitForCards(ids) {
+    await page.waitForFunction(
+      (list) => list.every((id) => document.querySelector(`article[data-exercise-id="${id}"][data-params]`)),
+      ids,
+      { timeout: 20000 },
+    );
+  }
+  async function submitAndWait(id, action) {
+    const before = Number((await dataOf(id)).attempts);
+    await action();
+    await page.waitForFunction(
+      ([cid, n]) => Number(document.querySelector(`article[data-exercise-id="${cid}"]`).dataset.attempts) === n,
+      [id, before + 1],
+      { timeout: 20000 },
+    );
+    return card(id).locator('[data-role="result"]').getAttribute('data-correct');
+  }
+  return { card, params, dataOf, waitForCards, submitAndWait };
+}
