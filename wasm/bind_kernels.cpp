@@ -1,9 +1,12 @@
 // Bindings for the kernels: the variant lists, one-shot operations on JS data, and one
-// measured point of the matmul experiment. Tensors arrive as (data, shape) pairs and leave
-// as {shape, data: Float32Array} copies.
+// measured point per call of the kernel experiments (matmul variants and tiles, GELU
+// variants, any operation by name with its roofline placement), as core's JSON rows.
+// Tensors arrive as (data, shape) pairs and leave as {shape, data: Float32Array} copies.
 // Not for: sweeps over n or cancellation between points (the lab worker loops and checks).
 #include "convert.hpp"
+#include "perflab/error.hpp"
 #include "perflab/kernels.hpp"
+#include "perflab/operations.hpp"
 
 namespace perflab::wasm {
 namespace {
@@ -28,14 +31,79 @@ val measure_matmul_js(val variant, val n, val options) {
   const std::string name = to_string(variant, "variant");
   const std::size_t size = to_size(n, "n");
   const TimerOptions timer_options = to_timer_options(options);
-  const MatmulMeasurement m = measure_matmul(name, size, timer_options);
-  val o = val::object();
-  o.set("variant", m.variant);
-  o.set("n", static_cast<double>(m.n));
-  o.set("flops", m.flops);
-  o.set("gflops_per_s", m.gflops_per_s);
-  o.set("stats", to_val(m.stats));
-  return o;
+  return to_val(to_json(measure_matmul(name, size, timer_options)));
+}
+
+// tiles: undefined/null for the defaults, else {tile_m?, tile_n?, tile_k?}.
+MatmulTiles to_tiles(const val& tiles) {
+  MatmulTiles t;
+  if (tiles.isUndefined() || tiles.isNull()) return t;
+  const char* const allowed = "tile_m, tile_n and tile_k";
+  if (tiles.typeOf().as<std::string>() != "object" ||
+      val::global("Array").call<bool>("isArray", tiles)) {
+    throw ValueError(std::string("tiles must be an object with optional fields ") + allowed +
+                     ", got " + describe(tiles));
+  }
+  const val keys = val::global("Object").call<val>("keys", tiles);
+  const std::size_t n = keys["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string key = keys[i].as<std::string>();
+    std::size_t* field = key == "tile_m" ? &t.m : key == "tile_n" ? &t.n : key == "tile_k" ? &t.k
+                                                                                         : nullptr;
+    if (field == nullptr) {
+      throw ValueError("unknown tile field \"" + key + "\"; the allowed fields are " + allowed);
+    }
+    if (!tiles[key].isUndefined()) *field = to_size(tiles[key], "tiles." + key);
+  }
+  return t;
+}
+
+val measure_matmul_blocked_js(val n, val tiles, val options) {
+  const std::size_t size = to_size(n, "n");
+  const MatmulTiles t = to_tiles(tiles);
+  const TimerOptions timer_options = to_timer_options(options);
+  return to_val(to_json(measure_matmul_blocked(size, t, timer_options), t));
+}
+
+val measure_gelu_js(val variant, val elements, val options) {
+  const std::string name = to_string(variant, "variant");
+  const std::size_t n = to_size(elements, "elements");
+  if (n < 1 || n > kMaxMeasureGeluN) {
+    throw ValueError("elements must be between 1 and " + std::to_string(kMaxMeasureGeluN) +
+                     ", got " + describe(elements));
+  }
+  const TimerOptions timer_options = to_timer_options(options);
+  return to_val(to_json(measure_gelu(name, n, timer_options)));
+}
+
+// options: the timer's fields plus variant, and the roofs peak_gflops_per_s and
+// bandwidth_gb_per_s (both or neither).
+val measure_operation_js(val op, val n, val options) {
+  const std::string name = to_string(op, "op");
+  const std::size_t size = to_size(n, "n");
+  OperationOptions o;
+  o.timer = to_timer_options(options, {"variant", "peak_gflops_per_s", "bandwidth_gb_per_s"});
+  const val variant = option(options, "variant");
+  if (!variant.isUndefined()) o.variant = to_string(variant, "options.variant");
+  const val peak = option(options, "peak_gflops_per_s");
+  const val bandwidth = option(options, "bandwidth_gb_per_s");
+  if (peak.isUndefined() != bandwidth.isUndefined()) {
+    throw ValueError(std::string("options.peak_gflops_per_s and options.bandwidth_gb_per_s go "
+                                 "together (the roofline needs both roofs); got only ") +
+                     (peak.isUndefined() ? "bandwidth_gb_per_s" : "peak_gflops_per_s"));
+  }
+  if (!peak.isUndefined()) {
+    o.roofs = Roofs{to_finite_number(peak, "options.peak_gflops_per_s"),
+                    to_finite_number(bandwidth, "options.bandwidth_gb_per_s")};
+  }
+  return to_val(to_json(measure_operation(name, size, o)));
+}
+
+val operation_names_js() {
+  val out = val::array();
+  const auto& names = operation_names();
+  for (std::size_t i = 0; i < names.size(); ++i) out.set(i, names[i]);
+  return out;
 }
 
 // variant undefined: core's default.
@@ -70,6 +138,10 @@ EMSCRIPTEN_BINDINGS(perflab_kernels) {
   expose<&matmul_variants_js>("matmulVariants");
   expose<&gelu_variants_js>("geluVariants");
   expose<&measure_matmul_js>("measureMatmul");
+  expose<&measure_matmul_blocked_js>("measureMatmulBlocked");
+  expose<&measure_gelu_js>("measureGelu");
+  expose<&measure_operation_js>("measureOperation");
+  expose<&operation_names_js>("operationNames");
   expose<&matmul_js>("matmul");
   expose<&gelu_js>("gelu");
   expose<&add_js>("add");

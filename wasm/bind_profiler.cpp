@@ -1,8 +1,9 @@
 // Bindings for the Profiling chapter: the whole profile of a spec (the same JSON object as
 // `perflab profile --json`, so the page and the CLI agree), the model zoo, the attention
 // rows, and one measured point per call for the chapter's experiments (model scaling,
-// batch size, forward vs backward, memory breakdown, profiling overhead); the lab worker
-// loops over points, so progress and cancel happen between calls.
+// batch size, forward vs backward, memory breakdown, profiling overhead, one Linear layer
+// with a chosen matmul variant); the lab worker loops over points, so progress and cancel
+// happen between calls.
 // Not for: sweeps, charts or any counting (core/profiler, core/zoo).
 #include "convert.hpp"
 #include "perflab/error.hpp"
@@ -100,6 +101,18 @@ val profiling_overhead_js(val spec, val batch, val options) {
   return to_val(to_json(measure_profiling_overhead(s, b, o)));
 }
 
+// measureLinear(inFeatures, outFeatures, batch, variant, options?): one Linear layer's
+// forward with its matmul run by `variant` (the loop-vs-vectorized experiment).
+val measure_linear_js(val in_features, val out_features, val batch, val variant, val options) {
+  const std::size_t in = to_size(in_features, "in_features");
+  const std::size_t out = to_size(out_features, "out_features");
+  const std::size_t b = to_size(batch, "batch");
+  const std::string v = to_string(variant, "variant");
+  const TimerOptions o = options.isUndefined() || options.isNull() ? default_profile_timer_options()
+                                                                   : to_timer_options(options);
+  return to_val(to_json(measure_linear_point(in, out, b, v, o)));
+}
+
 // layers.hpp's documented per-element costs, for the chapter's FLOP table.
 val flop_costs_js() {
   nlohmann::json out = nlohmann::json::array();
@@ -127,6 +140,7 @@ EMSCRIPTEN_BINDINGS(perflab_profiler) {
   expose<&memory_breakdown_js>("memoryBreakdown");
   expose<&profiling_overhead_js>("profilingOverhead");
   expose<&flop_costs_js>("flopCosts");
+  expose<&measure_linear_js>("measureLinear");
 }
 
 }  // namespace perflab::wasm

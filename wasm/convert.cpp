@@ -5,6 +5,7 @@
 // Not for: validating ranges core already validates (n, option ranges, variant names).
 #include "convert.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -166,10 +167,17 @@ Tensor to_tensor(const val& data, const std::string& data_name, const val& shape
   return Tensor(std::move(s), values);
 }
 
-TimerOptions to_timer_options(const val& options) {
+TimerOptions to_timer_options(const val& options) { return to_timer_options(options, {}); }
+
+TimerOptions to_timer_options(const val& options, const std::vector<std::string>& extra) {
   TimerOptions o;
   if (options.isUndefined() || options.isNull()) return o;
-  const char* const allowed = "warmup, samples, min_sample_ms and max_total_ms";
+  std::vector<std::string> keys_allowed = {"warmup", "samples", "min_sample_ms", "max_total_ms"};
+  keys_allowed.insert(keys_allowed.end(), extra.begin(), extra.end());
+  std::string allowed;
+  for (std::size_t i = 0; i < keys_allowed.size(); ++i) {
+    allowed += (i == 0 ? "" : i + 1 == keys_allowed.size() ? " and " : ", ") + keys_allowed[i];
+  }
   if (options.typeOf().as<std::string>() != "object" || is_array(options)) {
     throw ValueError(std::string("options must be an object with optional fields ") + allowed +
                      ", got " + describe(options));
@@ -178,9 +186,10 @@ TimerOptions to_timer_options(const val& options) {
   const std::size_t n = js_length(keys);
   for (std::size_t i = 0; i < n; ++i) {
     const std::string key = keys[i].as<std::string>();
-    if (key != "warmup" && key != "samples" && key != "min_sample_ms" && key != "max_total_ms") {
+    if (std::find(keys_allowed.begin(), keys_allowed.end(), key) == keys_allowed.end()) {
       throw ValueError("unknown option \"" + key + "\"; the allowed options are " + allowed);
     }
+    if (std::find(extra.begin(), extra.end(), key) != extra.end()) continue;
     const val value = options[key];
     if (value.isUndefined()) continue;  // {warmup: undefined} means "the default"
     const std::string name = "options." + key;
@@ -195,6 +204,10 @@ TimerOptions to_timer_options(const val& options) {
     }
   }
   return o;
+}
+
+val option(const val& options, const char* key) {
+  return options.isUndefined() || options.isNull() ? val::undefined() : options[key];
 }
 
 nlohmann::json to_json(const val& v, const std::string& name) {

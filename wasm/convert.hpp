@@ -45,6 +45,12 @@ Tensor to_tensor(const val& data, const std::string& data_name, const val& shape
 // undefined/null: the defaults. Otherwise a plain object whose keys are among warmup,
 // samples, min_sample_ms and max_total_ms; core validates the ranges.
 TimerOptions to_timer_options(const val& options);
+// The same, for bindings whose options object carries more than the timer's fields: the keys
+// in `extra` are allowed too (the caller reads them with option()), and the error for an
+// unknown key lists them beside the timer's.
+TimerOptions to_timer_options(const val& options, const std::vector<std::string>& extra);
+// options[key], or undefined when options is undefined or null.
+val option(const val& options, const char* key);
 // Through JSON.stringify, so the value must be JSON-serializable (not undefined or a function).
 nlohmann::json to_json(const val& v, const std::string& name);
 

@@ -13,11 +13,13 @@
 namespace perflab::detail {
 
 // The kernel variants the layers run, named in one place so a faster registered variant
-// can be adopted with one edit.
+// can be adopted with one edit. The matmul one is the default of LayerMatmulVariantScope
+// (layers.hpp), which experiments use to swap it for a while.
 inline constexpr const char* kLayerMatmulVariant = "packed";
 inline constexpr const char* kLayerGeluVariant = "fused-simd";
 
-// out (M, N) = a (M, K) @ b (K, N), overwriting out, with kLayerMatmulVariant's kernel.
+// out (M, N) = a (M, K) @ b (K, N), overwriting out, with the layers' matmul variant
+// (kLayerMatmulVariant unless a LayerMatmulVariantScope is alive).
 void gemm(float* out, const float* a, const float* b, std::size_t M, std::size_t K, std::size_t N);
 // out (cols, rows) = in (rows, cols)ᵀ.
 void transpose(float* out, const float* in, std::size_t rows, std::size_t cols);

@@ -15,6 +15,7 @@
 #include "perflab/detail/simd.hpp"
 #include "perflab/error.hpp"
 #include "perflab/kernels.hpp"
+#include "perflab/roofline.hpp"
 
 // The two scalar variants stay scalar (PERFLAB_SCALAR_FUNCTION/LOOP, detail/simd.hpp): at
 // -O3 compilers auto-vectorize the i-k-j loop, and then "reordered vs simd" would measure
@@ -360,8 +361,12 @@ MatmulMeasurement measure_square(const std::string& name, const Kernel2d& kernel
   m.stats = timer.run([&] { kernel(out.data(), a.data(), b.data(), n, n, n); });
   m.variant = name;
   m.n = n;
-  m.flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+  const OpCost cost = cost_matmul(n, n, n);
+  m.flops = cost.flops;
+  m.bytes = cost.bytes;
+  m.intensity = cost.flops / cost.bytes;
   m.gflops_per_s = m.stats.median_ms > 0 ? m.flops / (m.stats.median_ms * 1e6) : 0.0;
+  m.gb_per_s = m.stats.median_ms > 0 ? m.bytes / (m.stats.median_ms * 1e6) : 0.0;
   return m;
 }
 

@@ -230,6 +230,25 @@ PeakMeasurement run_peak(void (*chains)(long, float), int lanes, const ProbeOpti
   return m;
 }
 
+// One sweep point: the read bandwidth over the first `bytes` (a multiple of
+// kSweepAlignBytes) of buffer, which holds at least that many.
+SweepRow read_point(const float* buffer, size_t bytes, const TimerOptions& options, Clock& clock,
+                    const ProgressFn& progress) {
+  volatile float sink = 0;
+  Timer timer(clock);
+  timer.options(options);
+  if (progress) timer.on_progress(progress);
+  const size_t n = bytes / sizeof(float);
+  const size_t passes = std::max<size_t>(1, kMinSweepCallBytes / bytes);
+  SweepRow row;
+  row.bytes = bytes;
+  row.stats = timer.run([&] { sink = read_sum_kernel(buffer, n, passes); });
+  const double bytes_per_call = static_cast<double>(bytes) * static_cast<double>(passes);
+  row.gb_per_s = best_rate_per_ns(bytes_per_call, row.stats);
+  (void)sink;
+  return row;
+}
+
 BandwidthMeasurement bandwidth_result(const char* kernel, double bytes_per_call,
                                       size_t working_set_bytes, Stats stats) {
   BandwidthMeasurement m;
@@ -339,25 +358,35 @@ std::vector<SweepRow> probe_sweep(const ProbeOptions& options, Clock& clock,
   const Tensor buffer = Tensor::full({max_bytes / sizeof(float)}, 1.0f);
   std::vector<SweepRow> rows;
   rows.reserve(sizes.size());
-  volatile float sink = 0;
   for (size_t i = 0; i < sizes.size(); ++i) {
     const size_t bytes = sizes[i];
-    const size_t n = bytes / sizeof(float);
     const double lo = static_cast<double>(i) / static_cast<double>(sizes.size());
     const double hi = static_cast<double>(i + 1) / static_cast<double>(sizes.size());
     report(progress, lo, "sweep size " + format_bytes(bytes));
-    Timer timer(clock);
-    timer.options(timer_options(options, 2));  // two warm passes load the caches
-    if (progress) timer.on_progress(sub_progress(progress, lo, hi));
-    const size_t passes = std::max<size_t>(1, kMinSweepCallBytes / bytes);
-    SweepRow row;
-    row.bytes = bytes;
-    row.stats = timer.run([&] { sink = read_sum_kernel(buffer.data(), n, passes); });
-    const double bytes_per_call = static_cast<double>(bytes) * static_cast<double>(passes);
-    row.gb_per_s = best_rate_per_ns(bytes_per_call, row.stats);
-    rows.push_back(std::move(row));
+    // Two warm passes load the caches.
+    rows.push_back(read_point(buffer.data(), bytes, timer_options(options, 2), clock,
+                              sub_progress(progress, lo, hi)));
   }
   return rows;
+}
+
+SweepRow probe_read_bandwidth(std::size_t bytes, const TimerOptions& options, Clock& clock,
+                              const ProgressFn& progress) {
+  check_bytes("bytes", bytes, kMinReadBandwidthBytes, kMaxReadBandwidthBytes);
+  options.validate();
+  const size_t aligned = bytes / kSweepAlignBytes * kSweepAlignBytes;
+  const size_t allowed = bytes_allowed(aligned);
+  if (allowed < aligned) {
+    throw AllocationError("a read-bandwidth point of " + format_bytes(aligned) +
+                          " does not fit: the lab's memory cap of " +
+                          format_bytes(MemoryTracker::global().cap_bytes()) + " leaves " +
+                          format_bytes(allowed) + "; use a smaller size or free some tensors");
+  }
+  const Tensor buffer = Tensor::full({aligned / sizeof(float)}, 1.0f);
+  // As the sweep: every sample kept, since the rate comes from the fastest one.
+  TimerOptions timer = options;
+  timer.drop_outliers = false;
+  return read_point(buffer.data(), aligned, timer, clock, progress);
 }
 
 MachineProfile probe_machine(const ProbeOptions& options, Clock& clock,

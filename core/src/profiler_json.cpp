@@ -304,6 +304,13 @@ json to_json(const OverheadPoint& p) {
           {"with_context", to_json(p.with_context)}};
 }
 
+json to_json(const LinearPoint& p) {
+  return {{"variant", p.variant},           {"in_features", p.in_features},
+          {"out_features", p.out_features}, {"batch", p.batch},
+          {"flops", p.flops},               {"gflops_per_s", p.gflops_per_s},
+          {"stats", to_json(p.stats)}};
+}
+
 json to_json(const AttentionRow& r) {
   return {{"seq_len", r.seq_len},
           {"projection_flops", r.projection_flops},

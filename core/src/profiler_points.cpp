@@ -3,6 +3,8 @@
 // against sequence length (counted, MultiHeadAttention's convention).
 // Not for: sweeps (the worker's loop) or charting.
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "perflab/error.hpp"
 #include "perflab/profiler.hpp"
@@ -19,6 +21,41 @@ Model model_at(const nlohmann::json& spec, std::size_t batch) {
   return model_from_json(detail::spec_with_batch(spec, batch));
 }
 }  // namespace
+
+LinearPoint measure_linear_point(std::size_t in_features, std::size_t out_features,
+                                 std::size_t batch, std::string_view variant,
+                                 const TimerOptions& options, Clock& clock) {
+  const std::pair<const char*, std::size_t> sizes[] = {
+      {"in_features", in_features}, {"out_features", out_features}, {"batch", batch}};
+  for (const auto& [name, value] : sizes) {
+    if (value < 1 || value > kMaxSpecDimension) {
+      throw ValueError(std::string(name) + " must be between 1 and " +
+                       std::to_string(kMaxSpecDimension) + ", got " + std::to_string(value));
+    }
+  }
+  const double terms = static_cast<double>(batch) * static_cast<double>(in_features) *
+                       static_cast<double>(out_features);
+  if (terms > kMaxLinearPointTerms) {
+    throw ValueError("batch × in_features × out_features must be at most " +
+                     std::to_string(static_cast<long long>(kMaxLinearPointTerms)) + ", got " +
+                     std::to_string(batch) + " × " + std::to_string(in_features) + " × " +
+                     std::to_string(out_features) + " = " +
+                     std::to_string(static_cast<long long>(terms)));
+  }
+  options.validate();
+  const LayerMatmulVariantScope scope(variant);  // ValueError for an unknown variant
+  Linear layer(in_features, out_features, true, 1);
+  const LayerProfile profile = profile_layer(layer, {batch, in_features}, options, 1, clock);
+  LinearPoint p;
+  p.variant = std::string(layer_matmul_variant());
+  p.in_features = in_features;
+  p.out_features = out_features;
+  p.batch = batch;
+  p.flops = profile.flops_per_batch.matmul;
+  p.gflops_per_s = profile.gflops_per_s;
+  p.stats = profile.forward;
+  return p;
+}
 
 ForwardPoint measure_forward_point(const nlohmann::json& spec, std::size_t batch,
                                    const TimerOptions& options, Clock& clock) {

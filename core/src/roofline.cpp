@@ -132,9 +132,11 @@ OpCost cost_matmul(std::size_t M, std::size_t K, std::size_t N) {
 OpCost cost_add(std::size_t n) { return {as_double(n), 12.0 * as_double(n)}; }
 OpCost cost_mul(std::size_t n) { return {as_double(n), 12.0 * as_double(n)}; }
 
-OpCost cost_gelu_fused(std::size_t n) { return {9.0 * as_double(n), 8.0 * as_double(n)}; }
+OpCost cost_gelu_fused(std::size_t n) {
+  return {kGeluFlopsPerElement * as_double(n), 8.0 * as_double(n)};
+}
 OpCost cost_gelu_unfused(std::size_t n) {
-  return {9.0 * as_double(n), (6.0 * 8.0 + 2.0 * 12.0) * as_double(n)};
+  return {kGeluFlopsPerElement * as_double(n), (6.0 * 8.0 + 2.0 * 12.0) * as_double(n)};
 }
 
 OpCost cost_sum(std::size_t n) { return {as_double(n), 4.0 * as_double(n)}; }

@@ -388,8 +388,8 @@ TEST_CASE("Softmax backward matches finite differences") {
 TEST_CASE("element-wise layers count FLOPs by their documented per-element costs") {
   const Shape s = {16, 10, 32};  // 320 elements per sample
   CHECK(ReLU().flops_per_sample(s) == FlopCounts{0, 0, 320});
-  CHECK(GELU().flops_per_sample(s).elementwise == 8 * 320);
-  CHECK(GELU().backward_flops_per_sample(s).elementwise == 18 * 320);
+  CHECK(GELU().flops_per_sample(s).elementwise == 9 * 320);
+  CHECK(GELU().backward_flops_per_sample(s).elementwise == 19 * 320);
   CHECK(Sigmoid().flops_per_sample(s).elementwise == 4 * 320);
   CHECK(Softmax().flops_per_sample(s).elementwise == 5 * 320);
   CHECK(Softmax().backward_flops_per_sample(s).elementwise == 4 * 320);
@@ -404,7 +404,7 @@ TEST_CASE("element-wise layers count FLOPs by their documented per-element costs
   const auto& table = elementwise_costs();
   REQUIRE_FALSE(table.empty());
   CHECK(table[1].op == "GELU");
-  CHECK(table[1].forward == "8");
+  CHECK(table[1].forward == "9");
 }
 
 TEST_CASE("activations and Softmax reject shapes without the dimensions they need") {
@@ -606,8 +606,8 @@ TEST_CASE("TransformerBlock d_model 128, 4 heads, d_ff 512 counts parameters and
   const FlopCounts f = block.flops_per_sample({1, 64, 128});
   CHECK(f.matmul == 10485760.0 + 16777216.0);
   CHECK(f.bias == 32768.0 + 32768.0 + 8192.0);
-  // LayerNorms 2·7·64·128, scores 6·4·64², GELU 8·64·512, residuals 2·64·128.
-  CHECK(f.elementwise == 114688.0 + 98304.0 + 262144.0 + 16384.0);
+  // LayerNorms 2·7·64·128, scores 6·4·64², GELU 9·64·512, residuals 2·64·128.
+  CHECK(f.elementwise == 114688.0 + 98304.0 + 294912.0 + 16384.0);
   CHECK(block.backward_flops_per_sample({1, 64, 128}).matmul == 2 * f.matmul);
   CHECK(block.parameters().front().name == "ln1.gamma");
   CHECK(block.parameters().back().name == "ffn2.bias");

@@ -1,7 +1,8 @@
 // The kernel and module bindings give the right numbers in both Node builds: matmul (every
 // variant, batched and broadcast) against a double-precision JS reference, gelu against the
 // formula, add/mul exactly, results copied out of wasm memory, and the shapes of buildInfo,
-// memoryStats and measureMatmul. Errors are in errors.test.mjs; timing is never asserted.
+// memoryStats and measureMatmul (the other measurement points: measurements.test.mjs).
+// Errors are in errors.test.mjs; timing is never asserted.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
@@ -193,11 +194,15 @@ for (const [b, build] of BUILDS.entries()) {
       for (const { name } of m.matmulVariants()) {
         const r = m.measureMatmul(name, n, { warmup: 1, samples: 5, min_sample_ms: 0.2,
                                              max_total_ms: 200 });
-        assert.deepEqual(Object.keys(r).sort(), ['flops', 'gflops_per_s', 'n', 'stats', 'variant']);
+        assert.deepEqual(Object.keys(r).sort(), ['bytes', 'flops', 'gb_per_s', 'gflops_per_s',
+          'intensity', 'n', 'stats', 'variant']);
         assert.equal(r.variant, name);
         assert.equal(r.n, n);
         assert.equal(r.flops, 2 * n ** 3);
+        assert.equal(r.bytes, 12 * n ** 2); // cost_matmul: a, b read once, out written once
+        assert.equal(r.intensity, n / 6);
         assert.ok(Number.isFinite(r.gflops_per_s) && r.gflops_per_s > 0, `${r.gflops_per_s}`);
+        assert.ok(Number.isFinite(r.gb_per_s) && r.gb_per_s > 0, `${r.gb_per_s}`);
         const s = r.stats;
         assert.deepEqual(Object.keys(s).sort(), [
           'ci95_high_ms', 'ci95_low_ms', 'cv', 'inner_iterations', 'max_ms', 'mean_ms',

@@ -15,13 +15,16 @@
 #include <string_view>
 #include <vector>
 
+#include "commands.hpp"
 #include "perflab/perflab.hpp"
 
 namespace {
 
 constexpr const char* kUsage =
     "usage:\n"
-    "  perflab bench [--json] [--quick]        matmul GFLOP/s per variant, N = 64..512\n"
+    "  perflab bench [--json] [--quick]        matmul variants at N = 64..512 and GELU variants\n"
+    "  perflab roofline [--json] [--quick]     probe this machine's roofs and place the lab's\n"
+    "                                          kernels on them (--quick: a few seconds)\n"
     "  perflab exercises                       list the exercise bank (JSON)\n"
     "  perflab variant ID SEED                 the variant a student with SEED sees (JSON)\n"
     "  perflab grade ID SEED 'ANSWER_JSON'     grade an answer, e.g. '{\"value\": 8256}'\n"
@@ -57,45 +60,6 @@ std::uint32_t parse_seed(const std::string& text) {
     throw perflab::ValueError("SEED must be an integer from 0 to 4294967295, got '" + text + "'");
   }
   return static_cast<std::uint32_t>(v);
-}
-
-nlohmann::json stats_json(const perflab::Stats& s) {
-  return {{"samples", s.samples},           {"outliers", s.outliers},
-          {"mean_ms", s.mean_ms},           {"stddev_ms", s.stddev_ms},
-          {"min_ms", s.min_ms},             {"max_ms", s.max_ms},
-          {"median_ms", s.median_ms},       {"p95_ms", s.p95_ms},
-          {"p99_ms", s.p99_ms},             {"ci95_low_ms", s.ci95_low_ms},
-          {"ci95_high_ms", s.ci95_high_ms}, {"cv", s.cv},
-          {"inner_iterations", s.inner_iterations}, {"resolution_ms", s.resolution_ms},
-          {"warning", s.warning}};
-}
-
-int bench(bool json, bool quick) {
-  perflab::TimerOptions opts;
-  opts.warmup = 1;
-  opts.samples = quick ? 5 : 11;
-  opts.min_sample_ms = quick ? 5 : 20;
-  opts.max_total_ms = quick ? 500 : 2000;
-  nlohmann::json rows = nlohmann::json::array();
-  if (!json) std::printf("%-10s %6s %12s %12s %8s\n", "variant", "N", "median_ms", "GFLOP/s", "CV");
-  for (std::size_t n : {64, 128, 256, 512}) {
-    for (const auto& v : perflab::matmul_variants()) {
-      const auto m = perflab::measure_matmul(v.name, n, opts);
-      if (json) {
-        rows.push_back({{"variant", m.variant}, {"n", m.n}, {"flops", m.flops},
-                        {"gflops_per_s", m.gflops_per_s}, {"stats", stats_json(m.stats)}});
-      } else {
-        std::printf("%-10s %6zu %12.4f %12.2f %7.1f%%\n", m.variant.c_str(), m.n,
-                    m.stats.median_ms, m.gflops_per_s, 100.0 * m.stats.cv);
-        if (!m.stats.warning.empty()) std::printf("           warning: %s\n", m.stats.warning.c_str());
-      }
-    }
-  }
-  if (json) {
-    std::cout << nlohmann::json{{"simd_backend", perflab::simd_backend()}, {"matmul", rows}}.dump(2)
-              << "\n";
-  }
-  return 0;
 }
 
 // ---- zoo and profile
@@ -328,7 +292,9 @@ int run(const std::vector<std::string>& args) {
     for (const auto& a : args) if (a == flag) return true;
     return false;
   };
-  if (cmd == "bench") return bench(has("--json"), has("--quick"));
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (cmd == "bench") return perflab::cli::bench_command(rest);
+  if (cmd == "roofline") return perflab::cli::roofline_command(rest);
   if (cmd == "info") {
     const double res = perflab::measure_resolution_ms(perflab::default_clock());
     std::cout << nlohmann::json{{"simd_backend", perflab::simd_backend()},

@@ -130,12 +130,16 @@ inline constexpr double kMatmulTolerance = 1e-4;
 inline constexpr std::size_t kMaxMeasureMatmulN = 4096;
 
 // One measured point of the "matmul: loops vs SIMD" experiment and the bench: square
-// N×N @ N×N with random inputs, timed with the Timer. flops = 2·N³.
+// N×N @ N×N with random inputs, timed with the Timer. flops and bytes are
+// cost_matmul(N, N, N): 2·N³ FLOPs, 12·N² bytes (each operand read once, out written once).
 struct MatmulMeasurement {
   std::string variant;
   std::size_t n = 0;
   double flops = 0;
+  double bytes = 0;
+  double intensity = 0;     // flops / bytes = N/6 FLOP/byte
   double gflops_per_s = 0;  // flops / median
+  double gb_per_s = 0;      // bytes / median: the ideal traffic's rate, a lower bound
   Stats stats;
 };
 // Throws ValueError for n outside [1, kMaxMeasureMatmulN] or an unknown variant, and Error

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "perflab/roofline.hpp"
 #include "perflab/tensor.hpp"
 
 namespace perflab {
@@ -24,9 +25,10 @@ namespace perflab {
 //   elementwise  the documented per-element costs below.
 // Element-wise costs, forward / backward, counted per element of the tensor named:
 //   ReLU                     1 / 1   compare-select / select of dout
-//   GELU                     8 / 18  the eight passes of the unfused kernel (x³, ·0.044715,
-//                                    +x, ·√(2/π), tanh, 1+, ·x, ·0.5; tanh counts as one) /
-//                                    the same five up to tanh, then 13 for the derivative
+//   GELU                     9 / 19  the formula's operations (x·x, ·x, ·0.044715, +x,
+//                                    ·√(2/π), tanh, 1+, ·x, ·0.5; tanh counts as one), the
+//                                    roofline's kGeluFlopsPerElement / the same six up to
+//                                    tanh, then 13 for the derivative
 //                                    0.5(1+t) + 0.5x(1−t²)√(2/π)(1+3·0.044715x²), times dout
 //   Sigmoid                  4 / 3   negate, exp, 1+, divide / dout·y·(1−y)
 //   Softmax (per input)      5 / 4   max, subtract, exp, sum, divide / Σ dout·y (2),
@@ -66,7 +68,9 @@ struct FlopCounts {
 // The table above as constants, so the profiler and the page show the same numbers.
 namespace flop_cost {
 inline constexpr double kReluForward = 1, kReluBackward = 1;
-inline constexpr double kGeluForward = 8, kGeluBackward = 18;
+// Forward is the roofline's count (one constant, so the profiler and the roofline agree);
+// backward recomputes the six operations up to tanh and adds the derivative's 13.
+inline constexpr double kGeluForward = kGeluFlopsPerElement, kGeluBackward = 6 + 13;
 inline constexpr double kSigmoidForward = 4, kSigmoidBackward = 3;
 inline constexpr double kSoftmaxForward = 5, kSoftmaxBackward = 4;
 inline constexpr double kLayerNormForward = 7, kLayerNormBackward = 11;
@@ -85,6 +89,26 @@ struct ElementwiseCost {
   std::string note;  // what is counted, in words
 };
 const std::vector<ElementwiseCost>& elementwise_costs();
+
+// ---------------------------------------------------------------------------------------
+// The matmul variant behind Linear, Conv2d and the attention projections ("packed" unless
+// overridden). The override is scoped: it lasts while the scope object lives and restores
+// the previous variant when it dies, so an experiment ("the same Linear with loops, then
+// vectorized") cannot leave the model running slow kernels. Process-wide and not
+// thread-safe, as the lab is single-threaded. Throws ValueError for an unknown variant.
+struct MatmulVariant;
+class LayerMatmulVariantScope {
+ public:
+  explicit LayerMatmulVariantScope(std::string_view variant);
+  ~LayerMatmulVariantScope();
+  LayerMatmulVariantScope(const LayerMatmulVariantScope&) = delete;
+  LayerMatmulVariantScope& operator=(const LayerMatmulVariantScope&) = delete;
+
+ private:
+  const MatmulVariant* previous_;
+};
+// The variant layers run now: "packed", or the innermost scope's.
+std::string_view layer_matmul_variant();
 
 // ---------------------------------------------------------------------------------------
 // im2col / col2im for one image, square kernel, zero padding.

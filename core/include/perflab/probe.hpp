@@ -92,6 +92,17 @@ struct SweepRow {
 std::vector<SweepRow> probe_sweep(const ProbeOptions& options = {}, Clock& clock = default_clock(),
                                   const ProgressFn& progress = nullptr);
 
+// One point of that sweep, for a page that loops over sizes itself (progress and cancel
+// between points): the read bandwidth of a working set of `bytes` (rounded down to a
+// multiple of 128; the row says what was read), timed with `options` (outliers kept, as
+// everywhere here, because the rate is taken over the fastest sample). probe_sweep times each of its sizes with this same
+// code. Throws ValueError for bytes outside [kMinReadBandwidthBytes, kMaxReadBandwidthBytes]
+// and AllocationError when the tracker's cap leaves less than bytes.
+inline constexpr std::size_t kMinReadBandwidthBytes = std::size_t{4} << 10;    // 4 KiB
+inline constexpr std::size_t kMaxReadBandwidthBytes = std::size_t{256} << 20;  // 256 MiB
+SweepRow probe_read_bandwidth(std::size_t bytes, const TimerOptions& options,
+                              Clock& clock = default_clock(), const ProgressFn& progress = nullptr);
+
 // The four headline figures. For a roofline use peak_gflops_per_s() (the scalar peak for
 // scalar kernels) and the triad bandwidth (two reads and a write per element, like most
 // kernels).

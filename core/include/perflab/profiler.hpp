@@ -402,6 +402,27 @@ OverheadPoint measure_profiling_overhead(
     const nlohmann::json& spec, std::size_t batch = 0,
     const TimerOptions& options = default_profile_timer_options(), Clock& clock = default_clock());
 
+// One Linear layer (bias on, as in the models) with its matmul run by `variant` ("naive" =
+// the i-j-k loops, "packed" = the vectorized kernel the layers use, or any matmul variant):
+// the loop-vs-vectorized Linear experiment. profile_layer inside a LayerMatmulVariantScope,
+// so the model's own layers are back on "packed" afterwards, even after an error.
+// flops: the matmul headline per batch, 2·batch·in·out; gflops_per_s = flops / median.
+struct LinearPoint {
+  std::string variant;
+  std::size_t in_features = 0, out_features = 0, batch = 0;
+  double flops = 0;
+  double gflops_per_s = 0;
+  Stats stats;  // of one forward
+};
+// Each size in [1, kMaxSpecDimension]; batch·in·out at most kMaxLinearPointTerms, so that
+// even the naive loops finish a call in seconds. ValueError naming the argument otherwise,
+// or for an unknown variant.
+inline constexpr double kMaxLinearPointTerms = 1073741824.0;  // 2^30 multiply-adds
+LinearPoint measure_linear_point(std::size_t in_features, std::size_t out_features,
+                                 std::size_t batch, std::string_view variant,
+                                 const TimerOptions& options = default_profile_timer_options(),
+                                 Clock& clock = default_clock());
+
 // ---------------------------------------------------------------------------------------
 // Self-attention against sequence length, counted (MultiHeadAttention's convention), per
 // sample at the batch given for memory. FLOPs: the four projections 8·T·D² (linear in T)
@@ -451,6 +472,7 @@ nlohmann::json to_json(const ForwardPoint& point);
 nlohmann::json to_json(const MemoryBreakdown& breakdown);
 nlohmann::json to_json(const OverheadPoint& point);
 nlohmann::json to_json(const AttentionRow& row);
+nlohmann::json to_json(const LinearPoint& point);  // the struct's field names
 // The CLI's object (`perflab profile --json`, and profileModel() in the page):
 //   name, input, output_shape (at the profiled batch), batch_size,
 //   parameters, parameter_bytes,

@@ -72,7 +72,9 @@ OpCost cost_mul(std::size_t n);
 // GELU, tanh form 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))): 9 FLOPs per element, the
 // formula's operations: x·x, ·x, ·0.044715, +x, ·√(2/π), tanh (counted as one), 1+, x·, 0.5·.
 // (The vector tanh behind it executes about twenty more; the roofline counts the work asked
-// for, not the cost of one way to do it.)
+// for, not the cost of one way to do it.) One constant, shared with the GELU layer's count
+// (layers.hpp flop_cost::kGeluForward), so the profiler and the roofline agree.
+inline constexpr double kGeluFlopsPerElement = 9;
 // Fused: one pass, 8n bytes (read x, write out).
 OpCost cost_gelu_fused(std::size_t n);
 // Unfused, as elementwise.cpp's "unfused" variant runs it (one pass per operation, each

@@ -1,0 +1,16 @@
+// The CLI's subcommands that live in their own files, called from main.cpp's dispatcher.
+// Each returns the process exit status (0 done, 2 bad usage with the reason on stderr).
+// Not for: argument parsing shared by all commands (main.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace perflab::cli {
+
+// `perflab roofline [--json] [--quick]`; args are those after the subcommand.
+int roofline_command(const std::vector<std::string>& args);
+// `perflab bench [--json] [--quick]`.
+int bench_command(const std::vector<std::string>& args);
+
+}  // namespace perflab::cli

@@ -1,0 +1,100 @@
+// Bindings for the machine probe and the roofline: the probe's headline figures (the roofs),
+// one point of the read-bandwidth sweep per call (the lab worker loops over sizes, so
+// progress and cancel happen between points), a kernel placed on the roofline, and the
+// check of pasted `perflab roofline --json` / `perflab bench --json` output.
+// Not for: roofline arithmetic or report validation (core/roofline, core/operations,
+// core/report); these functions only convert.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "convert.hpp"
+#include "perflab/error.hpp"
+#include "perflab/operations.hpp"
+#include "perflab/probe.hpp"
+#include "perflab/profiler.hpp"
+#include "perflab/report.hpp"
+#include "perflab/roofline.hpp"
+
+namespace perflab::wasm {
+namespace {
+
+// Rejects keys outside `allowed` (a plain object or undefined/null expected).
+void require_keys(const val& object, const std::string& name,
+                  const std::vector<std::string>& allowed) {
+  std::string list;
+  for (std::size_t i = 0; i < allowed.size(); ++i) {
+    list += (i == 0 ? "" : i + 1 == allowed.size() ? " and " : ", ") + allowed[i];
+  }
+  if (object.typeOf().as<std::string>() != "object" || object.isNull() ||
+      val::global("Array").call<bool>("isArray", object)) {
+    throw ValueError(name + " must be an object with the fields " + list + ", got " +
+                     describe(object));
+  }
+  const val keys = val::global("Object").call<val>("keys", object);
+  const std::size_t n = keys["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string key = keys[i].as<std::string>();
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      throw ValueError("unknown field \"" + key + "\" in " + name + "; the allowed fields are " +
+                       list);
+    }
+  }
+}
+
+// probeMachine({quick}?): quick (ProbeOptions::quick(), well under a second) or the full
+// probe (about a second and a half). The result also becomes the profiler's cached machine,
+// so profiles judge bottlenecks against the roofs the student just measured.
+val probe_machine_js(val options) {
+  bool quick = false;
+  if (!options.isUndefined() && !options.isNull()) {
+    require_keys(options, "options", {"quick"});
+    const val q = options["quick"];
+    if (!q.isUndefined()) {
+      if (!q.isTrue() && !q.isFalse()) {
+        throw ValueError("options.quick must be true or false, got " + describe(q));
+      }
+      quick = q.isTrue();
+    }
+  }
+  const MachineProfile machine = probe_machine(quick ? ProbeOptions::quick() : ProbeOptions{});
+  set_cached_machine_profile(machine);
+  return to_val(to_json(machine));
+}
+
+val measure_read_bandwidth_js(val bytes, val options) {
+  const std::size_t b = to_size(bytes, "bytes");
+  const TimerOptions o = to_timer_options(options);
+  return to_val(to_json(probe_read_bandwidth(b, o)));
+}
+
+// rooflinePoint({name, flops, bytes, measured_gflops_per_s}, {peak_gflops_per_s,
+// bandwidth_gb_per_s}); core checks the ranges.
+val roofline_point_js(val point, val roofs) {
+  require_keys(point, "point", {"name", "flops", "bytes", "measured_gflops_per_s"});
+  require_keys(roofs, "roofs", {"peak_gflops_per_s", "bandwidth_gb_per_s"});
+  const std::string name =
+      point["name"].isUndefined() ? std::string() : to_string(point["name"], "point.name");
+  const double flops = to_finite_number(point["flops"], "point.flops");
+  const double bytes = to_finite_number(point["bytes"], "point.bytes");
+  const double measured =
+      to_finite_number(point["measured_gflops_per_s"], "point.measured_gflops_per_s");
+  const Roofs r{to_finite_number(roofs["peak_gflops_per_s"], "roofs.peak_gflops_per_s"),
+                to_finite_number(roofs["bandwidth_gb_per_s"], "roofs.bandwidth_gb_per_s")};
+  return to_val(to_json(
+      roofline_point(name, flops, bytes, measured, r.peak_gflops_per_s, r.bandwidth_gb_per_s),
+      r));
+}
+
+val cli_report_js(val text) { return to_val(cli_report_from_text(to_string(text, "text"))); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(perflab_probe) {
+  expose<&probe_machine_js>("probeMachine");
+  expose<&measure_read_bandwidth_js>("measureReadBandwidth");
+  expose<&roofline_point_js>("rooflinePoint");
+  expose<&cli_report_js>("cliReport");
+}
+
+}  // namespace perflab::wasm
