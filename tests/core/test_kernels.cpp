@@ -2,8 +2,9 @@
 // reference on awkward shapes (1, primes, sizes that are not multiples of the vector width,
 // of the 4×8 and 2×16 register blocks or of the packed kernel's cache blocks), batched and
 // broadcast; the blocked kernel with any tile sizes and its tile errors; shape errors say
-// what was wrong; the vector e^x and tanh against the C library; GELU variants match the
-// reference over [−10, 10] and at ±inf/NaN, and differ in the temporaries they allocate;
+// what was wrong; the vector e^x and tanh against the C library; the vector GELU over
+// [−30, 30] and at extreme inputs, and every GELU variant over [−10, 10] and at ±inf/NaN
+// against the double reference; the variants differ in the temporaries they allocate;
 // add/mul; measure_matmul and measure_gelu validate their input and return finite figures
 // (speed is never asserted).
 #include <doctest/doctest.h>
@@ -131,11 +132,13 @@ TEST_CASE("every matmul variant matches a double-precision reference on awkward 
                                {4, 4, 4},   {4, 8, 8},   {5, 3, 9},    {8, 16, 12},
                                {13, 17, 11}, {31, 37, 29}, {64, 1, 64}, {1, 64, 33},
                                {6, 2, 10},  {7, 11, 3},  {67, 19, 71}, {2, 97, 5}};
-  // Across the packed kernel's cache blocks (k 256, m 128, n 512) and the blocked kernel's
-  // default tiles (m 64, n 256, k 128): several k blocks added into out, a second block of
-  // rows, a second panel of columns, each with ragged edges.
-  const std::vector<Shape> block_edges = {{5, 257, 9},    {3, 600, 17}, {129, 7, 9},
-                                          {2, 3, 513},    {65, 129, 257}, {131, 260, 515}};
+  // Across the packed kernel's cache blocks (k 512, m 64, n 512) and the blocked kernel's
+  // default tiles (m 64, n 256, k 128): several k blocks added into out, more blocks of
+  // rows (an odd count: the last strip of a is the zero-padded copy), a second panel of
+  // columns, each with ragged edges.
+  const std::vector<Shape> block_edges = {{5, 257, 9},    {3, 600, 17},   {129, 7, 9},
+                                          {2, 3, 513},    {65, 129, 257}, {131, 260, 515},
+                                          {5, 1030, 9},   {67, 513, 18}};
   shapes.insert(shapes.end(), block_edges.begin(), block_edges.end());
   Rng rng(20240501);
   for (int draw = 0; draw < 25; ++draw) {
@@ -158,8 +161,8 @@ TEST_CASE("every matmul variant matches a double-precision reference on awkward 
 }
 
 TEST_CASE("every matmul variant overwrites its output rather than accumulating into it") {
-  // K = 300 takes the packed kernel through a second k block, which adds into out.
-  for (const std::size_t K : {6, 300}) {
+  // K = 600 takes the packed kernel through a second k block, which adds into out.
+  for (const std::size_t K : {6, 600}) {
     const Tensor a = Tensor::random({5, K}, 11), b = Tensor::random({K, 9}, 12);
     for (const auto& v : matmul_variants()) {
       INFO("variant " << v.name << ", K = " << K);
@@ -339,6 +342,16 @@ TEST_CASE("the SIMD helpers round to nearest even and build exact powers of two"
   CHECK(out[2] == 1.0f);
   CHECK(out[3] == kInf);
 
+  // shift_to_exponent of n + 127 carried by the rounding magic is 2^n, over the whole normal
+  // range; splat_kept is a splat.
+  for (int e = -126; e <= 128; ++e) {
+    CAPTURE(e);
+    store(out, shift_to_exponent(add(splat(static_cast<float>(e)), splat(kRoundMagic + 127.0f))));
+    CHECK(out[0] == (e == 128 ? kInf : std::ldexp(1.0f, e)));
+  }
+  store(out, splat_kept(-2.5f));
+  CHECK(out[3] == -2.5f);
+
   // The NaN rule the GELU clamps rely on: a NaN second operand survives max and min.
   store(out, max(splat(1.0f), splat(kNaN)));
   CHECK(std::isnan(out[0]));
@@ -430,6 +443,44 @@ TEST_CASE("the vector tanh is within 2e-7 of tanh over [-10, 10] and exact in th
   CHECK(special[3] == -1.0f);
   CHECK(special[4] == 1.0f);
   CHECK(special[5] == 0.0f);
+}
+
+TEST_CASE("the vector GELU is within tolerance of the double reference everywhere") {
+  // The fused SIMD kernel's own 2^x (not exp_approx): a dense range well past both clamps
+  // (x = −10.0625 and t = −126 near x = 10), with ±10 exactly, then extreme and non-finite
+  // inputs.
+  std::vector<float> xs = dense_range(-30.0f, 30.0f, 600001);
+  xs.push_back(10.0f);
+  xs.push_back(-10.0f);
+  const perflab::detail::GeluVec gelu_vec;
+  const std::vector<float> ys = apply_vec(xs, gelu_vec);
+  double worst = 0.0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const double ref = gelu_reference(xs[i]);
+    const double tolerance = 1e-6 + 1e-5 * std::fabs(ref);
+    const double err = std::fabs(ys[i] - ref);
+    worst = std::max(worst, err / tolerance);
+    if (!(err <= tolerance)) {
+      INFO("x = " << xs[i] << ": got " << ys[i] << ", reference " << ref);
+      REQUIRE(err <= tolerance);
+    }
+  }
+  CHECK(worst <= 0.1);  // measured 0.02: the polynomial is good to about 1e-7
+  const float big = std::numeric_limits<float>::max();
+  const float tiny = std::numeric_limits<float>::denorm_min();
+  const std::vector<float> special =
+      apply_vec({kInf, -kInf, kNaN, big, -big, tiny, -tiny, 0.0f, -0.0f, 1e-20f},
+                gelu_vec);
+  CHECK(special[0] == kInf);
+  CHECK(special[1] == 0.0f);  // −0: the limit, not −inf · 0 = NaN
+  CHECK(std::isnan(special[2]));
+  CHECK(special[3] == big);
+  CHECK(special[4] == 0.0f);
+  CHECK(std::fabs(special[5]) <= tiny);
+  CHECK(std::fabs(special[6]) <= tiny);
+  CHECK(special[7] == 0.0f);
+  CHECK(special[8] == 0.0f);
+  CHECK(special[9] == doctest::Approx(0.5e-20).epsilon(1e-6));
 }
 
 TEST_CASE("gelu_reference gives the tanh-approximation values") {

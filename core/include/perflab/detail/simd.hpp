@@ -232,4 +232,41 @@ inline f32x4 round_nearest(f32x4 x) { return sub(add(x, splat(kRoundMagic)), spl
 // shift by 23, so the magic's own bits drop out.
 inline f32x4 pow2_int(f32x4 n) { return pow2_bits(add(n, splat(kRoundMagic))); }
 
+// Each lane's bits shifted left by 23 (the exponent field's position), as a float. Given
+// m = t + (kRoundMagic + 127) with t rounded to an integer n in [-126, 128], this is 2^n
+// (n = 128 gives +inf): the low bits of m hold n + 127, the biased exponent, so the bias
+// costs no extra add.
+inline f32x4 shift_to_exponent(f32x4 m) {
+#if defined(PERFLAB_SIMD_WASM)
+  return {wasm_i32x4_shl(m.v, 23)};
+#elif defined(PERFLAB_SIMD_SSE2)
+  return {_mm_castsi128_ps(_mm_slli_epi32(_mm_castps_si128(m.v), 23))};
+#elif defined(PERFLAB_SIMD_NEON)
+  return {vreinterpretq_f32_s32(vshlq_n_s32(vreinterpretq_s32_f32(m.v), 23))};
+#else
+  f32x4 r;
+  for (int i = 0; i < kLanes; ++i) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &m.v[i], sizeof bits);
+    bits <<= 23;
+    std::memcpy(&r.v[i], &bits, sizeof bits);
+  }
+  return r;
+#endif
+}
+
+// A splat meant to live in a register across a loop: build it once, before the loop.
+// Clang's wasm backend otherwise re-emits a v128.const at every use inside the loop, and V8
+// builds each one with three x64 instructions (a 64-bit immediate, a move to the vector
+// register and a shuffle), which for GELU's dozen constants cost as much as its arithmetic.
+// The empty asm (no instruction is emitted) hides the value from the compiler, so it stays
+// in a local. Other backends fold constants into memory operands: a plain splat there.
+inline f32x4 splat_kept(float x) {
+  f32x4 r = splat(x);
+#if defined(PERFLAB_SIMD_WASM)
+  __asm__("" : "+r"(r.v));
+#endif
+  return r;
+}
+
 }  // namespace perflab::detail
