@@ -1,10 +1,17 @@
 // Takes a screenshot of the Profiling chapter's exercises after a few attempts (a wrong
-// numeric answer with its hint, a partly wrong median with its test list), for looking at
-// the engine's layout. Not a test (node --test does not pick up this file name).
-// Usage: npx vite build && node tools/screenshot-exercises.mjs [out.png]
+// numeric answer with its hint, a partly wrong median with its test list), or with
+// `--acceleration` of the Acceleration chapter's (a numeric answer, attainable() run, the
+// experiment-backed ones waiting for a run), for looking at the engine's layout. Not a test
+// (node --test does not pick up this file name).
+// Usage: npx vite build && node tools/screenshot-exercises.mjs [--acceleration] [out.png]
 import { openLab } from '../tests/browser/harness.mjs';
 
-const out = process.argv[2] ?? '/tmp/perflab-exercises.png';
+const acceleration = process.argv.includes('--acceleration');
+const out = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '/tmp/perflab-exercises.png';
+if (acceleration) {
+  await screenshotAcceleration();
+  process.exit(0);
+}
 const lab = await openLab({ hash: '#profiling' });
 const { page } = lab;
 try {
@@ -36,4 +43,31 @@ try {
   if (lab.errors.length) console.log(`console errors:\n${lab.errors.join('\n')}`);
 } finally {
   await lab.close();
+}
+
+async function screenshotAcceleration() {
+  const lab = await openLab({ query: '?quick=1', hash: '#acceleration' });
+  const { page } = lab;
+  try {
+    const card = (id) => page.locator(`article[data-exercise-id="${id}"]`);
+    await page.waitForSelector('article[data-exercise-id="acceleration.my-roofline-classify"][data-params]', { timeout: 30000 });
+    const waitAttempt = (id, n) =>
+      page.waitForFunction(([cid, k]) => Number(document.querySelector(`article[data-exercise-id="${cid}"]`).dataset.attempts) === k, [id, n]);
+    const p = JSON.parse(await card('acceleration.intensity').getAttribute('data-params'));
+    await card('acceleration.intensity').locator('input').nth(0).fill(String(p.n / 6));
+    await card('acceleration.intensity').locator('input').nth(1).fill('0.25');
+    await card('acceleration.intensity').locator('button[type="submit"]').click();
+    await waitAttempt('acceleration.intensity', 1);
+    await card('acceleration.attainable-code').locator('.cm-content').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('function attainable(peak, bandwidth, intensity) {\n  return Math.min(peak, intensity * bandwidth);\n}');
+    await card('acceleration.attainable-code').locator('button[data-role="run"]').click();
+    await waitAttempt('acceleration.attainable-code', 1);
+    await page.mouse.move(0, 0);
+    await page.locator('section.chapter[data-chapter="acceleration"] [data-role="exercises"]').screenshot({ path: out });
+    console.log(`wrote ${out}`);
+    if (lab.errors.length) console.log(`console errors:\n${lab.errors.join('\n')}`);
+  } finally {
+    await lab.close();
+  }
 }

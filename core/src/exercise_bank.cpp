@@ -7,6 +7,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "perflab/error.hpp"
+
 namespace perflab::detail {
 
 double round_to(double x, int decimals) {
@@ -23,10 +25,32 @@ void shuffle_choices(VariantData& v, int count, int correct, Rng& rng) {
   }
 }
 
+double evidence_number(const Exercise& e, const nlohmann::json& rows, std::size_t i,
+                       const std::string& field, bool positive) {
+  const std::string where = "answer.evidence.rows[" + std::to_string(i) + "]";
+  const nlohmann::json& row = rows.at(i);
+  if (!row.contains(field)) {
+    throw ValueError(where + " has no field \"" + field + "\"; rows of " + e.evidence.experiment +
+                     " carry it (this exercise reads " + e.evidence.what +
+                     "): send the rows of that experiment as they are");
+  }
+  const nlohmann::json& x = row.at(field);
+  const bool ok = x.is_number() && std::isfinite(x.get<double>()) &&
+                  (positive ? x.get<double>() > 0 : true);
+  if (!ok) {
+    throw ValueError(where + "." + field + " must be a finite number" +
+                     (positive ? " above 0" : "") + ", got " + describe_value(x) +
+                     "; run " + e.evidence.title + " again");
+  }
+  return x.get<double>();
+}
+
 const std::vector<ExerciseEntry>& exercise_entries() {
   static const std::vector<ExerciseEntry> entries = [] {
     // Other chapters append theirs here when they get exercises.
-    return profiling_entries();
+    std::vector<ExerciseEntry> all = profiling_entries();
+    for (auto& entry : acceleration_entries()) all.push_back(std::move(entry));
+    return all;
   }();
   return entries;
 }

@@ -23,6 +23,9 @@ struct CodeTest {
   std::string name;
   nlohmann::json args;      // array of arguments
   nlohmann::json expected;  // never sent to the page
+  // A timed test: {reference, n, rounds, seed} as grader.hpp describes; null otherwise.
+  // Its answer is the sandbox's timing object, graded by the speed rule, not `expected`.
+  nlohmann::json benchmark = nullptr;
 };
 
 // What one seed draws. params hold the values the student sees, already rounded, and the
@@ -41,11 +44,16 @@ struct VariantData {
 struct ExerciseEntry {
   Exercise exercise;
   VariantData (*draw)(Rng& rng);
+  // Experiment-backed exercises: validates the student's rows (already checked to be a
+  // non-empty array of objects) and sets the expected answer in v from them. Throws
+  // ValueError saying what is missing and what to run.
+  void (*from_evidence)(const Exercise& e, const nlohmann::json& rows, VariantData& v) = nullptr;
 };
 
 // Every chapter's entries, in the order the page shows them.
 const std::vector<ExerciseEntry>& exercise_entries();
-std::vector<ExerciseEntry> profiling_entries();  // exercise_bank_profiling.cpp
+std::vector<ExerciseEntry> profiling_entries();     // exercise_bank_profiling.cpp
+std::vector<ExerciseEntry> acceleration_entries();  // exercise_bank_acceleration.cpp
 
 // ---- helpers for the bank files -------------------------------------------------------
 
@@ -66,6 +74,16 @@ void shuffle(std::vector<T>& v, Rng& rng) {
     std::swap(v[i - 1], v[j]);
   }
 }
+
+// A JSON value as the grader's messages show it (shortened, 10 significant digits).
+std::string describe_value(const nlohmann::json& value);
+
+// rows[i][field] of an experiment-backed answer as a finite number (above 0 when positive
+// is set); ValueError "answer.evidence.rows[2].samples_per_s must be a finite number above
+// 0, got null" or "answer.evidence.rows[2] has no field "samples_per_s" (rows of
+// profiling-batch-size carry it: ...)".
+double evidence_number(const Exercise& e, const nlohmann::json& rows, std::size_t i,
+                       const std::string& field, bool positive = true);
 
 // Shows `count` choices in a shuffled order with the bank's choice `correct` among them:
 // sets v.choice_order and v.correct_choice (its position as shown).

@@ -2,8 +2,9 @@
 // parameters and answers. Each draw rounds its parameters first and computes the answer from
 // the rounded values, so the numbers the student reads are exactly the numbers graded.
 // FLOPs follow DESIGN.md: 2 per multiply-accumulate, per sample, bias excluded.
-// Not for: seeding, rendering or grading (grader.cpp), or exercises that need the model
-// profiler or the student's measurements (countParameters(model), experiment-backed ones).
+// countParameters' expected counts come from core's own Model, and the experiment-backed
+// exercises compute their answer from the rows of the student's run (grader.hpp).
+// Not for: seeding, rendering or grading (grader.cpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -14,6 +15,7 @@
 
 #include "exercise_bank.hpp"
 #include "perflab/error.hpp"
+#include "perflab/model.hpp"
 #include "perflab/timer.hpp"
 
 namespace perflab::detail {
@@ -392,6 +394,151 @@ VariantData draw_count_conv2d_flops(Rng& rng) {
   return v;
 }
 
+// ---- profiling.count-parameters -------------------------------------------------------
+
+// The expected count is core's own: the spec is built into a Model (which checks that the
+// shapes chain) and asked for its parameter count.
+CodeTest parameters_test(std::string name, json spec) {
+  const double count = static_cast<double>(model_from_json(spec).parameter_count());
+  return {std::move(name), json::array({std::move(spec)}), json(count)};
+}
+
+json linear(std::int64_t in, std::int64_t out) {
+  return {{"type", "Linear"}, {"in", in}, {"out", out}};
+}
+
+VariantData draw_count_parameters(Rng& rng) {
+  static const std::int64_t small_widths[] = {16, 32, 64, 100, 128, 256};
+  static const std::int64_t classes[] = {2, 10, 100};
+  VariantData v;
+
+  // One layer, the bias left at its default (true).
+  const std::int64_t in = pick(rng, kWidths);
+  const std::int64_t out = pick(rng, small_widths);
+  v.tests.push_back(parameters_test(
+      "one Linear layer (bias by default)",
+      {{"name", "linear"}, {"input", {1, in}}, {"layers", json::array({linear(in, out)})}}));
+
+  // An MLP whose last layer has no bias, so ignoring "bias": false fails.
+  const std::int64_t d_in = pick(rng, kWidths);
+  const std::int64_t h = pick(rng, small_widths);
+  const std::int64_t d_out = pick(rng, classes);
+  json last = linear(h, d_out);
+  last["bias"] = false;
+  v.tests.push_back(parameters_test(
+      "MLP with ReLU, last layer without bias",
+      {{"name", "mlp"},
+       {"input", {8, d_in}},
+       {"layers", json::array({linear(d_in, h), {{"type", "ReLU"}}, linear(h, h),
+                               {{"type", "ReLU"}}, std::move(last)})}}));
+
+  // A small CNN: Conv2d (bias by default), a second without bias, pooling, then a Linear
+  // whose input width is what Flatten yields (asked of core, not computed here).
+  static const std::int64_t sizes[] = {16, 28, 32};
+  static const std::int64_t channels[] = {4, 8, 16};
+  const std::int64_t size = pick(rng, sizes);
+  const std::int64_t c_in = rng.integer(1, 3);
+  const std::int64_t c1 = pick(rng, channels);
+  const std::int64_t c2 = pick(rng, channels);
+  const std::int64_t k1 = rng.integer(0, 1) == 1 ? 3 : 5;
+  json cnn_layers = json::array(
+      {{{"type", "Conv2d"}, {"in_channels", c_in}, {"out_channels", c1}, {"kernel", k1},
+        {"padding", k1 / 2}},
+       {{"type", "ReLU"}},
+       {{"type", "MaxPool2d"}, {"kernel", 2}},
+       {{"type", "Conv2d"}, {"in_channels", c1}, {"out_channels", c2}, {"kernel", 3},
+        {"bias", false}},
+       {{"type", "ReLU"}},
+       {{"type", "Flatten"}}});
+  json cnn = {{"name", "cnn"}, {"input", {1, c_in, size, size}}, {"layers", cnn_layers}};
+  const Shape flat = model_from_json(cnn).output_shape();
+  cnn["layers"].push_back(linear(static_cast<std::int64_t>(flat.back()), pick(rng, classes)));
+  v.tests.push_back(parameters_test("small CNN (Conv2d, MaxPool2d, Flatten, Linear)", cnn));
+
+  // LayerNorm has a scale and a shift per feature; GELU, Softmax nothing.
+  const std::int64_t features = pick(rng, small_widths);
+  v.tests.push_back(parameters_test(
+      "LayerNorm, GELU and Softmax",
+      {{"name", "norm"},
+       {"input", {4, features}},
+       {"layers", json::array({{{"type", "LayerNorm"}, {"features", features}},
+                               {{"type", "GELU"}},
+                               linear(features, features),
+                               {{"type", "Softmax"}}})}}));
+
+  // Attention: four D×D projections with biases.
+  static const std::int64_t d_models[] = {32, 48, 64, 96, 128};
+  static const std::int64_t heads[] = {1, 2, 4, 8};
+  const std::int64_t d_model = pick(rng, d_models);
+  const std::int64_t attention_heads = pick(rng, heads);
+  v.tests.push_back(parameters_test(
+      "MultiHeadAttention",
+      {{"name", "attention"},
+       {"input", {1, 16, d_model}},
+       {"layers", json::array({{{"type", "MultiHeadAttention"},
+                                {"d_model", d_model},
+                                {"heads", attention_heads}}})}}));
+
+  // A transformer block: two LayerNorms, attention and a two-layer FFN.
+  const std::int64_t d_block = pick(rng, d_models);
+  const std::int64_t d_ff = d_block * rng.integer(2, 4);
+  v.tests.push_back(parameters_test(
+      "TransformerBlock",
+      {{"name", "block"},
+       {"input", {1, 8, d_block}},
+       {"layers", json::array({{{"type", "TransformerBlock"},
+                                {"d_model", d_block},
+                                {"heads", pick(rng, heads)},
+                                {"d_ff", d_ff}}})}}));
+
+  v.tests.push_back(parameters_test(
+      "no trainable layers",
+      {{"name", "activations"},
+       {"input", {2, pick(rng, small_widths)}},
+       {"layers", json::array({{{"type", "ReLU"}}, {{"type", "Sigmoid"}}})}}));
+  return v;
+}
+
+// ---- profiling.batch-throughput (experiment-backed) -----------------------------------
+
+VariantData draw_nothing(Rng&) { return {}; }
+
+// samples_per_s of the first row at batch_size `batch`, or 0 when the run has none.
+double samples_per_s_at(const Exercise& e, const json& rows, double batch) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (evidence_number(e, rows, i, "batch_size") == batch) {
+      return evidence_number(e, rows, i, "samples_per_s");
+    }
+  }
+  return 0;
+}
+
+void batch_throughput_from_evidence(const Exercise& e, const json& rows, VariantData& v) {
+  const double at_1 = samples_per_s_at(e, rows, 1);
+  const double at_32 = samples_per_s_at(e, rows, 32);
+  if (at_1 == 0 || at_32 == 0) {
+    std::string sizes;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      sizes += (i ? ", " : "") + describe_value(json(evidence_number(e, rows, i, "batch_size")));
+    }
+    throw ValueError("your run of " + e.evidence.title + " has no row with batch_size " +
+                     (at_1 == 0 ? "1" : "32") + " (it has " + sizes + "); run " +
+                     e.evidence.title + " with batch 1 and 32 first");
+  }
+  v.expected_value = at_32 / at_1;
+}
+
+// ---- profiling.backward-ratio (experiment-backed) -------------------------------------
+
+void backward_ratio_from_evidence(const Exercise& e, const json& rows, VariantData& v) {
+  std::vector<double> ratios;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    ratios.push_back(evidence_number(e, rows, i, "measured_ms") /
+                     evidence_number(e, rows, i, "forward_ms"));
+  }
+  v.expected_value = median(ratios);
+}
+
 // ---- the chapter's list ---------------------------------------------------------------
 
 Exercise profiling_exercise(std::string id, std::string title, ExerciseKind kind, int points) {
@@ -682,6 +829,88 @@ std::vector<ExerciseEntry> profiling_entries() {
         "}";
     e.time_limit_ms = 2000;
     entries.push_back({std::move(e), draw_measure_latency});
+  }
+
+  {
+    Exercise e = profiling_exercise("count-parameters", "countParameters(model) in JavaScript",
+                                    ExerciseKind::Code, 10);
+    e.prompt =
+        "Write `countParameters(model)`: the number of trainable parameters of a model given "
+        "as this lab's model spec, e.g. `{name: \"mlp\", input: [64, 784], layers: [{type: "
+        "\"Linear\", in: 784, out: 256}, {type: \"ReLU\"}, {type: \"Linear\", in: 256, out: "
+        "10, bias: false}]}`. Layer types and their fields: `Linear` in, out, bias (default "
+        "true); `Conv2d` in_channels, out_channels, kernel (square), stride, padding, bias "
+        "(default true); `LayerNorm` features (a scale and a shift per feature); "
+        "`MultiHeadAttention` d_model, heads (query, key, value and output projections, each "
+        "d_model → d_model with a bias); `TransformerBlock` d_model, heads, d_ff (two "
+        "LayerNorms, a MultiHeadAttention and a feed-forward Linear d_model → d_ff → d_model, "
+        "both with bias); `ReLU`, `GELU`, `Sigmoid`, `Softmax`, `MaxPool2d` and `Flatten` have "
+        "no parameters.";
+    e.hints = {"Loop over model.layers and add each layer's count; a switch on layer.type "
+               "keeps it readable.",
+               "A missing bias field means true: test `layer.bias !== false`.",
+               "Linear: in·out + out. Conv2d: out_channels·in_channels·kernel² + out_channels. "
+               "LayerNorm: 2·features. MultiHeadAttention: 4·(d² + d).",
+               "TransformerBlock: 2·(2·d) for its LayerNorms, 4·(d² + d) for attention, and "
+               "(d·d_ff + d_ff) + (d_ff·d + d) for the feed-forward layers."};
+    e.grader_reference =
+        "Σ over layers: Linear in·out (+out); Conv2d C_out·C_in·k² (+C_out); LayerNorm 2·f; "
+        "MultiHeadAttention 4(d² + d); TransformerBlock 4d + 4(d² + d) + 2·d·d_ff + d_ff + d; "
+        "the expected counts are core's Model::parameter_count()";
+    e.tolerance = kExact;
+    e.function_name = "countParameters";
+    e.starter_code =
+        "function countParameters(model) {\n"
+        "  let total = 0;\n"
+        "  for (const layer of model.layers) {\n"
+        "    // add this layer's trainable parameters\n"
+        "  }\n"
+        "  return total;\n"
+        "}";
+    entries.push_back({std::move(e), draw_count_parameters});
+  }
+
+  {
+    Exercise e = profiling_exercise("batch-throughput", "Throughput gain of batching on your machine",
+                                    ExerciseKind::Numeric, 20);
+    e.prompt =
+        "Run the batch-size experiment above. From your own table: how many times more "
+        "samples per second does the model process at batch size 32 than at batch size 1 "
+        "on your machine? (samples/s at batch 32 divided by samples/s at batch 1.)";
+    e.hints = {"Find the rows with batch size 1 and 32 and read their samples/s column.",
+               "Divide the batch-32 throughput by the batch-1 throughput. A number above 1 means "
+               "batching paid off: the same weights served 32 samples per pass.",
+               "Your answer is graded against the run on this page: if you run the experiment "
+               "again, answer from the new table."};
+    e.grader_reference =
+        "gain = samples_per_s at batch_size 32 / samples_per_s at batch_size 1, from the rows "
+        "of your latest run";
+    // The table shows three significant digits.
+    e.tolerance = {0.03, 0.0};
+    e.unit = "×";
+    e.evidence = {"profiling-batch-size", "the batch-size experiment",
+                  "samples_per_s at batch_size 1 and 32"};
+    entries.push_back({std::move(e), draw_nothing, batch_throughput_from_evidence});
+  }
+
+  {
+    Exercise e = profiling_exercise("backward-ratio", "Backward vs forward on your machine",
+                                    ExerciseKind::Numeric, 15);
+    e.prompt =
+        "Run the forward-vs-backward experiment above. For each row of your table, the "
+        "measured backward time divided by the forward time is the ratio that the rule of "
+        "thumb puts at 2. What is the median of that ratio over the rows of your run (with "
+        "one row, that row's ratio)?";
+    e.hints = {"Ratio per row = measured backward ms / forward ms.",
+               "Sort the ratios; the median is the middle one (the mean of the two middle ones "
+               "for an even count)."};
+    e.grader_reference =
+        "median over the rows of measured_ms / forward_ms, from your latest run";
+    e.tolerance = {0.03, 0.0};
+    e.unit = "×";
+    e.evidence = {"profiling-forward-backward", "the forward-vs-backward experiment",
+                  "measured_ms and forward_ms of every row"};
+    entries.push_back({std::move(e), draw_nothing, backward_ratio_from_evidence});
   }
 
   return entries;

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "exercise_bank.hpp"
 #include "perflab/error.hpp"
@@ -299,6 +301,64 @@ json grade_choice(const Exercise& e, const VariantData& v, const json& answer) {
   return result(false, 0, e, "Not correct. Work it out from the figures; the hints show how.");
 }
 
+// "12.3 ms", "0.0412 ms": three significant digits, as a student compares two times.
+std::string format_ms(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g ms", ms);
+  return buf;
+}
+
+// A timed test's answer is the sandbox's measurement, not a value the student returned:
+// {student_median_ms, reference_median_ms, rounds, max_abs_difference}. The rule lives here
+// so that the page and the CLI decide alike: the same result as the reference (within
+// 1e-6) and at least kMinBenchmarkSpeedup times faster, medians of interleaved rounds.
+std::pair<bool, std::string> grade_benchmark(const detail::CodeTest& test, const json& value,
+                                             const std::string& where) {
+  static const char* const kFields[] = {"student_median_ms", "reference_median_ms", "rounds",
+                                        "max_abs_difference"};
+  const std::string shape =
+      " must be the sandbox's timing object {student_median_ms, reference_median_ms, rounds, "
+      "max_abs_difference}";
+  if (!value.is_object()) throw ValueError(where + shape + ", got " + describe(value));
+  for (const char* field : kFields) {
+    const bool ok = value.contains(field) && value.at(field).is_number() &&
+                    std::isfinite(value.at(field).get<double>()) &&
+                    value.at(field).get<double>() >= 0;
+    if (!ok) {
+      throw ValueError(where + "." + field + " must be a finite number >= 0, got " +
+                       (value.contains(field) ? describe(value.at(field)) : "nothing"));
+    }
+  }
+  const double student_ms = value.at("student_median_ms").get<double>();
+  const double reference_ms = value.at("reference_median_ms").get<double>();
+  const double difference = value.at("max_abs_difference").get<double>();
+  const std::string n = test.benchmark.contains("n") ? test.benchmark.at("n").dump() : "?";
+  const std::string reference = test.benchmark.value("reference", std::string("reference"));
+  const std::string naive = reference == "matmul-ijk" ? "the naive ijk loop" : reference;
+  if (difference > 1e-6) {
+    return {false, "at N = " + n + " your result differs from " + naive + "'s by up to " +
+                       describe(json(difference)) + " (allowed 1e-06), so its speed does not count"};
+  }
+  const std::string rounds = format_number(value.at("rounds").get<double>());
+  if (reference_ms <= 0) {
+    return {false, naive + " took " + format_ms(reference_ms) +
+                       ", too short to compare against; run the tests again"};
+  }
+  const double ratio = student_ms > 0 ? reference_ms / student_ms : HUGE_VAL;
+  char ratio_text[32];
+  std::snprintf(ratio_text, sizeof ratio_text, "%.2f×", ratio);
+  const std::string times = "yours " + format_ms(student_ms) + ", " + naive + " " +
+                            format_ms(reference_ms) + " (medians of " + rounds +
+                            " interleaved rounds at N = " + n + "): ";
+  char needed[48];
+  std::snprintf(needed, sizeof needed, "%.2g×", kMinBenchmarkSpeedup);
+  if (ratio >= kMinBenchmarkSpeedup) {
+    return {true, times + ratio_text + " as fast, at least " + needed + " needed"};
+  }
+  return {false, times + "only " + ratio_text + " as fast; at least " + needed +
+                     " needed (if your loop order is right, close other tabs and run again)"};
+}
+
 json grade_code(const Exercise& e, const VariantData& v, const json& answer) {
   require_object_with(answer, "results", "{\"results\": [{\"value\": 3}]}");
   const std::string n = std::to_string(v.tests.size());
@@ -333,7 +393,9 @@ json grade_code(const Exercise& e, const VariantData& v, const json& answer) {
     const auto& test = v.tests[i];
     bool ok = false;
     std::string message;
-    if (r.contains("value")) {
+    if (r.contains("value") && !test.benchmark.is_null()) {
+      std::tie(ok, message) = grade_benchmark(test, r.at("value"), where + ".value");
+    } else if (r.contains("value")) {
       ok = values_match(test.expected, r.at("value"), e.tolerance);
       message = ok ? "passed"
                    : "expected " + describe(test.expected) + ", got " + describe(r.at("value"));
@@ -437,7 +499,12 @@ json exercise_to_json(const Exercise& e) {
           {"choices", e.choices},
           {"function_name", e.function_name},
           {"starter_code", e.starter_code},
-          {"time_limit_ms", e.time_limit_ms}};
+          {"time_limit_ms", e.time_limit_ms},
+          {"evidence", e.evidence.experiment.empty()
+                           ? json(nullptr)
+                           : json{{"experiment", e.evidence.experiment},
+                                  {"title", e.evidence.title},
+                                  {"what", e.evidence.what}}}};
 }
 
 json exercise_bank_json() {
@@ -455,19 +522,86 @@ json exercise_variant(std::string_view id, std::uint32_t seed) {
   if (e.kind == ExerciseKind::Choice) out["choices"] = shown_choices(e, v);
   if (e.kind == ExerciseKind::Code) {
     json tests = json::array();
-    for (const auto& t : v.tests) tests.push_back({{"name", t.name}, {"args", t.args}});
+    for (const auto& t : v.tests) {
+      json test = {{"name", t.name}, {"args", t.args}};
+      if (!t.benchmark.is_null()) test["benchmark"] = t.benchmark;
+      tests.push_back(std::move(test));
+    }
     out["tests"] = std::move(tests);
   }
   return out;
 }
 
+namespace {
+
+// Checks answer.evidence of an experiment-backed exercise, lets the bank compute the expected
+// answer from its rows, and returns the answer without it for the kind's usual grading.
+json apply_evidence(const ExerciseEntry& entry, VariantData& v, const json& answer) {
+  const Exercise& e = entry.exercise;
+  const EvidenceSpec& spec = e.evidence;
+  const std::string run_first = "run " + spec.title + " (" + spec.experiment +
+                                ") on this page first; this exercise is graded from " +
+                                spec.what + " in your own run";
+  if (!answer.is_object() || !answer.contains("evidence")) {
+    throw ValueError("answer.evidence is missing: " + run_first);
+  }
+  const json& evidence = answer.at("evidence");
+  if (!evidence.is_object()) {
+    throw ValueError("answer.evidence must be an object {experiment, rows}, got " +
+                     describe(evidence));
+  }
+  for (const auto& item : evidence.items()) {
+    if (item.key() != "experiment" && item.key() != "rows") {
+      throw ValueError("answer.evidence has an unknown field \"" + item.key() +
+                       "\"; allowed: \"experiment\", \"rows\"");
+    }
+  }
+  const json experiment = evidence.value("experiment", json(nullptr));
+  if (experiment != spec.experiment) {
+    throw ValueError("answer.evidence.experiment must be \"" + spec.experiment + "\", got " +
+                     describe(experiment));
+  }
+  if (!evidence.contains("rows") || !evidence.at("rows").is_array() ||
+      evidence.at("rows").empty()) {
+    throw ValueError("answer.evidence.rows must be a non-empty array of the rows of your run, got " +
+                     (evidence.contains("rows") ? describe(evidence.at("rows")) : "nothing") +
+                     "; " + run_first);
+  }
+  const json& rows = evidence.at("rows");
+  constexpr std::size_t kMaxRows = 10'000;  // an experiment run has tens of rows
+  if (rows.size() > kMaxRows) {
+    throw ValueError("answer.evidence.rows has " + std::to_string(rows.size()) +
+                     " rows; an experiment run has at most " + std::to_string(kMaxRows));
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (!rows[i].is_object()) {
+      throw ValueError("answer.evidence.rows[" + std::to_string(i) +
+                       "] must be an object (one row of " + spec.experiment + "), got " +
+                       describe(rows[i]));
+    }
+  }
+  entry.from_evidence(e, rows, v);
+  json rest = answer;
+  rest.erase("evidence");
+  return rest;
+}
+
+}  // namespace
+
+std::string detail::describe_value(const json& value) { return describe(value); }
+
 json grade_exercise(std::string_view id, std::uint32_t seed, const json& answer) {
   const ExerciseEntry& entry = find_entry(id);
-  const VariantData v = draw_variant(entry, seed);
+  VariantData v = draw_variant(entry, seed);
+  const bool backed = !entry.exercise.evidence.experiment.empty();
+  if (backed && entry.from_evidence == nullptr) {
+    throw Error("exercise " + std::string(id) + " declares evidence but no way to grade from it");
+  }
+  const json plain = backed ? apply_evidence(entry, v, answer) : answer;
   switch (entry.exercise.kind) {
-    case ExerciseKind::Numeric: return grade_numeric(entry.exercise, v, answer);
-    case ExerciseKind::Choice: return grade_choice(entry.exercise, v, answer);
-    case ExerciseKind::Code: return grade_code(entry.exercise, v, answer);
+    case ExerciseKind::Numeric: return grade_numeric(entry.exercise, v, plain);
+    case ExerciseKind::Choice: return grade_choice(entry.exercise, v, plain);
+    case ExerciseKind::Code: return grade_code(entry.exercise, v, plain);
   }
   throw Error("exercise " + std::string(id) + " has an unknown kind");
 }

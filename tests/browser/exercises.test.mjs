@@ -66,6 +66,9 @@ const CHAPTER = [
   ['profiling.latency-statistic', 'choice', 10],
   [CODE, 'code', 15],
   ['profiling.measure-latency', 'code', 15],
+  ['profiling.count-parameters', 'code', 10],
+  ['profiling.batch-throughput', 'numeric', 20],
+  ['profiling.backward-ratio', 'numeric', 15],
 ];
 const POSSIBLE = CHAPTER.reduce((sum, [, , points]) => sum + points, 0);
 

@@ -68,7 +68,7 @@ bool contains_key_recursive(const json& j, const std::string& key) {
 
 }  // namespace
 
-TEST_CASE("the exercise bank holds the profiling exercises in teaching order") {
+TEST_CASE("the exercise bank holds the profiling and acceleration exercises in teaching order") {
   struct Expected {
     const char* id;
     ExerciseKind kind;
@@ -88,6 +88,20 @@ TEST_CASE("the exercise bank holds the profiling exercises in teaching order") {
       {"profiling.latency-statistic", ExerciseKind::Choice, 10},
       {kMedian, ExerciseKind::Code, 15},
       {"profiling.measure-latency", ExerciseKind::Code, 15},
+      {"profiling.count-parameters", ExerciseKind::Code, 10},
+      {"profiling.batch-throughput", ExerciseKind::Numeric, 20},
+      {"profiling.backward-ratio", ExerciseKind::Numeric, 15},
+      {"acceleration.intensity", ExerciseKind::Numeric, 10},
+      {"acceleration.gelu-traffic", ExerciseKind::Numeric, 10},
+      {"acceleration.attainable", ExerciseKind::Numeric, 10},
+      {"acceleration.ridge", ExerciseKind::Numeric, 10},
+      {"acceleration.simd-speedup", ExerciseKind::Numeric, 10},
+      {"acceleration.technique", ExerciseKind::Choice, 10},
+      {"acceleration.roofline-position", ExerciseKind::Choice, 10},
+      {"acceleration.attainable-code", ExerciseKind::Code, 10},
+      {"acceleration.matmul-loop-order", ExerciseKind::Code, 15},
+      {"acceleration.my-ridge", ExerciseKind::Numeric, 15},
+      {"acceleration.my-roofline-classify", ExerciseKind::Choice, 20},
   };
   const auto& bank = exercise_bank();
   REQUIRE(bank.size() == expected.size());
@@ -97,7 +111,7 @@ TEST_CASE("the exercise bank holds the profiling exercises in teaching order") {
     CHECK(e.id == expected[i].id);
     CHECK(e.kind == expected[i].kind);
     CHECK(e.points == expected[i].points);
-    CHECK(e.chapter == "profiling");
+    CHECK(e.chapter == e.id.substr(0, e.id.find('.')));
     CHECK_FALSE(e.title.empty());
     CHECK_FALSE(e.prompt.empty());
     CHECK(e.hints.size() >= 2);
@@ -113,6 +127,11 @@ TEST_CASE("the exercise bank holds the profiling exercises in teaching order") {
       CHECK_FALSE(part.label.empty());
       CHECK_FALSE(part.unit.empty());
       CHECK(part.weight > 0);
+    }
+    // An experiment-backed exercise names the experiment, how to say it and what it reads.
+    if (!e.evidence.experiment.empty()) {
+      CHECK_FALSE(e.evidence.title.empty());
+      CHECK_FALSE(e.evidence.what.empty());
     }
   }
   CHECK(find_exercise(kBound).choices == std::vector<std::string>{"compute-bound", "memory-bound"});
@@ -130,10 +149,10 @@ TEST_CASE("the exercise bank JSON describes every exercise without its answers")
     CAPTURE(e.dump());
     for (const char* field : {"id", "chapter", "title", "prompt", "kind", "points", "hints",
                               "grader_reference", "tolerance", "unit", "parts", "choices",
-                              "function_name", "starter_code", "time_limit_ms"}) {
+                              "function_name", "starter_code", "time_limit_ms", "evidence"}) {
       CHECK(e.contains(field));
     }
-    CHECK(e.size() == 15);
+    CHECK(e.size() == 16);
     CHECK(e.at("tolerance").contains("text"));
     CHECK_FALSE(contains_key_recursive(e, "expected"));
   }
@@ -146,6 +165,11 @@ TEST_CASE("the exercise bank JSON describes every exercise without its answers")
   CHECK(median.at("starter_code") ==
         "function median(times) {\n  // return the median of an array of numbers\n}");
   CHECK(median.at("time_limit_ms") == 2000);
+  CHECK(median.at("evidence") == nullptr);
+  CHECK(exercise_to_json(find_exercise("profiling.batch-throughput")).at("evidence") ==
+        json{{"experiment", "profiling-batch-size"},
+             {"title", "the batch-size experiment"},
+             {"what", "samples_per_s at batch_size 1 and 32"}});
 }
 
 TEST_CASE("the grader states tolerances in plain words") {
@@ -176,6 +200,14 @@ TEST_CASE("every exercise variant is deterministic per seed and differs across s
       }
       CHECK_FALSE(contains_key_recursive(a, "expected"));
       distinct.insert(a.dump());
+    }
+    // Experiment-backed exercises draw nothing: the student's own run is their variant.
+    if (!e.evidence.experiment.empty()) {
+      const json a = exercise_variant(e.id, 1);
+      const json b = exercise_variant(e.id, 2);
+      CHECK(a.at("params") == b.at("params"));
+      CHECK(a.at("prompt") == b.at("prompt"));
+      continue;
     }
     CHECK(distinct.size() >= 15);
     // Seeds far apart (and the extremes of uint32) work too.
@@ -454,7 +486,12 @@ TEST_CASE("an unknown exercise id is an error listing the known ids") {
       "profiling.ffn-param-memory, profiling.adam-memory, profiling.linear-flops, "
       "profiling.flops-batch, profiling.conv-output, profiling.count-linear-flops, "
       "profiling.count-conv2d-flops, profiling.efficiency, profiling.bound-classify, "
-      "profiling.latency-statistic, profiling.median, profiling.measure-latency";
+      "profiling.latency-statistic, profiling.median, profiling.measure-latency, "
+      "profiling.count-parameters, profiling.batch-throughput, profiling.backward-ratio, "
+      "acceleration.intensity, acceleration.gelu-traffic, acceleration.attainable, "
+      "acceleration.ridge, acceleration.simd-speedup, acceleration.technique, "
+      "acceleration.roofline-position, acceleration.attainable-code, "
+      "acceleration.matmul-loop-order, acceleration.my-ridge, acceleration.my-roofline-classify";
   CHECK_THROWS_WITH_AS(exercise_variant("profiling.nope", 1), message, ValueError);
   CHECK_THROWS_WITH_AS(grade_exercise("profiling.nope", 1, {{"value", 1}}), message, ValueError);
   CHECK_THROWS_WITH_AS(find_exercise("profiling.nope"), message, ValueError);

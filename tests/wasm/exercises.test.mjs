@@ -66,9 +66,12 @@ for (const [b, build] of BUILDS.entries()) {
     });
 
     it('grades exactly one choice of a choice exercise as correct', () => {
-      for (const { id } of bank.filter((e) => e.kind === 'choice')) {
+      // Experiment-backed choices are graded from a run's rows: here a machine with ridge 4.
+      const rows = [{ op: 'matmul', n: 64, peak_gflops_per_s: 48, bandwidth_gb_per_s: 12 }];
+      for (const { id, evidence } of bank.filter((e) => e.kind === 'choice')) {
         const { choices } = m.exerciseVariant(id, 9);
-        const correct = choices.map((_, choice) => m.gradeExercise(id, 9, { choice }).correct);
+        const extra = evidence ? { evidence: { experiment: evidence.experiment, rows } } : {};
+        const correct = choices.map((_, choice) => m.gradeExercise(id, 9, { choice, ...extra }).correct);
         assert.equal(correct.filter(Boolean).length, 1, `${id}: ${correct}`);
       }
     });
@@ -105,6 +108,31 @@ for (const [b, build] of BUILDS.entries()) {
       for (const [id, answer, message] of cases) {
         assert.throws(() => m.gradeExercise(id, 3, answer), { message });
       }
+    });
+  });
+}
+
+// Experiment-backed answers cross the binding with their rows; a NaN a measurement produced
+// arrives as null and is reported by core with the row and field.
+for (const [b, build] of BUILDS.entries()) {
+  describe(`experiment-backed exercises in the ${build.flavour} Node build`, () => {
+    const m = modules[b];
+    const rows = [
+      { batch_size: 1, samples_per_s: 400 },
+      { batch_size: 32, samples_per_s: 1300 },
+    ];
+    it('grades from the rows sent with the answer', () => {
+      const evidence = { experiment: 'profiling-batch-size', rows };
+      assert.equal(m.gradeExercise('profiling.batch-throughput', 1, { value: 3.25, evidence }).correct, true);
+      assert.equal(m.gradeExercise('profiling.batch-throughput', 1, { value: 2, evidence }).correct, false);
+    });
+    it('reports a non-finite measurement by row and field, and stays usable', () => {
+      const evidence = { experiment: 'profiling-batch-size', rows: [rows[0], { batch_size: 32, samples_per_s: NaN }] };
+      assert.throws(
+        () => m.gradeExercise('profiling.batch-throughput', 1, { value: 3, evidence }),
+        { message: 'answer.evidence.rows[1].samples_per_s must be a finite number above 0, got null; run the batch-size experiment again' },
+      );
+      assert.equal(m.exerciseVariant('profiling.batch-throughput', 1).id, 'profiling.batch-throughput');
     });
   });
 }

@@ -27,6 +27,16 @@ struct Tolerance {
   std::string text() const;
 };
 
+// The experiment an experiment-backed exercise is graded from: the student answers from
+// their own run, the page sends that run's rows with the answer ({..., evidence:
+// {experiment, rows}}), and the expected answer is computed from those rows in core.
+// experiment is empty for every other exercise.
+struct EvidenceSpec {
+  std::string experiment;  // the page's experiment id, "profiling-batch-size"
+  std::string title;       // how the prompt names it, "the batch-size experiment"
+  std::string what;        // what the answer is read from, "samples/s at batch 1 and 32"
+};
+
 // One answer box of a multi-part numeric exercise ("FLOPs per batch", unit "FLOPs").
 // Each part has its own tolerance; weight sets its share of the exercise's points
 // (a part is worth points × weight / Σ weights).
@@ -58,6 +68,8 @@ struct Exercise {
   std::string function_name;
   std::string starter_code;
   double time_limit_ms = 2000;
+  // experiment-backed (any kind): graded from the student's own measurements.
+  EvidenceSpec evidence;
 };
 
 const std::vector<Exercise>& exercise_bank();
@@ -66,12 +78,13 @@ const Exercise& find_exercise(std::string_view id);
 
 // {id, chapter, title, prompt (the template), kind, points, hints, grader_reference,
 //  tolerance{rel,abs,text}, unit, parts[{label, unit, tolerance{rel,abs,text}, weight,
-//  points}], choices, function_name, starter_code, time_limit_ms}: everything but the
-// answers. Every field is present for every kind (empty when unused).
+//  points}], choices, function_name, starter_code, time_limit_ms, evidence}: everything but
+// the answers. Every field is present for every kind (empty when unused; evidence is null,
+// or {experiment, title, what} for an experiment-backed exercise).
 nlohmann::json exercise_to_json(const Exercise& e);
 nlohmann::json exercise_bank_json();
 
-// {id, seed, params{...}, prompt, choices[] (choice), tests[{name, args}] (code)}.
+// {id, seed, params{...}, prompt, choices[] (choice), tests[{name, args, benchmark?}] (code)}.
 // Deterministic in (id, seed) on every platform; never holds expected values. Integer
 // parameters of 10,000 and more are written with thousands separators in the prompt.
 // A choice exercise may show its choices in a per-variant order; answers index the order
@@ -92,6 +105,15 @@ nlohmann::json exercise_bank_json();
 // measureLatency test, warmup calls 0-1 untimed):
 //   [{"$fake_fn": {"costs_ms": [40, 25, 3, 5, 4]}}, {"warmup": 2, "iterations": 3},
 //    {"$fake_clock": {"start_ms": 1000}}]    expected: median(3, 5, 4) = 4
+//
+// A timed test has a `benchmark` object instead of meaningful args (args is []):
+//   {"reference": "matmul-ijk", "n": 256, "rounds": 5, "seed": 7}
+// The sandbox builds the reference's arguments itself (matmul-ijk: two n×n Float64Arrays
+// filled from seed, and n), warms up, then times the student's function and its own naive
+// reference interleaved for `rounds` rounds, and answers that test with {value:
+// {student_median_ms, reference_median_ms, rounds, max_abs_difference}} (the largest
+// difference between the two functions' results). core decides from those numbers whether
+// the test passed (kMinBenchmarkSpeedup below), so the rule is the same for the CLI.
 nlohmann::json exercise_variant(std::string_view id, std::uint32_t seed);
 
 // answer: numeric {value: number}; multi-part numeric {values: [number, ...]}, one per part
@@ -107,6 +129,23 @@ nlohmann::json exercise_variant(std::string_view id, std::uint32_t seed);
 // Throws ValueError when the id is unknown or the answer object is malformed (a missing
 // or unknown field, a wrong type, a choice out of range, a results or values array of the
 // wrong length), never for a wrong answer.
+//
+// Experiment-backed exercises (evidence.experiment not empty) take their usual answer plus
+// `evidence: {experiment, rows}`: the rows of the student's latest run of that experiment
+// (the page's latestResult(id).rows), e.g. {value: 3.2, evidence: {experiment:
+// "profiling-batch-size", rows: [{batch_size: 1, samples_per_s: 410, ...}, ...]}}. The
+// expected answer is computed from those rows. ValueError (with what to do) when evidence is
+// missing, names another experiment, has no rows, a row lacks a field the exercise reads or
+// holds a non-finite number there, or the run lacks a point the exercise needs ("your run
+// of the batch-size experiment has no row with batch_size 32 (it has 1, 8); run the
+// batch-size experiment with batch 1 and 32 first"). Other exercises reject an evidence
+// field like any unknown field.
+//
+// Benchmark tests of code exercises (see exercise_variant) pass when the student's result
+// matches the reference's within 1e-6 and reference_median_ms / student_median_ms is at
+// least kMinBenchmarkSpeedup; the message shows both medians and the ratio.
+inline constexpr double kMinBenchmarkSpeedup = 1.2;
+
 nlohmann::json grade_exercise(std::string_view id, std::uint32_t seed,
                               const nlohmann::json& answer);
 

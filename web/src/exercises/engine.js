@@ -1,5 +1,6 @@
 // The exercise engine: renders a chapter's exercises from core's bank (numeric with one or
-// several parts, multiple choice, JavaScript code), gets each student's seeded variant and
+// several parts, multiple choice, JavaScript code, and experiment-backed ones answered from the
+// student's own latest run, whose rows go to core with the answer), gets each student's seeded variant and
 // every grade from the lab worker, runs student code in a fresh sandbox worker per run, and
 // keeps attempts, best scores, answers and code drafts in the progress store. Also the
 // chapter's score summary and the progress panel (export / import). Not for: deciding
@@ -10,8 +11,11 @@ import { basicSetup, EditorView } from 'codemirror';
 import { javascript } from '@codemirror/lang-javascript';
 import { exportFileName, getProgressStore } from '../state/progress-store.js';
 import { SandboxStoppedError, runInSandbox } from '../lab/sandbox.js';
+import { latestResult, subscribeResults } from '../experiments/results.js';
 import {
+  answerWithEvidence,
   chapterSummary,
+  evidenceState,
   formatPoints,
   formatSeconds,
   nextHintText,
@@ -224,6 +228,7 @@ function createCard(ex, { bridge, store }) {
       el('span', { class: 'pl-ex-kind', text: `${kindLabel(ex)} · ${ex.points} points` }),
     ),
     statusLine,
+    ex.evidence ? evidenceNote(ex, cleanups) : null,
     body,
     error,
     result,
@@ -272,7 +277,8 @@ function createCard(ex, { bridge, store }) {
   // One graded attempt: ask core, then count it. A failure to grade is shown beside the
   // control and counts nothing (the student did nothing wrong).
   const grade = async (answer, savedAnswer) => {
-    const graded = await bridge.call('gradeExercise', { id: ex.id, seed, answer }, { where });
+    const sent = answerWithEvidence(answer, ex.evidence, ex.evidence ? latestResult(ex.evidence.experiment) : null);
+    const graded = await bridge.call('gradeExercise', { id: ex.id, seed, answer: sent }, { where });
     // An import rebuilt the cards meanwhile: this grade belongs to the replaced progress.
     if (!alive) throw new Error('your progress was replaced by an import while this answer was graded; submit it again');
     store.update(ex.id, recordAttempt(store.entry(ex.id), graded, savedAnswer));
@@ -327,7 +333,9 @@ function createCard(ex, { bridge, store }) {
       return;
     }
     const ctx = { ex, variant, entry, ids, grade, showGrade, showError, clearError, store, cleanups };
-    setChildren(body, promptNode(variant.prompt), build(ctx));
+    const controls = build(ctx);
+    if (ex.evidence) gateOnEvidence(ex, controls, cleanups);
+    setChildren(body, promptNode(variant.prompt), controls);
   };
 
   const loadVariant = async () => {
@@ -357,6 +365,58 @@ function createCard(ex, { bridge, store }) {
       for (const fn of cleanups) fn({ saveDraft });
     },
   };
+}
+
+// ---- experiment-backed ---------------------------------------------------------------------
+
+// "Answer from your own run of <experiment>" with a link to the experiment's heading in this
+// chapter and whether a run is there yet, kept current as runs finish.
+function evidenceNote(ex, cleanups) {
+  const { experiment } = ex.evidence;
+  const link = el('a', { dataset: { role: 'evidence-link' } });
+  const status = el('span', { class: 'pl-ex-evidence-status', dataset: { role: 'evidence-status' } });
+  const note = el(
+    'p',
+    { class: 'note pl-ex-evidence', dataset: { role: 'evidence' } },
+    'Answer from your own run of ',
+    link,
+    '. ',
+    status,
+  );
+  const render = () => {
+    const heading = document.getElementById(`${experiment}-title`);
+    const state = evidenceState(ex.evidence, latestResult(experiment), heading?.textContent || undefined);
+    link.textContent = state.title;
+    link.href = `#${state.anchor}`;
+    status.textContent = state.status;
+    note.dataset.ready = String(state.ready);
+  };
+  // The chapters route by the URL hash: scroll to the experiment instead of navigating away.
+  link.addEventListener('click', (event) => {
+    const heading = document.getElementById(`${experiment}-title`);
+    if (!heading) return;
+    event.preventDefault();
+    heading.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  });
+  render();
+  // The experiment may mount after the exercises: read its title again once the page settles.
+  requestAnimationFrame(render);
+  cleanups.push(subscribeResults(render, { id: experiment }));
+  return note;
+}
+
+// Submit stays disabled until the experiment has a finished run on this page.
+function gateOnEvidence(ex, controls, cleanups) {
+  const submit = controls.querySelector('button[type="submit"]');
+  if (!submit) return;
+  const update = () => {
+    const ready = latestResult(ex.evidence.experiment) !== null;
+    if (submit.textContent === 'Grading…') return;
+    submit.disabled = !ready;
+    submit.title = ready ? '' : `Run ${ex.evidence.title} first: this answer is graded from your run`;
+  };
+  update();
+  cleanups.push(subscribeResults(update, { id: ex.evidence.experiment }));
 }
 
 // ---- numeric ---------------------------------------------------------------------------

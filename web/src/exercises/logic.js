@@ -130,3 +130,30 @@ export function promptRuns(prompt) {
   });
   return runs;
 }
+
+/**
+ * What an experiment-backed exercise's note says and whether its Submit is enabled, from the
+ * exercise's `evidence` ({experiment, title, what}) and the latest published run of that
+ * experiment (results.js latestResult, or null). `heading` is the experiment's heading on the
+ * page when there is one (core's wording otherwise). Returns {ready, title, anchor, status}.
+ */
+export function evidenceState(evidence, result, heading) {
+  // Headings read "Experiment: batch-size effects"; the note already says it is one.
+  const title = heading ? heading.trim().replace(/^experiment:\s*/i, '') : evidence.title;
+  const rows = result?.rows?.length ?? 0;
+  const ready = rows > 0;
+  const status = ready
+    ? `Graded against your run (${rows} ${rows === 1 ? 'row' : 'rows'}). Running it again replaces it.`
+    : 'Submit unlocks once it has finished a run on this page.';
+  return { ready, title, anchor: `${evidence.experiment}-title`, status };
+}
+
+/**
+ * The answer core grades for an experiment-backed exercise: the student's answer plus the
+ * rows of their latest run ({..., evidence: {experiment, rows}}). The saved answer stays
+ * without them, so progress files keep their shape.
+ */
+export function answerWithEvidence(answer, evidence, result) {
+  if (!evidence) return answer;
+  return { ...answer, evidence: { experiment: evidence.experiment, rows: result ? [...result.rows] : [] } };
+}

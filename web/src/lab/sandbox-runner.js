@@ -1,8 +1,9 @@
 // Runs a student's JavaScript on a code exercise's tests: defines their function from the code,
 // calls it once per test on a fresh copy of the arguments (with core's fake-clock markers turned
 // into a live clock and function, see materializeArgs), and turns each outcome into what core's
-// grader reads ({value} or {error: "TypeError: ..."}). Pure and synchronous, so node:test covers
-// it; sandbox-worker.js runs it inside a throwaway Worker.
+// grader reads ({value} or {error: "TypeError: ..."}). A timed test (core's `benchmark`) is
+// run against a naive reference instead and answered with both medians (runBenchmark). Pure
+// and synchronous, so node:test covers it; sandbox-worker.js runs it inside a throwaway Worker.
 // Not for: time limits (an infinite loop cannot be stopped from inside; sandbox.js terminates
 // the worker) or security (the code is the student's own, in their own browser).
 
@@ -147,6 +148,130 @@ export function materializeArgs(args) {
   return walk(args, 'args');
 }
 
+// ---- timed tests ---------------------------------------------------------------------------
+
+// A seeded generator for benchmark inputs (mulberry32): the same seed gives the same matrices
+// in every browser, so a student's run is reproducible.
+function seededRandom(seed) {
+  let t = seed >>> 0;
+  return () => {
+    t = (t + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(t ^ (t >>> 15), 1 | t);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The references a timed test (core's `benchmark` object, grader.hpp) may name: how to build
+ * the arguments, the naive function the student's is timed against, and how far two results
+ * are apart (or a sentence when the student's result has the wrong shape).
+ */
+export const BENCHMARK_REFERENCES = Object.freeze({
+  'matmul-ijk': {
+    args({ n, seed }) {
+      const random = seededRandom(seed);
+      const a = new Float64Array(n * n);
+      const b = new Float64Array(n * n);
+      for (let i = 0; i < n * n; i++) a[i] = random() * 2 - 1;
+      for (let i = 0; i < n * n; i++) b[i] = random() * 2 - 1;
+      return [a, b, n];
+    },
+    // The textbook order: the inner loop reads b down a column, n·8 bytes apart.
+    run(a, b, n) {
+      const c = new Float64Array(n * n);
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < n; j++) {
+          let sum = 0;
+          for (let k = 0; k < n; k++) sum += a[i * n + k] * b[k * n + j];
+          c[i * n + j] = sum;
+        }
+      }
+      return c;
+    },
+    difference(expected, got, [, , n]) {
+      const length = got?.length;
+      if (!(Array.isArray(got) || ArrayBuffer.isView(got)) || length !== n * n) {
+        return `at N = ${n} your function returned ${describeReturn(got)}, not an array of n·n = ${n * n} numbers`;
+      }
+      let max = 0;
+      for (let i = 0; i < length; i++) {
+        const d = Math.abs(got[i] - expected[i]);
+        if (!(d <= max)) max = d; // NaN too: it never compares below
+      }
+      return Number.isFinite(max) ? max : `at N = ${n} your result holds a value that is not a finite number`;
+    },
+  },
+});
+
+function describeReturn(v) {
+  if (v === undefined) return 'undefined';
+  if (Array.isArray(v) || ArrayBuffer.isView(v)) return `an array of ${v.length} values`;
+  return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v).slice(0, 40)}`;
+}
+
+const medianOf = (values) => {
+  const s = [...values].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/**
+ * Runs one timed test: builds the reference's arguments, warms both functions up (which also
+ * gives the result to compare), then times the student's function and the reference in
+ * `rounds` interleaved rounds, alternating which goes first so drift (a busy tab, frequency
+ * scaling) hits both alike. Returns what core grades: {value: {student_median_ms,
+ * reference_median_ms, rounds, max_abs_difference}} or {error}. core applies the speed rule.
+ */
+export function runBenchmark(fn, spec, now = () => performance.now()) {
+  const reference = BENCHMARK_REFERENCES[spec?.reference];
+  const { n, rounds, seed } = spec ?? {};
+  if (!reference || !Number.isInteger(n) || n < 1 || n > 2048 || !Number.isInteger(rounds) || rounds < 1 || rounds > 50 || !Number.isInteger(seed)) {
+    throw new TestDescriptionError(
+      `benchmark must be {reference: one of ${Object.keys(BENCHMARK_REFERENCES).join(', ')}, n: 1..2048, rounds: 1..50, seed: integer}, got ${shown(spec)}`,
+    );
+  }
+  const args = reference.args({ n, seed });
+  const expected = reference.run(...args);
+  let got;
+  try {
+    got = fn(...args);
+  } catch (e) {
+    return { error: errorText(e) };
+  }
+  const difference = reference.difference(expected, got, args);
+  if (typeof difference === 'string') return { error: difference };
+
+  const student = [];
+  const naive = [];
+  const time = (f, into) => {
+    const start = now();
+    f(...args);
+    into.push(now() - start);
+  };
+  try {
+    for (let r = 0; r < rounds; r++) {
+      if (r % 2 === 0) {
+        time(fn, student);
+        time(reference.run, naive);
+      } else {
+        time(reference.run, naive);
+        time(fn, student);
+      }
+    }
+  } catch (e) {
+    return { error: errorText(e) };
+  }
+  return {
+    value: {
+      student_median_ms: medianOf(student),
+      reference_median_ms: medianOf(naive),
+      rounds,
+      max_abs_difference: difference,
+    },
+  };
+}
+
 // ---- running the tests ---------------------------------------------------------------------
 
 function formatLogArg(a) {
@@ -163,7 +288,7 @@ function formatLogArg(a) {
  * finishes (so results before a timeout are kept); `onLog(line)` hears the student's console
  * output. Returns the results array.
  */
-export function runStudentTests({ code, functionName, tests, onResult = () => {}, onLog = () => {} }) {
+export function runStudentTests({ code, functionName, tests, onResult = () => {}, onLog = () => {}, now }) {
   const results = [];
   const finish = (i, result) => {
     results[i] = result;
@@ -209,6 +334,16 @@ export function runStudentTests({ code, functionName, tests, onResult = () => {}
   }
 
   tests.forEach((test, i) => {
+    if (test.benchmark !== undefined) {
+      let result;
+      try {
+        result = runBenchmark(fn, test.benchmark, now);
+      } catch (e) {
+        result = { error: `Error: this test's description is invalid (${e.message}); that is a bug in the exercise, not in your code` };
+      }
+      finish(i, result);
+      return;
+    }
     // A fresh copy per test (a function that sorts its input in place must not change the next
     // test's arguments), with its own fake time.
     let args;

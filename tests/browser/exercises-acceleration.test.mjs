@@ -1,0 +1,139 @@
+// Protects the Acceleration chapter's exercises end to end in the page (?quick=1): a
+// multi-part numeric answer, a choice decided from the roofline, the attainable() code
+// exercise, the timed matmul whose last test reports both medians and their ratio (whether it
+// passes depends on the machine, so only the report is asserted), and the experiment-backed
+// exercises: Submit stays disabled until the roofline experiment on the page has run, then
+// answers computed from the figures the page shows are graded right from that run's rows.
+// Needs `npx vite build` first (and the wasm build PERFLAB_WASM_DIR points at).
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { exerciseCards, openLab } from './harness.mjs';
+
+const INTENSITY = 'acceleration.intensity';
+const POSITION = 'acceleration.roofline-position';
+const ATTAINABLE = 'acceleration.attainable-code';
+const MATMUL = 'acceleration.matmul-loop-order';
+const RIDGE = 'acceleration.my-ridge';
+const CLASSIFY = 'acceleration.my-roofline-classify';
+
+let lab;
+let page;
+let card, params, dataOf, submitAndWait;
+before(async () => {
+  lab = await openLab({ query: '?quick=1', hash: '#acceleration' });
+  page = lab.page;
+  const cards = exerciseCards(page);
+  ({ card, params, dataOf, submitAndWait } = cards);
+  await cards.waitForCards([INTENSITY, POSITION, ATTAINABLE, MATMUL, RIDGE, CLASSIFY]);
+});
+after(async () => {
+  await lab?.close();
+});
+
+async function setCode(id, code) {
+  await card(id).locator('.cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(code);
+}
+
+test('the chapter lists its exercises, worth 130 points', async () => {
+  const summary = page.locator('#chapter-acceleration [data-role="summary"]');
+  assert.equal(await summary.getAttribute('data-possible'), '130');
+  assert.equal(await page.locator('#chapter-acceleration article[data-exercise-id]').count(), 11);
+});
+
+test('numeric in parts: the intensities N/6 and 1/12 are graded right', async () => {
+  const p = await params(INTENSITY);
+  const boxes = card(INTENSITY).locator('input[data-role="answer"]');
+  await boxes.nth(0).fill(String(p.n / 6));
+  await boxes.nth(1).fill(String(1 / 12));
+  assert.equal(await submitAndWait(INTENSITY, () => card(INTENSITY).locator('button[type="submit"]').click()), 'true');
+  assert.match(await card(INTENSITY).locator('[data-role="feedback"]').textContent(), /All 2 parts correct\./);
+});
+
+test('choice: the operation is placed left or right of the ridge', async () => {
+  const p = await params(POSITION);
+  const op = p.op;
+  const intensity = /add/.test(op) ? 1 / 12 : /GELU/.test(op) ? 9 / 8 : /sum/.test(op) ? 1 / 4 : Number.parseInt(op.slice(2), 10) / 6;
+  const compute = intensity >= p.peak_gflops_per_s / p.bandwidth_gb_per_s;
+  const choice = card(POSITION).locator('label.pl-ex-choice', { hasText: compute ? 'compute-bound' : 'memory-bound' });
+  await choice.locator('input').check();
+  assert.equal(await submitAndWait(POSITION, () => card(POSITION).locator('button[type="submit"]').click()), 'true');
+});
+
+test('code: attainable() passes the hidden tests built from core\'s roofline', async () => {
+  await setCode(ATTAINABLE, 'function attainable(peak, bandwidth, intensity) {\n  return Math.min(peak, intensity * bandwidth);\n}');
+  assert.equal(await submitAndWait(ATTAINABLE, () => card(ATTAINABLE).locator('button[data-role="run"]').click()), 'true');
+  assert.equal((await dataOf(ATTAINABLE)).bestScore, '10');
+});
+
+test('timed code: a cache-friendly matmul is correct and its timed test reports both medians and the ratio', async () => {
+  const ikj = `function matmul(a, b, n) {
+  const c = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < n; k++) {
+      const x = a[i * n + k];
+      for (let j = 0; j < n; j++) c[i * n + j] += x * b[k * n + j];
+    }
+  }
+  return c;
+}`;
+  await setCode(MATMUL, ikj);
+  await submitAndWait(MATMUL, () => card(MATMUL).locator('button[data-role="run"]').click());
+  const tests = card(MATMUL).locator('.pl-ex-tests li');
+  assert.equal(await tests.count(), 6);
+  const passed = await tests.evaluateAll((els) => els.map((e) => e.dataset.passed));
+  assert.deepEqual(passed.slice(0, 5), ['true', 'true', 'true', 'true', 'true']);
+  assert.match(
+    await tests.nth(5).textContent(),
+    /faster than the naive loop at N = 512: yours [\d.e+-]+ ms, the naive ijk loop [\d.e+-]+ ms \(medians of 3 interleaved rounds at N = 512\): (only )?[\d.]+× as fast/,
+  );
+});
+
+test('experiment-backed: Submit waits for a run of the roofline experiment, then grades from it', async () => {
+  const note = card(RIDGE).locator('[data-role="evidence"]');
+  assert.match(await note.textContent(), /^Answer from your own run of the roofline of this machine\. Submit unlocks once it has finished a run on this page\./);
+  assert.equal(await note.locator('a').getAttribute('href'), '#acceleration-roofline-title');
+  const submit = card(RIDGE).locator('button[type="submit"]');
+  assert.equal(await submit.isDisabled(), true);
+  assert.equal(await card(CLASSIFY).locator('button[type="submit"]').isDisabled(), true);
+
+  // The link scrolls to the experiment without leaving the chapter.
+  await note.locator('a').click();
+  assert.equal(await page.locator('#chapter-acceleration').isVisible(), true);
+
+  const experiment = page.locator('section[data-experiment="acceleration-roofline"]');
+  await experiment.locator('[data-role="probe"]').waitFor({ timeout: 60000 });
+  await experiment.locator('button[data-action="run"]').click();
+  await page.waitForFunction(
+    (id) => !document.querySelector(`article[data-exercise-id="${id}"] button[type="submit"]`).disabled,
+    RIDGE,
+    { timeout: 120000 },
+  );
+  assert.match(await note.textContent(), /Graded against your run \(\d+ rows?\)/);
+
+  // The figures as the page shows them: "12.3 GFLOP/s".
+  const figures = await experiment.locator('[data-role="probe"]').evaluate((dl) => {
+    const out = {};
+    const terms = [...dl.querySelectorAll('dt')];
+    for (const dt of terms) out[dt.textContent] = Number.parseFloat(dt.nextElementSibling.textContent);
+    return out;
+  });
+  const peak = figures['peak (SIMD multiply-adds)'];
+  const bandwidth = figures['memory bandwidth (triad, the roof)'];
+  const ridge = peak / bandwidth;
+  const boxes = card(RIDGE).locator('input[data-role="answer"]');
+  await boxes.nth(0).fill(String(ridge));
+  await boxes.nth(1).fill(String(Math.min(peak, bandwidth / 12)));
+  assert.equal(await submitAndWait(RIDGE, () => submit.click()), 'true');
+
+  const label = `N = 64 ${64 / 6 >= ridge ? 'compute' : 'memory'}-bound, N = 1024 ${1024 / 6 >= ridge ? 'compute' : 'memory'}-bound`;
+  await card(CLASSIFY).locator('label.pl-ex-choice', { hasText: label }).locator('input').check();
+  assert.equal(await submitAndWait(CLASSIFY, () => card(CLASSIFY).locator('button[type="submit"]').click()), 'true');
+  assert.equal((await dataOf(CLASSIFY)).bestScore, '20');
+});
+
+test('the page logged no console errors', () => {
+  assert.deepEqual(lab.errors, []);
+});

@@ -1,0 +1,362 @@
+// Protects the Acceleration chapter's exercises: every expected answer is recomputed here by
+// hand from the variant's own parameters (N/6, 1/12, 72 and 8 bytes per GELU element,
+// min(peak, I·B), peak/B, Amdahl), right answers score full points and wrong ones do not;
+// choice answers follow the scenario or the roofline; the code exercises' hidden tests carry
+// core's values; and the speed rule of the timed matmul test (graded from the sandbox's
+// medians) passes at 1.2× and fails below it, with both times and the ratio in the message.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "perflab/error.hpp"
+#include "perflab/grader.hpp"
+#include "perflab/roofline.hpp"
+
+using namespace perflab;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::uint32_t kSeeds = 40;
+
+double param(const json& variant, const char* name) {
+  return variant.at("params").at(name).get<double>();
+}
+
+json grade_values(const char* id, std::uint32_t seed, const std::vector<double>& values) {
+  return grade_exercise(id, seed, {{"values", values}});
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// The shown index of the choice that starts with `prefix` (exactly one must).
+int shown_index(const json& variant, const std::string& prefix) {
+  int found = -1;
+  const json& choices = variant.at("choices");
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    if (choices[i].get<std::string>().rfind(prefix, 0) == 0) {
+      REQUIRE(found == -1);
+      found = static_cast<int>(i);
+    }
+  }
+  REQUIRE(found >= 0);
+  return found;
+}
+
+// Every answer right: the product of the test's small-integer matrices, by hand.
+json right_matmul_results(const json& variant) {
+  json results = json::array();
+  for (const auto& test : variant.at("tests")) {
+    if (test.contains("benchmark")) {
+      results.push_back({{"value",
+                          {{"student_median_ms", 10.0},
+                           {"reference_median_ms", 30.0},
+                           {"rounds", 5},
+                           {"max_abs_difference", 0.0}}}});
+      continue;
+    }
+    const json& a = test.at("args")[0];
+    const json& b = test.at("args")[1];
+    const auto n = test.at("args")[2].get<std::size_t>();
+    std::vector<double> c(n * n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < n; ++j) {
+        for (std::size_t k = 0; k < n; ++k) {
+          c[i * n + j] += a[i * n + k].get<double>() * b[k * n + j].get<double>();
+        }
+      }
+    }
+    results.push_back({{"value", c}});
+  }
+  return results;
+}
+
+}  // namespace
+
+TEST_CASE("intensity exercise: an N×N matmul has N/6 FLOP/byte and an add 1/12") {
+  std::set<double> sizes;
+  for (std::uint32_t seed = 0; seed < kSeeds; ++seed) {
+    const json v = exercise_variant("acceleration.intensity", seed);
+    const double n = param(v, "n");
+    sizes.insert(n);
+    CAPTURE(n);
+    const json right = grade_values("acceleration.intensity", seed, {n / 6.0, 1.0 / 12.0});
+    CHECK(right.at("correct") == true);
+    CHECK(right.at("score") == doctest::Approx(10));
+    // Counting the bytes of one matrix only (2N³ / 4N² = N/2) is wrong.
+    const json wrong = grade_values("acceleration.intensity", seed, {n / 2.0, 1.0 / 12.0});
+    CHECK(wrong.at("correct") == false);
+    CHECK(wrong.at("parts")[0].at("correct") == false);
+    CHECK(wrong.at("parts")[1].at("correct") == true);
+    CHECK(wrong.at("score") == doctest::Approx(5));
+  }
+  CHECK(sizes.size() >= 5);
+}
+
+TEST_CASE("gelu-traffic exercise: 72 bytes per element unfused, 8 fused, and the time saved") {
+  for (std::uint32_t seed = 0; seed < kSeeds; ++seed) {
+    const json v = exercise_variant("acceleration.gelu-traffic", seed);
+    const double n = param(v, "elements");
+    const double bandwidth = param(v, "bandwidth_gb_per_s");
+    CAPTURE(n);
+    CAPTURE(bandwidth);
+    const double unfused_mb = 72.0 * n / 1e6;
+    const double fused_mb = 8.0 * n / 1e6;
+    const double saved_ms = (72.0 - 8.0) * n / (bandwidth * 1e9) * 1e3;
+    CHECK(grade_values("acceleration.gelu-traffic", seed, {unfused_mb, fused_mb, saved_ms})
+              .at("correct") == true);
+    // The saving as a ratio (9×) instead of milliseconds fails that part only.
+    const json ratio = grade_values("acceleration.gelu-traffic", seed, {unfused_mb, fused_mb, 9});
+    CHECK(ratio.at("parts")[2].at("correct") == false);
+    CHECK(ratio.at("feedback") == "2 of 3 parts correct.");
+  }
+  const json prompt = exercise_variant("acceleration.gelu-traffic", 1).at("prompt");
+  CHECK(contains(prompt.get<std::string>(), "eight passes"));
+}
+
+TEST_CASE("attainable exercise: min(peak, intensity × bandwidth), on both sides of the ridge") {
+  int memory = 0, compute = 0;
+  for (std::uint32_t seed = 0; seed < kSeeds; ++seed) {
+    const json v = exercise_variant("acceleration.attainable", seed);
+    const double peak = param(v, "peak_gflops_per_s");
+    const double bandwidth = param(v, "bandwidth_gb_per_s");
+    const double intensity = param(v, "intensity");
+    const double expected = std::min(peak, intensity * bandwidth);
+    (intensity * bandwidth < peak ? memory : compute) += 1;
+    CAPTURE(v.dump());
+    CHECK(grade_exercise("acceleration.attainable", seed, {{"value", expected}}).at("correct") ==
+          true);
+    CHECK(grade_exercise("acceleration.attainable", seed, {{"value", expected * 1.009}})
+              .at("correct") == true);
+    // The other roof is wrong whenever the two differ by more than the tolerance.
+    const double other = intensity * bandwidth < peak ? peak : intensity * bandwidth;
+    if (std::fabs(other - expected) > 0.02 * expected) {
+      CHECK(grade_exercise("acceleration.attainable", seed, {{"value", other}}).at("correct") ==
+            false);
+    }
+  }
+  CHECK(memory > 5);
+  CHECK(compute > 5);
+}
+
+TEST_CASE("ridge exercise: peak / bandwidth and the smallest N with N/6 at or above it") {
+  for (std::uint32_t seed = 0; seed < kSeeds; ++seed) {
+    const json v = exercise_variant("acceleration.ridge", seed);
+    const auto peak = static_cast<std::int64_t>(param(v, "peak_gflops_per_s"));
+    const auto bandwidth = static_cast<std::int64_t>(param(v, "bandwidth_gb_per_s"));
+    // N/6 ≥ peak/B  ⇔  N·B ≥ 6·peak, in integers: no rounding question.
+    const std::int64_t n = (6 * peak + bandwidth - 1) / bandwidth;
+    CAPTURE(peak);
+    CAPTURE(bandwidth);
+    const json right = grade_values("acceleration.ridge", seed,
+                                    {static_cast<double>(peak) / static_cast<double>(bandwidth),
+                                     static_cast<double>(n)});
+    CHECK(right.at("correct") == true);
+    const json off_by_one = grade_values(
+        "acceleration.ridge", seed,
+        {static_cast<double>(peak) / static_cast<double>(bandwidth), static_cast<double>(n - 1)});
+    CHECK(off_by_one.at("parts")[1].at("correct") == false);
+  }
+}
+
+TEST_CASE("simd-speedup exercise: lanes from the widths and Amdahl's law for the speedup") {
+  for (std::uint32_t seed = 0; seed < kSeeds; ++seed) {
+    const json v = exercise_variant("acceleration.simd-speedup", seed);
+    const double lanes = param(v, "vector_bits") / param(v, "element_bits");
+    const double p = param(v, "percent") / 100.0;
+    CAPTURE(v.dump());
+    CHECK(v.at("params").at("element") == (param(v, "element_bits") == 64 ? "float64" : "float32"));
+    const json right =
+        grade_values("acceleration.simd-speedup", seed, {lanes, 1.0 / ((1 - p) + p / lanes)});
+    CHECK(right.at("correct") == true);
+    // The speedup part weighs twice the lanes part: 10 × 2/3 for a right speedup alone.
+    const json ideal = grade_values("acceleration.simd-speedup", seed,
+                                    {lanes + 1, 1.0 / ((1 - p) + p / lanes)});
+    CHECK(ideal.at("score") == doctest::Approx(20.0 / 3.0));
+    // Claiming the full `lanes`× (ignoring the serial part) is wrong unless p = 1.
+    CHECK(grade_values("acceleration.simd-speedup", seed, {lanes, lanes})
+              .at("parts")[1]
+              .at("correct") == false);
+  }
+}
+
+TEST_CASE("technique exercise: fuse at the memory roof, block for strided loops, vectorize "
+          "scalar arithmetic") {
+  std::set<std::string> answers;
+  for (std::uint32_t seed = 0; seed < kSeeds; ++seed) {
+    const json v = exercise_variant("acceleration.technique", seed);
+    const std::string prompt = v.at("prompt").get<std::string>();
+    CAPTURE(prompt);
+    std::string right;
+    if (contains(prompt, "separate element-wise") || contains(prompt, "element-wise add")) {
+      right = "Fuse";
+    } else if (contains(prompt, "i, j, k")) {
+      right = "Reorder or block";
+    } else {
+      REQUIRE(contains(prompt, "polynomial"));
+      right = "Vectorize";
+    }
+    answers.insert(right);
+    const int index = shown_index(v, right);
+    const json g = grade_exercise("acceleration.technique", seed, {{"choice", index}});
+    CHECK(g.at("correct") == true);
+    CHECK(g.at("score") == 10);
+    CHECK(grade_exercise("acceleration.technique", seed, {{"choice", (index + 1) % 3}})
+              .at("correct") == false);
+  }
+  CHECK(answers.size() == 3);
+}
+
+TEST_CASE("roofline-position exercise: below the ridge is the slanted roof, above it the flat") {
+  int memory = 0, compute = 0;
+  for (std::uint32_t seed = 0; seed < kSeeds; ++seed) {
+    const json v = exercise_variant("acceleration.roofline-position", seed);
+    const std::string op = v.at("params").at("op").get<std::string>();
+    double intensity = 0;
+    if (contains(op, "add")) {
+      intensity = 1.0 / 12.0;  // 1 FLOP per 12 bytes
+    } else if (contains(op, "GELU")) {
+      intensity = kGeluFlopsPerElement / 8.0;  // read x, write the result
+    } else if (contains(op, "sum")) {
+      intensity = 1.0 / 4.0;
+    } else {
+      intensity = std::stod(op.substr(2)) / 6.0;  // "a 64×64 matmul"
+    }
+    const double ridge = param(v, "peak_gflops_per_s") / param(v, "bandwidth_gb_per_s");
+    CAPTURE(op);
+    CAPTURE(ridge);
+    const bool compute_bound = intensity >= ridge;
+    (compute_bound ? compute : memory) += 1;
+    const int right = compute_bound ? 1 : 0;  // the bank's order, not shuffled
+    CHECK(grade_exercise("acceleration.roofline-position", seed, {{"choice", right}})
+              .at("correct") == true);
+    CHECK(grade_exercise("acceleration.roofline-position", seed, {{"choice", 1 - right}})
+              .at("correct") == false);
+  }
+  CHECK(memory > 5);
+  CHECK(compute > 5);
+}
+
+TEST_CASE("attainable-code exercise sends core's roofline bound as each test's expected value") {
+  for (std::uint32_t seed = 0; seed < 10; ++seed) {
+    const json v = exercise_variant("acceleration.attainable-code", seed);
+    REQUIRE(v.at("tests").size() == 6);
+    json right = json::array();
+    json swapped = json::array();  // max instead of min
+    for (const auto& test : v.at("tests")) {
+      const double peak = test.at("args")[0].get<double>();
+      const double bandwidth = test.at("args")[1].get<double>();
+      const double intensity = test.at("args")[2].get<double>();
+      right.push_back({{"value", std::min(peak, intensity * bandwidth)}});
+      swapped.push_back({{"value", std::max(peak, intensity * bandwidth)}});
+    }
+    const json g = grade_exercise("acceleration.attainable-code", seed, {{"results", right}});
+    CHECK(g.at("correct") == true);
+    CHECK(g.at("feedback") == "All 6 tests passed.");
+    // max() is right only where the two roofs meet (the ridge test).
+    const json bad = grade_exercise("acceleration.attainable-code", seed, {{"results", swapped}});
+    CHECK(bad.at("feedback") == "1 of 6 tests passed.");
+  }
+  const json v = exercise_variant("acceleration.attainable-code", 0);
+  CHECK(v.at("tests")[5].at("args") == json{1000.0, 100.0, 2.5});
+}
+
+TEST_CASE("matmul-loop-order exercise checks products against core and sends one timed test") {
+  const json v = exercise_variant("acceleration.matmul-loop-order", 7);
+  const json& tests = v.at("tests");
+  REQUIRE(tests.size() == 6);
+  for (std::size_t i = 0; i < 5; ++i) {
+    const std::size_t n = tests[i].at("args")[2].get<std::size_t>();
+    CHECK(tests[i].at("args")[0].size() == n * n);
+    CHECK_FALSE(tests[i].contains("benchmark"));
+  }
+  CHECK(tests[2].at("args")[2] == 7);
+  const json& timed = tests[5];
+  CHECK(timed.at("name") == "faster than the naive loop at N = 512");
+  CHECK(timed.at("args") == json::array());
+  CHECK(timed.at("benchmark").at("reference") == "matmul-ijk");
+  CHECK(timed.at("benchmark").at("n") == 512);
+  CHECK(timed.at("benchmark").at("rounds") == 3);
+  CHECK(timed.at("benchmark") == exercise_variant("acceleration.matmul-loop-order", 7)
+                                     .at("tests")[5]
+                                     .at("benchmark"));
+
+  const json right = right_matmul_results(v);
+  const json g = grade_exercise("acceleration.matmul-loop-order", 7, {{"results", right}});
+  CHECK(g.at("correct") == true);
+  CHECK(g.at("score") == 15);
+
+  // A transposed product (C = Bᵀ... the wrong index) fails the tests where it differs.
+  json wrong = right;
+  wrong[3]["value"][1] = wrong[3]["value"][1].get<double>() + 1;
+  const json w = grade_exercise("acceleration.matmul-loop-order", 7, {{"results", wrong}});
+  CHECK(w.at("correct") == false);
+  CHECK(w.at("feedback") == "5 of 6 tests passed.");
+}
+
+TEST_CASE("the timed matmul test passes at 1.2× the naive loop's speed and fails below it") {
+  const json v = exercise_variant("acceleration.matmul-loop-order", 3);
+  json results = right_matmul_results(v);
+  const auto timed = [&](double student_ms, double reference_ms, double difference) {
+    results[5] = {{"value",
+                   {{"student_median_ms", student_ms},
+                    {"reference_median_ms", reference_ms},
+                    {"rounds", 5},
+                    {"max_abs_difference", difference}}}};
+    return grade_exercise("acceleration.matmul-loop-order", 3, {{"results", results}})
+        .at("tests")[5];
+  };
+  const json fast = timed(12.5, 31.25, 0);
+  CHECK(fast.at("passed") == true);
+  CHECK(fast.at("message") ==
+        "faster than the naive loop at N = 512: yours 12.5 ms, the naive ijk loop 31.2 ms "
+        "(medians of 5 interleaved rounds at N = 512): 2.50× as fast, at least 1.2× needed");
+  CHECK(timed(25, 30, 0).at("passed") == true);  // exactly 1.2×
+  const json slow = timed(28, 30, 0);
+  CHECK(slow.at("passed") == false);
+  CHECK(slow.at("message") ==
+        "faster than the naive loop at N = 512: yours 28 ms, the naive ijk loop 30 ms "
+        "(medians of 5 interleaved rounds at N = 512): only 1.07× as fast; at least 1.2× "
+        "needed (if your loop order is right, close other tabs and run again)");
+  const json different = timed(1, 30, 0.5);
+  CHECK(different.at("passed") == false);
+  CHECK(different.at("message") ==
+        "faster than the naive loop at N = 512: at N = 512 your result differs from the "
+        "naive ijk loop's by up to 0.5 (allowed 1e-06), so its speed does not count");
+  CHECK(timed(0, 30, 0).at("passed") == true);  // below the clock's resolution: fast enough
+
+  // A function that threw or timed out in the timed test fails it like any test.
+  results[5] = {{"error", "TypeError: x is undefined"}};
+  CHECK(grade_exercise("acceleration.matmul-loop-order", 3, {{"results", results}})
+            .at("tests")[5]
+            .at("message") == "faster than the naive loop at N = 512: threw TypeError: x is "
+                              "undefined");
+
+  // The sandbox's timing object is checked field by field.
+  results[5] = {{"value", 3}};
+  CHECK_THROWS_WITH_AS(
+      grade_exercise("acceleration.matmul-loop-order", 3, {{"results", results}}),
+      "answer.results[5].value must be the sandbox's timing object {student_median_ms, "
+      "reference_median_ms, rounds, max_abs_difference}, got 3",
+      ValueError);
+  results[5] = {{"value",
+                 {{"student_median_ms", 1}, {"reference_median_ms", nullptr}, {"rounds", 5},
+                  {"max_abs_difference", 0}}}};
+  CHECK_THROWS_WITH_AS(
+      grade_exercise("acceleration.matmul-loop-order", 3, {{"results", results}}),
+      "answer.results[5].value.reference_median_ms must be a finite number >= 0, got null",
+      ValueError);
+  results[5] = {{"value", {{"student_median_ms", 1}, {"reference_median_ms", 2}, {"rounds", 5}}}};
+  CHECK_THROWS_WITH_AS(
+      grade_exercise("acceleration.matmul-loop-order", 3, {{"results", results}}),
+      "answer.results[5].value.max_abs_difference must be a finite number >= 0, got nothing",
+      ValueError);
+}
