@@ -2,13 +2,14 @@
 // (every control type) and a scripted bridge: defaults and hints from the spec, invalid
 // settings shown beside their control, "point i of n" with elapsed time, Cancel and errors
 // keeping a result on screen, the CSV of what is shown, results exposed to other code,
-// quick mode, and a bad spec failing at mount. matmul-experiment.test.mjs covers the real
+// quick mode, and a bad spec failing at mount. matmul-experiment.test.mjs (the vectorization experiment) covers the real
 // worker. No timing asserted.
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { openFixture } from './experiment-fixture.mjs';
+import { SWEEP_FUNCTIONS } from '../../web/src/lab/sweep.js';
 
 const exp = (role) => `.experiment [data-role="${role}"]`;
 const btn = (action) => `.experiment [data-action="${action}"]`;
@@ -208,7 +209,8 @@ describe('quick mode and spec checks', () => {
   test('a spec with mistakes fails at mount, naming each one', async () => {
     assert.equal(
       await fx.page.evaluate(() => window.fixture.mountBadSpec()),
-      'TypeError: experiment spec "demo": measure.fn "eval" is not allow-listed; allowed: measureMatmul; ' +
+      'TypeError: experiment spec "demo": measure.fn "eval" is not allow-listed; allowed: ' +
+        `${Object.keys(SWEEP_FUNCTIONS).join(', ')}; ` +
         'csv.filename must be a file name ending in .csv',
     );
   });

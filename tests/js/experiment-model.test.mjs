@@ -24,6 +24,7 @@ import {
   specProblems,
 } from '../../web/src/experiments/model.js';
 import { latestResult, publishResult, subscribeResults } from '../../web/src/experiments/results.js';
+import { SWEEP_FUNCTIONS } from '../../web/src/lab/sweep.js';
 
 test('?quick=1 or ?quick turn quick mode on; absent, 0 or false leave it off', () => {
   assert.equal(isQuick('?quick=1'), true);
@@ -165,7 +166,7 @@ test('specProblems lists every mistake in a spec as a sentence', () => {
   assert.deepEqual(specProblems(spec), [
     'id must be lower-case letters, digits and dashes, got "Bad Id"',
     'plan must be a function (values, {quick, info}) -> points',
-    'measure.fn "eval" is not allow-listed; allowed: measureMatmul',
+    `measure.fn "eval" is not allow-listed; allowed: ${Object.keys(SWEEP_FUNCTIONS).join(', ')}`,
     'column "x" needs a key or a format function',
     'column "y": format "hex" is not one of text, sig, percent, int, bytes',
     'csv.filename must be a file name ending in .csv',

@@ -19,6 +19,8 @@ export class LineChart extends PlotChart {
    * @param {'linear'|'log'} [options.xType]
    * @param {'linear'|'log'} [options.yType] a log y axis drops the zero baseline
    * @param {number[]} [options.xTicks] tick values (useful on a log axis)
+   * @param {(value: number) => string} [options.xTickFormat] tick text (default String)
+   * @param {number} [options.xBase] a log x axis's base (default 10)
    * @param {number[]} [options.xDomain] fixed [min, max] so the frame does not jump as rows arrive
    * @param {string} options.ariaLabel what the chart shows, for screen readers
    * @param {string} [options.emptyText] shown while there is no data
@@ -45,10 +47,13 @@ export class LineChart extends PlotChart {
         label: o.xLabel,
         labelAnchor: 'center',
         ticks: o.xTicks,
-        tickFormat: o.xTicks ? String : undefined,
+        tickFormat: o.xTickFormat ?? (o.xTicks ? String : undefined),
+        // A log axis labels only ticks near powers of its base: base 2 labels 4 KiB, 32 KiB.
+        base: o.xType === 'log' ? o.xBase : undefined,
         grid: true,
       },
-      y: { type: o.yType, label: o.yLabel, zero: !logY, grid: true, nice: true },
+      // Log ticks as plain numbers (0.1, 0.2), not SI prefixes (100m) a student reads as milli-.
+      y: { type: o.yType, label: o.yLabel, zero: !logY, grid: true, nice: true, tickFormat: logY ? '~g' : undefined },
       color: { legend: true, domain: o.seriesDomain, scheme: 'observable10' },
       marks: [
         logY ? null : Plot.ruleY([0]),

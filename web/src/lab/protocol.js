@@ -10,6 +10,12 @@ export const KINDS = Object.freeze({
   sweep: 'sweep',
   // {sizes, variants?, options, build?} -> {build, rows}: a sweep of measureMatmul.
   matmulSweep: 'matmulSweep',
+  // {fn, args?, build?} -> the return value of Module[fn](...args): one allow-listed,
+  // quick, pure call (calls.js has the allow-list); no progress.
+  call: 'call',
+  // {fn, points, builds: ['simd', 'scalar']} -> {build: 'simd + scalar', rows}: every point
+  // measured in each build, point by point (sweep.js runSweepBuilds); progress as `sweep`.
+  sweepBuilds: 'sweepBuilds',
   exerciseBank: 'exerciseBank',
   exerciseVariant: 'exerciseVariant',
   gradeExercise: 'gradeExercise',

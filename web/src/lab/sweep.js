@@ -15,7 +15,74 @@ export const SWEEP_FUNCTIONS = Object.freeze({
     call: (Module, p) => Module.measureMatmul(p.variant, p.n, p.options ?? {}),
     label: (p) => `${p.variant} at N=${p.n}`,
   }),
+  // Kernel points (wasm/bind_kernels.cpp, bind_probe.cpp, bind_profiler.cpp); options are
+  // timer options (measureOperation's entry is below).
+  measureMatmulBlocked: Object.freeze({
+    call: (Module, p) => Module.measureMatmulBlocked(p.n, p.tiles ?? {}, p.options ?? {}),
+    label: (p) => `blocked ${tilesText(p.tiles)} at N=${p.n}`,
+  }),
+  measureGelu: Object.freeze({
+    call: (Module, p) => Module.measureGelu(p.variant, p.elements, p.options ?? {}),
+    label: (p) => `${p.variant} GELU over ${p.elements} elements`,
+  }),
+  measureReadBandwidth: Object.freeze({
+    call: (Module, p) => Module.measureReadBandwidth(p.bytes, p.options ?? {}),
+    label: (p) => `read bandwidth over ${p.bytes} bytes`,
+  }),
+  measureLinear: Object.freeze({
+    call: (Module, p) =>
+      Module.measureLinear(p.in_features, p.out_features, p.batch, p.variant, p.options ?? {}),
+    label: (p) => `Linear ${p.in_features}→${p.out_features} (${p.variant}) at batch ${p.batch}`,
+  }),
+  // Profiling chapter: one point per spec (an object or its JSON text) and batch
+  // (undefined: the spec's own batch); options are timer options.
+  measureForwardPoint: Object.freeze({
+    call: (Module, p) => Module.measureForwardPoint(p.spec, p.batch, p.options ?? {}),
+    label: (p) => `${specName(p.spec)}${p.batch ? ` at batch ${p.batch}` : ''}`,
+  }),
+  measureBackwardPoint: Object.freeze({
+    // Core's backward row has no model name: the point's is added so rows say which model.
+    call: (Module, p) => ({ name: specName(p.spec), ...Module.measureBackwardPoint(p.spec, p.batch, p.options ?? {}) }),
+    label: (p) => `${specName(p.spec)} forward and backward${p.batch ? ` at batch ${p.batch}` : ''}`,
+  }),
+  memoryBreakdown: Object.freeze({
+    call: (Module, p) => ({ name: specName(p.spec), ...Module.memoryBreakdown(p.spec, p.batch) }),
+    label: (p) => `memory of ${specName(p.spec)}${p.batch ? ` at batch ${p.batch}` : ''}`,
+  }),
+  profilingOverhead: Object.freeze({
+    call: (Module, p) => ({ name: specName(p.spec), ...Module.profilingOverhead(p.spec, p.batch, p.options ?? {}) }),
+    label: (p) => `profiling overhead of ${specName(p.spec)}`,
+  }),
+  // An MLP over widths (core's mlpSpec), then its forward point: the model-scaling sweep.
+  mlpForwardPoint: Object.freeze({
+    call: (Module, p) => ({
+      widths: p.widths,
+      ...Module.measureForwardPoint(Module.mlpSpec(p.widths, p.batch), p.batch, p.options ?? {}),
+    }),
+    label: (p) => `MLP ${p.widths.join('-')} at batch ${p.batch}`,
+  }),
+  // One kernel by name (operations.hpp); options may carry the roofs to place the row.
+  measureOperation: Object.freeze({
+    call: (Module, p) => Module.measureOperation(p.op, p.n, p.options ?? {}),
+    label: (p) => `${p.op}${p.op === 'matmul' ? ` at N=${p.n}` : ` on ${p.n} elements`}`,
+  }),
+  // Counted, nothing timed: attention FLOPs and bytes at one sequence length.
+  attentionScaling: Object.freeze({
+    call: (Module, p) => Module.attentionScaling(p.d_model, p.heads, [p.seq_len], p.batch ?? 1)[0],
+    label: (p) => `attention at T=${p.seq_len}`,
+  }),
 });
+
+// "64×256×128" (m×n×k), or "default tiles".
+function tilesText(tiles) {
+  if (!tiles || typeof tiles !== 'object') return 'default tiles';
+  return ['tile_m', 'tile_n', 'tile_k'].map((k) => tiles[k] ?? 'default').join('×');
+}
+
+function specName(spec) {
+  if (spec && typeof spec === 'object' && typeof spec.name === 'string') return spec.name;
+  return 'the model';
+}
 
 /** A sweep longer than this is a planning mistake, not an experiment a student waits for. */
 export const MAX_SWEEP_POINTS = 10000;
@@ -78,4 +145,64 @@ export async function runSweep(Module, payload, ctx, { build, yieldToEvents = ne
     ctx.progress(rows.length / total, { done: rows.length, total, row });
   }
   return { build, rows };
+}
+
+// The same sweep in several wasm builds (the Acceleration chapter's "same C++, with and
+// without SIMD" experiment): each point is measured in every build before the next point,
+// so both builds see the machine in the same state. Rows carry their build.
+const SWEEP_BUILDS = Object.freeze(['simd', 'scalar']);
+
+/** Returns null when `{fn, points, builds}` can run, else a sentence saying what is wrong. */
+export function sweepBuildsProblem(payload) {
+  const { builds, points } = payload ?? {};
+  if (
+    !Array.isArray(builds) ||
+    builds.length === 0 ||
+    new Set(builds).size !== builds.length ||
+    !builds.every((b) => SWEEP_BUILDS.includes(b))
+  ) {
+    const allowed = SWEEP_BUILDS.join(', ');
+    return `builds must be a non-empty list of distinct builds from ${allowed}, got ${JSON.stringify(builds)}`;
+  }
+  const problem = sweepProblem(payload);
+  if (problem) return problem;
+  if (points.length * builds.length > MAX_SWEEP_POINTS) {
+    return `a sweep may have at most ${MAX_SWEEP_POINTS} points, got ${points.length} × ${builds.length} builds`;
+  }
+  return null;
+}
+
+/**
+ * Runs every point in every build, point by point. Progress as runSweep's, counting
+ * point × build measurements: `{done: 0, total, row: null}` first, then one per row.
+ * @param {(build: string) => Promise<object>} loadModule the worker's loader
+ * @param {{fn: string, points: object[], builds: string[]}} payload
+ * @param {{progress: Function, throwIfCancelled: Function}} ctx
+ * @returns {Promise<{build: string, rows: object[]}>} build names the builds, "simd + scalar"
+ */
+export async function runSweepBuilds(loadModule, payload, ctx, { yieldToEvents = nextMacrotask } = {}) {
+  const problem = sweepBuildsProblem(payload);
+  if (problem) throw new Error(problem);
+  const entry = SWEEP_FUNCTIONS[payload.fn];
+  const modules = [];
+  for (const build of payload.builds) modules.push([build, await loadModule(build)]);
+  const total = payload.points.length * modules.length;
+  const rows = [];
+  ctx.progress(0, { done: 0, total, row: null });
+  for (const point of payload.points) {
+    for (const [build, Module] of modules) {
+      await yieldToEvents();
+      ctx.throwIfCancelled();
+      let measured;
+      try {
+        measured = entry.call(Module, point);
+      } catch (err) {
+        throw new Error(`${err?.message ?? err} (measuring ${entry.label(point)} in the ${build} build)`);
+      }
+      const row = { build, ...measured };
+      rows.push(row);
+      ctx.progress(rows.length / total, { done: rows.length, total, row });
+    }
+  }
+  return { build: payload.builds.join(' + '), rows };
 }

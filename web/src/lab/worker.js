@@ -9,7 +9,8 @@ import { simd } from 'wasm-feature-detect';
 import simdWasmUrl from '@wasm/perflab_simd.wasm?url';
 import scalarWasmUrl from '@wasm/perflab_scalar.wasm?url';
 import { BUILDS, KINDS, cancelledError, errorReply, progressReply, requestProblem, resultReply } from './protocol.js';
-import { runSweep, sweepProblem } from './sweep.js';
+import { runSweep, runSweepBuilds, sweepBuildsProblem, sweepProblem } from './sweep.js';
+import { callProblem, runCall } from './calls.js';
 
 const simdAvailable = simd();
 
@@ -91,6 +92,24 @@ const handlers = {
     const options = payload.options ?? {};
     const points = payload.sizes.flatMap((n) => variants.map((variant) => ({ variant, n, options })));
     return runSweep(Module, { fn: 'measureMatmul', points }, ctx, { build });
+  },
+
+  // {fn, points, builds} -> {build, rows}: the same points in each wasm build, for the
+  // "same C++ with and without SIMD" experiment. Builds are resolved first, so a browser
+  // without SIMD gets that sentence before anything is measured.
+  async [KINDS.sweepBuilds](payload, ctx) {
+    const problem = sweepBuildsProblem(payload);
+    if (problem) throw new Error(problem);
+    for (const build of payload.builds) await resolveBuild(build);
+    return runSweepBuilds(loadModule, payload, ctx);
+  },
+
+  // {fn, args?, build?} -> Module[fn](...args), for one-shot pure calls (calls.js).
+  async [KINDS.call](payload) {
+    const problem = callProblem(payload); // before loading a build for a call that cannot run
+    if (problem) throw new Error(problem);
+    const { Module } = await moduleFor(payload);
+    return runCall(Module, payload);
   },
 
   // Pass-through for the exercise engine: core owns the bank, the variants and grading.

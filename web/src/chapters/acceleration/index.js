@@ -1,27 +1,57 @@
-// The Acceleration chapter: the same arithmetic at different speeds (loop order, SIMD,
-// fusion). Holds the intro and the matmul experiment; main.js mounts the exercises below.
-// Not for: measuring (the lab worker and core do that).
+// The Acceleration chapter: the same arithmetic at different speeds. Puts each
+// explanation (explanations.js) before the experiment that measures it: SIMD, the memory
+// hierarchy, blocking, fusion, arithmetic intensity, the roofline, and the native CLI
+// comparison; main.js mounts the exercises below. Not for: measuring (worker and core do).
 
-import { paragraphs } from '../intro.js';
-import { mountMatmulExperiment } from './matmul-experiment.js';
+import { h, mountExperiment } from '../../experiments/experiment.js';
+import { INTRO, SECTIONS } from './explanations.js';
+import { vectorizationExperiment } from './vectorization-experiment.js';
+import { buildsExperiment } from './builds-experiment.js';
+import { cacheSweepExperiment } from './cache-sweep-experiment.js';
+import { blockingExperiment } from './blocking-experiment.js';
+import { linearLoopsExperiment } from './linear-loops-experiment.js';
+import { geluFusionExperiment } from './gelu-fusion-experiment.js';
+import { rooflineExperiment } from './roofline-experiment.js';
+import { mountIntensityCalculator } from './intensity-calculator.js';
+import { mountCliComparison } from './cli-comparison.js';
+import './acceleration.css';
+
+// What ends each section: experiment specs, or mount functions for the two custom blocks.
+const RUNS = {
+  simd: [vectorizationExperiment, buildsExperiment],
+  memory: [cacheSweepExperiment],
+  blocking: [blockingExperiment, linearLoopsExperiment],
+  fusion: [geluFusionExperiment],
+  intensity: [mountIntensityCalculator],
+  roofline: [rooflineExperiment, mountCliComparison],
+};
 
 export default {
   id: 'acceleration',
   title: 'Acceleration',
   mount(container, { bridge }) {
     container.append(
-      ...paragraphs('Acceleration: same arithmetic, different speed', [
-        'A matrix product does the same 2·N³ floating-point operations however you write the ' +
-          'loops, yet the time it takes can differ several times over. Two things decide it: ' +
-          'whether the inner loop walks memory in order (so caches and prefetchers can help), ' +
-          'and whether one instruction works on four floats at once (SIMD, here WebAssembly ' +
-          'simd128).',
-        'The experiment runs on your CPU, inside a worker, so the page stays responsive. ' +
-          'Numbers depend on this machine and on what else it is doing: close busy tabs for ' +
-          'steadier results, and read the warning column before trusting a point.',
-        'Still to come in this chapter: a GELU fusion experiment and exercises on reading these curves.',
-      ]),
+      h('h2', { text: 'Acceleration: same arithmetic, different speed' }),
+      ...INTRO.map((html) => h('p', { html })),
     );
-    return mountMatmulExperiment(container.appendChild(document.createElement('div')), { bridge });
+    const handles = [];
+    for (const section of SECTIONS) {
+      const el = h(
+        'section',
+        { class: 'lesson', 'data-section': section.id, 'aria-labelledby': `acceleration-${section.id}` },
+        h('h2', { id: `acceleration-${section.id}`, text: section.title }),
+        ...section.paragraphs.map((html) => h('p', { html })),
+      );
+      container.append(el);
+      for (const run of RUNS[section.id]) {
+        handles.push(typeof run === 'function' ? run(el, { bridge }) : mountExperiment(el, run, { bridge }));
+      }
+    }
+    return {
+      handles,
+      destroy() {
+        for (const handle of handles) handle.destroy?.();
+      },
+    };
   },
 };

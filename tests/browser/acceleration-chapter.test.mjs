@@ -1,0 +1,181 @@
+// Protects the Acceleration chapter end to end in quick mode (?quick=1): every experiment
+// runs to Done with rows and chart marks; the roofline places every kernel (one labelled
+// dot each, the two roofs drawn) and its rows carry the probed roofs; the intensity
+// calculator answers from core; the CLI comparison accepts real `perflab roofline --json
+// --quick` output and rejects garbage with core's message, keeping what was pasted; and a
+// cancel stops a run. No timing asserted.
+// Env: PERFLAB_CLI, the native perflab binary (default build/native/tools/perflab).
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import { openLab, repoRoot } from './harness.mjs';
+
+const cliPath = path.resolve(repoRoot, process.env.PERFLAB_CLI || 'build/native/tools/perflab');
+
+const sel = (id, role) => `[data-experiment="${id}"] [data-role="${role}"]`;
+const MARKS = 'svg g[aria-label="dot"] circle, svg g[aria-label="line"] path, svg g[aria-label="bar"] rect';
+
+async function runToDone(page, id, timeout = 120000) {
+  await page.click(`[data-experiment="${id}"] [data-action="run"]`);
+  await page.waitForFunction(
+    (s) => /^(Done|Stopped)/.test(document.querySelector(s)?.textContent ?? ''),
+    sel(id, 'status'),
+    { timeout },
+  );
+  const status = await page.textContent(sel(id, 'status'));
+  if (!status.startsWith('Done')) assert.fail(`${id}: ${status} ${await page.textContent(sel(id, 'error'))}`);
+  return {
+    rows: await page.$$eval(`${sel(id, 'table')} tbody tr`, (trs) => trs.length),
+    marks: await page.$$eval(`[data-experiment="${id}"] [data-role="chart"]`, (charts, m) =>
+      charts.map((c) => c.querySelectorAll(m).length),
+    MARKS),
+  };
+}
+
+describe('the Acceleration chapter, quick mode', () => {
+  let lab;
+  before(async () => {
+    lab = await openLab({ query: '?quick=1', hash: '#acceleration' });
+  });
+  after(async () => {
+    await lab?.close();
+  });
+
+  const EXPECTED_ROWS = {
+    'acceleration-builds': (variants) => 2 * 2 * variants, // two sizes, two builds
+    'acceleration-cache-sweep': () => 5,
+    'acceleration-blocking': () => 6, // four square tiles, yours, core's default
+    'acceleration-linear-loops': () => 4,
+    'acceleration-gelu-fusion': () => 8, // four variants, two sizes
+  };
+  for (const [id, expected] of Object.entries(EXPECTED_ROWS)) {
+    test(`${id} runs to Done with rows and chart marks`, async () => {
+      const { page } = lab;
+      const list = '[data-experiment="acceleration-vectorization"] .variants li';
+      const variants = await page.$$eval(list, (l) => l.length);
+      const { rows, marks } = await runToDone(page, id);
+      assert.equal(rows, expected(variants));
+      assert.ok(marks.length > 0 && marks.every((m) => m > 0), `every chart drew marks: ${marks}`);
+    });
+  }
+
+  test('the roofline places every kernel under the probed roofs', async () => {
+    const { page } = lab;
+    await page.waitForSelector(sel('acceleration-roofline', 'probe'));
+    const { rows, marks } = await runToDone(page, 'acceleration-roofline');
+    assert.equal(rows, 9, 'matmul at N = 64 and 128, add, mul, sum, softmax, layernorm, GELU fused and unfused');
+    assert.deepEqual(marks, [9]);
+    const chart = `[data-experiment="acceleration-roofline"] [data-role="chart"] svg`;
+    // Kernels on the same spot share a label ("add, mul").
+    const texts = await page.$$eval(`${chart} g[aria-label="text"] text`, (t) => t.map((x) => x.textContent));
+    const labels = texts.flatMap((l) => l.split(', '));
+    const kernels = ['matmul N=64', 'matmul N=128', 'add', 'mul', 'sum', 'softmax', 'layernorm', 'gelu fused', 'gelu unfused'];
+    for (const kernel of kernels) {
+      assert.ok(labels.includes(kernel), `${kernel} is labelled on the chart (labels: ${labels.join(', ')})`);
+    }
+    assert.ok(labels.some((l) => l.startsWith('peak ')), 'the peak roof is labelled');
+    assert.ok(labels.some((l) => l.startsWith('memory ')), 'the bandwidth roof is labelled');
+    assert.equal(await page.$$eval(`${chart} g[aria-label="link"] path`, (p) => p.length), 2, 'two roof segments');
+    // What exercises grade from: every row carries the roofs and the placement.
+    const verdicts = await page.$$eval(`${sel('acceleration-roofline', 'table')} tbody tr td:last-child`, (tds) =>
+      tds.map((td) => td.textContent),
+    );
+    assert.ok(verdicts.every((v) => /^(memory|compute)-bound: /.test(v)), verdicts.join('\n'));
+  });
+
+  test('the vectorization experiment shows the share of the probed peak', async () => {
+    const { page } = lab;
+    const { rows, marks } = await runToDone(page, 'acceleration-vectorization');
+    assert.ok(rows >= 6);
+    assert.ok(marks.every((m) => m > 0));
+    const shares = await page.$$eval(`${sel('acceleration-vectorization', 'table')} tbody tr td:nth-child(6)`, (tds) =>
+      tds.map((td) => td.textContent),
+    );
+    assert.ok(shares.every((s) => /^\d+\.\d%$/.test(s)), shares.join(', '));
+  });
+
+  test('the intensity calculator places a kernel with core’s verdict, and reports bad input', async () => {
+    const { page } = lab;
+    const calc = '[data-experiment="acceleration-intensity"]';
+    await page.fill('#acceleration-intensity-flops', '1000');
+    await page.fill('#acceleration-intensity-bytes', '12000');
+    await page.click(`${calc} [data-action="place"]`);
+    const placement = `${calc} [data-role="placement"]`;
+    await page.waitForFunction((s) => document.querySelector(s)?.textContent.includes('memory-bound'), placement, {
+      timeout: 20000,
+    });
+    assert.match(await page.textContent(`${calc} [data-role="placement"]`), /intensity0\.0833 FLOP\/byte/);
+    await page.fill('#acceleration-intensity-bytes', '0');
+    await page.click(`${calc} [data-action="place"]`);
+    await page.waitForSelector(`${calc} [data-role="error"]:not([hidden])`, { timeout: 20000 });
+    assert.match(await page.textContent(`${calc} [data-role="error"]`), /^Error: .*bytes/);
+  });
+
+  test('the CLI comparison rejects garbage with a message and keeps the pasted text', async () => {
+    const { page } = lab;
+    const garbage = '{"tool": "not-perflab", oops';
+    await page.fill('#acceleration-cli-input', garbage);
+    await page.click('[data-experiment="acceleration-cli"] [data-action="compare"]');
+    await page.waitForSelector(`${sel('acceleration-cli', 'error')}:not([hidden])`, { timeout: 20000 });
+    assert.match(await page.textContent(sel('acceleration-cli', 'error')), /^Error: pasted text is not perflab JSON: /);
+    assert.equal(await page.inputValue('#acceleration-cli-input'), garbage);
+  });
+
+  const noCli = !existsSync(cliPath) && `no CLI at ${cliPath}`;
+  const cliRows = (page) => page.$$eval(`${sel('acceleration-cli', 'table')} tbody tr`, (trs) => trs.length);
+
+  test('the CLI comparison accepts real `perflab roofline --json --quick` output', { skip: noCli }, async () => {
+    const { page } = lab;
+    const { stdout } = await promisify(execFile)(cliPath, ['roofline', '--json', '--quick'], { maxBuffer: 1 << 24 });
+    const native = JSON.parse(stdout);
+    await page.fill('#acceleration-cli-input', stdout);
+    await page.click('[data-experiment="acceleration-cli"] [data-action="compare"]');
+    await page.waitForSelector(`${sel('acceleration-cli', 'table')}:not([hidden]) tbody tr`, { timeout: 20000 });
+    assert.equal(await page.isVisible(sel('acceleration-cli', 'error')), false);
+    assert.equal(await cliRows(page), native.rows.length);
+    // The roofline ran above, so the page column has numbers for the kernels it shares.
+    const page64 = await page.$$eval(`${sel('acceleration-cli', 'table')} tbody tr`, (trs) =>
+      trs
+        .map((tr) => [...tr.children].map((td) => td.textContent))
+        .find((c) => c[0] === 'matmul packed' && c[1] === 'N=64 / N=64'),
+    );
+    assert.ok(page64 && /GFLOP\/s$/.test(page64[3]), `matmul packed at 64 compared: ${page64}`);
+    assert.ok(await page.$(`${sel('acceleration-cli', 'machine')} table`), 'the machine figures side by side');
+  });
+
+  test('the CLI comparison accepts `perflab bench --json --quick` output too', { skip: noCli }, async () => {
+    const { page } = lab;
+    const { stdout } = await promisify(execFile)(cliPath, ['bench', '--json', '--quick'], { maxBuffer: 1 << 24 });
+    await page.fill('#acceleration-cli-input', stdout);
+    await page.click('[data-experiment="acceleration-cli"] [data-action="compare"]');
+    const status = sel('acceleration-cli', 'status');
+    await page.waitForFunction((s) => /^bench report: /.test(document.querySelector(s).textContent), status, {
+      timeout: 20000,
+    });
+    assert.equal(await cliRows(page), JSON.parse(stdout).rows.length);
+    assert.equal(await page.isVisible(sel('acceleration-cli', 'error')), false);
+  });
+
+  test('Cancel stops a run and keeps the points measured so far', async () => {
+    const { page } = lab;
+    const id = 'acceleration-gelu-fusion';
+    await page.click(`[data-experiment="${id}"] [data-action="run"]`);
+    await page.waitForFunction((s) => document.querySelectorAll(s).length >= 1, `${sel(id, 'table')} tbody tr`, {
+      timeout: 60000,
+    });
+    await page.click(`[data-experiment="${id}"] [data-action="cancel"]`);
+    await page.waitForFunction((s) => /^Cancelled/.test(document.querySelector(s).textContent), sel(id, 'status'), {
+      timeout: 2000,
+    });
+    assert.match(await page.textContent(sel(id, 'result-note')), /^Partial result: \d+ of 8 points, cancelled\./);
+    assert.equal(await page.isEnabled(`[data-experiment="${id}"] [data-action="run"]`), true);
+  });
+
+  test('logged no console errors', () => {
+    assert.deepEqual(lab.errors, []);
+  });
+});

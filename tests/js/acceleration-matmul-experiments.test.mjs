@@ -1,0 +1,198 @@
+// Protects the pure halves of the Acceleration chapter's matmul experiments
+// (vectorization scaling, scalar vs SIMD builds, block-size tuning, loops vs vectorized
+// Linear): the points each plans for normal and quick mode, the display-only fields
+// derived from core's rows, how a row prints, the CSV, and that each spec passes the
+// framework's checks. No DOM, no wasm: rows are hand-written in core's shapes.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { toCsv } from '../../web/src/experiments/csv.js';
+import { cellText, headerText, readControls, specProblems } from '../../web/src/experiments/model.js';
+import * as vec from '../../web/src/chapters/acceleration/vectorization-data.js';
+import * as builds from '../../web/src/chapters/acceleration/builds-data.js';
+import * as blocking from '../../web/src/chapters/acceleration/blocking-data.js';
+import * as linear from '../../web/src/chapters/acceleration/linear-loops-data.js';
+import { vectorizationExperiment } from '../../web/src/chapters/acceleration/vectorization-experiment.js';
+import { buildsExperiment } from '../../web/src/chapters/acceleration/builds-experiment.js';
+import { blockingExperiment } from '../../web/src/chapters/acceleration/blocking-experiment.js';
+import { linearLoopsExperiment } from '../../web/src/chapters/acceleration/linear-loops-experiment.js';
+
+const VARIANTS = ['naive', 'reordered', 'blocked', 'simd', 'packed'];
+const stats = {
+  samples: 10,
+  outliers: 0,
+  median_ms: 2,
+  mean_ms: 2.1,
+  min_ms: 1.9,
+  ci95_low_ms: 1.95,
+  ci95_high_ms: 2.05,
+  cv: 0.02,
+  inner_iterations: 1,
+  resolution_ms: 0.005,
+  warning: '',
+};
+const matmulRow = {
+  build: 'simd',
+  variant: 'packed',
+  n: 256,
+  flops: 33554432,
+  bytes: 786432,
+  intensity: 42.667,
+  gflops_per_s: 16.777,
+  gb_per_s: 0.393,
+  stats,
+};
+
+test('vectorization: the full plan runs every variant from N = 64 to 2048, the scalar loops capped', () => {
+  const points = vec.vectorizationPoints({}, { quick: false, info: { variants: VARIANTS } });
+  const at = (n) => points.filter((p) => p.n === n).map((p) => p.variant);
+  assert.deepEqual(at(64), VARIANTS);
+  assert.deepEqual(at(512), VARIANTS);
+  assert.deepEqual(at(1024), ['reordered', 'blocked', 'simd', 'packed']);
+  assert.deepEqual(at(2048), ['blocked', 'simd', 'packed']);
+  assert.deepEqual([...new Set(points.map((p) => p.n))], [64, 128, 256, 512, 1024, 2048]);
+  assert.deepEqual(points[0].options, { ...vec.FULL_SWEEP.options });
+  assert.notEqual(points[0].options, points[1].options, 'each point owns its options');
+});
+
+test('vectorization: quick mode plans N = 64 and 128 for every variant', () => {
+  const points = vec.vectorizationPoints({}, { quick: true, info: { variants: VARIANTS } });
+  assert.equal(points.length, 2 * VARIANTS.length);
+  assert.deepEqual(points.slice(0, 2), [
+    { variant: 'naive', n: 64, options: { ...vec.QUICK_SWEEP.options } },
+    { variant: 'reordered', n: 64, options: { ...vec.QUICK_SWEEP.options } },
+  ]);
+  assert.throws(() => vec.vectorizationPoints({}, { quick: true, info: null }), {
+    message: 'the lab worker listed no matmul variants, so there is nothing to measure',
+  });
+});
+
+test('vectorization: the share of peak is display only and absent without a probe', () => {
+  const row = vec.withPeakShare(matmulRow, 33.554);
+  assert.equal(row.peak_gflops_per_s, 33.554);
+  assert.ok(Math.abs(row.fraction_of_peak - 0.5) < 1e-4);
+  assert.equal(vec.withPeakShare(matmulRow, undefined), matmulRow);
+  assert.deepEqual(vec.TABLE_COLUMNS.map(headerText), [
+    'N',
+    'variant',
+    'median (ms)',
+    'GFLOP/s',
+    'GB/s',
+    'of peak',
+    '95% CI of median (ms)',
+    'CV',
+    'warning',
+  ]);
+  assert.deepEqual(
+    vec.TABLE_COLUMNS.map((c) => cellText(c, row)),
+    ['256', 'packed', '2.00', '16.8', '0.393', '50.0%', '1.95 – 2.05', '2.0%', ''],
+  );
+});
+
+test('vectorization: the CSV has one line per row with the row’s fields and its stats', () => {
+  const csv = toCsv([vec.withPeakShare(matmulRow, 33.554)], vec.CSV_COLUMNS).split('\r\n');
+  assert.equal(csv[0], vec.CSV_COLUMNS.join(','));
+  assert.match(csv[1], /^simd,packed,256,33554432,786432,42\.667,16\.777,0\.393,33\.554,0\.5\d*,2,1\.9,1\.95,2\.05,0\.02,10,0,1,0\.005,$/);
+});
+
+test('builds: every point goes to both builds through the sweepBuilds kind', () => {
+  const points = builds.buildsPoints({}, { quick: false, info: { variants: VARIANTS } });
+  assert.deepEqual(
+    points.filter((p) => p.variant === 'naive').map((p) => p.n),
+    [128, 256],
+  );
+  assert.equal(points.filter((p) => p.variant === 'packed').length, 3);
+  assert.equal(builds.buildsPoints({}, { quick: true, info: { variants: VARIANTS } }).length, 2 * VARIANTS.length);
+  assert.deepEqual(builds.buildsPayload({}, points.slice(0, 1)), {
+    fn: 'measureMatmul',
+    points: points.slice(0, 1),
+    builds: ['simd', 'scalar'],
+  });
+});
+
+test('builds: the SIMD ÷ scalar ratio pairs rows of the same point and skips unpaired ones', () => {
+  const rows = [
+    { ...matmulRow, build: 'simd', gflops_per_s: 12 },
+    { ...matmulRow, build: 'scalar', gflops_per_s: 4 },
+    { ...matmulRow, variant: 'naive', build: 'simd', gflops_per_s: 1 },
+  ];
+  assert.deepEqual(builds.speedups(rows), [{ point: 'packed\nN=256', variant: 'packed', n: 256, simd_over_scalar: 3 }]);
+  assert.equal(builds.pointName(rows[0]), 'packed\nN=256');
+  assert.deepEqual(
+    builds.TABLE_COLUMNS.map((c) => cellText(c, rows[1])),
+    ['256', 'packed', 'scalar', '2.00', '4.00', '2.0%', ''],
+  );
+  assert.match(toCsv(rows, builds.CSV_COLUMNS).split('\r\n')[2], /^scalar,packed,256,33554432,4,2,/);
+});
+
+test('blocking: square tiles, the student’s triple and core’s default, each measured once', () => {
+  const { values, problems } = readControls(blocking.CONTROLS, {
+    n: '256',
+    square: '16, 64, 16',
+    'tile-m': '64',
+    'tile-n': '256',
+    'tile-k': '128',
+  });
+  assert.deepEqual(problems, {});
+  const points = blocking.blockingPoints(values, { quick: true });
+  assert.deepEqual(
+    points.map((p) => `${blocking.tilesName(p.tiles)} ${p.role}`),
+    ['16×16×16 square', '64×64×64 square', '64×256×128 yours'],
+    'the student’s triple equals the default, so the default is not measured twice',
+  );
+  assert.deepEqual(points[0], {
+    n: 256,
+    tiles: { tile_m: 16, tile_n: 16, tile_k: 16 },
+    role: 'square',
+    options: { ...blocking.QUICK_OPTIONS },
+  });
+  const full = blocking.blockingPoints({ ...values, 'tile-m': 8 }, { quick: false });
+  assert.equal(full.at(-1).role, 'core default');
+  assert.deepEqual(full[0].options, { ...blocking.FULL_OPTIONS });
+});
+
+test('blocking: a tile below 1 is refused beside its control before anything runs', () => {
+  const { problems } = readControls(blocking.CONTROLS, { n: '256', square: '0, 8', 'tile-m': '0', 'tile-n': '8', 'tile-k': '8' });
+  assert.equal(problems.square, 'Square tiles (m = n = k): each value must be an integer from 1 to 1024, got "0"');
+  assert.equal(problems['tile-m'], 'Your tile m must be an integer from 1 to 1024, got "0"');
+});
+
+test('blocking: rows print their tiles and the role their point was planned for', () => {
+  const points = [{ tiles: { tile_m: 8, tile_n: 8, tile_k: 8 }, role: 'square' }];
+  const row = blocking.withTilesName({ ...matmulRow, variant: 'blocked', tiles: { tile_m: 8, tile_n: 8, tile_k: 8 } }, points);
+  assert.equal(row.tiles_name, '8×8×8');
+  assert.equal(row.role, 'square');
+  assert.deepEqual(blocking.TABLE_COLUMNS.map((c) => cellText(c, row)), ['256', '8×8×8', '2.00', '16.8', '2.0%', '']);
+  assert.match(toCsv([row], blocking.CSV_COLUMNS).split('\r\n')[1], /^simd,256,8,8,8,33554432,16\.777,2,1\.9,0\.02,10,$/);
+});
+
+test('linear: every shape with the naive loops and the packed kernel at the chosen batch', () => {
+  const points = linear.linearPoints({ batch: 16 }, { quick: true });
+  assert.deepEqual(
+    points.map((p) => `${linear.layerName(p)} ${p.variant} b${p.batch}`),
+    ['Linear 64→64 naive b16', 'Linear 64→64 packed b16', 'Linear 256→128 naive b16', 'Linear 256→128 packed b16'],
+  );
+  assert.equal(linear.linearPoints({ batch: 32 }, { quick: false }).length, 2 * linear.FULL_PLAN.shapes.length);
+  const row = linear.withLayerName({
+    build: 'simd',
+    variant: 'naive',
+    in_features: 784,
+    out_features: 256,
+    batch: 32,
+    flops: 12845056,
+    gflops_per_s: 0.5,
+    stats,
+  });
+  assert.deepEqual(linear.TABLE_COLUMNS.map((c) => cellText(c, row)), ['Linear 784→256', '32', 'naive', '2.00', '0.500', '2.0%', '']);
+  assert.match(toCsv([row], linear.CSV_COLUMNS).split('\r\n')[1], /^simd,naive,784,256,32,12845056,0\.5,2,1\.9,0\.02,10,$/);
+});
+
+test('the four specs pass the framework’s checks', () => {
+  for (const spec of [vectorizationExperiment, buildsExperiment, blockingExperiment, linearLoopsExperiment]) {
+    assert.deepEqual(specProblems(spec), [], spec.id);
+  }
+  assert.deepEqual(
+    [vectorizationExperiment, buildsExperiment, blockingExperiment, linearLoopsExperiment].map((s) => s.id),
+    ['acceleration-vectorization', 'acceleration-builds', 'acceleration-blocking', 'acceleration-linear-loops'],
+  );
+});

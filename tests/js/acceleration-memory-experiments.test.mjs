@@ -1,0 +1,173 @@
+// Protects the pure halves of the Acceleration chapter's memory-side experiments (fused
+// vs unfused GELU, the cache-plateau sweep, the roofline): the points planned for normal
+// and quick mode (the roofline's always include matmul at N = 64 and carry the probed
+// roofs, which exercises grade from), the display fields, table cells, CSV and spec checks.
+// No DOM, no wasm: rows are hand-written in core's shapes.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { toCsv } from '../../web/src/experiments/csv.js';
+import { cellText, specProblems } from '../../web/src/experiments/model.js';
+import * as gelu from '../../web/src/chapters/acceleration/gelu-fusion-data.js';
+import * as cache from '../../web/src/chapters/acceleration/cache-sweep-data.js';
+import * as roof from '../../web/src/chapters/acceleration/roofline-data.js';
+import { geluFusionExperiment } from '../../web/src/chapters/acceleration/gelu-fusion-experiment.js';
+import { cacheSweepExperiment } from '../../web/src/chapters/acceleration/cache-sweep-experiment.js';
+import { rooflineExperiment } from '../../web/src/chapters/acceleration/roofline-experiment.js';
+
+const stats = { samples: 10, outliers: 0, median_ms: 4, min_ms: 3.9, cv: 0.01, warning: '' };
+const probe = { peak_gflops_per_s: 40, bandwidth_gb_per_s: 10, ridge_flops_per_byte: 4 };
+
+test('GELU: every variant at every size, 4 Ki to 4 Mi elements, two sizes when quick', () => {
+  const info = { variants: ['unfused', 'unfused-simd', 'fused', 'fused-simd'] };
+  const full = gelu.geluPoints({}, { quick: false, info });
+  assert.deepEqual([...new Set(full.map((p) => p.elements))], [4096, 32768, 262144, 1048576, 4194304]);
+  assert.equal(full.length, 5 * 4);
+  const quick = gelu.geluPoints({}, { quick: true, info });
+  assert.deepEqual(quick[0], { variant: 'unfused', elements: 16384, options: { ...gelu.QUICK_SWEEP.options } });
+  assert.equal(quick.length, 2 * 4);
+  assert.throws(() => gelu.geluPoints({}, { quick: true, info: { variants: [] } }), {
+    message: 'the lab worker listed no GELU variants, so there is nothing to measure',
+  });
+});
+
+test('GELU: traffic per element comes from core’s bytes; rows print and export', () => {
+  const row = gelu.withBytesPerElement({
+    build: 'simd',
+    variant: 'unfused',
+    elements: 1048576,
+    flops: 9437184,
+    bytes: 75497472,
+    gb_per_s: 18.9,
+    gflops_per_s: 2.36,
+    ns_per_element: 3.81,
+    stats,
+  });
+  assert.equal(row.bytes_per_element, 72);
+  assert.deepEqual(gelu.TABLE_COLUMNS.map((c) => cellText(c, row)), ['1 Mi', 'unfused', '3.81', '18.9', '72.0', '1.0%', '']);
+  assert.equal(gelu.elementsName(16384), '16 Ki');
+  assert.equal(gelu.elementsName(1000), '1000');
+  assert.match(
+    toCsv([row], gelu.CSV_COLUMNS).split('\r\n')[1],
+    /^simd,unfused,1048576,9437184,75497472,72,3\.81,18\.9,2\.36,4,3\.9,0\.01,10,$/,
+  );
+});
+
+test('cache sweep: 4 KiB to 256 MiB doubling in full, five sizes quick', () => {
+  const full = cache.cacheSweepPoints({}, { quick: false });
+  assert.equal(full.length, 17);
+  assert.equal(full[0].bytes, 4096);
+  assert.equal(full.at(-1).bytes, 256 * 1024 * 1024);
+  assert.deepEqual(cache.cacheSweepPoints({}, { quick: true }).map((p) => cache.sizeName(p.bytes)), [
+    '4 KiB',
+    '32 KiB',
+    '256 KiB',
+    '2 MiB',
+    '16 MiB',
+  ]);
+  assert.deepEqual(cache.axisTicks(false).map(cache.sizeName), ['4 KiB', '64 KiB', '1 MiB', '16 MiB', '256 MiB']);
+  const row = { build: 'simd', bytes: 32768, gb_per_s: 51.2, stats };
+  assert.deepEqual(cache.TABLE_COLUMNS.map((c) => cellText(c, row)), ['32 KiB', '51.2', '4.00', '1.0%', '']);
+  assert.equal(toCsv([row], cache.CSV_COLUMNS).split('\r\n')[1], 'simd,32768,51.2,4,3.9,0.01,10,');
+});
+
+test('roofline: every kernel, matmul at 64 (quick too) and 1024, each point carrying the roofs', () => {
+  const full = roof.rooflinePoints({}, { quick: false, info: probe });
+  assert.deepEqual(full.map(roof.kernelName), [
+    'matmul N=64',
+    'matmul N=256',
+    'matmul N=512',
+    'matmul N=1024',
+    'add',
+    'mul',
+    'sum',
+    'softmax',
+    'layernorm',
+    'gelu fused',
+    'gelu unfused',
+  ]);
+  for (const p of full) {
+    assert.equal(p.options.peak_gflops_per_s, 40);
+    assert.equal(p.options.bandwidth_gb_per_s, 10);
+  }
+  assert.equal(full[0].options.variant, 'packed');
+  assert.equal(full.at(-1).options.variant, 'unfused');
+  const quick = roof.rooflinePoints({}, { quick: true, info: probe });
+  assert.deepEqual(
+    quick.filter((p) => p.op === 'matmul').map((p) => p.n),
+    [64, 128],
+  );
+  assert.equal(quick.find((p) => p.op === 'add').n, 1 << 18);
+  assert.throws(() => roof.rooflinePoints({}, { quick: true, info: null }), {
+    message: 'the machine probe gave no peak and bandwidth, so there is no roofline to place kernels on',
+  });
+});
+
+test('roofline: the roofs become the chart’s two reference lines; rows print core’s placement', () => {
+  const lines = roof.roofLines(probe);
+  assert.deepEqual(
+    lines.map((l) => [l.kind, l.x2]),
+    [
+      ['bandwidth', 4],
+      ['peak', 512],
+    ],
+  );
+  assert.deepEqual(roof.roofLines(null), []);
+  const row = roof.withKernelName({
+    build: 'simd',
+    op: 'add',
+    variant: 'simd',
+    n: 4194304,
+    elements: 4194304,
+    flops: 4194304,
+    bytes: 50331648,
+    intensity: 1 / 12,
+    gflops_per_s: 0.6,
+    gb_per_s: 7.2,
+    ns_per_element: 1.67,
+    peak_gflops_per_s: 40,
+    bandwidth_gb_per_s: 10,
+    ridge_flops_per_byte: 4,
+    attainable_gflops_per_s: 0.8333,
+    fraction_of_attainable: 0.72,
+    bound: 'memory-bound',
+    verdict: 'memory-bound: intensity 0.083 FLOP/byte is below the ridge point 4.0 FLOP/byte; attainable 0.83 GFLOP/s of 40 peak',
+    stats,
+  });
+  assert.equal(row.kernel, 'add');
+  assert.deepEqual(roof.TABLE_COLUMNS.map((c) => cellText(c, row)), [
+    'add',
+    '0.0833',
+    '0.600',
+    '0.833',
+    '72.0%',
+    row.verdict,
+  ]);
+  const [header, line] = toCsv([row], roof.CSV_COLUMNS).split('\r\n');
+  assert.equal(header, roof.CSV_COLUMNS.join(','));
+  assert.match(line, /^simd,add,simd,4194304,4194304,4194304,50331648,0\.0833\d*,0\.6,7\.2,1\.67,40,10,4,0\.8333,0\.72,memory-bound,/);
+});
+
+test('roofline: kernels on the same spot share one chart label, so the texts do not overprint', () => {
+  const rows = [
+    { kernel: 'add', intensity: 1 / 12, gflops_per_s: 1 },
+    { kernel: 'mul', intensity: 1 / 12, gflops_per_s: 0.9 },
+    { kernel: 'sum', intensity: 0.25, gflops_per_s: 1 },
+    { kernel: 'gelu unfused', intensity: 0.125, gflops_per_s: 0.1 },
+  ];
+  assert.deepEqual(
+    roof.chartPoints(rows).map((p) => p.label),
+    ['add, mul', '', 'sum', 'gelu unfused'],
+  );
+  assert.equal(rows[0].label, undefined, 'the rows themselves are not changed');
+});
+
+test('the three specs pass the framework’s checks', () => {
+  for (const spec of [geluFusionExperiment, cacheSweepExperiment, rooflineExperiment]) {
+    assert.deepEqual(specProblems(spec), [], spec.id);
+  }
+  assert.deepEqual(
+    [geluFusionExperiment, cacheSweepExperiment, rooflineExperiment].map((s) => s.id),
+    ['acceleration-gelu-fusion', 'acceleration-cache-sweep', 'acceleration-roofline'],
+  );
+});

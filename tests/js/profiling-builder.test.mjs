@@ -1,0 +1,181 @@
+// Protects the pure half of the Profiling chapter's model builder: the saved editor text
+// (versioned key, anything unreadable ignored, never thrown), the MLP widths and batch
+// fields, the profile options under ?quick=1, the spec formatting (it parses back to the
+// same spec) and the rows printed from a profile (values and the original's estimates
+// side by side, nothing computed).
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { cellText, headerText } from '../../web/src/experiments/model.js';
+import {
+  BUILDER_STORAGE_KEY,
+  DEFAULT_SPEC_TEXT,
+  LAYER_COLUMNS,
+  MAX_SPEC_CHARS,
+  formatSpec,
+  parseBatch,
+  parseWidths,
+  profileOptions,
+  readSavedSpec,
+  saveSpec,
+  topOperationBars,
+  totalsRows,
+} from '../../web/src/chapters/profiling/builder-data.js';
+
+function memoryStorage(initial = {}) {
+  const data = new Map(Object.entries(initial));
+  return {
+    data,
+    getItem: (k) => (data.has(k) ? data.get(k) : null),
+    setItem: (k, v) => data.set(k, String(v)),
+  };
+}
+
+test('the key is versioned and a saved spec reads back', () => {
+  assert.equal(BUILDER_STORAGE_KEY, 'perflab.profiling.builder.v1');
+  const storage = memoryStorage();
+  assert.equal(saveSpec(storage, '{"name": "x"}'), null);
+  assert.deepEqual(JSON.parse(storage.data.get(BUILDER_STORAGE_KEY)), { version: 1, text: '{"name": "x"}' });
+  assert.equal(readSavedSpec(storage), '{"name": "x"}');
+});
+
+test('an unreadable, old or wrongly shaped saved value is ignored, not thrown', () => {
+  const cases = ['not json', '{"version": 2, "text": "x"}', '{"version": 1, "text": 5}', 'null', '[1]', '"text"'];
+  for (const raw of cases) assert.equal(readSavedSpec(memoryStorage({ [BUILDER_STORAGE_KEY]: raw })), null, raw);
+  assert.equal(readSavedSpec(memoryStorage()), null);
+  assert.equal(readSavedSpec({ getItem: () => { throw new Error('blocked'); } }), null);
+  const long = JSON.stringify({ version: 1, text: 'x'.repeat(MAX_SPEC_CHARS + 1) });
+  assert.equal(readSavedSpec(memoryStorage({ [BUILDER_STORAGE_KEY]: long })), null);
+});
+
+test('saving says why when it cannot', () => {
+  assert.equal(
+    saveSpec(memoryStorage(), 'x'.repeat(MAX_SPEC_CHARS + 1)),
+    `the model spec is ${MAX_SPEC_CHARS + 1} characters; at most ${MAX_SPEC_CHARS} are saved`,
+  );
+  const full = { setItem: () => { throw new Error('QuotaExceededError'); } };
+  assert.equal(saveSpec(full, '{}'), 'your model spec could not be saved in this browser: QuotaExceededError');
+});
+
+test('the default spec is valid JSON with an input and layers', () => {
+  const spec = JSON.parse(DEFAULT_SPEC_TEXT);
+  assert.deepEqual(spec.input, [64, 784]);
+  assert.equal(spec.layers.length, 3);
+});
+
+test('MLP widths parse from commas or spaces and say what is wrong', () => {
+  assert.deepEqual(parseWidths('784, 256 128;10'), { widths: [784, 256, 128, 10] });
+  assert.deepEqual(parseWidths('784'), {
+    problem: 'Layer widths: enter at least an input and an output width, e.g. 784, 256, 10; got "784"',
+  });
+  assert.deepEqual(parseWidths('784, 0, 10'), { problem: 'Layer widths: each width must be an integer from 1 to 65536, got "0"' });
+  assert.deepEqual(parseWidths('784, 2.5, 10'), { problem: 'Layer widths: each width must be an integer from 1 to 65536, got "2.5"' });
+});
+
+test('the batch field is blank for the spec’s batch or an integer 1..4096', () => {
+  assert.deepEqual(parseBatch(''), { batch: null });
+  assert.deepEqual(parseBatch(' 32 '), { batch: 32 });
+  assert.deepEqual(parseBatch('0'), { problem: 'Batch must be empty (the spec\'s batch) or an integer from 1 to 4096, got "0"' });
+});
+
+test('profile options are core’s defaults, small budgets under quick, and carry the batch', () => {
+  assert.deepEqual(profileOptions(), {});
+  assert.deepEqual(profileOptions({ batch: 8 }), { batch: 8 });
+  const quick = profileOptions({ quick: true });
+  assert.equal(quick.samples, 3);
+  assert.ok(quick.max_total_ms <= 200);
+});
+
+test('formatSpec puts one layer per line, type first, and parses back to the same spec', () => {
+  // Keys arrive sorted from core's JSON.
+  const spec = { input: [64, 784], layers: [{ in: 784, out: 256, type: 'Linear' }, { type: 'ReLU' }], name: 'mlp' };
+  const text = formatSpec(spec);
+  assert.equal(
+    text,
+    '{\n  "name": "mlp",\n  "input": [64, 784],\n  "layers": [\n    {"type": "Linear", "in": 784, "out": 256},\n    {"type": "ReLU"}\n  ]\n}\n',
+  );
+  assert.deepEqual(JSON.parse(text), spec);
+});
+
+// A profile as profileModel returns it (fields from core/src/profiler_json.cpp), trimmed.
+const stats = (median_ms) => ({ median_ms, ci95_low_ms: median_ms * 0.9, ci95_high_ms: median_ms * 1.1, p95_ms: median_ms * 1.2, cv: 0.05, samples: 10, warning: '' });
+const profile = {
+  name: 'linear_128_64',
+  input: [32, 128],
+  output_shape: [32, 64],
+  batch_size: 32,
+  parameters: 8256,
+  parameter_bytes: 33024,
+  flops_per_sample: 16384,
+  flops_per_batch: 524288,
+  flops_breakdown: { matmul: 524288, bias: 2048, elementwise: 0, total: 526336 },
+  activation_bytes: 8192,
+  activation_estimate_bytes: 32768,
+  peak_bytes: 8192,
+  peak_estimate_bytes: 65792,
+  gradient_bytes: 33024,
+  optimizer_bytes: { sgd: 0, momentum: 33024, adam: 66048, adamw: 66048 },
+  latency: stats(0.1),
+  gflops_per_s: 5.24,
+  samples_per_s: 320000,
+  bytes_moved: 57600,
+  arithmetic_intensity: 9.1,
+  bottleneck: {
+    reason: 'compute-bound: intensity 9.1 FLOP/byte is above the ridge point 5.9 FLOP/byte',
+    original_efficiency: 0.0524,
+    original_verdict: 'memory',
+    machine: { peak_gflops_per_s: 21.7, bandwidth_gb_per_s: 3.7, source: 'probe' },
+  },
+  layers: [
+    { index: 0, label: 'Linear #0', output_shape: [32, 64], parameters: 8256, flops_per_sample: 16384, activation_bytes: 8192, forward_ms: 0.09, gflops_per_s: 5.8 },
+  ],
+  backward: {
+    measured_ms: 0.25,
+    forward_ms: 0.1,
+    ratio_to_forward: 2.5,
+    estimated_ms: 0.2,
+    flops: 1048576,
+    estimated_flops: 1048576,
+    training_memory: { step_peak_bytes: 16384, total_bytes: { adam: 148480 } },
+  },
+  top_operations: Array.from({ length: 12 }, (_, i) => ({ layer: `L${i}`, pass: i % 2 ? 'backward' : 'forward', total_ms: 12 - i, calls: 3 })),
+};
+
+test('totals print core’s values beside the original’s estimates', () => {
+  const groups = totalsRows(profile);
+  assert.deepEqual(groups.map((g) => g.group), [
+    'Size',
+    'FLOPs (2 per multiply-accumulate)',
+    'Memory at batch 32',
+    'Time (forward pass, this machine)',
+    'Backward pass (training)',
+  ]);
+  const row = (label) => groups.flatMap((g) => g.rows).find((r) => r.label === label);
+  assert.equal(row('Parameters').value, '8,256');
+  assert.equal(row('Per sample (matmul)').value, '16,384');
+  assert.equal(row('Per batch of 32').value, '524,288');
+  assert.equal(row('Activations (every layer output)').value, '8.00 KiB (8,192 B)');
+  assert.equal(row('Activations (every layer output)').estimate, '32.0 KiB (32,768 B) (input × 2)');
+  assert.equal(row('Latency median').value, '0.100 ms (95% CI 0.0900 – 0.110 ms)');
+  assert.equal(row('Backward time (measured)').value, '0.250 ms = 2.50 × forward (0.100 ms)');
+  assert.equal(row('Backward time (measured)').estimate, '0.200 ms (2 × forward)');
+  assert.equal(row('Bottleneck').estimate, '"memory-bound" (peak MB/s vs 100 × GFLOP/s)');
+  assert.equal(row('Timer warning'), undefined, 'no warning row without a warning');
+});
+
+test('a profile without a backward pass has no backward group', () => {
+  assert.equal(totalsRows({ ...profile, backward: null }).length, 4);
+});
+
+test('the layer table prints a layer; an untimed layer shows a dash', () => {
+  assert.deepEqual(LAYER_COLUMNS.map(headerText), ['#', 'layer', 'output shape', 'parameters', 'FLOPs per sample', 'activation', 'forward (ms)', 'GFLOP/s']);
+  assert.deepEqual(LAYER_COLUMNS.map((c) => cellText(c, profile.layers[0])), ['0', 'Linear #0', '[32, 64]', '8,256', '16,384', '8.00 KiB', '0.0900', '5.80']);
+  assert.equal(cellText(LAYER_COLUMNS[6], { ...profile.layers[0], forward_ms: null }), '—');
+});
+
+test('the top-operations chart takes core’s first ten rows in its order', () => {
+  const bars = topOperationBars(profile);
+  assert.equal(bars.length, 10);
+  assert.deepEqual(bars[0], { layer: 'L0', pass: 'forward', total_ms: 12 });
+  assert.deepEqual(topOperationBars({}), []);
+});

@@ -1,0 +1,88 @@
+// The pure half of the block-size tuning experiment (acceleration-blocking): the student
+// picks N, a list of square tile sizes and one m×n×k triple of their own; the plan measures
+// the blocked kernel at each (core's defaults added for reference). Table and CSV columns.
+// No DOM and no measuring.
+
+/** Core's default tiles of the "blocked" variant (kernels.hpp MatmulTiles). */
+export const DEFAULT_TILES = Object.freeze({ tile_m: 64, tile_n: 256, tile_k: 128 });
+
+export const FULL_OPTIONS = Object.freeze({ warmup: 1, samples: 8, min_sample_ms: 10, max_total_ms: 1000 });
+export const QUICK_OPTIONS = Object.freeze({ warmup: 0, samples: 2, min_sample_ms: 1, max_total_ms: 60 });
+
+/** The experiment's controls; the framework checks the values against these bounds. */
+export const CONTROLS = Object.freeze([
+  { id: 'n', type: 'number', label: 'Matrix size N', default: 256, min: 16, max: 1024, integer: true },
+  {
+    id: 'square',
+    type: 'numbers',
+    label: 'Square tiles (m = n = k)',
+    default: [4, 16, 64, 256],
+    min: 1,
+    max: 1024,
+    integer: true,
+    maxCount: 10,
+    example: '4, 16, 64, 256',
+  },
+  { id: 'tile-m', type: 'number', label: 'Your tile m', default: 32, min: 1, max: 1024, integer: true },
+  { id: 'tile-n', type: 'number', label: 'tile n', default: 128, min: 1, max: 1024, integer: true },
+  { id: 'tile-k', type: 'number', label: 'tile k', default: 64, min: 1, max: 1024, integer: true },
+]);
+
+export const tilesName = (t) => `${t.tile_m}×${t.tile_n}×${t.tile_k}`;
+
+/**
+ * Each square tile, then the student's triple, then core's default (unless already
+ * listed); each point `{n, tiles, options, role}`. Duplicates are measured once.
+ */
+export function blockingPoints(values, { quick }) {
+  const options = quick ? QUICK_OPTIONS : FULL_OPTIONS;
+  const planned = [
+    ...values.square.map((t) => ({ tiles: { tile_m: t, tile_n: t, tile_k: t }, role: 'square' })),
+    { tiles: { tile_m: values['tile-m'], tile_n: values['tile-n'], tile_k: values['tile-k'] }, role: 'yours' },
+    { tiles: { ...DEFAULT_TILES }, role: 'core default' },
+  ];
+  const seen = new Set();
+  return planned
+    .filter((p) => {
+      const key = tilesName(p.tiles);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .map((p) => ({ n: values.n, tiles: p.tiles, role: p.role, options: { ...options } }));
+}
+
+/**
+ * Display: the tile name from the row's tiles (core echoes them) and the role its point was
+ * planned for ("square", "yours", "core default"), so the chart can colour them.
+ */
+export function withTilesName(row, points = []) {
+  if (!row.tiles) return row;
+  const tiles_name = tilesName(row.tiles);
+  const role = points.find((p) => tilesName(p.tiles) === tiles_name)?.role;
+  return { ...row, tiles_name, role };
+}
+
+export const TABLE_COLUMNS = Object.freeze([
+  { key: 'n', label: 'N', format: 'text', align: 'right' },
+  { key: 'tiles_name', label: 'tile m×n×k', format: 'text' },
+  { key: 'stats.median_ms', label: 'median', unit: 'ms', format: 'sig' },
+  { key: 'gflops_per_s', label: 'GFLOP/s', format: 'sig' },
+  { key: 'stats.cv', label: 'CV', format: 'percent' },
+  { key: 'stats.warning', label: 'warning', format: 'text' },
+]);
+
+export const CSV_COLUMNS = Object.freeze([
+  'build',
+  'n',
+  'tile_m',
+  'tile_n',
+  'tile_k',
+  'flops',
+  'gflops_per_s',
+  'median_ms',
+  'min_ms',
+  'cv',
+  'samples',
+  'warning',
+]);

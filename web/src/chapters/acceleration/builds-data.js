@@ -1,0 +1,82 @@
+// The pure half of the scalar-vs-SIMD build experiment (acceleration-builds): the same
+// matmul points measured in both wasm builds (sweepBuilds kind), the point labels, the
+// SIMD ÷ scalar ratio for display, the table and CSV columns.
+// No DOM and no measuring.
+
+/** The two builds, in the order each point is measured. */
+export const BUILDS = Object.freeze(['simd', 'scalar']);
+
+export const FULL_SWEEP = Object.freeze({
+  sizes: Object.freeze([128, 256, 512]),
+  maxN: Object.freeze({ naive: 256 }),
+  options: Object.freeze({ warmup: 1, samples: 10, min_sample_ms: 10, max_total_ms: 1000 }),
+});
+
+export const QUICK_SWEEP = Object.freeze({
+  sizes: Object.freeze([64, 128]),
+  maxN: Object.freeze({}),
+  options: Object.freeze({ warmup: 1, samples: 3, min_sample_ms: 2, max_total_ms: 100 }),
+});
+
+/** Every variant of core's list at each size (naive only at the small ones). */
+export function buildsPoints(values, { quick, info }) {
+  const variants = info?.variants;
+  if (!Array.isArray(variants) || variants.length === 0) {
+    throw new Error('the lab worker listed no matmul variants, so there is nothing to measure');
+  }
+  const { sizes, maxN, options } = quick ? QUICK_SWEEP : FULL_SWEEP;
+  return sizes.flatMap((n) =>
+    variants.filter((v) => n <= (maxN[v] ?? Infinity)).map((variant) => ({ variant, n, options: { ...options } })),
+  );
+}
+
+/** The payload of the sweepBuilds worker kind. */
+export function buildsPayload(values, points) {
+  return { fn: 'measureMatmul', points, builds: [...BUILDS] };
+}
+
+/** "packed\nN=256": the category a row's bars share (two lines under the bars). */
+export const pointName = (row) => `${row.variant}\nN=${row.n}`;
+
+/**
+ * Display only: for each point measured in both builds, GFLOP/s of the SIMD build over
+ * the scalar build's, in the order the points were measured.
+ * @returns {Array<{point: string, variant: string, n: number, simd_over_scalar: number}>}
+ */
+export function speedups(rows) {
+  const byPoint = new Map();
+  for (const row of rows) {
+    const key = pointName(row);
+    if (!byPoint.has(key)) byPoint.set(key, { point: key, variant: row.variant, n: row.n });
+    byPoint.get(key)[row.build] = row.gflops_per_s;
+  }
+  return [...byPoint.values()]
+    .filter((p) => p.simd > 0 && p.scalar > 0)
+    .map(({ point, variant, n, simd, scalar }) => ({ point, variant, n, simd_over_scalar: simd / scalar }));
+}
+
+export const TABLE_COLUMNS = Object.freeze([
+  { key: 'n', label: 'N', format: 'text', align: 'right' },
+  { key: 'variant', label: 'variant', format: 'text' },
+  { key: 'build', label: 'build', format: 'text' },
+  { key: 'stats.median_ms', label: 'median', unit: 'ms', format: 'sig' },
+  { key: 'gflops_per_s', label: 'GFLOP/s', format: 'sig' },
+  { key: 'stats.cv', label: 'CV', format: 'percent' },
+  { key: 'stats.warning', label: 'warning', format: 'text' },
+]);
+
+export const CSV_COLUMNS = Object.freeze([
+  'build',
+  'variant',
+  'n',
+  'flops',
+  'gflops_per_s',
+  'median_ms',
+  'min_ms',
+  'ci95_low_ms',
+  'ci95_high_ms',
+  'cv',
+  'samples',
+  'outliers',
+  'warning',
+]);

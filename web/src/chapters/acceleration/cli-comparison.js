@@ -1,0 +1,202 @@
+// The CLI comparison (acceleration-cli): the student pastes or loads the JSON that
+// `perflab roofline --json` or `perflab bench --json` printed natively; core's cliReport
+// validates and normalizes it, and the page shows the native rows beside its own latest
+// rows of the matching experiment. Bad input gets core's message; the textarea keeps it.
+// Not for: checking the JSON (core does) or measuring (the experiments above do).
+
+import { h } from '../../experiments/experiment.js';
+import { cellText, headerText, isTextColumn } from '../../experiments/model.js';
+import { formatSig } from '../../experiments/format.js';
+import { latestResult, publishResult, subscribeResults } from '../../experiments/results.js';
+import { KINDS } from '../../lab/protocol.js';
+import { MACHINE_FIELDS, PAGE_SOURCES, SOURCE_NAMES, TABLE_COLUMNS, compareRows } from './cli-data.js';
+import { machineProbe } from './machine.js';
+
+export const CLI_ID = 'acceleration-cli';
+
+const machineValue = (probe, field) => {
+  const v = probe?.[field.key];
+  if (v === undefined || v === null) return '—';
+  return typeof v === 'number' ? `${formatSig(v)}${field.unit ? ` ${field.unit}` : ''}` : String(v);
+};
+
+/** @returns {{element: HTMLElement, compare: () => Promise<void>, destroy: () => void}} */
+export function mountCliComparison(container, { bridge }) {
+  const id = (s) => `${CLI_ID}-${s}`;
+  const textarea = h('textarea', {
+    id: id('input'),
+    rows: '8',
+    spellcheck: 'false',
+    placeholder: 'Paste the output of: perflab roofline --json   (or: perflab bench --json)',
+    'aria-describedby': id('error'),
+  });
+  const fileInput = h('input', { id: id('file'), type: 'file', accept: '.json,application/json,text/plain' });
+  const compareButton = h('button', { type: 'button', class: 'primary', 'data-action': 'compare', text: 'Compare' });
+  const errorBox = h('p', { class: 'error', role: 'alert', id: id('error'), 'data-role': 'error' });
+  errorBox.hidden = true;
+  const status = h('span', {
+    class: 'status',
+    'aria-live': 'polite',
+    'data-role': 'status',
+    text: 'Nothing pasted yet.',
+  });
+  const machineBox = h('div', { 'data-role': 'machine' });
+  const tbody = h('tbody');
+  const table = h(
+    'table',
+    { class: 'numbers', 'data-role': 'table' },
+    h('caption', { text: 'Native rows (from the pasted JSON) beside this page’s latest rows of the same kernel.' }),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...TABLE_COLUMNS.map((c) =>
+          h('th', { scope: 'col', class: isTextColumn(c) ? 'text' : undefined, text: headerText(c) }),
+        ),
+      ),
+    ),
+    tbody,
+  );
+  table.hidden = true;
+
+  const section = h(
+    'section',
+    { class: 'experiment', 'aria-labelledby': id('title'), 'data-experiment': CLI_ID, 'data-state': 'idle' },
+    h('h3', { id: id('title'), text: 'Compare with the native CLI' }),
+    h('p', {
+      html:
+        'The same C++ runs natively in the <code>perflab</code> command. Build it (<code>tools/lab build</code>), ' +
+        'run <code>perflab roofline --json &gt; roofline.json</code> (or <code>perflab bench --json</code>) on ' +
+        'this machine, and paste the output here or load the file. Same kernels, same 128-bit ' +
+        'vectors; the browser adds bounds checks and a coarser clock, so expect the page a ' +
+        'little slower, not different in kind.',
+    }),
+    h('label', { for: id('input'), text: 'perflab JSON output' }),
+    textarea,
+    h(
+      'div',
+      { class: 'controls' },
+      h('span', { class: 'field' }, h('label', { for: id('file'), text: 'or load a file ' }), fileInput),
+      compareButton,
+      status,
+    ),
+    errorBox,
+    machineBox,
+    h('div', { class: 'table-wrap' }, table),
+  );
+  container.append(section);
+
+  let report = null; // the last report core accepted
+
+  async function render() {
+    if (!report) return;
+    const sources = PAGE_SOURCES[report.kind] ?? [];
+    const pageRows = sources.flatMap((sid) => latestResult(sid)?.rows ?? []);
+    const rows = compareRows(report, pageRows);
+    tbody.replaceChildren(
+      ...rows.map((r) =>
+        h(
+          'tr',
+          {},
+          ...TABLE_COLUMNS.map((c) => h('td', { class: isTextColumn(c) ? 'text' : undefined, text: cellText(c, r) })),
+        ),
+      ),
+    );
+    table.hidden = false;
+    const missing = sources.filter((sid) => !latestResult(sid)).map((sid) => SOURCE_NAMES[sid]);
+    const hint = missing.length ? `; run ${missing.join(' and ')} above to fill the page column.` : '.';
+    status.textContent = `${report.kind} report: ${report.rows.length} native rows${hint}`;
+    publishResult({ id: CLI_ID, rows, values: { kind: report.kind } });
+
+    if (report.machine) {
+      let probe = null;
+      try {
+        probe = await machineProbe(bridge);
+      } catch {
+        // The page's column stays empty; the native figures still show.
+      }
+      machineBox.replaceChildren(
+        h(
+          'table',
+          { class: 'numbers', 'data-role': 'machine-table' },
+          h('caption', { text: 'This machine: native probe (pasted) and the page’s quick probe' }),
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', { class: 'text', text: 'figure' }),
+              h('th', { text: 'native' }),
+              h('th', { text: 'page' }),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            ...MACHINE_FIELDS.map((f) =>
+              h(
+                'tr',
+                {},
+                h('td', { class: 'text', text: f.label }),
+                h('td', { text: machineValue(report.machine, f) }),
+                h('td', { text: machineValue(probe, f) }),
+              ),
+            ),
+          ),
+        ),
+      );
+    } else {
+      machineBox.replaceChildren();
+    }
+  }
+
+  async function compare() {
+    const text = textarea.value;
+    errorBox.hidden = true;
+    if (text.trim() === '') {
+      errorBox.textContent = 'Error: paste the JSON that perflab printed, or load its file, then Compare.';
+      errorBox.hidden = false;
+      return;
+    }
+    compareButton.disabled = true;
+    section.dataset.state = 'running';
+    status.textContent = 'Checking…';
+    try {
+      report = await bridge.call(KINDS.call, { fn: 'cliReport', args: [text] }, { where: id('compare') });
+      await render();
+    } catch (err) {
+      // The textarea keeps what was pasted, so the student can fix it; the last good
+      // comparison stays on screen.
+      errorBox.textContent = `Error: ${err.message}`;
+      errorBox.hidden = false;
+      status.textContent = report ? 'Still showing the last report that was accepted.' : 'Nothing compared yet.';
+    } finally {
+      compareButton.disabled = false;
+      section.dataset.state = 'idle';
+    }
+  }
+
+  fileInput.addEventListener('change', async () => {
+    const file = fileInput.files?.[0];
+    if (!file) return;
+    textarea.value = await file.text();
+    await compare();
+  });
+  compareButton.addEventListener('click', compare);
+  // A page experiment finishing later fills the page column.
+  const unsubscribe = subscribeResults((result) => {
+    if (report && (PAGE_SOURCES[report.kind] ?? []).includes(result.id)) render();
+  });
+
+  return {
+    element: section,
+    compare,
+    destroy() {
+      unsubscribe();
+      section.remove();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+// The Acceleration chapter's explanations, written for this lab: SIMD, the memory
+// hierarchy, blocking, fusion, arithmetic intensity and the roofline, short and with the
+// formulas the experiments and exercises use. HTML strings (ours, so <code> is safe).
+// Pure data: index.js puts each section's experiment after its text.
+// Not for: numbers of this machine (the experiments measure them).
+
+export const INTRO = [
+  'A matrix product does the same 2·N³ floating-point operations however its loops are ' +
+    'written, yet the time can differ tenfold. Three things decide it: how many numbers one ' +
+    'instruction works on (SIMD), where the operands come from (the memory hierarchy), and ' +
+    'how many bytes each operation needs (arithmetic intensity). Each section below explains ' +
+    'one of them and ends in an experiment that measures it on your CPU, in a worker, so the ' +
+    'page stays responsive.',
+  'Numbers depend on this machine and on what else it is doing: close busy tabs for steadier ' +
+    'results, and read the warning column before trusting a point.',
+];
+
+export const SECTIONS = Object.freeze([
+  {
+    id: 'simd',
+    title: 'SIMD: four floats per instruction',
+    paragraphs: [
+      'WebAssembly’s SIMD (<code>simd128</code>) has 128-bit registers: four float32 lanes. ' +
+        'One <code>f32x4.mul</code> does four multiplies, so a loop that keeps the arithmetic ' +
+        'units busy can run up to <b>4×</b> faster than its scalar twin: ' +
+        '<code>speed-up ≤ vector width = 128 bits / 32 bits = 4</code>.',
+      'There is no fused multiply-add in simd128: <code>a·b + c</code> is an ' +
+        '<code>f32x4.mul</code> then an <code>f32x4.add</code>, two instructions and two ' +
+        'roundings, because an FMA rounds once and gives different results from a CPU without ' +
+        'one (the later relaxed-SIMD proposal adds it, results allowed to differ; this lab does ' +
+        'not use it). The peak is therefore <code>4 lanes × 2 FLOPs × multiply-adds issued per ' +
+        'cycle × clock rate</code>, counting the pair as two FLOPs. (Native code built with ' +
+        '<code>-mfma</code> could issue the pair as one instruction, and AVX registers hold 8 ' +
+        'lanes; the lab’s native build sticks to SSE2, 4 lanes and no FMA, so the native CLI ' +
+        'runs the same kernels as this page.)',
+      'The matmul variants below go from scalar loops to a register-blocked micro-kernel that ' +
+        'keeps a 2×16 tile of the output in vector registers. Run them, then run the same C++ ' +
+        'compiled without SIMD.',
+    ],
+  },
+  {
+    id: 'memory',
+    title: 'The memory hierarchy',
+    paragraphs: [
+      'A core reads from small, fast caches backed by larger, slower ones: L1 (tens of KiB, a ' +
+        'few cycles), L2 (hundreds of KiB to a few MiB), a last-level cache shared by the cores ' +
+        '(several MiB), then DRAM (GiBs, ~100 ns away). Data moves in 64-byte lines, so reading ' +
+        'memory in order uses every byte fetched; striding across rows wastes most of each line.',
+      'A loop that does little arithmetic per byte runs at the bandwidth of the level its ' +
+        'working set fits in: <code>time ≈ bytes moved / bandwidth of that level</code>. The ' +
+        'sweep below reads working sets from 4 KiB to 256 MiB; each plateau is a cache level.',
+    ],
+  },
+  {
+    id: 'blocking',
+    title: 'Blocking: reuse data while it is in cache',
+    paragraphs: [
+      'The ideal N×N matmul moves <code>12·N²</code> bytes (read a and b, write out, 4 bytes ' +
+        'each), but the naive loops stream a whole column of b for every output element: once ' +
+        'b outgrows the cache, each of the N³ multiply-adds fetches its operand from memory.',
+      'Blocking computes out in tiles. With square T×T tiles that fit in cache, every loaded ' +
+        'value is reused T times before it is evicted, so the traffic falls from about ' +
+        '<code>4·N³</code> bytes towards <code>8·N³ / T</code>: a bigger tile saves more, until ' +
+        'the three tiles, <code>4·(m·k + k·n + m·n)</code> bytes, no longer fit. Pick tile ' +
+        'sizes and see where that happens on your machine; then see what the same idea does ' +
+        'for a whole Linear layer.',
+    ],
+  },
+  {
+    id: 'fusion',
+    title: 'Fusion: fewer passes over memory',
+    paragraphs: [
+      'GELU (tanh form) is <code>0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))</code>, 9 FLOPs per ' +
+        'element. Written as a NumPy-style expression it runs one pass per operation, each ' +
+        'reading its inputs and writing a new temporary array: six one-input passes ' +
+        '(8 bytes per element: read 4, write 4) and two two-input passes (12 bytes), ' +
+        '<code>6·8 + 2·12 = 72</code> bytes per element.',
+      'Fused, one loop reads x once and writes the result once: <code>8</code> bytes per ' +
+        'element, <b>9× less traffic</b>. When the arrays do not fit in cache the time follows ' +
+        'the bytes, so fusion wins most there; in L1 the tanh’s arithmetic decides instead.',
+    ],
+  },
+  {
+    id: 'intensity',
+    title: 'Arithmetic intensity',
+    paragraphs: [
+      '<code>intensity = FLOPs / bytes moved</code> (FLOP/byte), counting the ideal traffic: ' +
+        'each operand read once, each output written once, 4 bytes per float.',
+      'Square matmul: <code>2N³ / (4·3N²) = N/6</code> FLOP/byte, so it grows with N ' +
+        '(10.7 at N = 64, 171 at N = 1024). Element-wise add: <code>n / (12·n) = 1/12</code>, ' +
+        'whatever n. Fused GELU: <code>9/8</code>; unfused: <code>9/72 = 1/8</code>.',
+      'Try it: enter a kernel’s FLOPs and bytes (and, if you measured it, its GFLOP/s); core ' +
+        'places it against this machine’s probed roofs.',
+    ],
+  },
+  {
+    id: 'roofline',
+    title: 'The roofline',
+    paragraphs: [
+      'A kernel cannot beat the arithmetic peak, nor move data faster than the memory ' +
+        'bandwidth allows, which caps it at <code>intensity × bandwidth</code>. So ' +
+        '<code>attainable = min(peak, intensity × bandwidth)</code>. The two roofs meet at the ' +
+        '<b>ridge point</b> <code>ridge = peak / bandwidth</code> (FLOP/byte): below it a ' +
+        'kernel is memory-bound (faster memory or fewer bytes help, more SIMD does not), ' +
+        'above it compute-bound (vectors and better instruction use help).',
+      'Example: peak 40 GFLOP/s, bandwidth 10 GB/s, ridge 4 FLOP/byte. Add (1/12) can reach ' +
+        'at most 0.83 GFLOP/s; matmul at N = 64 (10.7) is above the ridge, bounded by the 40. ' +
+        'Below: your machine’s roofs, every lab kernel placed on them, and your native numbers.',
+    ],
+  },
+]);

@@ -1,0 +1,83 @@
+// The fused-vs-unfused GELU experiment (acceleration-gelu-fusion): every GELU variant at
+// sizes from 4 Ki to 4 Mi elements; ns per element, effective bandwidth and the bytes
+// each variant moves per element. Not for: running, drawing or timing.
+
+import { buildControl } from '../../experiments/model.js';
+import { coreList, variantList } from './machine.js';
+import {
+  CSV_COLUMNS,
+  TABLE_COLUMNS,
+  elementsName,
+  geluPoints,
+  sweepOf,
+  withBytesPerElement,
+} from './gelu-fusion-data.js';
+
+export const geluFusionExperiment = {
+  id: 'acceleration-gelu-fusion',
+  title: 'Experiment: fused vs unfused GELU',
+  explanation:
+    'Each variant computes the same GELU of random inputs, checked against a double-precision ' +
+    'reference before it is timed. Watch the time per element as the array outgrows the ' +
+    'caches: the unfused variants move 72 bytes per element, the fused ones 8.',
+  quickNote: 'Quick mode (?quick=1): 16 Ki and 1 Mi elements only, small budgets.',
+  controls: [buildControl()],
+
+  async init({ bridge, slot, h }) {
+    const variants = await coreList(bridge, 'geluVariants', 'acceleration-gelu-fusion-run');
+    slot.replaceChildren(variantList(h, variants));
+    return { variants: variants.map((v) => v.name) };
+  },
+
+  plan: geluPoints,
+  measure: { fn: 'measureGelu' },
+  pointLabel: (p) => `${p.variant} on ${elementsName(p.elements)} elements`,
+  derive: withBytesPerElement,
+
+  columns: TABLE_COLUMNS,
+  tableCaption: 'Every measured point. Effective bandwidth = the variant’s bytes per call ÷ median time.',
+  csv: { filename: 'perflab-acceleration-gelu-fusion.csv', columns: CSV_COLUMNS },
+
+  charts: [
+    {
+      type: 'line',
+      title: 'Time per element',
+      options: ({ quick, info }) => {
+        const { elements } = sweepOf(quick);
+        return {
+          x: 'elements',
+          y: 'ns_per_element',
+          series: 'variant',
+          seriesDomain: info?.variants,
+          xType: 'log',
+          yType: 'log',
+          xTicks: elements,
+          xTickFormat: elementsName,
+          xBase: 2,
+          xDomain: [elements[0], elements[elements.length - 1]],
+          xLabel: 'Elements (log scale) →',
+          yLabel: '↑ Time per element (ns, log scale)',
+          ariaLabel: 'GELU time per element in nanoseconds against the number of elements, one line per variant',
+          emptyText: 'Press Run to measure.',
+        };
+      },
+    },
+    {
+      type: 'bar',
+      title: 'Memory traffic per element (what each variant reads and writes)',
+      name: 'traffic',
+      options: ({ info }) => ({
+        x: 'variant',
+        y: 'bytes_per_element',
+        xDomain: info?.variants,
+        xLabel: 'Variant',
+        yLabel: '↑ Bytes per element',
+        ariaLabel: 'Bytes moved per element by each GELU variant',
+        emptyText: 'Press Run to measure.',
+        height: 240,
+      }),
+      // One bar per variant: the traffic per element does not depend on the size.
+      data: (rows) => [...new Map(rows.map((r) => [r.variant, r])).values()],
+    },
+  ],
+};

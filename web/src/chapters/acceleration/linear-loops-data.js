@@ -1,0 +1,68 @@
+// The pure half of the loop-based vs vectorized Linear experiment (acceleration-linear-
+// loops): one Linear layer profiled by core's Profiler with its matmul run by the naive
+// loops or by the packed SIMD kernel, over a few layer shapes at the student's batch size.
+// No DOM and no measuring.
+
+/** The matmul variants compared: the loops of a textbook and the vectorized kernel. */
+export const VARIANTS = Object.freeze(['naive', 'packed']);
+
+export const FULL_PLAN = Object.freeze({
+  shapes: Object.freeze([
+    [64, 64],
+    [784, 256],
+    [512, 512],
+    [1024, 1024],
+  ]),
+  options: Object.freeze({ warmup: 1, samples: 8, min_sample_ms: 10, max_total_ms: 1000 }),
+});
+
+export const QUICK_PLAN = Object.freeze({
+  shapes: Object.freeze([
+    [64, 64],
+    [256, 128],
+  ]),
+  options: Object.freeze({ warmup: 1, samples: 3, min_sample_ms: 2, max_total_ms: 100 }),
+});
+
+export const CONTROLS = Object.freeze([
+  { id: 'batch', type: 'number', label: 'Batch size', default: 32, min: 1, max: 128, integer: true },
+]);
+
+/** Every shape with both variants, shapes outermost: `{in_features, out_features, batch, variant, options}`. */
+export function linearPoints(values, { quick }) {
+  const { shapes, options } = quick ? QUICK_PLAN : FULL_PLAN;
+  return shapes.flatMap(([in_features, out_features]) =>
+    VARIANTS.map((variant) => ({ in_features, out_features, batch: values.batch, variant, options: { ...options } })),
+  );
+}
+
+/** "Linear 784→256": the layer a row measured. */
+export const layerName = (row) => `Linear ${row.in_features}→${row.out_features}`;
+
+/** Display: the layer's name, for the chart's categories. */
+export const withLayerName = (row) => ({ ...row, layer: layerName(row) });
+
+export const TABLE_COLUMNS = Object.freeze([
+  { key: 'layer', label: 'layer', format: 'text' },
+  { key: 'batch', label: 'batch', format: 'text', align: 'right' },
+  { key: 'variant', label: 'matmul', format: 'text' },
+  { key: 'stats.median_ms', label: 'median', unit: 'ms', format: 'sig' },
+  { key: 'gflops_per_s', label: 'GFLOP/s', format: 'sig' },
+  { key: 'stats.cv', label: 'CV', format: 'percent' },
+  { key: 'stats.warning', label: 'warning', format: 'text' },
+]);
+
+export const CSV_COLUMNS = Object.freeze([
+  'build',
+  'variant',
+  'in_features',
+  'out_features',
+  'batch',
+  'flops',
+  'gflops_per_s',
+  'median_ms',
+  'min_ms',
+  'cv',
+  'samples',
+  'warning',
+]);

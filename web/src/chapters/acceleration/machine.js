@@ -1,0 +1,55 @@
+// What the Acceleration chapter's experiments ask the lab worker once and share: the quick
+// machine probe (this CPU's peak GFLOP/s and bandwidth, the roofs of every "% of peak" and
+// of the roofline) and core's variant lists, through the generic `call` kind.
+// Not for: computing anything (core's probe and lists answer; this only caches promises).
+
+import { formatSig } from '../../experiments/format.js';
+import { KINDS } from '../../lab/protocol.js';
+
+const probes = new WeakMap(); // bridge -> Promise<probe result>
+
+/**
+ * probeMachine({quick: true}) once per bridge (well under 2 s); a failure is not cached,
+ * so the next caller (an experiment's Run retrying its init) probes again.
+ */
+export function machineProbe(bridge) {
+  if (!probes.has(bridge)) {
+    const payload = { fn: 'probeMachine', args: [{ quick: true }] };
+    const probing = bridge.call(KINDS.call, payload, { where: 'acceleration-probe' });
+    probing.catch(() => probes.delete(bridge));
+    probes.set(bridge, probing);
+  }
+  return probes.get(bridge);
+}
+
+/** `[{name, description}]` from core: fn is 'matmulVariants' or 'geluVariants'. */
+export function coreList(bridge, fn, where) {
+  return bridge.call(KINDS.call, { fn, args: [] }, { where });
+}
+
+/** A `<ul class="variants">` of core's variant names and descriptions, for an init slot. */
+export function variantList(h, variants) {
+  return h(
+    'ul',
+    { class: 'variants' },
+    ...variants.map((v) => h('li', {}, h('code', { text: v.name }), ` ${v.description}`)),
+  );
+}
+
+/** The probe's figures as a small definition list (every number is core's). */
+export function probeSummary(h, probe) {
+  const fmt = (v, unit) => `${formatSig(v)} ${unit}`;
+  const items = [
+    ['peak (SIMD multiply-adds)', fmt(probe.peak_gflops_per_s, 'GFLOP/s')],
+    ['scalar peak', fmt(probe.scalar_peak_gflops_per_s, 'GFLOP/s')],
+    ['memory bandwidth (triad, the roof)', fmt(probe.bandwidth_gb_per_s, 'GB/s')],
+    ['copy bandwidth', fmt(probe.copy_gb_per_s, 'GB/s')],
+    ['ridge point', fmt(probe.ridge_flops_per_byte, 'FLOP/byte')],
+    ['vector backend', probe.simd_backend],
+  ];
+  return h(
+    'dl',
+    { class: 'probe-figures', 'data-role': 'probe' },
+    ...items.flatMap(([term, value]) => [h('dt', { text: term }), h('dd', { text: value })]),
+  );
+}

@@ -1,0 +1,135 @@
+// The pure half of the roofline experiment (acceleration-roofline): which kernels are
+// placed (matmul at several N including 64 and 1024, add, mul, sum, softmax, LayerNorm,
+// GELU fused and unfused, at the sizes `perflab roofline` uses so the CLI rows match), each
+// point carrying this machine's probed roofs so core returns the placement; the kernel
+// labels, the chart's reference lines, the columns. No DOM.
+
+import { rooflineReferences } from '../../charts/shape.js';
+
+/** The chart's intensity axis (FLOP/byte): from below add's 1/12 to above N/6 at N = 1024. */
+export const X_DOMAIN = Object.freeze([1 / 32, 512]);
+
+export const FULL_PLAN = Object.freeze({
+  matmul: Object.freeze([64, 256, 512, 1024]),
+  // 16 MiB per array, beyond a laptop's last-level cache; softmax and LayerNorm take it as
+  // rows of 1024 features.
+  elements: 1 << 22,
+  options: Object.freeze({ warmup: 1, samples: 8, min_sample_ms: 10, max_total_ms: 800 }),
+});
+
+export const QUICK_PLAN = Object.freeze({
+  matmul: Object.freeze([64, 128]),
+  elements: 1 << 18,
+  options: Object.freeze({ warmup: 1, samples: 3, min_sample_ms: 2, max_total_ms: 100 }),
+});
+
+/** The GELU variants placed, as `perflab roofline` places them (so the CLI rows match). */
+export const GELU_VARIANTS = Object.freeze(['fused-simd', 'unfused']);
+
+/**
+ * Points `{op, n, options}` for measureOperation; each options object carries the roofs
+ * (`info` is the probe's result) and, for matmul and GELU, the variant.
+ */
+export function rooflinePoints(values, { quick, info }) {
+  const peak = info?.peak_gflops_per_s;
+  const bandwidth = info?.bandwidth_gb_per_s;
+  if (!(peak > 0) || !(bandwidth > 0)) {
+    throw new Error('the machine probe gave no peak and bandwidth, so there is no roofline to place kernels on');
+  }
+  const plan = quick ? QUICK_PLAN : FULL_PLAN;
+  const options = (extra = {}) => ({
+    ...plan.options,
+    ...extra,
+    peak_gflops_per_s: peak,
+    bandwidth_gb_per_s: bandwidth,
+  });
+  return [
+    ...plan.matmul.map((n) => ({ op: 'matmul', n, options: options({ variant: 'packed' }) })),
+    { op: 'add', n: plan.elements, options: options() },
+    { op: 'mul', n: plan.elements, options: options() },
+    { op: 'sum', n: plan.elements, options: options() },
+    { op: 'softmax', n: plan.elements, options: options() },
+    { op: 'layernorm', n: plan.elements, options: options() },
+    ...GELU_VARIANTS.map((variant) => ({ op: 'gelu', n: plan.elements, options: options({ variant }) })),
+  ];
+}
+
+/** "matmul N=64", "gelu unfused", "add": how a kernel is named on the chart and in the table. */
+export function kernelName({ op, n, variant, options }) {
+  const v = variant ?? options?.variant;
+  if (op === 'matmul') return `matmul N=${n}`;
+  if (op === 'gelu') return `gelu ${String(v ?? '').replace(/-simd$/, '')}`.trim();
+  return op;
+}
+
+/** Display: the kernel's name for the chart label. */
+export const withKernelName = (row) => ({ ...row, kernel: kernelName(row) });
+
+/**
+ * Display: the chart's point labels. Kernels that land on (nearly) the same spot, such as
+ * add and mul, share one label ("add, mul") on the first of them, so the texts do not
+ * overprint; `near` is the largest ratio between two points' coordinates still counted as
+ * the same spot.
+ */
+export function chartPoints(rows, near = 1.25) {
+  const labelled = [];
+  return rows.map((row) => {
+    const twin = labelled.find(
+      (l) =>
+        Math.max(l.row.intensity / row.intensity, row.intensity / l.row.intensity) <= near &&
+        Math.max(l.row.gflops_per_s / row.gflops_per_s, row.gflops_per_s / l.row.gflops_per_s) <= near,
+    );
+    if (twin) {
+      twin.point.label = `${twin.point.label}, ${row.kernel}`;
+      return { ...row, label: '' };
+    }
+    const point = { ...row, label: row.kernel };
+    labelled.push({ row, point });
+    return point;
+  });
+}
+
+/** The roofs as the chart's two reference segments (peak and bandwidth), or none yet. */
+export function roofLines(info) {
+  if (!(info?.peak_gflops_per_s > 0) || !(info?.bandwidth_gb_per_s > 0)) return [];
+  return rooflineReferences({
+    peak_gflops_per_s: info.peak_gflops_per_s,
+    bandwidth_gb_per_s: info.bandwidth_gb_per_s,
+    xDomain: [...X_DOMAIN],
+  });
+}
+
+export const TABLE_COLUMNS = Object.freeze([
+  { key: 'kernel', label: 'kernel', format: 'text' },
+  { key: 'intensity', label: 'intensity', unit: 'FLOP/byte', format: 'sig' },
+  { key: 'gflops_per_s', label: 'measured', unit: 'GFLOP/s', format: 'sig' },
+  { key: 'attainable_gflops_per_s', label: 'attainable', unit: 'GFLOP/s', format: 'sig' },
+  { key: 'fraction_of_attainable', label: 'of attainable', format: 'percent' },
+  { key: 'verdict', label: 'verdict', format: 'text' },
+]);
+
+export const CSV_COLUMNS = Object.freeze([
+  'build',
+  'op',
+  'variant',
+  'n',
+  'elements',
+  'flops',
+  'bytes',
+  'intensity',
+  'gflops_per_s',
+  'gb_per_s',
+  'ns_per_element',
+  'peak_gflops_per_s',
+  'bandwidth_gb_per_s',
+  'ridge_flops_per_byte',
+  'attainable_gflops_per_s',
+  'fraction_of_attainable',
+  'bound',
+  'verdict',
+  'median_ms',
+  'min_ms',
+  'cv',
+  'samples',
+  'warning',
+]);

@@ -1,0 +1,59 @@
+// The pure half of the forward-vs-backward experiment: measureBackwardPoint for each zoo
+// model (the measured backward time and counted FLOPs beside the original's 2× rule), the
+// chart rows and the table and CSV columns. No DOM and no arithmetic (core gives the ratio).
+
+import { formatSig } from '../../experiments/format.js';
+import { timerOptions, zooSpecOf } from './common.js';
+
+export const BACKWARD_MODELS = Object.freeze(['linear_128_64', 'linear_1000_500', 'mlp_784', 'cnn_28', 'transformer_block']);
+export const QUICK_MODELS = Object.freeze(['linear_128_64', 'mlp_784', 'cnn_28']);
+
+/** One point per model at its zoo batch: `{spec, options}`. */
+export function backwardPoints(values, { quick, info }) {
+  return (quick ? QUICK_MODELS : BACKWARD_MODELS).map((name) => ({ spec: zooSpecOf(info, name), options: timerOptions(quick) }));
+}
+
+/** The rule of thumb the measurement is compared with: backward takes 2 × the forward. */
+export const RULE_RATIO = 2;
+
+/**
+ * Grouped bars per model: the measured backward / forward ratio (core's ratio_to_forward)
+ * beside the rule's 2. Ratios, not times, so models of very different sizes share an axis.
+ */
+export function ratioSeries(rows) {
+  return rows.flatMap((r) => [
+    { name: r.name, series: 'measured backward / forward', value: r.ratio_to_forward },
+    { name: r.name, series: 'rule of thumb (2)', value: RULE_RATIO },
+  ]);
+}
+
+export const BACKWARD_COLUMNS = Object.freeze([
+  { key: 'name', label: 'model', format: 'text', align: 'left' },
+  { key: 'batch_size', label: 'batch', format: 'int' },
+  { key: 'forward_ms', label: 'forward', unit: 'ms', format: 'sig' },
+  { key: 'measured_ms', label: 'backward', unit: 'ms', format: 'sig' },
+  { label: 'backward / forward', format: (r) => `${formatSig(r.ratio_to_forward)} × (rule: 2 ×)` },
+  { key: 'estimated_ms', label: '2 × forward', unit: 'ms', format: 'sig' },
+  { key: 'flops', label: 'backward FLOPs (counted)', format: 'int' },
+  { key: 'estimated_flops', label: '2 × forward FLOPs', format: 'int' },
+  { key: 'training_memory.step_peak_bytes', label: 'step peak', format: 'bytes' },
+  { key: 'latency.warning', label: 'warning', format: 'text' },
+]);
+
+export const BACKWARD_CSV = Object.freeze([
+  'build',
+  'name',
+  'batch_size',
+  'forward_ms',
+  'measured_ms',
+  'estimated_ms',
+  'ratio_to_forward',
+  'flops',
+  'estimated_flops',
+  'gflops_per_s',
+  { name: 'step_peak_bytes', value: (r) => r.training_memory?.step_peak_bytes },
+  { name: 'backward_ci95_low_ms', value: (r) => r.latency?.ci95_low_ms },
+  { name: 'backward_ci95_high_ms', value: (r) => r.latency?.ci95_high_ms },
+  { name: 'backward_cv', value: (r) => r.latency?.cv },
+  { name: 'forward_cv', value: (r) => r.forward_latency?.cv },
+]);

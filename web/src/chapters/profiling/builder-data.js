@@ -1,0 +1,280 @@
+// The pure half of the Profiling chapter's model builder: the saved editor content (a
+// versioned localStorage entry, checked on read), the MLP widths and batch fields, the
+// profile options (normal or ?quick=1), and the rows the page prints from core's profile
+// (totals beside the original course's estimates, per-layer rows, top operations).
+// No DOM and no arithmetic on measurements: every number comes from profileModel.
+
+import { formatBytes, formatInt, formatPercent, formatSig } from '../../experiments/format.js';
+
+export const BUILDER_STORAGE_KEY = 'perflab.profiling.builder.v1';
+export const BUILDER_STORAGE_VERSION = 1;
+/** A spec longer than this is not something a student typed; refuse to store or load it. */
+export const MAX_SPEC_CHARS = 100000;
+
+/** The spec the editor starts with when nothing is saved (the zoo's mlp_784 may replace it). */
+export const DEFAULT_SPEC_TEXT = `{
+  "name": "my_mlp",
+  "input": [64, 784],
+  "layers": [
+    {"type": "Linear", "in": 784, "out": 256},
+    {"type": "ReLU"},
+    {"type": "Linear", "in": 256, "out": 10}
+  ]
+}
+`;
+
+/**
+ * The saved editor text, or null when nothing valid is saved. A value of another version,
+ * not JSON, or of the wrong shape is ignored (never thrown): the page then starts fresh.
+ * @param {{getItem: (key: string) => string|null}} storage
+ */
+export function readSavedSpec(storage) {
+  let raw;
+  try {
+    raw = storage?.getItem(BUILDER_STORAGE_KEY);
+  } catch {
+    return null; // storage blocked (private mode, sandboxed iframe)
+  }
+  if (typeof raw !== 'string') return null;
+  let saved;
+  try {
+    saved = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const ok =
+    saved !== null &&
+    typeof saved === 'object' &&
+    saved.version === BUILDER_STORAGE_VERSION &&
+    typeof saved.text === 'string' &&
+    saved.text.length <= MAX_SPEC_CHARS;
+  return ok ? saved.text : null;
+}
+
+/**
+ * Saves the editor text; returns null, or a sentence when it could not be saved.
+ * @param {{setItem: (key: string, value: string) => void}} storage
+ */
+export function saveSpec(storage, text) {
+  if (typeof text !== 'string') return `the model spec must be text, got ${typeof text}`;
+  if (text.length > MAX_SPEC_CHARS) {
+    return `the model spec is ${text.length} characters; at most ${MAX_SPEC_CHARS} are saved`;
+  }
+  try {
+    storage.setItem(BUILDER_STORAGE_KEY, JSON.stringify({ version: BUILDER_STORAGE_VERSION, text }));
+    return null;
+  } catch (err) {
+    return `your model spec could not be saved in this browser: ${err?.message ?? err}`;
+  }
+}
+
+/**
+ * The MLP field "784, 256, 128, 10" as widths (input, hidden..., output). Checks the form
+ * only; core's mlpSpec checks the values again.
+ * @returns {{widths: number[]} | {problem: string}}
+ */
+export function parseWidths(text) {
+  const items = String(text)
+    .split(/[\s,;]+/)
+    .filter((s) => s !== '');
+  if (items.length < 2) {
+    return { problem: `Layer widths: enter at least an input and an output width, e.g. 784, 256, 10; got "${text}"` };
+  }
+  if (items.length > 16) return { problem: `Layer widths: at most 16 widths, got ${items.length}` };
+  const widths = [];
+  for (const item of items) {
+    const value = Number(item);
+    if (!Number.isInteger(value) || value < 1 || value > 65536) {
+      return { problem: `Layer widths: each width must be an integer from 1 to 65536, got "${item}"` };
+    }
+    widths.push(value);
+  }
+  return { widths };
+}
+
+/**
+ * The batch field: blank means the spec's own batch (null), else an integer 1..4096.
+ * @returns {{batch: number|null} | {problem: string}}
+ */
+export function parseBatch(text) {
+  const t = String(text ?? '').trim();
+  if (t === '') return { batch: null };
+  const value = Number(t);
+  if (!Number.isInteger(value) || value < 1 || value > 4096) {
+    return { problem: `Batch must be empty (the spec's batch) or an integer from 1 to 4096, got "${t}"` };
+  }
+  return { batch: value };
+}
+
+/** Timer budgets for one profile: core's defaults, or small ones under ?quick=1. */
+export function profileOptions({ quick = false, batch = null } = {}) {
+  const options = quick ? { samples: 3, warmup: 1, min_sample_ms: 1, max_total_ms: 120, context_passes: 1 } : {};
+  if (batch !== null && batch !== undefined) options.batch = batch;
+  return options;
+}
+
+const ms = (v) => `${formatSig(v)} ms`;
+const flops = (v) => formatInt(v);
+const bytes = (v) => `${formatBytes(v)} (${formatInt(v)} B)`;
+
+/**
+ * The totals of a profile as table groups: [{group, rows: [{label, value, estimate?, note?}]}].
+ * `value` is what this lab counted or measured, `estimate` the original course's rule where
+ * it had one. Strings only: formatting, no arithmetic.
+ */
+export function totalsRows(p) {
+  const lat = p.latency;
+  const b = p.bottleneck;
+  const groups = [
+    {
+      group: 'Size',
+      rows: [
+        { label: 'Parameters', value: formatInt(p.parameters), note: 'Linear: in·out + out; Conv2d: k²·C_in·C_out + C_out' },
+        { label: 'Parameter memory', value: bytes(p.parameter_bytes), note: '4 bytes per float32 parameter' },
+        { label: 'Input → output', value: `[${p.input.join(', ')}] → [${p.output_shape.join(', ')}]` },
+      ],
+    },
+    {
+      group: 'FLOPs (2 per multiply-accumulate)',
+      rows: [
+        { label: 'Per sample (matmul)', value: flops(p.flops_per_sample), note: 'independent of the batch' },
+        { label: `Per batch of ${p.batch_size}`, value: flops(p.flops_per_batch) },
+        {
+          label: 'Per batch by category',
+          value:
+            `matmul ${flops(p.flops_breakdown.matmul)} · bias ${flops(p.flops_breakdown.bias)} · ` +
+            `element-wise ${flops(p.flops_breakdown.elementwise)} · total ${flops(p.flops_breakdown.total)}`,
+        },
+      ],
+    },
+    {
+      group: `Memory at batch ${p.batch_size}`,
+      rows: [
+        {
+          label: 'Activations (every layer output)',
+          value: bytes(p.activation_bytes),
+          estimate: `${bytes(p.activation_estimate_bytes)} (input × 2)`,
+        },
+        {
+          label: 'Peak during a forward pass (measured)',
+          value: bytes(p.peak_bytes),
+          estimate: `${bytes(p.peak_estimate_bytes)} (parameters + input × 2)`,
+          note: 'what the tracking allocator saw above the parameters and the input',
+        },
+        { label: 'Gradients', value: bytes(p.gradient_bytes), note: 'one per parameter' },
+        {
+          label: 'Optimizer state',
+          value:
+            `SGD ${formatBytes(p.optimizer_bytes.sgd)} · momentum ${formatBytes(p.optimizer_bytes.momentum)} · ` +
+            `Adam ${formatBytes(p.optimizer_bytes.adam)} · AdamW ${formatBytes(p.optimizer_bytes.adamw)}`,
+          note: 'Adam keeps two extra copies of the parameters',
+        },
+      ],
+    },
+    {
+      group: 'Time (forward pass, this machine)',
+      rows: [
+        {
+          label: 'Latency median',
+          value: `${ms(lat.median_ms)} (95% CI ${formatSig(lat.ci95_low_ms)} – ${formatSig(lat.ci95_high_ms)} ms)`,
+          note: `p95 ${ms(lat.p95_ms)} · CV ${formatPercent(lat.cv)} · ${lat.samples} samples`,
+        },
+        ...(lat.warning ? [{ label: 'Timer warning', value: lat.warning, warn: true }] : []),
+        {
+          label: 'Throughput',
+          value: `${formatSig(p.gflops_per_s)} GFLOP/s (matmul) · ${formatSig(p.samples_per_s)} samples/s`,
+          estimate: `${formatPercent(b.original_efficiency)} of an assumed 100 GFLOP/s`,
+        },
+        {
+          label: 'Bottleneck',
+          value: b.reason,
+          estimate: `"${b.original_verdict}-bound" (peak MB/s vs 100 × GFLOP/s)`,
+          note:
+            `intensity ${formatSig(p.arithmetic_intensity)} FLOP/byte over ${formatBytes(p.bytes_moved)} moved; ` +
+            `roofs ${formatSig(b.machine.peak_gflops_per_s)} GFLOP/s and ${formatSig(b.machine.bandwidth_gb_per_s)} GB/s (${b.machine.source})`,
+        },
+      ],
+    },
+  ];
+  if (p.backward) {
+    const bw = p.backward;
+    groups.push({
+      group: 'Backward pass (training)',
+      rows: [
+        {
+          label: 'Backward time (measured)',
+          value: `${ms(bw.measured_ms)} = ${formatSig(bw.ratio_to_forward)} × forward (${ms(bw.forward_ms)})`,
+          estimate: `${ms(bw.estimated_ms)} (2 × forward)`,
+        },
+        {
+          label: 'Backward FLOPs (counted, matmul)',
+          value: flops(bw.flops),
+          estimate: `${flops(bw.estimated_flops)} (2 × forward)`,
+        },
+        {
+          label: 'Training step memory',
+          value:
+            `step peak ${formatBytes(bw.training_memory.step_peak_bytes)}; with Adam in all ` +
+            formatBytes(bw.training_memory.total_bytes.adam),
+          note: 'parameters + gradients + optimizer state + the step’s measured peak',
+        },
+      ],
+    });
+  }
+  return groups;
+}
+
+/** The per-layer table's columns (experiments/model.js column format). */
+export const LAYER_COLUMNS = Object.freeze([
+  { key: 'index', label: '#', format: 'text', align: 'right' },
+  { key: 'label', label: 'layer', format: 'text' },
+  { label: 'output shape', format: (r) => `[${r.output_shape.join(', ')}]` },
+  { key: 'parameters', label: 'parameters', format: 'int' },
+  { key: 'flops_per_sample', label: 'FLOPs per sample', format: 'int' },
+  { key: 'activation_bytes', label: 'activation', format: 'bytes' },
+  { key: 'forward_ms', label: 'forward', unit: 'ms', format: 'sig' },
+  { key: 'gflops_per_s', label: 'GFLOP/s', format: 'sig' },
+]);
+
+/** Top operations as bar rows {layer, pass, total_ms}: the first `limit` (core sorts them). */
+export function topOperationBars(profile, limit = 10) {
+  return (profile.top_operations ?? [])
+    .slice(0, limit)
+    .map((r) => ({ layer: r.layer, pass: r.pass, total_ms: r.total_ms }));
+}
+
+export const TOP_OPERATION_COLUMNS = Object.freeze([
+  { key: 'layer', label: 'layer', format: 'text' },
+  { key: 'pass', label: 'pass', format: 'text' },
+  { key: 'calls', label: 'calls', format: 'int' },
+  { key: 'total_ms', label: 'total', unit: 'ms', format: 'sig' },
+  { key: 'percent_of_total', label: '% of total', format: (r) => `${formatSig(r.percent_of_total)}%` },
+  { key: 'gflops_per_s', label: 'GFLOP/s', format: 'sig' },
+]);
+
+/**
+ * A spec as the editor shows it: name, input and other fields first, one layer per line
+ * with its type first. Display only; the text parses back to the same spec.
+ */
+export function formatSpec(spec) {
+  const inline = (v) =>
+    Array.isArray(v) ? `[${v.map(inline).join(', ')}]` : v !== null && typeof v === 'object' ? inlineObject(v) : JSON.stringify(v);
+  const inlineObject = (o) => {
+    const keys = Object.keys(o).sort((a, b) => (a === 'type' ? -1 : b === 'type' ? 1 : 0));
+    return `{${keys.map((k) => `${JSON.stringify(k)}: ${inline(o[k])}`).join(', ')}}`;
+  };
+  const order = ['name', 'input'];
+  const keys = [
+    ...order.filter((k) => k in spec),
+    ...Object.keys(spec).filter((k) => !order.includes(k) && k !== 'layers'),
+    ...('layers' in spec ? ['layers'] : []),
+  ];
+  const lines = keys.map((k) => {
+    if (k === 'layers' && Array.isArray(spec.layers)) {
+      const layers = spec.layers.map((l) => `    ${inline(l)}`).join(',\n');
+      return `  "layers": [\n${layers}\n  ]`;
+    }
+    return `  ${JSON.stringify(k)}: ${inline(spec[k])}`;
+  });
+  return `{\n${lines.join(',\n')}\n}\n`;
+}

@@ -1,0 +1,374 @@
+// The Profiling chapter's model builder: a CodeMirror JSON editor holding a model spec
+// (saved in localStorage), a zoo picker and an MLP-widths field that load specs from core,
+// and Profile / Cancel, which run core's profileModel in the lab worker and print the
+// totals (beside the original course's estimates), the per-layer table and the top
+// operations. Not for: counting or timing anything (core), or pure helpers (builder-data.js).
+
+import { basicSetup, EditorView } from 'codemirror';
+import { json } from '@codemirror/lang-json';
+import { BarChart } from '../../charts/bar-chart.js';
+import { h } from '../../experiments/experiment.js';
+import { cellText, headerText, isTextColumn } from '../../experiments/model.js';
+import { formatElapsed } from '../../experiments/format.js';
+import {
+  DEFAULT_SPEC_TEXT,
+  LAYER_COLUMNS,
+  TOP_OPERATION_COLUMNS,
+  formatSpec,
+  parseBatch,
+  parseWidths,
+  profileOptions,
+  readSavedSpec,
+  saveSpec,
+  topOperationBars,
+  totalsRows,
+} from './builder-data.js';
+
+const SAVE_DELAY_MS = 400;
+
+const editorTheme = EditorView.theme({
+  '&': { fontSize: '0.88rem', border: '1px solid var(--border, #dce1e8)', borderRadius: '6px', background: '#fff' },
+  '&.cm-focused': { outline: '2px solid var(--accent, #2457c5)', outlineOffset: '1px' },
+  '.cm-scroller': { fontFamily: 'var(--font-mono, monospace)', minHeight: '12rem', maxHeight: '26rem' },
+});
+
+function numbersTable(columns, rows, caption) {
+  return h(
+    'table',
+    { class: 'numbers' },
+    caption ? h('caption', { text: caption }) : '',
+    h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', { scope: 'col', class: isTextColumn(c) ? 'text' : undefined, text: headerText(c) })))),
+    h(
+      'tbody',
+      {},
+      ...rows.map((r) => h('tr', {}, ...columns.map((c) => h('td', { class: isTextColumn(c) ? 'text' : undefined, text: cellText(c, r) })))),
+    ),
+  );
+}
+
+function totalsTable(profile) {
+  const body = [];
+  for (const { group, rows } of totalsRows(profile)) {
+    body.push(h('tr', { class: 'group' }, h('th', { scope: 'colgroup', colspan: '3', text: group })));
+    for (const r of rows) {
+      body.push(
+        h(
+          'tr',
+          { class: r.warn ? 'warn' : undefined },
+          h('th', { scope: 'row', text: r.label }),
+          h('td', {}, h('span', { text: r.value }), r.note ? h('span', { class: 'cell-note', text: r.note }) : ''),
+          h('td', { class: 'estimate', text: r.estimate ?? '' }),
+        ),
+      );
+    }
+  }
+  return h(
+    'table',
+    { class: 'totals', 'data-role': 'totals' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col', text: '' }),
+        h('th', { scope: 'col', text: 'counted or measured by this lab' }),
+        h('th', { scope: 'col', text: 'the original course’s estimate' }),
+      ),
+    ),
+    h('tbody', {}, ...body),
+  );
+}
+
+/**
+ * @param {HTMLElement} container
+ * @param {{bridge: {call: Function}, quick?: boolean, storage?: Storage}} ctx
+ */
+export function mountBuilder(container, { bridge, quick = false, storage = globalThis.localStorage }) {
+  const zooSelect = h('select', { id: 'builder-zoo' }, h('option', { value: '', text: 'loading the zoo…' }));
+  zooSelect.disabled = true;
+  const loadZoo = h('button', { type: 'button', 'data-action': 'load-zoo', text: 'Load into editor' });
+  loadZoo.disabled = true;
+  const widthsInput = h('input', { id: 'builder-widths', type: 'text', value: '784, 256, 128, 10', size: 22, spellcheck: 'false' });
+  const mlpBatch = h('input', { id: 'builder-mlp-batch', type: 'number', value: '64', min: '1', max: '4096', class: 'number' });
+  const buildMlp = h('button', { type: 'button', 'data-action': 'build-mlp', text: 'Build MLP' });
+  const pickerError = h('p', { class: 'error', role: 'alert', 'data-role': 'picker-error' });
+  pickerError.hidden = true;
+  const zooNote = h('p', { class: 'hint', 'data-role': 'zoo-description' });
+
+  const editorHost = h('div', { class: 'builder-editor', 'data-role': 'editor', id: 'builder-editor' });
+  const specError = h('p', { class: 'error spec-error', role: 'alert', 'data-role': 'spec-error', id: 'builder-spec-error' });
+  specError.hidden = true;
+  const saveNote = h('p', { class: 'hint', 'data-role': 'save-note', text: 'Your spec is kept in this browser, so a reload keeps it.' });
+
+  const batchInput = h('input', { id: 'builder-batch', type: 'text', inputmode: 'numeric', size: 6, placeholder: 'spec’s', 'aria-describedby': 'builder-batch-error' });
+  const batchError = h('span', { class: 'field-error', id: 'builder-batch-error', 'data-role': 'field-error' });
+  batchError.hidden = true;
+  const profileButton = h('button', { type: 'button', class: 'primary', 'data-action': 'profile', text: 'Profile' });
+  const cancelButton = h('button', { type: 'button', 'data-action': 'cancel-profile', text: 'Cancel' });
+  cancelButton.disabled = true;
+  const status = h('span', { class: 'status', 'aria-live': 'polite', 'data-role': 'profile-status', text: 'Not profiled yet.' });
+
+  const results = h('div', { class: 'builder-results', 'data-role': 'results' });
+  results.hidden = true;
+  const chartBox = h('div', { class: 'chart', 'data-role': 'top-ops-chart' });
+
+  const section = h(
+    'section',
+    { class: 'builder', 'data-role': 'builder', 'aria-labelledby': 'builder-title', 'data-state': 'idle' },
+    h('h3', { id: 'builder-title', text: 'Model builder: profile a model' }),
+    h('p', {
+      html:
+        'Write a model spec (JSON: an <code>input</code> shape with the batch first, then <code>layers</code>), ' +
+        'or start from the zoo or an MLP, and press <b>Profile</b>. Core counts parameters and FLOPs, ' +
+        'runs the model on this CPU to time it, and watches the allocator to measure memory.',
+    }),
+    h(
+      'div',
+      { class: 'controls builder-pickers' },
+      h('span', { class: 'field' }, h('label', { for: 'builder-zoo', text: 'Zoo model ' }), zooSelect),
+      loadZoo,
+    ),
+    zooNote,
+    h(
+      'div',
+      { class: 'controls builder-pickers' },
+      h('span', { class: 'field' }, h('label', { for: 'builder-widths', text: 'Or an MLP with layer widths ' }), widthsInput),
+      h('span', { class: 'field' }, h('label', { for: 'builder-mlp-batch', text: 'at batch ' }), mlpBatch),
+      buildMlp,
+    ),
+    pickerError,
+    h('label', { class: 'editor-label', for: 'builder-editor', id: 'builder-editor-label', text: 'Model spec (JSON)' }),
+    editorHost,
+    specError,
+    saveNote,
+    h(
+      'div',
+      { class: 'controls' },
+      h('span', { class: 'field' }, h('label', { for: 'builder-batch', text: 'Batch ' }), batchInput, batchError),
+      profileButton,
+      cancelButton,
+      status,
+    ),
+    results,
+  );
+  container.append(section);
+
+  // ---- the editor, saved shortly after typing stops ----
+  let saveTimer = null;
+  const save = () => {
+    clearTimeout(saveTimer);
+    saveTimer = null;
+    const problem = saveSpec(storage, view.state.doc.toString());
+    saveNote.textContent = problem ?? 'Your spec is kept in this browser, so a reload keeps it.';
+    saveNote.classList.toggle('warn', Boolean(problem));
+  };
+  const view = new EditorView({
+    doc: readSavedSpec(storage) ?? DEFAULT_SPEC_TEXT,
+    parent: editorHost,
+    extensions: [
+      EditorView.domEventHandlers({
+        keydown(event) {
+          if ((event.ctrlKey || event.metaKey) && event.key === 'Enter') {
+            event.preventDefault();
+            profile();
+            return true;
+          }
+          return false;
+        },
+      }),
+      basicSetup,
+      json(),
+      editorTheme,
+      EditorView.contentAttributes.of({ 'aria-labelledby': 'builder-editor-label', 'aria-describedby': 'builder-spec-error' }),
+      EditorView.updateListener.of((update) => {
+        if (!update.docChanged) return;
+        clearTimeout(saveTimer);
+        saveTimer = setTimeout(save, SAVE_DELAY_MS);
+      }),
+    ],
+  });
+  const flush = () => saveTimer !== null && save();
+  window.addEventListener('pagehide', flush);
+
+  function setEditorText(text) {
+    // One transaction, so Ctrl+Z brings the student's own spec back.
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+    save();
+  }
+
+  function showPickerError(err) {
+    pickerError.textContent = err ? `Error: ${err.message ?? err}` : '';
+    pickerError.hidden = !err;
+  }
+
+  // ---- the zoo and the MLP builder: specs come from core ----
+  let zoo = [];
+  const describeZoo = () => {
+    const entry = zoo.find((m) => m.name === zooSelect.value);
+    zooNote.textContent = entry ? `${entry.name}: ${entry.description}` : '';
+  };
+  bridge
+    .call('call', { fn: 'zooModels', args: [] }, { where: 'builder-zoo' })
+    .then((models) => {
+      zoo = models;
+      zooSelect.replaceChildren(...models.map((m) => h('option', { value: m.name, text: m.name })));
+      zooSelect.value = models.some((m) => m.name === 'mlp_784') ? 'mlp_784' : models[0]?.name ?? '';
+      zooSelect.disabled = false;
+      loadZoo.disabled = false;
+      describeZoo();
+      section.dataset.zoo = 'ready';
+    })
+    .catch((err) => {
+      zooSelect.replaceChildren(h('option', { value: '', text: 'zoo unavailable' }));
+      showPickerError(err);
+    });
+  zooSelect.addEventListener('change', describeZoo);
+  loadZoo.addEventListener('click', () => {
+    const entry = zoo.find((m) => m.name === zooSelect.value);
+    if (!entry) return;
+    showPickerError(null);
+    setEditorText(formatSpec(entry.spec));
+  });
+  buildMlp.addEventListener('click', async () => {
+    const parsed = parseWidths(widthsInput.value);
+    const batch = parseBatch(mlpBatch.value);
+    const problem = parsed.problem ?? batch.problem ?? (batch.batch === null ? 'MLP batch: enter an integer from 1 to 4096' : null);
+    if (problem) {
+      showPickerError(new Error(problem));
+      return;
+    }
+    showPickerError(null);
+    try {
+      const spec = await bridge.call('call', { fn: 'mlpSpec', args: [parsed.widths, batch.batch] }, { where: 'builder-mlp' });
+      setEditorText(formatSpec(spec));
+    } catch (err) {
+      showPickerError(err);
+    }
+  });
+
+  // ---- Profile and Cancel ----
+  let controller = null;
+  let ticker = null;
+  let chart = null;
+
+  function setBusy(busy) {
+    profileButton.disabled = busy;
+    cancelButton.disabled = !busy;
+    buildMlp.disabled = busy;
+    loadZoo.disabled = busy || zoo.length === 0;
+    section.dataset.state = busy ? 'running' : 'idle';
+  }
+
+  function showSpecError(err) {
+    specError.textContent = err ? `Error: ${err.message}` : '';
+    specError.hidden = !err;
+    editorHost.classList.toggle('invalid', Boolean(err));
+  }
+
+  function showResults(p) {
+    const bars = topOperationBars(p);
+    const ops = p.top_operations ?? [];
+    chart?.destroy();
+    results.replaceChildren(
+      h('h4', { text: `Profile of ${p.name} at batch ${p.batch_size}` }),
+      h('div', { class: 'table-wrap' }, totalsTable(p)),
+      h('h4', { text: 'Per layer' }),
+      h(
+        'div',
+        { class: 'table-wrap', 'data-role': 'layers' },
+        numbersTable(
+          LAYER_COLUMNS,
+          p.layers,
+          'Each layer counted, and timed alone on an input of its shape (median of its samples).',
+        ),
+      ),
+      h('h4', { text: 'Top operations' }),
+      h('p', {
+        class: 'hint',
+        text:
+          'Where the time went while a ProfilerContext watched whole forward and backward passes: total ' +
+          'milliseconds per layer and pass, longest first (the first ten in the chart).',
+      }),
+      chartBox,
+      h('div', { class: 'table-wrap', 'data-role': 'top-ops' }, numbersTable(TOP_OPERATION_COLUMNS, ops)),
+    );
+    chart = new BarChart(chartBox, {
+      x: 'layer',
+      y: 'total_ms',
+      series: 'pass',
+      seriesDomain: ['forward', 'backward'],
+      xDomain: [...new Set(bars.map((b) => b.layer))],
+      xLabel: 'Layer',
+      yLabel: '↑ Total time over the recorded passes (ms)',
+      ariaLabel: 'Top operations: total milliseconds per layer, forward and backward',
+      emptyText: 'No operations recorded.',
+      height: 280,
+    });
+    chart.update(bars);
+    results.hidden = false;
+  }
+
+  async function profile() {
+    if (controller) return;
+    flush();
+    const batch = parseBatch(batchInput.value);
+    batchError.textContent = batch.problem ?? '';
+    batchError.hidden = !batch.problem;
+    if (batch.problem) {
+      status.textContent = 'Fix the batch, then Profile.';
+      return;
+    }
+    showSpecError(null);
+    controller = new AbortController();
+    setBusy(true);
+    const started = performance.now();
+    const tick = () => {
+      status.textContent = `Profiling: counting, timing the model, each layer and the backward pass · ${formatElapsed(performance.now() - started)}`;
+    };
+    tick();
+    ticker = setInterval(tick, 250);
+    try {
+      const p = await bridge.call(
+        'call',
+        { fn: 'profileModel', args: [view.state.doc.toString(), profileOptions({ quick, batch: batch.batch })] },
+        { signal: controller.signal, where: 'builder-profile' },
+      );
+      showResults(p);
+      status.textContent = `Done in ${formatElapsed(performance.now() - started)}.`;
+      section.dataset.profiled = p.name;
+    } catch (err) {
+      if (err.cancelled) {
+        status.textContent = 'Cancelled; the previous profile (if any) is still shown.';
+      } else {
+        status.textContent = 'The spec could not be profiled: see the error under the editor.';
+        showSpecError(err);
+      }
+    } finally {
+      clearInterval(ticker);
+      controller = null;
+      setBusy(false);
+    }
+  }
+
+  profileButton.addEventListener('click', profile);
+  cancelButton.addEventListener('click', () => {
+    status.textContent = 'Cancelling…';
+    cancelButton.disabled = true;
+    controller?.abort();
+  });
+
+  return {
+    element: section,
+    view,
+    profile,
+    destroy() {
+      controller?.abort();
+      clearInterval(ticker);
+      window.removeEventListener('pagehide', flush);
+      chart?.destroy();
+      view.destroy();
+      section.remove();
+    },
+  };
+}

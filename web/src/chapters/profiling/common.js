@@ -1,0 +1,78 @@
+// Shared by the Profiling chapter's experiments (pure, no DOM): the timer budgets (normal
+// and ?quick=1), the zoo lookup every spec-based plan uses, the latency columns of tables
+// and CSVs, and a long-form helper for charts. Not for: measuring or counting (core).
+
+import { formatSig } from '../../experiments/format.js';
+
+/** Timer options per measured point. Quick: a few seconds for a whole experiment. */
+export const TIMER_FULL = Object.freeze({ warmup: 1, samples: 10, min_sample_ms: 5, max_total_ms: 800 });
+export const TIMER_QUICK = Object.freeze({ warmup: 1, samples: 3, min_sample_ms: 1, max_total_ms: 100 });
+
+/** A fresh copy of the timer options for one point. */
+export function timerOptions(quick) {
+  return { ...(quick ? TIMER_QUICK : TIMER_FULL) };
+}
+
+/** The experiments' shared init: core's zoo ([{name, description, spec}]) as `info.zoo`. */
+export async function zooInit({ bridge }) {
+  const zoo = await bridge.call('call', { fn: 'zooModels', args: [] }, { where: 'profiling-zoo' });
+  return { zoo };
+}
+
+/** The zoo spec called `name`, or an Error naming the ones there are. */
+export function zooSpecOf(info, name) {
+  const zoo = info?.zoo;
+  if (!Array.isArray(zoo) || zoo.length === 0) {
+    throw new Error('the lab worker listed no zoo models, so there is nothing to measure');
+  }
+  const entry = zoo.find((m) => m.name === name);
+  if (!entry) throw new Error(`unknown zoo model "${name}"; the zoo has ${zoo.map((m) => m.name).join(', ')}`);
+  return entry.spec;
+}
+
+/** Select options for a zoo model control (names fixed here so the control exists at mount). */
+export const ZOO_NAMES = Object.freeze([
+  'linear_128_64',
+  'linear_768_3072',
+  'linear_1000_500',
+  'conv7x7_224',
+  'mlp_784',
+  'cnn_28',
+  'transformer_block',
+]);
+
+export function zooControl(overrides = {}) {
+  return {
+    id: 'model',
+    type: 'select',
+    label: 'Model',
+    options: ZOO_NAMES.map((n) => ({ value: n, label: n })),
+    default: 'mlp_784',
+    ...overrides,
+  };
+}
+
+/** "0.245 – 0.255" from a stats object. */
+export const ciText = (stats) => `${formatSig(stats.ci95_low_ms)} – ${formatSig(stats.ci95_high_ms)}`;
+
+/** Table columns for a `latency` stats object at `key` (default 'latency'). */
+export function latencyColumns(key = 'latency', label = 'median latency') {
+  return [
+    { key: `${key}.median_ms`, label, unit: 'ms', format: 'sig' },
+    { label: '95% CI', unit: 'ms', format: (row) => ciText(row[key]) },
+    { key: `${key}.cv`, label: 'CV', format: 'percent' },
+  ];
+}
+
+/** CSV columns for a `latency` stats object at `key`: {name, value} pairs, C++ names prefixed. */
+export function latencyCsv(key = 'latency', prefix = '') {
+  return ['median_ms', 'ci95_low_ms', 'ci95_high_ms', 'p95_ms', 'cv', 'samples', 'warning'].map((f) => ({
+    name: `${prefix}${f}`,
+    value: (row) => row[key]?.[f],
+  }));
+}
+
+/** Unique positive integers in ascending order. */
+export function sortedUnique(values) {
+  return [...new Set(values)].sort((a, b) => a - b);
+}

@@ -1,0 +1,63 @@
+// The operation-efficiency experiment (profiling-operation-efficiency): element-wise ops,
+// reductions and matmul on one roofline of this machine, so "efficiency" is judged against
+// what each op could reach, not against an assumed peak.
+// Not for: planning or columns (operations-data.js) or measuring and placing (core).
+
+import { rooflineReferences } from '../../charts/shape.js';
+import { formatSig } from '../../experiments/format.js';
+import { OPERATION_COLUMNS, OPERATION_CSV, operationPoints, withFamily } from './operations-data.js';
+
+const X_DOMAIN = [0.05, 100];
+
+export const operationsExperiment = {
+  id: 'profiling-operation-efficiency',
+  title: 'Experiment: operation efficiency',
+  explanation: [
+    'The same CPU runs an element-wise add at a few GFLOP/s and a matmul many times faster. The reason is the ' +
+      'arithmetic intensity: add does 1 FLOP per 12 bytes it moves, a reduction about 1 per 4, an N×N matmul ' +
+      'about N/6. Each operation below is timed by core and placed against the two roofs a quick probe measured ' +
+      'on this machine when the experiment loaded. ' +
+      'A point above the memory roof is not an error: a small array stays in cache, which is faster than the ' +
+      'main-memory bandwidth the probe measured.',
+  ],
+  quickNote: 'Quick mode (?quick=1): one element-wise size and two matmul sizes with small time budgets.',
+  controls: [],
+  async init({ bridge, slot, h }) {
+    const roofs = await bridge.call('call', { fn: 'probeMachine', args: [{ quick: true }] }, { where: 'profiling-operation-efficiency-probe' });
+    slot.replaceChildren(
+      h('p', {
+        class: 'hint',
+        text:
+          `This machine (quick probe): peak ${formatSig(roofs.peak_gflops_per_s)} GFLOP/s, bandwidth ` +
+          `${formatSig(roofs.bandwidth_gb_per_s)} GB/s, ridge ${formatSig(roofs.ridge_flops_per_byte)} FLOP/byte.`,
+      }),
+    );
+    return { roofs };
+  },
+  plan: operationPoints,
+  measure: { fn: 'measureOperation' },
+  derive: withFamily,
+  columns: OPERATION_COLUMNS,
+  tableCaption: 'Each row: one operation, timed (median), with core’s FLOP and byte counts and its place on the roofline.',
+  csv: { filename: 'perflab-profiling-operation-efficiency.csv', columns: OPERATION_CSV },
+  charts: [
+    {
+      type: 'scatter',
+      title: 'Measured GFLOP/s against arithmetic intensity, under this machine’s roofs',
+      options: ({ info }) => ({
+        x: 'intensity',
+        y: 'gflops_per_s',
+        series: 'family',
+        seriesDomain: ['element-wise', 'reduction', 'matmul'],
+        label: 'label',
+        xDomain: X_DOMAIN,
+        references: info?.roofs ? rooflineReferences({ ...info.roofs, xDomain: X_DOMAIN }) : [],
+        xLabel: 'Arithmetic intensity (FLOP/byte, log scale) →',
+        yLabel: '↑ Throughput (GFLOP/s, log scale)',
+        ariaLabel: 'Roofline: measured GFLOP/s of each operation against its arithmetic intensity, with peak and bandwidth roofs',
+        emptyText: 'Press Run to measure.',
+        height: 360,
+      }),
+    },
+  ],
+};

@@ -1,0 +1,42 @@
+// The pure half of the profiling-overhead experiment: each chosen zoo model's forward
+// median timed plainly and inside a ProfilerContext (core's profilingOverhead), the table
+// and CSV columns. No DOM and no arithmetic (core gives the overhead and its percent).
+
+import { ciText, timerOptions, zooSpecOf } from './common.js';
+import { formatSig } from '../../experiments/format.js';
+
+export const OVERHEAD_MODELS = Object.freeze(['linear_128_64', 'mlp_784', 'cnn_28', 'transformer_block']);
+export const QUICK_MODELS = Object.freeze(['linear_128_64', 'mlp_784', 'cnn_28']);
+
+/** One point per model at its spec's batch: `{spec, options}` for profilingOverhead. */
+export function overheadPoints(values, { quick, info }) {
+  return (quick ? QUICK_MODELS : OVERHEAD_MODELS).map((name) => ({ spec: zooSpecOf(info, name), options: timerOptions(quick) }));
+}
+
+export const OVERHEAD_COLUMNS = Object.freeze([
+  { key: 'name', label: 'model', format: 'text', align: 'left' },
+  { key: 'layer_calls_per_forward', label: 'layer calls per forward', format: 'int' },
+  { key: 'plain_ms', label: 'plain', unit: 'ms', format: 'sig' },
+  { label: 'plain 95% CI', unit: 'ms', format: (r) => ciText(r.plain) },
+  { key: 'with_context_ms', label: 'with context', unit: 'ms', format: 'sig' },
+  { label: 'with context 95% CI', unit: 'ms', format: (r) => ciText(r.with_context) },
+  { key: 'overhead_ms', label: 'overhead', unit: 'ms', format: 'sig' },
+  { label: 'overhead', format: (r) => `${formatSig(r.overhead_percent)}%` },
+  { key: 'clock_read_ms', label: 'one clock read', unit: 'ms', format: 'sig' },
+  { label: 'warning', format: (r) => [r.plain?.warning, r.with_context?.warning].filter(Boolean).join(' / ') },
+]);
+
+export const OVERHEAD_CSV = Object.freeze([
+  'build',
+  'name',
+  'layer_calls_per_forward',
+  'plain_ms',
+  'with_context_ms',
+  'overhead_ms',
+  'overhead_percent',
+  'clock_read_ms',
+  { name: 'plain_ci95_low_ms', value: (r) => r.plain?.ci95_low_ms },
+  { name: 'plain_ci95_high_ms', value: (r) => r.plain?.ci95_high_ms },
+  { name: 'with_context_ci95_low_ms', value: (r) => r.with_context?.ci95_low_ms },
+  { name: 'with_context_ci95_high_ms', value: (r) => r.with_context?.ci95_high_ms },
+]);
