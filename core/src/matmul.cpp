@@ -171,8 +171,8 @@ const std::vector<MatmulVariant>& matmul_variants() {
        "128-bit vectors: a 4×8 block of outputs kept in registers, updated once per k",
        matmul_simd},
       {"packed",
-       "as BLAS libraries do: a and b copied into strips read with unit stride, cache-blocked, "
-       "and a 2×16 block of outputs in registers",
+       "as BLAS libraries do: b copied into 16-wide strips read with unit stride, a read two "
+       "rows at a time in place, cache-blocked, and a 2×16 block of outputs in registers",
        detail::matmul_packed},
   };
   return variants;

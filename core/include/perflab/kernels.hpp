@@ -39,9 +39,9 @@ struct MatmulVariant {
 //   reordered  i-k-j, scalar: unit-stride inner loop;
 //   blocked    i-k-j inside cache tiles (MatmulTiles defaults), 4-wide SIMD inner loop;
 //   simd       register-blocked 4×8 micro-kernel on the unpacked operands;
-//   packed     GotoBLAS/BLIS structure: b packed into k×16 strips and a into 2×k strips,
-//              cache-blocked over k, n and m, a 2×16 register-blocked micro-kernel on the
-//              strips (the packing costs more than it saves below N ≈ 100).
+//   packed     GotoBLAS/BLIS structure: b packed into k×16 strips, a read in place two rows
+//              at a time, cache-blocked over k, n and m, a 2×16 register-blocked
+//              micro-kernel (packing b costs more than it saves below N ≈ 100).
 const std::vector<MatmulVariant>& matmul_variants();
 // Throws ValueError listing the known names.
 const MatmulVariant& find_matmul_variant(std::string_view name);

@@ -255,18 +255,5 @@ inline f32x4 shift_to_exponent(f32x4 m) {
 #endif
 }
 
-// A splat meant to live in a register across a loop: build it once, before the loop.
-// Clang's wasm backend otherwise re-emits a v128.const at every use inside the loop, and V8
-// builds each one with three x64 instructions (a 64-bit immediate, a move to the vector
-// register and a shuffle), which for GELU's dozen constants cost as much as its arithmetic.
-// The empty asm (no instruction is emitted) hides the value from the compiler, so it stays
-// in a local. Other backends fold constants into memory operands: a plain splat there.
-inline f32x4 splat_kept(float x) {
-  f32x4 r = splat(x);
-#if defined(PERFLAB_SIMD_WASM)
-  __asm__("" : "+r"(r.v));
-#endif
-  return r;
-}
 
 }  // namespace perflab::detail
