@@ -1,7 +1,7 @@
 // The Profiling chapter's exercises: texts, points, hints and the per-seed draw of
 // parameters and answers. Each draw rounds its parameters first and computes the answer from
 // the rounded values, so the numbers the student reads are exactly the numbers graded.
-// FLOPs follow DESIGN.md: 2 per multiply-accumulate, per sample, bias excluded.
+// FLOPs follow docs/MODEL_SPEC.md: 2 per multiply-accumulate, per sample, bias excluded.
 // countParameters' expected counts come from core's own Model, and the experiment-backed
 // exercises compute their answer from the rows of the student's run (grader.hpp).
 // Not for: seeding, rendering or grading (grader.cpp).
@@ -16,7 +16,9 @@
 #include "exercise_bank.hpp"
 #include "perflab/error.hpp"
 #include "perflab/model.hpp"
+#include "perflab/profiler.hpp"
 #include "perflab/timer.hpp"
+#include "perflab/zoo.hpp"
 
 namespace perflab::detail {
 namespace {
@@ -499,6 +501,37 @@ VariantData draw_count_parameters(Rng& rng) {
   return v;
 }
 
+// ---- profiling.integrated-profile -------------------------------------------------------
+
+// The chapter's integrated profile: one small MLP, three of the profiler's figures. The
+// answers are the profiler's own (count_parameters, count_flops, optimizer_bytes and the
+// Model's activation bytes), so the exercise and the page's profile can never disagree.
+VariantData draw_integrated_profile(Rng& rng) {
+  static const std::int64_t inputs[] = {64, 128, 256, 784};
+  static const std::int64_t hidden[] = {32, 64, 128, 256, 512};
+  static const std::int64_t outputs[] = {2, 10, 100};
+  static const std::int64_t batches[] = {8, 16, 32, 64};
+  const std::int64_t d_in = pick(rng, inputs);
+  const std::int64_t h = pick(rng, hidden);
+  const std::int64_t d_out = pick(rng, outputs);
+  const std::int64_t batch = pick(rng, batches);
+  const Model m =
+      model_from_json(mlp_spec({static_cast<std::size_t>(d_in), static_cast<std::size_t>(h),
+                                static_cast<std::size_t>(d_out)},
+                               static_cast<std::size_t>(batch)));
+  const ParameterCount parameters = count_parameters(m);
+  const FlopReport flops = count_flops(m);
+  // Training with Adam: parameters, one gradient per parameter, m and v, and the
+  // activations (every layer's output, the ReLU's included) at this batch.
+  const double adam_bytes =
+      static_cast<double>(parameters.bytes + parameters.bytes +
+                          optimizer_bytes(parameters.total).adam + m.activation_bytes());
+  VariantData v;
+  v.params = {{"d_in", d_in}, {"h", h}, {"d_out", d_out}, {"batch", batch}};
+  v.expected_values = {static_cast<double>(parameters.total), flops.per_batch.matmul, adam_bytes};
+  return v;
+}
+
 // ---- profiling.batch-throughput (experiment-backed) -----------------------------------
 
 VariantData draw_nothing(Rng&) { return {}; }
@@ -871,9 +904,40 @@ std::vector<ExerciseEntry> profiling_entries() {
   }
 
   {
-    Exercise e = profiling_exercise("batch-throughput", "Throughput gain of batching on your machine",
+    // 15 points: the integrated profile, several core skills on one model (README.md,
+    // "Adding an exercise", has the 10/15/20 scale).
+    Exercise e = profiling_exercise("integrated-profile",
+                                    "Integrated profile: parameters, FLOPs and Adam memory",
+                                    ExerciseKind::Numeric, 15);
+    e.prompt =
+        "Profile this model by hand, as the profiler does: Linear({d_in} → {h}) with bias, "
+        "ReLU, Linear({h} → {d_out}) with bias, float32, run on a batch of {batch} samples. "
+        "Give (1) its total number of parameters; (2) its FLOPs for the whole batch, counted "
+        "the way this lab does (2 per multiply-accumulate, bias additions and the ReLU left "
+        "out); (3) the bytes that training it with Adam takes: the parameters, a gradient per "
+        "parameter, Adam's two moment estimates (m and v) per parameter, and the activations "
+        "(the output of every layer at this batch, the ReLU's included).";
+    e.hints = {"Parameters: in·out + out per Linear layer; ReLU has none.",
+               "FLOPs per batch = 2·(d_in·h + h·d_out) × batch.",
+               "Adam memory = 4 bytes × (4 × parameters + batch × (h + h + d_out)): the three "
+               "layer outputs are (batch, h), (batch, h) and (batch, d_out)."};
+    e.grader_reference =
+        "parameters = d_in·h + h + h·d_out + d_out; FLOPs per batch = 2·(d_in·h + h·d_out)·"
+        "batch; Adam bytes = 4·(parameters + gradients + m + v) + 4·batch·(2·h + d_out)";
+    e.parts = {{"Total parameters", "parameters", kNearestInteger, 1.0},
+               {"FLOPs per batch", "FLOPs", kNearestInteger, 1.0},
+               {"Adam training memory", "bytes", kNearestInteger, 1.0}};
+    entries.push_back({std::move(e), draw_integrated_profile});
+  }
+
+  {
+    // 20 points: the chapter's capstone, graded from the student's own measurements.
+    Exercise e = profiling_exercise("batch-throughput",
+                                    "Capstone: the throughput gain of batching on your machine",
                                     ExerciseKind::Numeric, 20);
     e.prompt =
+        "This is the chapter's capstone: it puts the profiler, the experiments and the "
+        "statistics together on your own machine. "
         "Run the batch-size experiment above. From your own table: how many times more "
         "samples per second does the model process at batch size 32 than at batch size 1 "
         "on your machine? (samples/s at batch 32 divided by samples/s at batch 1.)";

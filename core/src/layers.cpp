@@ -179,6 +179,39 @@ std::string Layer::label() const {
   return text;
 }
 
+void Layer::throw_chain_error(const std::string& standalone, const std::string& in_model) const {
+  throw ShapeError(index_ ? in_model : error_prefix() + standalone);
+}
+
+std::string Layer::spec_field(std::string_view field) const {
+  return "layers[" + std::to_string(index_.value_or(0)) + "]." + std::string(field);
+}
+
+std::string Layer::input_source() const {
+  return index_.value_or(0) == 0 ? "the model input" : "the previous layer";
+}
+
+void Layer::throw_size_mismatch(std::string_view field, std::size_t expected, std::size_t got,
+                                const char* singular, const char* plural) const {
+  const std::string f = spec_field(field);
+  throw_chain_error("input has " + detail::count_of(got, singular, plural) + ", layer expects " +
+                        std::to_string(expected),
+                    f + " is " + std::to_string(expected) + " but " + input_source() + " gives " +
+                        detail::count_of(got, singular, plural) + "; set " + f + " to " +
+                        std::to_string(got));
+}
+
+void Layer::throw_rank_mismatch(const std::string& need, const Shape& got) const {
+  // "got (2, 8)" after "shape (N, C, H, W)", "got shape (5)" after "at least 2 dimensions".
+  const bool exact = need.rfind("shape ", 0) == 0;
+  throw_chain_error(
+      "input must have " + need + ", got " + (exact ? "" : "shape ") + shape_to_string(got),
+      spec_field("type") + " " + std::string(type()) + " needs an input of " + need + ", but " +
+          input_source() + " gives " + shape_to_string(got) + "; " +
+          (index_.value_or(0) == 0 ? "change the spec's input"
+                                   : "change the layers before it or this layer's type"));
+}
+
 std::size_t Layer::activation_bytes(const Shape& input) const {
   const std::size_t n = shape_numel(output_shape(input));
   if (n > std::numeric_limits<std::size_t>::max() / sizeof(float)) {
@@ -333,15 +366,8 @@ void Linear::reset_parameters(std::uint64_t seed) {
 }
 
 Shape Linear::output_shape(const Shape& input) const {
-  if (input.size() < 2) {
-    throw ShapeError(error_prefix() +
-                     "input must have at least 2 dimensions (batch, ..., features), got shape " +
-                     shape_to_string(input));
-  }
-  if (input.back() != in_) {
-    throw ShapeError(error_prefix() + "input has " + std::to_string(input.back()) +
-                     " features, layer expects " + std::to_string(in_));
-  }
+  if (input.size() < 2) throw_rank_mismatch("at least 2 dimensions (batch, ..., features)", input);
+  if (input.back() != in_) throw_size_mismatch("in", in_, input.back(), "feature", "features");
   Shape out = input;
   out.back() = out_;
   shape_numel(out);
@@ -415,21 +441,22 @@ void Conv2d::reset_parameters(std::uint64_t seed) {
 }
 
 Shape Conv2d::output_shape(const Shape& input) const {
-  if (input.size() != 4) {
-    throw ShapeError(error_prefix() + "input must have shape (N, C, H, W), got " +
-                     shape_to_string(input));
-  }
+  if (input.size() != 4) throw_rank_mismatch("shape (N, C, H, W)", input);
   if (input[1] != in_channels_) {
-    throw ShapeError(error_prefix() + "input has " +
-                     detail::count_of(input[1], "channel", "channels") + ", layer expects " +
-                     std::to_string(in_channels_));
+    throw_size_mismatch("in_channels", in_channels_, input[1], "channel", "channels");
   }
   const std::size_t H = input[2], W = input[3];
   if (H + 2 * padding_ < kernel_ || W + 2 * padding_ < kernel_) {
-    throw ShapeError(error_prefix() + "kernel " + std::to_string(kernel_) +
-                     " is larger than the padded input " + std::to_string(H + 2 * padding_) + "×" +
-                     std::to_string(W + 2 * padding_) + " (" + std::to_string(H) + "×" +
-                     std::to_string(W) + " with padding " + std::to_string(padding_) + ")");
+    const std::string padded =
+        std::to_string(H + 2 * padding_) + "×" + std::to_string(W + 2 * padding_);
+    const std::string hw = std::to_string(H) + "×" + std::to_string(W);
+    throw_chain_error(
+        "kernel " + std::to_string(kernel_) + " is larger than the padded input " + padded + " (" +
+            hw + " with padding " + std::to_string(padding_) + ")",
+        spec_field("kernel") + " is " + std::to_string(kernel_) + " but " + input_source() +
+            " gives " + hw + " (" + padded + " with " + spec_field("padding") + " " +
+            std::to_string(padding_) + "); set " + spec_field("kernel") + " to at most " +
+            std::to_string(std::min(H, W) + 2 * padding_) + " or raise " + spec_field("padding"));
   }
   Shape out = {input[0], out_channels_, conv_output_size(H, kernel_, stride_, padding_),
                conv_output_size(W, kernel_, stride_, padding_)};
@@ -456,19 +483,46 @@ FlopCounts Conv2d::backward_flops_per_sample(const Shape& input) const {
   return f;
 }
 
+std::string_view Conv2d::forward_path() const {
+  // The fast paths assume the layers' default matmul (layers.hpp explains the rule).
+  if (layer_matmul_variant() != detail::kLayerMatmulVariant) return "im2col";
+  if (kernel_ == 1 && stride_ == 1 && padding_ == 0) return "gemm-1x1";
+  if (stride_ == 1 && in_channels_ * kernel_ * kernel_ <= kDirectConvMaxPatch) return "direct";
+  return "im2col";
+}
+
 Tensor Conv2d::forward_impl(const Tensor& x, const Shape& out_shape) {
   x_ = Tensor();
   Tensor y(out_shape);
   const std::size_t N = x.dim(0), H = x.dim(2), W = x.dim(3);
   const std::size_t patch = in_channels_ * kernel_ * kernel_;
   const std::size_t positions = out_shape[2] * out_shape[3];
-  Tensor col({patch, positions});  // one image at a time: (C·k·k, Ho·Wo)
+  const std::size_t Hp = H + 2 * padding_, Wp = W + 2 * padding_;
+  const std::string_view path = forward_path();
+  // Scratch, one image at a time: the im2col matrix (C·k·k, Ho·Wo), or the padded image
+  // (C, Hp, Wp) of the direct path; the 1×1 path reads the input itself.
+  Tensor scratch;
+  if (path == "im2col") scratch = Tensor({patch, positions});
+  if (path == "direct" && padding_ > 0) scratch = Tensor({in_channels_, Hp, Wp});
   for (std::size_t n = 0; n < N; ++n) {
+    const float* x_n = x.data() + n * in_channels_ * H * W;
     float* y_n = y.data() + n * out_channels_ * positions;
-    im2col(col.data(), x.data() + n * in_channels_ * H * W, in_channels_, H, W, kernel_, stride_,
-           padding_);
-    // (C_out, C·k·k) @ (C·k·k, Ho·Wo), written straight into this image's output.
-    detail::gemm(y_n, weight_.data(), col.data(), out_channels_, patch, positions);
+    if (path == "gemm-1x1") {
+      // (C_out, C) @ (C, H·W): the image is its own im2col matrix.
+      detail::gemm(y_n, weight_.data(), x_n, out_channels_, patch, positions);
+    } else if (path == "direct") {
+      const float* xp = x_n;
+      if (padding_ > 0) {
+        detail::pad_image(scratch.data(), x_n, in_channels_, H, W, padding_);
+        xp = scratch.data();
+      }
+      detail::conv_direct_stride1(y_n, xp, weight_.data(), in_channels_, Hp, Wp, out_channels_,
+                                  kernel_);
+    } else {
+      im2col(scratch.data(), x_n, in_channels_, H, W, kernel_, stride_, padding_);
+      // (C_out, C·k·k) @ (C·k·k, Ho·Wo), written straight into this image's output.
+      detail::gemm(y_n, weight_.data(), scratch.data(), out_channels_, patch, positions);
+    }
     if (has_bias_) {
       for (std::size_t c = 0; c < out_channels_; ++c) {
         float* row = y_n + c * positions;
@@ -486,21 +540,29 @@ Tensor Conv2d::backward_impl(const Tensor& dout, const Shape& input_shape) {
   const std::size_t N = input_shape[0], H = input_shape[2], W = input_shape[3];
   const std::size_t patch = in_channels_ * kernel_ * kernel_;
   const std::size_t positions = dout.dim(2) * dout.dim(3);
-  Tensor col({patch, positions}), col_t({positions, patch}), dcol({patch, positions});
+  // 1×1, stride 1, no padding: the image is its own im2col matrix and dcol is dx itself.
+  const bool one_by_one = forward_path() == "gemm-1x1";
+  Tensor col, dcol;
+  if (!one_by_one) col = Tensor({patch, positions}), dcol = Tensor({patch, positions});
+  Tensor col_t({positions, patch});
   Tensor weight_t({patch, out_channels_}), dweight_n({out_channels_, patch});
   detail::transpose(weight_t.data(), weight_.data(), out_channels_, patch);
   for (std::size_t n = 0; n < N; ++n) {
     const float* dout_n = dout.data() + n * out_channels_ * positions;
     const float* x_n = x_.data() + n * in_channels_ * H * W;
+    float* dx_n = dx.data() + n * in_channels_ * H * W;
     // dweight += dout_n (C_out, Ho·Wo) @ colᵀ (Ho·Wo, C·k·k); im2col is recomputed.
-    im2col(col.data(), x_n, in_channels_, H, W, kernel_, stride_, padding_);
-    detail::transpose(col_t.data(), col.data(), patch, positions);
+    if (!one_by_one) im2col(col.data(), x_n, in_channels_, H, W, kernel_, stride_, padding_);
+    detail::transpose(col_t.data(), one_by_one ? x_n : col.data(), patch, positions);
     detail::gemm(dweight_n.data(), dout_n, col_t.data(), out_channels_, positions, patch);
     detail::add_into(dweight_.data(), dweight_n.data(), dweight_n.size());
     // dcol = weightᵀ (C·k·k, C_out) @ dout_n, scattered back onto the image.
-    detail::gemm(dcol.data(), weight_t.data(), dout_n, patch, out_channels_, positions);
-    col2im(dx.data() + n * in_channels_ * H * W, dcol.data(), in_channels_, H, W, kernel_, stride_,
-           padding_);
+    if (one_by_one) {
+      detail::gemm(dx_n, weight_t.data(), dout_n, patch, out_channels_, positions);
+    } else {
+      detail::gemm(dcol.data(), weight_t.data(), dout_n, patch, out_channels_, positions);
+      col2im(dx_n, dcol.data(), in_channels_, H, W, kernel_, stride_, padding_);
+    }
     if (has_bias_) {
       for (std::size_t c = 0; c < out_channels_; ++c) {
         const float* row = dout_n + c * positions;

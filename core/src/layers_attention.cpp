@@ -37,17 +37,6 @@ void scatter_head(float* dst, const float* src, std::size_t T, std::size_t D, st
     for (std::size_t j = 0; j < dh; ++j) dst[t * D + h * dh + j] = src[t * dh + j];
 }
 
-// (B, T, D) with D == d_model, else ShapeError in the layer's words.
-void require_sequence(const std::string& prefix, const Shape& input, std::size_t d_model) {
-  if (input.size() != 3) {
-    throw ShapeError(prefix + "input must have shape (B, T, D), got " + shape_to_string(input));
-  }
-  if (input[2] != d_model) {
-    throw ShapeError(prefix + "input has " + std::to_string(input[2]) +
-                     " features, layer expects " + std::to_string(d_model));
-  }
-}
-
 void require_heads(const char* layer, std::size_t d_model, std::size_t heads) {
   if (d_model == 0)
     throw ValueError(std::string(layer) + ": d_model must be a positive integer, got 0");
@@ -108,7 +97,9 @@ Tensor& MultiHeadAttention::dweight(char which) { return dw_[slot(which)]; }
 Tensor& MultiHeadAttention::dbias(char which) { return db_[slot(which)]; }
 
 Shape MultiHeadAttention::output_shape(const Shape& input) const {
-  require_sequence(error_prefix(), input, d_model_);
+  if (input.size() != 3) throw_rank_mismatch("shape (B, T, D)", input);
+  if (input[2] != d_model_)
+    throw_size_mismatch("d_model", d_model_, input[2], "feature", "features");
   shape_numel(input);
   return input;
 }
@@ -261,7 +252,10 @@ void TransformerBlock::reset_parameters(std::uint64_t seed) {
 }
 
 Shape TransformerBlock::output_shape(const Shape& input) const {
-  require_sequence(error_prefix(), input, d_model());
+  if (input.size() != 3) throw_rank_mismatch("shape (B, T, D)", input);
+  if (input[2] != d_model()) {
+    throw_size_mismatch("d_model", d_model(), input[2], "feature", "features");
+  }
   shape_numel(input);
   return input;
 }

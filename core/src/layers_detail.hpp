@@ -41,6 +41,14 @@ void softmax_rows(float* y, const float* x, std::size_t rows, std::size_t cols, 
 void softmax_rows_backward(float* dx, const float* y, const float* dy, std::size_t rows,
                            std::size_t cols);
 
+// Conv2d's direct path (conv2d_direct.cpp). pad_image: xp (C, H+2p, W+2p) = x (C, H, W) with
+// a zero border of width padding. conv_direct_stride1: y (F, Ho, Wo) = the stride-1
+// convolution of the padded xp (C, Hp, Wp) with w (F, C, k, k), overwriting y; Ho = Hp − k + 1.
+void pad_image(float* xp, const float* x, std::size_t C, std::size_t H, std::size_t W,
+               std::size_t padding);
+void conv_direct_stride1(float* y, const float* xp, const float* w, std::size_t C, std::size_t Hp,
+                         std::size_t Wp, std::size_t F, std::size_t k);
+
 // Uniform in [−bound, bound) from a generator seeded with seed.
 void fill_uniform(Tensor& t, std::uint64_t seed, double bound);
 // An independent seed for part i of a layer seeded with seed.

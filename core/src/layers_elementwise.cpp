@@ -177,11 +177,7 @@ Tensor Sigmoid::backward_impl(const Tensor& dout, const Shape& input_shape) {
 // Softmax
 
 Shape Softmax::output_shape(const Shape& input) const {
-  if (input.size() < 2) {
-    throw ShapeError(error_prefix() +
-                     "input must have at least 2 dimensions (batch, ..., classes), got shape " +
-                     shape_to_string(input));
-  }
+  if (input.size() < 2) throw_rank_mismatch("at least 2 dimensions (batch, ..., classes)", input);
   return input;
 }
 FlopCounts Softmax::flops_per_sample(const Shape& input) const {
@@ -237,14 +233,9 @@ void LayerNorm::reset_parameters(std::uint64_t) {
 }
 
 Shape LayerNorm::output_shape(const Shape& input) const {
-  if (input.size() < 2) {
-    throw ShapeError(error_prefix() +
-                     "input must have at least 2 dimensions (batch, ..., features), got shape " +
-                     shape_to_string(input));
-  }
+  if (input.size() < 2) throw_rank_mismatch("at least 2 dimensions (batch, ..., features)", input);
   if (input.back() != features_) {
-    throw ShapeError(error_prefix() + "input has " + std::to_string(input.back()) +
-                     " features, layer expects " + std::to_string(features_));
+    throw_size_mismatch("features", features_, input.back(), "feature", "features");
   }
   return input;
 }
@@ -325,14 +316,14 @@ MaxPool2d::MaxPool2d(std::size_t kernel, std::optional<std::size_t> stride)
 }
 
 Shape MaxPool2d::output_shape(const Shape& input) const {
-  if (input.size() != 4) {
-    throw ShapeError(error_prefix() + "input must have shape (N, C, H, W), got " +
-                     shape_to_string(input));
-  }
+  if (input.size() != 4) throw_rank_mismatch("shape (N, C, H, W)", input);
   const std::size_t H = input[2], W = input[3];
   if (H < kernel_ || W < kernel_) {
-    throw ShapeError(error_prefix() + "kernel " + std::to_string(kernel_) +
-                     " is larger than the input " + std::to_string(H) + "×" + std::to_string(W));
+    const std::string hw = std::to_string(H) + "×" + std::to_string(W);
+    throw_chain_error("kernel " + std::to_string(kernel_) + " is larger than the input " + hw,
+                      spec_field("kernel") + " is " + std::to_string(kernel_) + " but " +
+                          input_source() + " gives " + hw + "; set " + spec_field("kernel") +
+                          " to at most " + std::to_string(std::min(H, W)));
   }
   return {input[0], input[1], (H - kernel_) / stride_ + 1, (W - kernel_) / stride_ + 1};
 }
@@ -401,11 +392,7 @@ Tensor MaxPool2d::backward_impl(const Tensor& dout, const Shape& input_shape) {
 // Flatten
 
 Shape Flatten::output_shape(const Shape& input) const {
-  if (input.size() < 2) {
-    throw ShapeError(error_prefix() +
-                     "input must have at least 2 dimensions (batch, ...), got shape " +
-                     shape_to_string(input));
-  }
+  if (input.size() < 2) throw_rank_mismatch("at least 2 dimensions (batch, ...)", input);
   return {input[0], product(input, 1, input.size())};
 }
 FlopCounts Flatten::flops_per_sample(const Shape& input) const {

@@ -67,6 +67,7 @@ const CHAPTER = [
   [CODE, 'code', 15],
   ['profiling.measure-latency', 'code', 15],
   ['profiling.count-parameters', 'code', 10],
+  ['profiling.integrated-profile', 'numeric', 15],
   ['profiling.batch-throughput', 'numeric', 20],
   ['profiling.backward-ratio', 'numeric', 15],
 ];

@@ -134,7 +134,7 @@ test('bad specs exit with status 2 and the reason on stderr', () => {
       /^perflab: model spec is not valid JSON: parse error at line 1, column 30/],
     [[writeSpec('chain.json', JSON.stringify({ input: [2, 3],
       layers: [{ type: 'Linear', in: 4, out: 2 }] }))],
-    /^perflab: Linear #0: input has 3 features, layer expects 4$/m],
+    /^perflab: layers\[0\]\.in is 4 but the model input gives 3 features; set layers\[0\]\.in to 3$/m],
     [[writeSpec('type.json', JSON.stringify({ input: [2, 3], layers: [{ type: 'Dense' }] }))],
       /^perflab: layers\[0\]\.type "Dense" is not a known layer type/],
     [['--zoo', 'resnet50'], /^perflab: unknown zoo model "resnet50"; the zoo has linear_128_64/],

@@ -34,6 +34,7 @@ const char* const kCountConv = "profiling.count-conv2d-flops";
 const char* const kEfficiency = "profiling.efficiency";
 const char* const kLatencyStatistic = "profiling.latency-statistic";
 const char* const kMeasureLatency = "profiling.measure-latency";
+const char* const kIntegrated = "profiling.integrated-profile";
 
 constexpr std::uint32_t kSeeds = 60;
 
@@ -477,6 +478,53 @@ TEST_CASE("measure-latency tests describe a fake fn and clock whose median the g
   CHECK(timed[2] != timed[3]);
 }
 
+TEST_CASE("integrated-profile grades parameters, FLOPs per batch and Adam bytes of a drawn MLP") {
+  const Exercise& e = find_exercise(kIntegrated);
+  REQUIRE(e.parts.size() == 3);
+  CHECK(e.points == 15);
+  std::set<std::string> drawn;
+  for (std::uint32_t seed = 0; seed < kSeeds; ++seed) {
+    CAPTURE(seed);
+    const json v = exercise_variant(kIntegrated, seed);
+    const std::int64_t d_in = param(v, "d_in"), h = param(v, "h"), d_out = param(v, "d_out");
+    const std::int64_t batch = param(v, "batch");
+    drawn.insert(v.at("params").dump());
+    const std::string prompt = v.at("prompt");
+    CHECK(contains(prompt, "Linear(" + grouped(d_in) + " → " + grouped(h) + ")"));
+    CHECK(contains(prompt, "batch of " + grouped(batch) + " samples"));
+
+    // By hand: Linear(d_in, h) and Linear(h, d_out) with biases; 2 FLOPs per MAC; Adam keeps
+    // parameter, gradient, m and v (4 floats each) and the three layer outputs stay alive.
+    const double parameters = static_cast<double>(d_in * h + h + h * d_out + d_out);
+    const double flops = 2.0 * static_cast<double>(d_in * h + h * d_out) * batch;
+    const double activations = 4.0 * static_cast<double>(batch * (h + h + d_out));
+    const double adam_bytes = 16.0 * parameters + activations;
+
+    const json right = grade_exercise(kIntegrated, seed, {{"values", {parameters, flops, adam_bytes}}});
+    CHECK(right.at("correct") == true);
+    CHECK(right.at("score") == 15);
+    CHECK(right.at("feedback") == "All 3 parts correct.");
+
+    // The usual slips: FLOPs per sample instead of per batch, activations left out of Adam.
+    const json wrong = grade_exercise(
+        kIntegrated, seed, {{"values", {parameters, flops / batch, 16.0 * parameters}}});
+    CHECK(wrong.at("correct") == false);
+    CHECK(wrong.at("score").get<double>() == doctest::Approx(5));
+    CHECK(wrong.at("feedback") == "1 of 3 parts correct.");
+    CHECK(wrong.at("parts")[1].at("label") == "FLOPs per batch");
+    CHECK(wrong.at("parts")[1].at("feedback") == "Too low: the answer must be exact (within 0.5).");
+    CHECK(wrong.at("parts")[2].at("label") == "Adam training memory");
+    CHECK(wrong.at("parts")[2].at("feedback") ==
+          "Too low: the answer must be exact (within 0.5).");
+    // One parameter too many and the activations counted twice: both too high.
+    const json high = grade_exercise(
+        kIntegrated, seed, {{"values", {parameters + 1, flops, adam_bytes + activations}}});
+    CHECK(high.at("score") == doctest::Approx(5));
+    CHECK(high.at("parts")[0].at("feedback") == "Too high: the answer must be exact (within 0.5).");
+  }
+  CHECK(drawn.size() > kSeeds / 2);  // variants really differ between students
+}
+
 TEST_CASE("multi-part numeric answers are validated with full messages") {
   const std::string parts = "FLOPs per sample, FLOPs per batch, Minimum latency of the batch";
   CHECK_THROWS_WITH_AS(grade_exercise(kLinearFlops, 1, json(5)),
@@ -544,6 +592,8 @@ TEST_CASE("the new exercises draw the same variants on every platform for a fixe
   // student's page and the native re-grader draw identical variants.
   CHECK(exercise_variant(kLinearFlops, 42).at("params") ==
         json{{"in", 128}, {"out", 4096}, {"batch", 64}, {"gflops_per_s", 25}});
+  CHECK(exercise_variant(kIntegrated, 42).at("params") ==
+        json{{"d_in", 256}, {"h", 32}, {"d_out", 2}, {"batch", 64}});
   CHECK(exercise_variant(kConv, 42).at("params") ==
         json{{"in_channels", 3}, {"out_channels", 32}, {"kernel", 5},
              {"stride", 1},      {"padding", 2},       {"size", 64}});

@@ -89,6 +89,7 @@ TEST_CASE("the exercise bank holds the profiling and acceleration exercises in t
       {kMedian, ExerciseKind::Code, 15},
       {"profiling.measure-latency", ExerciseKind::Code, 15},
       {"profiling.count-parameters", ExerciseKind::Code, 10},
+      {"profiling.integrated-profile", ExerciseKind::Numeric, 15},
       {"profiling.batch-throughput", ExerciseKind::Numeric, 20},
       {"profiling.backward-ratio", ExerciseKind::Numeric, 15},
       {"acceleration.intensity", ExerciseKind::Numeric, 10},
@@ -487,7 +488,8 @@ TEST_CASE("an unknown exercise id is an error listing the known ids") {
       "profiling.flops-batch, profiling.conv-output, profiling.count-linear-flops, "
       "profiling.count-conv2d-flops, profiling.efficiency, profiling.bound-classify, "
       "profiling.latency-statistic, profiling.median, profiling.measure-latency, "
-      "profiling.count-parameters, profiling.batch-throughput, profiling.backward-ratio, "
+      "profiling.count-parameters, profiling.integrated-profile, profiling.batch-throughput, "
+      "profiling.backward-ratio, "
       "acceleration.intensity, acceleration.gelu-traffic, acceleration.attainable, "
       "acceleration.ridge, acceleration.simd-speedup, acceleration.technique, "
       "acceleration.roofline-position, acceleration.attainable-code, "

@@ -200,9 +200,12 @@ TEST_CASE("Linear rejects inputs whose features or rank do not fit") {
       l.output_shape({256}),
       "Linear: input must have at least 2 dimensions (batch, ..., features), got shape (256)",
       ShapeError);
+  // Inside a model (index set) a chain error names the spec field to change.
   l.set_index(2);
-  CHECK_THROWS_WITH_AS(l.forward(Tensor({4, 300})),
-                       "Linear #2: input has 300 features, layer expects 256", ShapeError);
+  CHECK_THROWS_WITH_AS(
+      l.forward(Tensor({4, 300})),
+      "layers[2].in is 256 but the previous layer gives 300 features; set layers[2].in to 300",
+      ShapeError);
   CHECK_THROWS_WITH_AS(Linear(0, 3), "Linear: in must be a positive integer, got 0", ValueError);
   CHECK_THROWS_WITH_AS(Linear(3, 0), "Linear: out must be a positive integer, got 0", ValueError);
 }
@@ -270,6 +273,40 @@ TEST_CASE(
                        ValueError);
 }
 
+TEST_CASE("col2im is the adjoint of im2col: <im2col(x), y> equals <x, col2im(y)>") {
+  struct Case {
+    std::size_t C, H, W, k, stride, padding;
+  };
+  // 1s, primes, stride > 1, padding > 0, a kernel as large as the padded input (one
+  // output), a kernel larger than the image itself (only the padding makes it fit), and a
+  // stride that skips pixels entirely (they get no gradient).
+  const Case cases[] = {{1, 1, 1, 1, 1, 0}, {1, 5, 7, 3, 1, 0},  {3, 7, 5, 3, 2, 1},
+                        {2, 11, 13, 5, 3, 2}, {5, 4, 4, 1, 1, 0}, {1, 3, 3, 5, 1, 1},
+                        {2, 6, 6, 8, 1, 1},  {3, 9, 9, 2, 4, 0},  {1, 1, 1, 3, 1, 1},
+                        {4, 8, 3, 3, 2, 3}};
+  std::uint64_t seed = 100;
+  for (const Case& c : cases) {
+    CAPTURE(c.C);
+    CAPTURE(c.H);
+    CAPTURE(c.W);
+    CAPTURE(c.k);
+    CAPTURE(c.stride);
+    CAPTURE(c.padding);
+    const std::size_t Ho = conv_output_size(c.H, c.k, c.stride, c.padding);
+    const std::size_t Wo = conv_output_size(c.W, c.k, c.stride, c.padding);
+    const Tensor x = Tensor::random({c.C, c.H, c.W}, ++seed);
+    const Tensor y = Tensor::random({c.C * c.k * c.k, Ho * Wo}, ++seed);
+    Tensor col({c.C * c.k * c.k, Ho * Wo});
+    im2col(col.data(), x.data(), c.C, c.H, c.W, c.k, c.stride, c.padding);
+    Tensor back = Tensor::full({c.C, c.H, c.W}, 0.0f);
+    col2im(back.data(), y.data(), c.C, c.H, c.W, c.k, c.stride, c.padding);
+    double lhs = 0, rhs = 0;
+    for (std::size_t i = 0; i < col.size(); ++i) lhs += static_cast<double>(col[i]) * y[i];
+    for (std::size_t i = 0; i < x.size(); ++i) rhs += static_cast<double>(x[i]) * back[i];
+    CHECK(lhs == doctest::Approx(rhs).epsilon(1e-6));
+  }
+}
+
 TEST_CASE("Conv2d matches hand-computed sums with and without padding and stride") {
   const Tensor x({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
   Conv2d c(1, 1, 2, 1, 0, true);
@@ -301,6 +338,53 @@ TEST_CASE("Conv2d backward matches finite differences") {
   check_gradients(c, Tensor::random({2, 2, 5, 4}, 22), 23);
   Conv2d no_pad(1, 2, 2, 1, 0, false, 24);
   check_gradients(no_pad, Tensor::random({1, 1, 4, 3}, 25), 26);
+}
+
+TEST_CASE("each Conv2d forward path matches the direct reference and its backward the finite differences") {
+  struct Case {
+    std::size_t in, out, k, stride, padding;
+    bool bias;
+    Shape input;
+    const char* path;
+  };
+  // Every path, with remainders: output widths that are not multiples of 8 or 4, channel
+  // counts that are not multiples of 4, and the patch-size limit on both sides.
+  const Case cases[] = {
+      {3, 5, 1, 1, 0, true, {2, 3, 5, 7}, "gemm-1x1"},
+      {1, 1, 1, 1, 0, false, {1, 1, 1, 1}, "gemm-1x1"},
+      {1, 8, 3, 1, 1, true, {2, 1, 9, 13}, "direct"},   // cnn_28's first layer, smaller
+      {3, 6, 3, 1, 0, false, {1, 3, 7, 21}, "direct"},  // Wo 19: 8 + 8 + scalar 3
+      {2, 9, 4, 1, 2, true, {1, 2, 6, 9}, "direct"},    // patch 32, the limit
+      {1, 4, 1, 1, 1, true, {1, 1, 3, 4}, "direct"},    // 1×1 with padding
+      {3, 4, 3, 1, 1, true, {1, 3, 5, 6}, "direct"},    // Wo 6: one 4-block + 2
+      {4, 5, 3, 1, 1, true, {1, 4, 5, 6}, "im2col"},    // patch 36, above the limit
+      {2, 3, 3, 2, 1, true, {2, 2, 7, 6}, "im2col"},    // strided
+      {3, 4, 1, 2, 0, false, {1, 3, 5, 5}, "im2col"},   // 1×1 strided
+  };
+  std::uint64_t seed = 300;
+  for (const Case& c : cases) {
+    CAPTURE(c.path);
+    CAPTURE(shape_to_string(c.input));
+    Conv2d conv(c.in, c.out, c.k, c.stride, c.padding, c.bias, ++seed);
+    REQUIRE(conv.forward_path() == c.path);
+    const Tensor x = Tensor::random(c.input, ++seed);
+    CHECK(relative_error(conv.forward(x), conv_reference(x, conv)) < 1e-5);
+    check_gradients(conv, x, ++seed);
+    {
+      // The same layer under a matmul override takes im2col with that variant, same result.
+      LayerMatmulVariantScope naive("naive");
+      CHECK(conv.forward_path() == "im2col");
+      CHECK(relative_error(conv.forward(x), conv_reference(x, conv)) < 1e-5);
+    }
+    CHECK(conv.forward_path() == c.path);
+  }
+}
+
+TEST_CASE("the zoo's convolutions take the path the measurements chose") {
+  CHECK(Conv2d(3, 64, 7, 2, 3).forward_path() == "im2col");  // conv7x7_224
+  CHECK(Conv2d(1, 8, 3, 1, 1).forward_path() == "direct");   // cnn_28, first
+  CHECK(Conv2d(8, 16, 3, 1, 1).forward_path() == "im2col");  // cnn_28, second (patch 72)
+  CHECK(Conv2d(64, 128, 1).forward_path() == "gemm-1x1");
 }
 
 TEST_CASE("the 7x7 stride-2 convolution on 224x224 has 236,027,904 matmul FLOPs per sample") {

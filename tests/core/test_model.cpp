@@ -157,26 +157,77 @@ TEST_CASE("a whole model's gradients match finite differences") {
                                     {1e-3, 3e-2, 2e-3});
 }
 
-TEST_CASE("shapes that do not chain are reported by the first layer that does not fit") {
+TEST_CASE("shapes that do not chain name the field to change, as layers[i].field") {
   json spec = mlp_spec();
   spec["layers"][2]["in"] = 300;  // layer 2 expects 300, gets 256
-  CHECK_THROWS_WITH_AS(model_from_json(spec),
-                       "Linear #2: input has 256 features, layer expects 300", ShapeError);
+  CHECK_THROWS_WITH_AS(
+      model_from_json(spec),
+      "layers[2].in is 300 but the previous layer gives 256 features; set layers[2].in to 256",
+      ShapeError);
   spec = mlp_spec();
   spec["layers"][0]["out"] = 300;
-  CHECK_THROWS_WITH_AS(model_from_json(spec),
-                       "Linear #2: input has 300 features, layer expects 256", ShapeError);
+  CHECK_THROWS_WITH_AS(
+      model_from_json(spec),
+      "layers[2].in is 256 but the previous layer gives 300 features; set layers[2].in to 300",
+      ShapeError);
+  spec = mlp_spec();
+  spec["layers"][0]["in"] = 100;  // the first layer reads the spec's input
+  CHECK_THROWS_WITH_AS(
+      model_from_json(spec),
+      "layers[0].in is 100 but the model input gives 784 features; set layers[0].in to 784",
+      ShapeError);
   spec = cnn_spec();
-  spec["layers"].erase(6);  // no Flatten before the Linear
-  CHECK_THROWS_WITH_AS(model_from_json(spec), "Linear #6: input has 7 features, layer expects 784",
+  spec["layers"].erase(6);  // no Flatten before the Linear: it reads the last axis, 7
+  CHECK_THROWS_WITH_AS(
+      model_from_json(spec),
+      "layers[6].in is 784 but the previous layer gives 7 features; set layers[6].in to 7",
+      ShapeError);
+  spec = cnn_spec();
+  spec["layers"][3]["in_channels"] = 4;
+  CHECK_THROWS_WITH_AS(model_from_json(spec),
+                       "layers[3].in_channels is 4 but the previous layer gives 8 channels; set "
+                       "layers[3].in_channels to 8",
                        ShapeError);
+  CHECK_THROWS_WITH_AS(
+      model_from_json(one_layer({{"type", "Conv2d"}, {"in_channels", 1}, {"out_channels", 2},
+                                 {"kernel", 7}, {"padding", 1}},
+                                {1, 1, 4, 4})),
+      "layers[0].kernel is 7 but the model input gives 4×4 (6×6 with layers[0].padding 1); set "
+      "layers[0].kernel to at most 6 or raise layers[0].padding",
+      ShapeError);
+  CHECK_THROWS_WITH_AS(
+      model_from_json(one_layer({{"type", "MaxPool2d"}, {"kernel", 3}}, {1, 2, 2, 5})),
+      "layers[0].kernel is 3 but the model input gives 2×5; set layers[0].kernel to at most 2",
+      ShapeError);
+  CHECK_THROWS_WITH_AS(
+      model_from_json(one_layer({{"type", "LayerNorm"}, {"features", 6}})),
+      "layers[0].features is 6 but the model input gives 8 features; set layers[0].features to 8",
+      ShapeError);
+  CHECK_THROWS_WITH_AS(
+      model_from_json(one_layer({{"type", "TransformerBlock"}, {"d_model", 4}, {"heads", 2},
+                                 {"d_ff", 8}},
+                                {1, 3, 8})),
+      "layers[0].d_model is 4 but the model input gives 8 features; set layers[0].d_model to 8",
+      ShapeError);
   CHECK_THROWS_WITH_AS(
       model_from_json(
           one_layer({{"type", "Conv2d"}, {"in_channels", 1}, {"out_channels", 2}, {"kernel", 3}})),
-      "Conv2d #0: input must have shape (N, C, H, W), got (2, 8)", ShapeError);
+      "layers[0].type Conv2d needs an input of shape (N, C, H, W), but the model input gives "
+      "(2, 8); change the spec's input",
+      ShapeError);
   CHECK_THROWS_WITH_AS(
       model_from_json(one_layer({{"type", "MultiHeadAttention"}, {"d_model", 8}, {"heads", 2}})),
-      "MultiHeadAttention #0: input must have shape (B, T, D), got (2, 8)", ShapeError);
+      "layers[0].type MultiHeadAttention needs an input of shape (B, T, D), but the model input "
+      "gives (2, 8); change the spec's input",
+      ShapeError);
+  // A rank error after the first layer points at the layers before it.
+  spec = cnn_spec();
+  spec["layers"].push_back({{"type", "MaxPool2d"}, {"kernel", 2}});
+  CHECK_THROWS_WITH_AS(model_from_json(spec),
+                       "layers[9].type MaxPool2d needs an input of shape (N, C, H, W), but the "
+                       "previous layer gives (4, 10); change the layers before it or this "
+                       "layer's type",
+                       ShapeError);
 }
 
 TEST_CASE("unknown layer types list the known ones") {
@@ -357,7 +408,9 @@ TEST_CASE("a model built in C++ checks its chain and can drop caches for inferen
   bad.push_back(std::make_unique<Linear>(4, 3));
   bad.push_back(std::make_unique<Linear>(4, 3));
   CHECK_THROWS_WITH_AS(Model("bad", {5, 4}, std::move(bad)),
-                       "Linear #1: input has 3 features, layer expects 4", ShapeError);
+                       "layers[1].in is 4 but the previous layer gives 3 features; set "
+                       "layers[1].in to 3",
+                       ShapeError);
   CHECK_THROWS_WITH_AS(Model("empty", {}, {}),
                        "model empty: the input shape must have at least the batch dimension",
                        ValueError);

@@ -49,25 +49,55 @@ Model zoo_model(const char* name) { return model_from_json(zoo_spec(name)); }
 struct Expected {
   const char* name;
   std::size_t parameters;
-  double flops_per_sample;  // matmul, 2 per multiply-accumulate
+  double flops_per_sample;        // matmul, 2 per multiply-accumulate
+  double bias_per_sample;         // 1 per bias add
+  double elementwise_per_sample;  // layers.hpp's per-element costs
+  std::size_t activation_bytes;   // every layer's output at the spec's batch, × 4
+  std::size_t gradient_bytes;     // 4·P; momentum keeps the same, SGD nothing
+  std::size_t adam_bytes;         // m and v: 8·P (AdamW the same)
 };
 
-// By hand:
-//   Linear(i, o): i·o + o parameters, 2·i·o FLOPs.
-//   conv7x7_224: 64·3·7·7 + 64 = 9,472; output 112×112, 2·112²·64·(3·49) = 236,027,904.
-//   mlp_784: 200,960 + 32,896 + 1,290; 2·(784·256 + 256·128 + 128·10).
-//   cnn_28: conv1 8·9 + 8 = 80, 2·28²·8·9 = 112,896; conv2 16·72 + 16 = 1,168,
+// By hand, from layers.hpp's convention (P = parameters; gradients 4·P bytes, Adam's state
+// 8·P; the last two columns):
+//   Linear(i, o): i·o + o parameters, 2·i·o FLOPs, o bias adds, no element-wise work.
+//   linear_128_64 (batch 32): 8,256; 16,384; bias 64; output 32·64·4 = 8,192 bytes.
+//   linear_768_3072 (batch 32): 2,362,368; 4,718,592; bias 3,072; 32·3,072·4 = 393,216.
+//   linear_1000_500 (batch 32): 500,500; 1,000,000; bias 500; 32·500·4 = 64,000.
+//   conv7x7_224 (batch 1): 64·3·7·7 + 64 = 9,472; output 112×112,
+//           2·112²·64·(3·49) = 236,027,904; bias 64·112² = 802,816; output 1·64·112²·4 =
+//           3,211,264 bytes.
+//   mlp_784 (batch 64): 200,960 + 32,896 + 1,290; 2·(784·256 + 256·128 + 128·10);
+//           bias 256 + 128 + 10 = 394; ReLU 1 per element: 256 + 128 = 384;
+//           outputs 64·4·(256 + 256 + 128 + 128 + 10) = 199,168 bytes.
+//   cnn_28 (batch 32): conv1 8·9 + 8 = 80, 2·28²·8·9 = 112,896; conv2 16·72 + 16 = 1,168,
 //           2·14²·16·72 = 451,584; Linear 784·10 + 10 = 7,850, 15,680.
-//   transformer_block (T 64, D 128, d_ff 512): LayerNorms 2·256, attention 4·(128² + 128),
-//           FFN 128·512 + 512 + 512·128 + 128; FLOPs 8·T·D² + 4·T²·D + 4·T·D·d_ff.
+//           bias: conv1 8·28² = 6,272, conv2 16·14² = 3,136, Linear 10: 9,418.
+//           element-wise: ReLU 6,272; pool 3 per output · 8·14² = 4,704; ReLU 3,136;
+//           pool 3 · 16·7² = 2,352: 16,464.
+//           outputs per sample: 6,272 + 6,272 + 1,568 + 3,136 + 3,136 + 784 + 784 (Flatten)
+//           + 10 = 21,962; × 32 × 4 = 2,811,136 bytes.
+//   transformer_block (T 64, D 128, 4 heads, d_ff 512, batch 4): LayerNorms 2·256,
+//           attention 4·(128² + 128), FFN 128·512 + 512 + 512·128 + 128; FLOPs
+//           8·T·D² + 4·T²·D + 4·T·D·d_ff. bias: 4 projections 4·T·D = 32,768, FFN
+//           T·d_ff + T·D = 32,768 + 8,192: 73,728. element-wise: 2 LayerNorms 2·7·T·D =
+//           114,688; scores 6·heads·T² = 98,304; GELU 9·T·d_ff = 294,912; 2 residual adds
+//           2·T·D = 16,384: 524,288. One layer in the model, output 4·64·128·4 = 131,072.
 const Expected kZooCounts[] = {
-    {"linear_128_64", 8256, 16384},
-    {"linear_768_3072", 2362368, 4718592},
-    {"linear_1000_500", 500500, 1000000},
-    {"conv7x7_224", 9472, 236027904},
-    {"mlp_784", 235146, 469504},
-    {"cnn_28", 80 + 1168 + 7850, 112896 + 451584 + 15680},
-    {"transformer_block", 512 + 66048 + 66048 + 65664, 8388608 + 2097152 + 16777216},
+    // 4·8,256 = 33,024; 8·8,256 = 66,048.
+    {"linear_128_64", 8256, 16384, 64, 0, 8192, 33024, 66048},
+    // 4·2,362,368 = 9,449,472; 8·2,362,368 = 18,898,944.
+    {"linear_768_3072", 2362368, 4718592, 3072, 0, 393216, 9449472, 18898944},
+    // 4·500,500 = 2,002,000; 8·500,500 = 4,004,000.
+    {"linear_1000_500", 500500, 1000000, 500, 0, 64000, 2002000, 4004000},
+    // 4·9,472 = 37,888; 8·9,472 = 75,776.
+    {"conv7x7_224", 9472, 236027904, 802816, 0, 3211264, 37888, 75776},
+    // 4·235,146 = 940,584; 8·235,146 = 1,881,168.
+    {"mlp_784", 235146, 469504, 394, 384, 199168, 940584, 1881168},
+    // P = 9,098: 4·P = 36,392; 8·P = 72,784.
+    {"cnn_28", 80 + 1168 + 7850, 112896 + 451584 + 15680, 9418, 16464, 2811136, 36392, 72784},
+    // P = 198,272: 4·P = 793,088; 8·P = 1,586,176.
+    {"transformer_block", 512 + 66048 + 66048 + 65664, 8388608 + 2097152 + 16777216, 73728,
+     524288, 131072, 793088, 1586176},
 };
 
 }  // namespace
@@ -86,6 +116,29 @@ TEST_CASE("parameter and FLOP counts of every zoo model match the hand-computed 
     CHECK(f.per_batch.matmul == e.flops_per_sample * static_cast<double>(m.batch_size()));
     // The matmul backward is exactly twice the forward (dinput and dweight).
     CHECK(f.backward_per_sample.matmul == 2 * e.flops_per_sample);
+  }
+}
+
+TEST_CASE("bias and element-wise FLOPs, activation, gradient and optimizer bytes of every zoo "
+          "model match the hand-computed values") {
+  for (const Expected& e : kZooCounts) {
+    CAPTURE(e.name);
+    Model m = zoo_model(e.name);
+    const double batch = static_cast<double>(m.batch_size());
+    const FlopReport f = count_flops(m);
+    CHECK(f.per_sample.bias == e.bias_per_sample);
+    CHECK(f.per_sample.elementwise == e.elementwise_per_sample);
+    CHECK(f.per_batch.bias == e.bias_per_sample * batch);
+    CHECK(f.per_batch.elementwise == e.elementwise_per_sample * batch);
+    CHECK(m.activation_bytes() == e.activation_bytes);
+    const MemoryReport r = measure_memory(m);
+    CHECK(r.activation_bytes == e.activation_bytes);
+    CHECK(r.parameter_bytes == 4 * e.parameters);
+    CHECK(r.gradient_bytes == e.gradient_bytes);
+    CHECK(r.optimizer_bytes.sgd == 0);
+    CHECK(r.optimizer_bytes.momentum == e.gradient_bytes);
+    CHECK(r.optimizer_bytes.adam == e.adam_bytes);
+    CHECK(r.optimizer_bytes.adamw == e.adam_bytes);
   }
 }
 
@@ -552,6 +605,8 @@ TEST_CASE("experiment points measure one spec at one batch") {
     CHECK_THROWS_WITH_AS(measure_forward_point(json::parse(R"({"input": [2, 3], "layers": [
                                                    {"type": "Linear", "in": 4, "out": 2}]})"),
                                                0, tiny_timer()),
-                         "Linear #0: input has 3 features, layer expects 4", ShapeError);
+                         "layers[0].in is 4 but the model input gives 3 features; set "
+                         "layers[0].in to 3",
+                         ShapeError);
   }
 }

@@ -1,11 +1,14 @@
 // The Profiling chapter's bindings, in both Node builds: profileModel returns the CLI's
 // object with the hand-computed counts (from a spec object or its JSON text), and the same
-// counts as the native CLI for every zoo model when a native build is at hand (PERFLAB_CLI,
-// else build/native/tools/perflab); the zoo, the attention rows, the one-point experiment
-// calls and the errors of bad specs and options. Timings are never asserted.
+// counts as the native CLI for every zoo model and for custom specs written to a file, when a
+// native build is at hand (PERFLAB_CLI, else build/native/tools/perflab; a PERFLAB_CLI that
+// names no file fails the test, as tools/lab test sets it); the zoo, the attention rows, the
+// one-point experiment calls and the errors of bad specs and options. Timings are never
+// asserted.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
@@ -21,6 +24,41 @@ const MACHINE = { peak_gflops_per_s: 100, bandwidth_gb_per_s: 10 };
 const FAST = { warmup: 0, samples: 2, min_sample_ms: 0, machine: MACHINE };
 const COUNTS_ONLY = { ...FAST, layers: false, backward: false, context_passes: 0 };
 const TIMER = { warmup: 0, samples: 2, min_sample_ms: 0 };
+
+// Specs outside the zoo, covering every layer type and the non-default fields (bias off,
+// stride, padding, MaxPool2d's own stride, LayerNorm over a flattened axis, attention heads).
+const CUSTOM_SPECS = [
+  { name: 'custom_cnn', input: [3, 2, 12, 10], seed: 5,
+    layers: [{ type: 'Conv2d', in_channels: 2, out_channels: 4, kernel: 3, stride: 2, padding: 1,
+      bias: false },
+    { type: 'Sigmoid' }, { type: 'MaxPool2d', kernel: 2, stride: 1 }, { type: 'Flatten' },
+    { type: 'LayerNorm', features: 80 }, { type: 'Linear', in: 80, out: 24 }, { type: 'GELU' },
+    { type: 'Linear', in: 24, out: 5, bias: false }, { type: 'Softmax' }] },
+  { name: 'custom_sequence', input: [2, 6, 16],
+    layers: [{ type: 'LayerNorm', features: 16 }, { type: 'MultiHeadAttention', d_model: 16, heads: 4 },
+      { type: 'ReLU' }, { type: 'TransformerBlock', d_model: 16, heads: 2, d_ff: 24 },
+      { type: 'Linear', in: 16, out: 3 }] },
+];
+
+// The CLI to compare with. Named by PERFLAB_CLI, it must exist (a silent skip would hide that
+// the comparison never ran); found by default, its absence is a visible skip.
+function cliOrSkip(t) {
+  if (process.env.PERFLAB_CLI) {
+    assert.ok(existsSync(nativeCli), `PERFLAB_CLI=${nativeCli} names no file: build the native CLI`);
+    assert.equal(spawnSync(nativeCli, ['zoo']).status, 0,
+      `the native CLI at ${nativeCli} has no zoo subcommand: rebuild it`);
+    return nativeCli;
+  }
+  if (!existsSync(nativeCli)) {
+    t.skip(`no native CLI at ${nativeCli} (set PERFLAB_CLI)`);
+    return undefined;
+  }
+  if (spawnSync(nativeCli, ['zoo']).status !== 0) {
+    t.skip(`the native CLI at ${nativeCli} has no zoo subcommand: a build older than this test`);
+    return undefined;
+  }
+  return nativeCli;
+}
 
 const ZOO = ['linear_128_64', 'linear_768_3072', 'linear_1000_500', 'conv7x7_224', 'mlp_784',
   'cnn_28', 'transformer_block'];
@@ -100,14 +138,7 @@ for (const [index, build] of BUILDS.entries()) {
     });
 
     it('gives the same counts as the native CLI for every zoo model', (t) => {
-      if (!existsSync(nativeCli)) {
-        t.skip(`no native CLI at ${nativeCli} (set PERFLAB_CLI)`);
-        return;
-      }
-      if (spawnSync(nativeCli, ['zoo']).status !== 0) {
-        t.skip(`the native CLI at ${nativeCli} has no zoo subcommand: a build older than this test`);
-        return;
-      }
+      if (!cliOrSkip(t)) return;
       for (const name of ZOO) {
         const r = spawnSync(nativeCli, ['profile', '--zoo', name, '--json', '--samples', '2',
           '--min-sample-ms', '0', '--no-layers', '--no-backward', '--peak-gflops-per-s', '100',
@@ -119,13 +150,43 @@ for (const [index, build] of BUILDS.entries()) {
       }
     });
 
+    it('gives the same counts as the native CLI for a custom spec file, layer by layer', (t) => {
+      if (!cliOrSkip(t)) return;
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'perflab-spec-'));
+      try {
+        for (const spec of CUSTOM_SPECS) {
+          const file = path.join(dir, `${spec.name}.json`);
+          writeFileSync(file, JSON.stringify(spec, null, 2));
+          // Backward on: its counted FLOPs and training-memory counts must agree too.
+          const r = spawnSync(nativeCli, ['profile', file, '--json', '--samples', '2',
+            '--min-sample-ms', '0', '--peak-gflops-per-s', '100', '--bandwidth-gb-per-s', '10'],
+          { encoding: 'utf8' });
+          assert.equal(r.status, 0, r.stderr);
+          const cli = JSON.parse(r.stdout);
+          const page = m.profileModel(JSON.stringify(spec), { ...FAST, context_passes: 0 });
+          assert.equal(page.layers.length, spec.layers.length);
+          assert.deepEqual(counts(page), counts(cli), spec.name);
+          const backwardCounts = (p) => ({
+            flops: p.backward.flops, estimated_flops: p.backward.estimated_flops,
+            flops_breakdown: p.backward.flops_breakdown,
+            parameter_bytes: p.backward.training_memory.parameter_bytes,
+            gradient_bytes: p.backward.training_memory.gradient_bytes,
+            optimizer_bytes: p.backward.training_memory.optimizer_bytes,
+          });
+          assert.deepEqual(backwardCounts(page), backwardCounts(cli), spec.name);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('bad specs and options are Errors with core messages', () => {
       const spec = m.zooSpec('linear_128_64');
       const cases = [
         [() => m.profileModel('{"input": [2, 3], "layers": [', COUNTS_ONLY),
           /^model spec is not valid JSON: parse error at line 1, column 30/],
         [() => m.profileModel({ input: [2, 3], layers: [{ type: 'Linear', in: 4, out: 2 }] },
-          COUNTS_ONLY), /^Linear #0: input has 3 features, layer expects 4$/],
+          COUNTS_ONLY), /^layers\[0\]\.in is 4 but the model input gives 3 features; set layers\[0\]\.in to 3$/],
         [() => m.profileModel(5), /^spec must be a model spec object or its JSON text, got 5$/],
         [() => m.profileModel(spec, { iterations: 5 }),
           /^unknown option "iterations"; the allowed options are warmup, samples/],

@@ -1,4 +1,4 @@
-// Layers of the model spec (DESIGN.md "Model spec"): each knows its output shape, its
+// Layers of the model spec (docs/MODEL_SPEC.md): each knows its output shape, its
 // parameters, its FLOPs by the lab's convention, and runs forward and backward (gradients
 // for its input and its parameters) on float32 tensors. Dimension names: images (N, C, H, W),
 // sequences (B, T, D), and a layer's "sample" is one index of the first (batch) dimension.
@@ -159,7 +159,11 @@ LayerObserver* layer_observer();
 // is for one index of dimension 0 and does not depend on the batch size.
 // Errors start with the layer's label ("Linear #2" inside a model, "Linear" alone):
 // ShapeError for inputs that do not fit, ValueError for bad constructor arguments, Error
-// for a backward without a kept forward.
+// for a backward without a kept forward. Exception: output_shape's errors for a layer inside
+// a model (index set) are chain errors, written for the spec's author in the parse errors'
+// form: they name the field to change, "layers[2].in is 256 but the previous layer gives
+// 300 features; set layers[2].in to 300" (standalone: "Linear: input has 300 features,
+// layer expects 256").
 class Layer {
  public:
   Layer(const Layer&) = delete;
@@ -213,6 +217,26 @@ class Layer {
   void register_part(const std::string& prefix, Layer& part);
   // "Linear #2: " + what.
   std::string error_prefix() const { return label() + ": "; }
+  // Chain errors from output_shape: inside a model (index set) throws ShapeError(in_model),
+  // standalone ShapeError(error_prefix() + standalone). in_model is built with the two below.
+  [[noreturn]] void throw_chain_error(const std::string& standalone,
+                                      const std::string& in_model) const;
+  // "layers[2].in": the spec field of this layer (only meaningful when index() is set).
+  std::string spec_field(std::string_view field) const;
+  // Where this layer's input comes from: "the model input" (layer 0), "the previous layer".
+  std::string input_source() const;
+  // The common chain error: a size field that must equal what the input gives.
+  //   standalone "input has 300 features, layer expects 256"
+  //   in a model "layers[2].in is 256 but the previous layer gives 300 features; set
+  //               layers[2].in to 300"
+  [[noreturn]] void throw_size_mismatch(std::string_view field, std::size_t expected,
+                                        std::size_t got, const char* singular,
+                                        const char* plural) const;
+  // A rank mismatch: need is "shape (N, C, H, W)" or "at least 2 dimensions (batch, ...)".
+  //   standalone "input must have shape (N, C, H, W), got (2, 8)"
+  //   in a model "layers[0].type Conv2d needs an input of shape (N, C, H, W), but the model
+  //               input gives (2, 8); change the spec's input"
+  [[noreturn]] void throw_rank_mismatch(const std::string& need, const Shape& got) const;
 
  private:
   struct Entry {
@@ -256,7 +280,33 @@ class Linear final : public Layer {
 };
 
 // 2-D convolution, NCHW, square kernel, zero padding: (N, C_in, H, W) -> (N, C_out, Ho, Wo).
-// Forward: im2col then the SIMD matmul per image; backward: matmuls then col2im.
+// Three forward paths, one result (tests compare each with a direct double reference):
+//   "gemm-1x1"  kernel 1, stride 1, padding 0: the image (C, H·W) already is the im2col
+//               matrix, so W (C_out, C) @ x_n runs on it with no copy; backward too
+//               (dweight += dout_n @ x_nᵀ, dx_n = Wᵀ @ dout_n, no col2im).
+//   "direct"    stride 1 and a patch C·k·k <= kDirectConvMaxPatch (32): pad the image once,
+//               then 4 output channels × 8 columns accumulate in vector registers over the
+//               patch (conv2d_direct.cpp). Backward stays im2col + gemm + col2im.
+//   "im2col"    everything else: im2col then the layers' matmul per image; backward matmuls
+//               then col2im.
+// Both fast paths need the layers' default matmul: under a LayerMatmulVariantScope every
+// convolution takes "im2col" with the scoped variant, so "the same model with naive loops"
+// really runs the naive loops.
+// Why these rules: a throwaway program (not kept) timed one image's forward, fastest of 7
+// runs of >= 20 ms each, against im2col + the packed matmul, built with g++ -O3 (SSE2) and
+// em++ -O3 -msimd128 (run by Node 20) on a shared, loaded 2-core machine (so ±30%).
+// Time ratio direct ÷ im2col, native / wasm:
+//   cnn_28 conv1 1→8 k3 p1 28²  (patch 9)    0.69 / 0.37     1→4 k3 8²       (9)   0.66 / 0.43
+//   3→8 k3 p1 32²               (patch 27)   0.30 / 0.34     3→16 k5 32²     (75)  0.63 / 0.56
+//   cnn_28 conv2 8→16 k3 p1 14² (patch 72)   1.18 / 1.81     16→32 k3 p1 32² (144) 0.66 / 1.10
+//   32→64 k3 p1 28²             (patch 288)  0.86 / 0.92     64→64 k3 p1 56² (576) 0.73 / 1.00
+// so the direct path wins on both targets for every patch up to 32; above that it wins or
+// loses with the output width (remainder columns run scalar: Wo = 14 loses, 32 wins), so
+// those stay on im2col. Strided convolutions (the 7×7 stride-2 224² stem: a plain direct
+// loop was 2.9× / 15.9× slower) stay on im2col too. 1×1: gemm on x took 0.74 / 0.78 of
+// im2col + gemm (16→32 at 28²) and 0.82 / 0.88 (64→128), and beat the direct path in every
+// 1×1 case measured.
+inline constexpr std::size_t kDirectConvMaxPatch = 32;
 class Conv2d final : public Layer {
  public:
   Conv2d(std::size_t in_channels, std::size_t out_channels, std::size_t kernel,
@@ -272,6 +322,8 @@ class Conv2d final : public Layer {
   std::size_t kernel() const { return kernel_; }
   std::size_t stride() const { return stride_; }
   std::size_t padding() const { return padding_; }
+  // The forward path this layer takes now: "gemm-1x1", "direct" or "im2col" (rule above).
+  std::string_view forward_path() const;
   bool has_bias() const { return has_bias_; }
   Tensor& weight() { return weight_; }  // (C_out, C_in, k, k)
   Tensor& bias() { return bias_; }      // (C_out); empty without bias

@@ -1,5 +1,5 @@
 // Sequential models and the JSON model spec shared by the page, the CLI and tests
-// (DESIGN.md "Model spec"): {"name", "input": [batch, ...], "seed"?, "layers": [{"type", ...}]}.
+// (docs/MODEL_SPEC.md): {"name", "input": [batch, ...], "seed"?, "layers": [{"type", ...}]}.
 // Parsing is strict (errors name layers[i].field, the value and what is allowed) and shapes
 // are checked to chain when the Model is built, before anything runs.
 // Not for: profiling (the profiler measures a Model), optimizers or branching graphs.
@@ -18,7 +18,7 @@
 
 namespace perflab {
 
-// The spec's layer types, in DESIGN.md order: Linear, Conv2d, ReLU, GELU, Sigmoid, Softmax,
+// The spec's layer types, in docs/MODEL_SPEC.md's order: Linear, Conv2d, ReLU, GELU, Sigmoid, Softmax,
 // LayerNorm, MaxPool2d, Flatten, MultiHeadAttention, TransformerBlock.
 const std::vector<std::string>& layer_types();
 
@@ -28,8 +28,9 @@ inline constexpr std::size_t kMaxSpecDimension = std::size_t{1} << 24;
 class Model {
  public:
   // Takes the layers, numbers them ("Linear #2" in errors), checks that the shapes chain
-  // from input_shape (ShapeError from the first layer that does not fit, e.g. "Linear #2:
-  // input has 300 features, layer expects 256") and re-initialises layer i's parameters
+  // from input_shape (ShapeError from the first layer that does not fit, naming the spec
+  // field to change: "layers[2].in is 256 but the previous layer gives 300 features; set
+  // layers[2].in to 300") and re-initialises layer i's parameters
   // from derive(seed, i), so parameters depend on (layers, seed) only.
   // ValueError for an empty input shape or a null layer.
   Model(std::string name, Shape input_shape, std::vector<std::unique_ptr<Layer>> layers,
@@ -88,8 +89,9 @@ class Model {
 //   layers[0].out is missing; Linear takes in, out, bias [true]
 //   layers[2].out must be a positive integer, got "ten"
 //   layers[1].size is not a field of ReLU; ReLU takes no fields besides type
-// ShapeError when the shapes do not chain ("Linear #2: input has 300 features, layer
-// expects 256"); the index is the position in "layers", counted from 0 as in layers[2].
+// ShapeError when the shapes do not chain, in the same form ("layers[2].in is 256 but the
+// previous layer gives 300 features; set layers[2].in to 300"); the index is the position
+// in "layers", counted from 0.
 Model model_from_json(const nlohmann::json& spec);
 // The same from text; ValueError "model spec is not valid JSON: parse error at line ...".
 Model model_from_json_text(std::string_view text);

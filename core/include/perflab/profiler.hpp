@@ -128,7 +128,7 @@ OptimizerBytes optimizer_bytes(std::size_t parameter_count);
 struct MemoryReport {
   std::size_t batch = 0;
   std::size_t parameter_bytes = 0;
-  // Sum of every layer's output at this batch (DESIGN.md's activation memory).
+  // Sum of every layer's output at this batch (activation memory, docs/MODEL_SPEC.md).
   std::size_t activation_bytes = 0;
   std::size_t largest_activation_bytes = 0;
   std::size_t input_bytes = 0;
