@@ -2,13 +2,15 @@
 // runs to Done with rows and chart marks; the roofline places every kernel (one labelled
 // dot each, the two roofs drawn) and its rows carry the probed roofs; the intensity
 // calculator answers from core; the CLI comparison accepts real `perflab roofline --json
-// --quick` output and rejects garbage with core's message, keeping what was pasted; and a
-// cancel stops a run. No timing asserted.
+// --quick` output (table, page-against-native chart with marks, CSV with its header) and
+// rejects garbage with core's message, keeping what was pasted; the cache sweep states the
+// memory cap it planned with; and a cancel stops a run. No timing asserted.
 // Env: PERFLAB_CLI, the native perflab binary (default build/native/tools/perflab).
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
@@ -67,13 +69,34 @@ describe('the Acceleration chapter, quick mode', () => {
     const { page } = lab;
     await page.waitForSelector(sel('acceleration-roofline', 'probe'));
     const { rows, marks } = await runToDone(page, 'acceleration-roofline');
-    assert.equal(rows, 9, 'matmul at N = 64 and 128, add, mul, sum, softmax, layernorm, GELU fused and unfused');
-    assert.deepEqual(marks, [9]);
+    // Quick: matmul packed at 64 and 128, the four other variants at 64; add, mul, sum and
+    // sum naive, softmax and layernorm in both forms; the four GELU variants.
+    assert.equal(rows, 18);
+    assert.deepEqual(marks, [18]);
     const chart = `[data-experiment="acceleration-roofline"] [data-role="chart"] svg`;
     // Kernels on the same spot share a label ("add, mul").
     const texts = await page.$$eval(`${chart} g[aria-label="text"] text`, (t) => t.map((x) => x.textContent));
     const labels = texts.flatMap((l) => l.split(', '));
-    const kernels = ['matmul N=64', 'matmul N=128', 'add', 'mul', 'sum', 'softmax', 'layernorm', 'gelu fused', 'gelu unfused'];
+    const kernels = [
+      'matmul N=64',
+      'matmul N=128',
+      'matmul naive N=64',
+      'matmul reordered N=64',
+      'matmul blocked N=64',
+      'matmul simd N=64',
+      'add',
+      'mul',
+      'sum',
+      'sum naive',
+      'softmax',
+      'softmax naive',
+      'layernorm',
+      'layernorm naive',
+      'gelu fused-simd',
+      'gelu fused',
+      'gelu unfused-simd',
+      'gelu unfused',
+    ];
     for (const kernel of kernels) {
       assert.ok(labels.includes(kernel), `${kernel} is labelled on the chart (labels: ${labels.join(', ')})`);
     }
@@ -145,6 +168,31 @@ describe('the Acceleration chapter, quick mode', () => {
     );
     assert.ok(page64 && /GFLOP\/s$/.test(page64[3]), `matmul packed at 64 compared: ${page64}`);
     assert.ok(await page.$(`${sel('acceleration-cli', 'machine')} table`), 'the machine figures side by side');
+    // The chart: one dot per kernel the page measured too, and the diagonal page = native.
+    const chart = `[data-experiment="acceleration-cli"] [data-role="chart"][data-chart="gflops_per_s"] svg`;
+    await page.waitForSelector(chart);
+    const dots = await page.$$eval(`${chart} g[aria-label="dot"] circle`, (c) => c.length);
+    assert.ok(dots >= 1, `the chart has dots: ${dots}`);
+    assert.equal(await page.$$eval(`${chart} g[aria-label="link"] path`, (p) => p.length), 1, 'the diagonal');
+    // The CSV of the comparison rows.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-experiment="acceleration-cli"] [data-action="csv"]'),
+    ]);
+    assert.equal(download.suggestedFilename(), 'perflab-acceleration-cli.csv');
+    const lines = (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
+    assert.equal(
+      lines[0],
+      'kernel,op,native_size,page_size,metric,native_value,page_value,page_vs_native,native_verdict,page_verdict',
+    );
+    assert.equal(lines.length, 1 + native.rows.length);
+    assert.ok(lines.some((l) => l.startsWith('matmul packed,matmul,64,64,gflops_per_s,')), lines.join('\n'));
+  });
+
+  test('the cache sweep says how much the lab may allocate', async () => {
+    const { page } = lab;
+    const note = await page.waitForSelector(sel('acceleration-cache-sweep', 'cap-note'), { timeout: 20000 });
+    assert.match(await note.textContent(), /^The lab may allocate \d+ MiB more \(its cap is 768 MiB\)/);
   });
 
   test('the CLI comparison accepts `perflab bench --json --quick` output too', { skip: noCli }, async () => {

@@ -1,12 +1,24 @@
 // Protects the pure half of the CLI comparison: which page experiments each kind of
 // native report is compared with, how a native row finds the page row of the same kernel
 // (same size first, else the kernel at another size, else none), the display ratio's
-// direction for GFLOP/s and for ns per element, and how a comparison row prints.
+// direction for GFLOP/s and for ns per element, how a comparison row prints, and the
+// chart's points, square frame and diagonal, and the CSV of the comparison rows.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cellText } from '../../web/src/experiments/model.js';
-import { PAGE_SOURCES, TABLE_COLUMNS, compareRows, kernelOf, opOf, sizeOf } from '../../web/src/chapters/acceleration/cli-data.js';
+import { toCsv } from '../../web/src/experiments/csv.js';
+import {
+  CSV_COLUMNS,
+  PAGE_SOURCES,
+  TABLE_COLUMNS,
+  chartFrame,
+  chartPoints,
+  compareRows,
+  kernelOf,
+  opOf,
+  sizeOf,
+} from '../../web/src/chapters/acceleration/cli-data.js';
 
 const op = (o, variant, n, extra = {}) => ({ op: o, variant, n, elements: n, gflops_per_s: 1, ...extra });
 
@@ -73,4 +85,39 @@ test('rows without GFLOP/s compare time per element, the ratio still reading “
   assert.equal(row.metric, 'ns_per_element');
   assert.equal(row.page_vs_native, 0.5);
   assert.equal(cellText(TABLE_COLUMNS[2], row), '2 ns/element');
+});
+
+test('the chart has one dot per kernel with both figures, in a square frame with the diagonal', () => {
+  const report = {
+    kind: 'bench',
+    rows: [
+      op('matmul', 'packed', 64, { gflops_per_s: 20 }),
+      op('matmul', 'naive', 64, { gflops_per_s: 1 }),
+      op('matmul', 'simd', 128, { gflops_per_s: 10 }),
+      { op: 'gelu', variant: 'fused-simd', elements: 65536, ns_per_element: 0.5 },
+    ],
+  };
+  const page = [
+    { variant: 'packed', n: 64, gflops_per_s: 16 },
+    { variant: 'naive', n: 64, gflops_per_s: 2 },
+    { variant: 'fused-simd', elements: 65536, ns_per_element: 1 },
+  ];
+  const rows = compareRows(report, page);
+  const points = chartPoints(rows, 'gflops_per_s');
+  assert.deepEqual(points, [
+    { label: 'matmul packed N=64', native_value: 20, page_value: 16, faster: 'native faster' },
+    { label: 'matmul naive N=64', native_value: 1, page_value: 2, faster: 'page as fast or faster' },
+  ], 'simd has no page figure, so no dot');
+  assert.deepEqual(chartPoints(rows, 'ns_per_element'), [
+    { label: 'gelu fused-simd 64 Ki', native_value: 0.5, page_value: 1, faster: 'native faster' },
+  ]);
+  const frame = chartFrame(points, 2);
+  assert.deepEqual(frame.domain, [0.5, 40]);
+  assert.deepEqual(frame.references, [{ x1: 0.5, y1: 0.5, x2: 40, y2: 40, label: 'page = native', dashed: true }]);
+  assert.deepEqual(chartFrame([]), { domain: undefined, references: [] });
+
+  const [header, first, , third] = toCsv(rows, CSV_COLUMNS).split('\r\n');
+  assert.equal(header, 'kernel,op,native_size,page_size,metric,native_value,page_value,page_vs_native,native_verdict,page_verdict');
+  assert.equal(first, 'matmul packed,matmul,64,64,gflops_per_s,20,16,0.8,,');
+  assert.equal(third, 'matmul simd,matmul,128,,gflops_per_s,10,,,,');
 });

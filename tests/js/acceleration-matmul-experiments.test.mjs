@@ -55,6 +55,25 @@ test('vectorization: the full plan runs every variant from N = 64 to 2048, the s
   assert.notEqual(points[0].options, points[1].options, 'each point owns its options');
 });
 
+test('vectorization: the slow-sizes option runs naive and reordered to N = 2048 too', () => {
+  const off = vec.vectorizationPoints({ 'slow-sizes': false }, { quick: false, info: { variants: VARIANTS } });
+  assert.equal(off.length, 6 * 5 - 3, 'off: naive stops at 512, reordered at 1024');
+  const points = vec.vectorizationPoints({ 'slow-sizes': true }, { quick: false, info: { variants: VARIANTS } });
+  assert.equal(points.length, 6 * 5);
+  assert.deepEqual(
+    points.filter((p) => p.n === 2048).map((p) => p.variant),
+    VARIANTS,
+  );
+  // Quick mode stays two sizes whatever the option says.
+  const quick = vec.vectorizationPoints({ 'slow-sizes': true }, { quick: true, info: { variants: VARIANTS } });
+  assert.deepEqual([...new Set(quick.map((p) => p.n))], [64, 128]);
+  // The control is off by default and parses as a checkbox.
+  const { values, problems } = readControls([vec.SLOW_SIZES_CONTROL], {});
+  assert.deepEqual(problems, {});
+  assert.equal(values['slow-sizes'], false);
+  assert.ok(vectorizationExperiment.controls.includes(vec.SLOW_SIZES_CONTROL));
+});
+
 test('vectorization: quick mode plans N = 64 and 128 for every variant', () => {
   const points = vec.vectorizationPoints({}, { quick: true, info: { variants: VARIANTS } });
   assert.equal(points.length, 2 * VARIANTS.length);

@@ -71,19 +71,57 @@ test('cache sweep: 4 KiB to 256 MiB doubling in full, five sizes quick', () => {
   assert.equal(toCsv([row], cache.CSV_COLUMNS).split('\r\n')[1], 'simd,32768,51.2,4,3.9,0.01,10,');
 });
 
-test('roofline: every kernel, matmul at 64 (quick too) and 1024, each point carrying the roofs', () => {
+test('cache sweep: the plan stops at what the lab may still allocate', () => {
+  const MiB = 1024 * 1024;
+  const roomy = { memory: { cap_bytes: 768 * MiB, current_bytes: 3 * MiB } };
+  assert.equal(cache.cacheSweepPoints({}, { quick: false, info: roomy }).at(-1).bytes, 256 * MiB);
+  assert.match(cache.capNote(roomy, false), /^The lab may allocate 765 MiB more \(its cap is 768 MiB\): enough for the whole sweep to 256 MiB\.$/);
+  // 100 MiB left: the last size is 64 MiB (128 MiB does not fit).
+  const tight = { memory: { cap_bytes: 128 * MiB, current_bytes: 28 * MiB } };
+  const points = cache.cacheSweepPoints({}, { quick: false, info: tight });
+  assert.equal(points.length, 15);
+  assert.equal(points.at(-1).bytes, 64 * MiB);
+  assert.equal(cache.capNote(tight, false), 'The lab may allocate 100 MiB more (its cap is 128 MiB): the sweep stops at 64 MiB.');
+  // Exactly the largest size fits.
+  assert.equal(cache.cacheSweepPoints({}, { quick: false, info: { memory: { cap_bytes: 256 * MiB, current_bytes: 0 } } }).length, 17);
+  // Quick mode is capped too; no cap (0) or no stats plans everything.
+  assert.deepEqual(
+    cache.cacheSweepPoints({}, { quick: true, info: { memory: { cap_bytes: 3 * MiB, current_bytes: 0 } } }).map((p) => cache.sizeName(p.bytes)),
+    ['4 KiB', '32 KiB', '256 KiB', '2 MiB'],
+  );
+  assert.equal(cache.cacheSweepPoints({}, { quick: false, info: { memory: { cap_bytes: 0, current_bytes: 5 } } }).length, 17);
+  assert.equal(cache.allowedBytes(undefined), Infinity);
+  assert.throws(() => cache.cacheSweepPoints({}, { quick: true, info: { memory: { cap_bytes: 8192, current_bytes: 6144 } } }), {
+    message: "the lab's memory cap leaves 2048 bytes, less than the smallest working set of 4096 bytes; reload the page to free memory",
+  });
+});
+
+test('roofline: every kernel and variant, matmul packed at 64 (quick too) and 1024, each point carrying the roofs', () => {
   const full = roof.rooflinePoints({}, { quick: false, info: probe });
   assert.deepEqual(full.map(roof.kernelName), [
     'matmul N=64',
     'matmul N=256',
     'matmul N=512',
     'matmul N=1024',
+    'matmul naive N=64',
+    'matmul naive N=128',
+    'matmul reordered N=64',
+    'matmul reordered N=256',
+    'matmul blocked N=64',
+    'matmul blocked N=256',
+    'matmul simd N=64',
+    'matmul simd N=256',
     'add',
     'mul',
     'sum',
+    'sum naive',
     'softmax',
+    'softmax naive',
     'layernorm',
+    'layernorm naive',
+    'gelu fused-simd',
     'gelu fused',
+    'gelu unfused-simd',
     'gelu unfused',
   ]);
   for (const p of full) {
@@ -91,16 +129,29 @@ test('roofline: every kernel, matmul at 64 (quick too) and 1024, each point carr
     assert.equal(p.options.bandwidth_gb_per_s, 10);
   }
   assert.equal(full[0].options.variant, 'packed');
+  assert.equal(full.find((p) => p.op === 'add').options.variant, undefined, 'core picks add’s default');
   assert.equal(full.at(-1).options.variant, 'unfused');
   const quick = roof.rooflinePoints({}, { quick: true, info: probe });
   assert.deepEqual(
-    quick.filter((p) => p.op === 'matmul').map((p) => p.n),
-    [64, 128],
+    quick.filter((p) => p.op === 'matmul').map((p) => [p.options.variant, p.n]),
+    [
+      ['packed', 64],
+      ['packed', 128],
+      ['naive', 64],
+      ['reordered', 64],
+      ['blocked', 64],
+      ['simd', 64],
+    ],
   );
-  assert.equal(quick.find((p) => p.op === 'add').n, 1 << 18);
+  assert.equal(quick.length, 6 + 8 + 4, 'quick mode keeps every kernel but only small sizes');
+  assert.ok(quick.filter((p) => p.op !== 'matmul').every((p) => p.n === 1 << 18));
   assert.throws(() => roof.rooflinePoints({}, { quick: true, info: null }), {
     message: 'the machine probe gave no peak and bandwidth, so there is no roofline to place kernels on',
   });
+  // Rows name themselves from core's variant (add's "simd" and softmax's "fused" are the defaults).
+  assert.equal(roof.kernelName({ op: 'add', variant: 'simd' }), 'add');
+  assert.equal(roof.kernelName({ op: 'softmax', variant: 'fused' }), 'softmax');
+  assert.equal(roof.kernelName({ op: 'matmul', n: 64, variant: 'packed' }), 'matmul N=64');
 });
 
 test('roofline: the roofs become the chart’s two reference lines; rows print core’s placement', () => {

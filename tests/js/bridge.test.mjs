@@ -61,7 +61,7 @@ test('progress replies reach onProgress in order before the result', async () =>
     w.reply(resultReply(msg.id, 'rows'));
   });
   const seen = [];
-  const result = await bridge.call('matmulSweep', {}, { onProgress: (f, d) => seen.push([f, d.done]) });
+  const result = await bridge.call('sweep', {}, { onProgress: (f, d) => seen.push([f, d.done]) });
   assert.equal(result, 'rows');
   assert.deepEqual(seen, [
     [0.5, 1],
@@ -71,7 +71,7 @@ test('progress replies reach onProgress in order before the result', async () =>
 
 test('an error reply rejects with an Error carrying the message, where and cancelled', async () => {
   const { bridge } = fakeBridge((msg, w) => w.reply(errorReply(msg.id, new Error('n = 0 is outside [1, 4096]'))));
-  await assert.rejects(bridge.call('matmulSweep', {}, { where: 'matmul-run' }), (err) => {
+  await assert.rejects(bridge.call('sweep', {}, { where: 'matmul-run' }), (err) => {
     assert.ok(err instanceof Error);
     assert.equal(err.message, 'n = 0 is outside [1, 4096]');
     assert.equal(err.where, 'matmul-run');
@@ -90,7 +90,7 @@ test('an abort sends a cancel for that request and rejects as cancelled without 
     if (msg.kind === 'cancel') w.reply(errorReply(msg.payload.target, { message: 'cancelled', cancelled: true }));
   });
   const controller = new AbortController();
-  const call = bridge.call('matmulSweep', {}, { signal: controller.signal, where: 'matmul-run' });
+  const call = bridge.call('sweep', {}, { signal: controller.signal, where: 'matmul-run' });
   controller.abort();
   await assert.rejects(call, { message: 'cancelled', cancelled: true, where: 'matmul-run' });
   const [request, cancel] = workers[0].posted;
@@ -108,7 +108,7 @@ test('a worker that ignores the cancel is terminated after the timeout and resta
     { cancelTimeoutMs: 20 },
   );
   const controller = new AbortController();
-  const call = bridge.call('matmulSweep', {}, { signal: controller.signal });
+  const call = bridge.call('sweep', {}, { signal: controller.signal });
   controller.abort();
   await assert.rejects(call, { message: 'cancelled', cancelled: true });
   assert.equal(workers[0].terminated, true);
@@ -127,7 +127,7 @@ test('calls waiting on a terminated worker are re-sent to its replacement', asyn
     { cancelTimeoutMs: 20 },
   );
   const controller = new AbortController();
-  const sweep = bridge.call('matmulSweep', {}, { signal: controller.signal });
+  const sweep = bridge.call('sweep', {}, { signal: controller.signal });
   const bank = bridge.call('exerciseBank');
   controller.abort();
   await assert.rejects(sweep, { cancelled: true });
@@ -167,7 +167,7 @@ test('a worker error event fails its waiting calls and the next call starts a ne
 
 test('terminate rejects waiting calls as cancelled and ends the worker', async () => {
   const { bridge, workers } = fakeBridge(() => {});
-  const call = bridge.call('matmulSweep');
+  const call = bridge.call('sweep');
   bridge.terminate();
   await assert.rejects(call, { cancelled: true });
   assert.equal(workers[0].terminated, true);

@@ -145,7 +145,7 @@ const goodSpec = () => ({
 
 test('a well-formed spec has no problems', () => {
   assert.deepEqual(specProblems(goodSpec()), []);
-  assert.deepEqual(specProblems({ ...goodSpec(), measure: { kind: 'matmulSweep' } }), []);
+  assert.deepEqual(specProblems({ ...goodSpec(), measure: { kind: 'sweepBuilds' } }), []);
 });
 
 test('specProblems lists every mistake in a spec as a sentence', () => {

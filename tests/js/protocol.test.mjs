@@ -20,7 +20,7 @@ import {
 
 test('request builds {id, kind, payload} with an empty payload by default', () => {
   assert.deepEqual(request(3, KINDS.machineInfo), { id: 3, kind: 'machineInfo', payload: {} });
-  assert.deepEqual(request(4, 'matmulSweep', { sizes: [32] }), { id: 4, kind: 'matmulSweep', payload: { sizes: [32] } });
+  assert.deepEqual(request(4, 'sweep', { sizes: [32] }), { id: 4, kind: 'sweep', payload: { sizes: [32] } });
 });
 
 test('request rejects ids that are not non-negative integers and empty kinds', () => {

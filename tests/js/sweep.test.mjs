@@ -129,3 +129,50 @@ test('pointLabel names a point as the allow-list does', () => {
   assert.equal(pointLabel('measureMatmul', { variant: 'simd', n: 64 }), 'simd at N=64');
   assert.equal(pointLabel('nope', {}), null);
 });
+
+test('a read-bandwidth point the lab cannot allocate ends the sweep with the rows so far', async () => {
+  const cap = 64 * 1024;
+  const calls = [];
+  const Module = {
+    measureReadBandwidth(bytes, options) {
+      calls.push(bytes);
+      if (bytes > cap) {
+        throw new Error(
+          `a read-bandwidth point of ${bytes} B does not fit: the lab's memory cap of 64.0 KiB leaves 64.0 KiB; use a smaller size or free some tensors`,
+        );
+      }
+      if (options.bad) throw new Error('options.samples must be at least 1, got 0');
+      return { bytes, gb_per_s: 10, stats: { median_ms: 1 } };
+    },
+  };
+  const sizes = [16384, 65536, 131072, 262144];
+  const ctx = fakeContext();
+  const result = await runSweep(
+    Module,
+    { fn: 'measureReadBandwidth', points: sizes.map((bytes) => ({ bytes })) },
+    ctx,
+    { build: 'simd', yieldToEvents: ctx.yieldToEvents },
+  );
+  assert.deepEqual(calls, [16384, 65536, 131072], 'nothing is tried after the first point that does not fit');
+  assert.deepEqual(
+    result.rows.map((r) => r.bytes),
+    [16384, 65536],
+  );
+  assert.deepEqual(result.ended, {
+    message:
+      "a read-bandwidth point of 131072 B does not fit: the lab's memory cap of 64.0 KiB leaves 64.0 KiB; use a smaller size or free some tensors",
+    label: 'read bandwidth over 131072 bytes',
+    done: 2,
+    total: 4,
+  });
+  // Any other error still stops the sweep as an error.
+  await assert.rejects(
+    runSweep(Module, { fn: 'measureReadBandwidth', points: [{ bytes: 4096, options: { bad: true } }] }, fakeContext()),
+    { message: 'options.samples must be at least 1, got 0 (measuring read bandwidth over 4096 bytes)' },
+  );
+  // Kernels without endsSweep treat an allocation error as an error.
+  const matmul = { measureMatmul: () => { throw new Error('cannot allocate 1.0 GiB for a tensor'); } };
+  await assert.rejects(runSweep(matmul, { fn: 'measureMatmul', points: [{ variant: 'naive', n: 9 }] }, fakeContext()), {
+    message: 'cannot allocate 1.0 GiB for a tensor (measuring naive at N=9)',
+  });
+});

@@ -29,6 +29,21 @@ import { publishResult } from './results.js';
 /** Chart `type` names a spec may use; a spec may also pass a class with the same API. */
 export const CHART_TYPES = Object.freeze({ line: LineChart, bar: BarChart, scatter: ScatterChart });
 
+/**
+ * Downloads rows as a CSV file (csv.js's toCsv, `columns` as there) through a temporary
+ * link: the experiments' Download CSV, and any other table of rows on the page.
+ */
+export function downloadCsv(rows, columns, filename) {
+  const blob = new Blob([toCsv(rows, columns)], { type: 'text/csv' });
+  const url = URL.createObjectURL(blob);
+  const link = h('a', { href: url, download: filename });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoke after the click has been handled; revoking at once can cancel the download.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 /** A small element builder for specs' `init` too: attrs `class`, `text`, `html`, else attributes. */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -354,6 +369,12 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
       const seconds = ((performance.now() - current.startedAt) / 1000).toFixed(1);
       const build = result.build ? ` (${result.build} build)` : '';
       status.textContent = `Done: ${rows.length} points in ${seconds} s${build}.`;
+      // A sweep that found its limit (sweep.js `ended`) is a result, with the reason beside it.
+      if (result.ended) {
+        showNote(
+          `The sweep ended at ${result.ended.label} (${result.ended.done} of ${result.ended.total} points measured): ${result.ended.message}`,
+        );
+      }
       lastResult = publishResult({ id: spec.id, rows, build: result.build, values });
       onResult?.(lastResult.rows, lastResult);
     } catch (err) {
@@ -393,20 +414,11 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     current.controller.abort();
   }
 
-  function downloadCsv() {
-    const blob = new Blob([toCsv(shown.rows, spec.csv.columns)], { type: 'text/csv' });
-    const url = URL.createObjectURL(blob);
-    const link = h('a', { href: url, download: resolve(spec.csv.filename, lastCtx) });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    // Revoke after the click has been handled; revoking at once can cancel the download.
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  }
-
   runButton.addEventListener('click', run);
   cancelButton.addEventListener('click', cancel);
-  csvButton.addEventListener('click', downloadCsv);
+  csvButton.addEventListener('click', () =>
+    downloadCsv(shown.rows, spec.csv.columns, resolve(spec.csv.filename, lastCtx)),
+  );
 
   return {
     element: section,

@@ -23,6 +23,7 @@ export const CALL_FUNCTIONS = Object.freeze({
   probeMachine: Object.freeze({ label: 'probe this machine’s peak and bandwidth' }),
   rooflinePoint: Object.freeze({ label: 'place a kernel on the roofline' }),
   cliReport: Object.freeze({ label: 'read pasted perflab CLI JSON' }),
+  memoryStats: Object.freeze({ label: 'read what the lab has allocated and its memory cap' }),
 });
 
 /** A call may pass at most this many arguments; more is a mistake, not a use. */

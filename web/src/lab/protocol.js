@@ -5,11 +5,11 @@
 
 /** Request kinds the lab worker answers. `cancel` is a control message, never replied to. */
 export const KINDS = Object.freeze({
+  // {build?} -> {build, simd_available, build_info, timer_resolution_ms,
+  // cross_origin_isolated, matmul_variants}: the page header's machine facts (main.js).
   machineInfo: 'machineInfo',
   // {fn, points, build?} -> {build, rows}: one allow-listed Module call per point (sweep.js).
   sweep: 'sweep',
-  // {sizes, variants?, options, build?} -> {build, rows}: a sweep of measureMatmul.
-  matmulSweep: 'matmulSweep',
   // {fn, args?, build?} -> the return value of Module[fn](...args): one allow-listed,
   // quick, pure call (calls.js has the allow-list); no progress.
   call: 'call',

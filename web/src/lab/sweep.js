@@ -28,6 +28,10 @@ export const SWEEP_FUNCTIONS = Object.freeze({
   measureReadBandwidth: Object.freeze({
     call: (Module, p) => Module.measureReadBandwidth(p.bytes, p.options ?? {}),
     label: (p) => `read bandwidth over ${p.bytes} bytes`,
+    // The points grow, so a working set the lab cannot allocate (core's AllocationError:
+    // "... does not fit: the lab's memory cap ...", "cannot allocate ...", or guarded()'s
+    // "out of memory: the WebAssembly heap could not grow") is where the sweep ends.
+    endsSweep: (message) => /does not fit|cannot allocate|out of memory/.test(message),
   }),
   measureLinear: Object.freeze({
     call: (Module, p) =>
@@ -116,6 +120,9 @@ const nextMacrotask = () => new Promise((resolve) => setTimeout(resolve, 0));
 /**
  * Runs every point in order. Progress: one reply before the first point
  * `{done: 0, total, row: null}`, then one per point `{done, total, row}`.
+ * An entry with `endsSweep(message)` may end the sweep early: when a point fails with a
+ * message it accepts, the result is the rows so far plus `ended: {message, label, done, total}`
+ * (a sweep that found its limit, not a failed one); any other error is thrown.
  * @param {object} Module the loaded wasm module
  * @param {{fn: string, points: object[]}} payload
  * @param {{progress: Function, throwIfCancelled: Function}} ctx the worker's request context
@@ -138,7 +145,11 @@ export async function runSweep(Module, payload, ctx, { build, yieldToEvents = ne
     try {
       measured = entry.call(Module, point);
     } catch (err) {
-      throw new Error(`${err?.message ?? err} (measuring ${entry.label(point)})`);
+      const message = String(err?.message ?? err);
+      if (entry.endsSweep?.(message)) {
+        return { build, rows, ended: { message, label: entry.label(point), done: rows.length, total } };
+      }
+      throw new Error(`${message} (measuring ${entry.label(point)})`);
     }
     const row = { build, ...measured };
     rows.push(row);

@@ -55,12 +55,6 @@ async function moduleFor(payload) {
   return { build, Module: await loadModule(build) };
 }
 
-function checkList(name, value, check, allowed) {
-  if (!Array.isArray(value) || value.length === 0 || !value.every(check)) {
-    throw new Error(`${name} must be a non-empty array of ${allowed}, got ${JSON.stringify(value)}`);
-  }
-}
-
 const handlers = {
   async [KINDS.machineInfo](payload) {
     const { build, Module } = await moduleFor(payload);
@@ -81,17 +75,6 @@ const handlers = {
     if (problem) throw new Error(problem);
     const { build, Module } = await moduleFor(payload);
     return runSweep(Module, payload, ctx, { build });
-  },
-
-  // {sizes, variants?, options, build?} -> {build, rows}: every variant at every size.
-  async [KINDS.matmulSweep](payload, ctx) {
-    const { build, Module } = await moduleFor(payload);
-    const variants = payload.variants ?? Module.matmulVariants().map((v) => v.name);
-    checkList('sizes', payload.sizes, Number.isInteger, 'integers');
-    checkList('variants', variants, (v) => typeof v === 'string', 'variant names');
-    const options = payload.options ?? {};
-    const points = payload.sizes.flatMap((n) => variants.map((variant) => ({ variant, n, options })));
-    return runSweep(Module, { fn: 'measureMatmul', points }, ctx, { build });
   },
 
   // {fn, points, builds} -> {build, rows}: the same points in each wasm build, for the

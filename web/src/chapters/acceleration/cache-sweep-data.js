@@ -1,5 +1,6 @@
 // The pure half of the cache-plateau sweep (acceleration-cache-sweep): read bandwidth at
-// working sets from 4 KiB to 256 MiB, doubling, so each cache level shows as a plateau.
+// working sets from 4 KiB to 256 MiB, doubling, so each cache level shows as a plateau,
+// capped by what the lab may still allocate (core's memoryStats: cap_bytes − current_bytes).
 // Plans, the compact size names the axis and table print, and the columns. No DOM.
 
 const KiB = 1024;
@@ -24,10 +25,43 @@ export const QUICK_SWEEP = Object.freeze({
 
 export const sweepOf = (quick) => (quick ? QUICK_SWEEP : FULL_SWEEP);
 
-/** One point per working-set size, smallest first: `{bytes, options}`. */
-export function cacheSweepPoints(values, { quick }) {
+/**
+ * The largest working set the lab may allocate now, from core's memoryStats
+ * (`{cap_bytes, current_bytes}`; cap 0 means no cap): Infinity without a cap or without stats.
+ */
+export function allowedBytes(memory) {
+  const cap = memory?.cap_bytes;
+  if (!(cap > 0)) return Infinity;
+  return Math.max(0, cap - (memory.current_bytes ?? 0));
+}
+
+/**
+ * One point per working-set size that fits what the lab may allocate (`info.memory`, core's
+ * memoryStats at mount), smallest first: `{bytes, options}`. A point that still fails to
+ * allocate when it runs ends the sweep there (sweep.js), so this cap only avoids trying.
+ */
+export function cacheSweepPoints(values, { quick, info }) {
   const { sizes, options } = sweepOf(quick);
-  return sizes.map((bytes) => ({ bytes, options: { ...options } }));
+  const allowed = allowedBytes(info?.memory);
+  const fitting = sizes.filter((bytes) => bytes <= allowed);
+  if (fitting.length === 0) {
+    throw new Error(
+      `the lab's memory cap leaves ${allowed} bytes, less than the smallest working set of ${sizes[0]} bytes; reload the page to free memory`,
+    );
+  }
+  return fitting.map((bytes) => ({ bytes, options: { ...options } }));
+}
+
+/** The sentence under the explanation: how far this run can go, and why. */
+export function capNote(info, quick) {
+  const { sizes } = sweepOf(quick);
+  const allowed = allowedBytes(info?.memory);
+  const largest = sizes.filter((bytes) => bytes <= allowed).at(-1);
+  if (allowed === Infinity) return `No memory cap reported: the sweep goes to ${sizeName(sizes.at(-1))}.`;
+  const capText = `The lab may allocate ${sizeName(Math.floor(allowed / MiB) * MiB || allowed)} more (its cap is ${sizeName(info.memory.cap_bytes)})`;
+  return largest === sizes.at(-1)
+    ? `${capText}: enough for the whole sweep to ${sizeName(largest)}.`
+    : `${capText}: the sweep stops at ${largest ? sizeName(largest) : 'nothing'}.`;
 }
 
 /** "4 KiB", "256 MiB": whole binary units for the powers of two on the axis. */

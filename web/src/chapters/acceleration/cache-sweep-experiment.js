@@ -3,7 +3,8 @@
 // Not for: running, drawing or timing.
 
 import { buildControl } from '../../experiments/model.js';
-import { CSV_COLUMNS, TABLE_COLUMNS, axisTicks, cacheSweepPoints, sizeName, sweepOf } from './cache-sweep-data.js';
+import { KINDS } from '../../lab/protocol.js';
+import { CSV_COLUMNS, TABLE_COLUMNS, axisTicks, cacheSweepPoints, capNote, sizeName, sweepOf } from './cache-sweep-data.js';
 
 export const cacheSweepExperiment = {
   id: 'acceleration-cache-sweep',
@@ -15,6 +16,18 @@ export const cacheSweepExperiment = {
     'plateaus and the steps between them: the step positions are your cache sizes.',
   quickNote: 'Quick mode (?quick=1): five sizes from 4 KiB to 16 MiB. Remove it for the full 4 KiB – 256 MiB sweep.',
   controls: [buildControl()],
+
+  // What the lab may allocate caps the plan (core's memoryStats, asked once at mount).
+  async init({ bridge, slot, h, quick }) {
+    const memory = await bridge.call(
+      KINDS.call,
+      { fn: 'memoryStats', args: [] },
+      { where: 'acceleration-cache-sweep-run' },
+    );
+    const info = { memory };
+    slot.replaceChildren(h('p', { class: 'note', 'data-role': 'cap-note', text: capNote(info, quick) }));
+    return info;
+  },
 
   plan: cacheSweepPoints,
   measure: { fn: 'measureReadBandwidth' },

@@ -1,15 +1,28 @@
 // The CLI comparison (acceleration-cli): the student pastes or loads the JSON that
 // `perflab roofline --json` or `perflab bench --json` printed natively; core's cliReport
 // validates and normalizes it, and the page shows the native rows beside its own latest
-// rows of the matching experiment. Bad input gets core's message; the textarea keeps it.
+// rows of the matching experiment, as a table, a chart per metric (page against native,
+// log-log, with the diagonal page = native) and a CSV of the comparison rows. Bad input gets
+// core's message; the textarea keeps it.
 // Not for: checking the JSON (core does) or measuring (the experiments above do).
 
-import { h } from '../../experiments/experiment.js';
+import { downloadCsv, h } from '../../experiments/experiment.js';
+import { ScatterChart } from '../../charts/scatter-chart.js';
 import { cellText, headerText, isTextColumn } from '../../experiments/model.js';
 import { formatSig } from '../../experiments/format.js';
 import { latestResult, publishResult, subscribeResults } from '../../experiments/results.js';
 import { KINDS } from '../../lab/protocol.js';
-import { MACHINE_FIELDS, PAGE_SOURCES, SOURCE_NAMES, TABLE_COLUMNS, compareRows } from './cli-data.js';
+import {
+  CSV_COLUMNS,
+  MACHINE_FIELDS,
+  METRIC_AXIS,
+  PAGE_SOURCES,
+  SOURCE_NAMES,
+  TABLE_COLUMNS,
+  chartFrame,
+  chartPoints,
+  compareRows,
+} from './cli-data.js';
 import { machineProbe } from './machine.js';
 
 export const CLI_ID = 'acceleration-cli';
@@ -41,6 +54,9 @@ export function mountCliComparison(container, { bridge }) {
     text: 'Nothing pasted yet.',
   });
   const machineBox = h('div', { 'data-role': 'machine' });
+  const chartsBox = h('div', { class: 'charts', 'data-role': 'charts' });
+  const csvButton = h('button', { type: 'button', 'data-action': 'csv', text: 'Download CSV' });
+  csvButton.disabled = true;
   const tbody = h('tbody');
   const table = h(
     'table',
@@ -84,17 +100,72 @@ export function mountCliComparison(container, { bridge }) {
     ),
     errorBox,
     machineBox,
+    chartsBox,
     h('div', { class: 'table-wrap' }, table),
+    h('div', { class: 'actions' }, csvButton),
   );
   container.append(section);
 
   let report = null; // the last report core accepted
+  let shownRows = []; // the comparison rows on screen (the CSV's rows)
+  const charts = new Map(); // metric -> {box, chart}
+
+  // One chart per metric the rows carry (GFLOP/s; ns per element for bench GELU rows): a dot
+  // per kernel with both figures, native on x, page on y; above the diagonal the page is
+  // faster in GFLOP/s, below it in ns per element.
+  function drawCharts(rows) {
+    for (const [metric, axis] of Object.entries(METRIC_AXIS)) {
+      const has = rows.some((r) => r.metric === metric);
+      const entry = charts.get(metric);
+      if (!has) {
+        entry?.chart.destroy();
+        entry?.block.remove();
+        charts.delete(metric);
+        continue;
+      }
+      const points = chartPoints(rows, metric);
+      const frame = chartFrame(points);
+      const options = {
+        x: 'native_value',
+        y: 'page_value',
+        label: 'label',
+        series: 'faster',
+        seriesDomain: ['page as fast or faster', 'native faster'],
+        xDomain: frame.domain,
+        yDomain: frame.domain,
+        references: frame.references,
+        xLabel: `Native CLI (${axis.unit}, log scale) →`,
+        yLabel: `↑ This page (${axis.unit}, log scale)`,
+        ariaLabel: `This page's ${axis.unit} against the native CLI's, one dot per kernel, with the diagonal where they are equal`,
+        emptyText: 'Run the matching experiment above to put the page’s figures beside the native ones.',
+      };
+      if (!entry) {
+        const box = h('div', { class: 'chart', 'data-role': 'chart', 'data-chart': metric });
+        const block = h(
+          'div',
+          { class: 'chart-block' },
+          h('h4', { class: 'chart-title', text: `Page against native: ${axis.unit} (${axis.better} is faster)` }),
+          box,
+        );
+        chartsBox.append(block);
+        const chart = new ScatterChart(box, options);
+        charts.set(metric, { block, chart });
+        chart.update(points);
+      } else {
+        entry.chart.setOptions(options);
+        entry.chart.update(points);
+      }
+    }
+  }
 
   async function render() {
     if (!report) return;
     const sources = PAGE_SOURCES[report.kind] ?? [];
     const pageRows = sources.flatMap((sid) => latestResult(sid)?.rows ?? []);
     const rows = compareRows(report, pageRows);
+    shownRows = rows;
+    drawCharts(rows);
+    csvButton.disabled = rows.length === 0;
     tbody.replaceChildren(
       ...rows.map((r) =>
         h(
@@ -186,6 +257,7 @@ export function mountCliComparison(container, { bridge }) {
     await compare();
   });
   compareButton.addEventListener('click', compare);
+  csvButton.addEventListener('click', () => downloadCsv(shownRows, CSV_COLUMNS, `perflab-${CLI_ID}.csv`));
   // A page experiment finishing later fills the page column.
   const unsubscribe = subscribeResults((result) => {
     if (report && (PAGE_SOURCES[report.kind] ?? []).includes(result.id)) render();
@@ -196,6 +268,7 @@ export function mountCliComparison(container, { bridge }) {
     compare,
     destroy() {
       unsubscribe();
+      for (const { chart } of charts.values()) chart.destroy();
       section.remove();
     },
   };

@@ -107,6 +107,56 @@ export const TABLE_COLUMNS = Object.freeze([
   { key: 'native_verdict', label: 'native verdict', format: 'text' },
 ]);
 
+/** How the chart names each metric: the axis unit and whether more is better. */
+export const METRIC_AXIS = Object.freeze({
+  gflops_per_s: Object.freeze({ unit: 'GFLOP/s', better: 'higher' }),
+  ns_per_element: Object.freeze({ unit: 'ns per element', better: 'lower' }),
+});
+
+/**
+ * The chart's points for one metric: one dot per compared kernel with both figures, native
+ * on x and page on y, labelled with the kernel and its size ("matmul packed N=64").
+ */
+export function chartPoints(rows, metric) {
+  return rows
+    .filter((r) => r.metric === metric && r.native_value > 0 && r.page_value > 0)
+    .map((r) => ({
+      label: `${r.kernel} ${sizeText(r.op, r.native_size)}`,
+      native_value: r.native_value,
+      page_value: r.page_value,
+      faster: r.page_vs_native >= 1 ? 'page as fast or faster' : 'native faster',
+    }));
+}
+
+/**
+ * One square extent for both axes (so the diagonal page = native is at 45°), the points'
+ * range widened by `pad` either side, and that diagonal as a reference segment.
+ */
+export function chartFrame(points, pad = 1.5) {
+  if (points.length === 0) return { domain: undefined, references: [] };
+  const values = points.flatMap((p) => [p.native_value, p.page_value]);
+  const lo = Math.min(...values) / pad;
+  const hi = Math.max(...values) * pad;
+  return {
+    domain: [lo, hi],
+    references: [{ x1: lo, y1: lo, x2: hi, y2: hi, label: 'page = native', dashed: true }],
+  };
+}
+
+/** The comparison rows' CSV (the framework's toCsv picks these fields). */
+export const CSV_COLUMNS = Object.freeze([
+  'kernel',
+  'op',
+  'native_size',
+  'page_size',
+  'metric',
+  'native_value',
+  'page_value',
+  'page_vs_native',
+  'native_verdict',
+  'page_verdict',
+]);
+
 /** The machine figures a report and the page's probe both carry, side by side. */
 export const MACHINE_FIELDS = Object.freeze([
   { key: 'peak_gflops_per_s', label: 'peak', unit: 'GFLOP/s' },

@@ -1,16 +1,25 @@
 // The pure half of the roofline experiment (acceleration-roofline): which kernels are
-// placed (matmul at several N including 64 and 1024, add, mul, sum, softmax, LayerNorm,
-// GELU fused and unfused, at the sizes `perflab roofline` uses so the CLI rows match), each
-// point carrying this machine's probed roofs so core returns the placement; the kernel
-// labels, the chart's reference lines, the columns. No DOM.
+// placed (every matmul variant: packed at several N including 64 and 1024, the others at
+// sizes where they stay quick; add, mul, sum, softmax and LayerNorm in both forms; every GELU
+// variant), each point carrying this machine's probed roofs so core returns the placement;
+// the kernel labels, the chart's reference lines, the columns. No DOM.
 
 import { rooflineReferences } from '../../charts/shape.js';
 
 /** The chart's intensity axis (FLOP/byte): from below add's 1/12 to above N/6 at N = 1024. */
 export const X_DOMAIN = Object.freeze([1 / 32, 512]);
 
+// matmul sizes per variant: packed where `perflab roofline` measures it (so the CLI rows
+// match) plus 1024 for the exercises; the slower variants where one call stays well under a
+// second even at naive's ~1 GFLOP/s (naive at 128 is 4 MFLOP, the others at 256 34 MFLOP).
 export const FULL_PLAN = Object.freeze({
-  matmul: Object.freeze([64, 256, 512, 1024]),
+  matmul: Object.freeze({
+    packed: Object.freeze([64, 256, 512, 1024]),
+    naive: Object.freeze([64, 128]),
+    reordered: Object.freeze([64, 256]),
+    blocked: Object.freeze([64, 256]),
+    simd: Object.freeze([64, 256]),
+  }),
   // 16 MiB per array, beyond a laptop's last-level cache; softmax and LayerNorm take it as
   // rows of 1024 features.
   elements: 1 << 22,
@@ -18,13 +27,31 @@ export const FULL_PLAN = Object.freeze({
 });
 
 export const QUICK_PLAN = Object.freeze({
-  matmul: Object.freeze([64, 128]),
+  matmul: Object.freeze({
+    packed: Object.freeze([64, 128]),
+    naive: Object.freeze([64]),
+    reordered: Object.freeze([64]),
+    blocked: Object.freeze([64]),
+    simd: Object.freeze([64]),
+  }),
   elements: 1 << 18,
   options: Object.freeze({ warmup: 1, samples: 3, min_sample_ms: 2, max_total_ms: 100 }),
 });
 
-/** The GELU variants placed, as `perflab roofline` places them (so the CLI rows match). */
-export const GELU_VARIANTS = Object.freeze(['fused-simd', 'unfused']);
+/** Every GELU variant core has; fused-simd and unfused are also what `perflab roofline` places. */
+export const GELU_VARIANTS = Object.freeze(['fused-simd', 'fused', 'unfused-simd', 'unfused']);
+
+/**
+ * The other element-wise and row kernels with each variant measureOperation knows (core's
+ * operations.cpp): the default first, then the naive scalar form beside it.
+ */
+export const OTHER_KERNELS = Object.freeze([
+  Object.freeze({ op: 'add', variants: Object.freeze([undefined]) }),
+  Object.freeze({ op: 'mul', variants: Object.freeze([undefined]) }),
+  Object.freeze({ op: 'sum', variants: Object.freeze([undefined, 'naive']) }),
+  Object.freeze({ op: 'softmax', variants: Object.freeze([undefined, 'naive']) }),
+  Object.freeze({ op: 'layernorm', variants: Object.freeze([undefined, 'naive']) }),
+]);
 
 /**
  * Points `{op, n, options}` for measureOperation; each options object carries the roofs
@@ -44,22 +71,25 @@ export function rooflinePoints(values, { quick, info }) {
     bandwidth_gb_per_s: bandwidth,
   });
   return [
-    ...plan.matmul.map((n) => ({ op: 'matmul', n, options: options({ variant: 'packed' }) })),
-    { op: 'add', n: plan.elements, options: options() },
-    { op: 'mul', n: plan.elements, options: options() },
-    { op: 'sum', n: plan.elements, options: options() },
-    { op: 'softmax', n: plan.elements, options: options() },
-    { op: 'layernorm', n: plan.elements, options: options() },
+    ...Object.entries(plan.matmul).flatMap(([variant, sizes]) =>
+      sizes.map((n) => ({ op: 'matmul', n, options: options({ variant }) })),
+    ),
+    ...OTHER_KERNELS.flatMap(({ op, variants }) =>
+      variants.map((variant) => ({ op, n: plan.elements, options: options(variant ? { variant } : {}) })),
+    ),
     ...GELU_VARIANTS.map((variant) => ({ op: 'gelu', n: plan.elements, options: options({ variant }) })),
   ];
 }
 
-/** "matmul N=64", "gelu unfused", "add": how a kernel is named on the chart and in the table. */
+/**
+ * How a kernel is named on the chart and in the table: "matmul N=64" (packed, the layers'
+ * kernel), "matmul naive N=64", "gelu fused-simd", "softmax naive", "add".
+ */
 export function kernelName({ op, n, variant, options }) {
   const v = variant ?? options?.variant;
-  if (op === 'matmul') return `matmul N=${n}`;
-  if (op === 'gelu') return `gelu ${String(v ?? '').replace(/-simd$/, '')}`.trim();
-  return op;
+  if (op === 'matmul') return v && v !== 'packed' ? `matmul ${v} N=${n}` : `matmul N=${n}`;
+  if (op === 'gelu') return `gelu ${v ?? ''}`.trim();
+  return v === 'naive' ? `${op} naive` : op;
 }
 
 /** Display: the kernel's name for the chart label. */

@@ -26,7 +26,7 @@ export const rooflineExperiment = {
     '(overheads, a small N, traffic beyond the ideal).',
   quickNote:
     'Quick mode (?quick=1): smaller arrays (they may fit in cache, so memory-bound kernels can ' +
-    'beat the DRAM roof) and matmul at N = 64 and 128.',
+    'beat the DRAM roof), matmul packed at N = 64 and 128 and the other variants at 64.',
 
   async init({ bridge, slot, h }) {
     const probe = await machineProbe(bridge);

@@ -1,6 +1,7 @@
 // The pure half of the vectorization-scaling experiment (acceleration-vectorization): every
-// matmul variant core lists at N from 64 to 2048 (the slow scalar loops stop earlier), the
-// table and CSV columns, and the display-only share of this machine's measured peak.
+// matmul variant core lists at N from 64 to 2048 (the slow scalar loops stop earlier unless
+// the student opts in to the slow sizes), the table and CSV columns, and the display-only
+// share of this machine's measured peak.
 // No DOM and no measuring (core measures; experiments/ runs and prints).
 
 import { formatSig } from '../../experiments/format.js';
@@ -27,16 +28,27 @@ export function sweepOf(quick) {
   return quick ? QUICK_SWEEP : FULL_SWEEP;
 }
 
+/** The opt-in control: lift the caps so naive and reordered also reach N = 2048. */
+export const SLOW_SIZES_CONTROL = Object.freeze({
+  id: 'slow-sizes',
+  type: 'checkbox',
+  label: 'include slow sizes for naive/reordered: up to N = 2048, may take minutes',
+  default: false,
+  hint: 'naive at N = 2048 is 17 GFLOP at well under 1 GFLOP/s: tens of seconds per call. Cancel works between points.',
+});
+
 /**
  * Every variant (`info.variants`, core's list) at every size it is planned for, sizes
  * outermost so the chart fills left to right; each point `{variant, n, options}`.
+ * `values['slow-sizes']` lifts the caps of the full sweep (quick mode stays small either way).
  */
 export function vectorizationPoints(values, { quick, info }) {
   const variants = info?.variants;
   if (!Array.isArray(variants) || variants.length === 0) {
     throw new Error('the lab worker listed no matmul variants, so there is nothing to measure');
   }
-  const { sizes, maxN, options } = sweepOf(quick);
+  const { sizes, options } = sweepOf(quick);
+  const maxN = values?.['slow-sizes'] ? {} : sweepOf(quick).maxN;
   return sizes.flatMap((n) =>
     variants.filter((v) => n <= (maxN[v] ?? Infinity)).map((variant) => ({ variant, n, options: { ...options } })),
   );

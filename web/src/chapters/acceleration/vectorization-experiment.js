@@ -5,7 +5,7 @@
 
 import { buildControl } from '../../experiments/model.js';
 import { coreList, machineProbe, variantList } from './machine.js';
-import { CSV_COLUMNS, TABLE_COLUMNS, sweepOf, vectorizationPoints, withPeakShare } from './vectorization-data.js';
+import { CSV_COLUMNS, SLOW_SIZES_CONTROL, TABLE_COLUMNS, sweepOf, vectorizationPoints, withPeakShare } from './vectorization-data.js';
 
 const xAxis = (quick) => {
   const { sizes } = sweepOf(quick);
@@ -29,13 +29,15 @@ export const vectorizationExperiment = {
       'GB/s = 12·N² / median (the ideal traffic: real traffic is higher once the operands ' +
       'leave the cache), and "of peak" divides GFLOP/s by the SIMD peak the probe measured ' +
       'on this machine when the chapter opened.',
-    'naive stops at N = 512 and reordered at 1024: above that one call takes seconds.',
+    'naive stops at N = 512 and reordered at 1024: above that one call takes seconds. Tick ' +
+      '“include slow sizes” to run them to N = 2048 too (minutes; Cancel keeps what was measured).',
   ],
   quickNote: 'Quick mode (?quick=1): N = 64 and 128 only, small time budgets. Remove it for N up to 2048.',
   controls: [
     buildControl({
       hint: 'The scalar build is the same C++ without -msimd128: its SIMD variants fall back to scalar code.',
     }),
+    SLOW_SIZES_CONTROL,
   ],
 
   async init({ bridge, slot, h }) {
