@@ -196,17 +196,18 @@ json to_json(const OperationMeasurement& m) {
             {"gb_per_s", m.gb_per_s},
             {"ns_per_element", m.ns_per_element},
             {"stats", to_json(m.stats)}};
-  if (m.roofline) {
-    const RooflinePlacement& r = *m.roofline;
-    j["peak_gflops_per_s"] = r.peak_gflops_per_s;
-    j["bandwidth_gb_per_s"] = r.bandwidth_gb_per_s;
-    j["ridge_flops_per_byte"] = r.ridge_flops_per_byte;
-    j["attainable_gflops_per_s"] = r.attainable_gflops_per_s;
-    j["fraction_of_attainable"] = r.fraction_of_attainable;
-    j["bound"] = to_string(r.bound);
-    j["verdict"] = r.verdict;
-  }
+  if (m.roofline) add_placement(j, *m.roofline);
   return j;
+}
+
+void add_placement(json& row, const RooflinePlacement& p) {
+  row["peak_gflops_per_s"] = p.peak_gflops_per_s;
+  row["bandwidth_gb_per_s"] = p.bandwidth_gb_per_s;
+  row["ridge_flops_per_byte"] = p.ridge_flops_per_byte;
+  row["attainable_gflops_per_s"] = p.attainable_gflops_per_s;
+  row["fraction_of_attainable"] = p.fraction_of_attainable;
+  row["bound"] = to_string(p.bound);
+  row["verdict"] = p.verdict;
 }
 
 json to_json(const MatmulMeasurement& m) {

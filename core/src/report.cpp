@@ -124,16 +124,7 @@ json normalized_row(const json& r, const std::string& path, const std::optional<
               {"gb_per_s", number_field(r, path, "gb_per_s", false)},
               {"ns_per_element", number_field(r, path, "ns_per_element", false)},
               {"stats", stats}};
-  if (roofs) {
-    const RooflinePlacement p = place_on_roofline(flops, bytes, gflops_per_s, *roofs);
-    out["peak_gflops_per_s"] = p.peak_gflops_per_s;
-    out["bandwidth_gb_per_s"] = p.bandwidth_gb_per_s;
-    out["ridge_flops_per_byte"] = p.ridge_flops_per_byte;
-    out["attainable_gflops_per_s"] = p.attainable_gflops_per_s;
-    out["fraction_of_attainable"] = p.fraction_of_attainable;
-    out["bound"] = to_string(p.bound);
-    out["verdict"] = p.verdict;
-  }
+  if (roofs) add_placement(out, place_on_roofline(flops, bytes, gflops_per_s, *roofs));
   return out;
 }
 

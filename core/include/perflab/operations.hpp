@@ -102,6 +102,10 @@ RooflinePlacement place_on_roofline(double flops, double bytes, double measured_
 //  ns_per_element, stats} and, when placed, peak_gflops_per_s, bandwidth_gb_per_s,
 //  ridge_flops_per_byte, attainable_gflops_per_s, fraction_of_attainable, bound, verdict.
 nlohmann::json to_json(const OperationMeasurement& m);
+// Adds a placement's fields to a row: peak_gflops_per_s, bandwidth_gb_per_s,
+// ridge_flops_per_byte, attainable_gflops_per_s, fraction_of_attainable, bound, verdict
+// (measured rows here, and the CLI reports report.cpp validates).
+void add_placement(nlohmann::json& row, const RooflinePlacement& placement);
 // measure_matmul's row: {variant, n, flops, bytes, intensity, gflops_per_s, gb_per_s, stats}.
 nlohmann::json to_json(const MatmulMeasurement& m);
 // measure_matmul_blocked's row: the matmul row + tiles {tile_m, tile_n, tile_k}.

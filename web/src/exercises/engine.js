@@ -7,8 +7,8 @@
 // correctness (core's grader does, identically to the native CLI) or computing any expected
 // answer here.
 
-import { basicSetup, EditorView } from 'codemirror';
 import { javascript } from '@codemirror/lang-javascript';
+import { createCodeEditor } from '../code-editor.js';
 import { exportFileName, getProgressStore } from '../state/progress-store.js';
 import { SandboxStoppedError, runInSandbox } from '../lab/sandbox.js';
 import { latestResult, subscribeResults } from '../experiments/results.js';
@@ -605,33 +605,21 @@ function choiceControls({ ex, variant, entry, ids, grade, showGrade, showError, 
 
 // ---- JavaScript code -------------------------------------------------------------------
 
-const editorTheme = EditorView.theme({
-  '&': { fontSize: '0.9rem', border: '1px solid var(--border, #dce1e8)', borderRadius: '6px', background: '#fff' },
-  '&.cm-focused': { outline: '2px solid var(--accent, #2457c5)', outlineOffset: '1px' },
-  '.cm-scroller': { fontFamily: 'var(--font-mono, monospace)', minHeight: '9rem', maxHeight: '26rem' },
-  '.cm-gutters': { borderTopLeftRadius: '6px', borderBottomLeftRadius: '6px' },
-});
 
 function codeControls({ ex, variant, entry, ids, grade, showGrade, showError, clearError, store, cleanups }) {
   const labelId = nextId('pl-ex-editor-label');
   const tests = variant.tests ?? [];
   const initial = entry.code ?? ex.starter_code ?? '';
 
-  // Drafts are saved shortly after typing stops, and at once when the page is left.
-  let draftTimer = null;
-  const saveDraft = () => {
-    clearTimeout(draftTimer);
-    draftTimer = null;
-    const code = view.state.doc.toString();
+  // Drafts are saved shortly after typing stops, and at once when the page is left
+  // (createCodeEditor's onSave).
+  const saveDraft = (code) => {
     if (store.entry(ex.id).code === code) return;
     try {
       store.update(ex.id, { code });
     } catch (err) {
       showError(`Your code could not be saved: ${err.message}`);
     }
-  };
-  const flushDraft = () => {
-    if (draftTimer !== null) saveDraft();
   };
 
   const run = el('button', { type: 'button', class: 'primary', text: 'Run tests', dataset: { role: 'run' } });
@@ -656,8 +644,8 @@ function codeControls({ ex, variant, entry, ids, grade, showGrade, showError, cl
   const runTests = async () => {
     if (controller) return;
     clearError();
-    flushDraft();
-    const code = view.state.doc.toString();
+    editor.flush();
+    const code = editor.text();
     controller = new AbortController();
     setRunning(`Running ${tests.length} tests (stopped after ${formatSeconds(ex.time_limit_ms)})…`);
     let outcome;
@@ -710,47 +698,26 @@ function codeControls({ ex, variant, entry, ids, grade, showGrade, showError, cl
     }
   };
 
-  const view = new EditorView({
-    doc: initial,
+  const editor = createCodeEditor({
     parent: editorHost,
-    extensions: [
-      // Before basicSetup: earlier extensions take precedence, and its keymap binds
-      // Ctrl/Cmd+Enter to "insert blank line".
-      EditorView.domEventHandlers({
-        keydown(event) {
-          if ((event.ctrlKey || event.metaKey) && event.key === 'Enter') {
-            event.preventDefault();
-            runTests();
-            return true;
-          }
-          return false;
-        },
-      }),
-      basicSetup,
-      javascript(),
-      editorTheme,
-      EditorView.contentAttributes.of({ 'aria-labelledby': labelId, 'aria-describedby': `${ids.note} ${ids.error}` }),
-      EditorView.updateListener.of((update) => {
-        if (!update.docChanged) return;
-        clearTimeout(draftTimer);
-        draftTimer = setTimeout(saveDraft, DRAFT_SAVE_DELAY_MS);
-      }),
-    ],
+    doc: initial,
+    language: javascript(),
+    onRun: runTests,
+    onSave: saveDraft,
+    saveDelayMs: DRAFT_SAVE_DELAY_MS,
+    labelledBy: labelId,
+    describedBy: `${ids.note} ${ids.error}`,
   });
 
   run.addEventListener('click', runTests);
   stop.addEventListener('click', () => controller?.abort());
   reset.addEventListener('click', () => {
-    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: ex.starter_code ?? '' } });
-    view.focus();
+    editor.setText(ex.starter_code ?? '');
+    editor.view.focus();
   });
-  window.addEventListener('pagehide', flushDraft);
   cleanups.push(({ saveDraft: keep }) => {
-    window.removeEventListener('pagehide', flushDraft);
     controller?.abort();
-    if (keep) flushDraft();
-    else clearTimeout(draftTimer);
-    view.destroy();
+    editor.destroy({ save: keep });
   });
 
   const testNames = tests.map((t) => t.name).join(', ');

@@ -4,8 +4,8 @@
 // totals (beside the original course's estimates), the per-layer table and the top
 // operations. Not for: counting or timing anything (core), or pure helpers (builder-data.js).
 
-import { basicSetup, EditorView } from 'codemirror';
 import { json } from '@codemirror/lang-json';
+import { createCodeEditor } from '../../code-editor.js';
 import { BarChart } from '../../charts/bar-chart.js';
 import { h } from '../../experiments/experiment.js';
 import { cellText, headerText, isTextColumn } from '../../experiments/model.js';
@@ -26,11 +26,6 @@ import {
 
 const SAVE_DELAY_MS = 400;
 
-const editorTheme = EditorView.theme({
-  '&': { fontSize: '0.88rem', border: '1px solid var(--border, #dce1e8)', borderRadius: '6px', background: '#fff' },
-  '&.cm-focused': { outline: '2px solid var(--accent, #2457c5)', outlineOffset: '1px' },
-  '.cm-scroller': { fontFamily: 'var(--font-mono, monospace)', minHeight: '12rem', maxHeight: '26rem' },
-});
 
 function numbersTable(columns, rows, caption) {
   return h(
@@ -155,47 +150,23 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
   container.append(section);
 
   // ---- the editor, saved shortly after typing stops ----
-  let saveTimer = null;
-  const save = () => {
-    clearTimeout(saveTimer);
-    saveTimer = null;
-    const problem = saveSpec(storage, view.state.doc.toString());
-    saveNote.textContent = problem ?? 'Your spec is kept in this browser, so a reload keeps it.';
-    saveNote.classList.toggle('warn', Boolean(problem));
-  };
-  const view = new EditorView({
-    doc: readSavedSpec(storage) ?? DEFAULT_SPEC_TEXT,
+  const editor = createCodeEditor({
     parent: editorHost,
-    extensions: [
-      EditorView.domEventHandlers({
-        keydown(event) {
-          if ((event.ctrlKey || event.metaKey) && event.key === 'Enter') {
-            event.preventDefault();
-            profile();
-            return true;
-          }
-          return false;
-        },
-      }),
-      basicSetup,
-      json(),
-      editorTheme,
-      EditorView.contentAttributes.of({ 'aria-labelledby': 'builder-editor-label', 'aria-describedby': 'builder-spec-error' }),
-      EditorView.updateListener.of((update) => {
-        if (!update.docChanged) return;
-        clearTimeout(saveTimer);
-        saveTimer = setTimeout(save, SAVE_DELAY_MS);
-      }),
-    ],
+    doc: readSavedSpec(storage) ?? DEFAULT_SPEC_TEXT,
+    language: json(),
+    onRun: () => profile(),
+    onSave: (text) => {
+      const problem = saveSpec(storage, text);
+      saveNote.textContent = problem ?? 'Your spec is kept in this browser, so a reload keeps it.';
+      saveNote.classList.toggle('warn', Boolean(problem));
+    },
+    saveDelayMs: SAVE_DELAY_MS,
+    labelledBy: 'builder-editor-label',
+    describedBy: 'builder-spec-error',
+    minHeight: '12rem',
   });
-  const flush = () => saveTimer !== null && save();
-  window.addEventListener('pagehide', flush);
-
-  function setEditorText(text) {
-    // One transaction, so Ctrl+Z brings the student's own spec back.
-    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
-    save();
-  }
+  // One transaction, so Ctrl+Z brings the student's own spec back.
+  const setEditorText = (text) => editor.setText(text);
 
   function showPickerError(err) {
     pickerError.textContent = err ? `Error: ${err.message ?? err}` : '';
@@ -311,7 +282,7 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
 
   async function profile() {
     if (controller) return;
-    flush();
+    editor.flush();
     const batch = parseBatch(batchInput.value);
     batchError.textContent = batch.problem ?? '';
     batchError.hidden = !batch.problem;
@@ -331,7 +302,7 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
     try {
       const p = await bridge.call(
         'call',
-        { fn: 'profileModel', args: [view.state.doc.toString(), profileOptions({ quick, batch: batch.batch })] },
+        { fn: 'profileModel', args: [editor.text(), profileOptions({ quick, batch: batch.batch })] },
         { signal: controller.signal, where: 'builder-profile' },
       );
       showResults(p);
@@ -360,14 +331,13 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
 
   return {
     element: section,
-    view,
+    view: editor.view,
     profile,
     destroy() {
       controller?.abort();
       clearInterval(ticker);
-      window.removeEventListener('pagehide', flush);
       chart?.destroy();
-      view.destroy();
+      editor.destroy();
       section.remove();
     },
   };
