@@ -16,10 +16,13 @@
 
 #include "perflab/error.hpp"
 #include "perflab/grader.hpp"
+#include "exercise_helpers.hpp"
 #include "perflab/roofline.hpp"
 
 using namespace perflab;
 using nlohmann::json;
+using exercise_test::choice_starting_with;
+using exercise_test::contains;
 
 namespace {
 
@@ -31,24 +34,6 @@ double param(const json& variant, const char* name) {
 
 json grade_values(const char* id, std::uint32_t seed, const std::vector<double>& values) {
   return grade_exercise(id, seed, {{"values", values}});
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-// The shown index of the choice that starts with `prefix` (exactly one must).
-int shown_index(const json& variant, const std::string& prefix) {
-  int found = -1;
-  const json& choices = variant.at("choices");
-  for (std::size_t i = 0; i < choices.size(); ++i) {
-    if (choices[i].get<std::string>().rfind(prefix, 0) == 0) {
-      REQUIRE(found == -1);
-      found = static_cast<int>(i);
-    }
-  }
-  REQUIRE(found >= 0);
-  return found;
 }
 
 // Every answer right: the product of the test's small-integer matrices, by hand.
@@ -205,7 +190,7 @@ TEST_CASE("technique exercise: fuse at the memory roof, block for strided loops,
       right = "Vectorize";
     }
     answers.insert(right);
-    const int index = shown_index(v, right);
+    const int index = choice_starting_with(v, right);
     const json g = grade_exercise("acceleration.technique", seed, {{"choice", index}});
     CHECK(g.at("correct") == true);
     CHECK(g.at("score") == 10);

@@ -18,9 +18,12 @@
 
 #include "perflab/error.hpp"
 #include "perflab/grader.hpp"
+#include "exercise_helpers.hpp"
 
 using namespace perflab;
 using nlohmann::json;
+using exercise_test::choice_starting_with;
+using exercise_test::contains;
 
 namespace {
 
@@ -61,24 +64,6 @@ std::string grouped(std::int64_t x) {
     out += digits[i];
   }
   return out;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-// The shown index of the choice that starts with `prefix` (exactly one must).
-int choice_starting_with(const json& variant, const std::string& prefix) {
-  int found = -1;
-  const json& choices = variant.at("choices");
-  for (std::size_t i = 0; i < choices.size(); ++i) {
-    if (choices[i].get<std::string>().rfind(prefix, 0) == 0) {
-      REQUIRE(found == -1);
-      found = static_cast<int>(i);
-    }
-  }
-  REQUIRE(found >= 0);
-  return found;
 }
 
 // A measureLatency test's description, read back the way the sandbox reads it.
