@@ -246,15 +246,12 @@ console.log(`timer (both sides): warmup ${timerOptions.warmup}, ${timerOptions.s
 // like ours do, so the probe is run again inside the rounds, next to the kernel it is
 // compared with (see probeEntry), and each fraction is taken within a round. This first run
 // only prints what the machine looks like.
-const hasProbe = typeof perflab.probeMachine === 'function';
-const simdPeak = (p) => p.simd_peak_gflops_per_s ?? p.peak_gflops_per_s;
-if (hasProbe) {
+const simdPeak = (p) => p.simd_peak_gflops_per_s;
+{
   const probe = perflab.probeMachine();
   console.log(`probe: SIMD peak ${simdPeak(probe).toFixed(1)} GFLOP/s, copy ` +
     `${probe.copy_gb_per_s.toFixed(1)} GB/s, triad ${probe.triad_gb_per_s.toFixed(1)} GB/s` +
     (probe.warning ? ` (warning: ${probe.warning})` : ''));
-} else {
-  console.log('probe: not bound in this build (no probeMachine); % of peak and bandwidth not shown');
 }
 
 const summary = [];
@@ -338,7 +335,7 @@ for (const n of MATMUL_SIZES) {
       time: () => timeJs(perflab, () => tf.matMul(a, b).dispose(), timerOptions) },
     { side: 'tfjs', what: 'tf.matMul + dataSync', rate: gflops, unit: 'GFLOP/s',
       time: () => timeJs(perflab, () => { const r = tf.matMul(a, b); r.dataSync(); r.dispose(); }, timerOptions) },
-    ...(hasProbe && n === MATMUL_PEAK_FLOOR.n
+    ...(n === MATMUL_PEAK_FLOOR.n
       ? [probeEntry('SIMD peak (probeMachine)', simdPeak, flops, 'GFLOP/s')] : []),
   ]);
   a.dispose(); b.dispose();
@@ -367,10 +364,7 @@ for (const n of MATMUL_SIZES) {
 
 // ---- GELU on 4 Mi elements. Theirs: the same tanh formula composed of nine tf ops (tfjs has
 // no GELU op), so unfused: each op writes a new 16 MiB tensor; the constants are made once.
-// Ours: measureGelu when the module has it (core's Timer, kernel only, as measureMatmul).
-// Until then, the gelu binding timed here, which also copies the input into wasm memory and
-// the result out to JS on every call: a handicap for ours (tfjs's input already sits in its
-// heap), and too much copying to check the fused/unfused floor (needs measureGelu).
+// Ours: measureGelu (core's Timer, kernel only, as measureMatmul).
 // Rate: GB/s at the fused traffic, 8 bytes per element, for every row alike (so it reads
 // as elements per second; the unfused rows move more than that).
 const n = GELU_ELEMENTS;
@@ -393,14 +387,10 @@ const bestGelu = geluNames.includes('fused-simd') ? 'fused-simd' : 'fused';
   y.dispose();
   if (!(error <= GELU_TOLERANCE)) fail(`GELU: ours (${bestGelu}) and tfjs differ by up to ${error}`);
 }
-const kernelOnly = typeof perflab.measureGelu === 'function';
 const gbPerS = (ms) => (GELU_BYTES_PER_ELEMENT * n) / ms / 1e6;
 const geluFigures = runGroup('GELU 4 Mi', [
-  ...geluNames.map((name) => ({ side: 'ours', what: kernelOnly ? name : `${name} (+ copies)`, name,
-    rate: gbPerS, unit: 'GB/s',
-    time: kernelOnly
-      ? () => perflab.measureGelu(name, n, timerOptions).stats
-      : () => timeJs(perflab, () => perflab.gelu(xData, [n], name), timerOptions) })),
+  ...geluNames.map((name) => ({ side: 'ours', what: name, name, rate: gbPerS, unit: 'GB/s',
+    time: () => perflab.measureGelu(name, n, timerOptions).stats })),
   { side: 'tfjs', what: '9 tf ops (unfused)', rate: gbPerS, unit: 'GB/s',
     time: () => timeJs(perflab, () => tfGelu().dispose(), timerOptions) },
   { side: 'tfjs', what: '9 tf ops (unfused) + dataSync', rate: gbPerS, unit: 'GB/s',
@@ -408,16 +398,12 @@ const geluFigures = runGroup('GELU 4 Mi', [
   // The same kernel on 4 Ki elements (32 KiB in and out, in L1), its time scaled to 4 Mi:
   // what the kernel costs when memory costs nothing. Close to the 4 Mi figure means the
   // kernel is bound by its arithmetic, and no memory optimisation can move it.
-  ...(kernelOnly && geluNames.includes(bestGelu)
-    ? [{ side: 'ours', what: `${bestGelu}, 4 Ki in L1 (x1024)`, name: 'in-l1', rate: gbPerS, unit: 'GB/s',
-      time: () => {
-        const s = perflab.measureGelu(bestGelu, GELU_L1_ELEMENTS, timerOptions).stats;
-        return { median_ms: (s.median_ms * n) / GELU_L1_ELEMENTS, cv: s.cv };
-      } }]
-    : []),
-  ...(hasProbe && kernelOnly
-    ? [probeEntry('copy bandwidth (probeMachine)', (p) => p.copy_gb_per_s, GELU_BYTES_PER_ELEMENT * n, 'GB/s')]
-    : []),
+  { side: 'ours', what: `${bestGelu}, 4 Ki in L1 (x1024)`, name: 'in-l1', rate: gbPerS, unit: 'GB/s',
+    time: () => {
+      const s = perflab.measureGelu(bestGelu, GELU_L1_ELEMENTS, timerOptions).stats;
+      return { median_ms: (s.median_ms * n) / GELU_L1_ELEMENTS, cv: s.cv };
+    } },
+  probeEntry('copy bandwidth (probeMachine)', (p) => p.copy_gb_per_s, GELU_BYTES_PER_ELEMENT * n, 'GB/s'),
 ]);
 for (const t of [x, half, one, cubic, sqrt2OverPi]) t.dispose();
 
@@ -429,35 +415,28 @@ summary.push(
   `GELU ${n} elements: ours ${best.what} ${best.median_ms.toFixed(2)} ms vs tfjs-wasm (9 ops, unfused) ` +
     `${theirsGeluMs.toFixed(2)} ms = ${ratioLine(best, theirsGelu).text} (no floor)`,
 );
-if (kernelOnly && geluOurs('unfused')) {
+{
   const { ratio, text } = ratioLine(best, [geluOurs('unfused')]);
   summary.push(`GELU ${n} elements: ours ${bestGelu} vs ours unfused = ${text} ` +
     `(floor ${GELU_FUSED_FLOOR}x)${ratio < GELU_FUSED_FLOOR ? ' BELOW FLOOR' : ''}`);
   floors.push({ what: `GELU ${bestGelu}/unfused ${ratio.toFixed(1)}x >= ${GELU_FUSED_FLOOR}x`,
     met: ratio >= GELU_FUSED_FLOOR });
   const copyFigure = geluFigures.find((f) => f.side === 'probe');
-  if (copyFigure) {
-    const { ratio: fraction, perRound } = ratioLine(best, [copyFigure]);
-    summary.push(`${bestGelu} GELU 4 Mi: ${gbPerS(best.median_ms).toFixed(2)} GB/s = ${pct(fraction)} of copy ` +
-      `bandwidth ${gbPerS(copyFigure.median_ms).toFixed(2)} GB/s (rounds ${pctRange(perRound)}) ` +
-      `(floor ${pct(GELU_COPY_FLOOR)})${fraction < GELU_COPY_FLOOR ? ' BELOW FLOOR' : ''}`);
-    floors.push({ what: `GELU ${bestGelu} ${pct(fraction)} of the probe's copy bandwidth >= ${pct(GELU_COPY_FLOOR)}`,
-      met: fraction >= GELU_COPY_FLOOR });
-    const inL1 = geluOurs('in-l1');
-    if (inL1) {
-      // Same statistic as the floor (median of per-round ratios against the copy figure).
-      const { ratio: l1Fraction } = ratioLine(inL1, [copyFigure]);
-      const nsPerElement = (ms) => (ms * 1e6) / n;
-      summary.push(`${bestGelu} GELU with its data in L1: ${nsPerElement(inL1.median_ms).toFixed(2)} ns/element ` +
-        `(at 4 Mi: ${nsPerElement(best.median_ms).toFixed(2)}), ${pct(l1Fraction)} of copy bandwidth: ` +
-        (l1Fraction < GELU_COPY_FLOOR
-          ? 'below the floor even when memory costs nothing, so its arithmetic alone keeps it from the floor'
-          : `its arithmetic alone reaches the floor; at 4 Mi memory traffic costs it the rest`));
-    }
-  }
-} else {
-  summary.push('GELU floors (fused-simd >= 2x unfused, >= 60% of copy bandwidth): not checked, ' +
-    'the module has no measureGelu binding (the gelu binding\'s copies would dominate)');
+  const { ratio: fraction, perRound } = ratioLine(best, [copyFigure]);
+  summary.push(`${bestGelu} GELU 4 Mi: ${gbPerS(best.median_ms).toFixed(2)} GB/s = ${pct(fraction)} of copy ` +
+    `bandwidth ${gbPerS(copyFigure.median_ms).toFixed(2)} GB/s (rounds ${pctRange(perRound)}) ` +
+    `(floor ${pct(GELU_COPY_FLOOR)})${fraction < GELU_COPY_FLOOR ? ' BELOW FLOOR' : ''}`);
+  floors.push({ what: `GELU ${bestGelu} ${pct(fraction)} of the probe's copy bandwidth >= ${pct(GELU_COPY_FLOOR)}`,
+    met: fraction >= GELU_COPY_FLOOR });
+  // Same statistic as the floor (median of per-round ratios against the copy figure).
+  const inL1 = geluOurs('in-l1');
+  const { ratio: l1Fraction } = ratioLine(inL1, [copyFigure]);
+  const nsPerElement = (ms) => (ms * 1e6) / n;
+  summary.push(`${bestGelu} GELU with its data in L1: ${nsPerElement(inL1.median_ms).toFixed(2)} ns/element ` +
+    `(at 4 Mi: ${nsPerElement(best.median_ms).toFixed(2)}), ${pct(l1Fraction)} of copy bandwidth: ` +
+    (l1Fraction < GELU_COPY_FLOOR
+      ? 'below the floor even when memory costs nothing, so its arithmetic alone keeps it from the floor'
+      : 'its arithmetic alone reaches the floor; at 4 Mi memory traffic costs it the rest'));
 }
 
 console.log(
@@ -467,4 +446,3 @@ console.log(
 for (const line of summary) console.log(line);
 console.log('\nfloors (issue 4; each the median of the per-round ratios):');
 for (const f of floors) console.log(`${f.met ? 'met    ' : 'NOT MET'}  ${f.what}`);
-if (!hasProbe) console.log('not checked: % of SIMD peak and % of copy bandwidth (no probeMachine in this build)');
