@@ -22,15 +22,21 @@ using namespace detail;
 // out[i] = op(x[i]) over vectors. Tensors are 16-byte aligned, so aligned loads are safe;
 // the last n % 4 elements go through a padded buffer, so every element gets the same
 // arithmetic.
-// Two vectors per step: their two independent chains let the CPU overlap a long op (GELU's
-// exp and divide) better than one chain per step does (measured 15% faster in V8).
+// Four vectors per step, each loaded, transformed and stored as a group: their independent
+// chains sit side by side in the instruction stream, so the CPU overlaps a long op (GELU's
+// ~50-cycle chain of multiplies, adds and a divide) without needing a deep scheduler to find
+// the next chain. GELU in Node 20, measured side by side: on a Zen 4 core 0.67-0.68 ns per
+// element against 0.79-0.82 with two vectors per step (two had been 15% ahead of one on a
+// Sapphire Rapids core); eight vectors were slower again (V8 spills the constants).
 template <class Op>
 void map_unary(float* out, const float* x, size_t n, Op op) {
+  constexpr size_t kStep = 4 * kLanes;
   size_t i = 0;
-  for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
-    const f32x4 a = load(x + i), b = load(x + i + kLanes);
-    store(out + i, op(a));
-    store(out + i + kLanes, op(b));
+  for (; i + kStep <= n; i += kStep) {
+    f32x4 v[4];
+    for (size_t u = 0; u < 4; ++u) v[u] = load(x + i + u * kLanes);
+    for (size_t u = 0; u < 4; ++u) v[u] = op(v[u]);
+    for (size_t u = 0; u < 4; ++u) store(out + i + u * kLanes, v[u]);
   }
   for (; i + kLanes <= n; i += kLanes) store(out + i, op(load(x + i)));
   if (i < n) {
