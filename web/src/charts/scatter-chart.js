@@ -4,7 +4,10 @@
 // lines). Not for: computing the points or the lines (they arrive computed).
 
 import * as Plot from '@observablehq/plot';
+import { placeLabels } from './labels.js';
 import { CHART_STYLE, PlotChart, emptyMark } from './plot-chart.js';
+
+const MARGIN = Object.freeze({ left: 60, right: 24, top: 20, bottom: 44 });
 
 // Log ticks as plain numbers (0.1, 0.2), not SI prefixes (100m, 200m) a student would
 // misread as metres or milli-; an empty log axis gets an extent so the frame still draws.
@@ -59,12 +62,13 @@ export class ScatterChart extends PlotChart {
       strokeDasharray: r.dashed ? '5,4' : undefined,
     });
     const empty = points.length === 0 && references.length === 0;
-    return Plot.plot({
+    const config = (labelMarks) => ({
       width,
       height: o.height,
-      marginLeft: 60,
-      marginBottom: 44,
-      marginRight: 24,
+      marginLeft: MARGIN.left,
+      marginBottom: MARGIN.bottom,
+      marginRight: MARGIN.right,
+      marginTop: MARGIN.top,
       style: CHART_STYLE,
       ariaLabel: o.ariaLabel,
       ariaDescription: points.length ? undefined : o.emptyText,
@@ -100,11 +104,41 @@ export class ScatterChart extends PlotChart {
           { x: 'x', frameAnchor: 'top', text: 'label', textAnchor: 'start', dx: 4, dy: 10, fill: 'currentColor' },
         ),
         Plot.dot(points, { x: o.x, y: o.y, fill: o.series ?? 'currentColor', r: 4.5, tip: true }),
-        o.label
-          ? Plot.text(points, { x: o.x, y: o.y, text: o.label, dx: 8, textAnchor: 'start', fill: 'currentColor' })
-          : null,
+        ...labelMarks,
         emptyMark(empty, o.emptyText),
       ],
     });
+    if (!o.label || points.length === 0) return Plot.plot(config([]));
+    // Labels are placed in pixels: draw once without them to learn the scales, place each
+    // label clear of the others (labels.js), then draw with the labels at those places.
+    const height = o.height;
+    const bare = Plot.plot(config([]));
+    const sx = bare.scale('x');
+    const sy = bare.scale('y');
+    const labelled = points
+      .map((p) => ({ p, x: sx.apply(p[o.x]), y: sy.apply(p[o.y]), text: String(p[o.label] ?? '') }))
+      .filter((l) => l.text && Number.isFinite(l.x) && Number.isFinite(l.y));
+    // Half a line (7 px) of slack above and below: the extreme dots of a log axis sit on, or a
+    // pixel past, the frame's edge, and their labels belong on their own line.
+    const places = placeLabels(labelled, {
+      left: MARGIN.left,
+      right: width - MARGIN.right,
+      top: MARGIN.top - 7,
+      bottom: height - MARGIN.bottom + 7,
+    });
+    const atPlace = (side) =>
+      labelled.flatMap((l, i) =>
+        places[i].side === side ? [{ x: l.p[o.x], y: sy.invert(l.y + places[i].dy), text: l.text }] : [],
+      );
+    const text = (data, side) =>
+      Plot.text(data, {
+        x: 'x',
+        y: 'y',
+        text: 'text',
+        dx: side === 'right' ? 8 : -8,
+        textAnchor: side === 'right' ? 'start' : 'end',
+        fill: 'currentColor',
+      });
+    return Plot.plot(config([text(atPlace('right'), 'right'), text(atPlace('left'), 'left')]));
   }
 }

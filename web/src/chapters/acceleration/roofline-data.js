@@ -96,12 +96,13 @@ export function kernelName({ op, n, variant, options }) {
 export const withKernelName = (row) => ({ ...row, kernel: kernelName(row) });
 
 /**
- * Display: the chart's point labels. Kernels that land on (nearly) the same spot, such as
- * add and mul, share one label ("add, mul") on the first of them, so the texts do not
- * overprint; `near` is the largest ratio between two points' coordinates still counted as
- * the same spot.
+ * Display: the chart's point labels. Kernels that land on the same spot, such as add and mul
+ * often do, share one label ("add, mul") on the first of them; `near` is the largest ratio
+ * between two points' coordinates still counted as the same spot (5%: their dots overlap on
+ * the chart). Points further apart keep their own labels, which the scatter chart places
+ * clear of each other (charts/labels.js).
  */
-export function chartPoints(rows, near = 1.25) {
+export function chartPoints(rows, near = 1.05) {
   const labelled = [];
   return rows.map((row) => {
     const twin = labelled.find(

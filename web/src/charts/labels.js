@@ -1,0 +1,59 @@
+// Where each point's label goes on a chart, so that labels of nearby points do not print over
+// each other: greedy, in pixel space, in the order given. A label first tries the right of its
+// point, then one, two, three lines above or below it, then the same on the left; the first
+// place whose text stays between the frame's left and right and whose middle line stays
+// between its top and bottom, and that overlaps neither a label placed before it nor another
+// point's dot wins (else it stays right of its point). Text width is estimated from its length.
+// Not for: drawing (the chart draws the labels where this says), or many hundreds of points.
+
+const OFFSETS = [0, -1, 1, -2, 2, -3, 3];
+
+const overlaps = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
+/**
+ * @param {Array<{x: number, y: number, text: string}>} items each point's pixel position and label
+ * @param {object} frame
+ * @param {number} frame.left  @param {number} frame.right  @param {number} frame.top
+ * @param {number} frame.bottom the plotting area in pixels
+ * @param {number} [frame.charWidth] estimated pixels per character (12 px font: 6.6)
+ * @param {number} [frame.lineHeight] pixels per label line
+ * @param {number} [frame.gap] pixels between a point and its label
+ * @param {number} [frame.dotRadius] radius of every point's dot, an obstacle for other labels
+ * @returns {Array<{side: 'right'|'left', dy: number}>} per item, in pixels (dy down)
+ */
+export function placeLabels(items, frame) {
+  const { left, right, top, bottom, charWidth = 6.6, lineHeight = 14, gap = 8, dotRadius = 4.5 } = frame;
+  const dots = items.map((p) => ({
+    x0: p.x - dotRadius,
+    x1: p.x + dotRadius,
+    y0: p.y - dotRadius,
+    y1: p.y + dotRadius,
+  }));
+  const placed = [];
+  return items.map((p, i) => {
+    if (!p.text) return { side: 'right', dy: 0 };
+    const w = p.text.length * charWidth;
+    const boxFor = (side, dy) => {
+      const x0 = side === 'right' ? p.x + gap : p.x - gap - w;
+      const yc = p.y + dy;
+      return { x0, x1: x0 + w, y0: yc - lineHeight / 2, y1: yc + lineHeight / 2 };
+    };
+    for (const side of ['right', 'left']) {
+      for (const k of OFFSETS) {
+        const dy = k * lineHeight;
+        const box = boxFor(side, dy);
+        // Whole text inside left-right; its middle inside top-bottom (half a line may reach
+        // into a margin, so the lowest and highest points keep their labels beside them).
+        const middle = p.y + dy;
+        const inside = box.x0 >= left && box.x1 <= right && middle >= top && middle <= bottom;
+        if (!inside) continue;
+        if (placed.some((b) => overlaps(b, box))) continue;
+        if (dots.some((d, j) => j !== i && overlaps(d, box))) continue;
+        placed.push(box);
+        return { side, dy };
+      }
+    }
+    placed.push(boxFor('right', 0));
+    return { side: 'right', dy: 0 };
+  });
+}
