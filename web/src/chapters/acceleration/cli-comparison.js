@@ -86,8 +86,11 @@ export function mountCliComparison(container, { bridge }) {
         'The same C++ runs natively in the <code>perflab</code> command. Build it (<code>tools/lab build</code>), ' +
         'run <code>perflab roofline --json &gt; roofline.json</code> (or <code>perflab bench --json</code>) on ' +
         'this machine, and paste the output here or load the file. Same kernels, same 128-bit ' +
-        'vectors; the browser adds bounds checks and a coarser clock, so expect the page a ' +
-        'little slower, not different in kind.',
+        'vectors, but not the same machine instructions: the native build targets the baseline ' +
+        'of its CPU family (SSE2 on x86-64), while the browser compiles the wasm for this very ' +
+        'CPU (on x86-64 with AVX, forms that save a register copy or a shuffle per step) and ' +
+        'adds a coarser clock. Expect the two within a few tens of percent, either one ahead, ' +
+        'not different in kind.',
     }),
     h('label', { for: id('input'), text: 'perflab JSON output' }),
     textarea,
