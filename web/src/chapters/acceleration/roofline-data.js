@@ -5,6 +5,7 @@
 // the kernel labels, the chart's reference lines, the columns. No DOM.
 
 import { rooflineReferences } from '../../charts/shape.js';
+import { operationCsvColumns } from '../operation-row.js';
 
 /** The chart's intensity axis (FLOP/byte): from below add's 1/12 to above N/6 at N = 1024. */
 export const X_DOMAIN = Object.freeze([1 / 32, 512]);
@@ -139,28 +140,4 @@ export const TABLE_COLUMNS = Object.freeze([
   { key: 'verdict', label: 'verdict', format: 'text' },
 ]);
 
-export const CSV_COLUMNS = Object.freeze([
-  'build',
-  'op',
-  'variant',
-  'n',
-  'elements',
-  'flops',
-  'bytes',
-  'intensity',
-  'gflops_per_s',
-  'gb_per_s',
-  'ns_per_element',
-  'peak_gflops_per_s',
-  'bandwidth_gb_per_s',
-  'ridge_flops_per_byte',
-  'attainable_gflops_per_s',
-  'fraction_of_attainable',
-  'bound',
-  'verdict',
-  'median_ms',
-  'min_ms',
-  'cv',
-  'samples',
-  'warning',
-]);
+export const CSV_COLUMNS = operationCsvColumns();

@@ -4,6 +4,7 @@
 // the table and CSV columns. No DOM and no roofline arithmetic (core places each row).
 
 import { timerOptions } from './common.js';
+import { operationCsvColumns } from '../operation-row.js';
 
 export const OPERATION_FAMILIES = Object.freeze({
   add: 'element-wise',
@@ -59,29 +60,4 @@ export const OPERATION_COLUMNS = Object.freeze([
   { key: 'stats.warning', label: 'warning', format: 'text' },
 ]);
 
-export const OPERATION_CSV = Object.freeze([
-  'build',
-  'op',
-  { name: 'family', value: (r) => OPERATION_FAMILIES[r.op] ?? r.op },
-  'variant',
-  'n',
-  'elements',
-  'flops',
-  'bytes',
-  'intensity',
-  'gflops_per_s',
-  'gb_per_s',
-  'ns_per_element',
-  'peak_gflops_per_s',
-  'bandwidth_gb_per_s',
-  'ridge_flops_per_byte',
-  'attainable_gflops_per_s',
-  'fraction_of_attainable',
-  'bound',
-  'median_ms',
-  'ci95_low_ms',
-  'ci95_high_ms',
-  'cv',
-  'samples',
-  'warning',
-]);
+export const OPERATION_CSV = operationCsvColumns([{ name: 'family', value: (r) => OPERATION_FAMILIES[r.op] ?? r.op }]);
