@@ -74,7 +74,7 @@ describe('the Acceleration chapter, quick mode', () => {
     assert.equal(rows, 18);
     assert.deepEqual(marks, [18]);
     const chart = `[data-experiment="acceleration-roofline"] [data-role="chart"] svg`;
-    // Kernels on the same spot share a label ("add, mul").
+    // Kernels on the same spot share a label ("add, mul"); every kernel is named.
     const texts = await page.$$eval(`${chart} g[aria-label="text"] text`, (t) => t.map((x) => x.textContent));
     const labels = texts.flatMap((l) => l.split(', '));
     const kernels = [
@@ -99,6 +99,18 @@ describe('the Acceleration chapter, quick mode', () => {
     ];
     for (const kernel of kernels) {
       assert.ok(labels.includes(kernel), `${kernel} is labelled on the chart (labels: ${labels.join(', ')})`);
+    }
+    // No two kernel labels print over each other (charts/labels.js places them).
+    const boxes = await page.$$eval(`${chart} g[aria-label="text"] text`, (t) =>
+      t
+        .filter((x) => x.textContent && !/^(peak|memory) /.test(x.textContent))
+        .map((x) => ({ text: x.textContent, ...x.getBoundingClientRect().toJSON() })),
+    );
+    for (const [i, a] of boxes.entries()) {
+      for (const b of boxes.slice(i + 1)) {
+        const overlap = a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+        assert.ok(!overlap, `labels '${a.text}' and '${b.text}' overlap`);
+      }
     }
     assert.ok(labels.some((l) => l.startsWith('peak ')), 'the peak roof is labelled');
     assert.ok(labels.some((l) => l.startsWith('memory ')), 'the bandwidth roof is labelled');
