@@ -3,6 +3,8 @@
 // so a student can put the Profiling chapter's and the Acceleration chapter's files side by
 // side. Not for: table columns (each experiment shows what its lesson needs).
 
+import { STATS_CSV_COLUMNS } from '../experiments/csv.js';
+
 /**
  * @param {Array<string|{name: string, value: Function}>} [extra] display columns of the
  *        experiment's own, written right after `op`
@@ -28,12 +30,7 @@ export function operationCsvColumns(extra = []) {
     'fraction_of_attainable',
     'bound',
     'verdict',
-    'median_ms',
-    'min_ms',
-    'ci95_low_ms',
-    'ci95_high_ms',
-    'cv',
-    'samples',
+    ...STATS_CSV_COLUMNS,
     'warning',
   ]);
 }

@@ -9,6 +9,13 @@ export function csvField(value) {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/**
+ * The timing columns every measured row shares, in this order: fields of core's Stats
+ * (timer.hpp), which `flattenRow` lifts out of a row's `stats`. Experiments add their own
+ * extra statistics (outliers, inner_iterations, …) after these.
+ */
+export const STATS_CSV_COLUMNS = Object.freeze(['median_ms', 'min_ms', 'ci95_low_ms', 'ci95_high_ms', 'cv', 'samples']);
+
 const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && !ArrayBuffer.isView(v);
 
 /** `{build, stats: {median_ms}}` -> `{median_ms, build}`: nested fields first, so top-level wins. */

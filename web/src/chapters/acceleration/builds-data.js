@@ -3,6 +3,8 @@
 // SIMD ÷ scalar ratio for display, the table and CSV columns.
 // No DOM and no measuring.
 
+import { STATS_CSV_COLUMNS } from '../../experiments/csv.js';
+
 /** The two builds, in the order each point is measured. */
 export const BUILDS = Object.freeze(['simd', 'scalar']);
 
@@ -71,12 +73,7 @@ export const CSV_COLUMNS = Object.freeze([
   'n',
   'flops',
   'gflops_per_s',
-  'median_ms',
-  'min_ms',
-  'ci95_low_ms',
-  'ci95_high_ms',
-  'cv',
-  'samples',
+  ...STATS_CSV_COLUMNS,
   'outliers',
   'warning',
 ]);

@@ -5,6 +5,7 @@
 // No DOM and no measuring (core measures; experiments/ runs and prints).
 
 import { formatSig } from '../../experiments/format.js';
+import { STATS_CSV_COLUMNS } from '../../experiments/csv.js';
 
 /**
  * The full sweep. A point lasts at least three calls (a warmup and the Timer's two
@@ -90,12 +91,7 @@ export const CSV_COLUMNS = Object.freeze([
   'gb_per_s',
   'peak_gflops_per_s',
   'fraction_of_peak',
-  'median_ms',
-  'min_ms',
-  'ci95_low_ms',
-  'ci95_high_ms',
-  'cv',
-  'samples',
+  ...STATS_CSV_COLUMNS,
   'outliers',
   'inner_iterations',
   'resolution_ms',
