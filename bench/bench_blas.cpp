@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "perflab/error.hpp"
-#include "perflab/kernels.hpp"
-#include "perflab/probe.hpp"
-#include "perflab/tensor.hpp"
-#include "perflab/timer.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/kernels/kernels.hpp"
+#include "perflab/roofline/probe.hpp"
+#include "perflab/tensor/tensor.hpp"
+#include "perflab/timing/timer.hpp"
 
 namespace {
 

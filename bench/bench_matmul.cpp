@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "perflab/error.hpp"
-#include "perflab/kernels.hpp"
-#include "perflab/probe.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/kernels/kernels.hpp"
+#include "perflab/roofline/probe.hpp"
 
 namespace {
 

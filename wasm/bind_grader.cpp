@@ -2,7 +2,7 @@
 // JSON.parse/JSON.stringify, so the page sees exactly the shapes the native CLI prints.
 // Not for: running student code (the page's sandbox worker does; core grades its results).
 #include "convert.hpp"
-#include "perflab/grader.hpp"
+#include "perflab/grading/grader.hpp"
 
 namespace perflab::wasm {
 namespace {

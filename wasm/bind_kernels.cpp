@@ -4,9 +4,9 @@
 // Tensors arrive as (data, shape) pairs and leave as {shape, data: Float32Array} copies.
 // Not for: sweeps over n or cancellation between points (the lab worker loops and checks).
 #include "convert.hpp"
-#include "perflab/error.hpp"
-#include "perflab/kernels.hpp"
-#include "perflab/operations.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/kernels/kernels.hpp"
+#include "perflab/kernels/operations.hpp"
 
 namespace perflab::wasm {
 namespace {

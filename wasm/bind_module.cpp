@@ -1,8 +1,8 @@
 // Bindings about the module itself: which build this is and what the tensor allocator holds.
 // Not for: anything computed; see convert.hpp for the conversions and the error seam.
 #include "convert.hpp"
-#include "perflab/kernels.hpp"
-#include "perflab/memory.hpp"
+#include "perflab/kernels/kernels.hpp"
+#include "perflab/tensor/memory.hpp"
 
 #ifndef PERFLAB_VERSION
 #error "PERFLAB_VERSION must be set by wasm/CMakeLists.txt"

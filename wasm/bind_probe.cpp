@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "convert.hpp"
-#include "perflab/error.hpp"
-#include "perflab/operations.hpp"
-#include "perflab/probe.hpp"
-#include "perflab/profiler.hpp"
-#include "perflab/report.hpp"
-#include "perflab/roofline.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/kernels/operations.hpp"
+#include "perflab/roofline/probe.hpp"
+#include "perflab/profiler/profiler.hpp"
+#include "perflab/roofline/report.hpp"
+#include "perflab/roofline/roofline.hpp"
 
 namespace perflab::wasm {
 namespace {

@@ -6,10 +6,10 @@
 // happen between calls.
 // Not for: sweeps, charts or any counting (core/profiler, core/zoo).
 #include "convert.hpp"
-#include "perflab/error.hpp"
-#include "perflab/layers.hpp"
-#include "perflab/profiler.hpp"
-#include "perflab/zoo.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/model/layers.hpp"
+#include "perflab/profiler/profiler.hpp"
+#include "perflab/model/zoo.hpp"
 
 namespace perflab::wasm {
 namespace {

@@ -2,8 +2,8 @@
 // (shown beside every measurement) and the median of values measured in JS.
 // Not for: timing JS functions (the page times student code in its sandbox worker).
 #include "convert.hpp"
-#include "perflab/clock.hpp"
-#include "perflab/timer.hpp"
+#include "perflab/timing/clock.hpp"
+#include "perflab/timing/timer.hpp"
 
 namespace perflab::wasm {
 namespace {

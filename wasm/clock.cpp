@@ -5,8 +5,8 @@
 // Not for: per-call clock choice (core's Timer takes a Clock&).
 #include <emscripten.h>
 
-#include "perflab/clock.hpp"
-#include "perflab/memory.hpp"
+#include "perflab/timing/clock.hpp"
+#include "perflab/tensor/memory.hpp"
 
 #ifndef PERFLAB_TENSOR_CAP_BYTES
 #error "PERFLAB_TENSOR_CAP_BYTES must be set by wasm/CMakeLists.txt, next to MAXIMUM_MEMORY"

@@ -11,7 +11,7 @@
 
 #include <emscripten.h>
 
-#include "perflab/error.hpp"
+#include "perflab/base/error.hpp"
 
 namespace perflab::wasm {
 

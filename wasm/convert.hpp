@@ -16,8 +16,8 @@
 #include <emscripten/val.h>
 #include <nlohmann/json.hpp>
 
-#include "perflab/tensor.hpp"
-#include "perflab/timer.hpp"
+#include "perflab/tensor/tensor.hpp"
+#include "perflab/timing/timer.hpp"
 
 namespace perflab::wasm {
 

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string>
 
-#include "perflab/tensor.hpp"
+#include "perflab/tensor/tensor.hpp"
 
 namespace perflab::testing {
 

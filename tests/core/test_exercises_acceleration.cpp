@@ -14,10 +14,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "perflab/error.hpp"
-#include "perflab/grader.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/grading/grader.hpp"
 #include "exercise_helpers.hpp"
-#include "perflab/roofline.hpp"
+#include "perflab/roofline/roofline.hpp"
 
 using namespace perflab;
 using nlohmann::json;

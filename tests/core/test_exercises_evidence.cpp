@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "perflab/error.hpp"
-#include "perflab/grader.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/grading/grader.hpp"
 
 using namespace perflab;
 using nlohmann::json;

@@ -16,8 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "perflab/error.hpp"
-#include "perflab/grader.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/grading/grader.hpp"
 #include "exercise_helpers.hpp"
 
 using namespace perflab;

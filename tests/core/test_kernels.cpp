@@ -17,11 +17,11 @@
 
 #include "perflab/detail/simd.hpp"
 #include "perflab/detail/vmath.hpp"
-#include "perflab/error.hpp"
-#include "perflab/kernels.hpp"
-#include "perflab/memory.hpp"
-#include "perflab/random.hpp"
-#include "perflab/tensor.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/kernels/kernels.hpp"
+#include "perflab/tensor/memory.hpp"
+#include "perflab/base/random.hpp"
+#include "perflab/tensor/tensor.hpp"
 
 using namespace perflab;
 

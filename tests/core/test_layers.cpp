@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "gradient_check.hpp"
-#include "perflab/error.hpp"
-#include "perflab/kernels.hpp"
-#include "perflab/layers.hpp"
-#include "perflab/memory.hpp"
-#include "perflab/random.hpp"
-#include "perflab/tensor.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/kernels/kernels.hpp"
+#include "perflab/model/layers.hpp"
+#include "perflab/tensor/memory.hpp"
+#include "perflab/base/random.hpp"
+#include "perflab/tensor/tensor.hpp"
 
 using namespace perflab;
 using perflab::testing::check_gradients;

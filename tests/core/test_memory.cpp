@@ -8,9 +8,9 @@
 #include <string>
 #include <utility>
 
-#include "perflab/error.hpp"
-#include "perflab/memory.hpp"
-#include "perflab/tensor.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/tensor/memory.hpp"
+#include "perflab/tensor/tensor.hpp"
 
 using namespace perflab;
 

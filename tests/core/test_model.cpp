@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "gradient_check.hpp"
-#include "perflab/error.hpp"
-#include "perflab/layers.hpp"
-#include "perflab/model.hpp"
-#include "perflab/tensor.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/model/layers.hpp"
+#include "perflab/model/model.hpp"
+#include "perflab/tensor/tensor.hpp"
 
 using namespace perflab;
 using nlohmann::json;

@@ -9,14 +9,14 @@
 #include <cmath>
 #include <string>
 
-#include "perflab/error.hpp"
-#include "perflab/layers.hpp"
-#include "perflab/memory.hpp"
-#include "perflab/operations.hpp"
-#include "perflab/probe.hpp"
-#include "perflab/profiler.hpp"
-#include "perflab/report.hpp"
-#include "perflab/roofline.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/model/layers.hpp"
+#include "perflab/tensor/memory.hpp"
+#include "perflab/kernels/operations.hpp"
+#include "perflab/roofline/probe.hpp"
+#include "perflab/profiler/profiler.hpp"
+#include "perflab/roofline/report.hpp"
+#include "perflab/roofline/roofline.hpp"
 
 using namespace perflab;
 

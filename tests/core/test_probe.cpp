@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "perflab/error.hpp"
-#include "perflab/kernels.hpp"
-#include "perflab/memory.hpp"
-#include "perflab/probe.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/kernels/kernels.hpp"
+#include "perflab/tensor/memory.hpp"
+#include "perflab/roofline/probe.hpp"
 
 using namespace perflab;
 

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "perflab/error.hpp"
-#include "perflab/layers.hpp"
-#include "perflab/memory.hpp"
-#include "perflab/model.hpp"
-#include "perflab/profiler.hpp"
-#include "perflab/zoo.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/model/layers.hpp"
+#include "perflab/tensor/memory.hpp"
+#include "perflab/model/model.hpp"
+#include "perflab/profiler/profiler.hpp"
+#include "perflab/model/zoo.hpp"
 
 using namespace perflab;
 using nlohmann::json;

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "perflab/error.hpp"
-#include "perflab/norm.hpp"
-#include "perflab/random.hpp"
-#include "perflab/reduce.hpp"
-#include "perflab/tensor.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/kernels/norm.hpp"
+#include "perflab/base/random.hpp"
+#include "perflab/kernels/reduce.hpp"
+#include "perflab/tensor/tensor.hpp"
 
 using namespace perflab;
 

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <limits>
 
-#include "perflab/error.hpp"
-#include "perflab/roofline.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/roofline/roofline.hpp"
 
 using namespace perflab;
 

@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "perflab/error.hpp"
-#include "perflab/random.hpp"
-#include "perflab/tensor.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/base/random.hpp"
+#include "perflab/tensor/tensor.hpp"
 
 using namespace perflab;
 

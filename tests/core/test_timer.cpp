@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "perflab/clock.hpp"
-#include "perflab/error.hpp"
-#include "perflab/timer.hpp"
+#include "perflab/timing/clock.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/timing/timer.hpp"
 
 using namespace perflab;
 

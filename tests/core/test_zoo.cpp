@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "perflab/error.hpp"
-#include "perflab/model.hpp"
-#include "perflab/zoo.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/model/model.hpp"
+#include "perflab/model/zoo.hpp"
 
 using namespace perflab;
 

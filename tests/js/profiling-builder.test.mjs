@@ -97,7 +97,7 @@ test('formatSpec puts one layer per line, type first, and parses back to the sam
   assert.deepEqual(JSON.parse(text), spec);
 });
 
-// A profile as profileModel returns it (fields from core/src/profiler_json.cpp), trimmed.
+// A profile as profileModel returns it (fields from core/src/profiler/profiler_json.cpp), trimmed.
 const stats = (median_ms) => ({ median_ms, ci95_low_ms: median_ms * 0.9, ci95_high_ms: median_ms * 1.1, p95_ms: median_ms * 1.2, cv: 0.05, samples: 10, warning: '' });
 const profile = {
   name: 'linear_128_64',

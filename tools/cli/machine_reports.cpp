@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "perflab/report.hpp"
+#include "perflab/roofline/report.hpp"
 
 #ifndef PERFLAB_VERSION
 #error "PERFLAB_VERSION must be set by tools/CMakeLists.txt"

@@ -1,0 +1,130 @@
+// One measured point of any of the lab's kernels by name ("matmul", "add", "gelu", ...) with
+// its documented FLOP and byte counts (roofline.hpp, reduce.hpp, norm.hpp) and, given the
+// machine's roofs, its place on the roofline. The operation-efficiency and roofline
+// experiments, `perflab roofline` and `perflab bench` all measure through this, and the JSON
+// rows below are what the page and the CLI print, so the two agree field by field.
+// Not for: sweeps (the caller loops over points), or counting real cache traffic.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "perflab/timing/clock.hpp"
+#include "perflab/kernels/kernels.hpp"
+#include "perflab/roofline/probe.hpp"
+#include "perflab/roofline/roofline.hpp"
+#include "perflab/timing/timer.hpp"
+
+namespace perflab {
+
+// "matmul", "add", "mul", "gelu", "sum", "softmax", "layernorm", in that order.
+const std::vector<std::string>& operation_names();
+
+// The roofs to place a measurement against (MachineProfile::peak_gflops_per_s() and its
+// triad bandwidth, or numbers a page already has).
+struct Roofs {
+  double peak_gflops_per_s = 0;
+  double bandwidth_gb_per_s = 0;
+};
+
+struct OperationOptions {
+  TimerOptions timer;
+  // The op's kernel variant; "" picks its default: matmul "packed" (any matmul variant),
+  // gelu "fused-simd" (any GELU variant), sum "simd", softmax and layernorm "fused"; add
+  // and mul have one vector kernel, "simd".
+  std::string variant;
+  std::optional<Roofs> roofs;  // given: the row carries its roofline placement
+};
+
+// Where a measurement sits on the roofline (roofline.hpp's arithmetic on the row's counts).
+struct RooflinePlacement {
+  double peak_gflops_per_s = 0;
+  double bandwidth_gb_per_s = 0;
+  double ridge_flops_per_byte = 0;
+  double attainable_gflops_per_s = 0;
+  double fraction_of_attainable = 0;  // gflops_per_s / attainable
+  Bound bound = Bound::Memory;
+  std::string verdict;  // roofline_verdict(...)
+};
+
+// n is the size the caller asked for; elements what one call processes:
+//   matmul     n = N of N×N @ N×N (1..kMaxMeasureMatmulN), elements = N² (of the output);
+//              counts cost_matmul(N, N, N); verified against naive up to N = 512;
+//   add, mul   elements = n, cost_add / cost_mul;
+//   gelu       elements = n, cost_gelu_fused (fused variants) or cost_gelu_unfused;
+//              verified against the double-precision reference;
+//   sum        elements = n, cost_sum;
+//   softmax, layernorm  rows of cols = min(n, 1024) features, rows = n / cols (n above 1024
+//              is rounded down to whole rows, so elements ≤ n), cost_softmax_* /
+//              cost_layernorm_* of the variant.
+// Element-wise ops take 1..kMaxOperationElements. What is timed is one call of the lab's
+// Tensor API (a new output tensor each call, as a NumPy expression would; matmul and fused
+// GELU write into an output allocated once). Rates use the median: gflops_per_s =
+// flops / median, gb_per_s = bytes / median, ns_per_element = median / elements.
+inline constexpr std::size_t kMaxOperationElements = std::size_t{1} << 24;  // 16 Mi, 64 MiB
+inline constexpr std::size_t kOperationRowFeatures = 1024;
+
+struct OperationMeasurement {
+  std::string op;
+  std::string variant;
+  std::size_t n = 0;
+  std::size_t elements = 0;
+  double flops = 0;
+  double bytes = 0;
+  double intensity = 0;  // flops / bytes
+  double gflops_per_s = 0;
+  double gb_per_s = 0;
+  double ns_per_element = 0;
+  Stats stats;
+  std::optional<RooflinePlacement> roofline;  // when options.roofs was given
+};
+
+// Errors: ValueError "unknown operation 'x'; known operations: matmul, add, ...", n out of
+// range (naming the op and the allowed range), an unknown variant for the op, timer
+// options; roofline.hpp's ValueError for roofs that are not finite and above 0; Error when
+// a verified kernel disagrees with its reference.
+OperationMeasurement measure_operation(std::string_view op, std::size_t n,
+                                       const OperationOptions& options = {},
+                                       Clock& clock = default_clock(),
+                                       const ProgressFn& progress = nullptr);
+
+// The placement of a row measured elsewhere (bench rows, pasted CLI output).
+RooflinePlacement place_on_roofline(double flops, double bytes, double measured_gflops_per_s,
+                                    const Roofs& roofs);
+
+// ---- JSON rows, the same field names in C++, the page and the CLI.
+// {op, variant, n, elements, flops, bytes, intensity, gflops_per_s, gb_per_s,
+//  ns_per_element, stats} and, when placed, peak_gflops_per_s, bandwidth_gb_per_s,
+//  ridge_flops_per_byte, attainable_gflops_per_s, fraction_of_attainable, bound, verdict.
+nlohmann::json to_json(const OperationMeasurement& m);
+// Adds a placement's fields to a row: peak_gflops_per_s, bandwidth_gb_per_s,
+// ridge_flops_per_byte, attainable_gflops_per_s, fraction_of_attainable, bound, verdict
+// (measured rows here, and the CLI reports report.cpp validates).
+void add_placement(nlohmann::json& row, const RooflinePlacement& placement);
+// measure_matmul's row: {variant, n, flops, bytes, intensity, gflops_per_s, gb_per_s, stats}.
+nlohmann::json to_json(const MatmulMeasurement& m);
+// measure_matmul_blocked's row: the matmul row + tiles {tile_m, tile_n, tile_k}.
+nlohmann::json to_json(const MatmulMeasurement& m, const MatmulTiles& tiles);
+// measure_gelu's row with the FLOP side added: {variant, elements, flops (9 per element,
+// kGeluFlopsPerElement), bytes, gb_per_s, gflops_per_s (flops / median), ns_per_element,
+// stats}.
+nlohmann::json to_json(const GeluMeasurement& m);
+// {bytes, gb_per_s, stats}: one point of the read sweep.
+nlohmann::json to_json(const SweepRow& row);
+// RooflinePoint's fields, bound as text, + ridge_flops_per_byte, peak_gflops_per_s and
+// bandwidth_gb_per_s (the roofs it was placed against).
+nlohmann::json to_json(const RooflinePoint& point, const Roofs& roofs);
+// {peak_gflops_per_s (this build's compute roof), simd_peak_gflops_per_s,
+//  scalar_peak_gflops_per_s, copy_gb_per_s, triad_gb_per_s, bandwidth_gb_per_s (the triad:
+//  the roofline's bandwidth roof), ridge_flops_per_byte, simd_backend, simd_enabled,
+//  bandwidth_working_set_bytes, elapsed_ms, warning}.
+nlohmann::json to_json(const MachineProfile& machine);
+// The roofline's roofs of a probe: peak_gflops_per_s() and the triad bandwidth.
+Roofs roofs_of(const MachineProfile& machine);
+
+}  // namespace perflab

@@ -1,0 +1,104 @@
+// Sequential models and the JSON model spec shared by the page, the CLI and tests
+// (docs/MODEL_SPEC.md): {"name", "input": [batch, ...], "seed"?, "layers": [{"type", ...}]}.
+// Parsing is strict (errors name layers[i].field, the value and what is allowed) and shapes
+// are checked to chain when the Model is built, before anything runs.
+// Not for: profiling (the profiler measures a Model), optimizers or branching graphs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "perflab/model/layers.hpp"
+#include "perflab/tensor/tensor.hpp"
+
+namespace perflab {
+
+// The spec's layer types, in docs/MODEL_SPEC.md's order: Linear, Conv2d, ReLU, GELU, Sigmoid, Softmax,
+// LayerNorm, MaxPool2d, Flatten, MultiHeadAttention, TransformerBlock.
+const std::vector<std::string>& layer_types();
+
+// Size fields of a spec (in, out, kernel, input dimensions, ...) are at most this.
+inline constexpr std::size_t kMaxSpecDimension = std::size_t{1} << 24;
+
+class Model {
+ public:
+  // Takes the layers, numbers them ("Linear #2" in errors), checks that the shapes chain
+  // from input_shape (ShapeError from the first layer that does not fit, naming the spec
+  // field to change: "layers[2].in is 256 but the previous layer gives 300 features; set
+  // layers[2].in to 300") and re-initialises layer i's parameters
+  // from derive(seed, i), so parameters depend on (layers, seed) only.
+  // ValueError for an empty input shape or a null layer.
+  Model(std::string name, Shape input_shape, std::vector<std::unique_ptr<Layer>> layers,
+        std::uint64_t seed = 0);
+  Model(Model&&) noexcept = default;
+  Model& operator=(Model&&) noexcept = default;
+
+  const std::string& name() const { return name_; }
+  std::uint64_t seed() const { return seed_; }
+  const Shape& input_shape() const { return input_shape_; }  // the spec's, batch first
+  std::size_t batch_size() const { return input_shape_[0]; }
+
+  std::size_t size() const { return layers_.size(); }
+  // ValueError when i is out of range.
+  Layer& layer(std::size_t i);
+  const Layer& layer(std::size_t i) const;
+  // Shapes at the spec's batch size: layer i reads layer_input_shape(i) and writes
+  // output_shapes()[i]; output_shape() is the model's (the input when there are no layers).
+  const Shape& layer_input_shape(std::size_t i) const;
+  const std::vector<Shape>& output_shapes() const { return output_shapes_; }
+  const Shape& output_shape() const;
+
+  std::size_t parameter_count() const;
+  std::size_t parameter_bytes() const { return parameter_count() * sizeof(float); }
+  // FLOPs by the convention of layers.hpp; per batch = per sample × batch_size().
+  FlopCounts layer_flops_per_sample(std::size_t i) const;
+  FlopCounts flops_per_sample() const;
+  FlopCounts flops_per_batch() const;
+  FlopCounts layer_backward_flops_per_sample(std::size_t i) const;
+  FlopCounts backward_flops_per_sample() const;
+  // Bytes of layer i's output at the spec's batch; the model's is the sum over layers.
+  std::size_t layer_activation_bytes(std::size_t i) const;
+  std::size_t activation_bytes() const;
+
+  // x: the spec's input shape with any batch size (ShapeError otherwise). Layers keep
+  // caches for backward unless set_keep_for_backward(false).
+  Tensor forward(const Tensor& x);
+  // dout: the shape of the last forward's output. Returns dinput; accumulates gradients.
+  Tensor backward(const Tensor& dout);
+  void zero_grad();
+  // Names prefixed with the layer index: "0.weight", "3.attn.q.bias".
+  std::vector<ParameterRef> parameters();
+  void set_keep_for_backward(bool keep);
+  void reset_parameters(std::uint64_t seed);
+
+ private:
+  std::string name_;
+  Shape input_shape_;
+  std::vector<std::unique_ptr<Layer>> layers_;
+  std::vector<Shape> output_shapes_;
+  std::uint64_t seed_;
+};
+
+// Builds a Model from a parsed spec. ValueError for a malformed spec, naming the field:
+//   layers[3].type "Dense" is not a known layer type; known types: Linear, Conv2d, ...
+//   layers[0].out is missing; Linear takes in, out, bias [true]
+//   layers[2].out must be a positive integer, got "ten"
+//   layers[1].size is not a field of ReLU; ReLU takes no fields besides type
+// ShapeError when the shapes do not chain, in the same form ("layers[2].in is 256 but the
+// previous layer gives 300 features; set layers[2].in to 300"); the index is the position
+// in "layers", counted from 0.
+Model model_from_json(const nlohmann::json& spec);
+// The same from text; ValueError "model spec is not valid JSON: parse error at line ...".
+Model model_from_json_text(std::string_view text);
+// The canonical spec: every field written out, defaults included; parses back to an
+// identical model.
+nlohmann::json model_to_json(const Model& model);
+// One layer's entry of the spec: {"type": "Linear", "in": 784, "out": 256, "bias": true}.
+nlohmann::json layer_to_json(const Layer& layer);
+
+}  // namespace perflab

@@ -1,0 +1,133 @@
+// Machine probe: measures this CPU's peak float32 throughput (SIMD and scalar), its memory
+// bandwidth (STREAM-style copy and triad beyond the last-level cache) and bandwidth against
+// working-set size (the cache plateaus). These are the roofs of the roofline (roofline.hpp)
+// and what the profiler judges bottlenecks against. Single thread, timed with the Timer.
+// Not for: multi-core figures, FMA-only peaks (simd128 has no FMA), or unit-test assertions.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "perflab/timing/clock.hpp"
+#include "perflab/timing/timer.hpp"
+
+namespace perflab {
+
+struct ProbeOptions {
+  // Time for one figure (each peak, each bandwidth, each sweep point), warmup included. Soft:
+  // the Timer always takes two samples, so one call over a large buffer can exceed it.
+  double budget_ms = 250.0;
+  // Timed samples per figure when the budget allows; each sample lasts at least
+  // budget_ms / (3·samples).
+  int samples = 15;
+  // Copy and triad: total bytes of all their arrays (copy 2, triad 3). Well beyond a
+  // laptop's last-level cache (8–36 MiB); lower it only when memory is short.
+  std::size_t bandwidth_bytes = 128u << 20;
+  // Working-set sweep: from min to max, sweep_points_per_doubling points per doubling
+  // (1: powers of two; 2: √2 steps). Sizes are rounded down to multiples of 128 bytes.
+  std::size_t sweep_min_bytes = 4u << 10;
+  std::size_t sweep_max_bytes = 256u << 20;
+  int sweep_points_per_doubling = 1;
+
+  // Throws ValueError naming the field, its value and the allowed range.
+  void validate() const;
+  // Small budgets for the Profiling chapter's bottleneck verdicts: probe_machine takes
+  // well under a second, natively and in V8 (60 ms per figure, a 64 MiB working set, still
+  // beyond most laptops' last-level caches).
+  static ProbeOptions quick();
+};
+
+// Every rate (GFLOP/s, GB/s) is work per call over the FASTEST sample (stats.min_ms), as
+// STREAM reports its best rate: interference only slows samples down, so on a busy machine
+// the median reads low while the best sample stays near what the hardware does. The full
+// statistics are kept beside each rate. To compare a kernel with these roofs on equal terms,
+// take its rate from its fastest sample too (measure_matmul's gflops_per_s uses the median,
+// which can only make the kernel's fraction of the peak look smaller).
+//
+// Buffers come from Tensors, so MemoryTracker sees them; when it has a cap, the working set
+// shrinks to what the cap leaves (AllocationError when that is too little to measure).
+
+// Peak throughput of independent multiply-add chains, held in registers (no memory
+// traffic). Each multiply-add counts as 2 FLOPs per lane whether or not the target fuses it
+// (wasm simd128 cannot; native SSE2 builds without -mfma do not).
+struct PeakMeasurement {
+  double gflops_per_s = 0;
+  double flops_per_call = 0;
+  int chains = 0;  // independent accumulators (14): enough to hide the multiply-add latency
+  Stats stats;
+};
+// 128-bit vectors through detail/simd.hpp (in a scalar build, its scalar fallback).
+PeakMeasurement probe_peak_simd(const ProbeOptions& options = {}, Clock& clock = default_clock(),
+                                const ProgressFn& progress = nullptr);
+// Scalar chains, kept scalar (auto-vectorization is disabled for them).
+PeakMeasurement probe_peak_scalar(const ProbeOptions& options = {}, Clock& clock = default_clock(),
+                                  const ProgressFn& progress = nullptr);
+
+// STREAM's byte counting: copy b[i] = a[i] moves 8 bytes per element (read + write), triad
+// a[i] = b[i] + s·c[i] moves 12 (the write-allocate read of the destination is not
+// counted, as in STREAM). Loops over 128-bit vectors with ordinary stores, as the kernels
+// use, never the C library's memcpy. GB/s are 10^9 bytes per second.
+struct BandwidthMeasurement {
+  std::string kernel;  // "copy" or "triad"
+  double gb_per_s = 0;
+  double bytes_per_call = 0;
+  std::size_t working_set_bytes = 0;  // all arrays together, after any cap
+  Stats stats;
+};
+BandwidthMeasurement probe_copy(const ProbeOptions& options = {}, Clock& clock = default_clock(),
+                                const ProgressFn& progress = nullptr);
+BandwidthMeasurement probe_triad(const ProbeOptions& options = {}, Clock& clock = default_clock(),
+                                 const ProgressFn& progress = nullptr);
+
+// Read bandwidth (a vector sum over the first `bytes` of one buffer, 8 accumulators) at each
+// working-set size, smallest first; warm runs, so a size that fits a cache level reads at
+// that level's speed. The last row is sweep_max_bytes, or less when the tracker's cap leaves
+// less. Progress covers the whole sweep.
+struct SweepRow {
+  std::size_t bytes = 0;
+  double gb_per_s = 0;
+  Stats stats;
+};
+std::vector<SweepRow> probe_sweep(const ProbeOptions& options = {}, Clock& clock = default_clock(),
+                                  const ProgressFn& progress = nullptr);
+
+// One point of that sweep, for a page that loops over sizes itself (progress and cancel
+// between points): the read bandwidth of a working set of `bytes` (rounded down to a
+// multiple of 128; the row says what was read), timed with `options` (outliers kept, as
+// everywhere here, because the rate is taken over the fastest sample). probe_sweep times each of its sizes with this same
+// code. Throws ValueError for bytes outside [kMinReadBandwidthBytes, kMaxReadBandwidthBytes]
+// and AllocationError when the tracker's cap leaves less than bytes.
+inline constexpr std::size_t kMinReadBandwidthBytes = std::size_t{4} << 10;    // 4 KiB
+inline constexpr std::size_t kMaxReadBandwidthBytes = std::size_t{256} << 20;  // 256 MiB
+SweepRow probe_read_bandwidth(std::size_t bytes, const TimerOptions& options,
+                              Clock& clock = default_clock(), const ProgressFn& progress = nullptr);
+
+// The four headline figures. For a roofline use peak_gflops_per_s() (the scalar peak for
+// scalar kernels) and the triad bandwidth (two reads and a write per element, like most
+// kernels).
+struct MachineProfile {
+  double peak_gflops_per_s_simd = 0;
+  double peak_gflops_per_s_scalar = 0;
+  double copy_gb_per_s = 0;
+  double triad_gb_per_s = 0;
+  std::string simd_backend;  // "wasm-simd128", "sse2", "neon" or "scalar"
+  bool simd_enabled = false;
+  std::size_t bandwidth_working_set_bytes = 0;  // of the triad (after any cap)
+  double elapsed_ms = 0;                        // the probe's own wall time
+  // Empty when all four figures are reliable; else "<figure>: <Timer warning>" joined by "; ".
+  // (The Timer's remedies name its own options; here, raise budget_ms or lower samples.)
+  std::string warning;
+
+  // The compute roof of this build's vector kernels: the SIMD peak, or the scalar peak in a
+  // build without SIMD (there the SIMD figure times the fallback's emulated vectors, 56
+  // scalar chains that spill registers and read below the scalar figure).
+  double peak_gflops_per_s() const {
+    return simd_enabled ? peak_gflops_per_s_simd : peak_gflops_per_s_scalar;
+  }
+};
+// Peak SIMD, peak scalar, copy, triad, in that order; progress covers all four.
+MachineProfile probe_machine(const ProbeOptions& options = {}, Clock& clock = default_clock(),
+                             const ProgressFn& progress = nullptr);
+
+}  // namespace perflab

@@ -1,0 +1,83 @@
+// Timer and latency statistics. Measures the clock's resolution, warms up, then batches
+// inner iterations so each sample lasts at least max(resolution_multiple × resolution,
+// min_sample_ms), and reports per-call times (never batch times). Statistics are plain
+// functions so they can be tested on hand-computable data.
+// Not for: multi-threaded work or asserting speed in unit tests.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "perflab/timing/clock.hpp"
+
+namespace perflab {
+
+struct TimerOptions {
+  int warmup = 3;                     // untimed calls before measuring; raise for JITs/caches
+  int samples = 30;                   // timed samples to take; outliers are dropped from these
+  double min_sample_ms = 1.0;         // each sample lasts at least this (and 100× resolution)
+  double resolution_multiple = 100.0; // a sample lasts at least this many clock ticks
+  double max_total_ms = 5000.0;       // all of run(), warmup included; then stop sampling (≥ 2)
+  long max_inner_iterations = 1L << 24;
+  bool drop_outliers = true;          // Tukey fences: outside [Q1 - 1.5 IQR, Q3 + 1.5 IQR]
+
+  // Throws ValueError naming the field, its value and the allowed range.
+  void validate() const;
+};
+
+struct Stats {
+  std::size_t samples = 0;   // kept samples (after outlier removal)
+  std::size_t outliers = 0;  // samples dropped by the Tukey fences
+  double mean_ms = 0, stddev_ms = 0, min_ms = 0, max_ms = 0;
+  double median_ms = 0, p95_ms = 0, p99_ms = 0;
+  // 95% confidence interval of the median by order statistics (distribution-free):
+  // ranks n/2 ± 1.96·sqrt(n)/2, clamped to the sample range. Exactly: the sorted values
+  // at 1-based ranks round(n/2 − 1.96·√n/2) and round(1 + n/2 + 1.96·√n/2), clamped to
+  // [1, n] (n = 100 gives ranks 40 and 61, as in the usual tables).
+  double ci95_low_ms = 0, ci95_high_ms = 0;
+  double cv = 0;                  // stddev / mean; 0 when n < 2 or mean == 0
+  long inner_iterations = 1;      // calls per sample
+  double resolution_ms = 0;       // measured clock resolution
+  std::string warning;            // empty when reliable; else names the problem and the remedy
+};
+
+// Percentile p in [0, 100] of sorted data, linear interpolation between closest ranks
+// (numpy's default). Throws ValueError on empty data or p out of range.
+double percentile_sorted(const std::vector<double>& sorted, double p);
+double median(std::vector<double> values);
+
+// Statistics of per-call times. Applies outlier removal when asked. Throws ValueError on
+// empty input or non-finite values.
+Stats compute_stats(const std::vector<double>& per_call_ms, bool drop_outliers = true);
+
+// Smallest positive difference between consecutive distinct readings, over a few
+// transitions. Returns a value > 0.
+double measure_resolution_ms(Clock& clock);
+
+// Called after each sample with the fraction done in [0, 1]; return false to cancel
+// (the timer then throws CancelledError).
+using ProgressFn = std::function<bool(double fraction)>;
+
+class Timer {
+ public:
+  explicit Timer(Clock& clock = default_clock()) : clock_(&clock) {}
+  Timer& options(const TimerOptions& o) { opts_ = o; return *this; }
+  Timer& warmup(int n) { opts_.warmup = n; return *this; }
+  Timer& samples(int n) { opts_.samples = n; return *this; }
+  Timer& min_sample_ms(double ms) { opts_.min_sample_ms = ms; return *this; }
+  Timer& max_total_ms(double ms) { opts_.max_total_ms = ms; return *this; }
+  Timer& on_progress(ProgressFn fn) { progress_ = std::move(fn); return *this; }
+  const TimerOptions& current_options() const { return opts_; }
+
+  // Times fn; validates options first.
+  Stats run(const std::function<void()>& fn);
+
+ private:
+  Clock* clock_;
+  TimerOptions opts_;
+  ProgressFn progress_;
+};
+
+}  // namespace perflab

@@ -1,0 +1,609 @@
+// The grading engine shared by every exercise: seeds a variant from (id, seed), renders
+// its prompt, validates answer objects strictly and grades them. What each exercise asks
+// and how its answer is computed lives in exercise_bank_<chapter>.cpp.
+// Not for: running student code (the page's sandbox does; this grades the values it returned).
+#include "perflab/grading/grader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "exercise_bank.hpp"
+#include "perflab/base/error.hpp"
+
+namespace perflab {
+namespace {
+
+using nlohmann::json;
+using detail::ExerciseEntry;
+using detail::VariantData;
+
+// FNV-1a, 64-bit: a fixed hash, so the same (id, seed) gives the same variant natively
+// and in wasm (std::hash differs between standard libraries).
+std::uint64_t fnv1a64(std::string_view text) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+// Integers without decimals, anything else with the fewest digits that read back as the
+// same double (parameters are rounded before use, so this is their exact value).
+std::string format_number(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+  if (x == std::trunc(x) && std::fabs(x) < 1e15) {
+    return std::to_string(static_cast<long long>(x));
+  }
+  char buf[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, x);
+    if (std::strtod(buf, nullptr) == x) break;
+  }
+  return buf;
+}
+
+// A JSON value as a student would write it, shortened so a huge array cannot flood a
+// message. Floats get 10 significant digits: 2.575, not the 2.5749999999999997 that
+// round-trips, since the grading tolerance is far coarser than the last digits.
+std::string describe(const json& j) {
+  std::string text;
+  if (j.is_number_float() && std::isfinite(j.get<double>())) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.10g", j.get<double>());
+    text = buf;
+  } else {
+    text = j.is_number_float() ? format_number(j.get<double>()) : j.dump();
+  }
+  constexpr std::size_t kMaxChars = 60;
+  if (text.size() > kMaxChars) text = text.substr(0, kMaxChars) + "...";
+  return text;
+}
+
+// "1234567" -> "1,234,567", the grouping a student reads fastest (and the number input
+// accepts back).
+std::string group_thousands(long long x) {
+  const std::string digits = std::to_string(x < 0 ? -x : x);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return (x < 0 ? "-" : "") + out;
+}
+
+std::string param_text(const json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  // 10,000 and up: 2,359,296 is read at a glance, 2359296 is counted digit by digit.
+  if (value.is_number_integer() && std::llabs(value.get<long long>()) >= 10000) {
+    return group_thousands(value.get<long long>());
+  }
+  return describe(value);
+}
+
+bool is_identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// Replaces each {name} with params[name]. Braces around anything that is not an
+// identifier (code in a prompt) stay as written; an identifier that is not a parameter is
+// a bug in the bank and throws.
+std::string render(const std::string& tmpl, const json& params, std::string_view id) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < tmpl.size()) {
+    const std::size_t close = tmpl[i] == '{' ? tmpl.find('}', i + 1) : std::string::npos;
+    if (close != std::string::npos && close > i + 1 &&
+        std::all_of(tmpl.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                    tmpl.begin() + static_cast<std::ptrdiff_t>(close), is_identifier_char)) {
+      const std::string name = tmpl.substr(i + 1, close - i - 1);
+      if (!params.contains(name)) {
+        throw Error("exercise " + std::string(id) + ": the text names {" + name +
+                    "}, which is not one of its parameters");
+      }
+      out += param_text(params.at(name));
+      i = close + 1;
+    } else {
+      out += tmpl[i++];
+    }
+  }
+  return out;
+}
+
+// Position of id in the bank (the same in exercise_entries() and exercise_bank()).
+std::size_t exercise_index(std::string_view id) {
+  const auto& entries = detail::exercise_entries();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (entries[i].exercise.id == id) return i;
+  }
+  std::string known;
+  for (const auto& entry : entries) {
+    known += (known.empty() ? "" : ", ") + entry.exercise.id;
+  }
+  throw ValueError("unknown exercise \"" + std::string(id) + "\"; known ids: " + known);
+}
+
+const ExerciseEntry& find_entry(std::string_view id) {
+  return detail::exercise_entries()[exercise_index(id)];
+}
+
+VariantData draw_variant(const ExerciseEntry& entry, std::uint32_t seed) {
+  Rng rng(fnv1a64(entry.exercise.id) ^ seed);
+  return entry.draw(rng);
+}
+
+bool within(double answer, double expected, const Tolerance& tol) {
+  return std::isfinite(answer) &&
+         std::fabs(answer - expected) <= std::max(tol.abs, tol.rel * std::fabs(expected));
+}
+
+// A returned value against the expected one: numbers with the tolerance, arrays element by
+// element, anything else must be equal.
+bool values_match(const json& expected, const json& got, const Tolerance& tol) {
+  if (expected.is_number()) {
+    return got.is_number() && within(got.get<double>(), expected.get<double>(), tol);
+  }
+  if (expected.is_array()) {
+    if (!got.is_array() || got.size() != expected.size()) return false;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      if (!values_match(expected[i], got[i], tol)) return false;
+    }
+    return true;
+  }
+  return expected == got;
+}
+
+// answer must be an object holding exactly `field` (nothing unknown).
+void require_object_with(const json& answer, const std::string& field, const std::string& example) {
+  if (!answer.is_object()) {
+    throw ValueError("answer must be an object like " + example + ", got " + describe(answer));
+  }
+  for (const auto& item : answer.items()) {
+    if (item.key() != field) {
+      throw ValueError("answer has an unknown field \"" + item.key() + "\"; allowed: \"" +
+                       field + "\"");
+    }
+  }
+}
+
+json result(bool correct, double score, const Exercise& e, std::string feedback,
+            json tests = json::array()) {
+  return {{"correct", correct},    {"score", score},
+          {"max_score", e.points}, {"feedback", std::move(feedback)},
+          {"tests", std::move(tests)}};
+}
+
+// What a wrong number was: "Too high: the answer must be within 1%."
+std::string numeric_feedback(double x, double expected, const Tolerance& tol) {
+  if (within(x, expected, tol)) return "Correct.";
+  return std::string(x > expected ? "Too high" : "Too low") + ": the answer must be " +
+         tol.text() + ".";
+}
+
+double total_weight(const Exercise& e) {
+  double total = 0;
+  for (const auto& part : e.parts) total += part.weight;
+  return total;
+}
+
+// A multi-part numeric answer {values: [...]}: each part graded with its own tolerance, the
+// score weighted by the parts that are right.
+json grade_numeric_parts(const Exercise& e, const VariantData& v, const json& answer) {
+  const std::size_t n = e.parts.size();
+  if (v.expected_values.size() != n) {
+    throw Error("exercise " + e.id + " drew " + std::to_string(v.expected_values.size()) +
+                " expected values for its " + std::to_string(n) + " parts");
+  }
+  std::string example = "{\"values\": [";
+  std::string labels;
+  for (std::size_t i = 0; i < n; ++i) {
+    example += (i ? ", " : "") + std::to_string(i + 1);
+    labels += (i ? ", " : "") + e.parts[i].label;
+  }
+  example += "]}";
+  const std::string count = std::to_string(n);
+  const std::string shape =
+      "an array of " + count + " finite numbers, one per part (" + labels + ")";
+
+  require_object_with(answer, "values", example);
+  if (!answer.contains("values")) throw ValueError("answer.values is missing; it must be " + shape);
+  const json& values = answer.at("values");
+  if (!values.is_array()) {
+    throw ValueError("answer.values must be " + shape + ", got " + describe(values));
+  }
+  if (values.size() != n) {
+    throw ValueError("answer.values must have " + count + " entries, one per part (" + labels +
+                     "), got " + std::to_string(values.size()));
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const json& x = values[i];
+    if (!x.is_number() || !std::isfinite(x.get<double>())) {
+      throw ValueError("answer.values[" + std::to_string(i) + "] (" + e.parts[i].label +
+                       ") must be a finite number, got " + describe(x));
+    }
+  }
+
+  const double total = total_weight(e);
+  json parts = json::array();
+  double right_weight = 0;
+  std::size_t right = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const NumericPart& part = e.parts[i];
+    const double x = values[i].get<double>();
+    const bool ok = within(x, v.expected_values[i], part.tolerance);
+    const double part_points = e.points * part.weight / total;
+    right_weight += ok ? part.weight : 0;
+    right += ok ? 1 : 0;
+    parts.push_back({{"label", part.label},
+                     {"correct", ok},
+                     {"score", ok ? part_points : 0.0},
+                     {"max_score", part_points},
+                     {"feedback", numeric_feedback(x, v.expected_values[i], part.tolerance)}});
+  }
+  const bool all = right == n;
+  json out = result(all, e.points * right_weight / total, e,
+                    all ? "All " + count + " parts correct."
+                        : std::to_string(right) + " of " + count + " parts correct.");
+  out["parts"] = std::move(parts);
+  return out;
+}
+
+json grade_numeric(const Exercise& e, const VariantData& v, const json& answer) {
+  if (!e.parts.empty()) return grade_numeric_parts(e, v, answer);
+  require_object_with(answer, "value", "{\"value\": 42}");
+  if (!answer.contains("value")) {
+    throw ValueError("answer.value is missing; it must be a finite number");
+  }
+  const json& value = answer.at("value");
+  if (!value.is_number() || !std::isfinite(value.get<double>())) {
+    throw ValueError("answer.value must be a finite number, got " + describe(value));
+  }
+  const double x = value.get<double>();
+  const bool ok = within(x, v.expected_value, e.tolerance);
+  return result(ok, ok ? e.points : 0, e, numeric_feedback(x, v.expected_value, e.tolerance));
+}
+
+// The choices as this variant shows them: rendered, in the variant's order.
+std::vector<std::string> shown_choices(const Exercise& e, const VariantData& v) {
+  std::vector<std::string> shown;
+  for (std::size_t i = 0; i < e.choices.size(); ++i) {
+    const std::size_t from =
+        v.choice_order.empty() ? i : static_cast<std::size_t>(v.choice_order.at(i));
+    shown.push_back(render(e.choices.at(from), v.params, e.id));
+  }
+  return shown;
+}
+
+json grade_choice(const Exercise& e, const VariantData& v, const json& answer) {
+  require_object_with(answer, "choice", "{\"choice\": 0}");
+  const std::string range =
+      "an integer from 0 to " + std::to_string(static_cast<int>(e.choices.size()) - 1);
+  if (!answer.contains("choice")) {
+    throw ValueError("answer.choice is missing; it must be " + range);
+  }
+  const json& choice = answer.at("choice");
+  // A JS number crosses as a double, so 1.0 counts as the integer 1.
+  const double c = choice.is_number() ? choice.get<double>() : -1.0;
+  const bool in_range =
+      std::trunc(c) == c && c >= 0 && c < static_cast<double>(e.choices.size());
+  if (!in_range) throw ValueError("answer.choice must be " + range + ", got " + describe(choice));
+  const int index = static_cast<int>(c);
+  if (index == v.correct_choice) {
+    return result(true, e.points, e,
+                  "Correct: " + shown_choices(e, v)[static_cast<std::size_t>(index)] + ".");
+  }
+  return result(false, 0, e, "Not correct. Work it out from the figures; the hints show how.");
+}
+
+// "12.3 ms", "0.0412 ms": three significant digits, as a student compares two times.
+std::string format_ms(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g ms", ms);
+  return buf;
+}
+
+// A timed test's answer is the sandbox's measurement, not a value the student returned:
+// {student_median_ms, reference_median_ms, rounds, max_abs_difference}. The rule lives here
+// so that the page and the CLI decide alike: the same result as the reference (within
+// 1e-6) and at least kMinBenchmarkSpeedup times faster, medians of interleaved rounds.
+std::pair<bool, std::string> grade_benchmark(const detail::CodeTest& test, const json& value,
+                                             const std::string& where) {
+  static const char* const kFields[] = {"student_median_ms", "reference_median_ms", "rounds",
+                                        "max_abs_difference"};
+  const std::string shape =
+      " must be the sandbox's timing object {student_median_ms, reference_median_ms, rounds, "
+      "max_abs_difference}";
+  if (!value.is_object()) throw ValueError(where + shape + ", got " + describe(value));
+  for (const char* field : kFields) {
+    const bool ok = value.contains(field) && value.at(field).is_number() &&
+                    std::isfinite(value.at(field).get<double>()) &&
+                    value.at(field).get<double>() >= 0;
+    if (!ok) {
+      throw ValueError(where + "." + field + " must be a finite number >= 0, got " +
+                       (value.contains(field) ? describe(value.at(field)) : "nothing"));
+    }
+  }
+  const double student_ms = value.at("student_median_ms").get<double>();
+  const double reference_ms = value.at("reference_median_ms").get<double>();
+  const double difference = value.at("max_abs_difference").get<double>();
+  const std::string n = test.benchmark.contains("n") ? test.benchmark.at("n").dump() : "?";
+  const std::string reference = test.benchmark.value("reference", std::string("reference"));
+  const std::string naive = reference == "matmul-ijk" ? "the naive ijk loop" : reference;
+  if (difference > 1e-6) {
+    return {false, "at N = " + n + " your result differs from " + naive + "'s by up to " +
+                       describe(json(difference)) + " (allowed 1e-06), so its speed does not count"};
+  }
+  const std::string rounds = format_number(value.at("rounds").get<double>());
+  if (reference_ms <= 0) {
+    return {false, naive + " took " + format_ms(reference_ms) +
+                       ", too short to compare against; run the tests again"};
+  }
+  const double ratio = student_ms > 0 ? reference_ms / student_ms : HUGE_VAL;
+  char ratio_text[32];
+  std::snprintf(ratio_text, sizeof ratio_text, "%.2f×", ratio);
+  const std::string times = "yours " + format_ms(student_ms) + ", " + naive + " " +
+                            format_ms(reference_ms) + " (medians of " + rounds +
+                            " interleaved rounds at N = " + n + "): ";
+  char needed[48];
+  std::snprintf(needed, sizeof needed, "%.2g×", kMinBenchmarkSpeedup);
+  if (ratio >= kMinBenchmarkSpeedup) {
+    return {true, times + ratio_text + " as fast, at least " + needed + " needed"};
+  }
+  return {false, times + "only " + ratio_text + " as fast; at least " + needed +
+                     " needed (if your loop order is right, close other tabs and run again)"};
+}
+
+json grade_code(const Exercise& e, const VariantData& v, const json& answer) {
+  require_object_with(answer, "results", "{\"results\": [{\"value\": 3}]}");
+  const std::string n = std::to_string(v.tests.size());
+  if (!answer.contains("results")) {
+    throw ValueError("answer.results is missing; it must be an array with " + n +
+                     " entries, one per test");
+  }
+  const json& results = answer.at("results");
+  if (!results.is_array()) {
+    throw ValueError("answer.results must be an array with " + n + " entries, one per test, got " +
+                     describe(results));
+  }
+  if (results.size() != v.tests.size()) {
+    throw ValueError("answer.results must have " + n + " entries, one per test, got " +
+                     std::to_string(results.size()));
+  }
+
+  json tests = json::array();
+  std::size_t passed = 0;
+  for (std::size_t i = 0; i < v.tests.size(); ++i) {
+    const json& r = results[i];
+    const std::string where = "answer.results[" + std::to_string(i) + "]";
+    const bool one_field =
+        r.is_object() && r.size() == 1 &&
+        (r.contains("value") || r.contains("error") || r.contains("timeout"));
+    if (!one_field) {
+      throw ValueError(where +
+                       " must be {\"value\": ...}, {\"error\": \"message\"} or "
+                       "{\"timeout\": true}, got " +
+                       describe(r));
+    }
+    const auto& test = v.tests[i];
+    bool ok = false;
+    std::string message;
+    if (r.contains("value") && !test.benchmark.is_null()) {
+      std::tie(ok, message) = grade_benchmark(test, r.at("value"), where + ".value");
+    } else if (r.contains("value")) {
+      ok = values_match(test.expected, r.at("value"), e.tolerance);
+      message = ok ? "passed"
+                   : "expected " + describe(test.expected) + ", got " + describe(r.at("value"));
+    } else if (r.contains("error")) {
+      if (!r.at("error").is_string()) {
+        throw ValueError(where + ".error must be a string, got " + describe(r.at("error")));
+      }
+      const std::string text = r.at("error").get<std::string>();
+      message = text.empty() ? "threw an error" : "threw " + text;
+    } else {
+      if (r.at("timeout") != true) {
+        throw ValueError(where + ".timeout must be true, got " + describe(r.at("timeout")));
+      }
+      message = "did not finish within " + format_number(e.time_limit_ms) + " ms";
+    }
+    passed += ok ? 1 : 0;
+    tests.push_back({{"name", test.name}, {"passed", ok}, {"message", test.name + ": " + message}});
+  }
+
+  const bool all = passed == v.tests.size();
+  const double score = v.tests.empty() ? 0.0
+                                       : e.points * static_cast<double>(passed) /
+                                             static_cast<double>(v.tests.size());
+  std::string feedback = all ? "All " + n + " tests passed."
+                             : std::to_string(passed) + " of " + n + " tests passed.";
+  return result(all, score, e, std::move(feedback), std::move(tests));
+}
+
+}  // namespace
+
+const char* to_string(ExerciseKind kind) {
+  switch (kind) {
+    case ExerciseKind::Numeric: return "numeric";
+    case ExerciseKind::Choice: return "choice";
+    case ExerciseKind::Code: return "code";
+  }
+  return "unknown";
+}
+
+std::string Tolerance::text() const {
+  // Tolerances are short decimals; %g keeps 0.07·100 from printing as 7.000000000000001.
+  const auto short_number = [](double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", x);
+    return std::string(buf);
+  };
+  if (rel == 0 && abs == 0) return "exact";
+  if (rel == 0 && abs == 0.5) return "exact (within 0.5)";  // the nearest integer
+  if (rel == 0) return "within " + short_number(abs);
+  // Below 0.01% a percentage reads badly ("1e-07%"): say "a relative 1e-09" instead.
+  const std::string rel_text =
+      rel * 100 >= 0.01 ? short_number(rel * 100) + "%" : "a relative " + short_number(rel);
+  if (abs == 0) return "within " + rel_text;
+  return "within " + rel_text + " or " + short_number(abs);
+}
+
+const std::vector<Exercise>& exercise_bank() {
+  static const std::vector<Exercise> bank = [] {
+    std::vector<Exercise> out;
+    for (const auto& entry : detail::exercise_entries()) out.push_back(entry.exercise);
+    return out;
+  }();
+  return bank;
+}
+
+const Exercise& find_exercise(std::string_view id) { return exercise_bank()[exercise_index(id)]; }
+
+namespace {
+
+json tolerance_json(const Tolerance& t) {
+  return {{"rel", t.rel}, {"abs", t.abs}, {"text", t.text()}};
+}
+
+json parts_json(const Exercise& e) {
+  json parts = json::array();
+  const double total = total_weight(e);
+  for (const auto& part : e.parts) {
+    parts.push_back({{"label", part.label},
+                     {"unit", part.unit},
+                     {"tolerance", tolerance_json(part.tolerance)},
+                     {"weight", part.weight},
+                     {"points", e.points * part.weight / total}});
+  }
+  return parts;
+}
+
+}  // namespace
+
+json exercise_to_json(const Exercise& e) {
+  return {{"id", e.id},
+          {"chapter", e.chapter},
+          {"title", e.title},
+          {"prompt", e.prompt},
+          {"kind", to_string(e.kind)},
+          {"points", e.points},
+          {"hints", e.hints},
+          {"grader_reference", e.grader_reference},
+          {"tolerance", tolerance_json(e.tolerance)},
+          {"unit", e.unit},
+          {"parts", parts_json(e)},
+          {"choices", e.choices},
+          {"function_name", e.function_name},
+          {"starter_code", e.starter_code},
+          {"time_limit_ms", e.time_limit_ms},
+          {"evidence", e.evidence.experiment.empty()
+                           ? json(nullptr)
+                           : json{{"experiment", e.evidence.experiment},
+                                  {"title", e.evidence.title},
+                                  {"what", e.evidence.what}}}};
+}
+
+json exercise_bank_json() {
+  json out = json::array();
+  for (const auto& e : exercise_bank()) out.push_back(exercise_to_json(e));
+  return out;
+}
+
+json exercise_variant(std::string_view id, std::uint32_t seed) {
+  const ExerciseEntry& entry = find_entry(id);
+  const Exercise& e = entry.exercise;
+  const VariantData v = draw_variant(entry, seed);
+  json out = {{"id", e.id}, {"seed", seed}, {"params", v.params},
+              {"prompt", render(e.prompt, v.params, e.id)}};
+  if (e.kind == ExerciseKind::Choice) out["choices"] = shown_choices(e, v);
+  if (e.kind == ExerciseKind::Code) {
+    json tests = json::array();
+    for (const auto& t : v.tests) {
+      json test = {{"name", t.name}, {"args", t.args}};
+      if (!t.benchmark.is_null()) test["benchmark"] = t.benchmark;
+      tests.push_back(std::move(test));
+    }
+    out["tests"] = std::move(tests);
+  }
+  return out;
+}
+
+namespace {
+
+// Checks answer.evidence of an experiment-backed exercise, lets the bank compute the expected
+// answer from its rows, and returns the answer without it for the kind's usual grading.
+json apply_evidence(const ExerciseEntry& entry, VariantData& v, const json& answer) {
+  const Exercise& e = entry.exercise;
+  const EvidenceSpec& spec = e.evidence;
+  const std::string run_first = "run " + spec.title + " (" + spec.experiment +
+                                ") on this page first; this exercise is graded from " +
+                                spec.what + " in your own run";
+  if (!answer.is_object() || !answer.contains("evidence")) {
+    throw ValueError("answer.evidence is missing: " + run_first);
+  }
+  const json& evidence = answer.at("evidence");
+  if (!evidence.is_object()) {
+    throw ValueError("answer.evidence must be an object {experiment, rows}, got " +
+                     describe(evidence));
+  }
+  for (const auto& item : evidence.items()) {
+    if (item.key() != "experiment" && item.key() != "rows") {
+      throw ValueError("answer.evidence has an unknown field \"" + item.key() +
+                       "\"; allowed: \"experiment\", \"rows\"");
+    }
+  }
+  const json experiment = evidence.value("experiment", json(nullptr));
+  if (experiment != spec.experiment) {
+    throw ValueError("answer.evidence.experiment must be \"" + spec.experiment + "\", got " +
+                     describe(experiment));
+  }
+  if (!evidence.contains("rows") || !evidence.at("rows").is_array() ||
+      evidence.at("rows").empty()) {
+    throw ValueError("answer.evidence.rows must be a non-empty array of the rows of your run, got " +
+                     (evidence.contains("rows") ? describe(evidence.at("rows")) : "nothing") +
+                     "; " + run_first);
+  }
+  const json& rows = evidence.at("rows");
+  constexpr std::size_t kMaxRows = 10'000;  // an experiment run has tens of rows
+  if (rows.size() > kMaxRows) {
+    throw ValueError("answer.evidence.rows has " + std::to_string(rows.size()) +
+                     " rows; an experiment run has at most " + std::to_string(kMaxRows));
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (!rows[i].is_object()) {
+      throw ValueError("answer.evidence.rows[" + std::to_string(i) +
+                       "] must be an object (one row of " + spec.experiment + "), got " +
+                       describe(rows[i]));
+    }
+  }
+  entry.from_evidence(e, rows, v);
+  json rest = answer;
+  rest.erase("evidence");
+  return rest;
+}
+
+}  // namespace
+
+std::string detail::describe_value(const json& value) { return describe(value); }
+
+json grade_exercise(std::string_view id, std::uint32_t seed, const json& answer) {
+  const ExerciseEntry& entry = find_entry(id);
+  VariantData v = draw_variant(entry, seed);
+  const bool backed = !entry.exercise.evidence.experiment.empty();
+  if (backed && entry.from_evidence == nullptr) {
+    throw Error("exercise " + std::string(id) + " declares evidence but no way to grade from it");
+  }
+  const json plain = backed ? apply_evidence(entry, v, answer) : answer;
+  switch (entry.exercise.kind) {
+    case ExerciseKind::Numeric: return grade_numeric(entry.exercise, v, plain);
+    case ExerciseKind::Choice: return grade_choice(entry.exercise, v, plain);
+    case ExerciseKind::Code: return grade_code(entry.exercise, v, plain);
+  }
+  throw Error("exercise " + std::string(id) + " has an unknown kind");
+}
+
+}  // namespace perflab

@@ -1,0 +1,281 @@
+// measure_operation: one timed call of a lab kernel picked by name, with its documented
+// counts and optional roofline placement, and the JSON rows of the measurement structs that
+// the page and the CLI share.
+// Not for: the kernels (kernels.hpp, reduce.hpp, norm.hpp) or their cost formulas
+// (roofline.hpp and beside the row kernels); this file only picks and combines them.
+#include "perflab/kernels/operations.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <utility>
+
+#include "perflab/base/error.hpp"
+#include "perflab/kernels/norm.hpp"
+#include "perflab/profiler/profiler.hpp"
+#include "perflab/kernels/reduce.hpp"
+#include "perflab/tensor/tensor.hpp"
+
+namespace perflab {
+namespace {
+
+using json = nlohmann::json;
+using std::size_t;
+
+// Inputs are fixed, so every run of a point times the same data.
+constexpr std::uint64_t kInputSeedA = 0x5EED0101;
+constexpr std::uint64_t kInputSeedB = 0x5EED0102;
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// The variant named in options (or the default), checked against the op's list.
+std::string pick_variant(const std::string& op, const std::vector<KernelInfo>& variants,
+                         const std::string& requested, const char* fallback) {
+  const std::string name = requested.empty() ? fallback : requested;
+  std::vector<std::string> names;
+  for (const auto& v : variants) {
+    if (v.name == name) return name;
+    names.push_back(v.name);
+  }
+  throw ValueError("unknown " + op + " variant '" + name + "'; known variants: " + join(names));
+}
+
+void require_elements(const std::string& op, size_t n) {
+  if (n < 1 || n > kMaxOperationElements) {
+    throw ValueError("n must be between 1 and " + std::to_string(kMaxOperationElements) +
+                     " elements for " + op + ", got " + std::to_string(n));
+  }
+}
+
+Stats time_call(const OperationOptions& options, Clock& clock, const ProgressFn& progress,
+                const std::function<void()>& fn) {
+  Timer timer(clock);
+  timer.options(options.timer);
+  if (progress) timer.on_progress(progress);
+  return timer.run(fn);
+}
+
+double per_ns(double amount, double ms) { return ms > 0 ? amount / (ms * 1e6) : 0.0; }
+
+const std::vector<KernelInfo>& elementwise_variants() {
+  static const std::vector<KernelInfo> list = {
+      {"simd", "one pass on 128-bit vectors into a new tensor"}};
+  return list;
+}
+
+}  // namespace
+
+const std::vector<std::string>& operation_names() {
+  static const std::vector<std::string> names = {"matmul", "add",     "mul",      "gelu",
+                                                 "sum",    "softmax", "layernorm"};
+  return names;
+}
+
+RooflinePlacement place_on_roofline(double flops, double bytes, double measured_gflops_per_s,
+                                    const Roofs& roofs) {
+  const RooflinePoint p = roofline_point("", flops, bytes, measured_gflops_per_s,
+                                         roofs.peak_gflops_per_s, roofs.bandwidth_gb_per_s);
+  RooflinePlacement r;
+  r.peak_gflops_per_s = roofs.peak_gflops_per_s;
+  r.bandwidth_gb_per_s = roofs.bandwidth_gb_per_s;
+  r.ridge_flops_per_byte = ridge_point(roofs.peak_gflops_per_s, roofs.bandwidth_gb_per_s);
+  r.attainable_gflops_per_s = p.attainable_gflops_per_s;
+  r.fraction_of_attainable = p.fraction_of_attainable;
+  r.bound = p.bound;
+  r.verdict = p.verdict;
+  return r;
+}
+
+OperationMeasurement measure_operation(std::string_view op_name, size_t n,
+                                       const OperationOptions& options, Clock& clock,
+                                       const ProgressFn& progress) {
+  const std::string op(op_name);
+  const auto& names = operation_names();
+  if (std::find(names.begin(), names.end(), op) == names.end()) {
+    throw ValueError("unknown operation '" + op + "'; known operations: " + join(names));
+  }
+  // Roofs first: a bad roof should fail before seconds of timing, not after.
+  if (options.roofs) ridge_point(options.roofs->peak_gflops_per_s, options.roofs->bandwidth_gb_per_s);
+
+  OperationMeasurement m;
+  m.op = op;
+  m.n = n;
+  OpCost cost;
+  if (op == "matmul") {
+    const MatmulMeasurement mm = measure_matmul(
+        options.variant.empty() ? kDefaultMatmulVariant : options.variant, n, options.timer,
+        clock, progress);
+    m.variant = mm.variant;
+    m.elements = n * n;
+    cost = {mm.flops, mm.bytes};
+    m.stats = mm.stats;
+  } else if (op == "gelu") {
+    require_elements(op, n);
+    const GeluMeasurement g = measure_gelu(
+        options.variant.empty() ? kDefaultGeluVariant : options.variant, n, options.timer, clock,
+        progress);
+    m.variant = g.variant;
+    m.elements = n;
+    // measure_gelu counts the bytes of the variant's passes; the FLOPs are the formula's.
+    cost = {cost_gelu_fused(n).flops, g.bytes};
+    m.stats = g.stats;
+  } else if (op == "add" || op == "mul") {
+    m.variant = pick_variant(op, elementwise_variants(), options.variant, "simd");
+    require_elements(op, n);
+    options.timer.validate();
+    const Tensor a = Tensor::random({n}, kInputSeedA);
+    const Tensor b = Tensor::random({n}, kInputSeedB);
+    const bool is_add = op == "add";
+    m.stats = time_call(options, clock, progress, [&] {
+      const Tensor y = is_add ? add(a, b) : mul(a, b);
+    });
+    m.elements = n;
+    cost = is_add ? cost_add(n) : cost_mul(n);
+  } else if (op == "sum") {
+    m.variant = pick_variant(op, sum_variants(), options.variant, "simd");
+    require_elements(op, n);
+    options.timer.validate();
+    const Tensor x = Tensor::random({n}, kInputSeedA);
+    volatile float sink = 0;
+    m.stats = time_call(options, clock, progress, [&] { sink = sum(x, m.variant); });
+    (void)sink;
+    m.elements = n;
+    cost = cost_sum(n);
+  } else {  // softmax, layernorm: rows of up to kOperationRowFeatures
+    const bool is_softmax = op == "softmax";
+    m.variant = pick_variant(op, is_softmax ? softmax_variants() : layernorm_variants(),
+                             options.variant, "fused");
+    require_elements(op, n);
+    options.timer.validate();
+    const size_t cols = std::min(n, kOperationRowFeatures);
+    const size_t rows = n / cols;
+    const Tensor x = Tensor::random({rows, cols}, kInputSeedA);
+    const bool naive = m.variant == "naive";
+    if (is_softmax) {
+      m.stats = time_call(options, clock, progress, [&] { const Tensor y = softmax(x, m.variant); });
+      cost = naive ? cost_softmax_naive(rows, cols) : cost_softmax_fused(rows, cols);
+    } else {
+      const Tensor gamma = Tensor::full({cols}, 1.0f);
+      const Tensor beta({cols});
+      m.stats = time_call(options, clock, progress,
+                          [&] { const Tensor y = layernorm(x, gamma, beta, 1e-5, m.variant); });
+      cost = naive ? cost_layernorm_naive(rows, cols) : cost_layernorm_fused(rows, cols);
+    }
+    m.elements = rows * cols;
+  }
+
+  m.flops = cost.flops;
+  m.bytes = cost.bytes;
+  m.intensity = arithmetic_intensity(cost.flops, cost.bytes);
+  m.gflops_per_s = per_ns(m.flops, m.stats.median_ms);
+  m.gb_per_s = per_ns(m.bytes, m.stats.median_ms);
+  m.ns_per_element = m.stats.median_ms * 1e6 / static_cast<double>(m.elements);
+  if (options.roofs) m.roofline = place_on_roofline(m.flops, m.bytes, m.gflops_per_s, *options.roofs);
+  return m;
+}
+
+Roofs roofs_of(const MachineProfile& machine) {
+  return {machine.peak_gflops_per_s(), machine.triad_gb_per_s};
+}
+
+// ---- JSON
+
+json to_json(const OperationMeasurement& m) {
+  json j = {{"op", m.op},
+            {"variant", m.variant},
+            {"n", m.n},
+            {"elements", m.elements},
+            {"flops", m.flops},
+            {"bytes", m.bytes},
+            {"intensity", m.intensity},
+            {"gflops_per_s", m.gflops_per_s},
+            {"gb_per_s", m.gb_per_s},
+            {"ns_per_element", m.ns_per_element},
+            {"stats", to_json(m.stats)}};
+  if (m.roofline) add_placement(j, *m.roofline);
+  return j;
+}
+
+void add_placement(json& row, const RooflinePlacement& p) {
+  row["peak_gflops_per_s"] = p.peak_gflops_per_s;
+  row["bandwidth_gb_per_s"] = p.bandwidth_gb_per_s;
+  row["ridge_flops_per_byte"] = p.ridge_flops_per_byte;
+  row["attainable_gflops_per_s"] = p.attainable_gflops_per_s;
+  row["fraction_of_attainable"] = p.fraction_of_attainable;
+  row["bound"] = to_string(p.bound);
+  row["verdict"] = p.verdict;
+}
+
+json to_json(const MatmulMeasurement& m) {
+  return {{"variant", m.variant},
+          {"n", m.n},
+          {"flops", m.flops},
+          {"bytes", m.bytes},
+          {"intensity", m.intensity},
+          {"gflops_per_s", m.gflops_per_s},
+          {"gb_per_s", m.gb_per_s},
+          {"stats", to_json(m.stats)}};
+}
+
+json to_json(const MatmulMeasurement& m, const MatmulTiles& tiles) {
+  json j = to_json(m);
+  j["tiles"] = {{"tile_m", tiles.m}, {"tile_n", tiles.n}, {"tile_k", tiles.k}};
+  return j;
+}
+
+json to_json(const GeluMeasurement& m) {
+  const double flops = kGeluFlopsPerElement * static_cast<double>(m.n);
+  return {{"variant", m.variant},
+          {"elements", m.n},
+          {"flops", flops},
+          {"bytes", m.bytes},
+          {"gb_per_s", m.gb_per_s},
+          {"gflops_per_s", per_ns(flops, m.stats.median_ms)},
+          {"ns_per_element", m.ns_per_element},
+          {"stats", to_json(m.stats)}};
+}
+
+json to_json(const SweepRow& row) {
+  return {{"bytes", row.bytes}, {"gb_per_s", row.gb_per_s}, {"stats", to_json(row.stats)}};
+}
+
+json to_json(const RooflinePoint& p, const Roofs& roofs) {
+  return {{"name", p.name},
+          {"flops", p.flops},
+          {"bytes", p.bytes},
+          {"measured_gflops_per_s", p.measured_gflops_per_s},
+          {"intensity", p.intensity},
+          {"attainable_gflops_per_s", p.attainable_gflops_per_s},
+          {"bound", to_string(p.bound)},
+          {"fraction_of_attainable", p.fraction_of_attainable},
+          {"verdict", p.verdict},
+          {"ridge_flops_per_byte", ridge_point(roofs.peak_gflops_per_s, roofs.bandwidth_gb_per_s)},
+          {"peak_gflops_per_s", roofs.peak_gflops_per_s},
+          {"bandwidth_gb_per_s", roofs.bandwidth_gb_per_s}};
+}
+
+json to_json(const MachineProfile& m) {
+  const Roofs roofs = roofs_of(m);
+  // A probe on a machine too busy to time reads 0; say so with null, not a division error.
+  const bool placed = roofs.peak_gflops_per_s > 0 && roofs.bandwidth_gb_per_s > 0;
+  return {{"peak_gflops_per_s", roofs.peak_gflops_per_s},
+          {"simd_peak_gflops_per_s", m.peak_gflops_per_s_simd},
+          {"scalar_peak_gflops_per_s", m.peak_gflops_per_s_scalar},
+          {"copy_gb_per_s", m.copy_gb_per_s},
+          {"triad_gb_per_s", m.triad_gb_per_s},
+          {"bandwidth_gb_per_s", roofs.bandwidth_gb_per_s},
+          {"ridge_flops_per_byte",
+           placed ? json(ridge_point(roofs.peak_gflops_per_s, roofs.bandwidth_gb_per_s))
+                  : json(nullptr)},
+          {"simd_backend", m.simd_backend},
+          {"simd_enabled", m.simd_enabled},
+          {"bandwidth_working_set_bytes", m.bandwidth_working_set_bytes},
+          {"elapsed_ms", m.elapsed_ms},
+          {"warning", m.warning}};
+}
+
+}  // namespace perflab

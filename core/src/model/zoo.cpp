@@ -1,0 +1,114 @@
+// The model zoo's specs, written as JSON text so they read like the files a student would
+// write, and parsed once. zoo_spec() hands out the parsed object; model_from_json checks it.
+// Not for: counting or measuring (the profiler does that with the spec).
+#include "perflab/model/zoo.hpp"
+
+#include <string>
+
+#include "perflab/base/error.hpp"
+
+namespace perflab {
+
+namespace {
+
+struct ZooText {
+  const char* name;
+  const char* description;
+  const char* spec;
+};
+
+// Batches: large enough that a forward pass is more than a few microseconds (so the timer
+// batches little), small enough that `perflab profile --zoo NAME` stays near a second.
+const ZooText kZoo[] = {
+    {"linear_128_64", "Linear(128, 64), batch 32",
+     R"({"name": "linear_128_64", "input": [32, 128],
+         "layers": [{"type": "Linear", "in": 128, "out": 64}]})"},
+    {"linear_768_3072", "Linear(768, 3072), a transformer's FFN expansion, batch 32",
+     R"({"name": "linear_768_3072", "input": [32, 768],
+         "layers": [{"type": "Linear", "in": 768, "out": 3072}]})"},
+    {"linear_1000_500", "Linear(1000, 500), batch 32",
+     R"({"name": "linear_1000_500", "input": [32, 1000],
+         "layers": [{"type": "Linear", "in": 1000, "out": 500}]})"},
+    {"conv7x7_224",
+     "Conv2d 3→64, 7×7, stride 2, padding 3 on a 224×224 image (a ResNet stem), batch 1",
+     R"({"name": "conv7x7_224", "input": [1, 3, 224, 224],
+         "layers": [{"type": "Conv2d", "in_channels": 3, "out_channels": 64, "kernel": 7,
+                     "stride": 2, "padding": 3}]})"},
+    {"mlp_784", "MLP 784-256-128-10 with ReLU (MNIST-sized), batch 64",
+     R"({"name": "mlp_784", "input": [64, 784],
+         "layers": [{"type": "Linear", "in": 784, "out": 256}, {"type": "ReLU"},
+                    {"type": "Linear", "in": 256, "out": 128}, {"type": "ReLU"},
+                    {"type": "Linear", "in": 128, "out": 10}]})"},
+    {"cnn_28",
+     "small CNN for 28×28 images: Conv 1→8 3×3, ReLU, MaxPool 2, Conv 8→16 3×3, ReLU, "
+     "MaxPool 2, Flatten, Linear 784→10; batch 32",
+     R"({"name": "cnn_28", "input": [32, 1, 28, 28],
+         "layers": [{"type": "Conv2d", "in_channels": 1, "out_channels": 8, "kernel": 3,
+                     "padding": 1},
+                    {"type": "ReLU"}, {"type": "MaxPool2d", "kernel": 2},
+                    {"type": "Conv2d", "in_channels": 8, "out_channels": 16, "kernel": 3,
+                     "padding": 1},
+                    {"type": "ReLU"}, {"type": "MaxPool2d", "kernel": 2},
+                    {"type": "Flatten"},
+                    {"type": "Linear", "in": 784, "out": 10}]})"},
+    {"transformer_block",
+     "pre-norm transformer block, d_model 128, 4 heads, d_ff 512, sequence 64, batch 4",
+     R"({"name": "transformer_block", "input": [4, 64, 128],
+         "layers": [{"type": "TransformerBlock", "d_model": 128, "heads": 4, "d_ff": 512}]})"},
+};
+
+std::string names_joined() {
+  std::string s;
+  for (const auto& z : kZoo) s += (s.empty() ? "" : ", ") + std::string(z.name);
+  return s;
+}
+
+}  // namespace
+
+const std::vector<ZooEntry>& zoo() {
+  static const std::vector<ZooEntry> entries = [] {
+    std::vector<ZooEntry> v;
+    for (const auto& z : kZoo) v.push_back({z.name, z.description, nlohmann::json::parse(z.spec)});
+    return v;
+  }();
+  return entries;
+}
+
+std::vector<std::string> zoo_names() {
+  std::vector<std::string> names;
+  for (const auto& z : kZoo) names.emplace_back(z.name);
+  return names;
+}
+
+const nlohmann::json& zoo_spec(std::string_view name) {
+  for (const auto& e : zoo()) {
+    if (e.name == name) return e.spec;
+  }
+  throw ValueError("unknown zoo model \"" + std::string(name) + "\"; the zoo has " +
+                   names_joined());
+}
+
+nlohmann::json mlp_spec(const std::vector<std::size_t>& widths, std::size_t batch) {
+  if (widths.size() < 2) {
+    throw ValueError("an MLP needs at least two widths (input and output), got " +
+                     std::to_string(widths.size()));
+  }
+  if (batch == 0) throw ValueError("batch must be a positive integer, got 0");
+  std::string name = "mlp";
+  for (std::size_t i = 0; i < widths.size(); ++i) {
+    if (widths[i] == 0) {
+      throw ValueError("widths[" + std::to_string(i) + "] must be a positive integer, got 0");
+    }
+    // Two appends: GCC 12 warns (-Wrestrict, a false positive) on "_" + std::to_string.
+    name += '_';
+    name += std::to_string(widths[i]);
+  }
+  nlohmann::json layers = nlohmann::json::array();
+  for (std::size_t i = 0; i + 1 < widths.size(); ++i) {
+    if (i > 0) layers.push_back({{"type", "ReLU"}});
+    layers.push_back({{"type", "Linear"}, {"in", widths[i]}, {"out", widths[i + 1]}});
+  }
+  return {{"name", name}, {"input", {batch, widths[0]}}, {"layers", layers}};
+}
+
+}  // namespace perflab

@@ -1,0 +1,44 @@
+// Helpers shared by the profiler's source files: shapes at another batch, restoring the
+// layers' keep_for_backward, and rates that stay 0 rather than dividing by a zero time.
+// Not part of the public API.
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "perflab/model/model.hpp"
+#include "perflab/tensor/tensor.hpp"
+
+namespace perflab::detail {
+
+// The shape with its first (batch) dimension replaced.
+Shape at_batch(Shape shape, std::size_t batch);
+// batch, or the model's spec batch when batch is 0.
+std::size_t resolve_batch(const Model& model, std::size_t batch);
+// Layer i's input at another batch: every layer keeps dimension 0 as the batch.
+Shape layer_input_at(const Model& model, std::size_t i, std::size_t batch);
+
+// Puts every layer's keep_for_backward back as it was at construction.
+class KeepGuard {
+ public:
+  explicit KeepGuard(Model& model);
+  ~KeepGuard();
+  KeepGuard(const KeepGuard&) = delete;
+  KeepGuard& operator=(const KeepGuard&) = delete;
+
+ private:
+  Model& model_;
+  std::vector<bool> keep_;
+};
+
+// count per second from ms; 0 when ms is not positive.
+double per_second(double count, double ms);
+// GFLOP/s from FLOPs and ms; 0 when ms is not positive.
+double gflops(double flops, double ms);
+
+// The spec with input[0] set to batch (batch 0, or a spec without a usable "input": as is,
+// so that model_from_json reports what is wrong).
+nlohmann::json spec_with_batch(nlohmann::json spec, std::size_t batch);
+
+}  // namespace perflab::detail

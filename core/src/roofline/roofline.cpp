@@ -1,0 +1,144 @@
+// Roofline arithmetic and the kernels' cost formulas (documented in roofline.hpp). Every
+// function validates its arguments first, so a bad number from the page gets a message
+// rather than a NaN on a chart.
+// Not for: measuring peaks or bandwidths (probe.cpp does that).
+#include "perflab/roofline/roofline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
+
+#include "perflab/base/error.hpp"
+
+namespace perflab {
+namespace {
+
+// Two significant digits, but whole numbers from 10 up: 0.17, 8.3, 4.2, 50, 1234.
+std::string format_2sig(double v) {
+  char buf[64];
+  if (std::fabs(v) >= 10 && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.2g", v);
+  }
+  return buf;
+}
+
+// For messages: what was passed, exactly enough to recognise it.
+std::string format_value(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+void require_positive(const char* name, double v) {
+  if (!(std::isfinite(v) && v > 0)) {
+    throw ValueError(std::string(name) + " must be a finite number greater than 0, got " +
+                     format_value(v));
+  }
+}
+
+void require_non_negative(const char* name, double v) {
+  if (!(std::isfinite(v) && v >= 0)) {
+    throw ValueError(std::string(name) + " must be a finite number of at least 0, got " +
+                     format_value(v));
+  }
+}
+
+void require_roofs(double peak_gflops_per_s, double bandwidth_gb_per_s) {
+  require_positive("peak_gflops_per_s", peak_gflops_per_s);
+  require_positive("bandwidth_gb_per_s", bandwidth_gb_per_s);
+}
+
+double as_double(std::size_t n) { return static_cast<double>(n); }
+
+}  // namespace
+
+double arithmetic_intensity(double flops, double bytes) {
+  require_non_negative("flops", flops);
+  require_positive("bytes", bytes);
+  return flops / bytes;
+}
+
+double attainable_gflops_per_s(double peak_gflops_per_s, double bandwidth_gb_per_s,
+                               double intensity) {
+  require_roofs(peak_gflops_per_s, bandwidth_gb_per_s);
+  require_non_negative("intensity", intensity);
+  return std::min(peak_gflops_per_s, intensity * bandwidth_gb_per_s);
+}
+
+double ridge_point(double peak_gflops_per_s, double bandwidth_gb_per_s) {
+  require_roofs(peak_gflops_per_s, bandwidth_gb_per_s);
+  return peak_gflops_per_s / bandwidth_gb_per_s;
+}
+
+const char* to_string(Bound bound) {
+  return bound == Bound::Compute ? "compute-bound" : "memory-bound";
+}
+
+Bound classify(double peak_gflops_per_s, double bandwidth_gb_per_s, double intensity) {
+  const double ridge = ridge_point(peak_gflops_per_s, bandwidth_gb_per_s);
+  require_non_negative("intensity", intensity);
+  return intensity < ridge ? Bound::Memory : Bound::Compute;
+}
+
+std::string roofline_verdict(double peak_gflops_per_s, double bandwidth_gb_per_s,
+                             double intensity) {
+  const Bound bound = classify(peak_gflops_per_s, bandwidth_gb_per_s, intensity);
+  const double ridge = ridge_point(peak_gflops_per_s, bandwidth_gb_per_s);
+  const std::string intensity_text = format_2sig(intensity);
+  const std::string ridge_text = format_2sig(ridge);
+  std::string where;
+  if (intensity == ridge) {
+    where = "at";
+  } else {
+    where = intensity < ridge ? "below" : "above";
+    // "8.3 is above 8.3" would read as a mistake.
+    if (intensity_text == ridge_text) where = "just " + where;
+  }
+  return std::string(to_string(bound)) + ": intensity " + intensity_text + " FLOP/byte is " +
+         where + " the ridge point " + ridge_text + " FLOP/byte; attainable " +
+         format_2sig(attainable_gflops_per_s(peak_gflops_per_s, bandwidth_gb_per_s, intensity)) +
+         " GFLOP/s of " + format_2sig(peak_gflops_per_s) + " peak";
+}
+
+RooflinePoint roofline_point(std::string name, double flops, double bytes,
+                             double measured_gflops_per_s, double peak_gflops_per_s,
+                             double bandwidth_gb_per_s) {
+  require_roofs(peak_gflops_per_s, bandwidth_gb_per_s);
+  require_non_negative("measured_gflops_per_s", measured_gflops_per_s);
+  RooflinePoint p;
+  p.name = std::move(name);
+  p.flops = flops;
+  p.bytes = bytes;
+  p.measured_gflops_per_s = measured_gflops_per_s;
+  p.intensity = arithmetic_intensity(flops, bytes);
+  p.attainable_gflops_per_s =
+      attainable_gflops_per_s(peak_gflops_per_s, bandwidth_gb_per_s, p.intensity);
+  p.bound = classify(peak_gflops_per_s, bandwidth_gb_per_s, p.intensity);
+  p.fraction_of_attainable =
+      p.attainable_gflops_per_s > 0 ? measured_gflops_per_s / p.attainable_gflops_per_s : 0.0;
+  p.verdict = roofline_verdict(peak_gflops_per_s, bandwidth_gb_per_s, p.intensity);
+  return p;
+}
+
+OpCost cost_matmul(std::size_t M, std::size_t K, std::size_t N) {
+  const double m = as_double(M), k = as_double(K), n = as_double(N);
+  return {2.0 * m * k * n, 4.0 * (m * k + k * n + m * n)};
+}
+
+OpCost cost_add(std::size_t n) { return {as_double(n), 12.0 * as_double(n)}; }
+OpCost cost_mul(std::size_t n) { return {as_double(n), 12.0 * as_double(n)}; }
+
+OpCost cost_gelu_fused(std::size_t n) {
+  return {kGeluFlopsPerElement * as_double(n), 8.0 * as_double(n)};
+}
+OpCost cost_gelu_unfused(std::size_t n) {
+  return {kGeluFlopsPerElement * as_double(n), (6.0 * 8.0 + 2.0 * 12.0) * as_double(n)};
+}
+
+OpCost cost_sum(std::size_t n) { return {as_double(n), 4.0 * as_double(n)}; }
+
+}  // namespace perflab

@@ -1,0 +1,254 @@
+// Latency statistics and the batching timer. The timer follows nanobench and
+// google/benchmark: measure the clock's resolution, warm up, grow the inner iteration count
+// until one batch spans many clock ticks, then report per-call times and a warning that
+// names the remedy. Not for: threads, or deciding whether something is "fast".
+#include "perflab/timing/timer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "perflab/base/error.hpp"
+
+namespace perflab {
+
+namespace {
+
+// Integers and values from 1000 up print without decimals ("20", "100000", "1235");
+// others with 3 significant digits ("0.25", "1.5", "9.54e-07").
+std::string format_number(double v) {
+  char buf[64];
+  if (std::isfinite(v) && std::fabs(v) < 1e15 && (v == std::floor(v) || std::fabs(v) >= 1000)) {
+    std::snprintf(buf, sizeof(buf), "%.0f", v);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.3g", v);
+  }
+  return buf;
+}
+
+// Two significant digits (28.0001 -> 28, 2.000002 -> 2): a value a person would type.
+double round_for_humans(double v) {
+  if (!(v > 0)) return v;
+  const double step = std::pow(10.0, std::floor(std::log10(v)) - 1);
+  return std::round(v / step) * step;
+}
+
+void check_range(const char* name, double value, double lo, double hi) {
+  if (!(value >= lo && value <= hi)) {  // also rejects NaN
+    throw ValueError(std::string(name) + " must be between " + format_number(lo) + " and " +
+                     format_number(hi) + ", got " + format_number(value));
+  }
+}
+
+}  // namespace
+
+void TimerOptions::validate() const {
+  check_range("warmup", warmup, 0, 10000);
+  check_range("samples", samples, 1, 100000);
+  check_range("min_sample_ms", min_sample_ms, 0, 60000);
+  check_range("resolution_multiple", resolution_multiple, 1, 1e6);
+  if (!(max_total_ms > 0 && std::isfinite(max_total_ms))) {
+    throw ValueError("max_total_ms must be a finite number greater than 0, got " +
+                     format_number(max_total_ms));
+  }
+  if (max_inner_iterations < 1) {
+    throw ValueError("max_inner_iterations must be at least 1, got " +
+                     std::to_string(max_inner_iterations));
+  }
+}
+
+double percentile_sorted(const std::vector<double>& sorted, double p) {
+  if (sorted.empty()) throw ValueError("a percentile needs at least one value, got none");
+  if (!(p >= 0 && p <= 100)) {
+    throw ValueError("percentile must be between 0 and 100, got " + format_number(p));
+  }
+  const double rank = p / 100.0 * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(rank));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - static_cast<double>(lo));
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return percentile_sorted(values, 50.0);
+}
+
+Stats compute_stats(const std::vector<double>& per_call_ms, bool drop_outliers) {
+  if (per_call_ms.empty()) throw ValueError("statistics need at least one sample, got none");
+  for (std::size_t i = 0; i < per_call_ms.size(); ++i) {
+    if (!std::isfinite(per_call_ms[i])) {
+      throw ValueError("sample " + std::to_string(i) + " is " + format_number(per_call_ms[i]) +
+                       "; timings must be finite numbers");
+    }
+  }
+  std::vector<double> sorted = per_call_ms;
+  std::sort(sorted.begin(), sorted.end());
+
+  Stats s;
+  if (drop_outliers) {
+    // Never empties the data: with n >= 3 some value lies between Q1 and Q3, and with
+    // n <= 2 the fences enclose every value.
+    const double q1 = percentile_sorted(sorted, 25), q3 = percentile_sorted(sorted, 75);
+    const double iqr = q3 - q1;
+    const double lo = q1 - 1.5 * iqr, hi = q3 + 1.5 * iqr;
+    std::vector<double> kept;
+    kept.reserve(sorted.size());
+    for (double v : sorted) {
+      if (v >= lo && v <= hi) kept.push_back(v);
+    }
+    s.outliers = sorted.size() - kept.size();
+    sorted = std::move(kept);
+  }
+
+  const std::size_t n = sorted.size();
+  s.samples = n;
+  double sum = 0;
+  for (double v : sorted) sum += v;
+  s.mean_ms = sum / static_cast<double>(n);
+  if (n >= 2) {
+    double squares = 0;
+    for (double v : sorted) squares += (v - s.mean_ms) * (v - s.mean_ms);
+    s.stddev_ms = std::sqrt(squares / static_cast<double>(n - 1));
+  }
+  s.min_ms = sorted.front();
+  s.max_ms = sorted.back();
+  s.median_ms = percentile_sorted(sorted, 50);
+  s.p95_ms = percentile_sorted(sorted, 95);
+  s.p99_ms = percentile_sorted(sorted, 99);
+
+  const double half = static_cast<double>(n) / 2.0;
+  const double spread = 1.96 * std::sqrt(static_cast<double>(n)) / 2.0;
+  const auto clamp_rank = [n](double rank) {
+    return static_cast<std::size_t>(std::clamp(std::round(rank), 1.0, static_cast<double>(n)));
+  };
+  s.ci95_low_ms = sorted[clamp_rank(half - spread) - 1];
+  s.ci95_high_ms = sorted[clamp_rank(1.0 + half + spread) - 1];
+
+  s.cv = (n >= 2 && s.mean_ms != 0) ? s.stddev_ms / s.mean_ms : 0.0;
+  return s;
+}
+
+double measure_resolution_ms(Clock& clock) {
+  // A few transitions, because the first may be a partial tick and browsers add jitter.
+  constexpr int kTransitions = 10;
+  constexpr long kMaxReadsPerTransition = 100'000'000;
+  double smallest_ms = 0;
+  double previous = clock.now_ms();
+  for (int t = 0; t < kTransitions; ++t) {
+    double now = previous;
+    long reads = 0;
+    while (now == previous) {
+      if (++reads > kMaxReadsPerTransition) {
+        throw Error(std::string("the clock '") + clock.name() + "' did not advance in " +
+                    std::to_string(kMaxReadsPerTransition) + " reads, so it cannot time anything");
+      }
+      now = clock.now_ms();
+    }
+    const double diff = now - previous;
+    if (diff > 0 && (smallest_ms == 0 || diff < smallest_ms)) smallest_ms = diff;
+    previous = now;
+  }
+  if (smallest_ms <= 0) {
+    throw Error(std::string("the clock '") + clock.name() + "' only went backwards");
+  }
+  return smallest_ms;
+}
+
+Stats Timer::run(const std::function<void()>& fn) {
+  opts_.validate();
+  Clock& clock = *clock_;
+  const double start_ms = clock.now_ms();
+  const double resolution_ms = measure_resolution_ms(clock);
+
+  for (int i = 0; i < opts_.warmup; ++i) fn();
+
+  const auto time_batch_ms = [&](long inner) {
+    const double t0 = clock.now_ms();
+    for (long i = 0; i < inner; ++i) fn();
+    return clock.now_ms() - t0;
+  };
+
+  // Calibrate as google/benchmark does: grow by target·1.4/elapsed, but by at most 10×
+  // (and exactly 10× while a batch is under a tenth of the target, where the estimate is
+  // mostly clock noise).
+  const double target_ms = std::max(opts_.resolution_multiple * resolution_ms, opts_.min_sample_ms);
+  long inner = 1;
+  double batch_ms = time_batch_ms(inner);
+  while (batch_ms < target_ms && inner < opts_.max_inner_iterations) {
+    double multiplier = 10.0;
+    if (batch_ms > 0.1 * target_ms) multiplier = std::min(10.0, target_ms * 1.4 / batch_ms);
+    const double next = std::ceil(static_cast<double>(inner) * multiplier);
+    inner = static_cast<long>(
+        std::min(static_cast<double>(opts_.max_inner_iterations), std::max(next, inner + 1.0)));
+    batch_ms = time_batch_ms(inner);
+  }
+  const bool below_target = batch_ms < target_ms;
+
+  const auto wanted = static_cast<std::size_t>(opts_.samples);
+  std::vector<double> per_call_ms;
+  per_call_ms.reserve(wanted);
+  bool budget_stopped = false;
+  while (per_call_ms.size() < wanted) {
+    per_call_ms.push_back(time_batch_ms(inner) / static_cast<double>(inner));
+    const std::size_t taken = per_call_ms.size();
+    const double elapsed_ms = clock.now_ms() - start_ms;
+    if (progress_) {
+      const double fraction = std::min(
+          1.0, std::max(static_cast<double>(taken) / static_cast<double>(wanted),
+                        elapsed_ms / opts_.max_total_ms));
+      if (!progress_(fraction)) {
+        throw CancelledError("cancelled after " + std::to_string(taken) + " of " +
+                             std::to_string(wanted) + " samples");
+      }
+    }
+    if (taken < wanted && taken >= 2 && elapsed_ms >= opts_.max_total_ms) {
+      budget_stopped = true;
+      break;
+    }
+  }
+
+  Stats stats = compute_stats(per_call_ms, opts_.drop_outliers);
+  stats.inner_iterations = inner;
+  stats.resolution_ms = resolution_ms;
+
+  std::vector<std::string> problems;
+  if (below_target) {
+    problems.push_back("samples last " + format_number(batch_ms) + " ms, under the " +
+                       format_number(target_ms) + " ms target, at max_inner_iterations " +
+                       std::to_string(opts_.max_inner_iterations) +
+                       ": check the work is not optimised away, or raise max_inner_iterations");
+  }
+  if (budget_stopped) {
+    problems.push_back("the " + format_number(opts_.max_total_ms) +
+                       " ms budget stopped sampling after " + std::to_string(per_call_ms.size()) +
+                       " of " + std::to_string(wanted) +
+                       " samples: raise max_total_ms or lower samples");
+  }
+  constexpr std::size_t kFewSamples = 10;
+  if (stats.samples < kFewSamples) {
+    problems.push_back("only " + std::to_string(stats.samples) + " samples kept" +
+                       (stats.outliers > 0
+                            ? " (" + std::to_string(stats.outliers) + " outliers dropped)"
+                            : std::string()) +
+                       ": the confidence interval is wide; aim for at least " +
+                       std::to_string(kFewSamples));
+  }
+  if (stats.cv > 0.05) {
+    // Twice the current sample length: longer samples average out interruptions. It is
+    // always above min_sample_ms, since samples already last at least that long.
+    const double suggested_ms =
+        std::min(60000.0, std::max(1.0, round_for_humans(2.0 * std::max(target_ms, batch_ms))));
+    problems.push_back("CV " + format_number(std::round(stats.cv * 100)) + "% over " +
+                       std::to_string(stats.samples) +
+                       " samples: close other tabs, or raise min_sample_ms to " +
+                       format_number(suggested_ms));
+  }
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    if (i > 0) stats.warning += "; ";
+    stats.warning += problems[i];
+  }
+  return stats;
+}
+
+}  // namespace perflab
