@@ -4,6 +4,7 @@
 import { h, nextId } from '../ui/dom.js';
 import { gradeOnSubmit, submitButton } from './controls.js';
 
+/** The controls of a multiple-choice exercise, in the variant's order of choices. */
 export function choiceControls({ ex, variant, entry, ids, grade, showGrade, showError, clearError }) {
   const name = nextId('pl-ex-choice');
   const choices = variant.choices ?? ex.choices ?? [];

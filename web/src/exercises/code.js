@@ -12,6 +12,7 @@ import { formatSeconds } from './logic.js';
 
 const DRAFT_SAVE_DELAY_MS = 400;
 
+/** The controls of a code exercise; the editor and any run under way stop with the card's cleanups. */
 export function codeControls({ ex, variant, entry, ids, grade, showGrade, showError, clearError, store, cleanups }) {
   const labelId = nextId('pl-ex-editor-label');
   const tests = variant.tests ?? [];
