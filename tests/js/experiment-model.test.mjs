@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { columnsOf, csvField, flattenRow, toCsv } from '../../web/src/experiments/csv.js';
-import { formatBytes, formatElapsed, formatInt, formatPercent, formatSig } from '../../web/src/experiments/format.js';
+import { formatBytes, formatElapsed, formatInt, formatPercent, formatSig } from '../../web/src/ui/format.js';
 import {
   allowedText,
   buildControl,

@@ -6,6 +6,7 @@
 import './style.css';
 import { simd } from 'wasm-feature-detect';
 import { createBridge } from './lab/bridge.js';
+import { h } from './ui/dom.js';
 import profiling from './chapters/profiling/index.js';
 import acceleration from './chapters/acceleration/index.js';
 import benchmarking from './chapters/benchmarking/index.js';
@@ -52,17 +53,12 @@ async function showMachineFacts() {
 }
 
 function mountChapter(chapter) {
-  const section = document.createElement('section');
-  section.className = 'chapter';
-  section.id = `chapter-${chapter.id}`;
-  section.dataset.chapter = chapter.id;
+  const section = h('section', { class: 'chapter', id: `chapter-${chapter.id}`, dataset: { chapter: chapter.id } });
   main.append(section);
   chapter.mount(section, { bridge });
 
   // The engine (and CodeMirror with it) loads only when a chapter is first shown.
-  const exercises = document.createElement('section');
-  exercises.className = 'exercises';
-  exercises.dataset.role = 'exercises';
+  const exercises = h('section', { class: 'exercises', dataset: { role: 'exercises' } });
   section.append(exercises);
   import('./exercises/engine.js')
     .then(({ mountExercises }) => mountExercises(exercises, { bridge, chapter: chapter.id }))

@@ -5,7 +5,7 @@
 
 import * as Plot from '@observablehq/plot';
 import { CHART_STYLE, PlotChart, emptyMark } from './plot-chart.js';
-import { formatSig } from '../experiments/format.js';
+import { formatSig } from '../ui/format.js';
 
 export class BarChart extends PlotChart {
   /**

@@ -2,24 +2,25 @@
 // declarative spec (controls, plan, measure, columns, charts, CSV) into a section with Run,
 // Cancel, a progress bar and line, an error beside Run, charts, a table and Download CSV,
 // running the plan through the lab worker. docs/EXPERIMENTS.md describes the spec.
-// Not for: measuring (the lab worker and core) or any pure logic (model.js, csv.js).
+// Not for: measuring (the lab worker and core), any pure logic (model.js, csv.js), the
+// control fields (controls.js) or the table and the download (ui/).
 
 import './experiment.css';
 import { BarChart } from '../charts/bar-chart.js';
 import { LineChart } from '../charts/line-chart.js';
 import { ScatterChart } from '../charts/scatter-chart.js';
 import { KINDS, cancelledError } from '../lab/protocol.js';
+import { h } from '../ui/dom.js';
+import { downloadText } from '../ui/download.js';
+import { createTable } from '../ui/table.js';
+import { controlField } from './controls.js';
 import { toCsv } from './csv.js';
 import {
-  cellText,
   controlDefaults,
-  headerText,
   isQuick,
-  isTextColumn,
   labelOf,
   planPoints,
   progressText,
-  rawOf,
   readControls,
   resolve,
   specProblems,
@@ -29,35 +30,6 @@ import { publishResult } from './results.js';
 /** Chart `type` names a spec may use; a spec may also pass a class with the same API. */
 export const CHART_TYPES = Object.freeze({ line: LineChart, bar: BarChart, scatter: ScatterChart });
 
-/**
- * Downloads rows as a CSV file (csv.js's toCsv, `columns` as there) through a temporary
- * link: the experiments' Download CSV, and any other table of rows on the page.
- */
-export function downloadCsv(rows, columns, filename) {
-  const blob = new Blob([toCsv(rows, columns)], { type: 'text/csv' });
-  const url = URL.createObjectURL(blob);
-  const link = h('a', { href: url, download: filename });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoke after the click has been handled; revoking at once can cancel the download.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-/** A small element builder for specs' `init` too: attrs `class`, `text`, `html`, else attributes. */
-export function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null) continue;
-    if (k === 'class') el.className = v;
-    else if (k === 'text') el.textContent = v;
-    else if (k === 'html') el.innerHTML = v;
-    else el.setAttribute(k, v);
-  }
-  el.append(...children);
-  return el;
-}
-
 // A string (or each string of an array) is HTML written by us, so formulas can use <code>.
 function explanationNodes(explanation) {
   if (explanation === undefined || explanation === null) return [];
@@ -65,64 +37,6 @@ function explanationNodes(explanation) {
   if (explanation instanceof Node) return [explanation];
   if (Array.isArray(explanation)) return explanation.flatMap(explanationNodes);
   return [h('p', { html: String(explanation) })];
-}
-
-function controlField(control, domId) {
-  const id = domId(control.id);
-  const hintId = control.hint ? `${id}-note` : undefined;
-  const errorId = `${id}-error`;
-  let input;
-  if (control.type === 'select') {
-    input = h('select', { id }, ...control.options.map((o) => h('option', { value: String(o.value), text: o.label })));
-  } else if (control.type === 'number') {
-    input = h('input', {
-      id,
-      type: 'number',
-      inputmode: control.integer ? 'numeric' : 'decimal',
-      min: control.min,
-      max: control.max,
-      step: control.step ?? (control.integer ? 1 : 'any'),
-      class: 'number',
-    });
-  } else if (control.type === 'numbers') {
-    input = h('input', { id, type: 'text', spellcheck: 'false', autocomplete: 'off', size: control.size ?? 24 });
-  } else {
-    input = h('input', { id, type: 'checkbox' });
-  }
-  input.setAttribute('aria-describedby', [hintId, errorId].filter(Boolean).join(' '));
-  const errorEl = h('span', { class: 'field-error', id: errorId, 'data-role': 'field-error' });
-  errorEl.hidden = true;
-  const labelText = control.unit ? `${control.label} (${control.unit})` : control.label;
-  const label = h('label', { for: id, text: control.type === 'checkbox' ? ` ${labelText}` : `${labelText} ` });
-  const field =
-    control.type === 'checkbox'
-      ? h('span', { class: 'field', 'data-control': control.id }, input, label, errorEl)
-      : h('span', { class: 'field', 'data-control': control.id }, label, input, errorEl);
-  const hint = hintId ? h('p', { class: 'hint', id: hintId, text: control.hint }) : null;
-
-  const entry = {
-    control,
-    input,
-    field,
-    hint,
-    raw: () => (control.type === 'checkbox' ? input.checked : input.value),
-    set(value) {
-      if (control.type === 'checkbox') input.checked = rawOf(control, value);
-      else input.value = rawOf(control, value);
-    },
-    showProblem(problem) {
-      errorEl.textContent = problem ?? '';
-      errorEl.hidden = !problem;
-      if (problem) input.setAttribute('aria-invalid', 'true');
-      else input.removeAttribute('aria-invalid');
-    },
-  };
-  entry.set(control.default);
-  // Editing a field clears its complaint; the next Run checks it again.
-  input.addEventListener(control.type === 'checkbox' || control.type === 'select' ? 'change' : 'input', () =>
-    entry.showProblem(null),
-  );
-  return entry;
 }
 
 /**
@@ -152,24 +66,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   const resultNote = h('p', { class: 'result-note', 'data-role': 'result-note' });
   resultNote.hidden = true;
   const infoSlot = h('div', { class: 'experiment-info', 'data-role': 'info' });
-  const tbody = h('tbody');
-  const table = h(
-    'table',
-    { class: 'numbers', 'data-role': 'table' },
-    spec.tableCaption ? h('caption', { text: spec.tableCaption }) : '',
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        ...spec.columns.map((c) =>
-          h('th', { scope: 'col', class: isTextColumn(c) ? 'text' : undefined, text: headerText(c) }),
-        ),
-      ),
-    ),
-    tbody,
-  );
+  const table = createTable(spec.columns, { caption: spec.tableCaption, role: 'table' });
   const csvButton = h('button', { type: 'button', 'data-action': 'csv', text: 'Download CSV' });
   csvButton.disabled = true;
 
@@ -199,7 +96,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     errorBox,
     resultNote,
     ...chartBlocks.flatMap((b) => [b.title, b.box].filter(Boolean)),
-    h('div', { class: 'table-wrap' }, table),
+    h('div', { class: 'table-wrap' }, table.element),
     h('div', { class: 'actions' }, csvButton),
   );
   container.append(section);
@@ -236,16 +133,9 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     for (const b of chartBlocks) b.chart.update(b.cs.data ? b.cs.data(rows, ctx) : rows);
   }
 
-  const rowElement = (row) =>
-    h(
-      'tr',
-      {},
-      ...spec.columns.map((c) => h('td', { class: isTextColumn(c) ? 'text' : undefined, text: cellText(c, row) })),
-    );
-
   function show(next) {
     shown = next;
-    tbody.replaceChildren(...next.rows.map(rowElement));
+    table.setRows(next.rows);
     drawCharts(next.rows, next.ctx);
   }
 
@@ -300,7 +190,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     if (detail?.row) {
       const row = spec.derive ? spec.derive(detail.row, current.ctx) : detail.row;
       current.rows.push(row);
-      tbody.append(rowElement(row));
+      table.appendRow(row);
       drawCharts(current.rows, current.ctx);
     }
     current.done = Number.isInteger(detail?.done) ? detail.done : current.rows.length;
@@ -417,7 +307,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   runButton.addEventListener('click', run);
   cancelButton.addEventListener('click', cancel);
   csvButton.addEventListener('click', () =>
-    downloadCsv(shown.rows, spec.csv.columns, resolve(spec.csv.filename, lastCtx)),
+    downloadText(resolve(spec.csv.filename, lastCtx), toCsv(shown.rows, spec.csv.columns), 'text/csv'),
   );
 
   return {

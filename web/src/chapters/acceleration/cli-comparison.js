@@ -6,10 +6,12 @@
 // core's message; the textarea keeps it.
 // Not for: checking the JSON (core does) or measuring (the experiments above do).
 
-import { downloadCsv, h } from '../../experiments/experiment.js';
 import { ScatterChart } from '../../charts/scatter-chart.js';
-import { cellText, headerText, isTextColumn } from '../../experiments/model.js';
-import { formatSig } from '../../experiments/format.js';
+import { toCsv } from '../../experiments/csv.js';
+import { h } from '../../ui/dom.js';
+import { downloadText } from '../../ui/download.js';
+import { formatSig } from '../../ui/format.js';
+import { createTable } from '../../ui/table.js';
 import { latestResult, publishResult, subscribeResults } from '../../experiments/results.js';
 import { KINDS } from '../../lab/protocol.js';
 import {
@@ -57,25 +59,11 @@ export function mountCliComparison(container, { bridge }) {
   const chartsBox = h('div', { class: 'charts', 'data-role': 'charts' });
   const csvButton = h('button', { type: 'button', 'data-action': 'csv', text: 'Download CSV' });
   csvButton.disabled = true;
-  const tbody = h('tbody');
-  const table = h(
-    'table',
-    { class: 'numbers', 'data-role': 'table' },
-    h('caption', { text: 'Native rows (from the pasted JSON) beside this page’s latest rows of the same kernel.' }),
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        ...TABLE_COLUMNS.map((c) =>
-          h('th', { scope: 'col', class: isTextColumn(c) ? 'text' : undefined, text: headerText(c) }),
-        ),
-      ),
-    ),
-    tbody,
-  );
-  table.hidden = true;
+  const table = createTable(TABLE_COLUMNS, {
+    caption: 'Native rows (from the pasted JSON) beside this page’s latest rows of the same kernel.',
+    role: 'table',
+  });
+  table.element.hidden = true;
 
   const section = h(
     'section',
@@ -104,7 +92,7 @@ export function mountCliComparison(container, { bridge }) {
     errorBox,
     machineBox,
     chartsBox,
-    h('div', { class: 'table-wrap' }, table),
+    h('div', { class: 'table-wrap' }, table.element),
     h('div', { class: 'actions' }, csvButton),
   );
   container.append(section);
@@ -169,16 +157,8 @@ export function mountCliComparison(container, { bridge }) {
     shownRows = rows;
     drawCharts(rows);
     csvButton.disabled = rows.length === 0;
-    tbody.replaceChildren(
-      ...rows.map((r) =>
-        h(
-          'tr',
-          {},
-          ...TABLE_COLUMNS.map((c) => h('td', { class: isTextColumn(c) ? 'text' : undefined, text: cellText(c, r) })),
-        ),
-      ),
-    );
-    table.hidden = false;
+    table.setRows(rows);
+    table.element.hidden = false;
     const missing = sources.filter((sid) => !latestResult(sid)).map((sid) => SOURCE_NAMES[sid]);
     const hint = missing.length ? `; run ${missing.join(' and ')} above to fill the page column.` : '.';
     status.textContent = `${report.kind} report: ${report.rows.length} native rows${hint}`;
@@ -192,35 +172,14 @@ export function mountCliComparison(container, { bridge }) {
         // The page's column stays empty; the native figures still show.
       }
       machineBox.replaceChildren(
-        h(
-          'table',
-          { class: 'numbers', 'data-role': 'machine-table' },
-          h('caption', { text: 'This machine: native probe (pasted) and the page’s quick probe' }),
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              h('th', { class: 'text', text: 'figure' }),
-              h('th', { text: 'native' }),
-              h('th', { text: 'page' }),
-            ),
-          ),
-          h(
-            'tbody',
-            {},
-            ...MACHINE_FIELDS.map((f) =>
-              h(
-                'tr',
-                {},
-                h('td', { class: 'text', text: f.label }),
-                h('td', { text: machineValue(report.machine, f) }),
-                h('td', { text: machineValue(probe, f) }),
-              ),
-            ),
-          ),
-        ),
+        createTable(
+          [
+            { label: 'figure', align: 'left', format: (f) => f.label },
+            { label: 'native', format: (f) => machineValue(report.machine, f) },
+            { label: 'page', format: (f) => machineValue(probe, f) },
+          ],
+          { rows: MACHINE_FIELDS, caption: 'This machine: native probe (pasted) and the page’s quick probe', role: 'machine-table' },
+        ).element,
       );
     } else {
       machineBox.replaceChildren();
@@ -260,7 +219,7 @@ export function mountCliComparison(container, { bridge }) {
     await compare();
   });
   compareButton.addEventListener('click', compare);
-  csvButton.addEventListener('click', () => downloadCsv(shownRows, CSV_COLUMNS, `perflab-${CLI_ID}.csv`));
+  csvButton.addEventListener('click', () => downloadText(`perflab-${CLI_ID}.csv`, toCsv(shownRows, CSV_COLUMNS), 'text/csv'));
   // A page experiment finishing later fills the page column.
   const unsubscribe = subscribeResults((result) => {
     if (report && (PAGE_SOURCES[report.kind] ?? []).includes(result.id)) render();

@@ -3,7 +3,8 @@
 // hierarchy, blocking, fusion, arithmetic intensity, the roofline, and the native CLI
 // comparison; main.js mounts the exercises below. Not for: measuring (worker and core do).
 
-import { h, mountExperiment } from '../../experiments/experiment.js';
+import { mountExperiment } from '../../experiments/experiment.js';
+import { h } from '../../ui/dom.js';
 import { INTRO, SECTIONS } from './explanations.js';
 import { vectorizationExperiment } from './vectorization-experiment.js';
 import { buildsExperiment } from './builds-experiment.js';

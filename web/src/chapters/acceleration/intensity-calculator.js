@@ -3,8 +3,8 @@
 // machine's probed roofs (intensity, attainable bound, ridge, verdict).
 // Not for: any of that arithmetic (core does it through the `call` kind).
 
-import { h } from '../../experiments/experiment.js';
-import { formatSig } from '../../experiments/format.js';
+import { h } from '../../ui/dom.js';
+import { formatSig } from '../../ui/format.js';
 import { KINDS } from '../../lab/protocol.js';
 import { machineProbe } from './machine.js';
 

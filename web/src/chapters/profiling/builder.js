@@ -7,9 +7,9 @@
 import { json } from '@codemirror/lang-json';
 import { createCodeEditor } from '../../code-editor.js';
 import { BarChart } from '../../charts/bar-chart.js';
-import { h } from '../../experiments/experiment.js';
-import { cellText, headerText, isTextColumn } from '../../experiments/model.js';
-import { formatElapsed } from '../../experiments/format.js';
+import { h } from '../../ui/dom.js';
+import { formatElapsed } from '../../ui/format.js';
+import { createTable } from '../../ui/table.js';
 import {
   DEFAULT_SPEC_TEXT,
   LAYER_COLUMNS,
@@ -26,53 +26,21 @@ import {
 
 const SAVE_DELAY_MS = 400;
 
-
-function numbersTable(columns, rows, caption) {
-  return h(
-    'table',
-    { class: 'numbers' },
-    caption ? h('caption', { text: caption }) : '',
-    h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', { scope: 'col', class: isTextColumn(c) ? 'text' : undefined, text: headerText(c) })))),
-    h(
-      'tbody',
-      {},
-      ...rows.map((r) => h('tr', {}, ...columns.map((c) => h('td', { class: isTextColumn(c) ? 'text' : undefined, text: cellText(c, r) })))),
-    ),
-  );
-}
+// The totals: a row header, the lab's figure (with its note) and the original course's
+// estimate, grouped; a figure that needs a second look is a warned row.
+const TOTALS_COLUMNS = [
+  { label: '', rowHeader: true, format: (r) => r.label },
+  {
+    label: 'counted or measured by this lab',
+    cell: (r) => [h('span', { text: r.value }), r.note ? h('span', { class: 'cell-note', text: r.note }) : null],
+  },
+  { label: 'the original course’s estimate', className: 'estimate', format: (r) => r.estimate ?? '' },
+];
 
 function totalsTable(profile) {
-  const body = [];
-  for (const { group, rows } of totalsRows(profile)) {
-    body.push(h('tr', { class: 'group' }, h('th', { scope: 'colgroup', colspan: '3', text: group })));
-    for (const r of rows) {
-      body.push(
-        h(
-          'tr',
-          { class: r.warn ? 'warn' : undefined },
-          h('th', { scope: 'row', text: r.label }),
-          h('td', {}, h('span', { text: r.value }), r.note ? h('span', { class: 'cell-note', text: r.note }) : ''),
-          h('td', { class: 'estimate', text: r.estimate ?? '' }),
-        ),
-      );
-    }
-  }
-  return h(
-    'table',
-    { class: 'totals', 'data-role': 'totals' },
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        h('th', { scope: 'col', text: '' }),
-        h('th', { scope: 'col', text: 'counted or measured by this lab' }),
-        h('th', { scope: 'col', text: 'the original course’s estimate' }),
-      ),
-    ),
-    h('tbody', {}, ...body),
-  );
+  const table = createTable(TOTALS_COLUMNS, { className: 'totals', role: 'totals', rowClass: (r) => (r.warn ? 'warn' : undefined) });
+  table.setGroups(totalsRows(profile));
+  return table.element;
 }
 
 /**
@@ -248,11 +216,10 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
       h(
         'div',
         { class: 'table-wrap', 'data-role': 'layers' },
-        numbersTable(
-          LAYER_COLUMNS,
-          p.layers,
-          'Each layer counted, and timed alone on an input of its shape (median of its samples).',
-        ),
+        createTable(LAYER_COLUMNS, {
+          rows: p.layers,
+          caption: 'Each layer counted, and timed alone on an input of its shape (median of its samples).',
+        }).element,
       ),
       h('h4', { text: 'Top operations' }),
       h('p', {
@@ -262,7 +229,7 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
           'milliseconds per layer and pass, longest first (the first ten in the chart).',
       }),
       chartBox,
-      h('div', { class: 'table-wrap', 'data-role': 'top-ops' }, numbersTable(TOP_OPERATION_COLUMNS, ops)),
+      h('div', { class: 'table-wrap', 'data-role': 'top-ops' }, createTable(TOP_OPERATION_COLUMNS, { rows: ops }).element),
     );
     chart = new BarChart(chartBox, {
       x: 'layer',

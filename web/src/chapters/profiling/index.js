@@ -5,7 +5,8 @@
 // Not for: counting or timing anything (core's profiler, through the lab worker).
 
 import './profiling.css';
-import { h, mountExperiment } from '../../experiments/experiment.js';
+import { mountExperiment } from '../../experiments/experiment.js';
+import { h } from '../../ui/dom.js';
 import { isQuick } from '../../experiments/model.js';
 import { architecturesExperiment } from './architectures-experiment.js';
 import { attentionExperiment } from './attention-experiment.js';

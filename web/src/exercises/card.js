@@ -1,0 +1,206 @@
+// One exercise card: the student's seeded variant (from the lab worker), the control for its
+// kind (numeric.js, choice.js, code.js), the evidence note and gate for experiment-backed
+// ones (evidence.js), the grade of the last attempt, the hints unlocked so far and, once
+// solved, the grader's reference. Each attempt is graded by core and counted in the progress
+// store. Not for: deciding correctness (core's grader) or the chapter's list (engine.js).
+
+import { latestResult } from '../experiments/results.js';
+import { h, nextId, setChildren } from '../ui/dom.js';
+import { choiceControls } from './choice.js';
+import { codeControls } from './code.js';
+import { verdictMark } from './controls.js';
+import { evidenceNote, gateOnEvidence } from './evidence.js';
+import {
+  answerWithEvidence,
+  formatPoints,
+  nextHintText,
+  promptRuns,
+  recordAttempt,
+  unlockedHintCount,
+} from './logic.js';
+import { numericControls } from './numeric.js';
+
+const KIND_LABELS = { numeric: 'Numeric answer', choice: 'Multiple choice', code: 'JavaScript' };
+const kindLabel = (ex) =>
+  ex.parts?.length ? `Numeric answer in ${ex.parts.length} parts` : (KIND_LABELS[ex.kind] ?? ex.kind);
+
+/** The control builder of each exercise kind: ({ex, variant, entry, ids, grade, ...}) -> element. */
+const CONTROLS = { numeric: numericControls, choice: choiceControls, code: codeControls };
+
+function promptNode(text) {
+  return h(
+    'p',
+    { class: 'pl-ex-prompt' },
+    promptRuns(text).map((run) => (run.code ? h('code', { text: run.text }) : run.text)),
+  );
+}
+
+/**
+ * One exercise: its variant, the control for its kind, the result of the last attempt, the
+ * hints unlocked so far and, once solved, the grader's reference. Returns {element, ready, destroy}.
+ */
+export function createCard(ex, { bridge, store }) {
+  const where = `exercise:${ex.id}`;
+  const seed = store.seed;
+  let alive = true;
+  const ids = { title: nextId('pl-ex-title'), error: nextId('pl-ex-error'), note: nextId('pl-ex-note') };
+  const cleanups = [];
+
+  const statusLine = h('p', { class: 'pl-ex-status', dataset: { role: 'status' } });
+  const body = h('div', { class: 'pl-ex-body' }, h('p', { class: 'status', text: 'Loading your variant…' }));
+  const error = h('p', { class: 'error', id: ids.error, role: 'alert', dataset: { role: 'error' }, hidden: true });
+  const result = h('div', { class: 'pl-ex-result', dataset: { role: 'result' }, 'aria-live': 'polite' });
+  const hints = h('div', { class: 'pl-ex-hints', dataset: { role: 'hints' } });
+  const reference = h(
+    'div',
+    { class: 'pl-ex-reference', dataset: { role: 'reference' }, hidden: true },
+    h('h4', { text: 'How it is graded' }),
+    h('p', { text: ex.grader_reference }),
+  );
+  const element = h(
+    'article',
+    {
+      class: 'pl-ex',
+      id: `exercise-${ex.id}`,
+      'aria-labelledby': ids.title,
+      dataset: { exerciseId: ex.id, kind: ex.kind, seed: String(seed) },
+    },
+    h(
+      'header',
+      { class: 'pl-ex-header' },
+      h('h3', { id: ids.title, text: ex.title }),
+      h('span', { class: 'pl-ex-kind', text: `${kindLabel(ex)} · ${ex.points} points` }),
+    ),
+    statusLine,
+    ex.evidence ? evidenceNote(ex, cleanups) : null,
+    body,
+    error,
+    result,
+    hints,
+    reference,
+  );
+
+  const showError = (message) => {
+    error.textContent = message;
+    error.hidden = false;
+  };
+  const clearError = () => {
+    error.hidden = true;
+    error.textContent = '';
+  };
+
+  // Everything that follows from the saved entry: status line, hints, reference, data-*.
+  const refresh = () => {
+    const entry = store.entry(ex.id);
+    element.dataset.solved = String(entry.solved);
+    element.dataset.attempts = String(entry.attempts);
+    element.dataset.bestScore = String(entry.best_score);
+    element.classList.toggle('solved', entry.solved);
+    const attempts = `${entry.attempts} ${entry.attempts === 1 ? 'attempt' : 'attempts'}`;
+    const score = `${formatPoints(Math.min(entry.best_score, ex.points))} / ${ex.points} points`;
+    setChildren(statusLine,
+      entry.solved
+        ? h('span', { class: 'pl-ex-badge solved', text: 'Solved' })
+        : h('span', { class: 'pl-ex-badge', text: entry.attempts ? 'Not solved yet' : 'Not attempted' }),
+      entry.attempts ? ` Best ${score} · ${attempts}` : ` ${ex.points} points available`,
+    );
+
+    const hintCount = ex.hints.length;
+    const state = { hintCount, attempts: entry.attempts, solved: entry.solved };
+    const unlocked = unlockedHintCount(state);
+    const next = nextHintText(state);
+    hints.hidden = hintCount === 0;
+    setChildren(hints,
+      h('h4', { text: `Hints (${unlocked} of ${hintCount})` }),
+      unlocked ? h('ol', {}, ex.hints.slice(0, unlocked).map((hint) => h('li', { text: hint }))) : null,
+      next ? h('p', { class: 'hint', text: next }) : null,
+    );
+    reference.hidden = !entry.solved;
+  };
+
+  // One graded attempt: ask core, then count it. A failure to grade is shown beside the
+  // control and counts nothing (the student did nothing wrong).
+  const grade = async (answer, savedAnswer) => {
+    const sent = answerWithEvidence(answer, ex.evidence, ex.evidence ? latestResult(ex.evidence.experiment) : null);
+    const graded = await bridge.call('gradeExercise', { id: ex.id, seed, answer: sent }, { where });
+    // An import rebuilt the cards meanwhile: this grade belongs to the replaced progress.
+    if (!alive) throw new Error('your progress was replaced by an import while this answer was graded; submit it again');
+    store.update(ex.id, recordAttempt(store.entry(ex.id), graded, savedAnswer));
+    refresh();
+    return graded;
+  };
+
+  const showGrade = (graded, extra = []) => {
+    const attemptPoints = `${formatPoints(graded.score)} / ${formatPoints(graded.max_score)} points for this attempt`;
+    result.dataset.correct = String(graded.correct);
+    setChildren(result,
+      h(
+        'p',
+        { class: `pl-ex-feedback ${graded.correct ? 'correct' : 'incorrect'}`, dataset: { role: 'feedback' } },
+        // core's feedback may already open with the verdict ("Correct: compute-bound.").
+        /^(correct|not correct)\b/i.test(graded.feedback)
+          ? null
+          : h('strong', { text: graded.correct ? 'Correct. ' : 'Not yet. ' }),
+        graded.feedback,
+        h('span', { class: 'pl-ex-attempt-points', text: ` (${attemptPoints})` }),
+      ),
+      graded.tests?.length
+        ? h(
+            'ul',
+            { class: 'pl-ex-tests', 'aria-label': 'Test results' },
+            graded.tests.map((t) =>
+              h(
+                'li',
+                { class: t.passed ? 'pass' : 'fail', dataset: { passed: String(t.passed) } },
+                verdictMark(t.passed, t.passed ? 'Passed: ' : 'Failed: '),
+                t.message,
+              ),
+            ),
+          )
+        : null,
+      ...extra,
+    );
+  };
+
+  const buildControls = (variant) => {
+    element.dataset.params = JSON.stringify(variant.params ?? {});
+    const entry = store.entry(ex.id);
+    const build = Object.hasOwn(CONTROLS, ex.kind) ? CONTROLS[ex.kind] : null;
+    if (!build) {
+      setChildren(body, h('p', { class: 'error', text: `This page cannot show exercises of kind "${ex.kind}".` }));
+      return;
+    }
+    const ctx = { ex, variant, entry, ids, grade, showGrade, showError, clearError, store, cleanups };
+    const controls = build(ctx);
+    if (ex.evidence) gateOnEvidence(ex, controls, cleanups);
+    setChildren(body, promptNode(variant.prompt), controls);
+  };
+
+  const loadVariant = async () => {
+    clearError();
+    try {
+      const variant = await bridge.call('exerciseVariant', { id: ex.id, seed }, { where });
+      buildControls(variant);
+    } catch (err) {
+      setChildren(body,
+        h(
+          'p',
+          { class: 'error', role: 'alert' },
+          `Your variant of this exercise could not be loaded: ${err.message} `,
+          h('button', { type: 'button', text: 'Try again', onclick: () => loadVariant() }),
+        ),
+      );
+    }
+  };
+
+  refresh();
+  const ready = loadVariant();
+  return {
+    element,
+    ready,
+    destroy({ saveDraft = true } = {}) {
+      alive = false;
+      for (const fn of cleanups) fn({ saveDraft });
+    },
+  };
+}
