@@ -267,7 +267,7 @@ int profile(const std::vector<std::string>& args) {
   if (peak.has_value() != bandwidth.has_value()) {
     return usage_error("--peak-gflops-per-s and --bandwidth-gb-per-s go together");
   }
-  if (peak) options.machine = perflab::MachineRoofs{*peak, *bandwidth, "given", ""};
+  if (peak) options.machine = perflab::MachineRoofs{{*peak, *bandwidth}, "given", ""};
   options.validate();
   // Parse before anything is measured, so a bad spec fails fast.
   nlohmann::json spec;
