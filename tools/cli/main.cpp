@@ -156,7 +156,7 @@ void print_profile(const perflab::ModelProfile& p) {
               sig(f.gflops_per_s).c_str(), sig(f.gflops_per_s_all).c_str(),
               grouped(std::round(f.samples_per_s)).c_str());
   const auto& b = f.bottleneck;
-  std::printf("bottleneck   %s\n", b.reason.c_str());
+  std::printf("bottleneck   %s\n", b.placement.verdict.c_str());
   std::printf(
       "             bytes moved %s (parameters + input + activations), %s%% of peak; "
       "roofs %s: %s GFLOP/s, %s GB/s%s%s\n",

@@ -75,7 +75,6 @@ class Timer {
   Timer& min_sample_ms(double ms) { opts_.min_sample_ms = ms; return *this; }
   Timer& max_total_ms(double ms) { opts_.max_total_ms = ms; return *this; }
   Timer& on_progress(ProgressFn fn) { progress_ = std::move(fn); return *this; }
-  const TimerOptions& current_options() const { return opts_; }
 
   // Times fn; validates options first.
   Stats run(const std::function<void()>& fn);
