@@ -1,5 +1,6 @@
 // Bindings for the machine probe and the roofline: the probe's headline figures (the roofs),
-// one point of the read-bandwidth sweep per call (the lab worker loops over sizes, so
+// the roofs profiles judge bottlenecks against (set explicitly, never by probing), one point
+// of the read-bandwidth sweep per call (the lab worker loops over sizes, so
 // progress and cancel happen between points), a kernel placed on the roofline, and the
 // check of pasted `perflab roofline --json` / `perflab bench --json` output.
 // Not for: roofline arithmetic or report validation (core/roofline, core/operations,
@@ -42,9 +43,15 @@ void require_keys(const val& object, const std::string& name,
   }
 }
 
+// The two roofs of a checked roofs object; core checks their ranges.
+Roofs to_roofs(const val& roofs) {
+  return {to_finite_number(roofs["peak_gflops_per_s"], "roofs.peak_gflops_per_s"),
+          to_finite_number(roofs["bandwidth_gb_per_s"], "roofs.bandwidth_gb_per_s")};
+}
+
 // probeMachine({quick}?): quick (ProbeOptions::quick(), well under a second) or the full
-// probe (about a second and a half). The result also becomes the profiler's cached machine,
-// so profiles judge bottlenecks against the roofs the student just measured.
+// probe (about a second and a half). Measures only: setMachineRoofs makes its roofs the
+// ones profiles judge bottlenecks against.
 val probe_machine_js(val options) {
   bool quick = false;
   if (!options.isUndefined() && !options.isNull()) {
@@ -57,9 +64,19 @@ val probe_machine_js(val options) {
       quick = q.isTrue();
     }
   }
-  const MachineProfile machine = probe_machine(quick ? ProbeOptions::quick() : ProbeOptions{});
-  set_cached_machine_profile(machine);
-  return to_val(to_json(machine));
+  return to_val(to_json(probe_machine(quick ? ProbeOptions::quick() : ProbeOptions{})));
+}
+
+// setMachineRoofs({peak_gflops_per_s, bandwidth_gb_per_s, simd_backend?}): the roofs a
+// probe measured on this machine become the ones profiles judge bottlenecks against.
+// Returns the roofs in force: {peak_gflops_per_s, bandwidth_gb_per_s, source, simd_backend}.
+// Core checks the ranges.
+val set_machine_roofs_js(val roofs) {
+  require_keys(roofs, "roofs", {"peak_gflops_per_s", "bandwidth_gb_per_s", "simd_backend"});
+  const Roofs r = to_roofs(roofs);
+  const val backend = roofs["simd_backend"];
+  return to_val(to_json(set_machine_roofs(
+      r, backend.isUndefined() ? std::string() : to_string(backend, "roofs.simd_backend"))));
 }
 
 val measure_read_bandwidth_js(val bytes, val options) {
@@ -79,8 +96,7 @@ val roofline_point_js(val point, val roofs) {
   const double bytes = to_finite_number(point["bytes"], "point.bytes");
   const double measured =
       to_finite_number(point["measured_gflops_per_s"], "point.measured_gflops_per_s");
-  const Roofs r{to_finite_number(roofs["peak_gflops_per_s"], "roofs.peak_gflops_per_s"),
-                to_finite_number(roofs["bandwidth_gb_per_s"], "roofs.bandwidth_gb_per_s")};
+  const Roofs r = to_roofs(roofs);
   return to_val(to_json(
       roofline_point(name, flops, bytes, measured, r.peak_gflops_per_s, r.bandwidth_gb_per_s),
       r));
@@ -92,6 +108,7 @@ val cli_report_js(val text) { return to_val(cli_report_from_text(to_string(text,
 
 EMSCRIPTEN_BINDINGS(perflab_probe) {
   expose<&probe_machine_js>("probeMachine");
+  expose<&set_machine_roofs_js>("setMachineRoofs");
   expose<&measure_read_bandwidth_js>("measureReadBandwidth");
   expose<&roofline_point_js>("rooflinePoint");
   expose<&cli_report_js>("cliReport");

@@ -226,26 +226,6 @@ val to_val(const Shape& shape) {
   return out;
 }
 
-val to_val(const Stats& s) {
-  val o = val::object();
-  o.set("samples", static_cast<double>(s.samples));
-  o.set("outliers", static_cast<double>(s.outliers));
-  o.set("mean_ms", s.mean_ms);
-  o.set("stddev_ms", s.stddev_ms);
-  o.set("min_ms", s.min_ms);
-  o.set("max_ms", s.max_ms);
-  o.set("median_ms", s.median_ms);
-  o.set("p95_ms", s.p95_ms);
-  o.set("p99_ms", s.p99_ms);
-  o.set("ci95_low_ms", s.ci95_low_ms);
-  o.set("ci95_high_ms", s.ci95_high_ms);
-  o.set("cv", s.cv);
-  o.set("inner_iterations", static_cast<double>(s.inner_iterations));
-  o.set("resolution_ms", s.resolution_ms);
-  o.set("warning", s.warning);
-  return o;
-}
-
 val to_val(const Tensor& t) {
   val o = val::object();
   o.set("shape", to_val(t.shape()));

@@ -59,7 +59,6 @@ nlohmann::json to_json(const val& v, const std::string& name);
 
 val to_val(const nlohmann::json& j);  // through JSON.parse
 val to_val(const Shape& shape);       // [2, 3, 4]
-val to_val(const Stats& stats);       // the fields documented in docs/ARCHITECTURE.md
 val to_val(const Tensor& t);          // {shape, data: Float32Array}, copied out
 val copy_to_float32_array(const float* data, std::size_t n);
 

@@ -85,6 +85,10 @@ test('profile --zoo mlp_784 --json has every field with the hand-computed counts
   assert.equal(p.bottleneck.verdict, 'compute-bound');  // 22 FLOP/byte, ridge 10
   assert.match(p.bottleneck.reason, /^compute-bound: intensity 22 FLOP\/byte is above the ridge point 10 FLOP\/byte/);
   assert.equal(p.bottleneck.machine.source, 'given');
+  // One spelling of the roofline's fields, as in every other roofline row.
+  assert.equal(p.bottleneck.ridge_flops_per_byte, 10);
+  assert.equal(p.bottleneck.intensity_flops_per_byte, p.arithmetic_intensity);
+  assert.equal(p.bottleneck.ridge_flop_per_byte, undefined);
   assert.equal(p.backward.flops, 2 * 64 * 469504);
   assert.equal(p.backward.estimated_flops, 2 * 64 * 469504);
   assert.equal(typeof p.backward.measured_ms, 'number');

@@ -115,8 +115,8 @@ TEST_CASE("measure_operation places the row on the given roofs") {
   const auto m = measure_operation("add", 1000, o);
   REQUIRE(m.roofline);
   const RooflinePlacement& r = *m.roofline;
-  CHECK(r.peak_gflops_per_s == 100);
-  CHECK(r.bandwidth_gb_per_s == 10);
+  CHECK(r.roofs.peak_gflops_per_s == 100);
+  CHECK(r.roofs.bandwidth_gb_per_s == 10);
   CHECK(r.ridge_flops_per_byte == 10);
   CHECK(r.bound == Bound::Memory);  // intensity 1/12
   CHECK(r.attainable_gflops_per_s == doctest::Approx(10.0 / 12));

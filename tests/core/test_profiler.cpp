@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -40,7 +41,7 @@ ProfileOptions tiny_options() {
   ProfileOptions o;
   o.timer = tiny_timer();
   o.context_passes = 1;
-  o.machine = MachineRoofs{100.0, 10.0, "given", ""};  // ridge at 10 FLOP/byte
+  o.machine = MachineRoofs{{100.0, 10.0}, "given", ""};  // ridge at 10 FLOP/byte
   return o;
 }
 
@@ -274,12 +275,12 @@ TEST_CASE("the bottleneck is judged against the given roofs, deterministically")
     const ForwardProfile f = profile_forward_pass(m, o);
     CHECK(f.bytes_moved == 57600);
     CHECK(f.arithmetic_intensity == doctest::Approx(526336.0 / 57600));
-    CHECK(f.bottleneck.verdict == "memory-bound");
-    CHECK(f.bottleneck.reason ==
+    CHECK(to_string(f.bottleneck.placement.bound) == "memory-bound");
+    CHECK(f.bottleneck.placement.verdict ==
           "memory-bound: intensity 9.1 FLOP/byte is below the ridge point 10 FLOP/byte; "
           "attainable 91 GFLOP/s of 100 peak");
-    CHECK(f.bottleneck.ridge_flop_per_byte == doctest::Approx(10));
-    CHECK(f.bottleneck.attainable_gflops_per_s == doctest::Approx(91.378).epsilon(1e-4));
+    CHECK(f.bottleneck.placement.ridge_flops_per_byte == doctest::Approx(10));
+    CHECK(f.bottleneck.placement.attainable_gflops_per_s == doctest::Approx(91.378).epsilon(1e-4));
     CHECK(f.bottleneck.machine.source == "given");
     CHECK(f.bottleneck.original_verdict.size() > 0);
     CHECK(f.bottleneck.original_efficiency <= 1.0);
@@ -287,8 +288,8 @@ TEST_CASE("the bottleneck is judged against the given roofs, deterministically")
   SUBCASE("twice the bandwidth halves the ridge: compute-bound") {
     o.machine->bandwidth_gb_per_s = 20;
     const ForwardProfile f = profile_forward_pass(m, o);
-    CHECK(f.bottleneck.verdict == "compute-bound");
-    CHECK(f.bottleneck.reason ==
+    CHECK(to_string(f.bottleneck.placement.bound) == "compute-bound");
+    CHECK(f.bottleneck.placement.verdict ==
           "compute-bound: intensity 9.1 FLOP/byte is above the ridge point 5 FLOP/byte; "
           "attainable 100 GFLOP/s of 100 peak");
   }
@@ -300,25 +301,62 @@ TEST_CASE("the bottleneck is judged against the given roofs, deterministically")
   }
 }
 
-TEST_CASE("without given roofs the profiler uses the cached machine profile") {
-  MachineProfile machine;
-  machine.peak_gflops_per_s_simd = 40;
-  machine.peak_gflops_per_s_scalar = 10;
-  machine.triad_gb_per_s = 8;
-  machine.simd_enabled = true;
-  machine.simd_backend = "test";
-  set_cached_machine_profile(machine);  // instead of probing this machine
+TEST_CASE("without given roofs the profiler uses the machine roofs set explicitly") {
+  set_machine_roofs({40, 8}, "test");  // instead of probing this machine
   Model m = zoo_model("linear_128_64");
   ProfileOptions o = tiny_options();
   o.machine.reset();
   const ForwardProfile f = profile_forward_pass(m, o);
-  set_cached_machine_profile(std::nullopt);
+  clear_machine_roofs();
   CHECK(f.bottleneck.machine.source == "probe");
   CHECK(f.bottleneck.machine.simd_backend == "test");
   CHECK(f.bottleneck.machine.peak_gflops_per_s == 40);
   CHECK(f.bottleneck.machine.bandwidth_gb_per_s == 8);
-  CHECK(f.bottleneck.ridge_flop_per_byte == doctest::Approx(5));
-  CHECK(f.bottleneck.verdict == "compute-bound");  // 9.1 FLOP/byte
+  CHECK(f.bottleneck.placement.ridge_flops_per_byte == doctest::Approx(5));
+  CHECK(to_string(f.bottleneck.placement.bound) == "compute-bound");  // 9.1 FLOP/byte
+}
+
+TEST_CASE("the machine roofs change through set_machine_roofs, never by probing") {
+  const MachineRoofs& set = set_machine_roofs({40, 8}, "test");
+  CHECK(set.peak_gflops_per_s == 40);
+  CHECK(set.bandwidth_gb_per_s == 8);
+  CHECK(set.source == "probe");
+  CHECK(set.simd_backend == "test");
+
+  SUBCASE("a probe measures and leaves the roofs as they were") {
+    ProbeOptions tiny;
+    tiny.budget_ms = 5;
+    tiny.samples = 2;
+    tiny.bandwidth_bytes = 64u << 10;
+    const MachineProfile probed = probe_machine(tiny);
+    REQUIRE(probed.peak_gflops_per_s() != 40);  // a real probe of this machine
+    CHECK(machine_roofs().peak_gflops_per_s == 40);
+    CHECK(machine_roofs().bandwidth_gb_per_s == 8);
+    CHECK(machine_roofs().simd_backend == "test");
+  }
+  SUBCASE("setting them again replaces them") {
+    set_machine_roofs({100, 25});
+    CHECK(machine_roofs().peak_gflops_per_s == 100);
+    CHECK(machine_roofs().bandwidth_gb_per_s == 25);
+    CHECK(machine_roofs().simd_backend == "");
+  }
+  SUBCASE("roofs that are not finite and above 0 are refused, naming the field") {
+    CHECK_THROWS_WITH_AS(set_machine_roofs({-1, 8}),
+                         "peak_gflops_per_s must be a finite number greater than 0, got -1",
+                         ValueError);
+    CHECK_THROWS_WITH_AS(set_machine_roofs({40, 0}),
+                         "bandwidth_gb_per_s must be a finite number greater than 0, got 0",
+                         ValueError);
+    CHECK_THROWS_WITH_AS(set_machine_roofs({std::numeric_limits<double>::infinity(), 8}),
+                         "peak_gflops_per_s must be a finite number greater than 0, got Infinity",
+                         ValueError);
+    CHECK_THROWS_WITH_AS(set_machine_roofs({40, std::nan("")}),
+                         "bandwidth_gb_per_s must be a finite number greater than 0, got NaN",
+                         ValueError);
+    CHECK(machine_roofs().peak_gflops_per_s == 40);  // unchanged by a refused call
+    CHECK(machine_roofs().bandwidth_gb_per_s == 8);
+  }
+  clear_machine_roofs();
 }
 
 TEST_CASE("profile_backward_pass puts counted backward FLOPs beside the 2x rule") {

@@ -262,7 +262,7 @@ TEST_CASE("the layernorm variants are listed and errors say what was wrong") {
   CHECK_THROWS_WITH_AS(layernorm(x, g, b, -1e-5),
                        "layernorm eps must be a finite number above 0, got -1e-05", ValueError);
   CHECK_THROWS_WITH_AS(layernorm(x, g, b, INFINITY),
-                       "layernorm eps must be a finite number above 0, got inf", ValueError);
+                       "layernorm eps must be a finite number above 0, got Infinity", ValueError);
   CHECK_THROWS_AS(layernorm(x, g, b, NAN), ValueError);
 }
 

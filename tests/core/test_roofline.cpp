@@ -153,11 +153,11 @@ TEST_CASE("roofline arguments out of range are errors that name them") {
                        "bandwidth_gb_per_s must be a finite number greater than 0, got -3",
                        ValueError);
   CHECK_THROWS_WITH_AS(attainable_gflops_per_s(50, 25, kNaN),
-                       "intensity must be a finite number of at least 0, got nan", ValueError);
+                       "intensity must be a finite number of at least 0, got NaN", ValueError);
   CHECK_THROWS_WITH_AS(attainable_gflops_per_s(50, 25, -0.5),
                        "intensity must be a finite number of at least 0, got -0.5", ValueError);
   CHECK_THROWS_WITH_AS(ridge_point(kInf, 25),
-                       "peak_gflops_per_s must be a finite number greater than 0, got inf",
+                       "peak_gflops_per_s must be a finite number greater than 0, got Infinity",
                        ValueError);
   CHECK_THROWS_WITH_AS(classify(50, 0, 1),
                        "bandwidth_gb_per_s must be a finite number greater than 0, got 0",
@@ -170,4 +170,26 @@ TEST_CASE("roofline arguments out of range are errors that name them") {
                        ValueError);
   CHECK_THROWS_WITH_AS(roofline_point("add", 10, 0, 1, 50, 25),
                        "bytes must be a finite number greater than 0, got 0", ValueError);
+}
+
+TEST_CASE("roofs are checked once, the message naming the field after its prefix") {
+  CHECK_NOTHROW(validate_roofs({50, 25}));
+  CHECK(ridge_point(Roofs{50, 25}) == doctest::Approx(2));
+  CHECK_THROWS_WITH_AS(validate_roofs({0, 25}, "machine."),
+                       "machine.peak_gflops_per_s must be a finite number greater than 0, got 0",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(validate_roofs({50, -2.5}),
+                       "bandwidth_gb_per_s must be a finite number greater than 0, got -2.5",
+                       ValueError);
+}
+
+TEST_CASE("a placement carries its roofs, the ridge and the point's bound") {
+  const RooflinePlacement p = place_on_roofline(1000, 12000, 0.5, Roofs{100, 10});
+  CHECK(p.roofs.peak_gflops_per_s == 100);
+  CHECK(p.roofs.bandwidth_gb_per_s == 10);
+  CHECK(p.ridge_flops_per_byte == doctest::Approx(10));
+  CHECK(p.attainable_gflops_per_s == doctest::Approx(10.0 / 12));  // intensity 1/12 × 10
+  CHECK(p.fraction_of_attainable == doctest::Approx(0.6));
+  CHECK(p.bound == Bound::Memory);
+  CHECK(p.verdict == roofline_verdict(100, 10, 1.0 / 12));
 }

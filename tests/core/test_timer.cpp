@@ -124,9 +124,9 @@ TEST_CASE("statistics refuse empty and non-finite data") {
   CHECK_THROWS_WITH_AS(compute_stats({}), "statistics need at least one sample, got none",
                        ValueError);
   CHECK_THROWS_WITH_AS(compute_stats({1, std::nan(""), 3}),
-                       "sample 1 is nan; timings must be finite numbers", ValueError);
+                       "sample 1 is NaN; timings must be finite numbers", ValueError);
   CHECK_THROWS_WITH_AS(compute_stats({std::numeric_limits<double>::infinity()}),
-                       "sample 0 is inf; timings must be finite numbers", ValueError);
+                       "sample 0 is Infinity; timings must be finite numbers", ValueError);
 }
 
 TEST_CASE("the fake clock rounds down to its resolution and charges each read") {
@@ -316,7 +316,7 @@ TEST_CASE("timer options are validated with the field, the value and the allowed
     CHECK_THROWS_WITH_AS(o.validate(), "min_sample_ms must be between 0 and 60000, got 60001",
                          ValueError);
     o.min_sample_ms = std::nan("");
-    CHECK_THROWS_WITH_AS(o.validate(), "min_sample_ms must be between 0 and 60000, got nan",
+    CHECK_THROWS_WITH_AS(o.validate(), "min_sample_ms must be between 0 and 60000, got NaN",
                          ValueError);
   }
   SUBCASE("resolution_multiple") {

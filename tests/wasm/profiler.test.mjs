@@ -3,8 +3,9 @@
 // counts as the native CLI for every zoo model and for custom specs written to a file, when a
 // native build is at hand (PERFLAB_CLI, else build/native/tools/perflab; a PERFLAB_CLI that
 // names no file fails the test, as tools/lab test sets it); the zoo, the attention rows, the
-// one-point experiment calls and the errors of bad specs and options. Timings are never
-// asserted.
+// one-point experiment calls and the errors of bad specs and options; the machine roofs a
+// profile judges its bottleneck against change through setMachineRoofs and never by
+// probing. Timings are never asserted.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +24,8 @@ const nativeCli = process.env.PERFLAB_CLI ?? path.join(repoRoot, 'build', 'nativ
 const MACHINE = { peak_gflops_per_s: 100, bandwidth_gb_per_s: 10 };
 const FAST = { warmup: 0, samples: 2, min_sample_ms: 0, machine: MACHINE };
 const COUNTS_ONLY = { ...FAST, layers: false, backward: false, context_passes: 0 };
+// Without given roofs: the bottleneck is judged against the machine roofs in force.
+const NO_MACHINE = { ...COUNTS_ONLY, machine: undefined };
 const TIMER = { warmup: 0, samples: 2, min_sample_ms: 0 };
 
 // Specs outside the zoo, covering every layer type and the non-default fields (bias off,
@@ -118,6 +121,49 @@ for (const [index, build] of BUILDS.entries()) {
       assert.equal(p.backward.flops, 2 * 64 * 469504);
       assert.equal(p.backward.estimated_flops, 2 * 64 * 469504);
       assert.equal(p.top_operations.length, 10);
+    });
+
+    it('setMachineRoofs sets the roofs a profile judges against; probeMachine leaves them', () => {
+      const set = m.setMachineRoofs({ peak_gflops_per_s: 40, bandwidth_gb_per_s: 8,
+        simd_backend: 'test' });
+      assert.deepEqual(set, { peak_gflops_per_s: 40, bandwidth_gb_per_s: 8, source: 'probe',
+        simd_backend: 'test' });
+      const judged = () => m.profileModel(m.zooSpec('linear_128_64'), NO_MACHINE).bottleneck;
+      assert.deepEqual(judged().machine, set);
+      assert.equal(judged().ridge_flops_per_byte, 5);
+      m.probeMachine({ quick: true });
+      assert.deepEqual(judged().machine, set);
+      // Given roofs still win over the machine's.
+      assert.equal(m.profileModel(m.zooSpec('linear_128_64'), COUNTS_ONLY).bottleneck.machine
+        .source, 'given');
+      assert.deepEqual(m.setMachineRoofs({ peak_gflops_per_s: 100, bandwidth_gb_per_s: 25 }),
+        { peak_gflops_per_s: 100, bandwidth_gb_per_s: 25, source: 'probe', simd_backend: '' });
+      assert.equal(judged().ridge_flops_per_byte, 4);
+    });
+
+    it('setMachineRoofs refuses bad roofs, naming the field, and keeps the ones in force', () => {
+      m.setMachineRoofs({ peak_gflops_per_s: 40, bandwidth_gb_per_s: 8 });
+      const bad = [
+        [{ peak_gflops_per_s: -1, bandwidth_gb_per_s: 8 },
+          'peak_gflops_per_s must be a finite number greater than 0, got -1'],
+        [{ peak_gflops_per_s: 40, bandwidth_gb_per_s: 0 },
+          'bandwidth_gb_per_s must be a finite number greater than 0, got 0'],
+        [{ peak_gflops_per_s: 40 }, 'roofs.bandwidth_gb_per_s must be a finite number, got undefined'],
+        [{ peak_gflops_per_s: 40, bandwidth_gb_per_s: Infinity },
+          'roofs.bandwidth_gb_per_s must be a finite number, got Infinity'],
+        [{ peak_gflops_per_s: 40, bandwidth_gb_per_s: 8, simd_backend: 5 },
+          'roofs.simd_backend must be a string, got 5'],
+        [{ peak_gflops_per_s: 40, bandwidth_gb_per_s: 8, ridge_flops_per_byte: 5 },
+          'unknown field "ridge_flops_per_byte" in roofs; the allowed fields are ' +
+          'peak_gflops_per_s, bandwidth_gb_per_s and simd_backend'],
+        [40, 'roofs must be an object with the fields peak_gflops_per_s, bandwidth_gb_per_s and ' +
+          'simd_backend, got 40'],
+      ];
+      for (const [roofs, message] of bad) {
+        assert.throws(() => m.setMachineRoofs(roofs), { message });
+      }
+      assert.deepEqual(m.profileModel(m.zooSpec('linear_128_64'), NO_MACHINE).bottleneck.machine,
+        { peak_gflops_per_s: 40, bandwidth_gb_per_s: 8, source: 'probe', simd_backend: '' });
     });
 
     it('a spec as JSON text gives the same counts as the object', () => {

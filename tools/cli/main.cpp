@@ -156,7 +156,7 @@ void print_profile(const perflab::ModelProfile& p) {
               sig(f.gflops_per_s).c_str(), sig(f.gflops_per_s_all).c_str(),
               grouped(std::round(f.samples_per_s)).c_str());
   const auto& b = f.bottleneck;
-  std::printf("bottleneck   %s\n", b.reason.c_str());
+  std::printf("bottleneck   %s\n", b.placement.verdict.c_str());
   std::printf(
       "             bytes moved %s (parameters + input + activations), %s%% of peak; "
       "roofs %s: %s GFLOP/s, %s GB/s%s%s\n",
@@ -267,7 +267,7 @@ int profile(const std::vector<std::string>& args) {
   if (peak.has_value() != bandwidth.has_value()) {
     return usage_error("--peak-gflops-per-s and --bandwidth-gb-per-s go together");
   }
-  if (peak) options.machine = perflab::MachineRoofs{*peak, *bandwidth, "given", ""};
+  if (peak) options.machine = perflab::MachineRoofs{{*peak, *bandwidth}, "given", ""};
   options.validate();
   // Parse before anything is measured, so a bad spec fails fast.
   nlohmann::json spec;

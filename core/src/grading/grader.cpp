@@ -14,6 +14,7 @@
 
 #include "exercise_bank.hpp"
 #include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
 
 namespace perflab {
 namespace {
@@ -33,37 +34,13 @@ std::uint64_t fnv1a64(std::string_view text) {
   return h;
 }
 
-// Integers without decimals, anything else with the fewest digits that read back as the
-// same double (parameters are rounded before use, so this is their exact value).
-std::string format_number(double x) {
-  if (std::isnan(x)) return "NaN";
-  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
-  if (x == std::trunc(x) && std::fabs(x) < 1e15) {
-    return std::to_string(static_cast<long long>(x));
-  }
-  char buf[40];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, x);
-    if (std::strtod(buf, nullptr) == x) break;
-  }
-  return buf;
-}
-
-// A JSON value as a student would write it, shortened so a huge array cannot flood a
-// message. Floats get 10 significant digits: 2.575, not the 2.5749999999999997 that
-// round-trips, since the grading tolerance is far coarser than the last digits.
-std::string describe(const json& j) {
-  std::string text;
-  if (j.is_number_float() && std::isfinite(j.get<double>())) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.10g", j.get<double>());
-    text = buf;
-  } else {
-    text = j.is_number_float() ? format_number(j.get<double>()) : j.dump();
-  }
-  constexpr std::size_t kMaxChars = 60;
-  if (text.size() > kMaxChars) text = text.substr(0, kMaxChars) + "...";
-  return text;
+// A number core computed (a parameter, an expected result, a measured difference), as the
+// student reads it: 10 significant digits, so 2.575 and not the 2.5749999999999997 that
+// round-trips (the grading tolerance is far coarser than the last digits), and 50 rather
+// than 50.0; any other value as describe() writes it.
+std::string shown(const json& j) {
+  if (!j.is_number_float()) return describe(j);
+  return format_number(j.get<double>(), 10);
 }
 
 // "1234567" -> "1,234,567", the grouping a student reads fastest (and the number input
@@ -84,7 +61,7 @@ std::string param_text(const json& value) {
   if (value.is_number_integer() && std::llabs(value.get<long long>()) >= 10000) {
     return group_thousands(value.get<long long>());
   }
-  return describe(value);
+  return shown(value);
 }
 
 bool is_identifier_char(char c) {
@@ -302,11 +279,7 @@ json grade_choice(const Exercise& e, const VariantData& v, const json& answer) {
 }
 
 // "12.3 ms", "0.0412 ms": three significant digits, as a student compares two times.
-std::string format_ms(double ms) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g ms", ms);
-  return buf;
-}
+std::string format_ms(double ms) { return format_number(ms) + " ms"; }
 
 // A timed test's answer is the sandbox's measurement, not a value the student returned:
 // {student_median_ms, reference_median_ms, rounds, max_abs_difference}. The rule lives here
@@ -337,9 +310,9 @@ std::pair<bool, std::string> grade_benchmark(const detail::CodeTest& test, const
   const std::string naive = reference == "matmul-ijk" ? "the naive ijk loop" : reference;
   if (difference > 1e-6) {
     return {false, "at N = " + n + " your result differs from " + naive + "'s by up to " +
-                       describe(json(difference)) + " (allowed 1e-06), so its speed does not count"};
+                       shown(json(difference)) + " (allowed 1e-06), so its speed does not count"};
   }
-  const std::string rounds = format_number(value.at("rounds").get<double>());
+  const std::string rounds = format_number(value.at("rounds").get<double>(), kRoundTripDigits);
   if (reference_ms <= 0) {
     return {false, naive + " took " + format_ms(reference_ms) +
                        ", too short to compare against; run the tests again"};
@@ -350,8 +323,7 @@ std::pair<bool, std::string> grade_benchmark(const detail::CodeTest& test, const
   const std::string times = "yours " + format_ms(student_ms) + ", " + naive + " " +
                             format_ms(reference_ms) + " (medians of " + rounds +
                             " interleaved rounds at N = " + n + "): ";
-  char needed[48];
-  std::snprintf(needed, sizeof needed, "%.2g×", kMinBenchmarkSpeedup);
+  const std::string needed = format_number(kMinBenchmarkSpeedup, 2) + "×";
   if (ratio >= kMinBenchmarkSpeedup) {
     return {true, times + ratio_text + " as fast, at least " + needed + " needed"};
   }
@@ -398,7 +370,7 @@ json grade_code(const Exercise& e, const VariantData& v, const json& answer) {
     } else if (r.contains("value")) {
       ok = values_match(test.expected, r.at("value"), e.tolerance);
       message = ok ? "passed"
-                   : "expected " + describe(test.expected) + ", got " + describe(r.at("value"));
+                   : "expected " + shown(test.expected) + ", got " + describe(r.at("value"));
     } else if (r.contains("error")) {
       if (!r.at("error").is_string()) {
         throw ValueError(where + ".error must be a string, got " + describe(r.at("error")));
@@ -409,7 +381,7 @@ json grade_code(const Exercise& e, const VariantData& v, const json& answer) {
       if (r.at("timeout") != true) {
         throw ValueError(where + ".timeout must be true, got " + describe(r.at("timeout")));
       }
-      message = "did not finish within " + format_number(e.time_limit_ms) + " ms";
+      message = "did not finish within " + format_number(e.time_limit_ms, kRoundTripDigits) + " ms";
     }
     passed += ok ? 1 : 0;
     tests.push_back({{"name", test.name}, {"passed", ok}, {"message", test.name + ": " + message}});
@@ -436,12 +408,9 @@ const char* to_string(ExerciseKind kind) {
 }
 
 std::string Tolerance::text() const {
-  // Tolerances are short decimals; %g keeps 0.07·100 from printing as 7.000000000000001.
-  const auto short_number = [](double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", x);
-    return std::string(buf);
-  };
+  // Tolerances are short decimals; six digits keep 0.07·100 from printing as
+  // 7.000000000000001.
+  const auto short_number = [](double x) { return format_number(x, 6); };
   if (rel == 0 && abs == 0) return "exact";
   if (rel == 0 && abs == 0.5) return "exact (within 0.5)";  // the nearest integer
   if (rel == 0) return "within " + short_number(abs);
@@ -588,7 +557,7 @@ json apply_evidence(const ExerciseEntry& entry, VariantData& v, const json& answ
 
 }  // namespace
 
-std::string detail::describe_value(const json& value) { return describe(value); }
+std::string detail::describe_value(const json& value) { return shown(value); }
 
 json grade_exercise(std::string_view id, std::uint32_t seed, const json& answer) {
   const ExerciseEntry& entry = find_entry(id);

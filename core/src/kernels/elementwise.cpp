@@ -10,6 +10,7 @@
 #include "perflab/detail/simd.hpp"
 #include "perflab/detail/vmath.hpp"
 #include "perflab/base/error.hpp"
+#include "perflab/base/rates.hpp"
 #include "perflab/kernels/kernels.hpp"
 #include "perflab/roofline/roofline.hpp"
 
@@ -241,8 +242,8 @@ GeluMeasurement measure_gelu(std::string_view variant, std::size_t n,
   m.variant = v.name;
   m.n = n;
   m.bytes = fused ? cost_gelu_fused(n).bytes : cost_gelu_unfused(n).bytes;
-  m.gb_per_s = m.stats.median_ms > 0 ? m.bytes / (m.stats.median_ms * 1e6) : 0.0;
-  m.ns_per_element = m.stats.median_ms * 1e6 / static_cast<double>(n);
+  m.gb_per_s = gb_per_s(m.bytes, m.stats.median_ms);
+  m.ns_per_element = ns_per(m.stats.median_ms, static_cast<double>(n));
   return m;
 }
 

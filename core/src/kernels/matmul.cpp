@@ -14,6 +14,7 @@
 #include "matmul_kernels.hpp"
 #include "perflab/detail/simd.hpp"
 #include "perflab/base/error.hpp"
+#include "perflab/base/rates.hpp"
 #include "perflab/kernels/kernels.hpp"
 #include "perflab/roofline/roofline.hpp"
 
@@ -365,8 +366,8 @@ MatmulMeasurement measure_square(const std::string& name, const Kernel2d& kernel
   m.flops = cost.flops;
   m.bytes = cost.bytes;
   m.intensity = cost.flops / cost.bytes;
-  m.gflops_per_s = m.stats.median_ms > 0 ? m.flops / (m.stats.median_ms * 1e6) : 0.0;
-  m.gb_per_s = m.stats.median_ms > 0 ? m.bytes / (m.stats.median_ms * 1e6) : 0.0;
+  m.gflops_per_s = gflops_per_s(m.flops, m.stats.median_ms);
+  m.gb_per_s = gb_per_s(m.bytes, m.stats.median_ms);
   return m;
 }
 

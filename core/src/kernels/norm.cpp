@@ -7,6 +7,7 @@
 
 #include "perflab/detail/simd.hpp"
 #include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
 #include "perflab/kernels/norm.hpp"
 
 namespace perflab {
@@ -152,10 +153,7 @@ Tensor layernorm(const Tensor& x, const Tensor& gamma, const Tensor& beta, doubl
   check_param("gamma", gamma);
   check_param("beta", beta);
   if (!(std::isfinite(eps) && eps > 0.0)) {
-    char text[96];
-    std::snprintf(text, sizeof text, "layernorm eps must be a finite number above 0, got %g",
-                  eps);
-    throw ValueError(text);
+    throw ValueError("layernorm eps must be a finite number above 0, got " + format_number(eps, 6));
   }
 
   Tensor y(x.shape());

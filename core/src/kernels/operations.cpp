@@ -11,8 +11,8 @@
 #include <utility>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/rates.hpp"
 #include "perflab/kernels/norm.hpp"
-#include "perflab/profiler/profiler.hpp"
 #include "perflab/kernels/reduce.hpp"
 #include "perflab/tensor/tensor.hpp"
 
@@ -59,8 +59,6 @@ Stats time_call(const OperationOptions& options, Clock& clock, const ProgressFn&
   return timer.run(fn);
 }
 
-double per_ns(double amount, double ms) { return ms > 0 ? amount / (ms * 1e6) : 0.0; }
-
 const std::vector<KernelInfo>& elementwise_variants() {
   static const std::vector<KernelInfo> list = {
       {"simd", "one pass on 128-bit vectors into a new tensor"}};
@@ -75,21 +73,6 @@ const std::vector<std::string>& operation_names() {
   return names;
 }
 
-RooflinePlacement place_on_roofline(double flops, double bytes, double measured_gflops_per_s,
-                                    const Roofs& roofs) {
-  const RooflinePoint p = roofline_point("", flops, bytes, measured_gflops_per_s,
-                                         roofs.peak_gflops_per_s, roofs.bandwidth_gb_per_s);
-  RooflinePlacement r;
-  r.peak_gflops_per_s = roofs.peak_gflops_per_s;
-  r.bandwidth_gb_per_s = roofs.bandwidth_gb_per_s;
-  r.ridge_flops_per_byte = ridge_point(roofs.peak_gflops_per_s, roofs.bandwidth_gb_per_s);
-  r.attainable_gflops_per_s = p.attainable_gflops_per_s;
-  r.fraction_of_attainable = p.fraction_of_attainable;
-  r.bound = p.bound;
-  r.verdict = p.verdict;
-  return r;
-}
-
 OperationMeasurement measure_operation(std::string_view op_name, size_t n,
                                        const OperationOptions& options, Clock& clock,
                                        const ProgressFn& progress) {
@@ -99,7 +82,7 @@ OperationMeasurement measure_operation(std::string_view op_name, size_t n,
     throw ValueError("unknown operation '" + op + "'; known operations: " + join(names));
   }
   // Roofs first: a bad roof should fail before seconds of timing, not after.
-  if (options.roofs) ridge_point(options.roofs->peak_gflops_per_s, options.roofs->bandwidth_gb_per_s);
+  if (options.roofs) validate_roofs(*options.roofs);
 
   OperationMeasurement m;
   m.op = op;
@@ -171,15 +154,11 @@ OperationMeasurement measure_operation(std::string_view op_name, size_t n,
   m.flops = cost.flops;
   m.bytes = cost.bytes;
   m.intensity = arithmetic_intensity(cost.flops, cost.bytes);
-  m.gflops_per_s = per_ns(m.flops, m.stats.median_ms);
-  m.gb_per_s = per_ns(m.bytes, m.stats.median_ms);
-  m.ns_per_element = m.stats.median_ms * 1e6 / static_cast<double>(m.elements);
+  m.gflops_per_s = gflops_per_s(m.flops, m.stats.median_ms);
+  m.gb_per_s = gb_per_s(m.bytes, m.stats.median_ms);
+  m.ns_per_element = ns_per(m.stats.median_ms, static_cast<double>(m.elements));
   if (options.roofs) m.roofline = place_on_roofline(m.flops, m.bytes, m.gflops_per_s, *options.roofs);
   return m;
-}
-
-Roofs roofs_of(const MachineProfile& machine) {
-  return {machine.peak_gflops_per_s(), machine.triad_gb_per_s};
 }
 
 // ---- JSON
@@ -201,8 +180,8 @@ json to_json(const OperationMeasurement& m) {
 }
 
 void add_placement(json& row, const RooflinePlacement& p) {
-  row["peak_gflops_per_s"] = p.peak_gflops_per_s;
-  row["bandwidth_gb_per_s"] = p.bandwidth_gb_per_s;
+  row["peak_gflops_per_s"] = p.roofs.peak_gflops_per_s;
+  row["bandwidth_gb_per_s"] = p.roofs.bandwidth_gb_per_s;
   row["ridge_flops_per_byte"] = p.ridge_flops_per_byte;
   row["attainable_gflops_per_s"] = p.attainable_gflops_per_s;
   row["fraction_of_attainable"] = p.fraction_of_attainable;
@@ -234,7 +213,7 @@ json to_json(const GeluMeasurement& m) {
           {"flops", flops},
           {"bytes", m.bytes},
           {"gb_per_s", m.gb_per_s},
-          {"gflops_per_s", per_ns(flops, m.stats.median_ms)},
+          {"gflops_per_s", gflops_per_s(flops, m.stats.median_ms)},
           {"ns_per_element", m.ns_per_element},
           {"stats", to_json(m.stats)}};
 }
@@ -253,13 +232,13 @@ json to_json(const RooflinePoint& p, const Roofs& roofs) {
           {"bound", to_string(p.bound)},
           {"fraction_of_attainable", p.fraction_of_attainable},
           {"verdict", p.verdict},
-          {"ridge_flops_per_byte", ridge_point(roofs.peak_gflops_per_s, roofs.bandwidth_gb_per_s)},
+          {"ridge_flops_per_byte", ridge_point(roofs)},
           {"peak_gflops_per_s", roofs.peak_gflops_per_s},
           {"bandwidth_gb_per_s", roofs.bandwidth_gb_per_s}};
 }
 
 json to_json(const MachineProfile& m) {
-  const Roofs roofs = roofs_of(m);
+  const Roofs roofs = m.roofs();
   // A probe on a machine too busy to time reads 0; say so with null, not a division error.
   const bool placed = roofs.peak_gflops_per_s > 0 && roofs.bandwidth_gb_per_s > 0;
   return {{"peak_gflops_per_s", roofs.peak_gflops_per_s},
@@ -269,8 +248,7 @@ json to_json(const MachineProfile& m) {
           {"triad_gb_per_s", m.triad_gb_per_s},
           {"bandwidth_gb_per_s", roofs.bandwidth_gb_per_s},
           {"ridge_flops_per_byte",
-           placed ? json(ridge_point(roofs.peak_gflops_per_s, roofs.bandwidth_gb_per_s))
-                  : json(nullptr)},
+           placed ? json(ridge_point(roofs)) : json(nullptr)},
           {"simd_backend", m.simd_backend},
           {"simd_enabled", m.simd_enabled},
           {"bandwidth_working_set_bytes", m.bandwidth_working_set_bytes},

@@ -8,6 +8,7 @@
 
 #include "layers_detail.hpp"
 #include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
 #include "perflab/kernels/kernels.hpp"
 #include "perflab/model/layers.hpp"
 
@@ -213,9 +214,7 @@ Tensor Softmax::backward_impl(const Tensor& dout, const Shape& input_shape) {
 LayerNorm::LayerNorm(std::size_t features, double eps) : features_(features), eps_(eps) {
   if (features_ == 0) throw ValueError("LayerNorm: features must be a positive integer, got 0");
   if (!(std::isfinite(eps_) && eps_ > 0.0)) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", eps_);
-    throw ValueError(std::string("LayerNorm: eps must be a positive number, got ") + text);
+    throw ValueError("LayerNorm: eps must be a positive number, got " + format_number(eps_, 6));
   }
   gamma_ = Tensor({features_});
   dgamma_ = Tensor({features_});

@@ -11,6 +11,7 @@
 
 #include "layers_detail.hpp"
 #include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
 
 namespace perflab {
 namespace {
@@ -186,13 +187,6 @@ std::string field_list(const TypeSpec& t) {
     text += (text.empty() ? "" : ", ") + std::string(f.name);
     if (f.default_text != nullptr) text += " [" + std::string(f.default_text) + "]";
   }
-  return text;
-}
-
-// The value as the student wrote it, cut short so a huge value cannot flood a message.
-std::string describe(const json& j) {
-  std::string text = j.dump();
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
   return text;
 }
 
@@ -491,10 +485,9 @@ Model model_from_json(const json& spec) {
   return Model(std::move(name), std::move(input), std::move(parsed), seed);
 }
 
-Model model_from_json_text(std::string_view text) {
-  json spec;
+json spec_from_text(std::string_view text) {
   try {
-    spec = json::parse(text.begin(), text.end());
+    return json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
     // Drop nlohmann's "[json.exception.parse_error.101] " prefix; the rest reads well.
     std::string message = e.what();
@@ -504,8 +497,9 @@ Model model_from_json_text(std::string_view text) {
     }
     throw ValueError("model spec is not valid JSON: " + message);
   }
-  return model_from_json(spec);
 }
+
+Model model_from_json_text(std::string_view text) { return model_from_json(spec_from_text(text)); }
 
 json layer_to_json(const Layer& layer) {
   const auto& specs = type_specs();

@@ -6,11 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <string>
 #include <utility>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/rates.hpp"
 #include "perflab/tensor/memory.hpp"
 #include "perflab/roofline/roofline.hpp"
 #include "profiler_detail.hpp"
@@ -41,10 +41,6 @@ KeepGuard::~KeepGuard() {
   for (std::size_t i = 0; i < keep_.size(); ++i) model_.layer(i).set_keep_for_backward(keep_[i]);
 }
 
-double per_second(double count, double ms) { return ms > 0 ? count / (ms * 1e-3) : 0.0; }
-
-double gflops(double flops, double ms) { return ms > 0 ? flops / (ms * 1e6) : 0.0; }
-
 nlohmann::json spec_with_batch(nlohmann::json spec, std::size_t batch) {
   // Anything malformed is left for model_from_json, whose messages name the field.
   if (batch != 0 && spec.is_object() && spec.contains("input") && spec["input"].is_array() &&
@@ -57,7 +53,6 @@ nlohmann::json spec_with_batch(nlohmann::json spec, std::size_t batch) {
 }  // namespace detail
 
 using detail::at_batch;
-using detail::gflops;
 using detail::layer_input_at;
 using detail::resolve_batch;
 
@@ -74,39 +69,31 @@ TimerOptions default_profile_timer_options() {
 // Machine roofs
 
 MachineRoofs roofs_from(const MachineProfile& machine) {
-  return {machine.peak_gflops_per_s(), machine.triad_gb_per_s, "probe", machine.simd_backend};
+  return {machine.roofs(), "probe", machine.simd_backend};
 }
 
 namespace {
-std::optional<MachineProfile>& machine_cache() {
-  static std::optional<MachineProfile> cache;
-  return cache;
+std::optional<MachineRoofs>& machine_roofs_slot() {
+  static std::optional<MachineRoofs> roofs;
+  return roofs;
 }
 }  // namespace
 
-const MachineProfile& cached_machine_profile() {
-  auto& cache = machine_cache();
-  if (!cache) cache = probe_machine(ProbeOptions::quick());
-  return *cache;
+const MachineRoofs& machine_roofs() {
+  auto& slot = machine_roofs_slot();
+  if (!slot) slot = roofs_from(probe_machine(ProbeOptions::quick()));
+  return *slot;
 }
 
-void set_cached_machine_profile(std::optional<MachineProfile> machine) {
-  machine_cache() = std::move(machine);
+const MachineRoofs& set_machine_roofs(const Roofs& roofs, std::string simd_backend) {
+  validate_roofs(roofs);
+  return machine_roofs_slot().emplace(MachineRoofs{roofs, "probe", std::move(simd_backend)});
 }
+
+void clear_machine_roofs() { machine_roofs_slot().reset(); }
 
 // ---------------------------------------------------------------------------------------
 // Options
-
-namespace {
-void check_roof(const char* field, double value) {
-  if (!(std::isfinite(value) && value > 0)) {
-    std::ostringstream text;  // shortest readable form: 0, -1.5, nan
-    text << value;
-    throw ValueError(std::string("machine.") + field +
-                     " must be a finite number greater than 0, got " + text.str());
-  }
-}
-}  // namespace
 
 void ProfileOptions::validate() const {
   timer.validate();
@@ -118,10 +105,7 @@ void ProfileOptions::validate() const {
     throw ValueError("context_passes must be between 0 and 1000, got " +
                      std::to_string(context_passes));
   }
-  if (machine) {
-    check_roof("peak_gflops_per_s", machine->peak_gflops_per_s);
-    check_roof("bandwidth_gb_per_s", machine->bandwidth_gb_per_s);
-  }
+  if (machine) validate_roofs(*machine, "machine.");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -309,8 +293,8 @@ LayerProfile profile_layer(Layer& layer, const Shape& input_shape, const TimerOp
   Timer timer(clock);
   timer.options(options);
   p.forward = timer.run([&] { Tensor y = layer.forward(x); });
-  p.gflops_per_s = gflops(p.flops_per_batch.matmul, p.forward.median_ms);
-  p.gflops_per_s_all = gflops(p.flops_per_batch.total(), p.forward.median_ms);
+  p.gflops_per_s = gflops_per_s(p.flops_per_batch.matmul, p.forward.median_ms);
+  p.gflops_per_s_all = gflops_per_s(p.flops_per_batch.total(), p.forward.median_ms);
   return p;
 }
 
@@ -320,16 +304,10 @@ LayerProfile profile_layer(Layer& layer, const Shape& input_shape, const TimerOp
 Bottleneck judge_bottleneck(double flops, double bytes, double measured_gflops_per_s,
                             double headline_gflops_per_s, std::size_t peak_bytes, double median_ms,
                             const MachineRoofs& machine) {
-  const RooflinePoint point = roofline_point("forward", flops, bytes, measured_gflops_per_s,
-                                             machine.peak_gflops_per_s, machine.bandwidth_gb_per_s);
   Bottleneck b;
-  b.verdict = to_string(point.bound);
-  b.reason = point.verdict;
-  b.intensity_flop_per_byte = point.intensity;
-  b.ridge_flop_per_byte = ridge_point(machine.peak_gflops_per_s, machine.bandwidth_gb_per_s);
-  b.attainable_gflops_per_s = point.attainable_gflops_per_s;
+  b.intensity_flops_per_byte = arithmetic_intensity(flops, bytes);
   b.measured_gflops_per_s = measured_gflops_per_s;
-  b.fraction_of_attainable = point.fraction_of_attainable;
+  b.placement = place_on_roofline(flops, bytes, measured_gflops_per_s, machine);
   b.fraction_of_peak = measured_gflops_per_s / machine.peak_gflops_per_s;
   b.machine = machine;
   // The original: efficiency = GFLOP/s / an assumed 100 GFLOP/s peak (clamped to 1), and
@@ -349,7 +327,7 @@ MachineRoofs resolve_roofs(const ProfileOptions& options) {
     if (r.source.empty()) r.source = "given";
     return r;
   }
-  return roofs_from(cached_machine_profile());
+  return machine_roofs();
 }
 }  // namespace
 
@@ -362,9 +340,9 @@ ForwardProfile profile_forward_pass(Model& model, const ProfileOptions& options,
   f.memory = measure_memory(model, f.batch, options.input_seed);
   f.latency = measure_latency(model, options.timer, f.batch, options.input_seed, clock);
   const double ms = f.latency.median_ms;
-  f.gflops_per_s = gflops(f.flops_per_batch.matmul, ms);
-  f.gflops_per_s_all = gflops(f.flops_per_batch.total(), ms);
-  f.samples_per_s = detail::per_second(static_cast<double>(f.batch), ms);
+  f.gflops_per_s = gflops_per_s(f.flops_per_batch.matmul, ms);
+  f.gflops_per_s_all = gflops_per_s(f.flops_per_batch.total(), ms);
+  f.samples_per_s = per_second(static_cast<double>(f.batch), ms);
   f.bytes_moved = static_cast<double>(f.memory.parameter_bytes + f.memory.input_bytes +
                                       f.memory.activation_bytes);
   f.arithmetic_intensity = f.flops_per_batch.total() / f.bytes_moved;
@@ -396,7 +374,7 @@ BackwardProfile profile_backward_pass(Model& model, const ProfileOptions& option
   r.measured_ms = r.backward.median_ms;
   r.estimated_ms = 2.0 * r.forward.median_ms;
   r.ratio_to_forward = r.forward.median_ms > 0 ? r.measured_ms / r.forward.median_ms : 0.0;
-  r.gflops_per_s = gflops(r.flops_per_batch.matmul, r.measured_ms);
+  r.gflops_per_s = gflops_per_s(r.flops_per_batch.matmul, r.measured_ms);
   r.memory = measure_training_memory(model, r.batch, options.input_seed);
   return r;
 }
@@ -466,16 +444,6 @@ ModelProfile profile_model(Model& model, const ProfileOptions& options, const Pr
     step();
   }
   return p;
-}
-
-nlohmann::json spec_from_text(std::string_view text) {
-  nlohmann::json spec = nlohmann::json::parse(text, nullptr, false);
-  // model_from_json_text owns the message for invalid JSON (line and column); it throws here.
-  if (spec.is_discarded()) {
-    model_from_json_text(text);
-    throw ValueError("model spec is not valid JSON");  // not reached: the line above throws
-  }
-  return spec;
 }
 
 ModelProfile profile_spec(const nlohmann::json& spec, const ProfileOptions& options,

@@ -7,6 +7,7 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/profiler/profiler.hpp"
+#include "perflab/base/rates.hpp"
 #include "profiler_detail.hpp"
 
 namespace perflab {
@@ -124,7 +125,7 @@ std::vector<OperationRow> ProfilerContext::top_operations() const {
     row.self_ms = r->self_ms;
     row.percent_of_total = whole_ms > 0 ? 100.0 * r->total_ms / whole_ms : 0.0;
     row.flops = r->flops;
-    row.gflops_per_s = detail::gflops(r->flops, r->total_ms);
+    row.gflops_per_s = gflops_per_s(r->flops, r->total_ms);
     rows.push_back(std::move(row));
   }
   return rows;

@@ -1,5 +1,5 @@
 // Helpers shared by the profiler's source files: shapes at another batch, restoring the
-// layers' keep_for_backward, and rates that stay 0 rather than dividing by a zero time.
+// layers' keep_for_backward, and a spec at another batch.
 // Not part of the public API.
 #pragma once
 
@@ -31,11 +31,6 @@ class KeepGuard {
   Model& model_;
   std::vector<bool> keep_;
 };
-
-// count per second from ms; 0 when ms is not positive.
-double per_second(double count, double ms);
-// GFLOP/s from FLOPs and ms; 0 when ms is not positive.
-double gflops(double flops, double ms);
 
 // The spec with input[0] set to batch (batch 0, or a spec without a usable "input": as is,
 // so that model_from_json reports what is wrong).

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
 #include "perflab/profiler/profiler.hpp"
 
 namespace perflab {
@@ -13,12 +14,6 @@ namespace perflab {
 using nlohmann::json;
 
 namespace {
-
-std::string describe(const json& j) {
-  std::string s = j.dump();
-  if (s.size() > 40) s = s.substr(0, 40) + "...";
-  return s;
-}
 
 int int_option(const json& v, const std::string& name) {
   if (!v.is_number_integer() &&
@@ -111,24 +106,6 @@ ProfileOptions profile_options_from_json(const json& options) {
   }
   o.validate();
   return o;
-}
-
-json to_json(const Stats& s) {
-  return {{"samples", s.samples},
-          {"outliers", s.outliers},
-          {"mean_ms", s.mean_ms},
-          {"stddev_ms", s.stddev_ms},
-          {"min_ms", s.min_ms},
-          {"max_ms", s.max_ms},
-          {"median_ms", s.median_ms},
-          {"p95_ms", s.p95_ms},
-          {"p99_ms", s.p99_ms},
-          {"ci95_low_ms", s.ci95_low_ms},
-          {"ci95_high_ms", s.ci95_high_ms},
-          {"cv", s.cv},
-          {"inner_iterations", s.inner_iterations},
-          {"resolution_ms", s.resolution_ms},
-          {"warning", s.warning}};
 }
 
 json to_json(const FlopCounts& f) {
@@ -224,13 +201,14 @@ json to_json(const LayerProfile& l) {
 }
 
 json to_json(const Bottleneck& b) {
-  return {{"verdict", b.verdict},
-          {"reason", b.reason},
-          {"intensity_flop_per_byte", b.intensity_flop_per_byte},
-          {"ridge_flop_per_byte", b.ridge_flop_per_byte},
-          {"attainable_gflops_per_s", b.attainable_gflops_per_s},
+  const RooflinePlacement& p = b.placement;
+  return {{"verdict", to_string(p.bound)},
+          {"reason", p.verdict},
+          {"intensity_flops_per_byte", b.intensity_flops_per_byte},
+          {"ridge_flops_per_byte", p.ridge_flops_per_byte},
+          {"attainable_gflops_per_s", p.attainable_gflops_per_s},
           {"measured_gflops_per_s", b.measured_gflops_per_s},
-          {"fraction_of_attainable", b.fraction_of_attainable},
+          {"fraction_of_attainable", p.fraction_of_attainable},
           {"fraction_of_peak", b.fraction_of_peak},
           {"machine", to_json(b.machine)},
           {"original_efficiency", b.original_efficiency},

@@ -8,6 +8,7 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/profiler/profiler.hpp"
+#include "perflab/base/rates.hpp"
 #include "profiler_detail.hpp"
 
 namespace perflab {
@@ -71,8 +72,8 @@ ForwardPoint measure_forward_point(const nlohmann::json& spec, std::size_t batch
   p.activation_bytes = memory.activation_bytes;
   p.peak_bytes = memory.peak_bytes;
   p.latency = measure_latency(model, options, 0, 1, clock);
-  p.gflops_per_s = detail::gflops(p.flops_per_batch, p.latency.median_ms);
-  p.samples_per_s = detail::per_second(static_cast<double>(p.batch), p.latency.median_ms);
+  p.gflops_per_s = gflops_per_s(p.flops_per_batch, p.latency.median_ms);
+  p.samples_per_s = per_second(static_cast<double>(p.batch), p.latency.median_ms);
   p.ms_per_sample = p.latency.median_ms / static_cast<double>(p.batch);
   return p;
 }

@@ -14,6 +14,8 @@
 
 #include "perflab/detail/simd.hpp"
 #include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
+#include "perflab/base/rates.hpp"
 #include "perflab/tensor/memory.hpp"
 #include "perflab/tensor/tensor.hpp"
 
@@ -135,16 +137,6 @@ float read_sum_kernel(const float* p, size_t n, size_t passes) {
   return lanes[0] + lanes[1] + lanes[2] + lanes[3];
 }
 
-std::string format_number(double v) {
-  char buf[64];
-  if (std::isfinite(v) && std::fabs(v) < 1e15 && v == std::floor(v)) {
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.3g", v);
-  }
-  return buf;
-}
-
 void check_bytes(const char* name, size_t value, size_t lo, size_t hi) {
   if (value < lo || value > hi) {
     throw ValueError(std::string(name) + " must be between " + std::to_string(lo) + " (" +
@@ -207,15 +199,11 @@ size_t floats_per_array(const ProbeOptions& o, size_t arrays, const char* kernel
   return total / (arrays * sizeof(float)) / 16 * 16;
 }
 
-// Work per call over the fastest sample's time, in units per nanosecond (GFLOP/s, GB/s).
+// Every rate here is work per call over the FASTEST sample's time (stats.min_ms).
 // The fastest sample, as STREAM reports its best rate: other processes and interrupts only
 // ever slow a sample down, so on a busy machine the median reads low while the best sample
 // stays close to what the hardware does. Samples last at least 100 clock ticks, so the
 // clock cannot make the best sample look faster than it was by more than about 1%.
-double best_rate_per_ns(double work_per_call, const Stats& stats) {
-  return stats.min_ms > 0 ? work_per_call / (stats.min_ms * 1e6) : 0.0;
-}
-
 PeakMeasurement run_peak(void (*chains)(long, float), int lanes, const ProbeOptions& o,
                          Clock& clock, const ProgressFn& progress) {
   o.validate();
@@ -226,7 +214,7 @@ PeakMeasurement run_peak(void (*chains)(long, float), int lanes, const ProbeOpti
   m.stats = timer.run([chains] { chains(kStepsPerCall, g_multiplier); });
   m.chains = kChains;
   m.flops_per_call = 2.0 * lanes * kChains * static_cast<double>(kStepsPerCall);
-  m.gflops_per_s = best_rate_per_ns(m.flops_per_call, m.stats);
+  m.gflops_per_s = gflops_per_s(m.flops_per_call, m.stats.min_ms);
   return m;
 }
 
@@ -244,7 +232,7 @@ SweepRow read_point(const float* buffer, size_t bytes, const TimerOptions& optio
   row.bytes = bytes;
   row.stats = timer.run([&] { sink = read_sum_kernel(buffer, n, passes); });
   const double bytes_per_call = static_cast<double>(bytes) * static_cast<double>(passes);
-  row.gb_per_s = best_rate_per_ns(bytes_per_call, row.stats);
+  row.gb_per_s = gb_per_s(bytes_per_call, row.stats.min_ms);
   (void)sink;
   return row;
 }
@@ -255,7 +243,7 @@ BandwidthMeasurement bandwidth_result(const char* kernel, double bytes_per_call,
   m.kernel = kernel;
   m.bytes_per_call = bytes_per_call;
   m.working_set_bytes = working_set_bytes;
-  m.gb_per_s = best_rate_per_ns(bytes_per_call, stats);
+  m.gb_per_s = gb_per_s(bytes_per_call, stats.min_ms);
   m.stats = std::move(stats);
   return m;
 }

@@ -133,7 +133,7 @@ json normalized_row(const json& r, const std::string& path, const std::optional<
 json roofline_report(std::string_view version, bool quick, Clock& clock) {
   const MachineProfile machine =
       probe_machine(quick ? ProbeOptions::quick() : ProbeOptions{}, clock);
-  const Roofs roofs = roofs_of(machine);
+  const Roofs roofs = machine.roofs();
   const TimerOptions timer = report_timer(quick);
   const std::size_t elements = quick ? std::size_t{1} << 18 : std::size_t{1} << 22;
   json rows = json::array();

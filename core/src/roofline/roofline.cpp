@@ -6,59 +6,48 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <utility>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
 
 namespace perflab {
 namespace {
 
 // Two significant digits, but whole numbers from 10 up: 0.17, 8.3, 4.2, 50, 1234.
-std::string format_2sig(double v) {
-  char buf[64];
-  if (std::fabs(v) >= 10 && std::fabs(v) < 1e15) {
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.2g", v);
-  }
-  return buf;
-}
+std::string format_2sig(double v) { return format_number(v, 2); }
 
-// For messages: what was passed, exactly enough to recognise it.
-std::string format_value(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
-void require_positive(const char* name, double v) {
+void require_positive(std::string_view prefix, const char* name, double v) {
   if (!(std::isfinite(v) && v > 0)) {
-    throw ValueError(std::string(name) + " must be a finite number greater than 0, got " +
-                     format_value(v));
+    throw ValueError(std::string(prefix) + name + " must be a finite number greater than 0, got " +
+                     format_number(v, 6));
   }
 }
 
 void require_non_negative(const char* name, double v) {
   if (!(std::isfinite(v) && v >= 0)) {
     throw ValueError(std::string(name) + " must be a finite number of at least 0, got " +
-                     format_value(v));
+                     format_number(v, 6));
   }
 }
 
 void require_roofs(double peak_gflops_per_s, double bandwidth_gb_per_s) {
-  require_positive("peak_gflops_per_s", peak_gflops_per_s);
-  require_positive("bandwidth_gb_per_s", bandwidth_gb_per_s);
+  validate_roofs({peak_gflops_per_s, bandwidth_gb_per_s});
 }
 
 double as_double(std::size_t n) { return static_cast<double>(n); }
 
 }  // namespace
 
+void validate_roofs(const Roofs& roofs, std::string_view prefix) {
+  require_positive(prefix, "peak_gflops_per_s", roofs.peak_gflops_per_s);
+  require_positive(prefix, "bandwidth_gb_per_s", roofs.bandwidth_gb_per_s);
+}
+
 double arithmetic_intensity(double flops, double bytes) {
   require_non_negative("flops", flops);
-  require_positive("bytes", bytes);
+  require_positive("", "bytes", bytes);
   return flops / bytes;
 }
 
@@ -72,6 +61,10 @@ double attainable_gflops_per_s(double peak_gflops_per_s, double bandwidth_gb_per
 double ridge_point(double peak_gflops_per_s, double bandwidth_gb_per_s) {
   require_roofs(peak_gflops_per_s, bandwidth_gb_per_s);
   return peak_gflops_per_s / bandwidth_gb_per_s;
+}
+
+double ridge_point(const Roofs& roofs) {
+  return ridge_point(roofs.peak_gflops_per_s, roofs.bandwidth_gb_per_s);
 }
 
 const char* to_string(Bound bound) {
@@ -122,6 +115,20 @@ RooflinePoint roofline_point(std::string name, double flops, double bytes,
       p.attainable_gflops_per_s > 0 ? measured_gflops_per_s / p.attainable_gflops_per_s : 0.0;
   p.verdict = roofline_verdict(peak_gflops_per_s, bandwidth_gb_per_s, p.intensity);
   return p;
+}
+
+RooflinePlacement place_on_roofline(double flops, double bytes, double measured_gflops_per_s,
+                                    const Roofs& roofs) {
+  const RooflinePoint p = roofline_point("", flops, bytes, measured_gflops_per_s,
+                                         roofs.peak_gflops_per_s, roofs.bandwidth_gb_per_s);
+  RooflinePlacement r;
+  r.roofs = roofs;
+  r.ridge_flops_per_byte = ridge_point(roofs);
+  r.attainable_gflops_per_s = p.attainable_gflops_per_s;
+  r.fraction_of_attainable = p.fraction_of_attainable;
+  r.bound = p.bound;
+  r.verdict = p.verdict;
+  return r;
 }
 
 OpCost cost_matmul(std::size_t M, std::size_t K, std::size_t N) {

@@ -1,4 +1,4 @@
-// Latency statistics and the batching timer. The timer follows nanobench and
+// Latency statistics, their JSON, and the batching timer. The timer follows nanobench and
 // google/benchmark: measure the clock's resolution, warm up, grow the inner iteration count
 // until one batch spans many clock ticks, then report per-call times and a warning that
 // names the remedy. Not for: threads, or deciding whether something is "fast".
@@ -6,26 +6,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
 
 namespace perflab {
 
 namespace {
-
-// Integers and values from 1000 up print without decimals ("20", "100000", "1235");
-// others with 3 significant digits ("0.25", "1.5", "9.54e-07").
-std::string format_number(double v) {
-  char buf[64];
-  if (std::isfinite(v) && std::fabs(v) < 1e15 && (v == std::floor(v) || std::fabs(v) >= 1000)) {
-    std::snprintf(buf, sizeof(buf), "%.0f", v);
-  } else {
-    std::snprintf(buf, sizeof(buf), "%.3g", v);
-  }
-  return buf;
-}
 
 // Two significant digits (28.0001 -> 28, 2.000002 -> 2): a value a person would type.
 double round_for_humans(double v) {
@@ -249,6 +237,24 @@ Stats Timer::run(const std::function<void()>& fn) {
     stats.warning += problems[i];
   }
   return stats;
+}
+
+nlohmann::json to_json(const Stats& s) {
+  return {{"samples", s.samples},
+          {"outliers", s.outliers},
+          {"mean_ms", s.mean_ms},
+          {"stddev_ms", s.stddev_ms},
+          {"min_ms", s.min_ms},
+          {"max_ms", s.max_ms},
+          {"median_ms", s.median_ms},
+          {"p95_ms", s.p95_ms},
+          {"p99_ms", s.p99_ms},
+          {"ci95_low_ms", s.ci95_low_ms},
+          {"ci95_high_ms", s.ci95_high_ms},
+          {"cv", s.cv},
+          {"inner_iterations", s.inner_iterations},
+          {"resolution_ms", s.resolution_ms},
+          {"warning", s.warning}};
 }
 
 }  // namespace perflab

@@ -25,31 +25,15 @@ namespace perflab {
 // "matmul", "add", "mul", "gelu", "sum", "softmax", "layernorm", in that order.
 const std::vector<std::string>& operation_names();
 
-// The roofs to place a measurement against (MachineProfile::peak_gflops_per_s() and its
-// triad bandwidth, or numbers a page already has).
-struct Roofs {
-  double peak_gflops_per_s = 0;
-  double bandwidth_gb_per_s = 0;
-};
-
 struct OperationOptions {
   TimerOptions timer;
   // The op's kernel variant; "" picks its default: matmul "packed" (any matmul variant),
   // gelu "fused-simd" (any GELU variant), sum "simd", softmax and layernorm "fused"; add
   // and mul have one vector kernel, "simd".
   std::string variant;
-  std::optional<Roofs> roofs;  // given: the row carries its roofline placement
-};
-
-// Where a measurement sits on the roofline (roofline.hpp's arithmetic on the row's counts).
-struct RooflinePlacement {
-  double peak_gflops_per_s = 0;
-  double bandwidth_gb_per_s = 0;
-  double ridge_flops_per_byte = 0;
-  double attainable_gflops_per_s = 0;
-  double fraction_of_attainable = 0;  // gflops_per_s / attainable
-  Bound bound = Bound::Memory;
-  std::string verdict;  // roofline_verdict(...)
+  // Given (MachineProfile::roofs(), or numbers a page already has): the row carries its
+  // roofline placement (roofline.hpp).
+  std::optional<Roofs> roofs;
 };
 
 // n is the size the caller asked for; elements what one call processes:
@@ -93,10 +77,6 @@ OperationMeasurement measure_operation(std::string_view op, std::size_t n,
                                        Clock& clock = default_clock(),
                                        const ProgressFn& progress = nullptr);
 
-// The placement of a row measured elsewhere (bench rows, pasted CLI output).
-RooflinePlacement place_on_roofline(double flops, double bytes, double measured_gflops_per_s,
-                                    const Roofs& roofs);
-
 // ---- JSON rows, the same field names in C++, the page and the CLI.
 // {op, variant, n, elements, flops, bytes, intensity, gflops_per_s, gb_per_s,
 //  ns_per_element, stats} and, when placed, peak_gflops_per_s, bandwidth_gb_per_s,
@@ -124,7 +104,5 @@ nlohmann::json to_json(const RooflinePoint& point, const Roofs& roofs);
 //  the roofline's bandwidth roof), ridge_flops_per_byte, simd_backend, simd_enabled,
 //  bandwidth_working_set_bytes, elapsed_ms, warning}.
 nlohmann::json to_json(const MachineProfile& machine);
-// The roofline's roofs of a probe: peak_gflops_per_s() and the triad bandwidth.
-Roofs roofs_of(const MachineProfile& machine);
 
 }  // namespace perflab

@@ -93,7 +93,11 @@ class Model {
 // previous layer gives 300 features; set layers[2].in to 300"); the index is the position
 // in "layers", counted from 0.
 Model model_from_json(const nlohmann::json& spec);
-// The same from text; ValueError "model spec is not valid JSON: parse error at line ...".
+// A spec's JSON text as JSON (the CLI's files, the page's editor), parsed once. ValueError
+// "model spec is not valid JSON: parse error at line 3, column 5: ..." for text that is not
+// JSON; the spec itself is checked when a Model is built from it.
+nlohmann::json spec_from_text(std::string_view text);
+// model_from_json(spec_from_text(text)).
 Model model_from_json_text(std::string_view text);
 // The canonical spec: every field written out, defaults included; parses back to an
 // identical model.

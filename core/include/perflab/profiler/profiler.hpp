@@ -23,6 +23,7 @@
 #include "perflab/model/layers.hpp"
 #include "perflab/model/model.hpp"
 #include "perflab/roofline/probe.hpp"
+#include "perflab/roofline/roofline.hpp"
 #include "perflab/tensor/tensor.hpp"
 #include "perflab/timing/timer.hpp"
 
@@ -37,21 +38,28 @@ namespace perflab {
 TimerOptions default_profile_timer_options();  // warmup 1, samples 10, min_sample_ms 2,
                                                // max_total_ms 500
 
-// The roofs a bottleneck is judged against. From the machine probe (probe.hpp) unless the
-// caller gives them (tests, or a page that already probed).
-struct MachineRoofs {
-  double peak_gflops_per_s = 0;   // MachineProfile::peak_gflops_per_s()
-  double bandwidth_gb_per_s = 0;  // MachineProfile::triad_gb_per_s
-  std::string source;             // "probe" or "given"
-  std::string simd_backend;       // as MachineProfile; "" when given
+// The roofs a bottleneck is judged against, and where they came from.
+struct MachineRoofs : Roofs {
+  std::string source;        // "probe" (measured on this machine) or "given" (in the options)
+  std::string simd_backend;  // as MachineProfile; "" when given or not known
 };
+// A probe's roofs (MachineProfile::roofs()), source "probe".
 MachineRoofs roofs_from(const MachineProfile& machine);
 
-// The quick probe (ProbeOptions::quick()), run on first use and cached for the rest of the
-// process: the page's module and the CLI pay for it once.
-const MachineProfile& cached_machine_profile();
-// Replaces the cache (nullopt: probe again on next use). For a page that ran the full probe.
-void set_cached_machine_profile(std::optional<MachineProfile> machine);
+// The machine's roofs, the ones profiles use when ProfileOptions::machine is not given.
+// Nothing changes them as a side effect (probe_machine only measures): they are set by
+// set_machine_roofs, or, when nothing was set, by the quick probe (ProbeOptions::quick())
+// run on first use and kept for the rest of the process, so the page's module and the CLI
+// pay for it once.
+const MachineRoofs& machine_roofs();
+// Sets the roofs measured on this machine by a probe (a page that ran probe_machine, or
+// any figures the caller stands behind), with the SIMD backend that probe used ("" when
+// not known); source "probe". Returns the roofs now in force. ValueError unless both roofs
+// are finite and above 0, naming the field: "peak_gflops_per_s must be a finite number
+// greater than 0, got -1"; the roofs in force stay as they were.
+const MachineRoofs& set_machine_roofs(const Roofs& roofs, std::string simd_backend = "");
+// Forgets set or probed roofs: the next profile without given roofs probes again.
+void clear_machine_roofs();
 
 struct ProfileOptions {
   TimerOptions timer = default_profile_timer_options();
@@ -62,7 +70,7 @@ struct ProfileOptions {
   // Forward (and, with backward, backward) passes recorded by a ProfilerContext for the
   // top-operations table; 0 leaves the table empty.
   int context_passes = 3;
-  // Injected roofs (deterministic verdicts); nullopt: cached_machine_profile().
+  // Injected roofs (deterministic verdicts); nullopt: machine_roofs().
   std::optional<MachineRoofs> machine;
   std::uint64_t input_seed = 1;  // the random input is uniform in [-1, 1) from this seed
 
@@ -203,13 +211,11 @@ LayerProfile profile_layer(Layer& layer, const Shape& input_shape,
 // bound. Below the ridge point (peak / bandwidth) the pass is memory-bound, at or above it
 // compute-bound (roofline.hpp's classify and verdict sentence).
 struct Bottleneck {
-  std::string verdict;  // "compute-bound" or "memory-bound"
-  std::string reason;   // roofline_verdict(...): the numbers behind the verdict
-  double intensity_flop_per_byte = 0;
-  double ridge_flop_per_byte = 0;
-  double attainable_gflops_per_s = 0;
+  double intensity_flops_per_byte = 0;
   double measured_gflops_per_s = 0;  // all categories / median
-  double fraction_of_attainable = 0;
+  // Against machine's roofs: the ridge, the attainable bound, the fraction of it attained,
+  // the bound ("compute-bound" or "memory-bound") and the sentence with the numbers.
+  RooflinePlacement placement;
   double fraction_of_peak = 0;  // measured / peak
   MachineRoofs machine;
   // The original's rule, beside it: efficiency against an assumed 100 GFLOP/s, and its
@@ -345,10 +351,6 @@ struct ModelProfile {
 // Progress (0..1) between stages; return false to stop (CancelledError).
 ModelProfile profile_model(Model& model, const ProfileOptions& options = {},
                            const ProgressFn& progress = nullptr, Clock& clock = default_clock());
-// A spec's JSON text as JSON, for the CLI's files and the page's editor. Invalid JSON is
-// model_from_json_text's ValueError ("model spec is not valid JSON: parse error at line 3,
-// column 5: ..."); the spec itself is checked when a Model is built from it.
-nlohmann::json spec_from_text(std::string_view text);
 // Parses the spec (model_from_json's errors), then profile_model.
 ModelProfile profile_spec(const nlohmann::json& spec, const ProfileOptions& options = {},
                           const ProgressFn& progress = nullptr, Clock& clock = default_clock());
@@ -455,7 +457,6 @@ std::vector<AttentionRow> attention_scaling(std::size_t d_model, std::size_t hea
 
 // ---------------------------------------------------------------------------------------
 // JSON, with the CLI's and the page's field names.
-nlohmann::json to_json(const Stats& stats);
 nlohmann::json to_json(const FlopCounts& flops);  // {matmul, bias, elementwise, total}
 nlohmann::json to_json(const OptimizerBytes& bytes);
 nlohmann::json to_json(const MachineRoofs& roofs);
@@ -492,7 +493,7 @@ nlohmann::json to_json(const LinearPoint& point);  // the struct's field names
 //   gflops_per_s, gflops_per_s_all, samples_per_s, bytes_moved, arithmetic_intensity,
 //   bottleneck: an object, not a string, so the page can show the verdict and its numbers:
 //     {verdict ("compute-bound" | "memory-bound"), reason (the sentence),
-//      intensity_flop_per_byte, ridge_flop_per_byte, attainable_gflops_per_s,
+//      intensity_flops_per_byte, ridge_flops_per_byte, attainable_gflops_per_s,
 //      measured_gflops_per_s, fraction_of_attainable, fraction_of_peak,
 //      machine {peak_gflops_per_s, bandwidth_gb_per_s, source, simd_backend},
 //      original_efficiency, original_verdict},

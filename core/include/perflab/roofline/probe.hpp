@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "perflab/roofline/roofline.hpp"
 #include "perflab/timing/clock.hpp"
 #include "perflab/timing/timer.hpp"
 
@@ -125,8 +126,12 @@ struct MachineProfile {
   double peak_gflops_per_s() const {
     return simd_enabled ? peak_gflops_per_s_simd : peak_gflops_per_s_scalar;
   }
+  // The roofline's roofs: peak_gflops_per_s() and the triad bandwidth.
+  Roofs roofs() const { return {peak_gflops_per_s(), triad_gb_per_s}; }
 };
-// Peak SIMD, peak scalar, copy, triad, in that order; progress covers all four.
+// Peak SIMD, peak scalar, copy, triad, in that order; progress covers all four. Measures
+// and returns, nothing more: the roofs profiles judge bottlenecks against change only
+// through set_machine_roofs (profiler.hpp).
 MachineProfile probe_machine(const ProbeOptions& options = {}, Clock& clock = default_clock(),
                              const ProgressFn& progress = nullptr);
 

@@ -1,12 +1,15 @@
-// The roofline model as plain arithmetic: arithmetic intensity, the attainable bound
-// min(peak, intensity × bandwidth), the ridge point, the compute- or memory-bound verdict in
-// a sentence with its numbers, and the documented FLOP and byte counts of the lab's kernels.
+// The roofline model as plain arithmetic, and its one vocabulary: the roofs, the ridge point,
+// the attainable bound min(peak, intensity × bandwidth), the compute- or memory-bound
+// verdict in a sentence with its numbers, a measurement's placement against the roofs, and
+// the documented FLOP and byte counts of the lab's kernels. Every other header (operations,
+// profiler, probe, report) speaks of roofs and placements with these types and field names.
 // The roofs come from the machine probe (probe.hpp). Not for: measuring anything, caches
 // (one bandwidth roof), or counting what a kernel's implementation really moves.
 #pragma once
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace perflab {
 
@@ -19,13 +22,25 @@ namespace perflab {
 // finite and at least 0; bytes finite and above 0 (a kernel that moves nothing has no
 // intensity).
 
+// The two roofs: the compute roof and the bandwidth roof.
+struct Roofs {
+  double peak_gflops_per_s = 0;
+  double bandwidth_gb_per_s = 0;
+};
+// ValueError unless both are finite and above 0, naming the field after `prefix`
+// ("machine." gives "machine.peak_gflops_per_s must be a finite number greater than 0,
+// got -1").
+void validate_roofs(const Roofs& roofs, std::string_view prefix = "");
+
 // flops / bytes.
 double arithmetic_intensity(double flops, double bytes);
 // min(peak, intensity × bandwidth): the most a kernel of this intensity can attain.
 double attainable_gflops_per_s(double peak_gflops_per_s, double bandwidth_gb_per_s,
                                double intensity);
-// peak / bandwidth: the intensity where the two roofs meet.
+// peak / bandwidth: the intensity where the two roofs meet, in FLOP/byte (the field
+// ridge_flops_per_byte wherever a ridge is reported).
 double ridge_point(double peak_gflops_per_s, double bandwidth_gb_per_s);
+double ridge_point(const Roofs& roofs);
 
 // Below the ridge a kernel is memory-bound; at or above it, compute-bound (at the ridge
 // both roofs give the same bound; the sentence says "at the ridge point").
@@ -54,6 +69,21 @@ struct RooflinePoint {
 RooflinePoint roofline_point(std::string name, double flops, double bytes,
                              double measured_gflops_per_s, double peak_gflops_per_s,
                              double bandwidth_gb_per_s);
+
+// Where a measurement sits against a machine's roofs: the roofs themselves, the ridge, and
+// the point's bound. What a measured operation row, a bench row and a profile's bottleneck
+// report beside their own counts.
+struct RooflinePlacement {
+  Roofs roofs;
+  double ridge_flops_per_byte = 0;
+  double attainable_gflops_per_s = 0;
+  double fraction_of_attainable = 0;  // measured / attainable; 0 when attainable is 0
+  Bound bound = Bound::Memory;
+  std::string verdict;  // roofline_verdict(...)
+};
+// The errors of roofline_point.
+RooflinePlacement place_on_roofline(double flops, double bytes, double measured_gflops_per_s,
+                                    const Roofs& roofs);
 
 // FLOPs and bytes moved by one call of a kernel: the ideal traffic, each operand read once
 // and each output written once, in float32 (4 bytes). The real traffic is at least this

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "perflab/timing/clock.hpp"
 
 namespace perflab {
@@ -42,6 +44,10 @@ struct Stats {
   double resolution_ms = 0;       // measured clock resolution
   std::string warning;            // empty when reliable; else names the problem and the remedy
 };
+// The fields above by their names, as the page and the CLI receive them in every measured
+// row: {samples, outliers, mean_ms, stddev_ms, min_ms, max_ms, median_ms, p95_ms, p99_ms,
+// ci95_low_ms, ci95_high_ms, cv, inner_iterations, resolution_ms, warning}.
+nlohmann::json to_json(const Stats& stats);
 
 // Percentile p in [0, 100] of sorted data, linear interpolation between closest ranks
 // (numpy's default). Throws ValueError on empty data or p out of range.
@@ -69,7 +75,6 @@ class Timer {
   Timer& min_sample_ms(double ms) { opts_.min_sample_ms = ms; return *this; }
   Timer& max_total_ms(double ms) { opts_.max_total_ms = ms; return *this; }
   Timer& on_progress(ProgressFn fn) { progress_ = std::move(fn); return *this; }
-  const TimerOptions& current_options() const { return opts_; }
 
   // Times fn; validates options first.
   Stats run(const std::function<void()>& fn);

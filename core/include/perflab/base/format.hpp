@@ -1,0 +1,33 @@
+// Numbers and JSON values as text, for every message and sentence core writes: the Timer's
+// warnings, option and argument errors, the roofline verdict, the grader's feedback. One
+// rule everywhere, so a value reads the same in every message.
+// Not for: tables (the CLI pads its columns) or byte sizes (format_bytes, memory.hpp).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace perflab {
+
+// Significant digits that read back as the same double: the exact value of a number that
+// was rounded before use (a grader's parameter).
+inline constexpr int kRoundTripDigits = 0;
+
+// A number with `significant` digits (1..17), spelled as JavaScript spells the values it
+// cannot print as digits ("NaN", "Infinity", "-Infinity"), since messages reach the page:
+//   whole numbers print without decimals (20, 100000, -3);
+//   values of 10^(significant−1) and above print rounded to a whole number (1235, not
+//   1.23e+03), so digits are never lost to an exponent; 1e15 and above as %g does;
+//   others with `significant` digits as %g does: 0.25, 1.5, 9.54e-07.
+// With kRoundTripDigits, a non-whole number gets the fewest digits that read back as the
+// same double (0.1, 2.575, 0.30000000000000004).
+std::string format_number(double v, int significant = 3);
+
+// A JSON value as its writer would write it, for "got ..." in messages: strings quoted,
+// floats with up to 10 significant digits (2.575, not the 2.5749999999999997 that
+// round-trips; the whole number 2.0 keeps its ".0" so it does not read as an integer),
+// anything else as compact JSON; at most 60 characters, the rest cut to "...".
+std::string describe(const nlohmann::json& value);
+
+}  // namespace perflab
