@@ -11,7 +11,7 @@ import { ScatterChart } from '../../charts/scatter-chart.js';
 import { cellText, headerText, isTextColumn } from '../../experiments/model.js';
 import { formatSig } from '../../experiments/format.js';
 import { latestResult, publishResult, subscribeResults } from '../../experiments/results.js';
-import { KINDS } from '../../lab/protocol.js';
+import { labOf } from '../../lab/client.js';
 import {
   CSV_COLUMNS,
   MACHINE_FIELDS,
@@ -239,7 +239,7 @@ export function mountCliComparison(container, { bridge }) {
     section.dataset.state = 'running';
     status.textContent = 'Checking…';
     try {
-      report = await bridge.call(KINDS.call, { fn: 'cliReport', args: [text] }, { where: id('compare') });
+      report = await labOf(bridge).cliReport(text, { where: id('compare') });
       await render();
     } catch (err) {
       // The textarea keeps what was pasted, so the student can fix it; the last good
