@@ -101,3 +101,13 @@ test('an experiment measures a declared sweep point, nothing else', () => {
   assert.equal(declaredSweep('measureMatmul', { payload }).payload, payload);
   assert.throws(() => declaredSweep('profileModel'), { message: /^"profileModel" is not a declared sweep point; declared: measureMatmul, / });
 });
+
+test('every declared function is used by the page (else it belongs in NOT_FOR_PAGE)', async () => {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const root = new URL('../../web/src/', import.meta.url);
+  const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith('.js') && f !== 'lab/api.js');
+  const text = (await Promise.all(files.map((f) => readFile(new URL(f, root), 'utf8')))).join('\n');
+  // exerciseBank, exerciseVariant and gradeExercise are posted by name (exercises/engine.js).
+  const unused = Object.keys(API).filter((name) => !new RegExp(`\\b${name}\\b`).test(text));
+  assert.deepEqual(unused, []);
+});

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 import { API, NOT_FOR_PAGE } from '../../web/src/lab/api.js';
 import { rooflinePoints } from '../../web/src/chapters/acceleration/roofline-data.js';
+import { ZOO_NAMES } from '../../web/src/chapters/profiling/common.js';
 import { BUILDS, loadPerflab } from './perflab_module.mjs';
 
 const modules = await Promise.all(BUILDS.map(loadPerflab));
@@ -62,6 +63,9 @@ BUILDS.forEach((build, i) => {
       assert.deepEqual(Object.keys(tiles), ['tile_m', 'tile_n', 'tile_k']);
       for (const v of Object.values(tiles)) assert.ok(Number.isInteger(v) && v > 0);
       assert.deepEqual(Module.zooNames(), Module.zooModels().map((m) => m.name));
+      // The Profiling chapter's model selects are drawn before the worker answers, so they
+      // hold the names (web/src/chapters/profiling/common.js); here they must be core's.
+      assert.deepEqual([...ZOO_NAMES], Module.zooNames());
       const plan = Module.rooflinePlan(false);
       const variants = new Set(plan.points.filter((p) => p.op === 'matmul').map((p) => p.variant));
       assert.deepEqual([...variants].sort(), Module.matmulVariants().map((v) => v.name).sort(), 'every matmul variant is placed');

@@ -114,7 +114,7 @@ self.onmessage = async (event) => {
     if (job) job.cancelled = true;
     return;
   }
-  const handler = handlers[msg.kind];
+  const handler = Object.hasOwn(handlers, msg.kind) ? handlers[msg.kind] : null;
   if (!handler) {
     const known = Object.keys(handlers).join(', ');
     self.postMessage(errorReply(msg.id, new Error(`unknown request kind "${msg.kind}"; known: ${known}`)));
