@@ -1,8 +1,8 @@
 // Protects the page's wasm API declaration (web/src/lab/api.js) against both real builds:
 // every declared function exists with the arity its binding really has (the Embind function
 // behind expose()'s wrapper, Module.raw_<name>, whose length the wrapper pads and checks
-// against), every function the module exports is declared or listed as not for the page with
-// a reason, and the page's read-only facts come from core: the roofline plan the page
+// against) and the first parameter it names in its errors, every function the module exports
+// is declared or listed as not for the page with a reason, and the page's read-only facts come from core: the roofline plan the page
 // measures is the one `perflab roofline` runs, point for point.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -50,6 +50,18 @@ BUILDS.forEach((build, i) => {
         assert.ok(!Object.hasOwn(API, name), `${name} is both declared and listed as not for the page`);
       }
     });
+
+    // -1 is wrong for every parameter (not a string, object, spec or size), and each binding
+    // converts its parameters in order: so its first complaint names its first parameter,
+    // which must be the first one declared (a swapped or renamed argument shows here).
+    for (const [name, { args }] of Object.entries(API).filter(([, e]) => e.args.length > 0)) {
+      test(`${name}'s binding takes ${args[0]} first`, () => {
+        assert.throws(() => Module[name](...args.map(() => -1)), (err) => {
+          assert.equal(err.message.match(/^[a-z_]+/i)?.[0], args[0], err.message);
+          return true;
+        });
+      });
+    }
 
     test('a call with one argument too many is refused with the arity', () => {
       assert.throws(() => Module.rooflinePlan(true, 1), {
