@@ -1,6 +1,6 @@
 // The scalar-vs-SIMD build experiment (acceleration-builds): the same C++ compiled twice,
 // with and without -msimd128, each matmul point measured in both builds one after the
-// other (the sweepBuilds worker kind); GFLOP/s side by side and the SIMD ÷ scalar ratio.
+// other (a measureMatmul sweep with builds); GFLOP/s side by side and the SIMD ÷ scalar ratio.
 // Not for: running, drawing or timing (experiments/, the lab worker and core do).
 
 import { declaredSweep } from '../../lab/client.js';

@@ -1,7 +1,7 @@
 // "Try it" for the arithmetic-intensity section: the student enters a kernel's FLOPs and
 // bytes (and optionally its measured GFLOP/s); core's rooflinePoint places it against this
 // machine's probed roofs (intensity, attainable bound, ridge, verdict).
-// Not for: any of that arithmetic (core does it through the `call` kind).
+// Not for: any of that arithmetic (core does it: labOf(bridge).rooflinePoint).
 
 import { h } from '../../experiments/experiment.js';
 import { formatSig } from '../../experiments/format.js';
