@@ -24,6 +24,16 @@ val variants_to_val(const std::vector<Variant>& variants) {
 }
 
 val matmul_variants_js() { return variants_to_val(matmul_variants()); }
+
+// {tile_m, tile_n, tile_k}: the blocked variant's tiles when none are given.
+val matmul_defaults_js() {
+  const MatmulTiles t;
+  val o = val::object();
+  o.set("tile_m", static_cast<double>(t.m));
+  o.set("tile_n", static_cast<double>(t.n));
+  o.set("tile_k", static_cast<double>(t.k));
+  return o;
+}
 val gelu_variants_js() { return variants_to_val(gelu_variants()); }
 
 val measure_matmul_js(val variant, val n, val options) {
@@ -136,6 +146,7 @@ val mul_js(val a, val a_shape, val b, val b_shape) {
 
 EMSCRIPTEN_BINDINGS(perflab_kernels) {
   expose<&matmul_variants_js>("matmulVariants");
+  expose<&matmul_defaults_js>("matmulDefaults");
   expose<&gelu_variants_js>("geluVariants");
   expose<&measure_matmul_js>("measureMatmul");
   expose<&measure_matmul_blocked_js>("measureMatmulBlocked");

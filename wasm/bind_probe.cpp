@@ -104,6 +104,15 @@ val roofline_point_js(val point, val roofs) {
 
 val cli_report_js(val text) { return to_val(cli_report_from_text(to_string(text, "text"))); }
 
+// rooflinePlan(quick): the kernels `perflab roofline` places, {timer, points: [{op, n,
+// variant}]}, so the page measures the same plan as the CLI.
+val roofline_plan_js(val quick) {
+  if (!quick.isTrue() && !quick.isFalse()) {
+    throw ValueError("quick must be true or false, got " + describe(quick));
+  }
+  return to_val(to_json(roofline_plan(quick.isTrue())));
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(perflab_probe) {
@@ -112,6 +121,7 @@ EMSCRIPTEN_BINDINGS(perflab_probe) {
   expose<&measure_read_bandwidth_js>("measureReadBandwidth");
   expose<&roofline_point_js>("rooflinePoint");
   expose<&cli_report_js>("cliReport");
+  expose<&roofline_plan_js>("rooflinePlan");
 }
 
 }  // namespace perflab::wasm

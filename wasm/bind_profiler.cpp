@@ -71,6 +71,15 @@ val attention_scaling_js(val d_model, val heads, val seq_lengths, val batch) {
   return to_val(rows);
 }
 
+// attentionPoint(d_model, heads, seqLen, batch = 1) → the one row at that length.
+val attention_point_js(val d_model, val heads, val seq_len, val batch) {
+  const std::size_t d = to_size(d_model, "d_model");
+  const std::size_t h = to_size(heads, "heads");
+  const std::size_t t = to_size(seq_len, "seq_len");
+  const std::size_t b = batch.isUndefined() || batch.isNull() ? 1 : to_size(batch, "batch");
+  return to_val(to_json(attention_scaling(d, h, {t}, b).front()));
+}
+
 // The experiments' points: (spec, batch?, timer options?).
 val measure_forward_point_js(val spec, val batch, val options) {
   const nlohmann::json s = to_spec(spec);
@@ -78,6 +87,16 @@ val measure_forward_point_js(val spec, val batch, val options) {
   const TimerOptions o = options.isUndefined() || options.isNull() ? default_profile_timer_options()
                                                                    : to_timer_options(options);
   return to_val(to_json(measure_forward_point(s, b, o)));
+}
+
+// measureMlpForwardPoint(widths, batch, options?): core's mlpSpec over widths, measured as
+// measureForwardPoint measures a spec (the model-scaling experiment's points).
+val measure_mlp_forward_point_js(val widths, val batch, val options) {
+  const Shape w = to_shape(widths, "widths");
+  const std::size_t b = to_size(batch, "batch");
+  const TimerOptions o = options.isUndefined() || options.isNull() ? default_profile_timer_options()
+                                                                   : to_timer_options(options);
+  return to_val(to_json(measure_forward_point(mlp_spec(w, b), b, o)));
 }
 
 val measure_backward_point_js(val spec, val batch, val options) {
@@ -135,7 +154,9 @@ EMSCRIPTEN_BINDINGS(perflab_profiler) {
   expose<&zoo_spec_js>("zooSpec");
   expose<&mlp_spec_js>("mlpSpec");
   expose<&attention_scaling_js>("attentionScaling");
+  expose<&attention_point_js>("attentionPoint");
   expose<&measure_forward_point_js>("measureForwardPoint");
+  expose<&measure_mlp_forward_point_js>("measureMlpForwardPoint");
   expose<&measure_backward_point_js>("measureBackwardPoint");
   expose<&memory_breakdown_js>("memoryBreakdown");
   expose<&profiling_overhead_js>("profilingOverhead");

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { openFixture } from './experiment-fixture.mjs';
-import { SWEEP_FUNCTIONS } from '../../web/src/lab/sweep.js';
+import { API, POINT } from '../../web/src/lab/api.js';
 
 const exp = (role) => `.experiment [data-role="${role}"]`;
 const btn = (action) => `.experiment [data-action="${action}"]`;
@@ -94,9 +94,8 @@ describe('the demo experiment', () => {
     assert.equal((await page.$$(`[data-chart="bars"] svg g[aria-label="bar"] rect`)).length, 8);
 
     const call = await page.evaluate(() => window.demo.bridge.calls[0]);
-    assert.equal(call.kind, 'sweep');
+    assert.equal(call.kind, 'measureMatmul');
     assert.equal(call.where, 'demo-run');
-    assert.equal(call.payload.fn, 'measureMatmul');
     assert.equal(call.payload.build, 'auto');
     assert.deepEqual(call.payload.points.slice(0, 2), [
       { variant: 'naive', n: 8, options: { samples: 2 } },
@@ -209,8 +208,8 @@ describe('quick mode and spec checks', () => {
   test('a spec with mistakes fails at mount, naming each one', async () => {
     assert.equal(
       await fx.page.evaluate(() => window.fixture.mountBadSpec()),
-      'TypeError: experiment spec "demo": measure.fn "eval" is not allow-listed; allowed: ' +
-        `${Object.keys(SWEEP_FUNCTIONS).join(', ')}; ` +
+      'TypeError: experiment spec "demo": measure.fn "eval" is not a declared sweep point (lab/api.js); declared: ' +
+        `${Object.keys(API).filter((k) => API[k].type === POINT).join(', ')}; ` +
         'csv.filename must be a file name ending in .csv',
     );
   });

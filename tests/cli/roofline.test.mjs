@@ -34,19 +34,22 @@ test('roofline --json --quick places every kernel on the probed roofs', () => {
   }
   assert.equal(m.bandwidth_gb_per_s, m.triad_gb_per_s);
   assert.deepEqual(report.rows.map((row) => `${row.op} ${row.variant} ${row.n}`), [
-    'matmul packed 64', 'matmul packed 128', 'matmul naive 64', 'add simd 262144',
-    'mul simd 262144', 'sum simd 262144', 'softmax fused 262144', 'layernorm fused 262144',
-    'gelu fused-simd 262144', 'gelu unfused 262144',
+    'matmul packed 64', 'matmul packed 128', 'matmul naive 64', 'matmul reordered 64',
+    'matmul blocked 64', 'matmul simd 64', 'add simd 262144', 'mul simd 262144',
+    'sum simd 262144', 'sum naive 262144', 'softmax fused 262144', 'softmax naive 262144',
+    'layernorm fused 262144', 'layernorm naive 262144', 'gelu unfused 262144',
+    'gelu unfused-simd 262144', 'gelu fused 262144', 'gelu fused-simd 262144',
   ]);
   const n = 262144;
   const counts = {
     'matmul 64': [2 * 64 ** 3, 12 * 64 ** 2], 'matmul 128': [2 * 128 ** 3, 12 * 128 ** 2],
     [`add ${n}`]: [n, 12 * n], [`mul ${n}`]: [n, 12 * n], [`sum ${n}`]: [n, 4 * n],
     [`softmax ${n}`]: [5 * n, 12 * n], [`layernorm ${n}`]: [7 * n, 12 * n + 8 * 1024],
+    [`softmax naive ${n}`]: [5 * n, 20 * n], [`layernorm naive ${n}`]: [7 * n, 16 * n + 8 * 1024],
   };
   for (const row of report.rows) {
-    const expected = counts[`${row.op} ${row.n}`] ??
-      [9 * n, (row.variant === 'unfused' ? 72 : 8) * n]; // GELU
+    const expected = counts[`${row.op} ${row.variant} ${row.n}`] ?? counts[`${row.op} ${row.n}`] ??
+      [9 * n, (row.variant.startsWith('unfused') ? 72 : 8) * n]; // GELU
     assert.deepEqual([row.flops, row.bytes], expected, `${row.op} ${row.variant}`);
     assert.equal(row.intensity, row.flops / row.bytes);
     for (const k of ['gflops_per_s', 'gb_per_s', 'attainable_gflops_per_s',

@@ -5,6 +5,7 @@
 // framework's checks. No DOM, no wasm: rows are hand-written in core's shapes.
 
 import assert from 'node:assert/strict';
+import { rowOf } from '../../web/src/lab/api.js';
 import { test } from 'node:test';
 import { toCsv } from '../../web/src/experiments/csv.js';
 import { cellText, headerText, readControls, specProblems } from '../../web/src/experiments/model.js';
@@ -114,7 +115,7 @@ test('vectorization: the CSV has one line per row with the row’s fields and it
   assert.match(csv[1], /^simd,packed,256,33554432,786432,42\.667,16\.777,0\.393,33\.554,0\.5\d*,2,1\.9,1\.95,2\.05,0\.02,10,0,1,0\.005,$/);
 });
 
-test('builds: every point goes to both builds through the sweepBuilds kind', () => {
+test('builds: every point goes to both builds through one measureMatmul sweep with builds', () => {
   const points = builds.buildsPoints({}, { quick: false, info: { variants: VARIANTS } });
   assert.deepEqual(
     points.filter((p) => p.variant === 'naive').map((p) => p.n),
@@ -123,7 +124,6 @@ test('builds: every point goes to both builds through the sweepBuilds kind', () 
   assert.equal(points.filter((p) => p.variant === 'packed').length, 3);
   assert.equal(builds.buildsPoints({}, { quick: true, info: { variants: VARIANTS } }).length, 2 * VARIANTS.length);
   assert.deepEqual(builds.buildsPayload({}, points.slice(0, 1)), {
-    fn: 'measureMatmul',
     points: points.slice(0, 1),
     builds: ['simd', 'scalar'],
   });
@@ -153,7 +153,8 @@ test('blocking: square tiles, the student’s triple and core’s default, each 
     'tile-k': '128',
   });
   assert.deepEqual(problems, {});
-  const points = blocking.blockingPoints(values, { quick: true });
+  const info = { default_tiles: { tile_m: 64, tile_n: 256, tile_k: 128 } }; // as core's matmulDefaults
+  const points = blocking.blockingPoints(values, { quick: true, info });
   assert.deepEqual(
     points.map((p) => `${blocking.tilesName(p.tiles)} ${p.role}`),
     ['16×16×16 square', '64×64×64 square', '64×256×128 yours'],
@@ -165,7 +166,8 @@ test('blocking: square tiles, the student’s triple and core’s default, each 
     role: 'square',
     options: { ...blocking.QUICK_OPTIONS },
   });
-  const full = blocking.blockingPoints({ ...values, 'tile-m': 8 }, { quick: false });
+  const full = blocking.blockingPoints({ ...values, 'tile-m': 8 }, { quick: false, info });
+  assert.throws(() => blocking.blockingPoints(values, { quick: true, info: {} }), /no default tiles/);
   assert.equal(full.at(-1).role, 'core default');
   assert.deepEqual(full[0].options, { ...blocking.FULL_OPTIONS });
 });
@@ -177,8 +179,9 @@ test('blocking: a tile below 1 is refused beside its control before anything run
 });
 
 test('blocking: rows print their tiles and the role their point was planned for', () => {
-  const points = [{ tiles: { tile_m: 8, tile_n: 8, tile_k: 8 }, role: 'square' }];
-  const row = blocking.withTilesName({ ...matmulRow, variant: 'blocked', tiles: { tile_m: 8, tile_n: 8, tile_k: 8 } }, points);
+  const point = { n: 256, tiles: { tile_m: 8, tile_n: 8, tile_k: 8 }, role: 'square', options: {} };
+  const measured = { ...matmulRow, variant: 'blocked', tiles: { tile_m: 8, tile_n: 8, tile_k: 8 } };
+  const row = blocking.withTilesName(rowOf('measureMatmulBlocked', point, measured, matmulRow.build));
   assert.equal(row.tiles_name, '8×8×8');
   assert.equal(row.role, 'square');
   assert.deepEqual(blocking.TABLE_COLUMNS.map((c) => cellText(c, row)), ['256', '8×8×8', '2.00', '16.8', '2.0%', '']);

@@ -96,55 +96,32 @@ test('cache sweep: the plan stops at what the lab may still allocate', () => {
   });
 });
 
-test('roofline: every kernel and variant, matmul packed at 64 (quick too) and 1024, each point carrying the roofs', () => {
-  const full = roof.rooflinePoints({}, { quick: false, info: probe });
-  assert.deepEqual(full.map(roof.kernelName), [
-    'matmul N=64',
-    'matmul N=256',
-    'matmul N=512',
-    'matmul N=1024',
-    'matmul naive N=64',
-    'matmul naive N=128',
-    'matmul reordered N=64',
-    'matmul reordered N=256',
-    'matmul blocked N=64',
-    'matmul blocked N=256',
-    'matmul simd N=64',
-    'matmul simd N=256',
-    'add',
-    'mul',
-    'sum',
-    'sum naive',
-    'softmax',
-    'softmax naive',
-    'layernorm',
-    'layernorm naive',
-    'gelu fused-simd',
-    'gelu fused',
-    'gelu unfused-simd',
-    'gelu unfused',
-  ]);
-  for (const p of full) {
+test('roofline: one point per point of core’s plan, each carrying the plan’s timer, its variant and the roofs', () => {
+  // The shape core's rooflinePlan returns (its content is core's: tests/cli/roofline.test.mjs
+  // checks the page's plan against the CLI's rows).
+  const plan = {
+    timer: { warmup: 1, samples: 5, min_sample_ms: 1, max_total_ms: 150 },
+    points: [
+      { op: 'matmul', n: 64, variant: 'packed' },
+      { op: 'matmul', n: 64, variant: 'naive' },
+      { op: 'add', n: 262144, variant: '' },
+      { op: 'softmax', n: 262144, variant: 'naive' },
+      { op: 'gelu', n: 262144, variant: 'unfused' },
+    ],
+  };
+  const points = roof.rooflinePoints({}, { quick: true, info: { ...probe, plan } });
+  assert.deepEqual(points.map(roof.kernelName), ['matmul N=64', 'matmul naive N=64', 'add', 'softmax naive', 'gelu unfused']);
+  for (const p of points) {
     assert.equal(p.options.peak_gflops_per_s, 40);
     assert.equal(p.options.bandwidth_gb_per_s, 10);
+    assert.equal(p.options.samples, 5);
   }
-  assert.equal(full[0].options.variant, 'packed');
-  assert.equal(full.find((p) => p.op === 'add').options.variant, undefined, 'core picks add’s default');
-  assert.equal(full.at(-1).options.variant, 'unfused');
-  const quick = roof.rooflinePoints({}, { quick: true, info: probe });
-  assert.deepEqual(
-    quick.filter((p) => p.op === 'matmul').map((p) => [p.options.variant, p.n]),
-    [
-      ['packed', 64],
-      ['packed', 128],
-      ['naive', 64],
-      ['reordered', 64],
-      ['blocked', 64],
-      ['simd', 64],
-    ],
-  );
-  assert.equal(quick.length, 6 + 8 + 4, 'quick mode keeps every kernel but only small sizes');
-  assert.ok(quick.filter((p) => p.op !== 'matmul').every((p) => p.n === 1 << 18));
+  assert.deepEqual(points.map((p) => [p.op, p.n]), plan.points.map((p) => [p.op, p.n]));
+  assert.equal(points[2].options.variant, undefined, 'core picks add’s default');
+  assert.equal(points[4].options.variant, 'unfused');
+  assert.throws(() => roof.rooflinePoints({}, { quick: true, info: probe }), {
+    message: 'the lab worker gave no roofline plan, so there is nothing to place',
+  });
   assert.throws(() => roof.rooflinePoints({}, { quick: true, info: null }), {
     message: 'the machine probe gave no peak and bandwidth, so there is no roofline to place kernels on',
   });

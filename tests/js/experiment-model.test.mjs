@@ -24,7 +24,8 @@ import {
   specProblems,
 } from '../../web/src/experiments/model.js';
 import { latestResult, publishResult, subscribeResults } from '../../web/src/experiments/results.js';
-import { SWEEP_FUNCTIONS } from '../../web/src/lab/sweep.js';
+import { API, POINT } from '../../web/src/lab/api.js';
+import { declaredSweep } from '../../web/src/lab/client.js';
 
 test('?quick=1 or ?quick turn quick mode on; absent, 0 or false leave it off', () => {
   assert.equal(isQuick('?quick=1'), true);
@@ -145,7 +146,7 @@ const goodSpec = () => ({
 
 test('a well-formed spec has no problems', () => {
   assert.deepEqual(specProblems(goodSpec()), []);
-  assert.deepEqual(specProblems({ ...goodSpec(), measure: { kind: 'sweepBuilds' } }), []);
+  assert.deepEqual(specProblems({ ...goodSpec(), measure: declaredSweep('measureMatmul', { payload: (v, points) => ({ points, builds: ['simd'] }) }) }), []);
 });
 
 test('specProblems lists every mistake in a spec as a sentence', () => {
@@ -166,7 +167,7 @@ test('specProblems lists every mistake in a spec as a sentence', () => {
   assert.deepEqual(specProblems(spec), [
     'id must be lower-case letters, digits and dashes, got "Bad Id"',
     'plan must be a function (values, {quick, info}) -> points',
-    `measure.fn "eval" is not allow-listed; allowed: ${Object.keys(SWEEP_FUNCTIONS).join(', ')}`,
+    `measure.fn "eval" is not a declared sweep point (lab/api.js); declared: ${Object.keys(API).filter((k) => API[k].type === POINT).join(', ')}`,
     'column "x" needs a key or a format function',
     'column "y": format "hex" is not one of text, sig, percent, int, bytes',
     'csv.filename must be a file name ending in .csv',
@@ -175,8 +176,12 @@ test('specProblems lists every mistake in a spec as a sentence', () => {
     'control "n": type must be one of select, number, numbers, checkbox, got "slider"',
     'control "n" appears twice',
   ]);
-  assert.deepEqual(specProblems({ ...goodSpec(), measure: { fn: 'measureMatmul', kind: 'x' } }), [
-    'measure must be {fn} (a per-point sweep function) or {kind, payload?} (a whole-sweep kind)',
+  assert.deepEqual(specProblems({ ...goodSpec(), measure: { kind: 'sweepBuilds' } }), [
+    "measure must be a sweep of a declared point function (lab/client.js declaredSweep('measureMatmul'))",
+  ]);
+  assert.deepEqual(specProblems({ ...goodSpec(), measure: { fn: 'profileModel' } })[0], `measure.fn "profileModel" is not a declared sweep point (lab/api.js); declared: ${Object.keys(API).filter((k) => API[k].type === POINT).join(', ')}`);
+  assert.deepEqual(specProblems({ ...goodSpec(), measure: { fn: 'measureMatmul', payload: {} } }), [
+    'measure.payload must be a function (values, points, ctx) -> {points, build | builds}',
   ]);
 });
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toCsv } from '../../web/src/experiments/csv.js';
 import { cellText, headerText, specProblems } from '../../web/src/experiments/model.js';
-import { SWEEP_FUNCTIONS } from '../../web/src/lab/sweep.js';
+import { API, POINT } from '../../web/src/lab/api.js';
 import { TIMER_FULL, TIMER_QUICK, zooSpecOf } from '../../web/src/chapters/profiling/common.js';
 import { DEFAULT_HIDDEN, mlpWidths, scalingPoints, withHidden, SCALING_COLUMNS, SCALING_CSV } from '../../web/src/chapters/profiling/scaling-data.js';
 import { BATCH_COLUMNS, BATCH_CSV, DEFAULT_BATCHES, batchList, batchPoints } from '../../web/src/chapters/profiling/batch-data.js';
@@ -47,7 +47,7 @@ test('every spec passes the framework’s checks under the contract’s id, with
   for (const [id, spec] of Object.entries(specs)) {
     assert.equal(spec.id, id);
     assert.deepEqual(specProblems(spec), [], id);
-    assert.ok(Object.hasOwn(SWEEP_FUNCTIONS, spec.measure.fn), spec.measure.fn);
+    assert.equal(API[spec.measure.fn]?.type, POINT, spec.measure.fn);
     assert.equal(spec.csv.filename, `perflab-${id}.csv`);
   }
 });

@@ -1,4 +1,4 @@
-// Protects the lab worker's sweepBuilds kind (sweep.js runSweepBuilds): every point is
+// Protects a sweep over several builds (`{points, builds}`, sweep.js runSweep): every point is
 // measured in each build before the next point, rows carry their build, progress counts
 // point × build measurements, a cancel between measurements stops the sweep, a Module
 // error names the point and the build, and bad payloads are refused before anything loads.
@@ -6,8 +6,17 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { runSweepBuilds, sweepBuildsProblem } from '../../web/src/lab/sweep.js';
-import { KINDS } from '../../web/src/lab/protocol.js';
+import { runSweep, sweepProblem } from '../../web/src/lab/sweep.js';
+
+// The worker's way: every build loaded first, then one sweep over them.
+async function runSweepBuilds(load, { fn, points, builds }, ctx, options) {
+  const problem = sweepProblem(fn, { points, builds });
+  if (problem) throw new Error(problem);
+  const modules = [];
+  for (const b of builds) modules.push([b, await load(b)]);
+  return runSweep(modules, fn, points, ctx, { ...options, byBuild: true });
+}
+const sweepBuildsProblem = ({ fn, ...payload }) => sweepProblem(fn, payload);
 
 function fakeModule(build, calls) {
   return {
@@ -41,10 +50,6 @@ const points = [
   { variant: 'naive', n: 64 },
   { variant: 'packed', n: 64 },
 ];
-
-test('the kind is named in the protocol', () => {
-  assert.equal(KINDS.sweepBuilds, 'sweepBuilds');
-});
 
 test('each point is measured in both builds, point by point, each row carrying its build', async () => {
   const calls = [];
@@ -99,7 +104,7 @@ test('bad payloads are refused with what is allowed, before any build loads', as
   assert.equal(sweepBuildsProblem({ fn: 'measureMatmul', points, builds: [] }), `${builds}, got []`);
   assert.equal(sweepBuildsProblem({ fn: 'measureMatmul', points, builds: ['simd', 'simd'] }), `${builds}, got ["simd","simd"]`);
   assert.equal(sweepBuildsProblem({ fn: 'measureMatmul', points, builds: ['auto'] }), `${builds}, got ["auto"]`);
-  assert.match(sweepBuildsProblem({ fn: 'nope', points, builds: ['simd'] }), /^unknown sweep function "nope"; allowed: measureMatmul/);
+  assert.match(sweepBuildsProblem({ fn: 'nope', points, builds: ['simd'] }), /^unknown lab function "nope"; declared: measureMatmul/);
   assert.equal(sweepBuildsProblem({ fn: 'measureMatmul', points, builds: ['simd'] }), null);
   let loads = 0;
   await assert.rejects(

@@ -1,11 +1,12 @@
-// Protects the lab worker's generic sweep: only allow-listed Module functions run, each
-// point's named fields reach the call, progress carries every row in order, a cancel is
-// seen between points, and an error names the point it happened at. A fake Module and a
+// Protects the lab worker's sweep runner: only declared point functions (lab/api.js) run,
+// each point's named fields reach the call, progress carries every row in order, a cancel
+// is seen between points, and an error names the point it happened at. A fake Module and a
 // fake request context stand in for the wasm build and the worker.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_SWEEP_POINTS, SWEEP_FUNCTIONS, pointLabel, runSweep, sweepProblem } from '../../web/src/lab/sweep.js';
+import { API, MAX_SWEEP_POINTS, labelOf } from '../../web/src/lab/api.js';
+import { runSweep, sweepProblem } from '../../web/src/lab/sweep.js';
 
 function fakeModule() {
   const calls = [];
@@ -45,13 +46,12 @@ const points = [
 test('runs each point through the allow-listed function and returns rows with the build', async () => {
   const Module = fakeModule();
   const ctx = fakeContext();
-  const result = await runSweep(Module, { fn: 'measureMatmul', points }, ctx, {
-    build: 'simd',
+  const result = await runSweep([['simd', Module]], 'measureMatmul', points, ctx, {
     yieldToEvents: ctx.yieldToEvents,
   });
   assert.deepEqual(Module.calls, [
     ['naive', 2, { samples: 3 }],
-    ['simd', 4, {}],
+    ['simd', 4, undefined],
   ]);
   assert.equal(result.build, 'simd');
   assert.deepEqual(
@@ -66,7 +66,7 @@ test('runs each point through the allow-listed function and returns rows with th
 
 test('progress starts at zero, then carries each point’s row with done and total', async () => {
   const ctx = fakeContext();
-  const result = await runSweep(fakeModule(), { fn: 'measureMatmul', points }, ctx, {
+  const result = await runSweep([[undefined, fakeModule()]], 'measureMatmul', points, ctx, {
     yieldToEvents: ctx.yieldToEvents,
   });
   assert.deepEqual(
@@ -83,7 +83,7 @@ test('progress starts at zero, then carries each point’s row with done and tot
 test('a cancel seen between points stops the sweep before the next call', async () => {
   const Module = fakeModule();
   const ctx = fakeContext({ cancelAfter: 1 });
-  await assert.rejects(runSweep(Module, { fn: 'measureMatmul', points }, ctx, { yieldToEvents: ctx.yieldToEvents }), {
+  await assert.rejects(runSweep([[undefined, Module]], 'measureMatmul', points, ctx, { yieldToEvents: ctx.yieldToEvents }), {
     message: 'cancelled',
     cancelled: true,
   });
@@ -93,41 +93,55 @@ test('a cancel seen between points stops the sweep before the next call', async 
 test('an error in a point names the point', async () => {
   const ctx = fakeContext();
   await assert.rejects(
-    runSweep(fakeModule(), { fn: 'measureMatmul', points: [{ variant: 'naive', n: -3 }] }, ctx, {
+    runSweep([[undefined, fakeModule()]], 'measureMatmul', [{ variant: 'naive', n: -3 }], ctx, {
       yieldToEvents: ctx.yieldToEvents,
     }),
     { message: 'n must be positive, got -3 (measuring naive at N=-3)' },
   );
 });
 
-test('functions outside the allow-list and malformed points are refused before any call', async () => {
+test('undeclared functions, one-shot calls and malformed points are refused before any call', async () => {
   const Module = { ...fakeModule(), exerciseBank: () => [] };
   const ctx = fakeContext();
-  await assert.rejects(runSweep(Module, { fn: 'exerciseBank', points }, ctx), {
-    message: `unknown sweep function "exerciseBank"; allowed: ${Object.keys(SWEEP_FUNCTIONS).join(', ')}`,
+  await assert.rejects(runSweep([[undefined, Module]], 'exerciseBank', points, ctx), {
+    message: 'exerciseBank is a one-shot call, not a sweep point',
   });
-  await assert.rejects(runSweep(Module, { fn: 'toString', points }, ctx), {
-    message: /^unknown sweep function "toString"/,
+  await assert.rejects(runSweep([[undefined, Module]], 'toString', points, ctx), {
+    message: `unknown lab function "toString"; declared: ${Object.keys(API).join(', ')}`,
   });
   assert.equal(
-    sweepProblem({ fn: 'measureMatmul', points: [] }),
+    sweepProblem('measureMatmul', { points: [] }),
     'sweep points must be a non-empty array, got an empty array',
   );
-  assert.equal(sweepProblem({ fn: 'measureMatmul' }), 'sweep points must be a non-empty array, got undefined');
+  assert.equal(sweepProblem('measureMatmul', {}), 'sweep points must be a non-empty array, got undefined');
   assert.equal(
-    sweepProblem({ fn: 'measureMatmul', points: [{ n: 1 }, 7] }),
+    sweepProblem('measureMatmul', { points: [{ n: 1 }, 7] }),
     'sweep point #1 must be an object of named arguments, got 7',
   );
   assert.equal(
-    sweepProblem({ fn: 'measureMatmul', points: Array.from({ length: MAX_SWEEP_POINTS + 1 }, () => ({})) }),
+    sweepProblem('measureMatmul', { points: Array.from({ length: MAX_SWEEP_POINTS + 1 }, () => ({})) }),
     `a sweep may have at most ${MAX_SWEEP_POINTS} points, got ${MAX_SWEEP_POINTS + 1}`,
+  );
+  assert.equal(
+    sweepProblem('measureMatmul', { points, fn: 'measureMatmul' }),
+    'measureMatmul takes points, build and builds; got also fn',
   );
   assert.equal(ctx.seen.length, 0, 'no progress before the checks pass');
 });
 
-test('pointLabel names a point as the allow-list does', () => {
-  assert.equal(pointLabel('measureMatmul', { variant: 'simd', n: 64 }), 'simd at N=64');
-  assert.equal(pointLabel('nope', {}), null);
+test('labelOf names a point as the declaration does', () => {
+  assert.equal(labelOf('measureMatmul', { variant: 'simd', n: 64 }), 'simd at N=64');
+  assert.equal(labelOf('nope', {}), null);
+});
+
+test('a row keeps the point’s identifying fields and carried arguments, then core’s measurement', async () => {
+  const Module = {
+    measureMatmulBlocked: (n, tiles) => ({ n, tiles, gflops_per_s: 3 }),
+  };
+  const point = { n: 64, tiles: { tile_m: 8, tile_n: 8, tile_k: 8 }, options: { samples: 2 }, role: 'yours', label: 'mine' };
+  const { rows } = await runSweep([['scalar', Module]], 'measureMatmulBlocked', [point], fakeContext(), { yieldToEvents: async () => {} });
+  // tiles and options are arguments the declaration does not carry: only core's echo of the tiles stays.
+  assert.deepEqual(rows, [{ build: 'scalar', n: 64, role: 'yours', label: 'mine', tiles: point.tiles, gflops_per_s: 3 }]);
 });
 
 test('a read-bandwidth point the lab cannot allocate ends the sweep with the rows so far', async () => {
@@ -141,17 +155,18 @@ test('a read-bandwidth point the lab cannot allocate ends the sweep with the row
           `a read-bandwidth point of ${bytes} B does not fit: the lab's memory cap of 64.0 KiB leaves 64.0 KiB; use a smaller size or free some tensors`,
         );
       }
-      if (options.bad) throw new Error('options.samples must be at least 1, got 0');
+      if (options?.bad) throw new Error('options.samples must be at least 1, got 0');
       return { bytes, gb_per_s: 10, stats: { median_ms: 1 } };
     },
   };
   const sizes = [16384, 65536, 131072, 262144];
   const ctx = fakeContext();
   const result = await runSweep(
-    Module,
-    { fn: 'measureReadBandwidth', points: sizes.map((bytes) => ({ bytes })) },
+    [['simd', Module]],
+    'measureReadBandwidth',
+    sizes.map((bytes) => ({ bytes })),
     ctx,
-    { build: 'simd', yieldToEvents: ctx.yieldToEvents },
+    { yieldToEvents: ctx.yieldToEvents },
   );
   assert.deepEqual(calls, [16384, 65536, 131072], 'nothing is tried after the first point that does not fit');
   assert.deepEqual(
@@ -167,12 +182,12 @@ test('a read-bandwidth point the lab cannot allocate ends the sweep with the row
   });
   // Any other error still stops the sweep as an error.
   await assert.rejects(
-    runSweep(Module, { fn: 'measureReadBandwidth', points: [{ bytes: 4096, options: { bad: true } }] }, fakeContext()),
+    runSweep([[undefined, Module]], 'measureReadBandwidth', [{ bytes: 4096, options: { bad: true } }], fakeContext()),
     { message: 'options.samples must be at least 1, got 0 (measuring read bandwidth over 4096 bytes)' },
   );
   // Kernels without endsSweep treat an allocation error as an error.
   const matmul = { measureMatmul: () => { throw new Error('cannot allocate 1.0 GiB for a tensor'); } };
-  await assert.rejects(runSweep(matmul, { fn: 'measureMatmul', points: [{ variant: 'naive', n: 9 }] }, fakeContext()), {
+  await assert.rejects(runSweep([[undefined, matmul]], 'measureMatmul', [{ variant: 'naive', n: 9 }], fakeContext()), {
     message: 'cannot allocate 1.0 GiB for a tensor (measuring naive at N=9)',
   });
 });

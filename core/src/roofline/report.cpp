@@ -130,22 +130,56 @@ json normalized_row(const json& r, const std::string& path, const std::optional<
 
 }  // namespace
 
+RooflinePlan roofline_plan(bool quick) {
+  RooflinePlan plan;
+  plan.timer = report_timer(quick);
+  auto add = [&](std::string op, std::size_t n, std::string variant) {
+    plan.points.push_back({std::move(op), n, std::move(variant)});
+  };
+  // packed is the layers' kernel, measured where the exercises read it (N = 1024 too); the
+  // slower variants where one call stays well under a second (naive at 128 is 4 MFLOP).
+  const std::vector<std::size_t> packed =
+      quick ? std::vector<std::size_t>{64, 128} : std::vector<std::size_t>{64, 256, 512, 1024};
+  for (std::size_t n : packed) add("matmul", n, "packed");
+  for (const MatmulVariant& v : matmul_variants()) {
+    if (v.name == "packed") continue;
+    add("matmul", 64, v.name);
+    if (!quick) add("matmul", v.name == "naive" ? 128 : 256, v.name);
+  }
+  // 16 MiB per array, beyond a laptop's last-level cache; softmax and layernorm take it as
+  // rows of 1024 features.
+  const std::size_t elements = quick ? std::size_t{1} << 18 : std::size_t{1} << 22;
+  add("add", elements, "");
+  add("mul", elements, "");
+  for (const char* op : {"sum", "softmax", "layernorm"}) {
+    add(op, elements, "");
+    add(op, elements, "naive");
+  }
+  for (const GeluVariant& v : gelu_variants()) add("gelu", elements, v.name);
+  return plan;
+}
+
+json to_json(const RooflinePlan& plan) {
+  json points = json::array();
+  for (const RooflinePlanPoint& p : plan.points) {
+    points.push_back({{"op", p.op}, {"n", p.n}, {"variant", p.variant}});
+  }
+  return {{"timer",
+           {{"warmup", plan.timer.warmup},
+            {"samples", plan.timer.samples},
+            {"min_sample_ms", plan.timer.min_sample_ms},
+            {"max_total_ms", plan.timer.max_total_ms}}},
+          {"points", std::move(points)}};
+}
+
 json roofline_report(std::string_view version, bool quick, Clock& clock) {
   const MachineProfile machine =
       probe_machine(quick ? ProbeOptions::quick() : ProbeOptions{}, clock);
   const Roofs roofs = machine.roofs();
-  const TimerOptions timer = report_timer(quick);
-  const std::size_t elements = quick ? std::size_t{1} << 18 : std::size_t{1} << 22;
+  const RooflinePlan plan = roofline_plan(quick);
   json rows = json::array();
-  const std::vector<std::size_t> sizes =
-      quick ? std::vector<std::size_t>{64, 128} : std::vector<std::size_t>{64, 256, 512};
-  for (std::size_t n : sizes) rows.push_back(row("matmul", n, "packed", roofs, timer, clock));
-  rows.push_back(row("matmul", 64, "naive", roofs, timer, clock));
-  for (const char* op : {"add", "mul", "sum", "softmax", "layernorm"}) {
-    rows.push_back(row(op, elements, "", roofs, timer, clock));
-  }
-  for (const char* variant : {"fused-simd", "unfused"}) {
-    rows.push_back(row("gelu", elements, variant, roofs, timer, clock));
+  for (const RooflinePlanPoint& p : plan.points) {
+    rows.push_back(row(p.op, p.n, p.variant, roofs, plan.timer, clock));
   }
   json report = header("roofline", version, quick);
   report["machine"] = to_json(machine);

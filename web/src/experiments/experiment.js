@@ -9,7 +9,7 @@ import './experiment.css';
 import { BarChart } from '../charts/bar-chart.js';
 import { LineChart } from '../charts/line-chart.js';
 import { ScatterChart } from '../charts/scatter-chart.js';
-import { KINDS, cancelledError } from '../lab/protocol.js';
+import { cancelledError } from '../lab/protocol.js';
 import { h } from '../ui/dom.js';
 import { downloadText } from '../ui/download.js';
 import { createTable } from '../ui/table.js';
@@ -243,10 +243,8 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
       ticker = setInterval(renderStatus, 250);
 
       const m = spec.measure;
-      const [kind, payload] = m.fn
-        ? [KINDS.sweep, { fn: m.fn, points: ctx.points, build: values.build }]
-        : [m.kind, m.payload ? m.payload(values, ctx.points, ctx) : { points: ctx.points, build: values.build }];
-      const result = await bridge.call(kind, payload, {
+      const payload = m.payload ? m.payload(values, ctx.points, ctx) : { points: ctx.points, build: values.build };
+      const result = await bridge.call(m.fn, payload, {
         signal: controller.signal,
         where: spec.where ?? domId('run'),
         onProgress,

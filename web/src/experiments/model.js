@@ -4,7 +4,7 @@
 // drawing (charts/).
 
 import { FORMATS, formatElapsed } from './format.js';
-import { SWEEP_FUNCTIONS } from '../lab/sweep.js';
+import { API, POINT, labelOf as declaredLabel } from '../lab/api.js';
 
 export const CONTROL_TYPES = Object.freeze(['select', 'number', 'numbers', 'checkbox']);
 
@@ -152,12 +152,13 @@ export function specProblems(spec, { chartTypes = ['line', 'bar', 'scatter'] } =
   if (typeof spec.plan !== 'function') out.push('plan must be a function (values, {quick, info}) -> points');
 
   const m = spec.measure;
-  if (!isObject(m) || 'fn' in m === 'kind' in m) {
-    out.push('measure must be {fn} (a per-point sweep function) or {kind, payload?} (a whole-sweep kind)');
-  } else if ('fn' in m && !Object.hasOwn(SWEEP_FUNCTIONS, m.fn)) {
-    out.push(`measure.fn "${m.fn}" is not allow-listed; allowed: ${Object.keys(SWEEP_FUNCTIONS).join(', ')}`);
-  } else if ('kind' in m && (typeof m.kind !== 'string' || m.kind === '')) {
-    out.push('measure.kind must be a non-empty string');
+  if (!isObject(m) || typeof m.fn !== 'string') {
+    out.push("measure must be a sweep of a declared point function (lab/client.js declaredSweep('measureMatmul'))");
+  } else if (!Object.hasOwn(API, m.fn) || API[m.fn].type !== POINT) {
+    const points = Object.keys(API).filter((k) => API[k].type === POINT);
+    out.push(`measure.fn "${m.fn}" is not a declared sweep point (lab/api.js); declared: ${points.join(', ')}`);
+  } else if (m.payload !== undefined && typeof m.payload !== 'function') {
+    out.push('measure.payload must be a function (values, points, ctx) -> {points, build | builds}');
   }
 
   if (!Array.isArray(spec.columns) || spec.columns.length === 0) {
@@ -217,12 +218,11 @@ export function planPoints(spec, values, ctx) {
   return points;
 }
 
-/** A point's label: the spec's `pointLabel`, else the sweep allow-list's, else none. */
+/** A point's label: the spec's `pointLabel`, else the declared function's (lab/api.js), else none. */
 export function labelOf(spec, point) {
   if (!point) return null;
   if (spec.pointLabel) return spec.pointLabel(point);
-  const fn = spec.measure?.fn;
-  return fn && Object.hasOwn(SWEEP_FUNCTIONS, fn) ? SWEEP_FUNCTIONS[fn].label(point) : null;
+  return spec.measure?.fn ? declaredLabel(spec.measure.fn, point) : null;
 }
 
 /** `row.stats.median_ms` for key "stats.median_ms". */

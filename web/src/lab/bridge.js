@@ -108,7 +108,7 @@ export function createBridge({ workerUrl, createWorker, cancelTimeoutMs = 500 } 
   }
 
   /**
-   * @param {string} kind a KINDS value
+   * @param {string} kind a declared function's name (api.js) or a KINDS value
    * @param {object} [payload]
    * @param {{signal?: AbortSignal, onProgress?: (fraction: number, detail: any) => void,
    *          where?: string}} [options] `where` names the control shown beside an error

@@ -3,22 +3,16 @@
 // sides agree on field names. Pure module (no DOM, no Worker), imported by both sides.
 // Not for: what each kind computes (that is the worker's handlers table and core/).
 
-/** Request kinds the lab worker answers. `cancel` is a control message, never replied to. */
+/**
+ * Request kinds the lab worker answers besides the declared functions: every name in
+ * api.js's API is a kind too, its payload the named arguments (a call) or `{points, build?}`
+ * / `{points, builds}` (a sweep point), checked by api.js payloadProblem.
+ * `cancel` is a control message, never replied to.
+ */
 export const KINDS = Object.freeze({
   // {build?} -> {build, simd_available, build_info, timer_resolution_ms,
   // cross_origin_isolated, matmul_variants}: the page header's machine facts (main.js).
   machineInfo: 'machineInfo',
-  // {fn, points, build?} -> {build, rows}: one allow-listed Module call per point (sweep.js).
-  sweep: 'sweep',
-  // {fn, args?, build?} -> the return value of Module[fn](...args): one allow-listed,
-  // quick, pure call (calls.js has the allow-list); no progress.
-  call: 'call',
-  // {fn, points, builds: ['simd', 'scalar']} -> {build: 'simd + scalar', rows}: every point
-  // measured in each build, point by point (sweep.js runSweepBuilds); progress as `sweep`.
-  sweepBuilds: 'sweepBuilds',
-  exerciseBank: 'exerciseBank',
-  exerciseVariant: 'exerciseVariant',
-  gradeExercise: 'gradeExercise',
   cancel: 'cancel',
 });
 
@@ -26,7 +20,7 @@ export const KINDS = Object.freeze({
 export const REPLY = Object.freeze({ progress: 'progress', result: 'result', error: 'error' });
 
 /** Builds for the page; 'auto' lets the worker pick with wasm-feature-detect. */
-export const BUILDS = Object.freeze(['simd', 'scalar']);
+export { BUILDS } from './api.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isId = (v) => Number.isInteger(v) && v >= 0;

@@ -1,5 +1,6 @@
 // The lab worker: owns the wasm modules (nothing else touches them), answers requests
-// through a `handlers = {kind: fn}` table and replies with progress, result or error
+// through a `handlers = {kind: fn}` table built from the declared API (api.js: one handler
+// per declared function, plus machineInfo) and replies with progress, result or error
 // (protocol.js). Sweeps (sweep.js) yield a macrotask between measured points so a cancel
 // message is seen. Not for: student code (the sandbox worker runs it) or any arithmetic core does.
 
@@ -8,9 +9,9 @@ import { simd } from 'wasm-feature-detect';
 // `vite dev`, `vite build` and `vite preview`; locateFile passes it to Emscripten.
 import simdWasmUrl from '@wasm/perflab_simd.wasm?url';
 import scalarWasmUrl from '@wasm/perflab_scalar.wasm?url';
-import { BUILDS, KINDS, cancelledError, errorReply, progressReply, requestProblem, resultReply } from './protocol.js';
-import { runSweep, runSweepBuilds, sweepBuildsProblem, sweepProblem } from './sweep.js';
-import { callProblem, runCall } from './calls.js';
+import { API, BUILDS, CALL, payloadProblem, positional } from './api.js';
+import { KINDS, cancelledError, errorReply, progressReply, requestProblem, resultReply } from './protocol.js';
+import { runSweep } from './sweep.js';
 
 const simdAvailable = simd();
 
@@ -55,7 +56,36 @@ async function moduleFor(payload) {
   return { build, Module: await loadModule(build) };
 }
 
+// One handler per declared function (api.js), checked against its declaration before a
+// build is loaded: a call runs once with its named arguments in the declared order; a point
+// function runs the sweep over `points`, in one build or in each of `builds`.
+function declaredHandler(name, entry) {
+  return async (payload, ctx) => {
+    const problem = payloadProblem(name, payload);
+    if (problem) throw new Error(problem);
+    if (entry.type === CALL) {
+      const { Module } = await moduleFor(payload);
+      if (typeof Module[name] !== 'function') {
+        throw new Error(`the wasm build has no function ${name}; rebuild wasm/ (needed to ${entry.label(payload)})`);
+      }
+      return Module[name](...positional(name, payload));
+    }
+    if (payload.builds) {
+      // Every build resolved first, so a browser without SIMD says so before anything runs.
+      for (const build of payload.builds) await resolveBuild(build);
+      const modules = [];
+      for (const build of payload.builds) modules.push([build, await loadModule(build)]);
+      return runSweep(modules, name, payload.points, ctx, { byBuild: true });
+    }
+    const { build, Module } = await moduleFor(payload);
+    return runSweep([[build, Module]], name, payload.points, ctx);
+  };
+}
+
 const handlers = {
+  ...Object.fromEntries(Object.entries(API).map(([name, entry]) => [name, declaredHandler(name, entry)])),
+
+  // {build?} -> the page header's machine facts (main.js).
   async [KINDS.machineInfo](payload) {
     const { build, Module } = await moduleFor(payload);
     return {
@@ -66,44 +96,6 @@ const handlers = {
       cross_origin_isolated: Boolean(self.crossOriginIsolated),
       matmul_variants: Module.matmulVariants(),
     };
-  },
-
-  // {fn, points, build?} -> {build, rows}; one progress reply per point carrying that
-  // point's row, so the page can draw while the sweep runs (sweep.js has the allow-list).
-  async [KINDS.sweep](payload, ctx) {
-    const problem = sweepProblem(payload); // before loading a build for a sweep that cannot run
-    if (problem) throw new Error(problem);
-    const { build, Module } = await moduleFor(payload);
-    return runSweep(Module, payload, ctx, { build });
-  },
-
-  // {fn, points, builds} -> {build, rows}: the same points in each wasm build, for the
-  // "same C++ with and without SIMD" experiment. Builds are resolved first, so a browser
-  // without SIMD gets that sentence before anything is measured.
-  async [KINDS.sweepBuilds](payload, ctx) {
-    const problem = sweepBuildsProblem(payload);
-    if (problem) throw new Error(problem);
-    for (const build of payload.builds) await resolveBuild(build);
-    return runSweepBuilds(loadModule, payload, ctx);
-  },
-
-  // {fn, args?, build?} -> Module[fn](...args), for one-shot pure calls (calls.js).
-  async [KINDS.call](payload) {
-    const problem = callProblem(payload); // before loading a build for a call that cannot run
-    if (problem) throw new Error(problem);
-    const { Module } = await moduleFor(payload);
-    return runCall(Module, payload);
-  },
-
-  // Pass-through for the exercise engine: core owns the bank, the variants and grading.
-  async [KINDS.exerciseBank](payload) {
-    return (await moduleFor(payload)).Module.exerciseBank();
-  },
-  async [KINDS.exerciseVariant](payload) {
-    return (await moduleFor(payload)).Module.exerciseVariant(payload.id, payload.seed);
-  },
-  async [KINDS.gradeExercise](payload) {
-    return (await moduleFor(payload)).Module.gradeExercise(payload.id, payload.seed, payload.answer);
   },
 };
 
@@ -122,7 +114,7 @@ self.onmessage = async (event) => {
     if (job) job.cancelled = true;
     return;
   }
-  const handler = handlers[msg.kind];
+  const handler = Object.hasOwn(handlers, msg.kind) ? handlers[msg.kind] : null;
   if (!handler) {
     const known = Object.keys(handlers).join(', ');
     self.postMessage(errorReply(msg.id, new Error(`unknown request kind "${msg.kind}"; known: ${known}`)));

@@ -5,8 +5,10 @@
 // Not for: printing tables (tools/cli) or deciding what is fast (bench/ compares ratios).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -15,14 +17,31 @@
 
 namespace perflab {
 
+// The kernels `perflab roofline` places and the page's roofline experiment measures, one
+// plan for both so their rows match one to one: matmul "packed" at N = 64, 256, 512, 1024 and
+// each other variant at 64 and (naive) 128 or 256; add and mul; sum, softmax and layernorm in
+// their default and naive forms; every GELU variant; the element-wise ones over 4 Mi
+// elements. quick: packed at 64 and 128, the others at 64, 256 Ki elements, short budgets.
+// Each point is measure_operation(op, n, {timer, variant}); "" is the op's default variant.
+struct RooflinePlanPoint {
+  std::string op;
+  std::size_t n = 0;
+  std::string variant;
+};
+struct RooflinePlan {
+  TimerOptions timer;
+  std::vector<RooflinePlanPoint> points;
+};
+RooflinePlan roofline_plan(bool quick);
+// {"timer": {warmup, samples, min_sample_ms, max_total_ms}, "points": [{op, n, variant}]}.
+nlohmann::json to_json(const RooflinePlan& plan);
+
 // Every report: {"tool": "perflab", "kind": "roofline" | "bench", "version", "quick",
 // "simd_backend", "rows": [measure_operation rows (operations.hpp to_json)]}.
 //
 // roofline: + "machine" (the probe's JSON, operations.hpp); rows carry the placement
-// (peak_gflops_per_s, bandwidth_gb_per_s, bound, verdict, ...). Kernels: matmul "packed" at
-// N = 64, 256, 512 and "naive" at 64; add, mul, sum, softmax, layernorm and GELU
-// ("fused-simd" and "unfused") over 4 Mi elements. quick: the quick probe, N = 64 and 128,
-// 256 Ki elements, short timer budgets (a few seconds in all).
+// (peak_gflops_per_s, bandwidth_gb_per_s, bound, verdict, ...), one per roofline_plan(quick)
+// point in its order. quick: also the quick probe.
 nlohmann::json roofline_report(std::string_view version, bool quick,
                                Clock& clock = default_clock());
 // bench: every matmul variant at N = 64, 128, 256, 512 and every GELU variant over 4 Mi

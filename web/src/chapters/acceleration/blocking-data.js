@@ -1,10 +1,7 @@
 // The pure half of the block-size tuning experiment (acceleration-blocking): the student
 // picks N, a list of square tile sizes and one m×n×k triple of their own; the plan measures
-// the blocked kernel at each (core's defaults added for reference). Table and CSV columns.
-// No DOM and no measuring.
-
-/** Core's default tiles of the "blocked" variant (kernels.hpp MatmulTiles). */
-export const DEFAULT_TILES = Object.freeze({ tile_m: 64, tile_n: 256, tile_k: 128 });
+// the blocked kernel at each (core's default tiles, read at mount, added for reference).
+// Table and CSV columns. No DOM and no measuring.
 
 export const FULL_OPTIONS = Object.freeze({ warmup: 1, samples: 8, min_sample_ms: 10, max_total_ms: 1000 });
 export const QUICK_OPTIONS = Object.freeze({ warmup: 0, samples: 2, min_sample_ms: 1, max_total_ms: 60 });
@@ -31,15 +28,18 @@ export const CONTROLS = Object.freeze([
 export const tilesName = (t) => `${t.tile_m}×${t.tile_n}×${t.tile_k}`;
 
 /**
- * Each square tile, then the student's triple, then core's default (unless already
- * listed); each point `{n, tiles, options, role}`. Duplicates are measured once.
+ * Each square tile, then the student's triple, then core's default tiles (`info.default_tiles`,
+ * core's matmulDefaults) unless already listed; each point `{n, tiles, options, role}`.
+ * Duplicates are measured once.
  */
-export function blockingPoints(values, { quick }) {
+export function blockingPoints(values, { quick, info }) {
+  const defaults = info?.default_tiles;
+  if (!defaults) throw new Error('the lab worker gave no default tiles for the blocked matmul');
   const options = quick ? QUICK_OPTIONS : FULL_OPTIONS;
   const planned = [
     ...values.square.map((t) => ({ tiles: { tile_m: t, tile_n: t, tile_k: t }, role: 'square' })),
     { tiles: { tile_m: values['tile-m'], tile_n: values['tile-n'], tile_k: values['tile-k'] }, role: 'yours' },
-    { tiles: { ...DEFAULT_TILES }, role: 'core default' },
+    { tiles: { tile_m: defaults.tile_m, tile_n: defaults.tile_n, tile_k: defaults.tile_k }, role: 'core default' },
   ];
   const seen = new Set();
   return planned
@@ -53,14 +53,11 @@ export function blockingPoints(values, { quick }) {
 }
 
 /**
- * Display: the tile name from the row's tiles (core echoes them) and the role its point was
- * planned for ("square", "yours", "core default"), so the chart can colour them.
+ * Display: the tile name from the row's tiles (core echoes them); the row already carries
+ * the role its point was planned for ("square", "yours", "core default").
  */
-export function withTilesName(row, points = []) {
-  if (!row.tiles) return row;
-  const tiles_name = tilesName(row.tiles);
-  const role = points.find((p) => tilesName(p.tiles) === tiles_name)?.role;
-  return { ...row, tiles_name, role };
+export function withTilesName(row) {
+  return row.tiles ? { ...row, tiles_name: tilesName(row.tiles) } : row;
 }
 
 export const TABLE_COLUMNS = Object.freeze([

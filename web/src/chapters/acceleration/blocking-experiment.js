@@ -2,6 +2,7 @@
 // tile sizes the student picks, beside square tiles and core's default; GFLOP/s per tile.
 // Not for: running, drawing or timing (experiments/, the lab worker and core do).
 
+import { declaredSweep, labOf } from '../../lab/client.js';
 import { buildControl } from '../../experiments/model.js';
 import { CONTROLS, CSV_COLUMNS, TABLE_COLUMNS, blockingPoints, tilesName, withTilesName } from './blocking-data.js';
 
@@ -17,10 +18,14 @@ export const blockingExperiment = {
   quickNote: 'Quick mode (?quick=1): each tile is timed with a tiny budget, so differences under ~20% are noise.',
   controls: [...CONTROLS, buildControl()],
 
+  // Core's default tiles, the reference point of every run.
+  async init({ bridge }) {
+    return { default_tiles: await labOf(bridge).matmulDefaults({ where: 'acceleration-blocking-run' }) };
+  },
   plan: blockingPoints,
-  measure: { fn: 'measureMatmulBlocked' },
+  measure: declaredSweep('measureMatmulBlocked'),
   pointLabel: (p) => `tile ${tilesName(p.tiles)} at N=${p.n}`,
-  derive: (row, { points }) => withTilesName(row, points ?? []),
+  derive: withTilesName,
 
   columns: TABLE_COLUMNS,
   tableCaption: 'One point per tile size, all at the same N; times are per call.',

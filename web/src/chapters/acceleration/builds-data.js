@@ -1,12 +1,13 @@
 // The pure half of the scalar-vs-SIMD build experiment (acceleration-builds): the same
-// matmul points measured in both wasm builds (sweepBuilds kind), the point labels, the
+// matmul points measured in both wasm builds (a measureMatmul sweep with `builds`), the point labels, the
 // SIMD ÷ scalar ratio for display, the table and CSV columns.
 // No DOM and no measuring.
 
 import { STATS_CSV_COLUMNS } from '../../experiments/csv.js';
+import { BUILDS } from '../../lab/api.js';
 
 /** The two builds, in the order each point is measured. */
-export const BUILDS = Object.freeze(['simd', 'scalar']);
+export { BUILDS };
 
 export const FULL_SWEEP = Object.freeze({
   sizes: Object.freeze([128, 256, 512]),
@@ -32,9 +33,9 @@ export function buildsPoints(values, { quick, info }) {
   );
 }
 
-/** The payload of the sweepBuilds worker kind. */
+/** The sweep's request: every point in each build. */
 export function buildsPayload(values, points) {
-  return { fn: 'measureMatmul', points, builds: [...BUILDS] };
+  return { points, builds: [...BUILDS] };
 }
 
 /** "packed\nN=256": the category a row's bars share (two lines under the bars). */

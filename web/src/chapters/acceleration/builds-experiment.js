@@ -1,8 +1,9 @@
 // The scalar-vs-SIMD build experiment (acceleration-builds): the same C++ compiled twice,
 // with and without -msimd128, each matmul point measured in both builds one after the
-// other (the sweepBuilds worker kind); GFLOP/s side by side and the SIMD ÷ scalar ratio.
+// other (a measureMatmul sweep with builds); GFLOP/s side by side and the SIMD ÷ scalar ratio.
 // Not for: running, drawing or timing (experiments/, the lab worker and core do).
 
+import { declaredSweep } from '../../lab/client.js';
 import { coreList, variantList } from './machine.js';
 import { BUILDS, CSV_COLUMNS, TABLE_COLUMNS, buildsPayload, buildsPoints, pointName, speedups } from './builds-data.js';
 
@@ -27,7 +28,7 @@ export const buildsExperiment = {
   },
 
   plan: buildsPoints,
-  measure: { kind: 'sweepBuilds', payload: buildsPayload },
+  measure: declaredSweep('measureMatmul', { payload: buildsPayload }),
   pointLabel: (p) => `${p.variant} at N=${p.n}, both builds`,
   derive: (row) => ({ ...row, point: pointName(row) }),
 

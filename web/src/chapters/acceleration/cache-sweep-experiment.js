@@ -3,7 +3,7 @@
 // Not for: running, drawing or timing.
 
 import { buildControl } from '../../experiments/model.js';
-import { KINDS } from '../../lab/protocol.js';
+import { labOf, declaredSweep } from '../../lab/client.js';
 import { CSV_COLUMNS, TABLE_COLUMNS, axisTicks, cacheSweepPoints, capNote, sizeName, sweepOf } from './cache-sweep-data.js';
 
 export const cacheSweepExperiment = {
@@ -19,18 +19,14 @@ export const cacheSweepExperiment = {
 
   // What the lab may allocate caps the plan (core's memoryStats, asked once at mount).
   async init({ bridge, slot, h, quick }) {
-    const memory = await bridge.call(
-      KINDS.call,
-      { fn: 'memoryStats', args: [] },
-      { where: 'acceleration-cache-sweep-run' },
-    );
+    const memory = await labOf(bridge).memoryStats({ where: 'acceleration-cache-sweep-run' });
     const info = { memory };
     slot.replaceChildren(h('p', { class: 'note', 'data-role': 'cap-note', text: capNote(info, quick) }));
     return info;
   },
 
   plan: cacheSweepPoints,
-  measure: { fn: 'measureReadBandwidth' },
+  measure: declaredSweep('measureReadBandwidth'),
   pointLabel: (p) => `${sizeName(p.bytes)} working set`,
 
   columns: TABLE_COLUMNS,

@@ -13,7 +13,7 @@ import { downloadText } from '../../ui/download.js';
 import { formatSig } from '../../ui/format.js';
 import { createTable } from '../../ui/table.js';
 import { latestResult, publishResult, subscribeResults } from '../../experiments/results.js';
-import { KINDS } from '../../lab/protocol.js';
+import { labOf } from '../../lab/client.js';
 import {
   CSV_COLUMNS,
   MACHINE_FIELDS,
@@ -198,7 +198,7 @@ export function mountCliComparison(container, { bridge }) {
     section.dataset.state = 'running';
     status.textContent = 'Checking…';
     try {
-      report = await bridge.call(KINDS.call, { fn: 'cliReport', args: [text] }, { where: id('compare') });
+      report = await labOf(bridge).cliReport(text, { where: id('compare') });
       await render();
     } catch (err) {
       // The textarea keeps what was pasted, so the student can fix it; the last good

@@ -2,6 +2,7 @@
 // sizes from 4 Ki to 4 Mi elements; ns per element, effective bandwidth and the bytes
 // each variant moves per element. Not for: running, drawing or timing.
 
+import { declaredSweep } from '../../lab/client.js';
 import { buildControl } from '../../experiments/model.js';
 import { coreList, variantList } from './machine.js';
 import {
@@ -30,7 +31,7 @@ export const geluFusionExperiment = {
   },
 
   plan: geluPoints,
-  measure: { fn: 'measureGelu' },
+  measure: declaredSweep('measureGelu'),
   pointLabel: (p) => `${p.variant} on ${elementsName(p.elements)} elements`,
   derive: withBytesPerElement,
 

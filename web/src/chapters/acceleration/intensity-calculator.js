@@ -1,11 +1,11 @@
 // "Try it" for the arithmetic-intensity section: the student enters a kernel's FLOPs and
 // bytes (and optionally its measured GFLOP/s); core's rooflinePoint places it against this
 // machine's probed roofs (intensity, attainable bound, ridge, verdict).
-// Not for: any of that arithmetic (core does it through the `call` kind).
+// Not for: any of that arithmetic (core does it: labOf(bridge).rooflinePoint).
 
 import { h } from '../../ui/dom.js';
 import { formatSig } from '../../ui/format.js';
-import { KINDS } from '../../lab/protocol.js';
+import { labOf } from '../../lab/client.js';
 import { machineProbe } from './machine.js';
 
 const ID = 'acceleration-intensity';
@@ -54,7 +54,7 @@ export function mountIntensityCalculator(container, { bridge }) {
       // Number('') is 0 and Number('x') is NaN: core's checks name the field and what is allowed.
       for (const f of FIELDS) kernel[f.key] = Number(inputs[f.key].value.trim());
       const roofs = { peak_gflops_per_s: probe.peak_gflops_per_s, bandwidth_gb_per_s: probe.bandwidth_gb_per_s };
-      const p = await bridge.call(KINDS.call, { fn: 'rooflinePoint', args: [kernel, roofs] }, { where: `${ID}-place` });
+      const p = await labOf(bridge).rooflinePoint(kernel, roofs, { where: `${ID}-place` });
       const items = [
         ['intensity', `${formatSig(p.intensity)} FLOP/byte`],
         ['ridge point of this machine', `${formatSig(p.ridge_flops_per_byte)} FLOP/byte`],

@@ -2,6 +2,7 @@
 // the same layer, its matmul run by nested loops or by the packed SIMD kernel.
 // Not for: running, drawing or timing.
 
+import { declaredSweep } from '../../lab/client.js';
 import { buildControl } from '../../experiments/model.js';
 import {
   CONTROLS,
@@ -25,7 +26,7 @@ export const linearLoopsExperiment = {
   controls: [...CONTROLS, buildControl()],
 
   plan: linearPoints,
-  measure: { fn: 'measureLinear' },
+  measure: declaredSweep('measureLinear'),
   pointLabel: (p) => `${layerName(p)}, batch ${p.batch}, ${p.variant}`,
   derive: withLayerName,
 

@@ -1,21 +1,21 @@
 // What the Acceleration chapter's experiments ask the lab worker once and share: the quick
 // machine probe (this CPU's peak GFLOP/s and bandwidth, the roofs of every "% of peak" and
-// of the roofline) and core's variant lists, through the generic `call` kind.
+// of the roofline) and core's variant lists, through the declared calls (lab/client.js).
 // Not for: computing anything (core's probe and lists answer; this only caches promises).
 
 import { formatSig } from '../../experiments/format.js';
-import { KINDS } from '../../lab/protocol.js';
+import { labOf, probeMachineRoofs } from '../../lab/client.js';
 
 const probes = new WeakMap(); // bridge -> Promise<probe result>
 
 /**
- * probeMachine({quick: true}) once per bridge (well under 2 s); a failure is not cached,
- * so the next caller (an experiment's Run retrying its init) probes again.
+ * probeMachine({quick: true}) once per bridge (well under 2 s), its roofs handed to the
+ * profiler; a failure is not cached, so the next caller (an experiment's Run retrying its
+ * init) probes again.
  */
 export function machineProbe(bridge) {
   if (!probes.has(bridge)) {
-    const payload = { fn: 'probeMachine', args: [{ quick: true }] };
-    const probing = bridge.call(KINDS.call, payload, { where: 'acceleration-probe' });
+    const probing = probeMachineRoofs(bridge, { quick: true }, { where: 'acceleration-probe' });
     probing.catch(() => probes.delete(bridge));
     probes.set(bridge, probing);
   }
@@ -24,7 +24,7 @@ export function machineProbe(bridge) {
 
 /** `[{name, description}]` from core: fn is 'matmulVariants' or 'geluVariants'. */
 export function coreList(bridge, fn, where) {
-  return bridge.call(KINDS.call, { fn, args: [] }, { where });
+  return labOf(bridge)[fn]({ where });
 }
 
 /** A `<ul class="variants">` of core's variant names and descriptions, for an init slot. */

@@ -1,8 +1,7 @@
-// The pure half of the roofline experiment (acceleration-roofline): which kernels are
-// placed (every matmul variant: packed at several N including 64 and 1024, the others at
-// sizes where they stay quick; add, mul, sum, softmax and LayerNorm in both forms; every GELU
-// variant), each point carrying this machine's probed roofs so core returns the placement;
-// the kernel labels, the chart's reference lines, the columns. No DOM.
+// The pure half of the roofline experiment (acceleration-roofline): core's roofline plan
+// (the kernels `perflab roofline` places) as points, each carrying this machine's probed
+// roofs so core returns the placement; the kernel labels, the chart's reference lines, the
+// columns. No DOM.
 
 import { rooflineReferences } from '../../charts/shape.js';
 import { operationCsvColumns } from '../operation-row.js';
@@ -10,76 +9,32 @@ import { operationCsvColumns } from '../operation-row.js';
 /** The chart's intensity axis (FLOP/byte): from below add's 1/12 to above N/6 at N = 1024. */
 export const X_DOMAIN = Object.freeze([1 / 32, 512]);
 
-// matmul sizes per variant: packed where `perflab roofline` measures it (so the CLI rows
-// match) plus 1024 for the exercises; the slower variants where one call stays well under a
-// second even at naive's ~1 GFLOP/s (naive at 128 is 4 MFLOP, the others at 256 34 MFLOP).
-export const FULL_PLAN = Object.freeze({
-  matmul: Object.freeze({
-    packed: Object.freeze([64, 256, 512, 1024]),
-    naive: Object.freeze([64, 128]),
-    reordered: Object.freeze([64, 256]),
-    blocked: Object.freeze([64, 256]),
-    simd: Object.freeze([64, 256]),
-  }),
-  // 16 MiB per array, beyond a laptop's last-level cache; softmax and LayerNorm take it as
-  // rows of 1024 features.
-  elements: 1 << 22,
-  options: Object.freeze({ warmup: 1, samples: 8, min_sample_ms: 10, max_total_ms: 800 }),
-});
-
-export const QUICK_PLAN = Object.freeze({
-  matmul: Object.freeze({
-    packed: Object.freeze([64, 128]),
-    naive: Object.freeze([64]),
-    reordered: Object.freeze([64]),
-    blocked: Object.freeze([64]),
-    simd: Object.freeze([64]),
-  }),
-  elements: 1 << 18,
-  options: Object.freeze({ warmup: 1, samples: 3, min_sample_ms: 2, max_total_ms: 100 }),
-});
-
-/** Every GELU variant core has; fused-simd and unfused are also what `perflab roofline` places. */
-export const GELU_VARIANTS = Object.freeze(['fused-simd', 'fused', 'unfused-simd', 'unfused']);
-
 /**
- * The other element-wise and row kernels with each variant measureOperation knows (core's
- * operations.cpp): the default first, then the naive scalar form beside it.
+ * Points `{op, n, options}` for measureOperation, one per point of core's roofline plan
+ * (`info.plan`, rooflinePlan: the same kernels `perflab roofline` places); each options
+ * object carries the plan's timer, the roofs (`info` is the probe's result) and the
+ * point's variant when it names one.
  */
-export const OTHER_KERNELS = Object.freeze([
-  Object.freeze({ op: 'add', variants: Object.freeze([undefined]) }),
-  Object.freeze({ op: 'mul', variants: Object.freeze([undefined]) }),
-  Object.freeze({ op: 'sum', variants: Object.freeze([undefined, 'naive']) }),
-  Object.freeze({ op: 'softmax', variants: Object.freeze([undefined, 'naive']) }),
-  Object.freeze({ op: 'layernorm', variants: Object.freeze([undefined, 'naive']) }),
-]);
-
-/**
- * Points `{op, n, options}` for measureOperation; each options object carries the roofs
- * (`info` is the probe's result) and, for matmul and GELU, the variant.
- */
-export function rooflinePoints(values, { quick, info }) {
+export function rooflinePoints(values, { info }) {
   const peak = info?.peak_gflops_per_s;
   const bandwidth = info?.bandwidth_gb_per_s;
   if (!(peak > 0) || !(bandwidth > 0)) {
     throw new Error('the machine probe gave no peak and bandwidth, so there is no roofline to place kernels on');
   }
-  const plan = quick ? QUICK_PLAN : FULL_PLAN;
-  const options = (extra = {}) => ({
-    ...plan.options,
-    ...extra,
-    peak_gflops_per_s: peak,
-    bandwidth_gb_per_s: bandwidth,
-  });
-  return [
-    ...Object.entries(plan.matmul).flatMap(([variant, sizes]) =>
-      sizes.map((n) => ({ op: 'matmul', n, options: options({ variant }) })),
-    ),
-    ...OTHER_KERNELS.flatMap(({ op, variants }) =>
-      variants.map((variant) => ({ op, n: plan.elements, options: options(variant ? { variant } : {}) })),
-    ),
-    ...GELU_VARIANTS.map((variant) => ({ op: 'gelu', n: plan.elements, options: options({ variant }) })),
-  ];
+  const plan = info?.plan;
+  if (!Array.isArray(plan?.points) || plan.points.length === 0) {
+    throw new Error('the lab worker gave no roofline plan, so there is nothing to place');
+  }
+  return plan.points.map(({ op, n, variant }) => ({
+    op,
+    n,
+    options: {
+      ...plan.timer,
+      ...(variant ? { variant } : {}),
+      peak_gflops_per_s: peak,
+      bandwidth_gb_per_s: bandwidth,
+    },
+  }));
 }
 
 /**

@@ -3,6 +3,7 @@
 // verdict); a log-log scatter with the roofs as reference lines and every kernel labelled.
 // Not for: any roofline arithmetic (core's measureOperation does it) or timing.
 
+import { declaredSweep, labOf } from '../../lab/client.js';
 import { machineProbe, probeSummary } from './machine.js';
 import {
   CSV_COLUMNS,
@@ -28,17 +29,21 @@ export const rooflineExperiment = {
     'Quick mode (?quick=1): smaller arrays (they may fit in cache, so memory-bound kernels can ' +
     'beat the DRAM roof), matmul packed at N = 64 and 128 and the other variants at 64.',
 
-  async init({ bridge, slot, h }) {
-    const probe = await machineProbe(bridge);
+  // The probe's roofs and core's plan (the same kernels `perflab roofline` places).
+  async init({ bridge, slot, h, quick }) {
+    const [probe, plan] = await Promise.all([
+      machineProbe(bridge),
+      labOf(bridge).rooflinePlan(quick, { where: 'acceleration-roofline-run' }),
+    ]);
     slot.replaceChildren(
       h('p', { class: 'note', text: 'This machine, probed by core (quick probe):' }),
       probeSummary(h, probe),
     );
-    return probe;
+    return { ...probe, plan };
   },
 
   plan: rooflinePoints,
-  measure: { fn: 'measureOperation' },
+  measure: declaredSweep('measureOperation'),
   pointLabel: (p) => kernelName(p),
   derive: withKernelName,
 

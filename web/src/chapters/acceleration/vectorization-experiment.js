@@ -3,6 +3,7 @@
 // the share of this machine's probed peak; charts of GFLOP/s and time against N.
 // Not for: running, drawing or timing (experiments/ runs and draws; core times).
 
+import { declaredSweep } from '../../lab/client.js';
 import { buildControl } from '../../experiments/model.js';
 import { coreList, machineProbe, variantList } from './machine.js';
 import { CSV_COLUMNS, SLOW_SIZES_CONTROL, TABLE_COLUMNS, sweepOf, vectorizationPoints, withPeakShare } from './vectorization-data.js';
@@ -50,7 +51,7 @@ export const vectorizationExperiment = {
   },
 
   plan: vectorizationPoints,
-  measure: { fn: 'measureMatmul' },
+  measure: declaredSweep('measureMatmul'),
   derive: (row, { info }) => withPeakShare(row, info?.peak_gflops_per_s),
 
   columns: TABLE_COLUMNS,

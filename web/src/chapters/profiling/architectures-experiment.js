@@ -2,6 +2,7 @@
 // transformer at similar parameter counts, and how differently they spend FLOPs and time.
 // Not for: planning or columns (architectures-data.js) or measuring (core).
 
+import { declaredSweep } from '../../lab/client.js';
 import { ARCHITECTURE_COLUMNS, ARCHITECTURE_CSV, architecturePoints, withFamily } from './architectures-data.js';
 import { zooInit } from './common.js';
 
@@ -19,7 +20,7 @@ export const architecturesExperiment = {
   controls: [{ id: 'batch', type: 'number', label: 'Batch', default: 16, min: 1, max: 256, integer: true }],
   init: zooInit,
   plan: architecturePoints,
-  measure: { fn: 'measureForwardPoint' },
+  measure: declaredSweep('measureForwardPoint'),
   derive: withFamily,
   columns: ARCHITECTURE_COLUMNS,
   tableCaption: 'All four at the same batch. A transformer “sample” is one sequence of 64 tokens.',

@@ -7,7 +7,7 @@ import { sortedUnique } from './common.js';
 export const DEFAULT_SEQ_LENGTHS = Object.freeze([16, 32, 64, 128, 256, 512, 1024, 2048, 4096]);
 export const QUICK_SEQ_LENGTHS_MAX = 1024;
 
-/** Controls `d-model`, `heads`, `seq-lengths` → `{d_model, heads, seq_len, batch: 1}` per length for attentionScaling, ascending. */
+/** Controls `d-model`, `heads`, `seq-lengths` → `{d_model, heads, seq_len, batch: 1}` per length for attentionPoint, ascending. */
 export function attentionPoints(values, { quick }) {
   const all = sortedUnique(values['seq-lengths']);
   let lengths = quick ? all.filter((t) => t <= QUICK_SEQ_LENGTHS_MAX) : all;

@@ -2,6 +2,7 @@
 // against sequence length, the O(T²) term drawn apart from the projections, log axes.
 // Not for: planning or columns (attention-data.js) or counting (core's attention_scaling).
 
+import { declaredSweep } from '../../lab/client.js';
 import { ATTENTION_COLUMNS, ATTENTION_CSV, DEFAULT_SEQ_LENGTHS, attentionPoints, byteSeries, flopSeries, headsProblem } from './attention-data.js';
 
 // The planned lengths as the log axis's ticks and domain.
@@ -38,7 +39,7 @@ export const attentionExperiment = {
     { id: 'seq-lengths', type: 'numbers', label: 'Sequence lengths', default: [...DEFAULT_SEQ_LENGTHS], min: 1, max: 65536, integer: true, maxCount: 16, example: '64, 256, 1024' },
   ],
   plan: attentionPoints,
-  measure: { fn: 'attentionScaling' },
+  measure: declaredSweep('attentionPoint'),
   columns: ATTENTION_COLUMNS,
   tableCaption: 'Counted per sequence (batch 1) by core; matmul FLOPs at 2 per multiply-accumulate, the softmax apart.',
   csv: { filename: 'perflab-profiling-attention.csv', columns: ATTENTION_CSV },

@@ -8,9 +8,9 @@ import { timerOptions, zooSpecOf } from './common.js';
 export const BACKWARD_MODELS = Object.freeze(['linear_128_64', 'linear_1000_500', 'mlp_784', 'cnn_28', 'transformer_block']);
 export const QUICK_MODELS = Object.freeze(['linear_128_64', 'mlp_784', 'cnn_28']);
 
-/** One point per model at its zoo batch: `{spec, options}`. */
+/** One point per model at its zoo batch: `{name, spec, options}`. */
 export function backwardPoints(values, { quick, info }) {
-  return (quick ? QUICK_MODELS : BACKWARD_MODELS).map((name) => ({ spec: zooSpecOf(info, name), options: timerOptions(quick) }));
+  return (quick ? QUICK_MODELS : BACKWARD_MODELS).map((name) => ({ name, spec: zooSpecOf(info, name), options: timerOptions(quick) }));
 }
 
 /** The rule of thumb the measurement is compared with: backward takes 2 × the forward. */

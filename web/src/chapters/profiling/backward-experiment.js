@@ -2,6 +2,7 @@
 // time of each model beside the rule "backward ≈ 2 × forward".
 // Not for: planning or columns (backward-data.js) or measuring (core).
 
+import { declaredSweep } from '../../lab/client.js';
 import { BACKWARD_COLUMNS, BACKWARD_CSV, backwardPoints, ratioSeries } from './backward-data.js';
 import { zooInit } from './common.js';
 
@@ -19,7 +20,7 @@ export const backwardExperiment = {
   controls: [],
   init: zooInit,
   plan: backwardPoints,
-  measure: { fn: 'measureBackwardPoint' },
+  measure: declaredSweep('measureBackwardPoint'),
   columns: BACKWARD_COLUMNS,
   tableCaption: 'Each model at its zoo batch. Forward times here keep the caches a backward pass needs.',
   csv: { filename: 'perflab-profiling-forward-backward.csv', columns: BACKWARD_CSV },

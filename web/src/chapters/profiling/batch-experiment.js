@@ -2,6 +2,7 @@
 // per batch rises, time per sample falls, memory grows with the batch.
 // Not for: planning or columns (batch-data.js) or measuring (core, via the lab worker).
 
+import { declaredSweep } from '../../lab/client.js';
 import { toLong } from '../../charts/shape.js';
 import { BATCH_COLUMNS, BATCH_CSV, DEFAULT_BATCHES, batchPoints } from './batch-data.js';
 import { zooControl, zooInit } from './common.js';
@@ -38,7 +39,7 @@ export const batchExperiment = {
   ],
   init: zooInit,
   plan: batchPoints,
-  measure: { fn: 'measureForwardPoint' },
+  measure: declaredSweep('measureForwardPoint'),
   columns: BATCH_COLUMNS,
   tableCaption: 'Batches 1 and 32 are always measured. Latency is per forward pass of the whole batch.',
   csv: { filename: 'perflab-profiling-batch-size.csv', columns: BATCH_CSV },

@@ -10,6 +10,7 @@ import { BarChart } from '../../charts/bar-chart.js';
 import { h } from '../../ui/dom.js';
 import { formatElapsed } from '../../ui/format.js';
 import { createTable } from '../../ui/table.js';
+import { labOf } from '../../lab/client.js';
 import {
   DEFAULT_SPEC_TEXT,
   LAYER_COLUMNS,
@@ -147,8 +148,8 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
     const entry = zoo.find((m) => m.name === zooSelect.value);
     zooNote.textContent = entry ? `${entry.name}: ${entry.description}` : '';
   };
-  bridge
-    .call('call', { fn: 'zooModels', args: [] }, { where: 'builder-zoo' })
+  labOf(bridge)
+    .zooModels({ where: 'builder-zoo' })
     .then((models) => {
       zoo = models;
       zooSelect.replaceChildren(...models.map((m) => h('option', { value: m.name, text: m.name })));
@@ -179,7 +180,7 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
     }
     showPickerError(null);
     try {
-      const spec = await bridge.call('call', { fn: 'mlpSpec', args: [parsed.widths, batch.batch] }, { where: 'builder-mlp' });
+      const spec = await labOf(bridge).mlpSpec(parsed.widths, batch.batch, { where: 'builder-mlp' });
       setEditorText(formatSpec(spec));
     } catch (err) {
       showPickerError(err);
@@ -267,11 +268,10 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
     tick();
     ticker = setInterval(tick, 250);
     try {
-      const p = await bridge.call(
-        'call',
-        { fn: 'profileModel', args: [editor.text(), profileOptions({ quick, batch: batch.batch })] },
-        { signal: controller.signal, where: 'builder-profile' },
-      );
+      const p = await labOf(bridge).profileModel(editor.text(), profileOptions({ quick, batch: batch.batch }), {
+        signal: controller.signal,
+        where: 'builder-profile',
+      });
       showResults(p);
       status.textContent = `Done in ${formatElapsed(performance.now() - started)}.`;
       section.dataset.profiled = p.name;

@@ -3,6 +3,7 @@
 // and CSVs, and a long-form helper for charts. Not for: measuring or counting (core).
 
 import { formatSig } from '../../experiments/format.js';
+import { labOf } from '../../lab/client.js';
 
 /** Timer options per measured point. Quick: a few seconds for a whole experiment. */
 export const TIMER_FULL = Object.freeze({ warmup: 1, samples: 10, min_sample_ms: 5, max_total_ms: 800 });
@@ -15,7 +16,7 @@ export function timerOptions(quick) {
 
 /** The experiments' shared init: core's zoo ([{name, description, spec}]) as `info.zoo`. */
 export async function zooInit({ bridge }) {
-  const zoo = await bridge.call('call', { fn: 'zooModels', args: [] }, { where: 'profiling-zoo' });
+  const zoo = await labOf(bridge).zooModels({ where: 'profiling-zoo' });
   return { zoo };
 }
 

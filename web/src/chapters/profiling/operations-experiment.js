@@ -5,6 +5,7 @@
 
 import { rooflineReferences } from '../../charts/shape.js';
 import { formatSig } from '../../experiments/format.js';
+import { probeMachineRoofs, declaredSweep } from '../../lab/client.js';
 import { OPERATION_COLUMNS, OPERATION_CSV, operationPoints, withFamily } from './operations-data.js';
 
 const X_DOMAIN = [0.05, 100];
@@ -23,7 +24,7 @@ export const operationsExperiment = {
   quickNote: 'Quick mode (?quick=1): one element-wise size and two matmul sizes with small time budgets.',
   controls: [],
   async init({ bridge, slot, h }) {
-    const roofs = await bridge.call('call', { fn: 'probeMachine', args: [{ quick: true }] }, { where: 'profiling-operation-efficiency-probe' });
+    const roofs = await probeMachineRoofs(bridge, { quick: true }, { where: 'profiling-operation-efficiency-probe' });
     slot.replaceChildren(
       h('p', {
         class: 'hint',
@@ -35,7 +36,7 @@ export const operationsExperiment = {
     return { roofs };
   },
   plan: operationPoints,
-  measure: { fn: 'measureOperation' },
+  measure: declaredSweep('measureOperation'),
   derive: withFamily,
   columns: OPERATION_COLUMNS,
   tableCaption: 'Each row: one operation, timed (median), with core’s FLOP and byte counts and its place on the roofline.',

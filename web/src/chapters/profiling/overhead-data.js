@@ -8,9 +8,9 @@ import { formatSig } from '../../experiments/format.js';
 export const OVERHEAD_MODELS = Object.freeze(['linear_128_64', 'mlp_784', 'cnn_28', 'transformer_block']);
 export const QUICK_MODELS = Object.freeze(['linear_128_64', 'mlp_784', 'cnn_28']);
 
-/** One point per model at its spec's batch: `{spec, options}` for profilingOverhead. */
+/** One point per model at its spec's batch: `{name, spec, options}` for profilingOverhead. */
 export function overheadPoints(values, { quick, info }) {
-  return (quick ? QUICK_MODELS : OVERHEAD_MODELS).map((name) => ({ spec: zooSpecOf(info, name), options: timerOptions(quick) }));
+  return (quick ? QUICK_MODELS : OVERHEAD_MODELS).map((name) => ({ name, spec: zooSpecOf(info, name), options: timerOptions(quick) }));
 }
 
 export const OVERHEAD_COLUMNS = Object.freeze([

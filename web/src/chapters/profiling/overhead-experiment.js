@@ -1,6 +1,7 @@
 // The profiling-overhead experiment (profiling-overhead): what the act of profiling costs.
 // Not for: planning or columns (overhead-data.js) or measuring (core, via the lab worker).
 
+import { declaredSweep } from '../../lab/client.js';
 import { zooInit } from './common.js';
 import { OVERHEAD_COLUMNS, OVERHEAD_CSV, OVERHEAD_MODELS, overheadPoints } from './overhead-data.js';
 
@@ -17,7 +18,7 @@ export const overheadExperiment = {
   controls: [],
   init: zooInit,
   plan: overheadPoints,
-  measure: { fn: 'profilingOverhead' },
+  measure: declaredSweep('profilingOverhead'),
   columns: OVERHEAD_COLUMNS,
   tableCaption: `Models: ${OVERHEAD_MODELS.join(', ')} (quick mode skips the last), each at its zoo batch.`,
   csv: { filename: 'perflab-profiling-overhead.csv', columns: OVERHEAD_CSV },

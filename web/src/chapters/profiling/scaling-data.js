@@ -15,7 +15,7 @@ export function mlpWidths(hidden, depth) {
   return [INPUT_WIDTH, ...Array.from({ length: depth }, () => hidden), OUTPUT_WIDTH];
 }
 
-/** One point per hidden size (ascending), `{widths, batch, options}` for mlpForwardPoint. */
+/** One point per hidden size (ascending), `{widths, batch, options}` for measureMlpForwardPoint. */
 export function scalingPoints(values, { quick }) {
   let sizes = sortedUnique(values.hidden);
   if (quick) sizes = sizes.slice(0, QUICK_MAX_POINTS);

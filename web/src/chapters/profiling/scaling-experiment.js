@@ -2,6 +2,7 @@
 // watch parameters and FLOPs grow with width², then whether time follows (GFLOP/s).
 // Not for: planning or columns (scaling-data.js) or measuring (core, via the lab worker).
 
+import { declaredSweep } from '../../lab/client.js';
 import { DEFAULT_HIDDEN, INPUT_WIDTH, OUTPUT_WIDTH, QUICK_MAX_POINTS, SCALING_COLUMNS, SCALING_CSV, scalingPoints, withHidden } from './scaling-data.js';
 import { toLong } from '../../charts/shape.js';
 
@@ -45,7 +46,7 @@ export const scalingExperiment = {
     { id: 'batch', type: 'number', label: 'Batch', default: 32, min: 1, max: 512, integer: true },
   ],
   plan: scalingPoints,
-  measure: { fn: 'mlpForwardPoint' },
+  measure: declaredSweep('measureMlpForwardPoint'),
   derive: withHidden,
   columns: SCALING_COLUMNS,
   tableCaption: 'One MLP per row, timed at the chosen batch. FLOPs are matmul FLOPs (2 per multiply-accumulate).',

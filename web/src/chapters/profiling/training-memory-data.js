@@ -15,10 +15,10 @@ export const OPTIMIZERS = Object.freeze([
 export const COMPONENTS = Object.freeze(['parameters', 'activations (step peak)', 'gradients', 'optimizer state']);
 const MIB = 2 ** 20;
 
-/** `{spec, batch}` per batch for memoryBreakdown. Counting and one step: quick needs no cut. */
+/** `{name, spec, batch}` per batch for memoryBreakdown. Counting and one step: quick needs no cut. */
 export function memoryPoints(values, { info }) {
   const spec = zooSpecOf(info, values.model);
-  return sortedUnique(values.batches).map((batch) => ({ spec, batch }));
+  return sortedUnique(values.batches).map((batch) => ({ name: values.model, spec, batch }));
 }
 
 /** The bar's category: "Adam · B=32". */

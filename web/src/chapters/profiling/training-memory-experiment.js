@@ -2,6 +2,7 @@
 // by component and optimizer, as stacked bars.
 // Not for: planning, reshaping or columns (training-memory-data.js) or measuring (core).
 
+import { declaredSweep } from '../../lab/client.js';
 import { formatSig } from '../../experiments/format.js';
 import { zooControl, zooInit } from './common.js';
 import { COMPONENTS, DEFAULT_BATCHES, MEMORY_COLUMNS, MEMORY_CSV, memoryBars, memoryPoints } from './training-memory-data.js';
@@ -23,7 +24,7 @@ export const trainingMemoryExperiment = {
   ],
   init: zooInit,
   plan: memoryPoints,
-  measure: { fn: 'memoryBreakdown' },
+  measure: declaredSweep('memoryBreakdown'),
   columns: MEMORY_COLUMNS,
   tableCaption: 'One row per batch. Totals = parameters + gradients + optimizer state + the measured step peak.',
   csv: { filename: 'perflab-profiling-training-memory.csv', columns: MEMORY_CSV },

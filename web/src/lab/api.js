@@ -1,0 +1,172 @@
+// The page's wasm API, declared once: every Module function the page may reach, its
+// argument names in the order the binding (wasm/bind_*.cpp) takes them, whether it is a
+// sweep point or a one-shot call, which point fields each measured row carries back, and
+// what ends a sweep early. The worker builds its handlers from this table, client.js builds
+// the main thread's helpers from it, and tests/wasm/api.test.mjs checks it against both real
+// wasm builds. Imports nothing. How to add a binding: docs/BINDINGS.md.
+
+/** A sweep point: called once per planned point; its result is one row. */
+export const POINT = 'point';
+/** A one-shot call: called once with named arguments; its result is the reply. */
+export const CALL = 'call';
+
+const specName = (spec) =>
+  spec && typeof spec === 'object' && typeof spec.name === 'string' ? spec.name : 'the model';
+const atBatch = (batch) => (batch ? ` at batch ${batch}` : '');
+const tilesText = (tiles) =>
+  tiles && typeof tiles === 'object'
+    ? ['tile_m', 'tile_n', 'tile_k'].map((k) => tiles[k] ?? 'default').join('×')
+    : 'default tiles';
+
+// The sentence core's AllocationError ("... does not fit: the lab's memory cap ...",
+// "cannot allocate ...") or guarded()'s "out of memory: the WebAssembly heap could not
+// grow" says when a working set is too large: where a growing sweep found its limit.
+const outOfMemory = (message) => /does not fit|cannot allocate|out of memory/.test(message);
+
+const point = (args, carries, label, extra = {}) => Object.freeze({ type: POINT, args, carries, label, ...extra });
+const call = (args, label) => Object.freeze({ type: CALL, args, label: () => label });
+
+/**
+ * name -> {type, args, carries?, label(args), endsSweep?(message)}.
+ * - args: the binding's parameters in order; a request names them, the worker passes them
+ *   positionally. Missing ones arrive as undefined (the binding's default).
+ * - carries (points only): the arguments every row keeps beside core's measurement; the
+ *   point's other fields (a chapter's role, label, name, ...) are kept too (rowOf below).
+ * - label: how progress and error text name a call or a point.
+ */
+export const API = Object.freeze({
+  // ---- sweep points (one measured row per point)
+  measureMatmul: point(['variant', 'n', 'options'], ['variant', 'n'], (a) => `${a.variant} at N=${a.n}`),
+  measureMatmulBlocked: point(['n', 'tiles', 'options'], ['n'], (a) => `blocked ${tilesText(a.tiles)} at N=${a.n}`),
+  measureGelu: point(['variant', 'elements', 'options'], ['variant', 'elements'], (a) => `${a.variant} GELU over ${a.elements} elements`),
+  measureReadBandwidth: point(['bytes', 'options'], ['bytes'], (a) => `read bandwidth over ${a.bytes} bytes`, {
+    // The points grow, so a working set the lab cannot allocate is where the sweep ends.
+    endsSweep: outOfMemory,
+  }),
+  measureOperation: point(['op', 'n', 'options'], ['op', 'n'], (a) =>
+    `${a.op}${a.op === 'matmul' ? ` at N=${a.n}` : ` on ${a.n} elements`}`,
+  ),
+  measureLinear: point(['in_features', 'out_features', 'batch', 'variant', 'options'], ['in_features', 'out_features', 'batch', 'variant'], (a) =>
+    `Linear ${a.in_features}→${a.out_features} (${a.variant}) at batch ${a.batch}`,
+  ),
+  measureForwardPoint: point(['spec', 'batch', 'options'], [], (a) => `${specName(a.spec)}${atBatch(a.batch)}`),
+  measureMlpForwardPoint: point(['widths', 'batch', 'options'], ['widths', 'batch'], (a) => `MLP ${a.widths?.join?.('-')} at batch ${a.batch}`),
+  measureBackwardPoint: point(['spec', 'batch', 'options'], [], (a) => `${specName(a.spec)} forward and backward${atBatch(a.batch)}`),
+  memoryBreakdown: point(['spec', 'batch'], [], (a) => `memory of ${specName(a.spec)}${atBatch(a.batch)}`),
+  profilingOverhead: point(['spec', 'batch', 'options'], [], (a) => `profiling overhead of ${specName(a.spec)}`),
+  // Counted, nothing timed: attention's FLOPs and bytes at one sequence length.
+  attentionPoint: point(['d_model', 'heads', 'seq_len', 'batch'], [], (a) => `attention at T=${a.seq_len}`),
+
+  // ---- one-shot calls
+  buildInfo: call([], 'read which wasm build this is'),
+  timerResolutionMs: call([], 'measure the clock’s resolution'),
+  memoryStats: call([], 'read what the lab has allocated and its memory cap'),
+  profileModel: call(['spec', 'options'], 'profile a model spec'),
+  zooModels: call([], 'list the model zoo with specs'),
+  mlpSpec: call(['widths', 'batch'], 'build an MLP spec'),
+  matmulVariants: call([], 'list the matmul variants'),
+  matmulDefaults: call([], 'read the blocked matmul’s default tiles'),
+  geluVariants: call([], 'list the GELU variants'),
+  rooflinePlan: call(['quick'], 'read the roofline plan'),
+  probeMachine: call(['options'], 'probe this machine’s peak and bandwidth'),
+  setMachineRoofs: call(['roofs'], 'give the profiler this machine’s roofs'),
+  rooflinePoint: call(['point', 'roofs'], 'place a kernel on the roofline'),
+  cliReport: call(['text'], 'read pasted perflab CLI JSON'),
+  exerciseBank: call([], 'list the exercises'),
+  exerciseVariant: call(['id', 'seed'], 'make an exercise variant'),
+  gradeExercise: call(['id', 'seed', 'answer'], 'grade an answer'),
+});
+
+/**
+ * Bindings the module exports that the page does not call, each with why; the api test
+ * fails on an exported function that is in neither table.
+ */
+export const NOT_FOR_PAGE = Object.freeze({
+  matmul: 'a kernel on caller data, for tests/wasm to compare each variant with naive',
+  gelu: 'a kernel on caller data, for tests/wasm to compare each variant with the reference',
+  add: 'a kernel on caller data, for tests/wasm',
+  mul: 'a kernel on caller data, for tests/wasm',
+  median: 'a statistics check for tests/wasm (the timer reports medians itself)',
+  operationNames: 'the operation names alone; the page measures the operations core’s rooflinePlan names',
+  zooSpec: 'one zoo spec; the page reads zooModels, which has every spec at once',
+  zooNames: 'the zoo’s names alone; the page reads zooModels, which has them with their specs',
+  flopCosts: 'the documented element-wise FLOP costs, checked by tests/wasm; no page section lists them',
+  attentionScaling: 'several sequence lengths in one call, for tests/wasm; the page sweeps attentionPoint',
+});
+
+/** Builds the page may ask for; a request without one gets the best this browser runs. */
+export const BUILDS = Object.freeze(['simd', 'scalar']);
+
+/** A sweep longer than this is a planning mistake, not an experiment a student waits for. */
+export const MAX_SWEEP_POINTS = 10000;
+
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The declaration of `name`, or an Error listing the declared ones. */
+export function declared(name) {
+  if (typeof name === 'string' && Object.hasOwn(API, name)) return API[name];
+  throw new Error(`unknown lab function ${JSON.stringify(name)}; declared: ${Object.keys(API).join(', ')}`);
+}
+
+/** The positional arguments of a call of `name` from named ones. */
+export function positional(name, named) {
+  return declared(name).args.map((a) => named?.[a]);
+}
+
+/**
+ * The one rule for a measured row: the point's identifying fields (every field that is not
+ * an argument, plus the arguments the declaration carries), then core's measurement, then
+ * the build that measured it. Core's fields win over a point's of the same name.
+ */
+export function rowOf(name, pointArgs, measured, build) {
+  const { args, carries } = declared(name);
+  const identity = Object.fromEntries(
+    Object.entries(pointArgs).filter(([k]) => !args.includes(k) || carries.includes(k)),
+  );
+  return { build, ...identity, ...measured };
+}
+
+/** The label of a point or call as the declaration names it ("naive at N=64"), or null. */
+export function labelOf(name, named = {}) {
+  return Object.hasOwn(API, name) ? API[name].label(named) : null;
+}
+
+/**
+ * Returns null when `payload` is a well-formed request of `name`, else a sentence saying
+ * what is wrong. A call: `{...named args, build?}`. A point: `{points, build?}` or
+ * `{points, builds}` (every point measured in each build).
+ */
+export function payloadProblem(name, payload) {
+  if (!Object.hasOwn(API, name)) {
+    return `unknown lab function ${JSON.stringify(name)}; declared: ${Object.keys(API).join(', ')}`;
+  }
+  const entry = API[name];
+  if (!isObject(payload)) return `the request of ${name} must be an object`;
+  if (payload.build !== undefined && payload.build !== 'auto' && !BUILDS.includes(payload.build)) {
+    return `unknown build ${JSON.stringify(payload.build)}; allowed: auto, ${BUILDS.join(', ')}`;
+  }
+  const allowed = entry.type === POINT ? ['points', 'build', 'builds'] : [...entry.args, 'build'];
+  const extra = Object.keys(payload).filter((k) => !allowed.includes(k));
+  if (extra.length > 0) {
+    return `${name} takes ${allowed.length > 1 ? allowed.slice(0, -1).join(', ') + ' and ' : ''}${allowed.at(-1)}; got also ${extra.join(', ')}`;
+  }
+  if (entry.type === CALL) return null;
+
+  const { points, builds } = payload;
+  if (!Array.isArray(points) || points.length === 0) {
+    return `sweep points must be a non-empty array, got ${Array.isArray(points) ? 'an empty array' : JSON.stringify(points)}`;
+  }
+  const bad = points.findIndex((p) => !isObject(p));
+  if (bad >= 0) return `sweep point #${bad} must be an object of named arguments, got ${JSON.stringify(points[bad])}`;
+  if (builds !== undefined) {
+    if (payload.build !== undefined) return 'a sweep takes build or builds, not both';
+    if (!Array.isArray(builds) || builds.length === 0 || new Set(builds).size !== builds.length || !builds.every((b) => BUILDS.includes(b))) {
+      return `builds must be a non-empty list of distinct builds from ${BUILDS.join(', ')}, got ${JSON.stringify(builds)}`;
+    }
+  }
+  const total = points.length * (builds?.length ?? 1);
+  if (total > MAX_SWEEP_POINTS) {
+    return `a sweep may have at most ${MAX_SWEEP_POINTS} points, got ${points.length}${builds ? ` × ${builds.length} builds` : ''}`;
+  }
+  return null;
+}
