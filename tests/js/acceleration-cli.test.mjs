@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cellText } from '../../web/src/experiments/model.js';
+import { cellText } from '../../web/src/ui/columns.js';
 import { toCsv } from '../../web/src/experiments/csv.js';
 import {
   CSV_COLUMNS,

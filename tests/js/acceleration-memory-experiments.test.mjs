@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toCsv } from '../../web/src/experiments/csv.js';
-import { cellText, specProblems } from '../../web/src/experiments/model.js';
+import { cellText } from '../../web/src/ui/columns.js';
+import { specProblems } from '../../web/src/experiments/model.js';
 import * as gelu from '../../web/src/chapters/acceleration/gelu-fusion-data.js';
 import * as cache from '../../web/src/chapters/acceleration/cache-sweep-data.js';
 import * as roof from '../../web/src/chapters/acceleration/roofline-data.js';

@@ -10,11 +10,8 @@ import { formatBytes, formatElapsed, formatInt, formatPercent, formatSig } from 
 import {
   allowedText,
   buildControl,
-  cellText,
   controlDefaults,
-  headerText,
   isQuick,
-  isTextColumn,
   labelOf,
   parseControl,
   planPoints,
@@ -23,6 +20,7 @@ import {
   readControls,
   specProblems,
 } from '../../web/src/experiments/model.js';
+import { cellText, headerText, isTextColumn } from '../../web/src/ui/columns.js';
 import { latestResult, publishResult, subscribeResults } from '../../web/src/experiments/results.js';
 import { API, POINT } from '../../web/src/lab/api.js';
 import { declaredSweep } from '../../web/src/lab/client.js';

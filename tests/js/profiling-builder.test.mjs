@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cellText, headerText } from '../../web/src/experiments/model.js';
+import { cellText, headerText } from '../../web/src/ui/columns.js';
 import {
   BUILDER_STORAGE_KEY,
   DEFAULT_SPEC_TEXT,

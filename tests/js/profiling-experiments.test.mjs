@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toCsv } from '../../web/src/experiments/csv.js';
-import { cellText, headerText, specProblems } from '../../web/src/experiments/model.js';
+import { cellText, headerText } from '../../web/src/ui/columns.js';
+import { specProblems } from '../../web/src/experiments/model.js';
 import { API, POINT } from '../../web/src/lab/api.js';
 import { TIMER_FULL, TIMER_QUICK, zooSpecOf } from '../../web/src/chapters/profiling/common.js';
 import { DEFAULT_HIDDEN, mlpWidths, scalingPoints, withHidden, SCALING_COLUMNS, SCALING_CSV } from '../../web/src/chapters/profiling/scaling-data.js';

@@ -3,7 +3,7 @@
 // No DOM and no Plot, so node:test covers it. Not for: any measured figure (core computes
 // peak, bandwidth and intensity; this only turns them into line geometry).
 
-const getPath = (row, key) => key.split('.').reduce((v, k) => (v === undefined || v === null ? undefined : v[k]), row);
+import { getPath } from '../ui/columns.js';
 
 /**
  * Wide rows to long: `[{model: 'mlp', parameter_bytes: 4, gradient_bytes: 4}]` with fields

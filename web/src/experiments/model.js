@@ -3,7 +3,7 @@
 // all of it; experiment.js wires it to the page. Not for: measuring (the lab worker) or
 // drawing (charts/).
 
-import { FORMATS, formatElapsed } from './format.js';
+import { FORMATS, formatElapsed } from '../ui/format.js';
 import { API, POINT, labelOf as declaredLabel } from '../lab/api.js';
 
 export const CONTROL_TYPES = Object.freeze(['select', 'number', 'numbers', 'checkbox']);
@@ -226,28 +226,6 @@ export function labelOf(spec, point) {
 }
 
 /** `row.stats.median_ms` for key "stats.median_ms". */
-export function getPath(row, key) {
-  return key.split('.').reduce((v, k) => (v === undefined || v === null ? undefined : v[k]), row);
-}
-
-/** "median (ms)" from {label: 'median', unit: 'ms'}. */
-export function headerText(column) {
-  return column.unit ? `${column.label} (${column.unit})` : column.label;
-}
-
-/** The text of one table cell: a format function of the row, or a named format of `key`. */
-export function cellText(column, row) {
-  if (typeof column.format === 'function') return String(column.format(row));
-  const value = getPath(row, column.key);
-  const format = FORMATS[column.format ?? (typeof value === 'number' ? 'sig' : 'text')];
-  return format(value);
-}
-
-/** Text columns align left, numbers right (tabular digits). */
-export function isTextColumn(column) {
-  return column.align ? column.align === 'left' : column.format === 'text';
-}
-
 /**
  * The status line while a run is under way ("point i of n, elapsed").
  * @param {{started: boolean, done: number, total: number, label?: string|null, elapsed_ms: number}} s

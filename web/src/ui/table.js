@@ -6,7 +6,7 @@
 // `className` (added to the cell) and `cell(row)` (the cell's nodes instead of its text).
 // Not for: formatting numbers (ui/format.js) or choosing columns (the specs do).
 
-import { cellText, headerText, isTextColumn } from '../experiments/model.js';
+import { cellText, headerText, isTextColumn } from './columns.js';
 import { h } from './dom.js';
 
 const cellClass = (column) => [isTextColumn(column) ? 'text' : null, column.className].filter(Boolean).join(' ') || undefined;

@@ -3,7 +3,7 @@
 // of the roofline) and core's variant lists, through the declared calls (lab/client.js).
 // Not for: computing anything (core's probe and lists answer; this only caches promises).
 
-import { formatSig } from '../../experiments/format.js';
+import { formatSig } from '../../ui/format.js';
 import { labOf, probeMachineRoofs } from '../../lab/client.js';
 
 const probes = new WeakMap(); // bridge -> Promise<probe result>

@@ -4,7 +4,7 @@
 // share of this machine's measured peak.
 // No DOM and no measuring (core measures; experiments/ runs and prints).
 
-import { formatSig } from '../../experiments/format.js';
+import { formatSig } from '../../ui/format.js';
 import { STATS_CSV_COLUMNS } from '../../experiments/csv.js';
 
 /**

@@ -2,7 +2,7 @@
 // model (the measured backward time and counted FLOPs beside the original's 2× rule), the
 // chart rows and the table and CSV columns. No DOM and no arithmetic (core gives the ratio).
 
-import { formatSig } from '../../experiments/format.js';
+import { formatSig } from '../../ui/format.js';
 import { timerOptions, zooSpecOf } from './common.js';
 
 export const BACKWARD_MODELS = Object.freeze(['linear_128_64', 'linear_1000_500', 'mlp_784', 'cnn_28', 'transformer_block']);

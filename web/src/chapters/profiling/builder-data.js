@@ -4,7 +4,7 @@
 // (totals beside the original course's estimates, per-layer rows, top operations).
 // No DOM and no arithmetic on measurements: every number comes from profileModel.
 
-import { formatBytes, formatInt, formatPercent, formatSig } from '../../experiments/format.js';
+import { formatBytes, formatInt, formatPercent, formatSig } from '../../ui/format.js';
 
 export const BUILDER_STORAGE_KEY = 'perflab.profiling.builder.v1';
 export const BUILDER_STORAGE_VERSION = 1;

@@ -2,7 +2,7 @@
 // and ?quick=1), the zoo lookup every spec-based plan uses, the latency columns of tables
 // and CSVs, and a long-form helper for charts. Not for: measuring or counting (core).
 
-import { formatSig } from '../../experiments/format.js';
+import { formatSig } from '../../ui/format.js';
 import { labOf } from '../../lab/client.js';
 
 /** Timer options per measured point. Quick: a few seconds for a whole experiment. */

@@ -4,7 +4,7 @@
 // Not for: planning or columns (operations-data.js) or measuring and placing (core).
 
 import { rooflineReferences } from '../../charts/shape.js';
-import { formatSig } from '../../experiments/format.js';
+import { formatSig } from '../../ui/format.js';
 import { probeMachineRoofs, declaredSweep } from '../../lab/client.js';
 import { OPERATION_COLUMNS, OPERATION_CSV, operationPoints, withFamily } from './operations-data.js';
 

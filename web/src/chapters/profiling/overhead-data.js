@@ -3,7 +3,7 @@
 // and CSV columns. No DOM and no arithmetic (core gives the overhead and its percent).
 
 import { ciText, timerOptions, zooSpecOf } from './common.js';
-import { formatSig } from '../../experiments/format.js';
+import { formatSig } from '../../ui/format.js';
 
 export const OVERHEAD_MODELS = Object.freeze(['linear_128_64', 'mlp_784', 'cnn_28', 'transformer_block']);
 export const QUICK_MODELS = Object.freeze(['linear_128_64', 'mlp_784', 'cnn_28']);

@@ -3,7 +3,7 @@
 // Not for: planning, reshaping or columns (training-memory-data.js) or measuring (core).
 
 import { declaredSweep } from '../../lab/client.js';
-import { formatSig } from '../../experiments/format.js';
+import { formatSig } from '../../ui/format.js';
 import { zooControl, zooInit } from './common.js';
 import { COMPONENTS, DEFAULT_BATCHES, MEMORY_COLUMNS, MEMORY_CSV, memoryBars, memoryPoints } from './training-memory-data.js';
 
