@@ -352,11 +352,17 @@ CodeTest linear_flops_test(std::string name, std::int64_t in, std::int64_t out) 
 VariantData draw_count_linear_flops(Rng& rng, const Fragments&) {
   static const std::int64_t wide[] = {1024, 1536, 2048, 3072, 4096};
   static const std::int64_t narrow[] = {3, 10, 16, 64, 128};
+  // One draw per statement: the order of a call's arguments is the compiler's choice, and
+  // the page's build and the native CLI must draw the same numbers.
   VariantData v;
   const std::int64_t n = pick(rng, kWidths);
   v.tests.push_back(linear_flops_test("square layer", n, n));
-  v.tests.push_back(linear_flops_test("wide to narrow", pick(rng, wide), pick(rng, narrow)));
-  v.tests.push_back(linear_flops_test("narrow to wide", pick(rng, narrow), pick(rng, wide)));
+  const std::int64_t wide_in = pick(rng, wide);
+  const std::int64_t narrow_out = pick(rng, narrow);
+  v.tests.push_back(linear_flops_test("wide to narrow", wide_in, narrow_out));
+  const std::int64_t narrow_in = pick(rng, narrow);
+  const std::int64_t wide_out = pick(rng, wide);
+  v.tests.push_back(linear_flops_test("narrow to wide", narrow_in, wide_out));
   v.tests.push_back(linear_flops_test("one input feature", 1, pick(rng, kWidths)));
   v.tests.push_back(linear_flops_test("a transformer FFN layer (768 → 3072)", 768, 3072));
   return v;
@@ -375,23 +381,30 @@ VariantData draw_count_conv2d_flops(Rng& rng, const Fragments&) {
   static const std::int64_t deep_channels[] = {64, 128, 256, 512};
   static const std::int64_t maps[] = {7, 14, 28, 56};
   static const std::int64_t odd_kernels[] = {3, 5, 7};
+  // One draw per statement, as in draw_count_linear_flops.
   VariantData v;
   const std::int64_t hw = pick(rng, maps);
-  v.tests.push_back(conv_flops_test("3×3 kernel", pick(rng, mid_channels),
-                                    pick(rng, mid_channels), 3, hw, hw));
+  const std::int64_t c_in_3x3 = pick(rng, mid_channels);
+  const std::int64_t c_out_3x3 = pick(rng, mid_channels);
+  v.tests.push_back(conv_flops_test("3×3 kernel", c_in_3x3, c_out_3x3, 3, hw, hw));
   const std::int64_t pw = pick(rng, maps);
-  v.tests.push_back(conv_flops_test("1×1 kernel (pointwise)", pick(rng, deep_channels),
-                                    pick(rng, deep_channels), 1, pw, pw));
+  const std::int64_t c_in_1x1 = pick(rng, deep_channels);
+  const std::int64_t c_out_1x1 = pick(rng, deep_channels);
+  v.tests.push_back(conv_flops_test("1×1 kernel (pointwise)", c_in_1x1, c_out_1x1, 1, pw, pw));
   // hOut ≠ wOut, so swapping them or squaring one of them fails.
   const std::int64_t h_out = rng.integer(8, 40);
   std::int64_t w_out = 0;
   do {
     w_out = rng.integer(8, 40);
   } while (w_out == h_out);
-  v.tests.push_back(conv_flops_test("non-square output", pick(rng, mid_channels),
-                                    pick(rng, mid_channels), pick(rng, odd_kernels), h_out, w_out));
-  v.tests.push_back(conv_flops_test("one channel in and out", 1, 1, pick(rng, odd_kernels),
-                                    pick(rng, maps), pick(rng, maps)));
+  const std::int64_t c_in = pick(rng, mid_channels);
+  const std::int64_t c_out = pick(rng, mid_channels);
+  const std::int64_t kernel = pick(rng, odd_kernels);
+  v.tests.push_back(conv_flops_test("non-square output", c_in, c_out, kernel, h_out, w_out));
+  const std::int64_t one_kernel = pick(rng, odd_kernels);
+  const std::int64_t one_h = pick(rng, maps);
+  const std::int64_t one_w = pick(rng, maps);
+  v.tests.push_back(conv_flops_test("one channel in and out", 1, 1, one_kernel, one_h, one_w));
   v.tests.push_back(conv_flops_test("ResNet stem (3 → 64 channels, 7×7, 112×112 output)", 3,
                                     64, 7, 112, 112));
   return v;
