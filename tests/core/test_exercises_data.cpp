@@ -33,8 +33,12 @@ void demo_from_evidence(const Exercise&, const json&, VariantData& v) { v.expect
 
 // A one-exercise chapter "demo": its C++, and a data file that fits it.
 std::vector<ExerciseCode> demo_code() {
-  return {{.id = "demo.area", .kind = ExerciseKind::Numeric, .points = 10, .draw = draw_demo,
-           .tolerance = {0.0, 0.5}, .constants = {{"sides", 4}}}};
+  return {{.id = "demo.area",
+           .kind = ExerciseKind::Numeric,
+           .points = 10,
+           .draw = draw_demo,
+           .tolerance = {0.0, 0.5},
+           .constants = {{"sides", 4}}}};
 }
 
 json demo_data() {
@@ -147,8 +151,8 @@ TEST_CASE("a data file that fits its C++ loads with shared texts and constants f
   CHECK(e.unit == "cm²");
   // Shared texts and constants at load time; the variant's parameters stay placeholders.
   CHECK(e.prompt == "Lengths are in cm. What is the area of {shape}?");
-  CHECK(e.hints == std::vector<std::string>{"A square has 4 equal sides.",
-                                            "Multiply the side by itself."});
+  CHECK(e.hints ==
+        std::vector<std::string>{"A square has 4 equal sides.", "Multiply the side by itself."});
   Rng rng(7);
   const VariantData v = entries[0].draw(rng, entries[0].fragments);
   const std::int64_t side = v.params.at("side").get<std::int64_t>();

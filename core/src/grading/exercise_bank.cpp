@@ -75,8 +75,8 @@ std::string Fragments::render(const std::string& name, const json& params) const
   if (found == texts_.end()) {
     std::string known;
     for (const auto& [key, text] : texts_) known += (known.empty() ? "" : ", ") + key;
-    throw Error(where_ + " has no fragment \"" + name + "\"; its fragments: " +
-                (known.empty() ? "none" : known));
+    throw Error(where_ + " has no fragment \"" + name +
+                "\"; its fragments: " + (known.empty() ? "none" : known));
   }
   return render_text(found->second, params, where_ + ", fragment " + name);
 }
@@ -104,7 +104,6 @@ class EntryReader {
     if (!has(key)) fail("\"" + std::string(key) + "\" is missing");
     return text_of(entry_.at(key), key, takes_params);
   }
-  std::string optional_text(const char* key) const { return has(key) ? text(key) : ""; }
 
   std::vector<std::string> texts(const char* key, bool takes_params = false) const {
     if (!has(key)) fail("\"" + std::string(key) + "\" is missing");
@@ -112,8 +111,8 @@ class EntryReader {
     if (!list.is_array()) fail("\"" + std::string(key) + "\" must be a list of strings");
     std::vector<std::string> out;
     for (std::size_t i = 0; i < list.size(); ++i) {
-      out.push_back(text_of(list[i], std::string(key) + "[" + std::to_string(i) + "]",
-                            takes_params));
+      out.push_back(
+          text_of(list[i], std::string(key) + "[" + std::to_string(i) + "]", takes_params));
     }
     return out;
   }
@@ -124,8 +123,7 @@ class EntryReader {
     if (!object.is_object()) fail("\"" + std::string(key) + "\" must be an object of strings");
     std::map<std::string, std::string> out;
     for (const auto& item : object.items()) {
-      out[item.key()] =
-          text_of(item.value(), std::string(key) + "." + item.key(), takes_params);
+      out[item.key()] = text_of(item.value(), std::string(key) + "." + item.key(), takes_params);
     }
     return out;
   }
@@ -133,7 +131,7 @@ class EntryReader {
  private:
   std::string text_of(const json& value, const std::string& field, bool takes_params) const {
     if (!value.is_string()) fail("\"" + field + "\" must be a string, got " + value.dump());
-    const std::string text = fill_placeholders(value.get<std::string>(), [&](const std::string& name) {
+    return fill_placeholders(value.get<std::string>(), [&](const std::string& name) {
       const auto found = known_.find(name);
       if (found != known_.end()) return found->second;
       if (!takes_params) {
@@ -143,7 +141,6 @@ class EntryReader {
       }
       return "{" + name + "}";
     });
-    return text;
   }
 
   std::string where_;
@@ -206,8 +203,8 @@ Exercise exercise_from(const EntryReader& r, const json& entry, const std::strin
         if (!entry.at("parts")[i].is_object() || entry.at("parts")[i].size() != 2) {
           part.fail("must be {\"label\": ..., \"unit\": ...}");
         }
-        e.parts.push_back({part.text("label"), part.text("unit"), code.parts[i].tolerance,
-                           code.parts[i].weight});
+        e.parts.push_back(
+            {part.text("label"), part.text("unit"), code.parts[i].tolerance, code.parts[i].weight});
       }
       break;
     case ExerciseKind::Choice:
@@ -299,7 +296,9 @@ std::vector<ExerciseEntry> load_chapter(const ExerciseFile& file, const std::str
     }
     const std::string id = entry.at("id").get<std::string>();
     const std::string where = path + ", " + id;
-    if (id.rfind(chapter + ".", 0) != 0) fail(at + ": id \"" + id + "\" must start with \"" + chapter + ".\"");
+    if (id.rfind(chapter + ".", 0) != 0) {
+      fail(at + ": id \"" + id + "\" must start with \"" + chapter + ".\"");
+    }
     if (!seen.insert(id).second) fail(id + " appears twice");
     const auto found = by_id.find(id);
     if (found == by_id.end()) {
@@ -389,12 +388,12 @@ double evidence_number(const Exercise& e, const nlohmann::json& rows, std::size_
                      "): send the rows of that experiment as they are");
   }
   const nlohmann::json& x = row.at(field);
-  const bool ok = x.is_number() && std::isfinite(x.get<double>()) &&
-                  (positive ? x.get<double>() > 0 : true);
+  const bool ok =
+      x.is_number() && std::isfinite(x.get<double>()) && (positive ? x.get<double>() > 0 : true);
   if (!ok) {
     throw ValueError(where + "." + field + " must be a finite number" +
-                     (positive ? " above 0" : "") + ", got " + describe_value(x) +
-                     "; run " + e.evidence.title + " again");
+                     (positive ? " above 0" : "") + ", got " + describe_value(x) + "; run " +
+                     e.evidence.title + " again");
   }
   return x.get<double>();
 }

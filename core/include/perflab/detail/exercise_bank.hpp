@@ -82,9 +82,9 @@ struct ExerciseCode {
   ExerciseKind kind = ExerciseKind::Numeric;
   int points = 10;
   DrawFn draw = nullptr;
-  Tolerance tolerance{};           // numeric with one answer, and code
+  Tolerance tolerance{};             // numeric with one answer, and code
   std::vector<PartGrading> parts{};  // numeric with parts: one per part of the data, in order
-  double time_limit_ms = 2000;     // code
+  double time_limit_ms = 2000;       // code
   // Experiment-backed: the page's experiment id and the function that grades from its rows.
   std::string experiment{};
   EvidenceFn from_evidence = nullptr;
