@@ -595,3 +595,20 @@ TEST_CASE("the new exercises draw the same variants on every platform for a fixe
   CHECK(exercise_variant(kAdam, 42).at("prompt").get<std::string>().rfind(
             "A model with 359,200,000 float32 parameters", 0) == 0);
 }
+
+TEST_CASE("code exercises draw each test's arguments in one order on every compiler") {
+  // Pinned from the page's (wasm) build. Two draws passed to one call are evaluated in the
+  // compiler's order, so the native re-grader once drew these arguments swapped.
+  const auto args = [](const char* id) {
+    const json variant = exercise_variant(id, 42);
+    json out = json::array();
+    for (const auto& test : variant.at("tests")) out.push_back(test.at("args"));
+    return out;
+  };
+  CHECK(args(kCountLinear) == json{{2048, 2048}, {3072, 3}, {16, 1536}, {1, 768}, {768, 3072}});
+  CHECK(args(kCountConv) == json{{128, 32, 3, 56, 56},
+                                 {256, 512, 1, 7, 7},
+                                 {128, 16, 7, 25, 21},
+                                 {1, 1, 5, 56, 28},
+                                 {3, 64, 7, 112, 112}});
+}

@@ -4,14 +4,15 @@
 // against the naive loop in the student's own browser), and two questions graded from the
 // student's own measured roofline. Every roofline number comes from roofline.hpp (FLOP and
 // byte counts, intensity, attainable, ridge, classify); nothing here re-derives them.
-// Not for: seeding, rendering or grading (grader.cpp).
+// Their texts are core/exercises/acceleration.json.
+// Not for: prose (the data file); seeding, rendering or grading (grader.cpp).
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "exercise_bank.hpp"
+#include "perflab/detail/exercise_bank.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/kernels/kernels.hpp"
 #include "perflab/roofline/roofline.hpp"
@@ -38,7 +39,7 @@ std::pair<std::int64_t, std::int64_t> draw_machine(Rng& rng) {
 
 // ---- acceleration.intensity -----------------------------------------------------------
 
-VariantData draw_intensity(Rng& rng) {
+VariantData draw_intensity(Rng& rng, const Fragments&) {
   static const std::int64_t sizes[] = {64, 96, 128, 192, 256, 384, 512, 768, 1024, 2048};
   static const std::int64_t elements[] = {1'000'000, 4'194'304, 16'777'216, 10'000'000};
   const std::int64_t n = pick(rng, sizes);
@@ -52,7 +53,7 @@ VariantData draw_intensity(Rng& rng) {
 
 // ---- acceleration.gelu-traffic --------------------------------------------------------
 
-VariantData draw_gelu_traffic(Rng& rng) {
+VariantData draw_gelu_traffic(Rng& rng, const Fragments&) {
   static const std::int64_t mebi[] = {1, 2, 4, 8, 16, 32};
   const std::int64_t n = pick(rng, mebi) * 1024 * 1024;
   const std::int64_t bandwidth_gb_per_s = rng.integer(8, 60);
@@ -70,7 +71,7 @@ VariantData draw_gelu_traffic(Rng& rng) {
 
 // ---- acceleration.attainable ----------------------------------------------------------
 
-VariantData draw_attainable(Rng& rng) {
+VariantData draw_attainable(Rng& rng, const Fragments&) {
   const auto [peak, bandwidth] = draw_machine(rng);
   // Intensities of real kernels: add (1/12), sum (1/4), fused GELU (9/8), matmuls (N/6).
   static const double intensities[] = {0.083, 0.25, 1.125, 2, 4, 8, 10.7, 21.3, 42.7, 85.3};
@@ -86,7 +87,7 @@ VariantData draw_attainable(Rng& rng) {
 
 // ---- acceleration.ridge ---------------------------------------------------------------
 
-VariantData draw_ridge(Rng& rng) {
+VariantData draw_ridge(Rng& rng, const Fragments&) {
   const auto [peak, bandwidth] = draw_machine(rng);
   const double p = static_cast<double>(peak);
   const double b = static_cast<double>(bandwidth);
@@ -101,7 +102,7 @@ VariantData draw_ridge(Rng& rng) {
 
 // ---- acceleration.simd-speedup --------------------------------------------------------
 
-VariantData draw_simd_speedup(Rng& rng) {
+VariantData draw_simd_speedup(Rng& rng, const Fragments&) {
   static const std::int64_t vector_bits[] = {128, 256, 512};
   static const std::int64_t percents[] = {50, 60, 75, 80, 90, 95, 99};
   const std::int64_t bits = pick(rng, vector_bits);
@@ -127,40 +128,26 @@ constexpr int kVectorize = 0;
 constexpr int kBlock = 1;
 constexpr int kFuse = 2;
 
-VariantData draw_technique(Rng& rng) {
+VariantData draw_technique(Rng& rng, const Fragments& fragments) {
   static const std::int64_t sizes[] = {512, 768, 1024, 2048};
   static const std::int64_t megabytes[] = {64, 128, 256, 512};
-  const auto text = [](std::int64_t x) { return std::to_string(x); };
   const std::int64_t scenario = rng.integer(0, 3);
   std::string prompt;
   int answer = kFuse;
   if (scenario == 0) {
-    prompt = "A GELU runs as 8 separate element-wise operations over " +
-             text(pick(rng, megabytes)) +
-             " MB of activations, each reading its inputs from memory and writing a new "
-             "tensor. The profile puts it on the memory roof: it moves data at the machine's "
-             "full bandwidth.";
+    prompt = fragments.render("unfused-gelu", {{"megabytes", pick(rng, megabytes)}});
   } else if (scenario == 1) {
     const std::int64_t n = pick(rng, sizes);
-    prompt = "A matmul of two " + text(n) + "×" + text(n) +
-             " matrices uses the textbook i, j, k loops: the inner loop walks down a column of "
-             "B, jumping " + text(4 * n) +
-             " bytes between consecutive reads. It reaches a few percent of the machine's "
-             "peak, far below both roofs.";
+    prompt = fragments.render("strided-matmul", {{"n", n}, {"stride_bytes", 4 * n}});
     answer = kBlock;
   } else if (scenario == 2) {
     const std::int64_t degree = rng.integer(8, 16);
-    prompt = "A scalar loop evaluates a degree-" + text(degree) +
-             " polynomial for every element of an array that fits in the L1 cache: " +
-             text(2 * degree) +
-             " FLOPs per 4-byte element loaded. It runs at the scalar peak, one float per "
-             "instruction.";
+    prompt = fragments.render("scalar-polynomial", {{"degree", degree}, {"flops", 2 * degree}});
     answer = kVectorize;
   } else {
-    prompt = "An element-wise add of two " + text(pick(rng, megabytes)) +
-             " MB float32 arrays already runs at " + text(rng.integer(80, 95)) +
-             "% of the measured memory bandwidth, with SIMD instructions. Its output is read "
-             "once more by the next operation, a ReLU.";
+    const std::int64_t mb = pick(rng, megabytes);
+    const std::int64_t percent = rng.integer(80, 95);
+    prompt = fragments.render("bandwidth-bound-add", {{"megabytes", mb}, {"percent", percent}});
   }
   VariantData v;
   v.params = {{"scenario", prompt}};
@@ -173,23 +160,25 @@ VariantData draw_technique(Rng& rng) {
 constexpr int kMemoryBound = 0;  // index in the exercise's `choices`
 constexpr int kComputeBound = 1;
 
-VariantData draw_roofline_position(Rng& rng) {
+VariantData draw_roofline_position(Rng& rng, const Fragments& fragments) {
   static const std::int64_t matmul_sizes[] = {8, 16, 32, 64, 128, 256, 512, 1024};
   for (int attempt = 0; attempt < 1000; ++attempt) {
     const auto [peak, bandwidth] = draw_machine(rng);
     const std::int64_t kind = rng.integer(0, 3);
     const std::int64_t n = kind == 3 ? pick(rng, matmul_sizes) : 4 * 1024 * 1024;
     const auto count = static_cast<std::size_t>(n);
+    // The count as digits, not grouped like a prompt's numbers: "4194304 floats".
+    const json counts = {{"floats", std::to_string(n)}, {"n", n}};
     std::string op;
     double intensity = 0;
     switch (kind) {
-      case 0: op = "an element-wise add of two arrays of " + std::to_string(n) + " floats";
+      case 0: op = fragments.render("add", counts);
               intensity = intensity_of(cost_add(count)); break;
-      case 1: op = "a fused GELU over " + std::to_string(n) + " floats";
+      case 1: op = fragments.render("gelu", counts);
               intensity = intensity_of(cost_gelu_fused(count)); break;
-      case 2: op = "the sum of " + std::to_string(n) + " floats";
+      case 2: op = fragments.render("sum", counts);
               intensity = intensity_of(cost_sum(count)); break;
-      default: op = "a " + std::to_string(n) + "×" + std::to_string(n) + " matmul";
+      default: op = fragments.render("matmul", counts);
                intensity = square_matmul_intensity(n); break;
     }
     const double ridge = ridge_point(static_cast<double>(peak), static_cast<double>(bandwidth));
@@ -213,7 +202,7 @@ CodeTest attainable_test(std::string name, double peak, double bandwidth, double
           json(attainable_gflops_per_s(peak, bandwidth, intensity))};
 }
 
-VariantData draw_attainable_code(Rng& rng) {
+VariantData draw_attainable_code(Rng& rng, const Fragments&) {
   const auto [peak_i, bandwidth_i] = draw_machine(rng);
   const double peak = static_cast<double>(peak_i);
   const double bandwidth = static_cast<double>(bandwidth_i);
@@ -254,7 +243,7 @@ CodeTest matmul_test(std::string name, std::int64_t n, Rng& rng) {
 // level on common CPUs (at 256 a large L2 can hold B and i-j-k keeps up with i-k-j in V8).
 constexpr std::int64_t kBenchmarkN = 512;
 
-VariantData draw_matmul_loop_order(Rng& rng) {
+VariantData draw_matmul_loop_order(Rng& rng, const Fragments&) {
   VariantData v;
   v.tests.push_back(matmul_test("1×1", 1, rng));
   v.tests.push_back(matmul_test("2×2", 2, rng));
@@ -273,8 +262,6 @@ VariantData draw_matmul_loop_order(Rng& rng) {
 }
 
 // ---- experiment-backed: the student's own roofline ------------------------------------
-
-VariantData draw_nothing(Rng&) { return {}; }
 
 // The roofs of the student's run: every row of acceleration-roofline carries them; the first
 // row's are used (one probe per run).
@@ -305,264 +292,43 @@ void my_classify_from_evidence(const Exercise& e, const json& rows, VariantData&
 
 // ---- the chapter's list ---------------------------------------------------------------
 
-Exercise acceleration_exercise(std::string id, std::string title, ExerciseKind kind,
-                               int points) {
-  Exercise e;
-  e.id = "acceleration." + std::move(id);
-  e.chapter = "acceleration";
-  e.title = std::move(title);
-  e.kind = kind;
-  e.points = points;
-  return e;
-}
-
 constexpr Tolerance kOnePercent{0.01, 0.0};
 constexpr Tolerance kNearestInteger{0.0, 0.5};
-constexpr const char* kTrafficConvention =
-    "Count ideal traffic the way this lab's roofline does: float32 (4 bytes), every input "
-    "read once and every output written once; a matmul does 2 FLOPs per multiply-accumulate, "
-    "an add 1 FLOP per element.";
 
 }  // namespace
 
-std::vector<ExerciseEntry> acceleration_entries() {
-  std::vector<ExerciseEntry> entries;
-
-  {
-    Exercise e = acceleration_exercise("intensity", "Arithmetic intensity of matmul and add",
-                                       ExerciseKind::Numeric, 10);
-    e.prompt = std::string(kTrafficConvention) +
-               " Give the arithmetic intensity (FLOPs per byte) of a {n}×{n} by {n}×{n} "
-               "matmul, and of an element-wise add of two arrays of {elements} floats into a "
-               "third.";
-    e.hints = {"Intensity = FLOPs / bytes moved.",
-               "Matmul: 2·N³ FLOPs; it reads two N×N matrices and writes one: 3·N²·4 bytes.",
-               "Add: one FLOP per element; it reads two floats and writes one: 12 bytes per "
-               "element, whatever the length."};
-    e.grader_reference =
-        "matmul: 2N³ / (12N²) = N/6 FLOP/byte; add: n / (12n) = 1/12 FLOP/byte "
-        "(roofline.hpp cost_matmul, cost_add)";
-    e.parts = {{"Matmul intensity", "FLOP/byte", kOnePercent, 1.0},
-               {"Add intensity", "FLOP/byte", kOnePercent, 1.0}};
-    entries.push_back({std::move(e), draw_intensity});
-  }
-
-  {
-    Exercise e = acceleration_exercise("gelu-traffic", "Memory traffic of unfused and fused GELU",
-                                       ExerciseKind::Numeric, 10);
-    e.prompt =
-        "GELU(x) = 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))) runs over {elements} float32 "
-        "values (4 bytes each). The unfused version computes it as eight passes, each writing a "
-        "new tensor: six passes read one tensor and write one (x³, ·0.044715, ·√(2/π), tanh, "
-        "1 + …, 0.5·…) and two read two tensors and write one (x + …, x · …). The fused version "
-        "reads x once and writes the result once. How many MB (10^6 bytes) does each move, and "
-        "how many milliseconds does fusion save on a memory bus of {bandwidth_gb_per_s} GB/s, "
-        "if both run at that bandwidth?";
-    e.hints = {"Per element: a one-input pass moves 4 + 4 bytes, a two-input pass 4 + 4 + 4.",
-               "Unfused: 6·8 + 2·12 = 72 bytes per element; fused: 8. Multiply by the element "
-               "count, divide by 10^6 for MB.",
-               "Time = bytes / (GB/s · 10^9) seconds; the saving is the difference of the two "
-               "times, × 1000 for ms."};
-    e.grader_reference =
-        "unfused 72 bytes/element, fused 8 (roofline.hpp cost_gelu_unfused, cost_gelu_fused); "
-        "saved ms = (unfused − fused bytes) / (GB/s · 10^9) · 1000";
-    e.parts = {{"Unfused traffic", "MB", kOnePercent, 1.0},
-               {"Fused traffic", "MB", kOnePercent, 1.0},
-               {"Time saved by fusing", "ms", kOnePercent, 1.0}};
-    entries.push_back({std::move(e), draw_gelu_traffic});
-  }
-
-  {
-    Exercise e = acceleration_exercise("attainable", "Attainable GFLOP/s on the roofline",
-                                       ExerciseKind::Numeric, 10);
-    e.prompt =
-        "A CPU peaks at {peak_gflops_per_s} GFLOP/s and its memory delivers "
-        "{bandwidth_gb_per_s} GB/s. By the roofline model, what is the most a kernel with an "
-        "arithmetic intensity of {intensity} FLOP/byte can attain, in GFLOP/s?";
-    e.hints = {"Memory can feed intensity × bandwidth GFLOP/s (FLOP/byte × GB/s).",
-               "The kernel cannot beat the peak either: take the smaller of the two."};
-    e.grader_reference = "attainable = min(peak, intensity × bandwidth)";
-    e.tolerance = kOnePercent;
-    e.unit = "GFLOP/s";
-    entries.push_back({std::move(e), draw_attainable});
-  }
-
-  {
-    Exercise e = acceleration_exercise("ridge", "The ridge point", ExerciseKind::Numeric, 10);
-    e.prompt =
-        "A CPU peaks at {peak_gflops_per_s} GFLOP/s and its memory delivers "
-        "{bandwidth_gb_per_s} GB/s. Where is its ridge point, in FLOP/byte? And what is the "
-        "smallest N for which an N×N matmul (ideal intensity N/6 FLOP/byte) is compute-bound "
-        "on it, that is at or above the ridge?";
-    e.hints = {"The ridge is where the two roofs meet: intensity × bandwidth = peak.",
-               "ridge = peak / bandwidth. The matmul is compute-bound once N/6 ≥ ridge: round "
-               "6 × ridge up to a whole number."};
-    e.grader_reference =
-        "ridge = peak / bandwidth; smallest N with N/6 ≥ ridge (roofline.hpp ridge_point, "
-        "classify)";
-    e.parts = {{"Ridge point", "FLOP/byte", kOnePercent, 1.0},
-               {"Smallest compute-bound N", "rows", kNearestInteger, 1.0}};
-    entries.push_back({std::move(e), draw_ridge});
-  }
-
-  {
-    Exercise e = acceleration_exercise("simd-speedup", "Speedup from vectorization",
-                                       ExerciseKind::Numeric, 10);
-    e.prompt =
-        "A CPU's SIMD registers hold {vector_bits} bits, and a loop works on {element} values "
-        "({element_bits} bits each). {percent}% of the loop's run time is arithmetic that "
-        "vectorizes perfectly; the rest does not speed up at all. How many values does one "
-        "vector instruction process, and what is the best overall speedup vectorizing can "
-        "give this loop?";
-    e.hints = {"Lanes = register width / element width.",
-               "Amdahl's law: the new time is (1 − p) + p / lanes of the old one, with p the "
-               "vectorizable share.",
-               "Speedup = 1 / ((1 − p) + p / lanes)."};
-    e.grader_reference = "lanes = vector bits / element bits; speedup = 1 / ((1 − p) + p / lanes)";
-    e.parts = {{"Values per vector instruction", "lanes", kNearestInteger, 1.0},
-               {"Overall speedup", "×", kOnePercent, 2.0}};
-    entries.push_back({std::move(e), draw_simd_speedup});
-  }
-
-  {
-    Exercise e = acceleration_exercise("technique", "Which technique for which workload",
-                                       ExerciseKind::Choice, 10);
-    e.prompt = "{scenario} Which change will speed it up most?";
-    e.hints = {"First place it: is it limited by memory traffic, by arithmetic, or by neither "
-               "(a bad access pattern)?",
-               "At the memory roof, faster arithmetic does not help: only moving fewer bytes "
-               "does. Far below both roofs, the access pattern is the problem. At the compute "
-               "roof of scalar code, more work per instruction helps."};
-    e.grader_reference =
-        "memory-bound at the roof → fuse (fewer bytes); strided access far below the roofs → "
-        "reorder or block the loops for the cache; compute-bound scalar arithmetic → vectorize";
-    e.choices = {"Vectorize the loop (SIMD): more FLOPs per instruction",
-                 "Reorder or block the loops for the cache: reuse what was loaded",
-                 "Fuse the operations into one pass: fewer bytes to and from memory"};
-    entries.push_back({std::move(e), draw_technique});
-  }
-
-  {
-    Exercise e = acceleration_exercise("roofline-position", "Where an operation sits on the roofline",
-                                       ExerciseKind::Choice, 10);
-    e.prompt =
-        std::string(kTrafficConvention) +
-        " A machine peaks at {peak_gflops_per_s} GFLOP/s with {bandwidth_gb_per_s} GB/s of "
-        "memory bandwidth. Where does {op} sit on its roofline?";
-    e.hints = {"Work out the operation's intensity: FLOPs / bytes (a fused GELU: " +
-                   std::to_string(static_cast<int>(kGeluFlopsPerElement)) +
-                   " FLOPs per 8 bytes; a sum: 1 FLOP per 4 bytes; an N×N matmul: N/6).",
-               "Compare it with the ridge point, peak / bandwidth."};
-    e.grader_reference =
-        "intensity below the ridge (peak / bandwidth) → under the slanted memory roof; at or "
-        "above → under the flat compute roof (roofline.hpp classify)";
-    e.choices = {"Left of the ridge, under the slanted roof: memory-bound",
-                 "Right of the ridge, under the flat roof: compute-bound"};
-    entries.push_back({std::move(e), draw_roofline_position});
-  }
-
-  {
-    Exercise e = acceleration_exercise("attainable-code", "attainable() in JavaScript",
-                                       ExerciseKind::Code, 10);
-    e.prompt =
-        "Write `attainable(peak, bandwidth, intensity)`: the roofline's bound in GFLOP/s for a "
-        "kernel of `intensity` FLOP/byte on a machine with `peak` GFLOP/s and `bandwidth` "
-        "GB/s.";
-    e.hints = {"intensity × bandwidth is what memory can feed, in GFLOP/s.",
-               "Return Math.min(peak, intensity * bandwidth)."};
-    e.grader_reference = "min(peak, intensity × bandwidth) (roofline.hpp attainable_gflops_per_s)";
-    e.tolerance = {1e-9, 1e-12};
-    e.function_name = "attainable";
-    e.starter_code =
-        "function attainable(peak, bandwidth, intensity) {\n"
-        "  // GFLOP/s: the lower of the two roofs\n"
-        "}";
-    entries.push_back({std::move(e), draw_attainable_code});
-  }
-
-  {
-    Exercise e = acceleration_exercise("matmul-loop-order", "A cache-friendly matmul in JavaScript",
-                                       ExerciseKind::Code, 15);
-    e.prompt =
-        "Write `matmul(a, b, n)`: the product C = A·B of two n×n matrices stored flat in row-"
-        "major order (element (i, j) of A is `a[i * n + j]`): plain arrays in the small tests, "
-        "Float64Arrays in the timed one. Return C the same way, as an array or Float64Array of "
-        "n·n numbers. The starter code is the textbook i, j, k order, whose inner loop reads B "
-        "down a column, n·8 bytes apart. Change the loop order so the inner loop walks memory "
-        "in order. The last test times your function against the naive loop on this machine "
-        "(N = 512, medians of interleaved rounds): it must be at least 1.2× as fast.";
-    e.hints = {"Swap the two inner loops: for i, for k, for j. Then the inner loop reads a row "
-               "of B and updates a row of C, both consecutive in memory.",
-               "With i-k-j, C must start at zero and be accumulated: c[i*n + j] += a[i*n + k] * "
-               "b[k*n + j]. Hoist a[i*n + k] out of the inner loop.",
-               "Allocate C with new Float64Array(n * n): it starts zeroed and is faster than a "
-               "plain array."};
-    e.grader_reference =
-        "correct products (against core's naive matmul) and, at N = 512, median time at most "
-        "1 / 1.2 of the naive i-j-k loop's in the same run";
-    e.tolerance = {1e-9, 1e-9};
-    e.function_name = "matmul";
-    e.starter_code =
-        "function matmul(a, b, n) {\n"
-        "  const c = new Float64Array(n * n);\n"
-        "  for (let i = 0; i < n; i++) {\n"
-        "    for (let j = 0; j < n; j++) {\n"
-        "      let sum = 0;\n"
-        "      for (let k = 0; k < n; k++) sum += a[i * n + k] * b[k * n + j];\n"
-        "      c[i * n + j] = sum;\n"
-        "    }\n"
-        "  }\n"
-        "  return c;\n"
-        "}";
-    e.time_limit_ms = 60000;  // the naive loop takes ~1 s per product at N = 512 on a laptop; 2 × 4 products
-    entries.push_back({std::move(e), draw_matmul_loop_order});
-  }
-
-  {
-    Exercise e = acceleration_exercise("my-ridge", "The ridge point of your machine",
-                                       ExerciseKind::Numeric, 15);
-    e.prompt =
-        "Run the roofline experiment above: it measures your CPU's peak GFLOP/s and memory "
-        "bandwidth. What is the ridge point of your machine, in FLOP/byte? And by your "
-        "roofline, what is the most an element-wise add of two float32 arrays into a third "
-        "(1 FLOP per 12 bytes) can attain on it, in GFLOP/s?";
-    e.hints = {"The experiment shows the two roofs it measured: peak GFLOP/s and bandwidth "
-               "GB/s.",
-               "ridge = peak / bandwidth.",
-               "An add's intensity is 1/12 FLOP/byte, far left of any ridge: attainable = "
-               "min(peak, bandwidth / 12)."};
-    e.grader_reference =
-        "ridge = peak_gflops_per_s / bandwidth_gb_per_s of your latest run; add: min(peak, "
-        "bandwidth / 12)";
-    e.parts = {{"Ridge point of your machine", "FLOP/byte", {0.02, 0.0}, 1.0},
-               {"Attainable for an element-wise add", "GFLOP/s", {0.02, 0.0}, 1.0}};
-    e.evidence = {"acceleration-roofline", "the roofline experiment",
-                  "peak_gflops_per_s and bandwidth_gb_per_s"};
-    entries.push_back({std::move(e), draw_nothing, my_ridge_from_evidence});
-  }
-
-  {
-    Exercise e = acceleration_exercise("my-roofline-classify", "Matmul on your own roofline",
-                                       ExerciseKind::Choice, 20);
-    e.prompt =
-        "On the roofline you measured in the roofline experiment, place a 64×64 and a "
-        "1024×1024 float32 matmul at their ideal intensity N/6 FLOP/byte (every matrix read or "
-        "written once). Which is compute-bound and which memory-bound on your machine?";
-    e.hints = {"Compute your ridge point: measured peak / measured bandwidth.",
-               "64/6 ≈ 10.7 and 1024/6 ≈ 171 FLOP/byte: compare each with your ridge."};
-    e.grader_reference =
-        "intensity N/6 against your ridge point peak / bandwidth: at or above it "
-        "compute-bound, below it memory-bound (roofline.hpp classify)";
-    e.choices = {"N = 64 memory-bound, N = 1024 memory-bound",
-                 "N = 64 memory-bound, N = 1024 compute-bound",
-                 "N = 64 compute-bound, N = 1024 memory-bound",
-                 "N = 64 compute-bound, N = 1024 compute-bound"};
-    e.evidence = {"acceleration-roofline", "the roofline experiment",
-                  "peak_gflops_per_s and bandwidth_gb_per_s"};
-    entries.push_back({std::move(e), draw_nothing, my_classify_from_evidence});
-  }
-
-  return entries;
+// Each exercise's prose is the entry with the same id in core/exercises/acceleration.json,
+// which also sets the order the page shows them in.
+std::vector<ExerciseCode> acceleration_exercises() {
+  using enum ExerciseKind;
+  return {
+      {.id = "acceleration.intensity", .kind = Numeric, .points = 10, .draw = draw_intensity,
+       .parts = {{kOnePercent}, {kOnePercent}}},
+      {.id = "acceleration.gelu-traffic", .kind = Numeric, .points = 10,
+       .draw = draw_gelu_traffic, .parts = {{kOnePercent}, {kOnePercent}, {kOnePercent}}},
+      {.id = "acceleration.attainable", .kind = Numeric, .points = 10, .draw = draw_attainable,
+       .tolerance = kOnePercent},
+      {.id = "acceleration.ridge", .kind = Numeric, .points = 10, .draw = draw_ridge,
+       .parts = {{kOnePercent}, {kNearestInteger}}},
+      {.id = "acceleration.simd-speedup", .kind = Numeric, .points = 10,
+       .draw = draw_simd_speedup, .parts = {{kNearestInteger, 1.0}, {kOnePercent, 2.0}}},
+      {.id = "acceleration.technique", .kind = Choice, .points = 10, .draw = draw_technique},
+      // A hint gives the fused GELU's FLOPs per element: roofline.hpp's count, not a copy.
+      {.id = "acceleration.roofline-position", .kind = Choice, .points = 10,
+       .draw = draw_roofline_position,
+       .constants = {{"gelu_flops_per_element", static_cast<int>(kGeluFlopsPerElement)}}},
+      {.id = "acceleration.attainable-code", .kind = Code, .points = 10,
+       .draw = draw_attainable_code, .tolerance = {1e-9, 1e-12}},
+      // The naive loop takes ~1 s per product at N = 512 on a laptop; 2 × 4 products.
+      {.id = "acceleration.matmul-loop-order", .kind = Code, .points = 15,
+       .draw = draw_matmul_loop_order, .tolerance = {1e-9, 1e-9}, .time_limit_ms = 60000},
+      {.id = "acceleration.my-ridge", .kind = Numeric, .points = 15, .draw = draw_nothing,
+       .parts = {{{0.02, 0.0}}, {{0.02, 0.0}}}, .experiment = "acceleration-roofline",
+       .from_evidence = my_ridge_from_evidence},
+      {.id = "acceleration.my-roofline-classify", .kind = Choice, .points = 20,
+       .draw = draw_nothing, .experiment = "acceleration-roofline",
+       .from_evidence = my_classify_from_evidence},
+  };
 }
 
 }  // namespace perflab::detail

@@ -1,10 +1,11 @@
-// The Profiling chapter's exercises: texts, points, hints and the per-seed draw of
-// parameters and answers. Each draw rounds its parameters first and computes the answer from
-// the rounded values, so the numbers the student reads are exactly the numbers graded.
+// The Profiling chapter's exercises as C++: kind, points, tolerances and the per-seed draw
+// of parameters and answers; their texts are core/exercises/profiling.json. Each draw rounds
+// its parameters first and computes the answer from the rounded values, so the numbers the
+// student reads are exactly the numbers graded.
 // FLOPs follow docs/MODEL_SPEC.md: 2 per multiply-accumulate, per sample, bias excluded.
 // countParameters' expected counts come from core's own Model, and the experiment-backed
 // exercises compute their answer from the rows of the student's run (grader.hpp).
-// Not for: seeding, rendering or grading (grader.cpp).
+// Not for: prose (the data file); seeding, rendering or grading (grader.cpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -13,7 +14,7 @@
 #include <string>
 #include <utility>
 
-#include "exercise_bank.hpp"
+#include "perflab/detail/exercise_bank.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/model/model.hpp"
 #include "perflab/profiler/profiler.hpp"
@@ -32,7 +33,7 @@ constexpr std::int64_t kWidths[] = {64,  128,  256,  384,  512,  768, 784,
 
 // ---- profiling.linear-params ----------------------------------------------------------
 
-VariantData draw_linear_params(Rng& rng) {
+VariantData draw_linear_params(Rng& rng, const Fragments&) {
   const std::int64_t in = pick(rng, kWidths);
   const std::int64_t out = pick(rng, kWidths);
   VariantData v;
@@ -43,7 +44,7 @@ VariantData draw_linear_params(Rng& rng) {
 
 // ---- profiling.ffn-param-memory -------------------------------------------------------
 
-VariantData draw_ffn_param_memory(Rng& rng) {
+VariantData draw_ffn_param_memory(Rng& rng, const Fragments&) {
   static const std::int64_t inputs[] = {256, 512, 768, 784, 1024, 3072};
   static const std::int64_t hidden[] = {128, 256, 384, 512, 1024, 2048};
   static const std::int64_t outputs[] = {2, 10, 100, 1000};
@@ -60,7 +61,7 @@ VariantData draw_ffn_param_memory(Rng& rng) {
 
 // ---- profiling.adam-memory ------------------------------------------------------------
 
-VariantData draw_adam_memory(Rng& rng) {
+VariantData draw_adam_memory(Rng& rng, const Fragments&) {
   // 2 M to 400 M parameters in steps of 100,000: a small CNN to a mid-sized transformer.
   const std::int64_t parameters = rng.integer(20, 4000) * 100'000;
   VariantData v;
@@ -73,7 +74,7 @@ VariantData draw_adam_memory(Rng& rng) {
 
 // ---- profiling.linear-flops -----------------------------------------------------------
 
-VariantData draw_linear_flops(Rng& rng) {
+VariantData draw_linear_flops(Rng& rng, const Fragments&) {
   static const std::int64_t batches[] = {8, 16, 32, 64, 128, 256};
   static const std::int64_t rates[] = {10, 20, 25, 40, 50, 80, 100, 150, 200, 400};
   const std::int64_t in = pick(rng, kWidths);
@@ -94,7 +95,7 @@ VariantData draw_linear_flops(Rng& rng) {
 
 constexpr int kFlopsStayTheSame = 0;  // index in the exercise's `choices`
 
-VariantData draw_flops_batch(Rng& rng) {
+VariantData draw_flops_batch(Rng& rng, const Fragments&) {
   static const std::int64_t small_batches[] = {1, 2, 4, 8, 16};
   static const std::int64_t ratios[] = {2, 4, 8, 16, 32};
   const std::int64_t in = pick(rng, kWidths);
@@ -113,7 +114,7 @@ VariantData draw_flops_batch(Rng& rng) {
 
 // ---- profiling.conv-output ------------------------------------------------------------
 
-VariantData draw_conv_output(Rng& rng) {
+VariantData draw_conv_output(Rng& rng, const Fragments&) {
   static const std::int64_t sizes[] = {28, 32, 56, 64, 112, 224};
   static const std::int64_t kernels[] = {1, 3, 5, 7};
   static const std::int64_t in_channels[] = {1, 3, 16, 32, 64};
@@ -137,7 +138,7 @@ VariantData draw_conv_output(Rng& rng) {
 
 // ---- profiling.efficiency -------------------------------------------------------------
 
-VariantData draw_efficiency(Rng& rng) {
+VariantData draw_efficiency(Rng& rng, const Fragments&) {
   const std::int64_t peak_gflops_per_s = rng.integer(16, 400);  // one core to a few, SIMD
   // Naive loops reach a few percent of peak, a tuned kernel most of it.
   const double achieved_gflops_per_s =
@@ -155,7 +156,7 @@ VariantData draw_efficiency(Rng& rng) {
 constexpr int kComputeBound = 0;
 constexpr int kMemoryBound = 1;
 
-VariantData draw_bound_classify(Rng& rng) {
+VariantData draw_bound_classify(Rng& rng, const Fragments&) {
   // The coin flip only steers the draw so both answers are common; the answer itself is
   // decided below from the rounded figures, the way the student must decide it.
   for (int attempt = 0; attempt < 1000; ++attempt) {
@@ -199,7 +200,7 @@ std::string join_numbers(const std::vector<double>& values) {
   return text;
 }
 
-VariantData draw_latency_statistic(Rng& rng) {
+VariantData draw_latency_statistic(Rng& rng, const Fragments&) {
   // Eight runs within a few percent of a base time, and one that a garbage-collection pause
   // or another busy tab made 5-12× slower: the mean moves a lot, the median hardly.
   const double base_ms = rng.uniform(1.5, 20.0);
@@ -240,7 +241,7 @@ CodeTest median_test(std::string name, const std::vector<double>& times) {
   return {std::move(name), json::array({json(times)}), json(median(times))};
 }
 
-VariantData draw_median(Rng& rng) {
+VariantData draw_median(Rng& rng, const Fragments&) {
   VariantData v;
 
   v.tests.push_back(median_test("odd length", sorted_integers(rng, 5, 1, 99)));
@@ -301,7 +302,7 @@ CodeTest latency_test(std::string name, int warmup, const std::vector<double>& c
   return {std::move(name), args, json(median(timed))};
 }
 
-VariantData draw_measure_latency(Rng& rng) {
+VariantData draw_measure_latency(Rng& rng, const Fragments&) {
   const double base_ms = rng.uniform(0.5, 8.0);
   // The clock does not start at 0, so using clock.now() itself as a duration fails.
   const double start_ms = round_to(rng.uniform(100.0, 5000.0), 3);
@@ -348,14 +349,20 @@ CodeTest linear_flops_test(std::string name, std::int64_t in, std::int64_t out) 
   return {std::move(name), json::array({in, out}), json(2 * in * out)};
 }
 
-VariantData draw_count_linear_flops(Rng& rng) {
+VariantData draw_count_linear_flops(Rng& rng, const Fragments&) {
   static const std::int64_t wide[] = {1024, 1536, 2048, 3072, 4096};
   static const std::int64_t narrow[] = {3, 10, 16, 64, 128};
+  // One draw per statement: the order of a call's arguments is the compiler's choice, and
+  // the page's build and the native CLI must draw the same numbers.
   VariantData v;
   const std::int64_t n = pick(rng, kWidths);
   v.tests.push_back(linear_flops_test("square layer", n, n));
-  v.tests.push_back(linear_flops_test("wide to narrow", pick(rng, wide), pick(rng, narrow)));
-  v.tests.push_back(linear_flops_test("narrow to wide", pick(rng, narrow), pick(rng, wide)));
+  const std::int64_t wide_in = pick(rng, wide);
+  const std::int64_t narrow_out = pick(rng, narrow);
+  v.tests.push_back(linear_flops_test("wide to narrow", wide_in, narrow_out));
+  const std::int64_t narrow_in = pick(rng, narrow);
+  const std::int64_t wide_out = pick(rng, wide);
+  v.tests.push_back(linear_flops_test("narrow to wide", narrow_in, wide_out));
   v.tests.push_back(linear_flops_test("one input feature", 1, pick(rng, kWidths)));
   v.tests.push_back(linear_flops_test("a transformer FFN layer (768 → 3072)", 768, 3072));
   return v;
@@ -369,28 +376,35 @@ CodeTest conv_flops_test(std::string name, std::int64_t c_in, std::int64_t c_out
           json(2 * c_in * c_out * kernel * kernel * h_out * w_out)};
 }
 
-VariantData draw_count_conv2d_flops(Rng& rng) {
+VariantData draw_count_conv2d_flops(Rng& rng, const Fragments&) {
   static const std::int64_t mid_channels[] = {16, 32, 64, 128};
   static const std::int64_t deep_channels[] = {64, 128, 256, 512};
   static const std::int64_t maps[] = {7, 14, 28, 56};
   static const std::int64_t odd_kernels[] = {3, 5, 7};
+  // One draw per statement, as in draw_count_linear_flops.
   VariantData v;
   const std::int64_t hw = pick(rng, maps);
-  v.tests.push_back(conv_flops_test("3×3 kernel", pick(rng, mid_channels),
-                                    pick(rng, mid_channels), 3, hw, hw));
+  const std::int64_t c_in_3x3 = pick(rng, mid_channels);
+  const std::int64_t c_out_3x3 = pick(rng, mid_channels);
+  v.tests.push_back(conv_flops_test("3×3 kernel", c_in_3x3, c_out_3x3, 3, hw, hw));
   const std::int64_t pw = pick(rng, maps);
-  v.tests.push_back(conv_flops_test("1×1 kernel (pointwise)", pick(rng, deep_channels),
-                                    pick(rng, deep_channels), 1, pw, pw));
+  const std::int64_t c_in_1x1 = pick(rng, deep_channels);
+  const std::int64_t c_out_1x1 = pick(rng, deep_channels);
+  v.tests.push_back(conv_flops_test("1×1 kernel (pointwise)", c_in_1x1, c_out_1x1, 1, pw, pw));
   // hOut ≠ wOut, so swapping them or squaring one of them fails.
   const std::int64_t h_out = rng.integer(8, 40);
   std::int64_t w_out = 0;
   do {
     w_out = rng.integer(8, 40);
   } while (w_out == h_out);
-  v.tests.push_back(conv_flops_test("non-square output", pick(rng, mid_channels),
-                                    pick(rng, mid_channels), pick(rng, odd_kernels), h_out, w_out));
-  v.tests.push_back(conv_flops_test("one channel in and out", 1, 1, pick(rng, odd_kernels),
-                                    pick(rng, maps), pick(rng, maps)));
+  const std::int64_t c_in = pick(rng, mid_channels);
+  const std::int64_t c_out = pick(rng, mid_channels);
+  const std::int64_t kernel = pick(rng, odd_kernels);
+  v.tests.push_back(conv_flops_test("non-square output", c_in, c_out, kernel, h_out, w_out));
+  const std::int64_t one_kernel = pick(rng, odd_kernels);
+  const std::int64_t one_h = pick(rng, maps);
+  const std::int64_t one_w = pick(rng, maps);
+  v.tests.push_back(conv_flops_test("one channel in and out", 1, 1, one_kernel, one_h, one_w));
   v.tests.push_back(conv_flops_test("ResNet stem (3 → 64 channels, 7×7, 112×112 output)", 3,
                                     64, 7, 112, 112));
   return v;
@@ -409,7 +423,7 @@ json linear(std::int64_t in, std::int64_t out) {
   return {{"type", "Linear"}, {"in", in}, {"out", out}};
 }
 
-VariantData draw_count_parameters(Rng& rng) {
+VariantData draw_count_parameters(Rng& rng, const Fragments&) {
   static const std::int64_t small_widths[] = {16, 32, 64, 100, 128, 256};
   static const std::int64_t classes[] = {2, 10, 100};
   VariantData v;
@@ -506,7 +520,7 @@ VariantData draw_count_parameters(Rng& rng) {
 // The chapter's integrated profile: one small MLP, three of the profiler's figures. The
 // answers are the profiler's own (count_parameters, count_flops, optimizer_bytes and the
 // Model's activation bytes), so the exercise and the page's profile can never disagree.
-VariantData draw_integrated_profile(Rng& rng) {
+VariantData draw_integrated_profile(Rng& rng, const Fragments&) {
   static const std::int64_t inputs[] = {64, 128, 256, 784};
   static const std::int64_t hidden[] = {32, 64, 128, 256, 512};
   static const std::int64_t outputs[] = {2, 10, 100};
@@ -533,8 +547,6 @@ VariantData draw_integrated_profile(Rng& rng) {
 }
 
 // ---- profiling.batch-throughput (experiment-backed) -----------------------------------
-
-VariantData draw_nothing(Rng&) { return {}; }
 
 // samples_per_s of the first row at batch_size `batch`, or 0 when the run has none.
 double samples_per_s_at(const Exercise& e, const json& rows, double batch) {
@@ -574,410 +586,64 @@ void backward_ratio_from_evidence(const Exercise& e, const json& rows, VariantDa
 
 // ---- the chapter's list ---------------------------------------------------------------
 
-Exercise profiling_exercise(std::string id, std::string title, ExerciseKind kind, int points) {
-  Exercise e;
-  e.id = "profiling." + std::move(id);
-  e.chapter = "profiling";
-  e.title = std::move(title);
-  e.kind = kind;
-  e.points = points;
-  return e;
-}
-
 // Tolerances used by more than one exercise.
 constexpr Tolerance kNearestInteger{0.0, 0.5};  // counts: exact, typed as a float or not
 constexpr Tolerance kExact{0.0, 0.0};           // integers a function returns
 
 }  // namespace
 
-std::vector<ExerciseEntry> profiling_entries() {
-  std::vector<ExerciseEntry> entries;
-
-  {
-    Exercise e = profiling_exercise("linear-params", "Parameters of a Linear layer",
-                                    ExerciseKind::Numeric, 10);
-    e.prompt =
-        "A Linear layer maps {in} input features to {out} output features and has a bias. "
-        "How many trainable parameters does it have?";
-    e.hints = {"The weight matrix has one entry per (input, output) pair.",
-               "Don't forget the bias: one per output."};
-    e.grader_reference = "parameters = in·out + out (weights + bias)";
-    e.tolerance = kNearestInteger;
-    e.unit = "parameters";
-    entries.push_back({std::move(e), draw_linear_params});
-  }
-
-  {
-    Exercise e = profiling_exercise("ffn-param-memory", "Parameter memory of a feed-forward network",
-                                    ExerciseKind::Numeric, 10);
-    e.prompt =
-        "A feed-forward network stacks three Linear layers, each with a bias: {d_in} → {h1}, "
-        "{h1} → {h2} and {h2} → {d_out} features (with activations in between, which have no "
-        "parameters). Its parameters are float32. How many bytes do its parameters take?";
-    e.hints = {"Count each layer's parameters first: in·out weights plus out biases.",
-               "Add the three layers, then multiply by 4: a float32 takes 4 bytes."};
-    e.grader_reference =
-        "bytes = 4 · Σ over the layers of (in·out + out), float32 weights and biases";
-    e.tolerance = kNearestInteger;
-    e.unit = "bytes";
-    entries.push_back({std::move(e), draw_ffn_param_memory});
-  }
-
-  {
-    Exercise e = profiling_exercise("adam-memory", "Training memory with Adam",
-                                    ExerciseKind::Numeric, 10);
-    e.prompt =
-        "A model with {parameters} float32 parameters is trained with Adam. Besides the "
-        "parameters, training keeps a gradient for every parameter, and Adam keeps two moment "
-        "estimates (m and v) for every parameter, all float32. How much memory do these take "
-        "together, in MiB (1 MiB = 1,048,576 bytes)? Leave the activations out.";
-    e.hints = {"Count how many float32 values each parameter needs in total: itself, its "
-               "gradient, m and v.",
-               "Bytes = parameters × values per parameter × 4. Then divide by 1,048,576, not by "
-               "1,000,000: a MiB is 2^20 bytes, and the two differ by almost 5%."};
-    e.grader_reference =
-        "MiB = parameters × 4 values (parameter, gradient, m, v) × 4 bytes / 1,048,576";
-    e.tolerance = {0.005, 0.0};
-    e.unit = "MiB";
-    entries.push_back({std::move(e), draw_adam_memory});
-  }
-
-  {
-    Exercise e = profiling_exercise("linear-flops", "FLOPs and minimum latency of a Linear layer",
-                                    ExerciseKind::Numeric, 15);
-    e.prompt =
-        "A Linear layer maps {in} input features to {out} output features (it has a bias) "
-        "and runs on a batch of {batch} samples. Count FLOPs the way this lab does: 2 per "
-        "multiply-accumulate, bias additions left out. Give its FLOPs per sample, its FLOPs "
-        "for the whole batch, and the shortest time in milliseconds that one forward pass of "
-        "the batch can take on a CPU that sustains at most {gflops_per_s} GFLOP/s.";
-    e.hints = {"Each output is a dot product of length in: in multiply-accumulates, 2·in FLOPs. "
-               "There are out outputs per sample.",
-               "The batch does the same work once per sample: multiply by the batch size.",
-               "Time = FLOPs / (FLOP/s). 1 GFLOP/s is 10^9 FLOP/s, and 1 s is 1000 ms."};
-    e.grader_reference =
-        "per sample = 2·in·out; per batch = per sample × batch; minimum latency (ms) = "
-        "per batch / (GFLOP/s × 10^9) × 1000";
-    e.parts = {{"FLOPs per sample", "FLOPs", kNearestInteger, 1.0},
-               {"FLOPs per batch", "FLOPs", kNearestInteger, 1.0},
-               {"Minimum latency of the batch", "ms", {0.01, 0.0}, 1.0}};
-    entries.push_back({std::move(e), draw_linear_flops});
-  }
-
-  {
-    Exercise e = profiling_exercise("flops-batch", "FLOPs per sample when the batch grows",
-                                    ExerciseKind::Choice, 10);
-    e.prompt =
-        "You profile a Linear layer ({in} → {out} features) at batch size {batch_small}, then "
-        "again at batch size {batch_large}. Counting FLOPs the way this lab does, what "
-        "happens to its FLOPs per sample?";
-    e.hints = {"Write down the FLOPs of one sample: does the batch size appear in it?",
-               "The batch total is the per-sample count times the batch size. Which of the "
-               "two numbers does the question ask about?"};
-    e.grader_reference =
-        "FLOPs per sample = 2·in·out, independent of the batch size; only the batch total "
-        "(× batch) grows";
-    e.choices = {
-        "They stay the same: the work per sample does not depend on the batch size; only the "
-        "batch total grows {ratio}×",
-        "They grow {ratio}×: every extra sample in the batch adds work",
-        "They shrink {ratio}×: the weights are shared by all {batch_large} samples",
-        "It depends on the machine: a faster CPU performs fewer FLOPs"};
-    entries.push_back({std::move(e), draw_flops_batch});
-  }
-
-  {
-    Exercise e = profiling_exercise("conv-output", "Output size and FLOPs of a Conv2d layer",
-                                    ExerciseKind::Numeric, 10);
-    e.prompt =
-        "A Conv2d layer with {in_channels} input channels, {out_channels} output channels, a "
-        "{kernel}×{kernel} kernel, stride {stride} and padding {padding} runs on "
-        "{size}×{size} images. Give the height H_out of its output, and its FLOPs per sample "
-        "(2 per multiply-accumulate, bias left out).";
-    e.hints = {"H_out = floor((H + 2·padding − kernel) / stride) + 1; the output is square "
-               "here, so W_out = H_out.",
-               "Every output value is a dot product over in_channels × kernel × kernel inputs.",
-               "FLOPs per sample = 2 × out_channels × H_out × W_out × in_channels × kernel²."};
-    e.grader_reference =
-        "H_out = floor((H + 2·padding − kernel) / stride) + 1; FLOPs = 2·C_out·H_out·W_out·"
-        "C_in·kernel²";
-    // The FLOPs need H_out and the multiply-accumulate count on top: worth a little more.
-    e.parts = {{"Output height H_out", "pixels", kNearestInteger, 2.0},
-               {"FLOPs per sample", "FLOPs", kNearestInteger, 3.0}};
-    entries.push_back({std::move(e), draw_conv_output});
-  }
-
-  {
-    Exercise e = profiling_exercise("count-linear-flops", "countLinearFlops in JavaScript",
-                                    ExerciseKind::Code, 10);
-    e.prompt =
-        "Write `countLinearFlops(inFeatures, outFeatures)`: the FLOPs per sample of a Linear "
-        "layer, counted the way this lab does (2 per multiply-accumulate, bias additions left "
-        "out).";
-    e.hints = {"One sample computes outFeatures outputs, each a dot product of length "
-               "inFeatures.",
-               "A multiply-accumulate is 2 FLOPs: return 2 * inFeatures * outFeatures."};
-    e.grader_reference = "FLOPs per sample = 2·in·out";
-    e.tolerance = kExact;
-    e.function_name = "countLinearFlops";
-    e.starter_code =
-        "function countLinearFlops(inFeatures, outFeatures) {\n"
-        "  // FLOPs per sample: 2 per multiply-accumulate, bias left out\n"
-        "}";
-    entries.push_back({std::move(e), draw_count_linear_flops});
-  }
-
-  {
-    Exercise e = profiling_exercise("count-conv2d-flops", "countConv2dFlops in JavaScript",
-                                    ExerciseKind::Code, 10);
-    e.prompt =
-        "Write `countConv2dFlops(inChannels, outChannels, kernel, hOut, wOut)`: the FLOPs per "
-        "sample of a Conv2d layer with a square kernel × kernel window whose output is "
-        "hOut × wOut values per output channel (stride and padding are already folded into "
-        "hOut and wOut). Count 2 FLOPs per multiply-accumulate and leave out the bias.";
-    e.hints = {"Each output value is a dot product over inChannels × kernel × kernel inputs.",
-               "There are outChannels × hOut × wOut output values per sample; each "
-               "multiply-accumulate is 2 FLOPs."};
-    e.grader_reference = "FLOPs per sample = 2·C_in·C_out·kernel²·H_out·W_out";
-    e.tolerance = kExact;
-    e.function_name = "countConv2dFlops";
-    e.starter_code =
-        "function countConv2dFlops(inChannels, outChannels, kernel, hOut, wOut) {\n"
-        "  // FLOPs per sample: 2 per multiply-accumulate, bias left out\n"
-        "}";
-    entries.push_back({std::move(e), draw_count_conv2d_flops});
-  }
-
-  {
-    Exercise e = profiling_exercise("efficiency", "Computational efficiency",
-                                    ExerciseKind::Numeric, 10);
-    e.prompt =
-        "Your matmul kernel reaches {achieved_gflops_per_s} GFLOP/s on a CPU whose measured "
-        "peak is {peak_gflops_per_s} GFLOP/s. What is the kernel's computational efficiency, "
-        "in percent of the peak?";
-    e.hints = {"Efficiency is the share of the peak that the kernel achieves.",
-               "Divide achieved by peak, then multiply by 100 for percent."};
-    e.grader_reference = "efficiency (%) = 100 × achieved GFLOP/s / peak GFLOP/s";
-    e.tolerance = {0.0, 0.1};
-    e.unit = "%";
-    entries.push_back({std::move(e), draw_efficiency});
-  }
-
-  {
-    Exercise e = profiling_exercise("bound-classify", "Compute-bound or memory-bound?",
-                                    ExerciseKind::Choice, 10);
-    e.prompt =
-        "A CPU peaks at {peak_gflops_per_s} GFLOP/s and its memory delivers "
-        "{bandwidth_gb_per_s} GB/s. A kernel performs {kernel_mflop} MFLOP and moves "
-        "{kernel_mb} MB between memory and the CPU. On this machine, is the kernel "
-        "compute-bound or memory-bound?";
-    e.hints = {
-        "Arithmetic intensity is work per byte moved: FLOPs divided by bytes. "
-        "MFLOP / MB gives FLOP/byte.",
-        "The ridge point is the intensity at which the machine is balanced: peak compute "
-        "divided by bandwidth. GFLOP/s / GB/s also gives FLOP/byte.",
-        "Below the ridge point memory cannot feed the CPU fast enough; above it, the "
-        "arithmetic units are the limit."};
-    e.grader_reference =
-        "intensity = MFLOP / MB and ridge = GFLOP/s / GB/s (both FLOP/byte); "
-        "compute-bound when intensity > ridge, memory-bound when below";
-    e.choices = {"compute-bound", "memory-bound"};
-    entries.push_back({std::move(e), draw_bound_classify});
-  }
-
-  {
-    Exercise e = profiling_exercise("latency-statistic", "Which latency to report",
-                                    ExerciseKind::Choice, 10);
-    e.prompt =
-        "You timed one forward pass of a model 9 times, in milliseconds, in the order the "
-        "runs happened: {samples_text}. Which number should you report as its typical "
-        "latency on this machine, and why?";
-    e.hints = {"Look at the samples: is one of them far from the others? A garbage-collection "
-               "pause or another busy tab can cause that.",
-               "Imagine that one sample had been twice as slow again. Which of the statistics "
-               "would change, and which would not?"};
-    e.grader_reference =
-        "the median: a typical run, robust to a few slow outliers; the mean is pulled up by "
-        "them, the minimum is a best case, the maximum a worst case";
-    e.choices = {
-        "The median, {median_ms} ms: half the runs were faster and half slower, and the one "
-        "slow run barely moves it",
-        "The mean, {mean_ms} ms: it uses every sample, so it is the most accurate",
-        "The minimum, {min_ms} ms: the fastest run is the real cost, everything above it is "
-        "noise",
-        "The maximum, {max_ms} ms: report the worst case so that nobody is surprised"};
-    entries.push_back({std::move(e), draw_latency_statistic});
-  }
-
-  {
-    Exercise e = profiling_exercise("median", "Median of timing samples", ExerciseKind::Code, 15);
-    e.prompt =
-        "Benchmarks report the median time because a few slow samples (a garbage-collection "
-        "pause, another busy tab) barely move it. Write median(times): given an array of "
-        "times in milliseconds, return their median. For an even number of values, return "
-        "the mean of the two middle values. The array may be in any order.";
-    e.hints = {
-        "Sort a copy first. Without a compare function, sort() orders numbers as strings "
-        "(10 before 9): use (a, b) => a - b.",
-        "With n sorted values, the middle one is at index (n - 1) / 2 when n is odd; when n "
-        "is even, average the values at n / 2 - 1 and n / 2."};
-    e.grader_reference =
-        "sort ascending; odd length: the middle value; even length: the mean of the two "
-        "middle values";
-    // Even-length medians are a mean of two doubles, which students may compute in another
-    // order (a + (b - a) / 2): allow rounding differences, nothing more.
-    e.tolerance = {1e-9, 1e-12};
-    e.function_name = "median";
-    e.starter_code = "function median(times) {\n  // return the median of an array of numbers\n}";
-    e.time_limit_ms = 2000;
-    entries.push_back({std::move(e), draw_median});
-  }
-
-  {
-    Exercise e = profiling_exercise("measure-latency", "measureLatency with warmup",
-                                    ExerciseKind::Code, 15);
-    e.prompt =
-        "Write `measureLatency(fn, { warmup, iterations }, clock)`: call `fn()` warmup times "
-        "without timing it (those calls warm caches and the JIT up), then call it iterations "
-        "more times, timing each call with `clock.now()` (milliseconds), and return the "
-        "median of those per-call times in ms. Use the clock you are given, not "
-        "`performance.now()`: the tests pass a fake clock and an fn that advances it by a "
-        "scripted time per call, so your code is graded exactly, whatever your machine.";
-    e.hints = {"Read the clock right before and right after each timed call; the difference "
-               "is that call's time. Keep the times in an array.",
-               "Run the warmup calls first, outside the loop that reads the clock.",
-               "Return the median of the per-call times (sort a copy; average the two middle "
-               "values when there are an even number), not their mean."};
-    e.grader_reference =
-        "warmup untimed calls; then per call t = clock.now() after − before; return the "
-        "median of the iterations times (mean of the two middle ones for an even count)";
-    // The fake clock adds costs in floating point; a duration read back from it may differ
-    // from the scripted cost in the last bits.
-    e.tolerance = {1e-9, 1e-9};
-    e.function_name = "measureLatency";
-    e.starter_code =
-        "function measureLatency(fn, { warmup, iterations }, clock) {\n"
-        "  // call fn() `warmup` times untimed, then time `iterations` calls with clock.now()\n"
-        "  // and return the median per-call time in ms\n"
-        "}";
-    e.time_limit_ms = 2000;
-    entries.push_back({std::move(e), draw_measure_latency});
-  }
-
-  {
-    Exercise e = profiling_exercise("count-parameters", "countParameters(model) in JavaScript",
-                                    ExerciseKind::Code, 10);
-    e.prompt =
-        "Write `countParameters(model)`: the number of trainable parameters of a model given "
-        "as this lab's model spec, e.g. `{name: \"mlp\", input: [64, 784], layers: [{type: "
-        "\"Linear\", in: 784, out: 256}, {type: \"ReLU\"}, {type: \"Linear\", in: 256, out: "
-        "10, bias: false}]}`. Layer types and their fields: `Linear` in, out, bias (default "
-        "true); `Conv2d` in_channels, out_channels, kernel (square), stride, padding, bias "
-        "(default true); `LayerNorm` features (a scale and a shift per feature); "
-        "`MultiHeadAttention` d_model, heads (query, key, value and output projections, each "
-        "d_model → d_model with a bias); `TransformerBlock` d_model, heads, d_ff (two "
-        "LayerNorms, a MultiHeadAttention and a feed-forward Linear d_model → d_ff → d_model, "
-        "both with bias); `ReLU`, `GELU`, `Sigmoid`, `Softmax`, `MaxPool2d` and `Flatten` have "
-        "no parameters.";
-    e.hints = {"Loop over model.layers and add each layer's count; a switch on layer.type "
-               "keeps it readable.",
-               "A missing bias field means true: test `layer.bias !== false`.",
-               "Linear: in·out + out. Conv2d: out_channels·in_channels·kernel² + out_channels. "
-               "LayerNorm: 2·features. MultiHeadAttention: 4·(d² + d).",
-               "TransformerBlock: 2·(2·d) for its LayerNorms, 4·(d² + d) for attention, and "
-               "(d·d_ff + d_ff) + (d_ff·d + d) for the feed-forward layers."};
-    e.grader_reference =
-        "Σ over layers: Linear in·out (+out); Conv2d C_out·C_in·k² (+C_out); LayerNorm 2·f; "
-        "MultiHeadAttention 4(d² + d); TransformerBlock 4d + 4(d² + d) + 2·d·d_ff + d_ff + d; "
-        "the expected counts are core's Model::parameter_count()";
-    e.tolerance = kExact;
-    e.function_name = "countParameters";
-    e.starter_code =
-        "function countParameters(model) {\n"
-        "  let total = 0;\n"
-        "  for (const layer of model.layers) {\n"
-        "    // add this layer's trainable parameters\n"
-        "  }\n"
-        "  return total;\n"
-        "}";
-    entries.push_back({std::move(e), draw_count_parameters});
-  }
-
-  {
-    // 15 points: the integrated profile, several core skills on one model (README.md,
-    // "Adding an exercise", has the 10/15/20 scale).
-    Exercise e = profiling_exercise("integrated-profile",
-                                    "Integrated profile: parameters, FLOPs and Adam memory",
-                                    ExerciseKind::Numeric, 15);
-    e.prompt =
-        "Profile this model by hand, as the profiler does: Linear({d_in} → {h}) with bias, "
-        "ReLU, Linear({h} → {d_out}) with bias, float32, run on a batch of {batch} samples. "
-        "Give (1) its total number of parameters; (2) its FLOPs for the whole batch, counted "
-        "the way this lab does (2 per multiply-accumulate, bias additions and the ReLU left "
-        "out); (3) the bytes that training it with Adam takes: the parameters, a gradient per "
-        "parameter, Adam's two moment estimates (m and v) per parameter, and the activations "
-        "(the output of every layer at this batch, the ReLU's included).";
-    e.hints = {"Parameters: in·out + out per Linear layer; ReLU has none.",
-               "FLOPs per batch = 2·(d_in·h + h·d_out) × batch.",
-               "Adam memory = 4 bytes × (4 × parameters + batch × (h + h + d_out)): the three "
-               "layer outputs are (batch, h), (batch, h) and (batch, d_out)."};
-    e.grader_reference =
-        "parameters = d_in·h + h + h·d_out + d_out; FLOPs per batch = 2·(d_in·h + h·d_out)·"
-        "batch; Adam bytes = 4·(parameters + gradients + m + v) + 4·batch·(2·h + d_out)";
-    e.parts = {{"Total parameters", "parameters", kNearestInteger, 1.0},
-               {"FLOPs per batch", "FLOPs", kNearestInteger, 1.0},
-               {"Adam training memory", "bytes", kNearestInteger, 1.0}};
-    entries.push_back({std::move(e), draw_integrated_profile});
-  }
-
-  {
-    // 20 points: the chapter's capstone, graded from the student's own measurements.
-    Exercise e = profiling_exercise("batch-throughput",
-                                    "Capstone: the throughput gain of batching on your machine",
-                                    ExerciseKind::Numeric, 20);
-    e.prompt =
-        "This is the chapter's capstone: it puts the profiler, the experiments and the "
-        "statistics together on your own machine. "
-        "Run the batch-size experiment above. From your own table: how many times more "
-        "samples per second does the model process at batch size 32 than at batch size 1 "
-        "on your machine? (samples/s at batch 32 divided by samples/s at batch 1.)";
-    e.hints = {"Find the rows with batch size 1 and 32 and read their samples/s column.",
-               "Divide the batch-32 throughput by the batch-1 throughput. A number above 1 means "
-               "batching paid off: the same weights served 32 samples per pass.",
-               "Your answer is graded against the run on this page: if you run the experiment "
-               "again, answer from the new table."};
-    e.grader_reference =
-        "gain = samples_per_s at batch_size 32 / samples_per_s at batch_size 1, from the rows "
-        "of your latest run";
-    // The table shows three significant digits.
-    e.tolerance = {0.03, 0.0};
-    e.unit = "×";
-    e.evidence = {"profiling-batch-size", "the batch-size experiment",
-                  "samples_per_s at batch_size 1 and 32"};
-    entries.push_back({std::move(e), draw_nothing, batch_throughput_from_evidence});
-  }
-
-  {
-    Exercise e = profiling_exercise("backward-ratio", "Backward vs forward on your machine",
-                                    ExerciseKind::Numeric, 15);
-    e.prompt =
-        "Run the forward-vs-backward experiment above. For each row of your table, the "
-        "measured backward time divided by the forward time is the ratio that the rule of "
-        "thumb puts at 2. What is the median of that ratio over the rows of your run (with "
-        "one row, that row's ratio)?";
-    e.hints = {"Ratio per row = measured backward ms / forward ms.",
-               "Sort the ratios; the median is the middle one (the mean of the two middle ones "
-               "for an even count)."};
-    e.grader_reference =
-        "median over the rows of measured_ms / forward_ms, from your latest run";
-    e.tolerance = {0.03, 0.0};
-    e.unit = "×";
-    e.evidence = {"profiling-forward-backward", "the forward-vs-backward experiment",
-                  "measured_ms and forward_ms of every row"};
-    entries.push_back({std::move(e), draw_nothing, backward_ratio_from_evidence});
-  }
-
-  return entries;
+// Each exercise's prose is the entry with the same id in core/exercises/profiling.json,
+// which also sets the order the page shows them in.
+std::vector<ExerciseCode> profiling_exercises() {
+  using enum ExerciseKind;
+  return {
+      {.id = "profiling.linear-params", .kind = Numeric, .points = 10,
+       .draw = draw_linear_params, .tolerance = kNearestInteger},
+      {.id = "profiling.ffn-param-memory", .kind = Numeric, .points = 10,
+       .draw = draw_ffn_param_memory, .tolerance = kNearestInteger},
+      {.id = "profiling.adam-memory", .kind = Numeric, .points = 10,
+       .draw = draw_adam_memory, .tolerance = {0.005, 0.0}},
+      {.id = "profiling.linear-flops", .kind = Numeric, .points = 15,
+       .draw = draw_linear_flops,
+       .parts = {{kNearestInteger}, {kNearestInteger}, {{0.01, 0.0}}}},
+      {.id = "profiling.flops-batch", .kind = Choice, .points = 10, .draw = draw_flops_batch},
+      // The FLOPs need H_out and the multiply-accumulate count on top: worth a little more.
+      {.id = "profiling.conv-output", .kind = Numeric, .points = 10,
+       .draw = draw_conv_output, .parts = {{kNearestInteger, 2.0}, {kNearestInteger, 3.0}}},
+      {.id = "profiling.count-linear-flops", .kind = Code, .points = 10,
+       .draw = draw_count_linear_flops, .tolerance = kExact},
+      {.id = "profiling.count-conv2d-flops", .kind = Code, .points = 10,
+       .draw = draw_count_conv2d_flops, .tolerance = kExact},
+      {.id = "profiling.efficiency", .kind = Numeric, .points = 10,
+       .draw = draw_efficiency, .tolerance = {0.0, 0.1}},
+      {.id = "profiling.bound-classify", .kind = Choice, .points = 10,
+       .draw = draw_bound_classify},
+      {.id = "profiling.latency-statistic", .kind = Choice, .points = 10,
+       .draw = draw_latency_statistic},
+      // Even-length medians are a mean of two doubles, which students may compute in another
+      // order (a + (b - a) / 2): allow rounding differences, nothing more.
+      {.id = "profiling.median", .kind = Code, .points = 15, .draw = draw_median,
+       .tolerance = {1e-9, 1e-12}, .time_limit_ms = 2000},
+      // The fake clock adds costs in floating point; a duration read back from it may differ
+      // from the scripted cost in the last bits.
+      {.id = "profiling.measure-latency", .kind = Code, .points = 15,
+       .draw = draw_measure_latency, .tolerance = {1e-9, 1e-9}, .time_limit_ms = 2000},
+      {.id = "profiling.count-parameters", .kind = Code, .points = 10,
+       .draw = draw_count_parameters, .tolerance = kExact},
+      // 15 points: the integrated profile, several core skills on one model (README.md,
+      // "Adding an exercise", has the 10/15/20 scale).
+      {.id = "profiling.integrated-profile", .kind = Numeric, .points = 15,
+       .draw = draw_integrated_profile,
+       .parts = {{kNearestInteger}, {kNearestInteger}, {kNearestInteger}}},
+      // 20 points: the chapter's capstone, graded from the student's own measurements. The
+      // table shows three significant digits.
+      {.id = "profiling.batch-throughput", .kind = Numeric, .points = 20,
+       .draw = draw_nothing, .tolerance = {0.03, 0.0}, .experiment = "profiling-batch-size",
+       .from_evidence = batch_throughput_from_evidence},
+      {.id = "profiling.backward-ratio", .kind = Numeric, .points = 15, .draw = draw_nothing,
+       .tolerance = {0.03, 0.0}, .experiment = "profiling-forward-backward",
+       .from_evidence = backward_ratio_from_evidence},
+  };
 }
 
 }  // namespace perflab::detail

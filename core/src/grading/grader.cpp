@@ -1,6 +1,7 @@
 // The grading engine shared by every exercise: seeds a variant from (id, seed), renders
 // its prompt, validates answer objects strictly and grades them. What each exercise asks
-// and how its answer is computed lives in exercise_bank_<chapter>.cpp.
+// lives in core/exercises/<chapter>.json, how its answer is computed in
+// exercise_bank_<chapter>.cpp.
 // Not for: running student code (the page's sandbox does; this grades the values it returned).
 #include "perflab/grading/grader.hpp"
 
@@ -12,9 +13,9 @@
 #include <tuple>
 #include <utility>
 
-#include "exercise_bank.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
+#include "perflab/detail/exercise_bank.hpp"
 
 namespace perflab {
 namespace {
@@ -64,35 +65,6 @@ std::string param_text(const json& value) {
   return shown(value);
 }
 
-bool is_identifier_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-// Replaces each {name} with params[name]. Braces around anything that is not an
-// identifier (code in a prompt) stay as written; an identifier that is not a parameter is
-// a bug in the bank and throws.
-std::string render(const std::string& tmpl, const json& params, std::string_view id) {
-  std::string out;
-  std::size_t i = 0;
-  while (i < tmpl.size()) {
-    const std::size_t close = tmpl[i] == '{' ? tmpl.find('}', i + 1) : std::string::npos;
-    if (close != std::string::npos && close > i + 1 &&
-        std::all_of(tmpl.begin() + static_cast<std::ptrdiff_t>(i) + 1,
-                    tmpl.begin() + static_cast<std::ptrdiff_t>(close), is_identifier_char)) {
-      const std::string name = tmpl.substr(i + 1, close - i - 1);
-      if (!params.contains(name)) {
-        throw Error("exercise " + std::string(id) + ": the text names {" + name +
-                    "}, which is not one of its parameters");
-      }
-      out += param_text(params.at(name));
-      i = close + 1;
-    } else {
-      out += tmpl[i++];
-    }
-  }
-  return out;
-}
-
 // Position of id in the bank (the same in exercise_entries() and exercise_bank()).
 std::size_t exercise_index(std::string_view id) {
   const auto& entries = detail::exercise_entries();
@@ -112,7 +84,7 @@ const ExerciseEntry& find_entry(std::string_view id) {
 
 VariantData draw_variant(const ExerciseEntry& entry, std::uint32_t seed) {
   Rng rng(fnv1a64(entry.exercise.id) ^ seed);
-  return entry.draw(rng);
+  return entry.draw(rng, entry.fragments);
 }
 
 bool within(double answer, double expected, const Tolerance& tol) {
@@ -252,7 +224,7 @@ std::vector<std::string> shown_choices(const Exercise& e, const VariantData& v) 
   for (std::size_t i = 0; i < e.choices.size(); ++i) {
     const std::size_t from =
         v.choice_order.empty() ? i : static_cast<std::size_t>(v.choice_order.at(i));
-    shown.push_back(render(e.choices.at(from), v.params, e.id));
+    shown.push_back(detail::render_text(e.choices.at(from), v.params, "exercise " + e.id));
   }
   return shown;
 }
@@ -487,7 +459,7 @@ json exercise_variant(std::string_view id, std::uint32_t seed) {
   const Exercise& e = entry.exercise;
   const VariantData v = draw_variant(entry, seed);
   json out = {{"id", e.id}, {"seed", seed}, {"params", v.params},
-              {"prompt", render(e.prompt, v.params, e.id)}};
+              {"prompt", detail::render_text(e.prompt, v.params, "exercise " + e.id)}};
   if (e.kind == ExerciseKind::Choice) out["choices"] = shown_choices(e, v);
   if (e.kind == ExerciseKind::Code) {
     json tests = json::array();
@@ -558,6 +530,7 @@ json apply_evidence(const ExerciseEntry& entry, VariantData& v, const json& answ
 }  // namespace
 
 std::string detail::describe_value(const json& value) { return shown(value); }
+std::string detail::format_param(const json& value) { return param_text(value); }
 
 json grade_exercise(std::string_view id, std::uint32_t seed, const json& answer) {
   const ExerciseEntry& entry = find_entry(id);
