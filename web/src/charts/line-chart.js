@@ -22,17 +22,22 @@ export class LineChart extends PlotChart {
    * @param {(value: number) => string} [options.xTickFormat] tick text (default String)
    * @param {number} [options.xBase] a log x axis's base (default 10)
    * @param {number[]} [options.xDomain] fixed [min, max] so the frame does not jump as rows arrive
+   * @param {number[]} [options.yDomain] fixed [min, max] (e.g. [0, 100] for a percentage)
+   * @param {Array<{y: number, label?: string}>} [options.yReferences] dashed horizontal rules,
+   *        each labelled at the right (e.g. a 95% target a coverage should reach)
    * @param {string} options.ariaLabel what the chart shows, for screen readers
    * @param {string} [options.emptyText] shown while there is no data
    * @param {number} [options.height] in CSS pixels
    */
   constructor(container, options) {
-    super(container, options, { xType: 'linear', yType: 'linear' });
+    super(container, options, { xType: 'linear', yType: 'linear', yReferences: [] });
   }
 
   figure(width) {
     const o = this.options;
     const logY = o.yType === 'log';
+    // References wait for data: alone they would draw a y axis around an empty frame.
+    const references = this.data.length ? o.yReferences : [];
     return Plot.plot({
       width,
       height: o.height,
@@ -53,10 +58,23 @@ export class LineChart extends PlotChart {
         grid: true,
       },
       // Log ticks as plain numbers (0.1, 0.2), not SI prefixes (100m) a student reads as milli-.
-      y: { type: o.yType, label: o.yLabel, zero: !logY, grid: true, nice: true, tickFormat: logY ? '~g' : undefined },
+      y: {
+        type: o.yType,
+        domain: o.yDomain,
+        label: o.yLabel,
+        zero: !logY,
+        grid: true,
+        nice: true,
+        tickFormat: logY ? '~g' : undefined,
+      },
       color: { legend: true, domain: o.seriesDomain, scheme: 'observable10' },
       marks: [
         logY ? null : Plot.ruleY([0]),
+        Plot.ruleY(references, { y: 'y', stroke: 'currentColor', strokeOpacity: 0.75, strokeDasharray: '5,4' }),
+        Plot.text(
+          references.filter((r) => r.label),
+          { y: 'y', frameAnchor: 'right', text: 'label', textAnchor: 'end', dx: -4, dy: -8, fill: 'currentColor' },
+        ),
         Plot.line(this.data, { x: o.x, y: o.y, stroke: o.series, strokeWidth: 2 }),
         Plot.dot(this.data, { x: o.x, y: o.y, fill: o.series, r: 3.5, tip: true }),
         emptyMark(this.data.length === 0, o.emptyText),
