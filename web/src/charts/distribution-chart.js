@@ -5,7 +5,7 @@
 // Not for: computing the summary (core does; stats-shape.js only bins and splits).
 
 import * as Plot from '@observablehq/plot';
-import { CHART_STYLE, PlotChart, emptyMark } from './plot-chart.js';
+import { CHART_STYLE, PlotChart, emptyPlot } from './plot-chart.js';
 import { HISTOGRAM_PARTS, binCount, boxPlot, centreRules, histogram } from './stats-shape.js';
 import { formatSig } from '../ui/format.js';
 
@@ -35,15 +35,7 @@ export class DistributionChart extends PlotChart {
     const values = this.data?.values ?? [];
     const summary = this.data?.summary;
     if (values.length === 0 || !summary) {
-      // No scales, so no axes: only the hint inside an empty frame of the chart's size.
-      return Plot.plot({
-        width,
-        height: o.height,
-        style: CHART_STYLE,
-        ariaLabel: o.ariaLabel,
-        ariaDescription: o.emptyText,
-        marks: [Plot.frame({ strokeOpacity: 0.15 }), emptyMark(true, o.emptyText)],
-      });
+      return emptyPlot(width, o);
     }
     const min = Math.min(...values);
     const max = Math.max(...values);
@@ -51,15 +43,19 @@ export class DistributionChart extends PlotChart {
     const rows = histogram(values, { bins, lowerFence: summary.lower_fence, upperFence: summary.upper_fence });
     const xDomain = [rows[0].x0, rows[rows.length - 1].x1];
     const withUnit = (v) => `${o.valueFormat(v)} ${o.unit}`;
-    const rules = centreRules(summary.mean, summary.median, withUnit);
-    const outlierCount = rows.filter((r) => r.part === HISTOGRAM_PARTS[1]).reduce((s, r) => s + r.count, 0);
+    const rules = centreRules(summary.mean, summary.median, withUnit, xDomain);
+    const stacks = new Map();
+    for (const r of rows) stacks.set(r.x0, (stacks.get(r.x0) ?? 0) + r.count);
+    const tallest = Math.max(...stacks.values());
+    const outliers = values.filter((v) => v < summary.lower_fence || v > summary.upper_fence);
+    const outlierCount = outliers.length;
     const x = { domain: xDomain, label: o.box ? null : o.xLabel, labelAnchor: 'center', grid: true };
     const histogramSvg = Plot.plot({
       width,
       height: o.height,
       marginLeft: MARGIN.left,
       marginRight: MARGIN.right,
-      marginTop: 28,
+      marginTop: 20,
       marginBottom: o.box ? 24 : 44,
       style: CHART_STYLE,
       ariaLabel: o.ariaLabel,
@@ -67,11 +63,14 @@ export class DistributionChart extends PlotChart {
         `${values.length} samples, median ${withUnit(summary.median)}, mean ${withUnit(summary.mean)}, ` +
         `${outlierCount} outside Tukey's fences`,
       x,
-      y: { label: o.yLabel, grid: true, nice: true },
+      // 25% headroom above the tallest bar for the median and mean labels.
+      y: { label: o.yLabel, domain: [0, tallest * 1.25], grid: true, nice: true },
       color: { legend: true, domain: HISTOGRAM_PARTS, range: ['var(--accent, #2457c5)', '#d62728'] },
       marks: [
         Plot.rectY(rows, { x1: 'x0', x2: 'x1', y: 'count', fill: 'part', inset: 0.5, tip: true }),
         Plot.ruleY([0]),
+        // Without the box plot, a lone slow sample is a one-pixel bar: ring each outlier on the baseline.
+        o.box ? null : Plot.dot(outliers, { x: (v) => v, y: 0, r: 3, stroke: '#d62728', fill: 'none', tip: true }),
         // The median solid, the mean dashed: the legend-free way to tell them apart.
         Plot.ruleX(rules, {
           x: 'x',
@@ -79,15 +78,19 @@ export class DistributionChart extends PlotChart {
           strokeWidth: 1.5,
           strokeDasharray: (r) => (r.key === 'mean' ? '5,3' : null),
         }),
+        // Inside the frame's top band, kept clear of the bars by the y domain's headroom.
         ...rules.map((r) =>
           Plot.text([r], {
             x: 'x',
             frameAnchor: 'top',
             text: 'label',
             textAnchor: r.anchor,
-            dx: r.anchor === 'end' ? -4 : 4,
-            dy: -14,
+            dx: r.anchor === 'end' ? -5 : 5,
+            dy: 10 + 16 * r.line,
             fill: 'currentColor',
+            stroke: 'var(--bg, white)',
+            strokeWidth: 3,
+            paintOrder: 'stroke',
           }),
         ),
       ],

@@ -5,7 +5,7 @@
 // chart's unit. Not for: fitting (core fits; stats-shape.js only groups the curve rows).
 
 import * as Plot from '@observablehq/plot';
-import { CHART_STYLE, PlotChart, emptyMark } from './plot-chart.js';
+import { CHART_STYLE, PlotChart, emptyPlot } from './plot-chart.js';
 import { curveSeries } from './stats-shape.js';
 
 export class FitChart extends PlotChart {
@@ -29,15 +29,7 @@ export class FitChart extends PlotChart {
     const points = (this.data?.points ?? []).filter((p) => p.n > 0 && p.value > 0);
     const { rows, fits } = curveSeries(this.data?.curves ?? []);
     if (points.length === 0 && rows.length === 0) {
-      // No scales, so no axes: only the hint inside an empty frame of the chart's size.
-      return Plot.plot({
-        width,
-        height: o.height,
-        style: CHART_STYLE,
-        ariaLabel: o.ariaLabel,
-        ariaDescription: o.emptyText,
-        marks: [Plot.frame({ strokeOpacity: 0.15 }), emptyMark(true, o.emptyText)],
-      });
+      return emptyPlot(width, o);
     }
     const kernels = [...new Set(points.map((p) => p.series).filter((s) => s !== undefined))];
     return Plot.plot({

@@ -4,7 +4,7 @@
 // Not for: computing anything shown (rows arrive computed) or animating.
 
 import * as Plot from '@observablehq/plot';
-import { CHART_STYLE, PlotChart, emptyMark } from './plot-chart.js';
+import { CHART_STYLE, PlotChart, emptyPlot } from './plot-chart.js';
 
 export class LineChart extends PlotChart {
   /**
@@ -35,9 +35,8 @@ export class LineChart extends PlotChart {
 
   figure(width) {
     const o = this.options;
+    if (this.data.length === 0) return emptyPlot(width, o);
     const logY = o.yType === 'log';
-    // References wait for data: alone they would draw a y axis around an empty frame.
-    const references = this.data.length ? o.yReferences : [];
     return Plot.plot({
       width,
       height: o.height,
@@ -45,7 +44,6 @@ export class LineChart extends PlotChart {
       marginBottom: 44,
       style: CHART_STYLE,
       ariaLabel: o.ariaLabel,
-      ariaDescription: this.data.length ? undefined : o.emptyText,
       x: {
         type: o.xType,
         domain: o.xDomain,
@@ -70,14 +68,13 @@ export class LineChart extends PlotChart {
       color: { legend: true, domain: o.seriesDomain, scheme: 'observable10' },
       marks: [
         logY ? null : Plot.ruleY([0]),
-        Plot.ruleY(references, { y: 'y', stroke: 'currentColor', strokeOpacity: 0.75, strokeDasharray: '5,4' }),
+        Plot.ruleY(o.yReferences, { y: 'y', stroke: 'currentColor', strokeOpacity: 0.75, strokeDasharray: '5,4' }),
         Plot.text(
-          references.filter((r) => r.label),
+          o.yReferences.filter((r) => r.label),
           { y: 'y', frameAnchor: 'right', text: 'label', textAnchor: 'end', dx: -4, dy: -8, fill: 'currentColor' },
         ),
         Plot.line(this.data, { x: o.x, y: o.y, stroke: o.series, strokeWidth: 2 }),
         Plot.dot(this.data, { x: o.x, y: o.y, fill: o.series, r: 3.5, tip: true }),
-        emptyMark(this.data.length === 0, o.emptyText),
       ],
     });
   }

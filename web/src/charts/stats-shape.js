@@ -100,16 +100,17 @@ export function boxPlot(values, { p25, median, p75, lower_fence, upper_fence }) 
 }
 
 /**
- * The mean's and median's labelled rules: the smaller value's label to the left of its rule
- * (anchor 'end'), the larger's to the right ('start'), so two close rules keep readable labels.
- * Equal values: the median left, the mean right.
+ * The median's and mean's labelled rules over an x domain [lo, hi]: the median's label on the
+ * first line under the frame's top, the mean's on the second, so close rules keep readable
+ * labels; each label runs right of its rule in the left half of the domain and left of it in
+ * the right half, so it stays inside the frame.
  * @param {(value: number) => string} format the value's text with its unit
  */
-export function centreRules(mean, median, format) {
-  const medianLeft = median <= mean;
+export function centreRules(mean, median, format, [lo, hi]) {
+  const anchor = (x) => (x <= (lo + hi) / 2 ? 'start' : 'end');
   return [
-    { key: 'median', x: median, label: `median ${format(median)}`, anchor: medianLeft ? 'end' : 'start' },
-    { key: 'mean', x: mean, label: `mean ${format(mean)}`, anchor: medianLeft ? 'start' : 'end' },
+    { key: 'median', x: median, label: `median ${format(median)}`, anchor: anchor(median), line: 0 },
+    { key: 'mean', x: mean, label: `mean ${format(mean)}`, anchor: anchor(mean), line: 1 },
   ];
 }
 
