@@ -65,21 +65,18 @@ test('boxPlot puts the whiskers at the extreme samples inside the fences and lis
   assert.throws(() => boxPlot([], summary), { message: 'boxPlot needs at least one value' });
 });
 
-test('centreRules puts the smaller value’s label on the left of its rule', () => {
+test('centreRules puts the median on the first line, the mean on the second, each label inside the domain', () => {
   const f = (v) => `${v} ms`;
-  assert.deepEqual(centreRules(5, 3, f), [
-    { key: 'median', x: 3, label: 'median 3 ms', anchor: 'end' },
-    { key: 'mean', x: 5, label: 'mean 5 ms', anchor: 'start' },
+  assert.deepEqual(centreRules(5, 3, f, [0, 20]), [
+    { key: 'median', x: 3, label: 'median 3 ms', anchor: 'start', line: 0 },
+    { key: 'mean', x: 5, label: 'mean 5 ms', anchor: 'start', line: 1 },
   ]);
+  // Domain [0, 20], middle 10: a value at the middle still writes rightwards, past it leftwards.
   assert.deepEqual(
-    centreRules(2, 3, f).map((r) => r.anchor),
-    ['start', 'end'],
-  );
-  assert.deepEqual(
-    centreRules(3, 3, f).map((r) => [r.key, r.anchor]),
+    centreRules(17, 10, f, [0, 20]).map((r) => [r.key, r.anchor]),
     [
-      ['median', 'end'],
-      ['mean', 'start'],
+      ['median', 'start'],
+      ['mean', 'end'],
     ],
   );
 });
