@@ -71,13 +71,15 @@ export class DistributionChart extends PlotChart {
         Plot.ruleY([0]),
         // Without the box plot, a lone slow sample is a one-pixel bar: ring each outlier on the baseline.
         o.box ? null : Plot.dot(outliers, { x: (v) => v, y: 0, r: 3, stroke: '#d62728', fill: 'none', tip: true }),
-        // The median solid, the mean dashed: the legend-free way to tell them apart.
-        Plot.ruleX(rules, {
-          x: 'x',
-          stroke: 'currentColor',
-          strokeWidth: 1.5,
-          strokeDasharray: (r) => (r.key === 'mean' ? '5,3' : null),
-        }),
+        // The median solid, the mean dashed (a dash pattern is one per mark, not a channel).
+        ...rules.map((r) =>
+          Plot.ruleX([r], {
+            x: 'x',
+            stroke: 'currentColor',
+            strokeWidth: 1.5,
+            strokeDasharray: r.key === 'mean' ? '5,3' : undefined,
+          }),
+        ),
         // Inside the frame's top band, kept clear of the bars by the y domain's headroom.
         ...rules.map((r) =>
           Plot.text([r], {

@@ -60,14 +60,15 @@ export class LineChart extends PlotChart {
         type: o.yType,
         domain: o.yDomain,
         label: o.yLabel,
-        zero: !logY,
+        zero: !logY && !o.yDomain, // a fixed domain is kept as given
         grid: true,
         nice: true,
         tickFormat: logY ? '~g' : undefined,
       },
       color: { legend: true, domain: o.seriesDomain, scheme: 'observable10' },
       marks: [
-        logY ? null : Plot.ruleY([0]),
+        // The zero baseline, unless the axis is log or a fixed domain leaves zero out.
+        logY || o.yDomain?.[0] > 0 ? null : Plot.ruleY([0]),
         Plot.ruleY(o.yReferences, { y: 'y', stroke: 'currentColor', strokeOpacity: 0.75, strokeDasharray: '5,4' }),
         Plot.text(
           o.yReferences.filter((r) => r.label),
