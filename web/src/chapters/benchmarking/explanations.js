@@ -42,9 +42,9 @@ export const SECTIONS = Object.freeze([
     title: 'Warmup and tier-up',
     paragraphs: [
       'The first calls of a WebAssembly function are not representative. Chromium’s engine, V8, first compiles a ' +
-        'module with <b>Liftoff</b>, its baseline compiler, which produces code quickly but does not optimize it. ' +
-        'Functions that turn out to be hot are compiled again by <b>TurboFan</b>, the optimizing compiler, in the ' +
-        'background; once that code is ready, later calls run it. Firefox and Safari also have a baseline tier and ' +
+        'module with <b>Liftoff</b>, its baseline compiler, which produces code quickly but does little to ' +
+        'optimize it. Functions that turn out to be hot are compiled again by <b>TurboFan</b>, the optimizing ' +
+        'compiler, in the background; once that code is ready, later calls run it. Firefox and Safari also have a baseline tier and ' +
         'an optimizing tier. On top of the compiler, the first calls also fill the caches and touch freshly ' +
         'allocated memory for the first time.',
       'So a benchmark runs the code a few times untimed first (warmup) and only then takes samples. How many ' +
@@ -137,8 +137,11 @@ export const SECTIONS = Object.freeze([
     paragraphs: [
       'A <b>p-value</b> is the probability of seeing a difference at least as large as the one measured if the ' +
         'two variants were in fact equally fast. It says nothing about how large the difference is. The standard ' +
-        'error of a mean shrinks as s/√n, so with enough samples a real difference far too small to matter becomes ' +
-        'significant; with three samples each, even a large difference may not be.',
+        'error of a mean is s/√n, so it keeps shrinking as samples are added, and with enough samples a real ' +
+        'difference far too small to matter becomes significant. With few samples the opposite happens: with ' +
+        'three samples each, the Mann-Whitney test below cannot reach p < 0.05 however large the difference, ' +
+        'because its smallest two-sided p-value is 2 of the 20 ways to split six values into two groups of ' +
+        'three, 0.1.',
       'So the lab reports an <b>effect size</b> beside every p-value: the ratio of the medians with its bootstrap ' +
         'interval, <b>Cohen’s d</b> (the difference of the means in pooled standard deviations) and <b>Cliff’s ' +
         'delta</b> (over all pairs of one value from each sample, the share in which B’s is larger minus the ' +
@@ -225,7 +228,7 @@ export const SECTIONS = Object.freeze([
     id: 'report',
     title: 'Honest reports',
     paragraphs: [
-      'A benchmark report says where it was measured (browser, WebAssembly SIMD or not, clock resolution, ' +
+      'An honest report says where it was measured (browser, WebAssembly SIMD or not, clock resolution, ' +
         'cross-origin isolation, logical cores), reports each result as a median with its spread and interval ' +
         'rather than one number, and says what was <b>not</b> measured.',
       'Accuracy is not measured here: the lab has no trained models yet, so every report says “not measured” ' +
