@@ -45,8 +45,8 @@ export const SECTIONS = Object.freeze([
         'module with <b>Liftoff</b>, its baseline compiler, which produces code quickly but does little to ' +
         'optimize it. Functions that turn out to be hot are compiled again by <b>TurboFan</b>, the optimizing ' +
         'compiler, in the background; once that code is ready, later calls run it. Firefox and Safari also have ' +
-        'a baseline tier and an optimizing tier. On top of the compiler, the first calls also fill the caches and touch freshly ' +
-        'allocated memory for the first time.',
+        'a baseline tier and an optimizing tier. On top of the compiler, the first calls also fill the caches ' +
+        'and touch freshly allocated memory for the first time.',
       'So a benchmark runs the code a few times untimed first (warmup) and only then takes samples. How many ' +
         'calls it takes for the time to settle depends on the engine, the function and the machine: measure it ' +
         'rather than assume it.',
