@@ -34,11 +34,11 @@ export class DistributionChart extends PlotChart {
     const o = this.options;
     const values = this.data?.values ?? [];
     const summary = this.data?.summary;
-    if (values.length === 0 || !summary) {
-      return emptyPlot(width, o);
-    }
-    const min = Math.min(...values);
-    const max = Math.max(...values);
+    if (values.length === 0 || !summary) return emptyPlot(width, o);
+    // A loop, not Math.min(...values): spreading a very large sample overflows the call stack.
+    let min = Infinity;
+    let max = -Infinity;
+    for (const v of values) [min, max] = [Math.min(min, v), Math.max(max, v)];
     const bins = binCount({ n: values.length, iqr: summary.p75 - summary.p25, min, max }, o.maxBins);
     const rows = histogram(values, { bins, lowerFence: summary.lower_fence, upperFence: summary.upper_fence });
     const xDomain = [rows[0].x0, rows[rows.length - 1].x1];
@@ -47,8 +47,8 @@ export class DistributionChart extends PlotChart {
     const stacks = new Map();
     for (const r of rows) stacks.set(r.x0, (stacks.get(r.x0) ?? 0) + r.count);
     const tallest = Math.max(...stacks.values());
-    const outliers = values.filter((v) => v < summary.lower_fence || v > summary.upper_fence);
-    const outlierCount = outliers.length;
+    const box = boxPlot(values, summary);
+    const outliers = box.outliers;
     const x = { domain: xDomain, label: o.box ? null : o.xLabel, labelAnchor: 'center', grid: true };
     const histogramSvg = Plot.plot({
       width,
@@ -61,7 +61,7 @@ export class DistributionChart extends PlotChart {
       ariaLabel: o.ariaLabel,
       ariaDescription:
         `${values.length} samples, median ${withUnit(summary.median)}, mean ${withUnit(summary.mean)}, ` +
-        `${outlierCount} outside Tukey's fences`,
+        `${outliers.length} outside Tukey's fences`,
       x,
       // 25% headroom above the tallest bar for the median and mean labels.
       y: { label: o.yLabel, domain: [0, tallest * 1.25], grid: true, nice: true },
@@ -98,7 +98,6 @@ export class DistributionChart extends PlotChart {
       ],
     });
     if (!o.box) return histogramSvg;
-    const box = boxPlot(values, summary);
     const boxSvg = Plot.plot({
       width,
       height: BOX_HEIGHT,
