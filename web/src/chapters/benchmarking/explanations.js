@@ -139,9 +139,9 @@ export const SECTIONS = Object.freeze([
         'two variants were in fact equally fast. It says nothing about how large the difference is. The standard ' +
         'error of a mean is s/√n, so it keeps shrinking as samples are added, and with enough samples a real ' +
         'difference far too small to matter becomes significant. With few samples the opposite happens: with ' +
-        'three samples each, the Mann-Whitney test below cannot reach p < 0.05 however large the difference, ' +
-        'because its smallest two-sided p-value is 2 of the 20 ways to split six values into two groups of ' +
-        'three, 0.1.',
+        'three samples each, the Mann-Whitney test below cannot reach p < 0.05 however large the difference: ' +
+        'of the 20 ways to split six values into two groups of three, 2 separate them completely, so its ' +
+        'smallest two-sided p-value is 2/20 = 0.1.',
       'So the lab reports an <b>effect size</b> beside every p-value: the ratio of the medians with its bootstrap ' +
         'interval, <b>Cohen’s d</b> (the difference of the means in pooled standard deviations) and <b>Cliff’s ' +
         'delta</b> (over all pairs of one value from each sample, the share in which B’s is larger minus the ' +
@@ -199,7 +199,8 @@ export const SECTIONS = Object.freeze([
     formula:
       'classes g(n): 1, log₂ n, n, n log₂ n, n², n³       c = Σ tᵢ·g(nᵢ) / Σ g(nᵢ)²\n' +
       'normalized RMS = √( mean (tᵢ − c·g(nᵢ))² ) / mean tᵢ\n' +
-      'log-log: ln t = ln a + b·ln n     (operation counts predict b = 3 for a naive matmul, b = 1 for GELU)',
+      'log-log: ln t = ln a + b·ln n\n' +
+      '  operation counts predict b = 3 for an N×N naive matmul, b = 1 for GELU over n elements',
     run:
       'Run it: sweep the size of several kernels, see the fitted curves on log-log axes and the ranked fits, ' +
       'and compare the slope with the class you expect.',
