@@ -1,6 +1,7 @@
 // The Benchmarking chapter: how to trust a measurement. Puts each explanation
 // (explanations.js) on the page with its formulas, the line saying what to run, and one empty
-// slot per experiment (`#benchmarking-<experiment>-slot`) that the experiments mount into;
+// slot per experiment (`#benchmarking-<experiment>-slot`) that the experiments mount into
+// (it says so while its experiment is not in the lab yet);
 // main.js mounts the exercises below. Not for: measuring or any statistic (worker and core).
 
 import { h } from '../../ui/dom.js';
@@ -9,6 +10,9 @@ import './benchmarking.css';
 
 /** The id of the element an experiment of this chapter mounts into. */
 export const slotId = (experiment) => `benchmarking-${experiment}-slot`;
+
+/** What a slot says until its experiment mounts (the mount replaces the slot's children). */
+export const PENDING_TEXT = 'This experiment is not in the lab yet: it arrives with the next part of this chapter.';
 
 export default {
   id: 'benchmarking',
@@ -41,7 +45,9 @@ export default {
           ...s.paragraphs.map((html) => h('p', { html })),
           s.formula && h('pre', { class: 'formula', text: s.formula }),
           h('p', { class: 'try', text: s.run }),
-          ...s.slots.map((experiment) => h('div', { id: slotId(experiment), 'data-slot': experiment })),
+          ...s.slots.map((experiment) =>
+            h('div', { id: slotId(experiment), 'data-slot': experiment }, h('p', { class: 'slot-pending', text: PENDING_TEXT })),
+          ),
         ),
       );
     }
