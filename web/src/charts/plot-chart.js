@@ -13,6 +13,22 @@ export function emptyMark(isEmpty, text) {
   return isEmpty ? Plot.text([text], { frameAnchor: 'middle', fill: 'currentColor', fillOpacity: 0.6 }) : null;
 }
 
+/**
+ * The whole figure of a chart with nothing to show yet: a faint frame of the chart's size with
+ * the hint in the middle. No scales, so no axis: an axis without data would print stray ticks
+ * (a lone "0.000000" half outside the card).
+ */
+export function emptyPlot(width, { height, ariaLabel, emptyText }) {
+  return Plot.plot({
+    width,
+    height,
+    style: CHART_STYLE,
+    ariaLabel,
+    ariaDescription: emptyText,
+    marks: [Plot.frame({ strokeOpacity: 0.15 }), emptyMark(true, emptyText)],
+  });
+}
+
 export class PlotChart {
   /**
    * @param {HTMLElement} container the chart replaces this element's children
