@@ -2,7 +2,8 @@
 // (every control type) and a scripted bridge: defaults and hints from the spec, invalid
 // settings shown beside their control, "point i of n" with elapsed time, Cancel and errors
 // keeping a result on screen, the CSV of what is shown, results exposed to other code,
-// quick mode, and a bad spec failing at mount. matmul-experiment.test.mjs (the vectorization experiment) covers the real
+// a select whose options arrive later (loading, failure and Try again, then filled), quick
+// mode, and a bad spec failing at mount. matmul-experiment.test.mjs (the vectorization experiment) covers the real
 // worker. No timing asserted.
 
 import assert from 'node:assert/strict';
@@ -180,6 +181,72 @@ describe('the demo experiment', () => {
     assert.equal(await page.isVisible(exp('error')), false);
     assert.equal(await page.isVisible(exp('result-note')), false);
     assert.deepEqual(await page.evaluate(() => window.demo.results), [8, 4]);
+  });
+
+  test('logged no console errors', () => {
+    assert.deepEqual(fx.errors, []);
+  });
+});
+
+describe('a select whose options come later', () => {
+  let fx;
+  const model = '#late-model';
+  const fieldError = '.experiment [data-control="model"] [data-role="field-error"]';
+  const retry = '.experiment [data-action="retry-options"]';
+  before(async () => {
+    fx = await openFixture();
+    await fx.page.evaluate(() => window.fixture.mountLateOptions());
+  });
+  after(async () => {
+    await fx?.close();
+  });
+
+  const optionTexts = (page) => page.$$eval(`${model} option`, (os) => os.map((o) => o.textContent));
+
+  test('shows "loading…", disabled, with Run disabled until the options exist', async () => {
+    const { page } = fx;
+    assert.deepEqual(await optionTexts(page), ['loading…']);
+    assert.equal(await page.isDisabled(model), true);
+    assert.equal(await page.isDisabled(btn('run')), true);
+    assert.equal(await page.isEnabled('#late-sizes'), true, 'the other controls can be edited meanwhile');
+    assert.deepEqual(await page.evaluate(() => window.late.contexts), [['bridge', 'lab', 'quick']]);
+  });
+
+  test('a failed load is shown beside the control, Run stays disabled, Try again loads again', async () => {
+    const { page } = fx;
+    await page.evaluate(() => window.late.fail('the lab worker failed to start'));
+    await page.waitForSelector(retry, { state: 'visible' });
+    assert.equal(await page.textContent(fieldError), 'could not load the choices of Model: the lab worker failed to start');
+    assert.equal(await page.isVisible(fieldError), true);
+    assert.equal(await page.isDisabled(btn('run')), true);
+    await page.click(retry);
+    assert.equal(await page.evaluate(() => window.late.loads), 2);
+    assert.deepEqual(await optionTexts(page), ['loading…']);
+    assert.equal(await page.isVisible(fieldError), false);
+    assert.equal(await page.isVisible(retry), false);
+  });
+
+  test('the options arrive: the default is selected, Run is enabled and the value reaches the plan', async () => {
+    const { page } = fx;
+    await page.evaluate(() =>
+      window.late.answer([
+        { value: 'a', label: 'model a', title: 'the first' },
+        { value: 'b', label: 'model b' },
+        { value: 'c', label: 'model c' },
+      ]),
+    );
+    await page.waitForSelector(`${model}:enabled`);
+    assert.deepEqual(await optionTexts(page), ['model a', 'model b', 'model c']);
+    assert.equal(await page.getAttribute(`${model} option[value="a"]`, 'title'), 'the first');
+    assert.equal(await page.inputValue(model), 'b');
+    assert.equal(await page.isEnabled(btn('run')), true);
+    await page.selectOption(model, 'c');
+    await page.click(btn('run'));
+    await waitStatus(page, /^Done: 4 points/);
+    assert.deepEqual(await page.evaluate(() => window.late.bridge.calls.map((c) => c.payload.points.map((p) => p.model))), [
+      ['c', 'c', 'c', 'c'],
+    ]);
+    assert.equal(await page.isEnabled(model), true, 'the select is editable again after the run');
   });
 
   test('logged no console errors', () => {

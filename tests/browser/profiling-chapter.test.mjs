@@ -2,9 +2,9 @@
 // the model builder profiles a zoo model and its parameter count equals the native CLI's
 // (and the hand count 128·64 + 64 = 8,256); a bad spec shows core's error right under the
 // editor, keeps the text, and a good spec then profiles; the spec survives a reload;
-// Cancel stops a profile and an experiment; one experiment runs to Done with rows, chart
-// marks and a CSV download. With ?quick=1. No timing asserted beyond "within a second or
-// two" for cancel.
+// Cancel stops a profile and an experiment; the model selects hold core's zoo (as the wasm
+// module lists it); one experiment runs to Done with rows, chart marks and a CSV download.
+// With ?quick=1. No timing asserted beyond "within a second or two" for cancel.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import { openLab, repoRoot } from './harness.mjs';
 
 // The native CLI to compare counts with: PERFLAB_CLI when set (tools/lab test sets it, and a
@@ -38,6 +39,20 @@ async function profileAndWait(page) {
 }
 
 const parseCount = (text) => Number(text.replaceAll(',', ''));
+
+// The zoo as the Node build of the wasm module lists it, read in a child process: the
+// module loads only without Node's fetch (as tests/wasm run), which this process keeps.
+async function moduleZoo() {
+  const loader = pathToFileURL(path.join(repoRoot, 'tests/wasm/perflab_module.mjs')).href;
+  const script =
+    `const { BUILDS, loadPerflab } = await import(${JSON.stringify(loader)});` +
+    'const m = await loadPerflab(BUILDS[0]);' +
+    'console.log(JSON.stringify({ names: m.zooNames(), descriptions: m.zooModels().map((z) => z.description) }));';
+  const { stdout } = await promisify(execFile)(process.execPath, ['--no-experimental-fetch', '--input-type=module', '-e', script], {
+    timeout: 60000,
+  });
+  return JSON.parse(stdout);
+}
 
 describe('model builder', () => {
   let lab;
@@ -179,6 +194,22 @@ describe('experiments', () => {
     page.waitForFunction((sel) => /^Done/.test(document.querySelector(sel)?.textContent ?? ''), exp(id, '[data-role="status"]'), {
       timeout: 60000,
     });
+
+  test('the model selects list core’s zoo, as the module’s zooNames() and zooModels() say', async () => {
+    const { page } = lab;
+    const { names, descriptions } = await moduleZoo();
+    assert.ok(names.length >= 2, `the module lists ${names.length} zoo models`);
+    for (const id of ['profiling-batch-size', 'profiling-training-memory']) {
+      const select = `#${id}-model`;
+      await page.waitForSelector(`${select}[data-options="ready"]`, { timeout: 30000 });
+      const options = await page.$$eval(`${select} option`, (os) => os.map((o) => [o.value, o.textContent, o.title]));
+      assert.deepEqual(options.map((o) => o[0]), names, id);
+      assert.deepEqual(options.map((o) => o[1]), names, id);
+      assert.deepEqual(options.map((o) => o[2]), descriptions, id);
+      assert.equal(await page.inputValue(select), 'mlp_784', `${id} keeps its default`);
+      assert.equal(await page.isEnabled(exp(id, '[data-action="run"]')), true);
+    }
+  });
 
   test('batch size runs to Done with batch 1 and 32, chart marks and a CSV', async () => {
     const { page } = lab;

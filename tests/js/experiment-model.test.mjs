@@ -10,10 +10,14 @@ import { formatBytes, formatElapsed, formatInt, formatPercent, formatSig } from 
 import {
   allowedText,
   buildControl,
+  checkOptions,
   controlDefaults,
+  hasLateOptions,
   isQuick,
   labelOf,
+  loadOptions,
   parseControl,
+  pickOption,
   planPoints,
   progressText,
   rawOf,
@@ -75,6 +79,59 @@ test('a select accepts only its options and names them when it refuses', () => {
   const build = buildControl();
   assert.deepEqual(parseControl(build, 'scalar'), { value: 'scalar' });
   assert.deepEqual(parseControl(build, 'avx'), { problem: 'Build must be one of auto, simd, scalar, got "avx"' });
+});
+
+test('a select may take its options later, from an async function; until then nothing parses', () => {
+  const late = { id: 'model', type: 'select', label: 'Model', default: 'b', options: async () => [] };
+  assert.equal(hasLateOptions(late), true);
+  assert.equal(hasLateOptions(buildControl()), false);
+  assert.equal(hasLateOptions({ id: 'n', type: 'number', options: () => [] }), false);
+  assert.deepEqual(parseControl(late, 'b'), { problem: 'Model: its choices have not loaded yet' });
+  // The default is checked against the options when they arrive, not at mount.
+  const spec = {
+    id: 'late',
+    title: 'Late options',
+    controls: [late],
+    plan: () => [{}],
+    measure: declaredSweep('measureMatmul'),
+    columns: [{ key: 'n', label: 'N' }],
+    csv: { filename: 'perflab-late.csv' },
+  };
+  assert.deepEqual(specProblems(spec), []);
+  assert.deepEqual(specProblems({ ...spec, controls: [{ ...late, options: [] }] }), [
+    'control "model": a select needs options (a list, or an async function returning one)',
+  ]);
+});
+
+test('late options are checked, then pick the wanted value, else the default, else the first', async () => {
+  const control = { id: 'model', type: 'select', label: 'Model', default: 'b' };
+  assert.deepEqual(checkOptions(control, [{ value: 'a', label: 'A', title: 'the a' }, { value: 7 }]), [
+    { value: 'a', label: 'A', title: 'the a' },
+    { value: '7', label: '7' },
+  ]);
+  assert.throws(() => checkOptions(control, []), { message: 'Model: expected a non-empty list of choices, got an empty list' });
+  assert.throws(() => checkOptions(control, undefined), { message: 'Model: expected a non-empty list of choices, got undefined' });
+  assert.throws(() => checkOptions(control, ['a']), { message: 'Model: choice #0 must be {value, label}, got "a"' });
+  assert.throws(() => checkOptions(control, [{ value: 'a' }, { value: 'a' }]), { message: 'Model: the choice "a" appears twice' });
+
+  const options = checkOptions(control, [{ value: 'a' }, { value: 'b' }, { value: 'c' }]);
+  assert.equal(pickOption(options, 'c', 'b'), 'c', 'a saved value among the options is kept');
+  assert.equal(pickOption(options, 'gone', 'b'), 'b', 'else the default');
+  assert.equal(pickOption(options, undefined, 'gone'), 'a', 'else the first');
+
+  const seen = [];
+  const loaded = await loadOptions({ ...control, options: async (ctx) => (seen.push(ctx), [{ value: 'x', label: 'X' }]) }, { quick: true });
+  assert.deepEqual(loaded, [{ value: 'x', label: 'X' }]);
+  assert.deepEqual(seen, [{ quick: true }], 'the function gets the framework’s context');
+  await assert.rejects(
+    loadOptions({ ...control, options: async () => Promise.reject(new Error('the lab worker failed to start')) }, {}),
+    { message: 'could not load the choices of Model: the lab worker failed to start' },
+  );
+  await assert.rejects(loadOptions({ ...control, options: () => 'a, b' }, {}), {
+    message: 'Model: expected a non-empty list of choices, got "a, b"',
+  });
+  // Once loaded, the resolved control parses like any select.
+  assert.deepEqual(parseControl({ ...control, options: loaded }, 'x'), { value: 'x' });
 });
 
 test('a number control checks integer and range and says what is allowed', () => {

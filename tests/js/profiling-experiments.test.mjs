@@ -10,7 +10,8 @@ import { toCsv } from '../../web/src/experiments/csv.js';
 import { cellText, headerText } from '../../web/src/ui/columns.js';
 import { specProblems } from '../../web/src/experiments/model.js';
 import { API, POINT } from '../../web/src/lab/api.js';
-import { TIMER_FULL, TIMER_QUICK, zooSpecOf } from '../../web/src/chapters/profiling/common.js';
+import { TIMER_FULL, TIMER_QUICK, zooControl, zooInit, zooSpecOf } from '../../web/src/chapters/profiling/common.js';
+import { hasLateOptions, loadOptions } from '../../web/src/experiments/model.js';
 import { DEFAULT_HIDDEN, mlpWidths, scalingPoints, withHidden, SCALING_COLUMNS, SCALING_CSV } from '../../web/src/chapters/profiling/scaling-data.js';
 import { BATCH_COLUMNS, BATCH_CSV, DEFAULT_BATCHES, batchList, batchPoints } from '../../web/src/chapters/profiling/batch-data.js';
 import { OVERHEAD_COLUMNS, OVERHEAD_CSV, OVERHEAD_MODELS, QUICK_MODELS, overheadPoints } from '../../web/src/chapters/profiling/overhead-data.js';
@@ -57,6 +58,33 @@ test('zooSpecOf finds core’s spec or names the zoo', () => {
   assert.equal(zooSpecOf(info, 'mlp_784').name, 'mlp_784');
   assert.throws(() => zooSpecOf(info, 'resnet'), { message: `unknown zoo model "resnet"; the zoo has ${NAMES.join(', ')}` });
   assert.throws(() => zooSpecOf(null, 'mlp_784'), { message: 'the lab worker listed no zoo models, so there is nothing to measure' });
+});
+
+test('the model selects list core’s zoo, read once per bridge with the experiments’ init', async () => {
+  const asked = [];
+  let fail = true;
+  const bridge = {
+    call: async (kind, payload, { where }) => {
+      asked.push([kind, payload, where]);
+      if (fail) throw new Error('the lab worker failed to start');
+      return info.zoo;
+    },
+  };
+  const control = zooControl();
+  assert.equal(hasLateOptions(control), true, 'no zoo names are written in the page');
+  await assert.rejects(loadOptions(control, { bridge }), {
+    message: 'could not load the choices of Model: the lab worker failed to start',
+  });
+  fail = false; // a failed request is not kept: the next one asks again
+  const options = await loadOptions(control, { bridge });
+  assert.deepEqual(options.map((o) => o.value), NAMES);
+  assert.deepEqual(options[0], { value: NAMES[0], label: NAMES[0], title: NAMES[0] });
+  assert.deepEqual((await zooInit({ bridge })).zoo, info.zoo);
+  await loadOptions(zooControl({ id: 'other' }), { bridge });
+  assert.deepEqual(asked, [
+    ['zooModels', {}, 'profiling-zoo'],
+    ['zooModels', {}, 'profiling-zoo'],
+  ]);
 });
 
 test('model scaling: one MLP per hidden width, the smallest three under quick', () => {

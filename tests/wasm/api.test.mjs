@@ -3,17 +3,17 @@
 // behind expose()'s wrapper, Module.raw_<name>, whose length the wrapper pads and checks
 // against) and the first parameter it names in its errors, every function the module exports
 // is declared or listed as not for the page with a reason, and the page's read-only facts come from core: the roofline plan the page
-// measures is the one `perflab roofline` runs, point for point.
+// measures is the one `perflab roofline` runs, point for point, and no page file restates
+// the zoo's list of models.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { API, NOT_FOR_PAGE } from '../../web/src/lab/api.js';
 import { rooflinePoints } from '../../web/src/chapters/acceleration/roofline-data.js';
-import { ZOO_NAMES } from '../../web/src/chapters/profiling/common.js';
 import { BUILDS, loadPerflab } from './perflab_module.mjs';
 
 const modules = await Promise.all(BUILDS.map(loadPerflab));
@@ -75,9 +75,6 @@ BUILDS.forEach((build, i) => {
       assert.deepEqual(Object.keys(tiles), ['tile_m', 'tile_n', 'tile_k']);
       for (const v of Object.values(tiles)) assert.ok(Number.isInteger(v) && v > 0);
       assert.deepEqual(Module.zooNames(), Module.zooModels().map((m) => m.name));
-      // The Profiling chapter's model selects are drawn before the worker answers, so they
-      // hold the names (web/src/chapters/profiling/common.js); here they must be core's.
-      assert.deepEqual([...ZOO_NAMES], Module.zooNames());
       const plan = Module.rooflinePlan(false);
       const variants = new Set(plan.points.filter((p) => p.op === 'matmul').map((p) => p.variant));
       assert.deepEqual([...variants].sort(), Module.matmulVariants().map((v) => v.name).sort(), 'every matmul variant is placed');
@@ -87,6 +84,22 @@ BUILDS.forEach((build, i) => {
         'the exercises read packed matmul at N = 1024');
     });
   });
+});
+
+// The page's source files, for the check below.
+const sourceFiles = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : /\.(js|mjs|html)$/.test(e.name) ? [path.join(dir, e.name)] : [],
+  );
+
+test('no page file restates core’s zoo list (its model selects read zooModels)', () => {
+  const names = modules[0].zooNames();
+  assert.ok(names.length >= 2, `the zoo has ${names.length} models`);
+  const copies = sourceFiles(path.join(repoRoot, 'web', 'src')).filter((file) => {
+    const text = readFileSync(file, 'utf8');
+    return names.every((n) => new RegExp(`\\b${n}\\b`).test(text));
+  });
+  assert.deepEqual(copies.map((f) => path.relative(repoRoot, f)), [], 'these files name every zoo model: ask core instead');
 });
 
 test('the roofline plan the page measures is the one `perflab roofline` runs', (t) => {

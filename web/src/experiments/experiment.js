@@ -9,6 +9,7 @@ import './experiment.css';
 import { BarChart } from '../charts/bar-chart.js';
 import { LineChart } from '../charts/line-chart.js';
 import { ScatterChart } from '../charts/scatter-chart.js';
+import { labOf } from '../lab/client.js';
 import { cancelledError } from '../lab/protocol.js';
 import { h } from '../ui/dom.js';
 import { downloadText } from '../ui/download.js';
@@ -17,8 +18,10 @@ import { controlField } from './controls.js';
 import { toCsv } from './csv.js';
 import {
   controlDefaults,
+  hasLateOptions,
   isQuick,
   labelOf,
+  loadOptions,
   planPoints,
   progressText,
   readControls,
@@ -57,6 +60,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   const fields = (spec.controls ?? []).map((c) => controlField(c, domId));
 
   const runButton = h('button', { type: 'button', class: 'primary', 'data-action': 'run', text: 'Run' });
+  runButton.disabled = !fields.every((f) => f.ready());
   const cancelButton = h('button', { type: 'button', 'data-action': 'cancel', text: 'Cancel' });
   cancelButton.disabled = true;
   const progress = h('progress', { max: '1', value: '0', 'aria-label': 'sweep progress', 'data-role': 'progress' });
@@ -139,6 +143,25 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     drawCharts(next.rows, next.ctx);
   }
 
+  // Selects whose options come from core: "loading…" until they arrive, Run disabled until
+  // every field has its options; a failure is shown beside its control with Try again.
+  const optionsReady = () => fields.every((f) => f.ready());
+  function loadFieldOptions(f) {
+    f.showLoading();
+    return loadOptions(f.control, { lab: labOf(bridge), bridge, quick }).then(
+      (options) => {
+        f.setOptions(options);
+        if (!current) setRunning(false);
+      },
+      (err) => f.showLoadFailure(err),
+    );
+  }
+  for (const f of fields) {
+    if (!hasLateOptions(f.control)) continue;
+    f.retryButton.addEventListener('click', () => loadFieldOptions(f));
+    loadFieldOptions(f);
+  }
+
   let infoPromise = null;
   function ensureInfo() {
     if (!spec.init) return Promise.resolve(null);
@@ -175,8 +198,8 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   }
 
   function setRunning(running) {
-    runButton.disabled = running;
-    for (const f of fields) f.input.disabled = running;
+    runButton.disabled = running || !optionsReady();
+    for (const f of fields) f.input.disabled = running || !f.ready();
     cancelButton.disabled = !running;
     csvButton.disabled = running || shown.rows.length === 0;
     section.dataset.state = running ? 'running' : 'idle';
@@ -198,9 +221,9 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   }
 
   async function run() {
-    if (current) return;
+    if (current || !optionsReady()) return;
     const { values, problems: fieldProblems } = readControls(
-      spec.controls,
+      fields.map((f) => f.control),
       Object.fromEntries(fields.map((f) => [f.control.id, f.raw()])),
     );
     for (const f of fields) f.showProblem(fieldProblems[f.control.id]);

@@ -63,6 +63,7 @@ export function parseControl(control, raw) {
   const name = control.label;
   switch (control.type) {
     case 'select': {
+      if (typeof control.options === 'function') return { problem: `${name}: its choices have not loaded yet` };
       const allowed = control.options.map((o) => String(o.value));
       return allowed.includes(String(raw))
         ? { value: String(raw) }
@@ -93,6 +94,64 @@ export function parseControl(control, raw) {
     default:
       return { problem: `${name}: unknown control type "${control.type}"` };
   }
+}
+
+/** A select whose options come later, from core: `options: async ({lab, bridge, quick}) => [...]`. */
+export function hasLateOptions(control) {
+  return control?.type === 'select' && typeof control.options === 'function';
+}
+
+/**
+ * Checks the options a select's `options` function returned: a non-empty list of
+ * `{value, label, title?}` with distinct values. Returns them with string values and labels,
+ * or throws an Error naming the control and saying what came instead.
+ */
+export function checkOptions(control, options) {
+  const name = control.label ?? control.id;
+  if (!Array.isArray(options) || options.length === 0) {
+    throw new Error(`${name}: expected a non-empty list of choices, got ${Array.isArray(options) ? 'an empty list' : JSON.stringify(options)}`);
+  }
+  const out = options.map((o, i) => {
+    if (!isObject(o) || (typeof o.value !== 'string' && typeof o.value !== 'number')) {
+      throw new Error(`${name}: choice #${i} must be {value, label}, got ${JSON.stringify(o)}`);
+    }
+    const value = String(o.value);
+    const option = { value, label: typeof o.label === 'string' && o.label !== '' ? o.label : value };
+    if (typeof o.title === 'string' && o.title !== '') option.title = o.title;
+    return option;
+  });
+  const values = out.map((o) => o.value);
+  const twice = values.find((v, i) => values.indexOf(v) !== i);
+  if (twice !== undefined) throw new Error(`${name}: the choice "${twice}" appears twice`);
+  return out;
+}
+
+/**
+ * The value a select shows once its options exist: `wanted` (a value it was given before,
+ * e.g. a saved one) when it is among them, else the control's default when it is, else the
+ * first option.
+ */
+export function pickOption(options, wanted, fallback) {
+  const values = options.map((o) => o.value);
+  for (const v of [wanted, fallback]) {
+    if (v !== undefined && v !== null && values.includes(String(v))) return String(v);
+  }
+  return values[0];
+}
+
+/**
+ * Runs a select's `options` function with `ctx` and checks its answer.
+ * @returns {Promise<{value: string, label: string, title?: string}[]>}
+ * @throws {Error} "could not load the choices of Model: <why>"
+ */
+export async function loadOptions(control, ctx) {
+  let options;
+  try {
+    options = await control.options(ctx);
+  } catch (err) {
+    throw new Error(`could not load the choices of ${control.label ?? control.id}: ${err?.message ?? err}`, { cause: err });
+  }
+  return checkOptions(control, options);
 }
 
 /** The raw input that shows `value` in a control (a list prints as "64, 128"). */
@@ -199,8 +258,10 @@ export function specProblems(spec, { chartTypes = ['line', 'bar', 'scatter'] } =
       return;
     }
     if (typeof c.label !== 'string' || c.label === '') out.push(`control "${c.id}" needs a label`);
+    // Late options (a function) are checked when they arrive; the default then picks among them.
+    if (hasLateOptions(c)) return;
     if (c.type === 'select' && (!Array.isArray(c.options) || c.options.length === 0)) {
-      out.push(`control "${c.id}": a select needs options`);
+      out.push(`control "${c.id}": a select needs options (a list, or an async function returning one)`);
       return;
     }
     const parsed = parseControl(c, rawOf(c, c.default ?? (c.type === 'numbers' ? [] : '')));

@@ -1,5 +1,6 @@
 // Shared by the Profiling chapter's experiments (pure, no DOM): the timer budgets (normal
-// and ?quick=1), the zoo lookup every spec-based plan uses, the latency columns of tables
+// and ?quick=1), core's zoo (read once per bridge) as the experiments' init and their model
+// select's options, the zoo lookup every spec-based plan uses, the latency columns of tables
 // and CSVs, and a long-form helper for charts. Not for: measuring or counting (core).
 
 import { formatSig } from '../../ui/format.js';
@@ -14,9 +15,21 @@ export function timerOptions(quick) {
   return { ...(quick ? TIMER_QUICK : TIMER_FULL) };
 }
 
+// One zoo request per bridge, shared by every experiment's init and model select; a failed
+// one is forgotten so that the next asker tries again.
+const zoos = new WeakMap();
+function zooOf(bridge, where) {
+  if (!zoos.has(bridge)) {
+    const loading = labOf(bridge).zooModels({ where });
+    zoos.set(bridge, loading);
+    loading.catch(() => zoos.delete(bridge));
+  }
+  return zoos.get(bridge);
+}
+
 /** The experiments' shared init: core's zoo ([{name, description, spec}]) as `info.zoo`. */
 export async function zooInit({ bridge }) {
-  const zoo = await labOf(bridge).zooModels({ where: 'profiling-zoo' });
+  const zoo = await zooOf(bridge, 'profiling-zoo');
   return { zoo };
 }
 
@@ -31,23 +44,14 @@ export function zooSpecOf(info, name) {
   return entry.spec;
 }
 
-/** Select options for a zoo model control (names fixed here so the control exists at mount). */
-export const ZOO_NAMES = Object.freeze([
-  'linear_128_64',
-  'linear_768_3072',
-  'linear_1000_500',
-  'conv7x7_224',
-  'mlp_784',
-  'cnn_28',
-  'transformer_block',
-]);
-
+/** A zoo model select: its options are core's zoo (name, with the description as a tooltip). */
 export function zooControl(overrides = {}) {
   return {
     id: 'model',
     type: 'select',
     label: 'Model',
-    options: ZOO_NAMES.map((n) => ({ value: n, label: n })),
+    options: async ({ bridge }) =>
+      (await zooOf(bridge, 'profiling-zoo')).map((m) => ({ value: m.name, label: m.name, title: m.description })),
     default: 'mlp_784',
     ...overrides,
   };
