@@ -71,3 +71,21 @@ test('a point at the bottom edge of the frame keeps its label on its line', () =
   assert.deepEqual(placeLabels([{ x: 100, y: 300, text: 'gelu' }], frame), [{ side: 'right', dy: 0 }]);
   assert.deepEqual(placeLabels([{ x: 100, y: 0, text: 'gelu' }], frame), [{ side: 'right', dy: 0 }]);
 });
+
+test('in a crowd, labels move further away rather than print over each other', () => {
+  // Sixteen points on one spot: the three nearest lines on each side give 14 places; the
+  // last two labels go four lines away instead of over the first.
+  const items = Array.from({ length: 16 }, (_, i) => ({ x: 200, y: 150, text: `kernel ${String(i).padStart(2, '0')}` }));
+  const places = placeLabels(items, frame);
+  const w = 'kernel 00'.length * frame.charWidth;
+  const boxes = places.map(({ side, dy }) => {
+    const x0 = side === 'right' ? 200 + frame.gap : 200 - frame.gap - w;
+    return { x0, x1: x0 + w, y0: 150 + dy - frame.lineHeight / 2, y1: 150 + dy + frame.lineHeight / 2 };
+  });
+  for (const [i, a] of boxes.entries()) {
+    for (const b of boxes.slice(i + 1)) {
+      assert.ok(!(a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1), `labels ${i} and ${boxes.indexOf(b)} overlap`);
+    }
+  }
+  assert.ok(places.some((p) => Math.abs(p.dy) >= 4 * frame.lineHeight), 'some label went beyond three lines');
+});

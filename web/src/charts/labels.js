@@ -3,10 +3,19 @@
 // point, then one, two, three lines above or below it, then the same on the left; the first
 // place whose text stays between the frame's left and right and whose middle line stays
 // between its top and bottom, and that overlaps neither a label placed before it nor another
-// point's dot wins (else it stays right of its point). Text width is estimated from its length.
+// point's dot wins. In a crowd it then tries four to eight lines away, first still clear of
+// dots, then allowed to cover a dot but never another label (else it stays right of its
+// point). Text width is estimated from its length.
 // Not for: drawing (the chart draws the labels where this says), or many hundreds of points.
 
-const OFFSETS = [0, -1, 1, -2, 2, -3, 3];
+const NEAR = [0, -1, 1, -2, 2, -3, 3];
+const FAR = [-4, 4, -5, 5, -6, 6, -7, 7, -8, 8];
+// Each pass: the line offsets it tries and whether a label may cover another point's dot.
+const PASSES = [
+  { offsets: NEAR, coverDots: false },
+  { offsets: FAR, coverDots: false },
+  { offsets: [...NEAR, ...FAR], coverDots: true },
+];
 
 const overlaps = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 
@@ -38,19 +47,21 @@ export function placeLabels(items, frame) {
       const yc = p.y + dy;
       return { x0, x1: x0 + w, y0: yc - lineHeight / 2, y1: yc + lineHeight / 2 };
     };
-    for (const side of ['right', 'left']) {
-      for (const k of OFFSETS) {
-        const dy = k * lineHeight;
-        const box = boxFor(side, dy);
-        // Whole text inside left-right; its middle inside top-bottom (half a line may reach
-        // into a margin, so the lowest and highest points keep their labels beside them).
-        const middle = p.y + dy;
-        const inside = box.x0 >= left && box.x1 <= right && middle >= top && middle <= bottom;
-        if (!inside) continue;
-        if (placed.some((b) => overlaps(b, box))) continue;
-        if (dots.some((d, j) => j !== i && overlaps(d, box))) continue;
-        placed.push(box);
-        return { side, dy };
+    for (const { offsets, coverDots } of PASSES) {
+      for (const side of ['right', 'left']) {
+        for (const k of offsets) {
+          const dy = k * lineHeight;
+          const box = boxFor(side, dy);
+          // Whole text inside left-right; its middle inside top-bottom (half a line may reach
+          // into a margin, so the lowest and highest points keep their labels beside them).
+          const middle = p.y + dy;
+          const inside = box.x0 >= left && box.x1 <= right && middle >= top && middle <= bottom;
+          if (!inside) continue;
+          if (placed.some((b) => overlaps(b, box))) continue;
+          if (!coverDots && dots.some((d, j) => j !== i && overlaps(d, box))) continue;
+          placed.push(box);
+          return { side, dy };
+        }
       }
     }
     placed.push(boxFor('right', 0));
