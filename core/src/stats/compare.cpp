@@ -314,11 +314,12 @@ Comparison compare_samples(const std::vector<double>& a, const std::vector<doubl
 
   // Percentile bootstrap of the ratio: A and B resampled independently.
   Rng rng(options.seed);
-  std::vector<double> ra, rb, ratios(static_cast<std::size_t>(options.bootstrap_resamples));
+  const std::vector<double> sa = detail::sorted_copy(a), sb = detail::sorted_copy(b);
+  std::vector<std::uint32_t> counts;
+  std::vector<double> ratios(static_cast<std::size_t>(options.bootstrap_resamples));
   for (double& r : ratios) {
-    detail::resample(a, rng, ra);
-    detail::resample(b, rng, rb);
-    r = ratio_or_inf(detail::median_in_place(ra), detail::median_in_place(rb));
+    const double ma = detail::resampled_median(sa, rng, counts);
+    r = ratio_or_inf(ma, detail::resampled_median(sb, rng, counts));
   }
   std::sort(ratios.begin(), ratios.end());
   const auto quantile = [&](double p) {

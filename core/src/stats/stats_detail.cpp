@@ -12,7 +12,12 @@ namespace perflab::detail {
 
 std::string format_g(double v, int digits) {
   char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.*g", digits, v);
+  // Whole numbers print whole ("1000000", not "1e+06"): limits read as they are written.
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof(buf), "%.0f", v);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.*g", digits, v);
+  }
   return buf;
 }
 
@@ -58,13 +63,19 @@ std::vector<double> sorted_copy(const std::vector<double>& values) {
   return s;
 }
 
-void resample(const std::vector<double>& values, Rng& rng, std::vector<double>& out) {
-  const std::size_t n = values.size();
-  out.resize(n);
+double resampled_median(const std::vector<double>& sorted, Rng& rng,
+                        std::vector<std::uint32_t>& counts) {
+  const std::size_t n = sorted.size();
+  counts.assign(n, 0);
   const auto last = static_cast<std::int64_t>(n) - 1;
-  for (std::size_t i = 0; i < n; ++i) {
-    out[i] = values[static_cast<std::size_t>(rng.integer(0, last))];
-  }
+  for (std::size_t i = 0; i < n; ++i) ++counts[static_cast<std::size_t>(rng.integer(0, last))];
+  // 0-based positions of the middle of the sorted resample: equal for odd n.
+  const std::size_t lo = (n - 1) / 2, hi = n / 2;
+  std::size_t seen = 0, rank = 0;
+  while (seen + counts[rank] <= lo) seen += counts[rank++];
+  const double low_value = sorted[rank];
+  while (seen + counts[rank] <= hi) seen += counts[rank++];
+  return 0.5 * (low_value + sorted[rank]);
 }
 
 Ranks midranks(const std::vector<double>& values) {

@@ -50,11 +50,10 @@ Interval bootstrap_median_interval(const std::vector<double>& values, int resamp
                      detail::format_g(confidence));
   }
   Rng rng(seed);
-  std::vector<double> scratch, medians(static_cast<std::size_t>(resamples));
-  for (double& m : medians) {
-    detail::resample(values, rng, scratch);
-    m = detail::median_in_place(scratch);
-  }
+  const std::vector<double> sorted = detail::sorted_copy(values);
+  std::vector<std::uint32_t> counts;
+  std::vector<double> medians(static_cast<std::size_t>(resamples));
+  for (double& m : medians) m = detail::resampled_median(sorted, rng, counts);
   std::sort(medians.begin(), medians.end());
   const double tail = 50.0 * (1.0 - confidence);
   return {percentile_sorted(medians, tail), percentile_sorted(medians, 100.0 - tail)};
