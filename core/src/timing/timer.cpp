@@ -223,6 +223,7 @@ Stats Timer::run(const std::function<void()>& fn) {
   Stats stats = compute_stats(per_call_ms, opts_.drop_outliers);
   stats.inner_iterations = inner;
   stats.resolution_ms = resolution_ms;
+  stats.per_call_ms = per_call_ms;
 
   std::vector<std::string> problems;
   if (below_target) {

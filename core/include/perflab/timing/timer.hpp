@@ -41,6 +41,9 @@ struct Stats {
   long inner_iterations = 1;      // calls per sample
   double resolution_ms = 0;       // measured clock resolution
   std::string warning;            // empty when reliable; else names the problem and the remedy
+  // Every per-call sample Timer::run took, in order, outliers included (empty from
+  // compute_stats): what a later comparison of two runs needs.
+  std::vector<double> per_call_ms;
 };
 
 // Percentile p in [0, 100] of sorted data, linear interpolation between closest ranks
