@@ -183,6 +183,9 @@ TEST_CASE("the timer recovers the per-call time from batches") {
   CHECK(s.inner_iterations == 3);
   CHECK(calls == 3 /*warmup*/ + 1 + 3 /*calibration*/ + 30 * 3);
   CHECK(s.warning.empty());
+  // The raw samples are kept, one per sample, each (3 · 0.5 + one read) / 3.
+  REQUIRE(s.per_call_ms.size() == 30);
+  for (double v : s.per_call_ms) CHECK(v == (1.5 + kReadCostMs) / 3);
 }
 
 TEST_CASE("inner iterations make a sample last at least min_sample_ms") {
@@ -263,6 +266,7 @@ TEST_CASE("the time budget stops sampling early and the warning says what to rai
   const Stats s = Timer(clock).options(o).run([&] { clock.advance(1.0); });
   CHECK(s.inner_iterations == 10);
   CHECK(s.samples + s.outliers == 9);
+  CHECK(s.per_call_ms.size() == 9);  // outliers included
   CHECK(s.warning ==
         "the 100 ms budget stopped sampling after 9 of 30 samples: raise max_total_ms or lower "
         "samples; only 9 samples kept: the confidence interval is wide; aim for at least 10");

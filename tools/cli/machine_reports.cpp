@@ -19,18 +19,23 @@ namespace {
 struct Flags {
   bool json = false;
   bool quick = false;
+  bool samples = false;  // bench only: raw per-call samples in each JSON row
 };
 
-// Only --json and --quick; anything else is a usage error naming the flag.
+// --json and --quick (and --samples for bench); anything else is a usage error naming it.
 bool parse_flags(const std::string& command, const std::vector<std::string>& args, Flags& flags) {
+  const bool bench = command == "bench";
   for (const std::string& a : args) {
     if (a == "--json") {
       flags.json = true;
     } else if (a == "--quick") {
       flags.quick = true;
+    } else if (bench && a == "--samples") {
+      flags.samples = true;
     } else {
       std::cerr << "perflab: unknown option '" << a << "' for " << command
-                << "; the options are --json and --quick\n";
+                << (bench ? "; the options are --json, --quick and --samples\n"
+                          : "; the options are --json and --quick\n");
       return false;
     }
   }
@@ -83,7 +88,8 @@ int roofline_command(const std::vector<std::string>& args) {
 int bench_command(const std::vector<std::string>& args) {
   Flags flags;
   if (!parse_flags("bench", args, flags)) return 2;
-  const nlohmann::json report = bench_report(PERFLAB_VERSION, flags.quick);
+  const nlohmann::json report =
+      bench_report(PERFLAB_VERSION, flags.quick, default_clock(), flags.samples);
   if (flags.json) {
     std::cout << report.dump(2) << "\n";
     return 0;

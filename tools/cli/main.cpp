@@ -22,7 +22,13 @@ namespace {
 
 constexpr const char* kUsage =
     "usage:\n"
-    "  perflab bench [--json] [--quick]        matmul variants at N = 64..512 and GELU variants\n"
+    "  perflab bench [--json] [--quick] [--samples]\n"
+    "                                          matmul variants at N = 64..512 and GELU variants\n"
+    "                                          (--samples: raw per-call samples in the JSON)\n"
+    "  perflab compare BASE.json NEW.json [--threshold PCT] [--alpha A] [--json]\n"
+    "                                          compare two `bench --json --samples` runs: exit 1\n"
+    "                                          when a benchmark is significantly slower by more\n"
+    "                                          than PCT percent (default 2, alpha 0.05)\n"
     "  perflab roofline [--json] [--quick]     probe this machine's roofs and place the lab's\n"
     "                                          kernels on them (--quick: a few seconds)\n"
     "  perflab exercises                       list the exercise bank (JSON)\n"
@@ -285,6 +291,40 @@ int profile(const std::vector<std::string>& args) {
   return 0;
 }
 
+int compare(const std::vector<std::string>& args) {
+  perflab::CompareOptions options;
+  bool json = false;
+  std::vector<std::string> files;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw perflab::ValueError(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--json") {
+      json = true;
+    } else if (a == "--threshold") {
+      const std::string& text = value();
+      const double pct = number_arg(a, text);
+      if (!(pct >= 0 && pct <= 100)) {
+        throw perflab::ValueError("--threshold needs a percentage from 0 to 100, got '" + text + "'");
+      }
+      options.threshold = pct / 100.0;
+    } else if (a == "--alpha") {
+      options.alpha = number_arg(a, value());
+    } else if (a.rfind("--", 0) == 0) {
+      return usage_error("unknown option '" + a + "' for compare");
+    } else {
+      files.push_back(a);
+    }
+  }
+  if (files.size() != 2) {
+    return usage_error("compare needs BASE.json and NEW.json, got " + std::to_string(files.size()) +
+                       " files");
+  }
+  return perflab::cli::compare_command(files[0], files[1], options, json);
+}
+
 int run(const std::vector<std::string>& args) {
   if (args.empty()) return usage_error("missing subcommand");
   const std::string& cmd = args[0];
@@ -295,6 +335,7 @@ int run(const std::vector<std::string>& args) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (cmd == "bench") return perflab::cli::bench_command(rest);
   if (cmd == "roofline") return perflab::cli::roofline_command(rest);
+  if (cmd == "compare") return compare(args);
   if (cmd == "info") {
     const double res = perflab::measure_resolution_ms(perflab::default_clock());
     std::cout << nlohmann::json{{"simd_backend", perflab::simd_backend()},

@@ -1,5 +1,6 @@
 // Umbrella header: everything core offers, by concern (the folders under perflab/ and
-// core/src/ are the same): base, tensor, kernels, model, timing, profiler, roofline, grading.
+// core/src/ are the same): base, tensor, kernels, model, timing, stats, profiler, roofline,
+// grading.
 #pragma once
 
 #include "perflab/base/error.hpp"
@@ -15,6 +16,10 @@
 #include "perflab/model/zoo.hpp"
 #include "perflab/timing/clock.hpp"
 #include "perflab/timing/timer.hpp"
+#include "perflab/stats/summary.hpp"
+#include "perflab/stats/compare.hpp"
+#include "perflab/stats/ab.hpp"
+#include "perflab/stats/complexity.hpp"
 #include "perflab/profiler/profiler.hpp"
 #include "perflab/roofline/probe.hpp"
 #include "perflab/roofline/report.hpp"

@@ -43,12 +43,16 @@ json header(std::string_view kind, std::string_view version, bool quick) {
 }
 
 json row(std::string_view op, std::size_t n, const std::string& variant,
-         const std::optional<Roofs>& roofs, const TimerOptions& timer, Clock& clock) {
+         const std::optional<Roofs>& roofs, const TimerOptions& timer, Clock& clock,
+         bool samples = false) {
   OperationOptions o;
   o.timer = timer;
   o.variant = variant;
   o.roofs = roofs;
-  return to_json(measure_operation(op, n, o, clock));
+  const auto measured = measure_operation(op, n, o, clock);
+  json out = to_json(measured);
+  if (samples) out["samples_ms"] = measured.stats.per_call_ms;
+  return out;
 }
 
 // ---- validation helpers: each names the path of the offending field.
@@ -187,19 +191,19 @@ json roofline_report(std::string_view version, bool quick, Clock& clock) {
   return report;
 }
 
-json bench_report(std::string_view version, bool quick, Clock& clock) {
+json bench_report(std::string_view version, bool quick, Clock& clock, bool samples) {
   const TimerOptions timer = report_timer(quick);
   json rows = json::array();
   const std::vector<std::size_t> sizes =
       quick ? std::vector<std::size_t>{32, 64} : std::vector<std::size_t>{64, 128, 256, 512};
   for (std::size_t n : sizes) {
     for (const MatmulVariant& v : matmul_variants()) {
-      rows.push_back(row("matmul", n, v.name, std::nullopt, timer, clock));
+      rows.push_back(row("matmul", n, v.name, std::nullopt, timer, clock, samples));
     }
   }
   const std::size_t elements = quick ? std::size_t{1} << 16 : std::size_t{1} << 22;
   for (const GeluVariant& v : gelu_variants()) {
-    rows.push_back(row("gelu", elements, v.name, std::nullopt, timer, clock));
+    rows.push_back(row("gelu", elements, v.name, std::nullopt, timer, clock, samples));
   }
   json report = header("bench", version, quick);
   report["rows"] = std::move(rows);

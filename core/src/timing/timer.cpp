@@ -143,6 +143,34 @@ double measure_resolution_ms(Clock& clock) {
   return smallest_ms;
 }
 
+double time_batch_ms(Clock& clock, const std::function<void()>& fn, long inner) {
+  const double t0 = clock.now_ms();
+  for (long i = 0; i < inner; ++i) fn();
+  return clock.now_ms() - t0;
+}
+
+BatchPlan calibrate_batch(Clock& clock, const std::function<void()>& fn, double target_ms,
+                          long max_inner_iterations) {
+  // Calibrate as google/benchmark does: grow by target·1.4/elapsed, but by at most 10×
+  // (and exactly 10× while a batch is under a tenth of the target, where the estimate is
+  // mostly clock noise).
+  BatchPlan plan;
+  plan.target_ms = target_ms;
+  long inner = 1;
+  double batch_ms = time_batch_ms(clock, fn, inner);
+  while (batch_ms < target_ms && inner < max_inner_iterations) {
+    double multiplier = 10.0;
+    if (batch_ms > 0.1 * target_ms) multiplier = std::min(10.0, target_ms * 1.4 / batch_ms);
+    const double next = std::ceil(static_cast<double>(inner) * multiplier);
+    inner = static_cast<long>(
+        std::min(static_cast<double>(max_inner_iterations), std::max(next, inner + 1.0)));
+    batch_ms = time_batch_ms(clock, fn, inner);
+  }
+  plan.inner_iterations = inner;
+  plan.batch_ms = batch_ms;
+  return plan;
+}
+
 Stats Timer::run(const std::function<void()>& fn) {
   opts_.validate();
   Clock& clock = *clock_;
@@ -151,34 +179,18 @@ Stats Timer::run(const std::function<void()>& fn) {
 
   for (int i = 0; i < opts_.warmup; ++i) fn();
 
-  const auto time_batch_ms = [&](long inner) {
-    const double t0 = clock.now_ms();
-    for (long i = 0; i < inner; ++i) fn();
-    return clock.now_ms() - t0;
-  };
-
-  // Calibrate as google/benchmark does: grow by target·1.4/elapsed, but by at most 10×
-  // (and exactly 10× while a batch is under a tenth of the target, where the estimate is
-  // mostly clock noise).
   const double target_ms = std::max(opts_.resolution_multiple * resolution_ms, opts_.min_sample_ms);
-  long inner = 1;
-  double batch_ms = time_batch_ms(inner);
-  while (batch_ms < target_ms && inner < opts_.max_inner_iterations) {
-    double multiplier = 10.0;
-    if (batch_ms > 0.1 * target_ms) multiplier = std::min(10.0, target_ms * 1.4 / batch_ms);
-    const double next = std::ceil(static_cast<double>(inner) * multiplier);
-    inner = static_cast<long>(
-        std::min(static_cast<double>(opts_.max_inner_iterations), std::max(next, inner + 1.0)));
-    batch_ms = time_batch_ms(inner);
-  }
-  const bool below_target = batch_ms < target_ms;
+  const BatchPlan plan = calibrate_batch(clock, fn, target_ms, opts_.max_inner_iterations);
+  const long inner = plan.inner_iterations;
+  const double batch_ms = plan.batch_ms;
+  const bool below_target = plan.below_target();
 
   const auto wanted = static_cast<std::size_t>(opts_.samples);
   std::vector<double> per_call_ms;
   per_call_ms.reserve(wanted);
   bool budget_stopped = false;
   while (per_call_ms.size() < wanted) {
-    per_call_ms.push_back(time_batch_ms(inner) / static_cast<double>(inner));
+    per_call_ms.push_back(time_batch_ms(clock, fn, inner) / static_cast<double>(inner));
     const std::size_t taken = per_call_ms.size();
     const double elapsed_ms = clock.now_ms() - start_ms;
     if (progress_) {
@@ -199,6 +211,7 @@ Stats Timer::run(const std::function<void()>& fn) {
   Stats stats = compute_stats(per_call_ms, opts_.drop_outliers);
   stats.inner_iterations = inner;
   stats.resolution_ms = resolution_ms;
+  stats.per_call_ms = per_call_ms;
 
   std::vector<std::string> problems;
   if (below_target) {

@@ -45,8 +45,10 @@ nlohmann::json to_json(const RooflinePlan& plan);
 nlohmann::json roofline_report(std::string_view version, bool quick,
                                Clock& clock = default_clock());
 // bench: every matmul variant at N = 64, 128, 256, 512 and every GELU variant over 4 Mi
-// elements; no roofs. quick: N = 32 and 64, 64 Ki elements.
-nlohmann::json bench_report(std::string_view version, bool quick, Clock& clock = default_clock());
+// elements; no roofs. quick: N = 32 and 64, 64 Ki elements. samples: each row also carries
+// "samples_ms", every per-call sample in the order taken (what `perflab compare` tests).
+nlohmann::json bench_report(std::string_view version, bool quick, Clock& clock = default_clock(),
+                            bool samples = false);
 
 // Validates pasted report text and returns it normalized: {tool, kind, version, quick,
 // simd_backend, machine (roofline only), rows}, each row with the measure_operation fields,

@@ -43,6 +43,9 @@ struct Stats {
   long inner_iterations = 1;      // calls per sample
   double resolution_ms = 0;       // measured clock resolution
   std::string warning;            // empty when reliable; else names the problem and the remedy
+  // Every per-call sample Timer::run took, in order, outliers included (empty from
+  // compute_stats): what a later comparison of two runs needs.
+  std::vector<double> per_call_ms;
 };
 // The fields above by their names, as the page and the CLI receive them in every measured
 // row: {samples, outliers, mean_ms, stddev_ms, min_ms, max_ms, median_ms, p95_ms, p99_ms,
@@ -61,6 +64,23 @@ Stats compute_stats(const std::vector<double>& per_call_ms, bool drop_outliers =
 // Smallest positive difference between consecutive distinct readings, over a few
 // transitions. Returns a value > 0.
 double measure_resolution_ms(Clock& clock);
+
+// The batch size every timed sample uses: fn called `inner_iterations` times in a row
+// lasts batch_ms (≥ target_ms unless max_inner_iterations stopped the growth).
+struct BatchPlan {
+  long inner_iterations = 1;
+  double batch_ms = 0;   // the last calibration batch
+  double target_ms = 0;  // what it aimed at
+  bool below_target() const { return batch_ms < target_ms; }
+};
+
+// Time of `inner` back-to-back calls of fn, read from clock around the whole batch.
+double time_batch_ms(Clock& clock, const std::function<void()>& fn, long inner);
+
+// Grows the inner iteration count as google/benchmark does until one batch lasts at least
+// target_ms (the Timer's and the A/B runner's shared rule). Calls fn; no warmup.
+BatchPlan calibrate_batch(Clock& clock, const std::function<void()>& fn, double target_ms,
+                          long max_inner_iterations);
 
 // Called after each sample with the fraction done in [0, 1]; return false to cancel
 // (the timer then throws CancelledError).

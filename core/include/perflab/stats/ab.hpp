@@ -1,0 +1,64 @@
+// The A/B runner: times two functions on the same clock with the same warmup and the same
+// batching rule as Timer (each sample at least max(100 ticks, min_sample_ms)), in rounds that
+// run A and B once each in an order a seeded generator shuffles, then compares them and
+// warns when either arm drifts across rounds. A sequential mode (all of A, then all of B)
+// exists to show why interleaving matters: slow drift then reads as a difference.
+// Not for: threads, or asserting speed in unit tests (use FakeClock).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "perflab/stats/compare.hpp"
+#include "perflab/timing/clock.hpp"
+#include "perflab/timing/timer.hpp"
+
+namespace perflab {
+
+enum class AbMode { interleaved, sequential };
+const char* ab_mode_name(AbMode mode);  // "interleaved", "sequential"
+
+struct AbOptions {
+  AbMode mode = AbMode::interleaved;
+  int rounds = 30;                     // samples per arm
+  int warmup = 3;                      // untimed calls of each arm before calibrating
+  double min_sample_ms = 1.0;          // each sample lasts at least this (and 100 ticks)
+  double resolution_multiple = 100.0;  // ticks of the clock per sample
+  long max_inner_iterations = 1L << 24;
+  std::uint64_t seed = 1;              // the order inside each round
+  double drift_alpha = 0.01;           // Spearman p below this (and a change over the
+                                       // noise threshold) in either arm warns of drift
+  CompareOptions compare;              // verdict rules (alpha, threshold, bootstrap)
+  // Throws ValueError naming the field, its value and the allowed range.
+  void validate() const;
+};
+
+// Drift of one arm across rounds: Spearman's rho of the sample against the round, and the
+// relative change from the median of the first third of rounds to that of the last third.
+// Detected when p < drift_alpha and |change| exceeds the comparison's noise threshold (a
+// rank test alone flags changes of a few ulps on a perfectly steady clock).
+struct Drift {
+  double rho = 0;
+  double p_value = 1;
+  double change = 0;  // median(last third) / median(first third) − 1
+  bool detected = false;
+};
+
+struct AbResult {
+  AbMode mode = AbMode::interleaved;
+  std::vector<double> a_ms, b_ms;  // per-call time of each round's sample
+  std::vector<bool> a_first;       // per round: A ran before B (sequential: all true)
+  long inner_iterations_a = 1, inner_iterations_b = 1;
+  double resolution_ms = 0;
+  Drift drift_a, drift_b;            // rounds < 3: rho 0, p 1, not detected
+  Comparison comparison;             // its warning names any drift
+};
+
+// Runs a and b, `rounds` samples each. progress(fraction) is called after every round
+// (interleaved) or every sample (sequential); returning false throws CancelledError.
+AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
+                const AbOptions& options = {}, Clock& clock = default_clock(),
+                const ProgressFn& progress = {});
+
+}  // namespace perflab

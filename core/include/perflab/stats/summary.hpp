@@ -1,0 +1,75 @@
+// The summary of one sample of repeated measurements (times, bytes, any non-negative
+// quantity): location, spread, percentiles by the linear rule, three 95% intervals named by
+// method, Tukey outliers listed (never dropped) and the median absolute deviation.
+// Not for: deciding whether two samples differ (compare.hpp does that).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace perflab {
+
+// A two-sided interval [low, high] in the unit of the values it bounds.
+struct Interval {
+  double low = 0;
+  double high = 0;
+  double width() const { return high - low; }
+  bool contains(double v) const { return low <= v && v <= high; }
+};
+
+// A value outside Tukey's fences, with its position in the caller's (unsorted) sample.
+struct Outlier {
+  std::size_t index = 0;
+  double value = 0;
+};
+
+struct SummaryOptions {
+  int bootstrap_resamples = 10000;  // resamples for the median's interval; 1000 is a quick look
+  std::uint64_t seed = 1;           // the bootstrap's generator; reported back in the summary
+  // Throws ValueError naming the field, its value and the allowed range.
+  void validate() const;
+};
+
+// Every statistic is in the unit of the sample (ms for times). The three intervals are 95%:
+// z is the original course's mean ± 1.96·s/√n, t uses Student's t(0.975, n − 1) (Boost.Math),
+// the bootstrap is the 2.5th-97.5th percentile of the medians of resamples (linear rule).
+struct Summary {
+  std::size_t n = 0;
+  double mean = 0, std = 0;  // std: sample standard deviation (n − 1); 0 for one value
+  double median = 0, min = 0, max = 0;
+  double p5 = 0, p25 = 0, p75 = 0, p95 = 0, p99 = 0;  // linear rule (numpy's default)
+  double mad = 0;      // median of |x − median|, unscaled (× 1.4826 estimates σ for normal data)
+  double cv = 0;       // std / mean; 0 for one value or a zero mean
+  Interval z_interval;                 // mean ± 1.96·std/√n
+  Interval t_interval;                 // mean ± t(0.975, n − 1)·std/√n
+  Interval bootstrap_median_interval;  // percentile bootstrap of the median
+  int bootstrap_resamples = 0;
+  std::uint64_t bootstrap_seed = 0;
+  double lower_fence = 0, upper_fence = 0;  // Q1 − 1.5·IQR and Q3 + 1.5·IQR
+  std::vector<Outlier> outliers;            // outside the fences, in sample order
+  std::string warning;                      // empty when nothing is suspicious
+};
+
+// Summarises values. `name` names the argument in error messages ("baseline_ms"). Throws
+// ValueError when values is empty, or names the index and the value of the first value that
+// is not finite or is negative.
+Summary summarize(const std::vector<double>& values, const std::string& name = "sample",
+                  const SummaryOptions& options = {});
+
+// Percentile p in [0, 100] of unsorted values by the linear rule; validates like summarize.
+double percentile(const std::vector<double>& values, double p, const std::string& name = "sample");
+
+// Student's t quantile t(probability, degrees_of_freedom) from Boost.Math; probability in
+// (0, 1), degrees of freedom > 0.
+double student_t_quantile(double probability, double degrees_of_freedom);
+
+// Percentile bootstrap interval of the median: `resamples` resamples with replacement drawn
+// by Rng(seed); returns the (1 − confidence)/2 and (1 + confidence)/2 percentiles of their
+// medians by the linear rule. Validates values like summarize.
+Interval bootstrap_median_interval(const std::vector<double>& values, int resamples,
+                                   std::uint64_t seed, double confidence = 0.95,
+                                   const std::string& name = "sample");
+
+}  // namespace perflab

@@ -1,0 +1,142 @@
+// The interleaved (or sequential) A/B runner over a Clock, batching as Timer does, with a
+// drift check of each arm's samples against the round. Not for: more than two arms.
+#include "perflab/stats/ab.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "perflab/base/error.hpp"
+#include "perflab/base/random.hpp"
+#include "stats_detail.hpp"
+
+namespace perflab {
+
+const char* ab_mode_name(AbMode mode) {
+  return mode == AbMode::interleaved ? "interleaved" : "sequential";
+}
+
+void AbOptions::validate() const {
+  detail::check_range("rounds", rounds, 2, 100000);
+  detail::check_range("warmup", warmup, 0, 10000);
+  detail::check_range("min_sample_ms", min_sample_ms, 0, 60000);
+  detail::check_range("resolution_multiple", resolution_multiple, 1, 1e6);
+  if (max_inner_iterations < 1) {
+    throw ValueError("max_inner_iterations must be at least 1, got " +
+                     std::to_string(max_inner_iterations));
+  }
+  detail::check_range("drift_alpha", drift_alpha, 0.0001, 0.5);
+  compare.validate();
+}
+
+namespace {
+
+Drift drift_of(const std::vector<double>& samples, const AbOptions& options) {
+  const std::size_t n = samples.size();
+  std::vector<double> round_index(n);
+  for (std::size_t r = 0; r < n; ++r) round_index[r] = static_cast<double>(r);
+  const RankCorrelation rc = spearman(round_index, samples);
+  Drift d;
+  d.rho = rc.rho;
+  d.p_value = rc.p_value;
+  const auto third = static_cast<std::ptrdiff_t>(n / 3);
+  std::vector<double> first(samples.begin(), samples.begin() + third);
+  std::vector<double> last(samples.end() - third, samples.end());
+  const double before = detail::median_in_place(first), after = detail::median_in_place(last);
+  d.change = before > 0 ? after / before - 1.0 : 0.0;
+  d.detected = d.p_value < options.drift_alpha && std::fabs(d.change) > options.compare.threshold;
+  return d;
+}
+
+std::string drift_warning(const char* arm, const Drift& r, AbMode mode) {
+  const std::string p =
+      r.p_value < 0.001 ? "p < 0.001" : "p = " + detail::format_g(r.p_value, 2);
+  std::string text = std::string(arm) + "'s samples drift across rounds (Spearman rho " +
+                     detail::format_fixed(r.rho, 2) + " against the round, " + p +
+                     ", " + (r.change >= 0 ? "+" : "") + detail::format_g(100 * r.change, 2) +
+                     "% from the first to the last third): the machine's speed changed during "
+                     "the run";
+  if (mode == AbMode::sequential) {
+    text += "; in sequential mode drift reads as a difference between A and B: use interleaved";
+  } else {
+    text += "; interleaving spreads it over both arms, but rerun on a quieter machine";
+  }
+  return text;
+}
+
+}  // namespace
+
+AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
+                const AbOptions& options, Clock& clock, const ProgressFn& progress) {
+  options.validate();
+  AbResult result;
+  result.mode = options.mode;
+  result.resolution_ms = measure_resolution_ms(clock);
+
+  for (int i = 0; i < options.warmup; ++i) a();
+  for (int i = 0; i < options.warmup; ++i) b();
+
+  const double target_ms =
+      std::max(options.resolution_multiple * result.resolution_ms, options.min_sample_ms);
+  const BatchPlan plan_a = calibrate_batch(clock, a, target_ms, options.max_inner_iterations);
+  const BatchPlan plan_b = calibrate_batch(clock, b, target_ms, options.max_inner_iterations);
+  result.inner_iterations_a = plan_a.inner_iterations;
+  result.inner_iterations_b = plan_b.inner_iterations;
+
+  const auto rounds = static_cast<std::size_t>(options.rounds);
+  result.a_ms.reserve(rounds);
+  result.b_ms.reserve(rounds);
+  const auto sample = [&](bool arm_a) {
+    const BatchPlan& plan = arm_a ? plan_a : plan_b;
+    const double per_call = time_batch_ms(clock, arm_a ? a : b, plan.inner_iterations) /
+                            static_cast<double>(plan.inner_iterations);
+    (arm_a ? result.a_ms : result.b_ms).push_back(per_call);
+  };
+  const auto report = [&](std::size_t done, std::size_t total, const char* unit) {
+    if (progress && !progress(static_cast<double>(done) / static_cast<double>(total))) {
+      throw CancelledError("cancelled after " + std::to_string(done) + " of " +
+                           std::to_string(total) + " " + unit);
+    }
+  };
+
+  if (options.mode == AbMode::interleaved) {
+    Rng rng(options.seed);
+    for (std::size_t r = 0; r < rounds; ++r) {
+      const bool a_first = (rng.next_u64() >> 63) != 0;
+      result.a_first.push_back(a_first);
+      sample(a_first);
+      sample(!a_first);
+      report(r + 1, rounds, "rounds");
+    }
+  } else {
+    result.a_first.assign(rounds, true);
+    for (std::size_t i = 0; i < 2 * rounds; ++i) {
+      sample(i < rounds);
+      report(i + 1, 2 * rounds, "samples");
+    }
+  }
+
+  result.comparison = compare_samples(result.a_ms, result.b_ms, options.compare, "a_ms", "b_ms");
+
+  std::vector<std::string> warnings;
+  for (const auto* plan : {&plan_a, &plan_b}) {
+    if (plan->below_target()) {
+      warnings.push_back(std::string(plan == &plan_a ? "A" : "B") + "'s samples last " +
+                         detail::format_g(plan->batch_ms, 3) + " ms, under the " +
+                         detail::format_g(target_ms, 3) + " ms target at max_inner_iterations " +
+                         std::to_string(options.max_inner_iterations) +
+                         ": check the work is not optimised away, or raise max_inner_iterations");
+    }
+  }
+  if (rounds >= 3) {
+    result.drift_a = drift_of(result.a_ms, options);
+    result.drift_b = drift_of(result.b_ms, options);
+    if (result.drift_a.detected) warnings.push_back(drift_warning("A", result.drift_a, options.mode));
+    if (result.drift_b.detected) warnings.push_back(drift_warning("B", result.drift_b, options.mode));
+  }
+  std::string& w = result.comparison.warning;
+  for (const std::string& text : warnings) w += (w.empty() ? "" : "; ") + text;
+  return result;
+}
+
+}  // namespace perflab

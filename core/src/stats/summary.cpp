@@ -1,0 +1,124 @@
+// The summary of one sample: moments, linear-rule percentiles, the z, t and bootstrap
+// intervals, Tukey outliers and the MAD. Distribution functions come from Boost.Math.
+// Not for: comparisons (compare.cpp).
+#include "perflab/stats/summary.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <boost/math/distributions/students_t.hpp>
+
+#include "perflab/base/error.hpp"
+#include "perflab/base/random.hpp"
+#include "perflab/timing/timer.hpp"
+#include "stats_detail.hpp"
+
+namespace perflab {
+
+namespace {
+constexpr double kOriginalZ = 1.96;  // the original course's 95% z value, kept as it wrote it
+}  // namespace
+
+void SummaryOptions::validate() const {
+  detail::check_range("bootstrap_resamples", bootstrap_resamples, 100, 1000000);
+}
+
+double student_t_quantile(double probability, double degrees_of_freedom) {
+  if (!(probability > 0 && probability < 1)) {
+    throw ValueError("probability must be between 0 and 1 (exclusive), got " +
+                     detail::format_g(probability));
+  }
+  if (!(degrees_of_freedom > 0) || !std::isfinite(degrees_of_freedom)) {
+    throw ValueError("degrees of freedom must be a finite number greater than 0, got " +
+                     detail::format_g(degrees_of_freedom));
+  }
+  return boost::math::quantile(boost::math::students_t(degrees_of_freedom), probability);
+}
+
+double percentile(const std::vector<double>& values, double p, const std::string& name) {
+  detail::check_sample(values, name);
+  return percentile_sorted(detail::sorted_copy(values), p);
+}
+
+Interval bootstrap_median_interval(const std::vector<double>& values, int resamples,
+                                   std::uint64_t seed, double confidence,
+                                   const std::string& name) {
+  detail::check_sample(values, name);
+  detail::check_range("bootstrap_resamples", resamples, 100, 1000000);
+  if (!(confidence > 0 && confidence < 1)) {
+    throw ValueError("confidence must be between 0 and 1 (exclusive), got " +
+                     detail::format_g(confidence));
+  }
+  Rng rng(seed);
+  const std::vector<double> sorted = detail::sorted_copy(values);
+  std::vector<std::uint32_t> counts;
+  std::vector<double> medians(static_cast<std::size_t>(resamples));
+  for (double& m : medians) m = detail::resampled_median(sorted, rng, counts);
+  std::sort(medians.begin(), medians.end());
+  const double tail = 50.0 * (1.0 - confidence);
+  return {percentile_sorted(medians, tail), percentile_sorted(medians, 100.0 - tail)};
+}
+
+Summary summarize(const std::vector<double>& values, const std::string& name,
+                  const SummaryOptions& options) {
+  detail::check_sample(values, name);
+  options.validate();
+  const std::vector<double> sorted = detail::sorted_copy(values);
+
+  Summary s;
+  s.n = values.size();
+  const auto n = static_cast<double>(s.n);
+  double sum = 0;
+  for (double v : values) sum += v;
+  s.mean = sum / n;
+  if (s.n >= 2) {
+    double squares = 0;
+    for (double v : values) squares += (v - s.mean) * (v - s.mean);
+    s.std = std::sqrt(squares / (n - 1));
+  }
+  s.min = sorted.front();
+  s.max = sorted.back();
+  s.median = percentile_sorted(sorted, 50);
+  s.p5 = percentile_sorted(sorted, 5);
+  s.p25 = percentile_sorted(sorted, 25);
+  s.p75 = percentile_sorted(sorted, 75);
+  s.p95 = percentile_sorted(sorted, 95);
+  s.p99 = percentile_sorted(sorted, 99);
+  s.cv = (s.n >= 2 && s.mean != 0) ? s.std / s.mean : 0.0;
+
+  std::vector<double> deviations(s.n);
+  for (std::size_t i = 0; i < s.n; ++i) deviations[i] = std::fabs(values[i] - s.median);
+  s.mad = detail::median_in_place(deviations);
+
+  const double se = s.std / std::sqrt(n);
+  s.z_interval = {s.mean - kOriginalZ * se, s.mean + kOriginalZ * se};
+  // One value: no degrees of freedom, and nothing to be uncertain about in the data itself.
+  const double t = s.n >= 2 ? student_t_quantile(0.975, n - 1) : 0.0;
+  s.t_interval = {s.mean - t * se, s.mean + t * se};
+
+  s.bootstrap_resamples = options.bootstrap_resamples;
+  s.bootstrap_seed = options.seed;
+  s.bootstrap_median_interval =
+      bootstrap_median_interval(values, options.bootstrap_resamples, options.seed, 0.95, name);
+
+  const double iqr = s.p75 - s.p25;
+  s.lower_fence = s.p25 - 1.5 * iqr;
+  s.upper_fence = s.p75 + 1.5 * iqr;
+  for (std::size_t i = 0; i < s.n; ++i) {
+    if (values[i] < s.lower_fence || values[i] > s.upper_fence) s.outliers.push_back({i, values[i]});
+  }
+
+  if (s.n == 1) {
+    s.warning = "only one value in " + name +
+                ": the spread and every interval are 0, which says nothing about the "
+                "next run; take at least 5 samples";
+  } else if (!s.outliers.empty()) {
+    s.warning = std::to_string(s.outliers.size()) + " of " + std::to_string(s.n) + " values in " +
+                name + " lie outside Tukey's fences (" + detail::format_g(s.lower_fence, 4) +
+                " to " + detail::format_g(s.upper_fence, 4) +
+                "): the median and the MAD resist them, the mean and the std do not";
+  }
+  return s;
+}
+
+}  // namespace perflab

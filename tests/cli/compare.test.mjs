@@ -1,0 +1,151 @@
+// The native CLI's regression check end to end: `perflab compare BASE.json NEW.json` on bench
+// files written here by hand (so verdicts are known without timing anything): exit 1 when a
+// benchmark is significantly slower by more than the threshold, 0 for no change or a change
+// inside the threshold, 2 for a malformed file naming the file and the field; rows present in
+// only one file are listed. One quick `perflab bench --json --samples` run checks that the
+// samples it writes are what compare reads (its timings are never asserted). Run by ctest
+// (tools/CMakeLists.txt) with PERFLAB_CLI set to the built binary.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+
+const cli = process.env.PERFLAB_CLI;
+assert.ok(cli, 'PERFLAB_CLI must name the built perflab binary');
+const dir = mkdtempSync(path.join(tmpdir(), 'perflab-compare-'));
+
+function perflab(...args) {
+  const r = spawnSync(cli, args, { encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+// 10 samples around `median_ms`, spread ±0.45%, no ties.
+function samples(median_ms) {
+  return Array.from({ length: 10 }, (_, i) => median_ms * (1 + (i - 4.5) * 0.001));
+}
+
+function row(op, variant, n, median_ms) {
+  return { op, variant, n, stats: { median_ms }, samples_ms: samples(median_ms) };
+}
+
+function writeBench(name, rows, extra = {}) {
+  const file = path.join(dir, name);
+  writeFileSync(file, JSON.stringify({ tool: 'perflab', kind: 'bench', version: '0', quick: true,
+    simd_backend: 'sse2', rows, ...extra }));
+  return file;
+}
+
+const base = writeBench('base.json', [row('matmul', 'packed', 64, 1.0), row('gelu', 'fused-simd', 65536, 0.5),
+  row('matmul', 'naive', 64, 4.0)]);
+
+test('the same timings: exit 0, no difference on every row', () => {
+  const r = perflab('compare', base, base, '--json');
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.regression, false);
+  assert.deepEqual(out.rows.map((x) => x.verdict), ['no_difference', 'no_difference', 'no_difference']);
+  for (const x of out.rows) assert.equal(x.change, 0);
+});
+
+test('a benchmark 10% slower: exit 1, named slower, with its change and p-value', () => {
+  const slower = writeBench('slower.json', [row('matmul', 'packed', 64, 1.1), row('gelu', 'fused-simd', 65536, 0.5),
+    row('matmul', 'naive', 64, 4.0)]);
+  const r = perflab('compare', base, slower, '--json');
+  assert.equal(r.status, 1, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.regression, true);
+  const m = out.rows[0];
+  assert.equal(m.benchmark, 'matmul packed n=64');
+  assert.equal(m.verdict, 'slower');
+  assert.ok(Math.abs(m.change - 0.1) < 1e-9);
+  // Every new sample is above every base sample: exact Mann-Whitney p = 2 / C(20, 10).
+  assert.ok(Math.abs(m.p_value - 2 / 184756) < 1e-12);
+  assert.match(m.sentence, /^B is 1\.10x slower than A \(95% CI 1\.\d\d-1\.\d\dx, p < 0\.001\)$/);
+  assert.equal(out.rows[1].verdict, 'no_difference');
+  // The text mode says the same and ends with the regression line.
+  const text = perflab('compare', base, slower);
+  assert.equal(text.status, 1);
+  assert.match(text.stdout, /^matmul packed n=64 .* \+10\.0% +<0\.001 +slower$/m);
+  assert.match(text.stdout, /regression: at least one benchmark is significantly slower/);
+});
+
+test('a slowdown inside the threshold, or a speedup, exits 0', () => {
+  const slightly = writeBench('slightly.json', [row('matmul', 'packed', 64, 1.01)]);
+  const r = perflab('compare', base, slightly, '--json');
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.rows[0].verdict, 'no_difference');
+  assert.match(out.rows[0].sentence, /within the 2% noise threshold/);
+  // The same 1% counts with a 0.5% threshold.
+  assert.equal(perflab('compare', base, slightly, '--threshold', '0.5').status, 1);
+  const faster = writeBench('faster.json', [row('matmul', 'packed', 64, 0.8)]);
+  const f = perflab('compare', base, faster, '--json');
+  assert.equal(f.status, 0);
+  assert.equal(JSON.parse(f.stdout).rows[0].verdict, 'faster');
+});
+
+test('rows present in only one file are listed, not an error', () => {
+  const other = writeBench('other.json', [row('matmul', 'packed', 64, 1.0), row('softmax', 'naive', 1024, 0.2)]);
+  const r = perflab('compare', base, other, '--json');
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(out.only_in_base, ['gelu fused-simd n=65536', 'matmul naive n=64']);
+  assert.deepEqual(out.only_in_new, ['softmax naive n=1024']);
+  const text = perflab('compare', base, other);
+  assert.match(text.stdout, new RegExp(`^only in ${other.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: softmax naive n=1024$`, 'm'));
+});
+
+test('malformed files exit 2 naming the file and the field', () => {
+  const cases = [
+    [writeBench('nosamples.json', [{ op: 'matmul', variant: 'packed', n: 64, stats: {} }]),
+      /nosamples\.json: rows\[0\]\.samples_ms is missing/],
+    [writeBench('badsample.json', [{ ...row('matmul', 'packed', 64, 1), samples_ms: [1, 'x'] }]),
+      /badsample\.json: rows\[0\]\.samples_ms\[1\] must be a number, got "x"/],
+    [writeBench('negative.json', [{ ...row('matmul', 'packed', 64, 1), samples_ms: [1, -2, 1] }]),
+      /negative\.json matmul packed n=64 samples_ms\[1\] is -2: values must be finite and not negative/],
+    [writeBench('roofline.json', [], { kind: 'roofline' }), /roofline\.json: kind must be "bench", got "roofline"/],
+    [writeBench('noop.json', [{ variant: 'packed', n: 64, samples_ms: [1] }]), /noop\.json: rows\[0\]\.op is missing/],
+    [writeBench('twice.json', [row('matmul', 'packed', 64, 1), row('matmul', 'packed', 64, 1)]),
+      /twice\.json: rows\[1\] repeats matmul packed n=64 \(rows\[0\]\)/],
+  ];
+  const notJson = path.join(dir, 'notjson.json');
+  writeFileSync(notJson, '{"tool": ');
+  cases.push([notJson, /notjson\.json: not valid JSON/]);
+  cases.push([path.join(dir, 'missing.json'), /cannot read '.*missing\.json': No such file/]);
+  for (const [file, message] of cases) {
+    const r = perflab('compare', base, file);
+    assert.equal(r.status, 2, `${file}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+    assert.equal(r.stdout, '');
+  }
+});
+
+test('bad options exit 2 with the reason', () => {
+  assert.match(perflab('compare', base, base, '--threshold', '150').stderr,
+    /--threshold needs a percentage from 0 to 100, got '150'/);
+  assert.match(perflab('compare', base, base, '--alpha', '0.9').stderr,
+    /alpha must be between 0.0001 and 0.5, got 0.9/);
+  const one = perflab('compare', base);
+  assert.equal(one.status, 2);
+  assert.match(one.stderr, /compare needs BASE.json and NEW.json, got 1 files/);
+});
+
+test('bench --json --samples writes the raw samples compare reads', () => {
+  const r = perflab('bench', '--json', '--quick', '--samples');
+  assert.equal(r.status, 0, r.stderr);
+  const report = JSON.parse(r.stdout);
+  for (const x of report.rows) {
+    assert.ok(Array.isArray(x.samples_ms), `${x.op} ${x.variant}: samples_ms`);
+    assert.equal(x.samples_ms.length, x.stats.samples + x.stats.outliers);
+    for (const v of x.samples_ms) assert.ok(v > 0);
+  }
+  const file = path.join(dir, 'real.json');
+  writeFileSync(file, r.stdout);
+  const c = perflab('compare', file, file, '--json');
+  assert.equal(c.status, 0, c.stderr);
+  assert.equal(JSON.parse(c.stdout).rows.length, report.rows.length);
+  // Without --samples the rows stay as they were.
+  assert.equal(JSON.parse(perflab('bench', '--json', '--quick').stdout).rows[0].samples_ms, undefined);
+});

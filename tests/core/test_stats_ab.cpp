@@ -1,0 +1,176 @@
+// Protects the A/B runner: both arms get the same warmup and the Timer's batching rule, the
+// order inside each round comes from the seed, sequential mode runs all of A first, drift
+// across rounds is detected and named in the verdict's warning, and progress can cancel.
+// Everything runs on a FakeClock whose functions advance it by known amounts; no real time
+// is measured or asserted.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "perflab/base/error.hpp"
+#include "perflab/stats/ab.hpp"
+#include "perflab/timing/clock.hpp"
+
+using namespace perflab;
+
+namespace {
+constexpr double kReadCostMs = 1.0 / (1 << 20);  // dyadic, as in test_timer.cpp
+}  // namespace
+
+TEST_CASE("interleaved A/B: per-call times, same warmup, Timer's batching, a faster verdict") {
+  FakeClock clock(0.0, kReadCostMs);
+  std::string calls;
+  const AbResult r = run_ab([&] { calls += 'A'; clock.advance(1.0); },
+                            [&] { calls += 'B'; clock.advance(0.8); }, {}, clock);
+  CHECK(r.mode == AbMode::interleaved);
+  REQUIRE(r.a_ms.size() == 30);
+  REQUIRE(r.b_ms.size() == 30);
+  // Target max(100 · 2^-20, 1 ms) = 1 ms: A's single call reaches it; B's 0.8 ms grows by
+  // 1.4 / 0.8 = 1.75 → 2 calls (the Timer's rule, see test_timer.cpp).
+  CHECK(r.inner_iterations_a == 1);
+  CHECK(r.inner_iterations_b == 2);
+  for (double v : r.a_ms) CHECK(v == doctest::Approx(1.0).epsilon(1e-5));
+  for (double v : r.b_ms) CHECK(v == doctest::Approx(0.8).epsilon(1e-5));
+  // Warmup: 3 of A, then 3 of B; calibration: 1 A, then 1 + 2 B.
+  CHECK(calls.substr(0, 10) == "AAABBBABBB");
+  CHECK(calls.size() == 10 + 30 * 1 + 30 * 2);
+  const Comparison& c = r.comparison;
+  CHECK(c.ratio == doctest::Approx(1.25).epsilon(1e-5));
+  CHECK(c.verdict == Verdict::faster);
+  CHECK(c.sentence == "B is 1.25x faster than A (95% CI 1.25-1.25x, p < 0.001)");
+  // Per-call times differ across rounds by a few ulps only (0.8 is not dyadic): no drift.
+  CAPTURE(c.warning);
+  CHECK(c.warning.empty());
+  CHECK_FALSE(r.drift_b.detected);
+}
+
+TEST_CASE("the order inside each round comes from the seed") {
+  const auto schedule = [](std::uint64_t seed, std::vector<bool>& a_first) {
+    FakeClock clock(0.0, kReadCostMs);
+    std::string calls;
+    AbOptions o;
+    o.seed = seed;
+    o.warmup = 0;
+    o.min_sample_ms = 0.5;  // one call per sample for both arms
+    const AbResult r = run_ab([&] { calls += 'A'; clock.advance(1.0); },
+                              [&] { calls += 'B'; clock.advance(1.0); }, o, clock);
+    a_first = r.a_first;
+    return calls.substr(2);  // after one calibration call each
+  };
+  std::vector<bool> first1, first2, first3;
+  const std::string calls1 = schedule(5, first1), calls2 = schedule(5, first2),
+                    calls3 = schedule(6, first3);
+  CHECK(calls1 == calls2);
+  CHECK(first1 == first2);
+  CHECK(first1 != first3);
+  REQUIRE(first1.size() == 30);
+  REQUIRE(calls1.size() == 60);
+  int a_first_rounds = 0;
+  for (std::size_t round = 0; round < 30; ++round) {
+    CAPTURE(round);
+    CHECK(calls1.substr(2 * round, 2) == (first1[round] ? "AB" : "BA"));
+    a_first_rounds += first1[round] ? 1 : 0;
+  }
+  CHECK(a_first_rounds > 0);  // both orders occur
+  CHECK(a_first_rounds < 30);
+}
+
+TEST_CASE("drift: sequential mode turns it into a false difference, interleaving does not") {
+  // The same work in both arms on a machine that slows by 1% per call (thermal throttling).
+  const auto run = [](AbMode mode) {
+    FakeClock clock(0.0, kReadCostMs);
+    double cost_ms = 1.0;
+    const auto work = [&] {
+      clock.advance(cost_ms);
+      cost_ms *= 1.01;
+    };
+    AbOptions o;
+    o.mode = mode;
+    o.warmup = 0;
+    o.min_sample_ms = 0.5;
+    return run_ab(work, work, o, clock);
+  };
+  const AbResult seq = run(AbMode::sequential);
+  CHECK(seq.a_first == std::vector<bool>(30, true));
+  CHECK(seq.comparison.verdict == Verdict::slower);  // B ran later, on a slower machine
+  CHECK(seq.drift_a.rho == doctest::Approx(1.0));
+  CHECK(seq.comparison.warning.find(
+            "A's samples drift across rounds (Spearman rho 1.00 against the round, p < 0.001, +" +
+            std::to_string(static_cast<int>(std::round(100 * seq.drift_a.change))) +
+            "% from the first to the last third): the machine's speed changed during the run; "
+            "in sequential mode drift reads as a difference between A and B: use "
+            "interleaved") != std::string::npos);
+  CHECK(seq.drift_a.detected);
+  // Samples 0..9 against 20..29 of A, each one call 1% slower than the one before: ≈ 1.01^20.
+  CHECK(seq.drift_a.change == doctest::Approx(std::pow(1.01, 20) - 1).epsilon(0.01));
+
+  const AbResult inter = run(AbMode::interleaved);
+  CHECK(inter.comparison.verdict == Verdict::no_difference);
+  CHECK(inter.drift_a.detected);
+  CHECK(inter.drift_a.rho > 0.9);
+  CHECK(inter.drift_b.rho > 0.9);
+  CHECK(inter.comparison.warning.find("interleaving spreads it over both arms") !=
+        std::string::npos);
+  CHECK(inter.comparison.warning.find("B's samples drift") != std::string::npos);
+}
+
+TEST_CASE("A/B progress reports every round and can cancel between rounds") {
+  FakeClock clock(0.0, kReadCostMs);
+  const auto a = [&] { clock.advance(1.0); };
+  AbOptions o;
+  o.rounds = 10;
+  SUBCASE("interleaved: one report per round, rising to 1") {
+    std::vector<double> fractions;
+    run_ab(a, a, o, clock, [&](double f) {
+      fractions.push_back(f);
+      return true;
+    });
+    REQUIRE(fractions.size() == 10);
+    CHECK(fractions.front() == doctest::Approx(0.1));
+    CHECK(fractions.back() == 1.0);
+  }
+  SUBCASE("sequential: one report per sample") {
+    o.mode = AbMode::sequential;
+    int reports = 0;
+    run_ab(a, a, o, clock, [&](double) { return ++reports > 0; });
+    CHECK(reports == 20);
+  }
+  SUBCASE("returning false throws CancelledError naming how far it got") {
+    int reports = 0;
+    CHECK_THROWS_WITH_AS(run_ab(a, a, o, clock, [&](double) { return ++reports < 4; }),
+                         "cancelled after 4 of 10 rounds", CancelledError);
+  }
+}
+
+TEST_CASE("A/B options are validated before anything runs") {
+  FakeClock clock(0.0, kReadCostMs);
+  int calls = 0;
+  const auto f = [&] { ++calls; clock.advance(1.0); };
+  AbOptions o;
+  o.rounds = 1;
+  CHECK_THROWS_WITH_AS(run_ab(f, f, o, clock), "rounds must be between 2 and 100000, got 1",
+                       ValueError);
+  o = {};
+  o.drift_alpha = 0;
+  CHECK_THROWS_WITH_AS(run_ab(f, f, o, clock),
+                       "drift_alpha must be between 0.0001 and 0.5, got 0", ValueError);
+  o = {};
+  o.compare.threshold = 2;
+  CHECK_THROWS_WITH_AS(run_ab(f, f, o, clock), "threshold must be between 0 and 1, got 2",
+                       ValueError);
+  CHECK(calls == 0);
+  CHECK(std::string(ab_mode_name(AbMode::sequential)) == "sequential");
+}
+
+TEST_CASE("an arm too fast to batch up to the target is named in the warning") {
+  FakeClock clock(0.0, kReadCostMs);
+  AbOptions o;
+  o.max_inner_iterations = 4;
+  o.rounds = 5;
+  const AbResult r = run_ab([&] { clock.advance(1.0); }, [&] { clock.advance(0.01); }, o, clock);
+  CHECK(r.inner_iterations_b == 4);
+  CHECK(r.comparison.warning.find("B's samples last 0.04 ms, under the 1 ms target at "
+                                  "max_inner_iterations 4") != std::string::npos);
+}
