@@ -80,7 +80,7 @@ std::uint64_t to_seed_option(const val& v, const std::string& name) {
   return static_cast<std::uint64_t>(d);
 }
 
-// The options shared by the summary and the comparison; each read only when given.
+// Reads options[key], named "options.<key>" in errors, only when it is given.
 template <class Fn>
 void read_option(const val& options, const char* key, Fn&& read) {
   const val v = option(options, key);
@@ -89,11 +89,16 @@ void read_option(const val& options, const char* key, Fn&& read) {
 
 CompareOptions to_compare_options(const val& options) {
   CompareOptions o;
-  read_option(options, "alpha", [&](const val& v, const std::string& n) { o.alpha = to_finite_number(v, n); });
-  read_option(options, "threshold", [&](const val& v, const std::string& n) { o.threshold = to_finite_number(v, n); });
-  read_option(options, "bootstrap_resamples", [&](const val& v, const std::string& n) { o.bootstrap_resamples = to_int(v, n); });
-  read_option(options, "seed", [&](const val& v, const std::string& n) { o.seed = to_seed_option(v, n); });
-  read_option(options, "min_samples", [&](const val& v, const std::string& n) { o.min_samples = to_int(v, n); });
+  read_option(options, "alpha",
+              [&](const val& v, const std::string& n) { o.alpha = to_finite_number(v, n); });
+  read_option(options, "threshold",
+              [&](const val& v, const std::string& n) { o.threshold = to_finite_number(v, n); });
+  read_option(options, "bootstrap_resamples",
+              [&](const val& v, const std::string& n) { o.bootstrap_resamples = to_int(v, n); });
+  read_option(options, "seed",
+              [&](const val& v, const std::string& n) { o.seed = to_seed_option(v, n); });
+  read_option(options, "min_samples",
+              [&](const val& v, const std::string& n) { o.min_samples = to_int(v, n); });
   return o;
 }
 
@@ -167,8 +172,10 @@ val summarize_sample_js(val values, val options) {
   const std::vector<double> sample = to_sample(values, "values");
   check_option_keys(options, {"bootstrap_resamples", "seed"});
   SummaryOptions o;
-  read_option(options, "bootstrap_resamples", [&](const val& v, const std::string& n) { o.bootstrap_resamples = to_int(v, n); });
-  read_option(options, "seed", [&](const val& v, const std::string& n) { o.seed = to_seed_option(v, n); });
+  read_option(options, "bootstrap_resamples",
+              [&](const val& v, const std::string& n) { o.bootstrap_resamples = to_int(v, n); });
+  read_option(options, "seed",
+              [&](const val& v, const std::string& n) { o.seed = to_seed_option(v, n); });
   return to_val(summary_json(summarize(sample, "values", o)));
 }
 
@@ -176,7 +183,8 @@ val compare_samples_js(val a, val b, val options) {
   const std::vector<double> sample_a = to_sample(a, "a");
   const std::vector<double> sample_b = to_sample(b, "b");
   check_option_keys(options, {"alpha", "threshold", "bootstrap_resamples", "seed", "min_samples"});
-  return to_val(comparison_json(compare_samples(sample_a, sample_b, to_compare_options(options), "a", "b")));
+  return to_val(
+      comparison_json(compare_samples(sample_a, sample_b, to_compare_options(options), "a", "b")));
 }
 
 val fit_complexity_js(val sizes, val times) {
@@ -185,7 +193,9 @@ val fit_complexity_js(val sizes, val times) {
   const ComplexityReport r = fit_complexity(ns, ts);
   json fits = json::array();
   for (const ComplexityFit& f : r.fits) {
-    fits.push_back({{"complexity", f.name}, {"coefficient", f.coefficient}, {"normalized_rms", f.normalized_rms}});
+    fits.push_back({{"complexity", f.name},
+                    {"coefficient", f.coefficient},
+                    {"normalized_rms", f.normalized_rms}});
   }
   return to_val({{"fits", fits},
                  {"power_law",
@@ -215,10 +225,14 @@ val run_ab_js(val op, val variant_a, val variant_b, val n, val options) {
   check_option_keys(options, {"rounds", "mode", "seed", "warmup", "min_sample_ms", "alpha",
                               "threshold", "bootstrap_resamples", "min_samples"});
   AbOptions o;
-  read_option(options, "rounds", [&](const val& v, const std::string& k) { o.rounds = to_int(v, k); });
+  read_option(options, "rounds",
+              [&](const val& v, const std::string& k) { o.rounds = to_int(v, k); });
   read_option(options, "mode", [&](const val& v, const std::string&) { o.mode = to_ab_mode(v); });
-  read_option(options, "warmup", [&](const val& v, const std::string& k) { o.warmup = to_int(v, k); });
-  read_option(options, "min_sample_ms", [&](const val& v, const std::string& k) { o.min_sample_ms = to_finite_number(v, k); });
+  read_option(options, "warmup",
+              [&](const val& v, const std::string& k) { o.warmup = to_int(v, k); });
+  read_option(options, "min_sample_ms", [&](const val& v, const std::string& k) {
+    o.min_sample_ms = to_finite_number(v, k);
+  });
   o.compare = to_compare_options(options);
   o.seed = o.compare.seed;  // one seed: the order of each round and the bootstrap
   o.validate();
@@ -233,7 +247,8 @@ val run_ab_js(val op, val variant_a, val variant_b, val n, val options) {
     }
     const Tensor a = Tensor::random({size, size}, 0x5EED0001);
     const Tensor b = Tensor::random({size, size}, 0x5EED0002);
-    r = run_ab([&] { const Tensor y = matmul(a, b, va); }, [&] { const Tensor y = matmul(a, b, vb); }, o);
+    r = run_ab([&] { const Tensor y = matmul(a, b, va); },
+               [&] { const Tensor y = matmul(a, b, vb); }, o);
   } else if (name == "gelu") {
     find_gelu_variant(va);
     find_gelu_variant(vb);
