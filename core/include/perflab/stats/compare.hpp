@@ -53,7 +53,7 @@ struct Comparison {
   double ratio = 1;          // median A / median B: > 1 when B is faster
   Interval ratio_interval;   // percentile bootstrap of the ratio, (1 − alpha)
   double change = 0;         // median B / median A − 1: the relative change of B ("+5%" slower)
-  WelchResult welch;
+  WelchResult welch;         // left at t 0, p 1 when either sample has one value
   MannWhitneyResult mann_whitney;
   double cohens_d = 0;       // (mean B − mean A) / pooled std; ±inf if the std is 0 and means differ
   double cliffs_delta = 0;   // P(b > a) − P(b < a), in [−1, 1]: negative when B tends to be faster
@@ -67,7 +67,9 @@ struct Comparison {
 };
 
 // Compares A and B. The names are used in error messages ("a_ms[2] is nan: ..."). Throws
-// ValueError for an empty sample or a value that is not finite or is negative.
+// ValueError for an empty sample, a value that is not finite or is negative, a median of 0
+// (no ratio), or options out of range. Fewer than min_samples values is not an error: the
+// statistics are computed and the verdict says "too few samples to decide".
 Comparison compare_samples(const std::vector<double>& a, const std::vector<double>& b,
                            const CompareOptions& options = {}, const std::string& name_a = "a",
                            const std::string& name_b = "b");
