@@ -9,12 +9,10 @@
 
 #include "convert.hpp"
 #include "perflab/base/error.hpp"
-#include "perflab/kernels/kernels.hpp"
 #include "perflab/stats/ab.hpp"
 #include "perflab/stats/compare.hpp"
 #include "perflab/stats/complexity.hpp"
 #include "perflab/stats/summary.hpp"
-#include "perflab/tensor/tensor.hpp"
 
 namespace perflab::wasm {
 namespace {
@@ -213,10 +211,7 @@ AbMode to_ab_mode(const val& v) {
   throw ValueError("options.mode must be \"interleaved\" or \"sequential\", got " + describe(v));
 }
 
-// op "matmul": variants of matmul_variants() on N×N @ N×N (1..kMaxMeasureMatmulN); op
-// "gelu": variants of gelu_variants() over n elements (1..kMaxMeasureGeluN). Each arm times
-// one call of the lab's Tensor API (matmul(a, b, variant), gelu(x, variant)) on the same
-// random inputs, so both arms pay the same allocation of their output.
+// The A/B runner on the lab's kernels (run_kernel_ab: op "matmul" or "gelu", two variants, n).
 val run_ab_js(val op, val variant_a, val variant_b, val n, val options) {
   const std::string name = to_string(op, "op");
   const std::string va = to_string(variant_a, "variant_a");
@@ -235,32 +230,8 @@ val run_ab_js(val op, val variant_a, val variant_b, val n, val options) {
   });
   o.compare = to_compare_options(options);
   o.seed = o.compare.seed;  // one seed: the order of each round and the bootstrap
-  o.validate();
 
-  AbResult r;
-  if (name == "matmul") {
-    find_matmul_variant(va);
-    find_matmul_variant(vb);
-    if (size < 1 || size > kMaxMeasureMatmulN) {
-      throw ValueError("n must be between 1 and " + std::to_string(kMaxMeasureMatmulN) +
-                       " for matmul, got " + describe(n));
-    }
-    const Tensor a = Tensor::random({size, size}, 0x5EED0001);
-    const Tensor b = Tensor::random({size, size}, 0x5EED0002);
-    r = run_ab([&] { const Tensor y = matmul(a, b, va); },
-               [&] { const Tensor y = matmul(a, b, vb); }, o);
-  } else if (name == "gelu") {
-    find_gelu_variant(va);
-    find_gelu_variant(vb);
-    if (size < 1 || size > kMaxMeasureGeluN) {
-      throw ValueError("n must be between 1 and " + std::to_string(kMaxMeasureGeluN) +
-                       " for gelu, got " + describe(n));
-    }
-    const Tensor x = Tensor::random({size}, 0x5EED0003, -4.0f, 4.0f);
-    r = run_ab([&] { const Tensor y = gelu(x, va); }, [&] { const Tensor y = gelu(x, vb); }, o);
-  } else {
-    throw ValueError("op must be \"matmul\" or \"gelu\", got " + describe(op));
-  }
+  const AbResult r = run_kernel_ab(name, va, vb, size, o);
 
   json a_first = json::array();
   for (bool f : r.a_first) a_first.push_back(f);
