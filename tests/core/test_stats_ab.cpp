@@ -174,3 +174,28 @@ TEST_CASE("an arm too fast to batch up to the target is named in the warning") {
   CHECK(r.comparison.warning.find("B's samples last 0.04 ms, under the 1 ms target at "
                                   "max_inner_iterations 4") != std::string::npos);
 }
+
+TEST_CASE("run_kernel_ab times two of the lab's kernel variants and names a bad argument") {
+  FakeClock clock(0.0, kReadCostMs);
+  AbOptions o;
+  o.rounds = 3;
+  o.warmup = 0;
+  o.min_sample_ms = 0;
+  o.max_inner_iterations = 1;  // the fake clock does not move with the kernel: one call a sample
+  SUBCASE("matmul and gelu variants each give one sample per round and arm") {
+    const AbResult m = run_kernel_ab("matmul", "naive", "packed", 4, o, clock);
+    CHECK(m.a_ms.size() == 3);
+    CHECK(m.b_ms.size() == 3);
+    const AbResult g = run_kernel_ab("gelu", "fused", "unfused", 16, o, clock);
+    CHECK(g.a_first.size() == 3);
+  }
+  SUBCASE("errors name the op, the variant and n") {
+    CHECK_THROWS_WITH_AS(run_kernel_ab("conv", "naive", "packed", 4, o, clock),
+                         "op must be \"matmul\" or \"gelu\", got \"conv\"", ValueError);
+    CHECK_THROWS_AS(run_kernel_ab("matmul", "naive", "nope", 4, o, clock), ValueError);
+    CHECK_THROWS_WITH_AS(run_kernel_ab("matmul", "naive", "packed", 0, o, clock),
+                         "n must be between 1 and 4096 for matmul, got 0", ValueError);
+    CHECK_THROWS_WITH_AS(run_kernel_ab("gelu", "fused", "unfused", 0, o, clock),
+                         "n must be between 1 and 67108864 for gelu, got 0", ValueError);
+  }
+}

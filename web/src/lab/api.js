@@ -75,6 +75,23 @@ export const API = Object.freeze({
   exerciseBank: call([], 'list the exercises'),
   exerciseVariant: call(['id', 'seed'], 'make an exercise variant'),
   gradeExercise: call(['id', 'seed', 'answer'], 'grade an answer'),
+  // The Benchmarking chapter's statistics (core/include/perflab/stats/).
+  summarizeSample: call(['values', 'options'], 'summarize a sample'),
+  compareSamples: call(['a', 'b', 'options'], 'compare two samples'),
+  fitComplexity: call(['sizes', 'times'], 'fit complexity classes to times against sizes'),
+  runAB: call(['op', 'variant_a', 'variant_b', 'n', 'options'], 'run an A/B comparison of two kernel variants'),
+});
+
+/**
+ * Declared calls whose chapter is not on the page yet, each with the chapter that will call
+ * it. tests/js/api.test.mjs reports them, and fails once the page uses one that is still
+ * listed here (or leaves unused one that is not).
+ */
+export const NOT_YET_MOUNTED = Object.freeze({
+  summarizeSample: 'the Benchmarking chapter: the summary of one sample with its intervals and outliers',
+  compareSamples: 'the Benchmarking chapter: the verdict on two samples',
+  fitComplexity: 'the Benchmarking chapter: complexity classes and the log-log exponent of a sweep',
+  runAB: 'the Benchmarking chapter: interleaved against sequential A/B runs of two variants',
 });
 
 /**

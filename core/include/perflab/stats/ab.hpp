@@ -6,8 +6,10 @@
 // Not for: threads, or asserting speed in unit tests (use FakeClock).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "perflab/stats/compare.hpp"
@@ -60,5 +62,16 @@ struct AbResult {
 AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
                 const AbOptions& options = {}, Clock& clock = default_clock(),
                 const ProgressFn& progress = {});
+
+// The kernels the page's A/B experiment offers, timed by run_ab on the same random inputs:
+// op "matmul" (a variant of matmul_variants() on N×N @ N×N, n = N in 1..kMaxMeasureMatmulN)
+// or "gelu" (a variant of gelu_variants() over n elements, 1..kMaxMeasureGeluN). Each arm
+// times one call of the lab's Tensor API (matmul(a, b, variant), gelu(x, variant)), so both
+// arms pay the same allocation of their output (measure_gelu's fused rows reuse one output,
+// so their ratios can differ). Throws ValueError naming op, the variant or n.
+AbResult run_kernel_ab(const std::string& op, const std::string& variant_a,
+                       const std::string& variant_b, std::size_t n,
+                       const AbOptions& options = {}, Clock& clock = default_clock(),
+                       const ProgressFn& progress = {});
 
 }  // namespace perflab

@@ -1,0 +1,247 @@
+// The Benchmarking chapter's statistics through both Node builds: summarizeSample,
+// compareSamples and fitComplexity give the values core's doctests check by hand
+// (tests/core/test_stats_*.cpp), runAB returns both arms' raw samples with the comparison of
+// exactly those samples, every bad argument is refused with a message naming it, and the
+// module stays usable after 100 failing calls. No timing is asserted.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { BUILDS, loadPerflab } from './perflab_module.mjs';
+
+const modules = await Promise.all(BUILDS.map(loadPerflab));
+
+const close = (got, want, tol = 1e-6) =>
+  assert.ok(Math.abs(got - want) <= tol * Math.max(1, Math.abs(want)), `got ${got}, want ${want}`);
+// 10.0, 10.1, ..., 10.9 (no ties) and the same scaled: core's compare doctest's samples.
+const tens = Array.from({ length: 10 }, (_, i) => 10 + 0.1 * i);
+const scaled = (v, by) => v.map((x) => x * by);
+const QUICK_AB = { rounds: 6, warmup: 1, min_sample_ms: 0.05, bootstrap_resamples: 200, seed: 3 };
+
+// [what, call(m), exact message]: the boundary's messages (wasm/convert.cpp, bind_stats.cpp)
+// and core's, verbatim.
+const BAD_CALLS = [
+  ['an empty sample', (m) => m.summarizeSample([]), 'values is empty: a sample needs at least one value'],
+  ['a NaN', (m) => m.summarizeSample([1, NaN]), 'values[1] is nan: values must be finite and not negative'],
+  ['an infinity', (m) => m.summarizeSample(new Float64Array([1, 2, Infinity])),
+   'values[2] is inf: values must be finite and not negative'],
+  ['a negative value', (m) => m.summarizeSample([1, -2]), 'values[1] is -2: values must be finite and not negative'],
+  ['a string for values', (m) => m.summarizeSample('abc'),
+   'values must be a Float32Array, a Float64Array or an array of numbers, got "abc"'],
+  ['a string in values', (m) => m.summarizeSample([1, 'x']), 'values[1] must be a number, got "x"'],
+  ['a sample over the limit', (m) => m.summarizeSample(new Float64Array(100001)),
+   'values has 100001 values; at most 100000 are allowed'],
+  // Copying 2^32 − 1 holes would need 32 GiB: only a check of the length before the copy
+  // can give this message.
+  ['a sparse array far over the limit', (m) => m.summarizeSample(new Array(2 ** 32 - 1)),
+   'values has 4294967295 values; at most 100000 are allowed'],
+  ['an unknown summary option', (m) => m.summarizeSample([1], { resamples: 5 }),
+   'unknown option "resamples"; the allowed options are bootstrap_resamples and seed'],
+  ['too few resamples', (m) => m.summarizeSample([1], { bootstrap_resamples: 5 }),
+   'bootstrap_resamples must be between 100 and 1000000, got 5'],
+  ['a negative seed', (m) => m.summarizeSample([1], { seed: -1 }),
+   'options.seed must be an integer between 0 and 9007199254740991, got -1'],
+  ['an array for options', (m) => m.summarizeSample([1], [1]),
+   'options must be an object with optional fields bootstrap_resamples and seed, got [1]'],
+  ['an empty b', (m) => m.compareSamples([1, 2], []), 'b is empty: a sample needs at least one value'],
+  ['a negative value in a', (m) => m.compareSamples([1, -1], [1]), 'a[1] is -1: values must be finite and not negative'],
+  ['b over the limit', (m) => m.compareSamples([1], new Float32Array(100001)),
+   'b has 100001 values; at most 100000 are allowed'],
+  ['an alpha out of range', (m) => m.compareSamples([1], [2], { alpha: 0.9 }),
+   'alpha must be between 0.0001 and 0.5, got 0.9'],
+  ['a threshold that is not a number', (m) => m.compareSamples([1], [2], { threshold: 'x' }),
+   'options.threshold must be a finite number, got "x"'],
+  ['an unknown comparison option', (m) => m.compareSamples([1], [2], { mode: 'sequential' }),
+   'unknown option "mode"; the allowed options are alpha, threshold, bootstrap_resamples, seed and min_samples'],
+  ['sizes and times of different lengths', (m) => m.fitComplexity([1, 2, 3], [1, 2]),
+   'sizes and times must have the same length, got 3 and 2'],
+  ['a size of 0', (m) => m.fitComplexity([1, 0], [1, 2]), 'sizes[1] is 0: values must be finite and greater than 0'],
+  ['a NaN time', (m) => m.fitComplexity([1, 2], [1, NaN]), 'times[1] is nan: values must be finite and greater than 0'],
+  ['one size only', (m) => m.fitComplexity([8, 8, 8], [1, 2, 3]),
+   'a complexity fit needs at least 2 different sizes, got 3 points at size 8'],
+  ['times that are not an array', (m) => m.fitComplexity([1, 2], null),
+   'times must be a Float32Array, a Float64Array or an array of numbers, got null'],
+  ['an unknown op', (m) => m.runAB('conv', 'naive', 'packed', 8), 'op must be "matmul" or "gelu", got "conv"'],
+  ['a variant that is not a string', (m) => m.runAB('gelu', 'fused', 3, 8), 'variant_b must be a string, got 3'],
+  ['a matmul N of 0', (m) => m.runAB('matmul', 'naive', 'packed', 0), 'n must be between 1 and 4096 for matmul, got 0'],
+  ['an unknown mode', (m) => m.runAB('gelu', 'fused', 'unfused', 8, { mode: 'parallel' }),
+   'options.mode must be "interleaved" or "sequential", got "parallel"'],
+  ['one round', (m) => m.runAB('gelu', 'fused', 'unfused', 8, { rounds: 1 }), 'rounds must be between 2 and 100000, got 1'],
+  ['a fractional warmup', (m) => m.runAB('gelu', 'fused', 'unfused', 8, { warmup: 1.5 }),
+   'options.warmup must be an integer, got 1.5'],
+];
+
+for (const [b, build] of BUILDS.entries()) {
+  describe(`statistics in the ${build.flavour} Node build`, () => {
+    const m = modules[b];
+
+    it('summarizes [1, 2, 3, 4, 5] as core does: std 1.5811, z interval (1.614, 4.386)', () => {
+      for (const values of [[1, 2, 3, 4, 5], new Float64Array([5, 4, 3, 2, 1])]) {
+        const s = m.summarizeSample(values);
+        assert.equal(s.n, 5);
+        assert.equal(s.mean, 3);
+        close(s.std, 1.5811388);
+        assert.equal(s.median, 3);
+        assert.equal(s.min, 1);
+        assert.equal(s.max, 5);
+        close(s.z_interval.low, 1.6140707);
+        close(s.z_interval.high, 4.3859293);
+        close(s.t_interval.low, 1.0367568);
+        close(s.t_interval.high, 4.9632432);
+        close(s.p5, 1.2);
+        assert.equal(s.p25, 2);
+        assert.equal(s.p75, 4);
+        close(s.p95, 4.8);
+        close(s.p99, 4.96);
+        assert.equal(s.mad, 1);
+        close(s.cv, 1.5811388 / 3);
+        assert.deepEqual(s.outliers, []);
+        assert.equal(s.warning, '');
+        assert.equal(s.bootstrap_resamples, 10000);
+        assert.equal(s.bootstrap_seed, 1);
+      }
+    });
+
+    it('lists Tukey outliers by index and value, and keeps them in the mean', () => {
+      const s = m.summarizeSample([10, 11, 12, 13, 100, 14, 15, 16, 17, 18]);
+      close(s.mean, 22.6);
+      close(s.lower_fence, 5.5);
+      close(s.upper_fence, 23.5);
+      assert.deepEqual(s.outliers, [{ index: 4, value: 100 }]);
+      assert.equal(s.median, 14.5);
+      assert.equal(s.mad, 2.5);
+      assert.equal(s.warning, "1 of 10 values in values lie outside Tukey's fences (5.5 to 23.5): the median and " +
+        'the MAD resist them, the mean and the std do not');
+    });
+
+    it('reports the bootstrap seed and resamples it was given, and repeats with them', () => {
+      const data = Array.from({ length: 100 }, (_, i) => i + 1);
+      const s = m.summarizeSample(data, { seed: 42, bootstrap_resamples: 2000 });
+      assert.equal(s.bootstrap_seed, 42);
+      assert.equal(s.bootstrap_resamples, 2000);
+      assert.deepEqual(m.summarizeSample(data, { seed: 42, bootstrap_resamples: 2000 }).bootstrap_median_interval,
+        s.bootstrap_median_interval);
+      const { low, high } = s.bootstrap_median_interval;
+      assert.ok(low >= 38 && low <= 44 && high >= 57 && high <= 63, `${low}-${high}`);
+    });
+
+    it('compares B 1.25x faster than A: ratio, exact Mann-Whitney, verdict and sentence', () => {
+      const c = m.compareSamples(tens, scaled(tens, 0.8));
+      assert.equal(c.n_a, 10);
+      assert.equal(c.n_b, 10);
+      close(c.median_a, 10.45);
+      close(c.median_b, 8.36);
+      close(c.ratio, 1.25);
+      close(c.change, -0.2);
+      assert.deepEqual(c.mann_whitney, { ...c.mann_whitney, u: 100, exact: true });
+      close(c.mann_whitney.p_value, 2 / 184756);
+      assert.equal(c.cliffs_delta, -1);
+      assert.ok(c.cohens_d < 0);
+      assert.ok(c.ratio_interval.low >= 10 / 8.72 && c.ratio_interval.high <= 10.9 / 8);
+      assert.equal(c.verdict.name, 'faster');
+      assert.equal(c.verdict.sentence, `B is 1.25x faster than A (95% CI ${c.ratio_interval.low.toFixed(2)}-` +
+        `${c.ratio_interval.high.toFixed(2)}x, p < 0.001)`);
+      assert.equal(c.warning, '');
+      assert.deepEqual([c.alpha, c.threshold, c.min_samples, c.bootstrap_resamples, c.seed], [0.05, 0.02, 5, 10000, 1]);
+    });
+
+    it('takes its options: a wide noise threshold, too few samples, overlapping samples', () => {
+      const wide = m.compareSamples(tens, scaled(tens, 0.8), { threshold: 0.5, seed: 7, bootstrap_resamples: 1000 });
+      assert.equal(wide.verdict.name, 'no_difference');
+      assert.deepEqual([wide.threshold, wide.seed, wide.bootstrap_resamples], [0.5, 7, 1000]);
+      // Four against four: the exact Mann-Whitney p is 2/70, below alpha, once four is enough.
+      assert.equal(m.compareSamples([1, 2, 3, 4], [5, 6, 7, 8]).verdict.name, 'too_few_samples');
+      assert.equal(m.compareSamples([1, 2, 3, 4], [5, 6, 7, 8], { min_samples: 4 }).verdict.name, 'slower');
+      const overlap = m.compareSamples([1, 3, 5, 7, 9], [2, 4, 6, 8, 10]);
+      close(overlap.mann_whitney.p_value, 174 / 252);
+      assert.equal(overlap.verdict.name, 'no_difference');
+    });
+
+    it('fits two points by hand: coefficients, normalized RMS and the exponent', () => {
+      const r = m.fitComplexity([1, 2], [1, 3]);
+      assert.deepEqual(r.fits.map((f) => f.complexity).sort(),
+        ['O(1)', 'O(log n)', 'O(n)', 'O(n log n)', 'O(n^2)', 'O(n^3)'].sort());
+      const fit = (name) => r.fits.find((f) => f.complexity === name);
+      close(fit('O(n)').coefficient, 1.4);
+      close(fit('O(n)').normalized_rms, Math.sqrt(0.1) / 2);
+      close(fit('O(1)').coefficient, 2);
+      close(fit('O(1)').normalized_rms, 0.5);
+      close(fit('O(log n)').normalized_rms, Math.sqrt(0.5) / 2);
+      for (let i = 1; i < r.fits.length; ++i) assert.ok(r.fits[i - 1].normalized_rms <= r.fits[i].normalized_rms);
+      close(r.power_law.exponent, Math.log(3) / Math.log(2));
+      close(r.power_law.coefficient, 1);
+      assert.equal(r.power_law.exponent_interval.high - r.power_law.exponent_interval.low, 0);
+      close(r.power_law.r_squared, 1);
+      assert.equal(r.warning, 'only 2 points: the exponent has no interval; measure at least 5 sizes; sizes span ' +
+        'only a factor of 2: classes differ little over such a range; spread sizes over a factor of 10 or more');
+    });
+
+    it('ranks the right class first on exact n² data, with the exponent 2', () => {
+      const sizes = [16, 32, 64, 128, 256, 512];
+      const r = m.fitComplexity(sizes, sizes.map((n) => 3e-6 * n * n));
+      assert.equal(r.fits[0].complexity, 'O(n^2)');
+      close(r.fits[0].coefficient, 3e-6);
+      close(r.power_law.exponent, 2, 1e-9);
+      assert.ok(r.power_law.exponent_interval.low <= 2 + 1e-9 && r.power_law.exponent_interval.high >= 2 - 1e-9);
+      assert.equal(r.warning, '');
+    });
+
+    it('runs an interleaved A/B of two GELU variants: raw samples and the comparison of exactly them', () => {
+      const r = m.runAB('gelu', 'fused', 'unfused', 256, QUICK_AB);
+      assert.deepEqual([r.op, r.n, r.variant_a, r.variant_b, r.mode, r.rounds], ['gelu', 256, 'fused', 'unfused', 'interleaved', 6]);
+      for (const arm of [r.a_ms, r.b_ms]) {
+        assert.equal(arm.length, 6);
+        for (const t of arm) assert.ok(Number.isFinite(t) && t > 0, `${t}`);
+      }
+      assert.equal(r.a_first.length, 6);
+      assert.ok(r.a_first.every((f) => typeof f === 'boolean'));
+      assert.ok(r.inner_iterations_a >= 1 && r.inner_iterations_b >= 1);
+      for (const d of [r.drift_a, r.drift_b]) assert.deepEqual(Object.keys(d), ['change', 'detected', 'p_value', 'rho']);
+      // The runner's comparison is compareSamples of its own samples with the same options.
+      const again = m.compareSamples(r.a_ms, r.b_ms, { bootstrap_resamples: 200, seed: 3 });
+      assert.equal(r.comparison.ratio, again.ratio);
+      assert.deepEqual(r.comparison.ratio_interval, again.ratio_interval);
+      assert.deepEqual(r.comparison.verdict, again.verdict);
+      assert.equal(typeof r.comparison.warning, 'string');
+      // The order inside each round comes from the seed alone.
+      assert.deepEqual(m.runAB('gelu', 'fused', 'unfused', 256, QUICK_AB).a_first, r.a_first);
+    });
+
+    it('runs a sequential A/B of two matmul variants: all of A first', () => {
+      const r = m.runAB('matmul', 'naive', 'packed', 16, { ...QUICK_AB, mode: 'sequential' });
+      assert.equal(r.mode, 'sequential');
+      assert.deepEqual(r.a_first, Array(6).fill(true));
+      assert.equal(r.comparison.n_a, 6);
+      assert.equal(r.comparison.n_b, 6);
+    });
+
+    for (const [what, call, message] of BAD_CALLS) {
+      it(`refuses ${what}, naming it`, () => {
+        assert.throws(() => call(m), (e) => {
+          assert.ok(e instanceof Error, `not an Error: ${e}`);
+          assert.equal(e.message, message);
+          return true;
+        });
+      });
+    }
+
+    it('refuses an unknown variant with core’s list of them', () => {
+      assert.throws(() => m.runAB('matmul', 'naive', 'fast', 8), { message: /^unknown matmul variant 'fast'/ });
+      assert.throws(() => m.runAB('gelu', 'tanh', 'fused', 8), { message: /^unknown gelu variant 'tanh'/ });
+    });
+
+    it('stays usable and leaks nothing after 100 failing calls', () => {
+      const good = () => m.summarizeSample([1, 2, 3, 4, 5]);
+      good(); // let lazily created state exist before the baseline
+      const handles = m.count_emval_handles();
+      const stackPointer = m.stackSave();
+      for (let i = 0; i < 100; ++i) {
+        const [what, call, message] = BAD_CALLS[i % BAD_CALLS.length];
+        assert.throws(() => call(m), { message }, `call ${i}: ${what}`);
+      }
+      close(good().std, 1.5811388);
+      assert.equal(m.compareSamples(tens, scaled(tens, 0.8)).verdict.name, 'faster');
+      assert.equal(m.count_emval_handles(), handles, 'live Embind handles after the errors');
+      assert.equal(m.stackSave(), stackPointer, 'wasm stack pointer after the errors');
+    });
+  });
+}

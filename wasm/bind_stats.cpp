@@ -1,0 +1,264 @@
+// Bindings for the statistics of the Benchmarking chapter: the summary of one sample, the
+// comparison of two, complexity fits of times against sizes, and the interleaved A/B runner
+// on two variants of one of the lab's kernels. Plain objects and arrays in and out; every
+// field keeps core's name (summary.hpp, compare.hpp, complexity.hpp, ab.hpp).
+// Not for: the statistics themselves (core/src/stats) or timing JS functions.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "convert.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/stats/ab.hpp"
+#include "perflab/stats/compare.hpp"
+#include "perflab/stats/complexity.hpp"
+#include "perflab/stats/summary.hpp"
+
+namespace perflab::wasm {
+namespace {
+
+using nlohmann::json;
+
+// The most values one sample (or one list of sizes or times) may hold, checked on the JS
+// array's length before anything is copied into wasm memory. 100,000 is the most rounds the
+// A/B runner takes (AbOptions::validate), so every sample the lab itself produces fits; a
+// larger array is a mistake on the page, and its bootstrap (10,000 resamples by default)
+// would keep the worker busy for minutes.
+constexpr std::size_t kMaxSampleValues = 100000;
+
+bool is_array_like(const val& v) {
+  return val::global("Array").call<bool>("isArray", v) ||
+         (val::global("ArrayBuffer").call<bool>("isView", v) && !v["length"].isUndefined());
+}
+
+// A sample of numbers: the length first (a large array is refused before it is copied), then
+// the type of each element; core checks empty, non-finite and negative values by name.
+std::vector<double> to_sample(const val& v, const std::string& name) {
+  if (is_array_like(v)) {
+    const double length = v["length"].as<double>();
+    if (length > static_cast<double>(kMaxSampleValues)) {
+      throw ValueError(name + " has " + describe(v["length"]) + " values; at most " +
+                       std::to_string(kMaxSampleValues) + " are allowed");
+    }
+  }
+  return to_double_vector(v, name);
+}
+
+// options undefined/null: none. Otherwise a plain object whose keys are among `allowed`;
+// the error for anything else lists them.
+void check_option_keys(const val& options, const std::vector<std::string>& allowed) {
+  if (options.isUndefined() || options.isNull()) return;
+  std::string list;
+  for (std::size_t i = 0; i < allowed.size(); ++i) {
+    list += (i == 0 ? "" : i + 1 == allowed.size() ? " and " : ", ") + allowed[i];
+  }
+  if (options.typeOf().as<std::string>() != "object" ||
+      val::global("Array").call<bool>("isArray", options)) {
+    throw ValueError("options must be an object with optional fields " + list + ", got " +
+                     describe(options));
+  }
+  const val keys = val::global("Object").call<val>("keys", options);
+  const std::size_t n = keys["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string key = keys[i].as<std::string>();
+    bool known = false;
+    for (const std::string& a : allowed) known = known || a == key;
+    if (!known) throw ValueError("unknown option \"" + key + "\"; the allowed options are " + list);
+  }
+}
+
+// A bootstrap or order seed: an integer JS numbers hold exactly, [0, 2^53 − 1].
+std::uint64_t to_seed_option(const val& v, const std::string& name) {
+  constexpr double kMaxExact = 9007199254740991.0;
+  const double d = v.isNumber() ? v.as<double>() : NAN;
+  if (!std::isfinite(d) || d != std::trunc(d) || d < 0 || d > kMaxExact) {
+    throw ValueError(name + " must be an integer between 0 and 9007199254740991, got " +
+                     describe(v));
+  }
+  return static_cast<std::uint64_t>(d);
+}
+
+// Reads options[key], named "options.<key>" in errors, only when it is given.
+template <class Fn>
+void read_option(const val& options, const char* key, Fn&& read) {
+  const val v = option(options, key);
+  if (!v.isUndefined()) read(v, std::string("options.") + key);
+}
+
+CompareOptions to_compare_options(const val& options) {
+  CompareOptions o;
+  read_option(options, "alpha",
+              [&](const val& v, const std::string& n) { o.alpha = to_finite_number(v, n); });
+  read_option(options, "threshold",
+              [&](const val& v, const std::string& n) { o.threshold = to_finite_number(v, n); });
+  read_option(options, "bootstrap_resamples",
+              [&](const val& v, const std::string& n) { o.bootstrap_resamples = to_int(v, n); });
+  read_option(options, "seed",
+              [&](const val& v, const std::string& n) { o.seed = to_seed_option(v, n); });
+  read_option(options, "min_samples",
+              [&](const val& v, const std::string& n) { o.min_samples = to_int(v, n); });
+  return o;
+}
+
+json interval_json(const Interval& i) { return {{"low", i.low}, {"high", i.high}}; }
+
+json summary_json(const Summary& s) {
+  json outliers = json::array();
+  for (const Outlier& o : s.outliers) outliers.push_back({{"index", o.index}, {"value", o.value}});
+  return {{"n", s.n},
+          {"mean", s.mean},
+          {"std", s.std},
+          {"median", s.median},
+          {"min", s.min},
+          {"max", s.max},
+          {"p5", s.p5},
+          {"p25", s.p25},
+          {"p75", s.p75},
+          {"p95", s.p95},
+          {"p99", s.p99},
+          {"mad", s.mad},
+          {"cv", s.cv},
+          {"z_interval", interval_json(s.z_interval)},
+          {"t_interval", interval_json(s.t_interval)},
+          {"bootstrap_median_interval", interval_json(s.bootstrap_median_interval)},
+          {"bootstrap_resamples", s.bootstrap_resamples},
+          {"bootstrap_seed", s.bootstrap_seed},
+          {"lower_fence", s.lower_fence},
+          {"upper_fence", s.upper_fence},
+          {"outliers", outliers},
+          {"warning", s.warning}};
+}
+
+// An infinite Cohen's d (zero spread, different means) becomes null in JSON; the page reads
+// null as "unbounded".
+json number_or_null(double d) { return std::isfinite(d) ? json(d) : json(nullptr); }
+
+json comparison_json(const Comparison& c) {
+  return {{"n_a", c.n_a},
+          {"n_b", c.n_b},
+          {"median_a", c.median_a},
+          {"median_b", c.median_b},
+          {"ratio", c.ratio},
+          {"ratio_interval", interval_json(c.ratio_interval)},
+          {"change", c.change},
+          {"welch",
+           {{"t", number_or_null(c.welch.t)},
+            {"df", number_or_null(c.welch.df)},
+            {"p_value", c.welch.p_value},
+            {"difference", interval_json(c.welch.difference)}}},
+          {"mann_whitney",
+           {{"u", c.mann_whitney.u},
+            {"z", c.mann_whitney.z},
+            {"p_value", c.mann_whitney.p_value},
+            {"exact", c.mann_whitney.exact}}},
+          {"cohens_d", number_or_null(c.cohens_d)},
+          {"cliffs_delta", c.cliffs_delta},
+          {"alpha", c.alpha},
+          {"threshold", c.threshold},
+          {"min_samples", c.min_samples},
+          {"bootstrap_resamples", c.bootstrap_resamples},
+          {"seed", c.seed},
+          {"verdict", {{"name", verdict_name(c.verdict)}, {"sentence", c.sentence}}},
+          {"warning", c.warning}};
+}
+
+json drift_json(const Drift& d) {
+  return {{"rho", d.rho}, {"p_value", d.p_value}, {"change", d.change}, {"detected", d.detected}};
+}
+
+val summarize_sample_js(val values, val options) {
+  const std::vector<double> sample = to_sample(values, "values");
+  check_option_keys(options, {"bootstrap_resamples", "seed"});
+  SummaryOptions o;
+  read_option(options, "bootstrap_resamples",
+              [&](const val& v, const std::string& n) { o.bootstrap_resamples = to_int(v, n); });
+  read_option(options, "seed",
+              [&](const val& v, const std::string& n) { o.seed = to_seed_option(v, n); });
+  return to_val(summary_json(summarize(sample, "values", o)));
+}
+
+val compare_samples_js(val a, val b, val options) {
+  const std::vector<double> sample_a = to_sample(a, "a");
+  const std::vector<double> sample_b = to_sample(b, "b");
+  check_option_keys(options, {"alpha", "threshold", "bootstrap_resamples", "seed", "min_samples"});
+  return to_val(
+      comparison_json(compare_samples(sample_a, sample_b, to_compare_options(options), "a", "b")));
+}
+
+val fit_complexity_js(val sizes, val times) {
+  const std::vector<double> ns = to_sample(sizes, "sizes");
+  const std::vector<double> ts = to_sample(times, "times");
+  const ComplexityReport r = fit_complexity(ns, ts);
+  json fits = json::array();
+  for (const ComplexityFit& f : r.fits) {
+    fits.push_back({{"complexity", f.name},
+                    {"coefficient", f.coefficient},
+                    {"normalized_rms", f.normalized_rms}});
+  }
+  return to_val({{"fits", fits},
+                 {"power_law",
+                  {{"exponent", r.power_law.exponent},
+                   {"coefficient", r.power_law.coefficient},
+                   {"exponent_interval", interval_json(r.power_law.exponent_interval)},
+                   {"r_squared", r.power_law.r_squared}}},
+                 {"warning", r.warning}});
+}
+
+AbMode to_ab_mode(const val& v) {
+  const std::string mode = to_string(v, "options.mode");
+  if (mode == ab_mode_name(AbMode::interleaved)) return AbMode::interleaved;
+  if (mode == ab_mode_name(AbMode::sequential)) return AbMode::sequential;
+  throw ValueError("options.mode must be \"interleaved\" or \"sequential\", got " + describe(v));
+}
+
+// The A/B runner on the lab's kernels (run_kernel_ab: op "matmul" or "gelu", two variants, n).
+val run_ab_js(val op, val variant_a, val variant_b, val n, val options) {
+  const std::string name = to_string(op, "op");
+  const std::string va = to_string(variant_a, "variant_a");
+  const std::string vb = to_string(variant_b, "variant_b");
+  const std::size_t size = to_size(n, "n");
+  check_option_keys(options, {"rounds", "mode", "seed", "warmup", "min_sample_ms", "alpha",
+                              "threshold", "bootstrap_resamples", "min_samples"});
+  AbOptions o;
+  read_option(options, "rounds",
+              [&](const val& v, const std::string& k) { o.rounds = to_int(v, k); });
+  read_option(options, "mode", [&](const val& v, const std::string&) { o.mode = to_ab_mode(v); });
+  read_option(options, "warmup",
+              [&](const val& v, const std::string& k) { o.warmup = to_int(v, k); });
+  read_option(options, "min_sample_ms", [&](const val& v, const std::string& k) {
+    o.min_sample_ms = to_finite_number(v, k);
+  });
+  o.compare = to_compare_options(options);
+  o.seed = o.compare.seed;  // one seed: the order of each round and the bootstrap
+
+  const AbResult r = run_kernel_ab(name, va, vb, size, o);
+
+  json a_first = json::array();
+  for (bool f : r.a_first) a_first.push_back(f);
+  return to_val({{"op", name},
+                 {"n", size},
+                 {"variant_a", va},
+                 {"variant_b", vb},
+                 {"mode", ab_mode_name(r.mode)},
+                 {"rounds", o.rounds},
+                 {"a_ms", r.a_ms},
+                 {"b_ms", r.b_ms},
+                 {"a_first", a_first},
+                 {"inner_iterations_a", r.inner_iterations_a},
+                 {"inner_iterations_b", r.inner_iterations_b},
+                 {"resolution_ms", r.resolution_ms},
+                 {"drift_a", drift_json(r.drift_a)},
+                 {"drift_b", drift_json(r.drift_b)},
+                 {"comparison", comparison_json(r.comparison)}});
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(perflab_stats) {
+  expose<&summarize_sample_js>("summarizeSample");
+  expose<&compare_samples_js>("compareSamples");
+  expose<&fit_complexity_js>("fitComplexity");
+  expose<&run_ab_js>("runAB");
+}
+
+}  // namespace perflab::wasm
