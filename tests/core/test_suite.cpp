@@ -190,7 +190,7 @@ TEST_CASE("suite files are checked field by field") {
     const Suite s = suite_from_json(ok);
     CHECK(s.name == "s");
     REQUIRE(s.models.size() == 1);
-    CHECK(s.models[0] == zoo_spec("mlp_784"));
+    CHECK(s.models[0] == "mlp_784");
     CHECK(s.metrics == std::vector<std::string>{"latency_ms"});
     CHECK(s.batch == 0);
     CHECK(s.timer.samples == default_suite_timer_options().samples);
@@ -382,6 +382,7 @@ TEST_CASE("run_suite measures every point with progress, and stops when asked") 
   CHECK(seen == std::vector<double>{0.0, 0.5, 1.0});
   REQUIRE(r.models.size() == 1);
   const ModelBenchmark& m = r.models[0];
+  CHECK(m.source == "spec");
   CHECK(m.name == "one");
   CHECK(m.source == "spec");
   CHECK(m.batch == 2);

@@ -12,5 +12,7 @@ namespace perflab::cli {
 int roofline_command(const std::vector<std::string>& args);
 // `perflab bench [--json] [--quick]`.
 int bench_command(const std::vector<std::string>& args);
+// `perflab suite SUITE.json [--json|--markdown|--csv]`: exit 2 naming the file and the field.
+int suite_command(const std::vector<std::string>& args);
 
 }  // namespace perflab::cli

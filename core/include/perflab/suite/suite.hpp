@@ -30,7 +30,7 @@ TimerOptions default_suite_timer_options();  // warmup 1, samples 10, min_sample
 
 struct Suite {
   std::string name;
-  std::vector<nlohmann::json> models;  // resolved specs (resolve_model)
+  std::vector<nlohmann::json> models;  // as given: zoo names or specs (checked by resolve_model)
   std::vector<SuiteKernel> kernels;
   std::vector<std::string> metrics;    // model_metrics() names, at least one
   std::size_t batch = 0;               // 0: each spec's own batch
