@@ -298,6 +298,9 @@ TEST_CASE("the report names the best per metric and recommends from what was mea
   REQUIRE(r.recommendations.size() == 4);
   CHECK(r.recommendations[0].use == "latency-critical");
   CHECK(r.recommendations[0].model == "a");
+  CHECK(r.recommendations[0].reason ==
+        "a has the lowest latency (median of one forward pass at the batch): 2 ms (a single "
+        "run, not a significance test)");
   CHECK(r.recommendations[1].use == "memory-constrained");
   CHECK(r.recommendations[1].model == "b");
   CHECK(r.recommendations[2].use == "accuracy-preserving");
@@ -359,6 +362,12 @@ TEST_CASE("the report names the best per metric and recommends from what was mea
     const SuiteReport r2 = make_suite_report(s2, points, system);
     CHECK(r2.recommendations[1].reason.find("size of the parameters decides") !=
           std::string::npos);
+  }
+  SUBCASE("models at different batches: latency-critical says to set one batch") {
+    std::vector<SuitePointResult> mixed = points;
+    mixed[0].model.batch = 8;
+    const SuiteReport r4 = make_suite_report(suite, mixed, system);
+    CHECK(r4.recommendations[0].reason.find("set the suite's batch") != std::string::npos);
   }
   SUBCASE("without latency, latency-critical is not decided") {
     Suite s3 = suite;

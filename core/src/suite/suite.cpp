@@ -356,11 +356,16 @@ SuiteReport make_suite_report(const Suite& suite, const std::vector<SuitePointRe
     return Recommendation{use, "", true,
                           std::string("not decided: add ") + metric + " to the suite's metrics"};
   };
-  Recommendation latency =
-      lowest(r.summary, "latency-critical", "latency_ms",
-             " (median of one forward pass at the batch; a single run, not a significance "
-             "test)");
+  Recommendation latency = lowest(r.summary, "latency-critical", "latency_ms",
+                                  " (a single run, not a significance test)");
   if (latency.model.empty()) latency = missing("latency-critical", "latency_ms");
+  // Latency per forward pass only compares models run at the same batch.
+  std::set<std::size_t> batches;
+  for (const auto& m : r.models) batches.insert(m.batch);
+  if (!latency.model.empty() && batches.size() > 1) {
+    latency.reason += "; the models ran at different batches (each spec's own), so set the "
+                      "suite's batch to compare latency at one batch";
+  }
   Recommendation memory = lowest(r.summary, "memory-constrained", "peak_memory_bytes",
                                  " (measured by the tracking allocator)");
   if (memory.model.empty()) {
