@@ -18,5 +18,7 @@ int bench_command(const std::vector<std::string>& args);
 // `perflab compare BASE.json NEW.json`, options already parsed: 1 when a benchmark regressed.
 int compare_command(const std::string& base_path, const std::string& new_path,
                     const CompareOptions& options, bool as_json);
+// `perflab suite SUITE.json [--json|--markdown|--csv]`: exit 2 naming the file and the field.
+int suite_command(const std::vector<std::string>& args);
 
 }  // namespace perflab::cli

@@ -31,6 +31,9 @@ constexpr const char* kUsage =
     "                                          than PCT percent (default 2, alpha 0.05)\n"
     "  perflab roofline [--json] [--quick]     probe this machine's roofs and place the lab's\n"
     "                                          kernels on them (--quick: a few seconds)\n"
+    "  perflab suite SUITE.json [--json|--markdown|--csv]\n"
+    "                                          run a benchmark suite (models x metrics,\n"
+    "                                          kernels) and print its report (Markdown)\n"
     "  perflab exercises                       list the exercise bank (JSON)\n"
     "  perflab variant ID SEED                 the variant a student with SEED sees (JSON)\n"
     "  perflab grade ID SEED 'ANSWER_JSON'     grade an answer, e.g. '{\"value\": 8256}'\n"
@@ -336,6 +339,7 @@ int run(const std::vector<std::string>& args) {
   if (cmd == "bench") return perflab::cli::bench_command(rest);
   if (cmd == "roofline") return perflab::cli::roofline_command(rest);
   if (cmd == "compare") return compare(args);
+  if (cmd == "suite") return perflab::cli::suite_command(rest);
   if (cmd == "info") {
     const double res = perflab::measure_resolution_ms(perflab::default_clock());
     std::cout << nlohmann::json{{"simd_backend", perflab::simd_backend()},

@@ -24,4 +24,6 @@
 #include "perflab/roofline/probe.hpp"
 #include "perflab/roofline/report.hpp"
 #include "perflab/roofline/roofline.hpp"
+#include "perflab/suite/model_bench.hpp"
+#include "perflab/suite/suite.hpp"
 #include "perflab/grading/grader.hpp"

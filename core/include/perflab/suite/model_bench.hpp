@@ -1,0 +1,138 @@
+// Benchmarks of whole models: latency and throughput at a batch (the Timer), peak memory of
+// an inference pass (the tracking allocator), parameters, size and FLOPs (the profiler's
+// counts); one metric compared across models; an optimized model compared with its base.
+// Accuracy is never simulated: the lab has no trained models yet, so it is reported as not
+// measured, with the reason. The original course's energy figure is a formula, carried only
+// as a labelled estimate beside the measurements.
+// Not for: significance tests or A/B verdicts (stats/), or per-layer profiles (profiler/).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "perflab/timing/clock.hpp"
+#include "perflab/timing/timer.hpp"
+
+namespace perflab {
+
+// ---------------------------------------------------------------------------------------
+// Metrics. One list owns the names, units and direction; the page and the CLI ask for it.
+
+struct MetricInfo {
+  std::string name;    // "latency_ms"
+  std::string label;   // "latency (median of one forward pass at the batch)"
+  std::string unit;    // "ms"
+  bool lower_is_better = true;
+  bool timed = false;  // from the Timer's samples (median and mean ± spread), else counted
+};
+// latency_ms, throughput_samples_per_s, peak_memory_bytes, parameters, size_bytes,
+// flops_per_sample, in that order.
+const std::vector<MetricInfo>& model_metrics();
+// ValueError for an unknown name, naming it and listing the allowed ones:
+//   unknown metric "speed"; the metrics are latency_ms, throughput_samples_per_s, ...
+// "accuracy" gets its own reason: the lab has no trained models yet.
+const MetricInfo& model_metric(std::string_view name);
+
+// Why accuracy is not in model_metrics(): the sentence every report carries.
+extern const char* const kAccuracyNotMeasured;
+// The label of the original course's energy figure, wherever it appears.
+extern const char* const kEnergyEstimateLabel;
+
+// The original course's energy figure: 0.1 + 2.0·latency_s + 0.01·memory_MB joules, with
+// memory_MB = peak bytes / 2^20 (the original divides by 1024 twice). A formula, not a
+// measurement: a web page cannot measure energy.
+double original_energy_estimate_j(double latency_ms, double peak_memory_bytes);
+
+// ---------------------------------------------------------------------------------------
+// One model measured.
+
+// The spread of a timed metric, in one place, so the statistic can change without touching
+// the reports: today the Timer's sample standard deviation of per-call times.
+struct TimedSummary {
+  double median = 0, mean = 0, spread = 0;
+  std::string spread_kind;  // "sample standard deviation"
+};
+TimedSummary summarize_timing(const Stats& stats);
+
+struct ModelBenchmark {
+  std::string name;    // the spec's name (the zoo name for a zoo model)
+  std::string source;  // "zoo" or "spec"
+  std::size_t batch = 0;
+  std::size_t parameters = 0;
+  double size_bytes = 0;          // parameters × 4 (float32)
+  double flops_per_sample = 0;    // the matmul headline (layers.hpp)
+  double flops_per_batch = 0;
+  double peak_memory_bytes = 0;   // measured: one inference forward (MemoryReport::peak_bytes)
+  double activation_bytes = 0;    // counted
+  Stats latency;                  // one forward pass at the batch, per call
+  double latency_ms = 0;          // latency.median_ms
+  double throughput_samples_per_s = 0;  // batch / latency_ms
+  double original_energy_estimate_j = 0;  // the formula above; not a measurement
+};
+
+// The value of a metric (model_metric's names) for one benchmark.
+double metric_value(const ModelBenchmark& benchmark, std::string_view metric);
+
+// A model given as a zoo name (a JSON string) or a spec (a JSON object). ValueError naming
+// `what` ("models[2]") for anything else, an unknown zoo name, or a spec model_from_json
+// refuses (its message, prefixed with `what`).
+nlohmann::json resolve_model(const nlohmann::json& model, std::string_view what = "model");
+
+// Measures one model at `batch` (0: the spec's): counts, the peak memory of one inference
+// forward, and the Timer's statistics of that forward.
+ModelBenchmark benchmark_model(const nlohmann::json& model, std::size_t batch = 0,
+                               const TimerOptions& timer = TimerOptions{},
+                               Clock& clock = default_clock());
+
+// ---------------------------------------------------------------------------------------
+// Comparing models on one metric: best first (by the metric's direction), each with its
+// value relative to the best (≥ 1 for lower-is-better as value / best, for
+// higher-is-better as best / value: "how many times worse"). Ties keep the input order.
+// ValueError for an unknown metric or an empty list.
+struct MetricRanking {
+  std::string name;
+  double value = 0;
+  double times_worse_than_best = 1;  // 1 for the best; 0 when the best is 0 and this is not
+};
+std::vector<MetricRanking> compare_models(const std::vector<ModelBenchmark>& models,
+                                          std::string_view metric);
+
+// ---------------------------------------------------------------------------------------
+// An optimized model against its base: ratios of what is measured and counted, retention
+// not measured (with the reason), and recommendations in sentences.
+struct OptimizationComparison {
+  ModelBenchmark base, optimized;
+  double speedup = 0;             // base latency / optimized latency (> 1: faster)
+  double throughput_ratio = 0;    // optimized / base
+  double memory_ratio = 0;        // optimized peak / base peak (< 1: smaller)
+  double size_ratio = 0;          // optimized size / base size
+  double flops_ratio = 0;         // optimized FLOPs per sample / base
+  std::optional<double> accuracy_retention;  // never set: not measured
+  std::string accuracy_retention_reason;     // kAccuracyNotMeasured
+  double noise_threshold = 0.02;  // ratios within 2% of 1 read as "about the same"
+  std::vector<std::string> recommendations;
+};
+// Ratios whose denominator is 0 are 0. The recommendations name each change beyond the
+// noise threshold, and say what a decision still needs (accuracy retention).
+OptimizationComparison compare_optimization(const ModelBenchmark& base,
+                                            const ModelBenchmark& optimized,
+                                            double noise_threshold = 0.02);
+
+// ---- JSON, the struct field names.
+// {name, source, batch, parameters, size_bytes, flops_per_sample, flops_per_batch,
+//  peak_memory_bytes, activation_bytes, latency_ms, latency_mean_ms, latency_spread_ms,
+//  latency_spread_kind, throughput_samples_per_s, latency (Stats),
+//  original_energy_estimate_j, original_energy_estimate_label}
+nlohmann::json to_json(const ModelBenchmark& benchmark);
+nlohmann::json to_json(const MetricInfo& metric);
+nlohmann::json to_json(const MetricRanking& ranking);
+// {base, optimized, speedup, throughput_ratio, memory_ratio, size_ratio, flops_ratio,
+//  accuracy_retention: null, accuracy_retention_reason, noise_threshold, recommendations}
+nlohmann::json to_json(const OptimizationComparison& comparison);
+
+}  // namespace perflab

@@ -1,0 +1,126 @@
+// A benchmark suite: models (zoo names or specs) × metrics, plus kernel variants, measured
+// point by point (progress and cancel between points), and its report written by core as
+// JSON, Markdown and CSV, so `perflab suite` and the page print the same report.
+// Not for: deciding significance between two runs (stats/ and `perflab compare`).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "perflab/kernels/operations.hpp"
+#include "perflab/suite/model_bench.hpp"
+#include "perflab/timing/clock.hpp"
+#include "perflab/timing/timer.hpp"
+
+namespace perflab {
+
+struct SuiteKernel {
+  std::string op;       // operation_names()
+  std::string variant;  // "" : the op's default
+  std::size_t n = 0;    // measure_operation's n
+};
+
+// Timer settings for every point of a suite: small, so a suite of the zoo answers in seconds.
+TimerOptions default_suite_timer_options();  // warmup 1, samples 10, min_sample_ms 2,
+                                             // max_total_ms 1000
+
+struct Suite {
+  std::string name;
+  std::vector<nlohmann::json> models;  // as given: zoo names or specs (checked by resolve_model)
+  std::vector<SuiteKernel> kernels;
+  std::vector<std::string> metrics;    // model_metrics() names, at least one
+  std::size_t batch = 0;               // 0: each spec's own batch
+  TimerOptions timer = default_suite_timer_options();
+};
+
+// From {name, models: [zoo name | spec], kernels?: [{op, variant?, n}], metrics: [...],
+// batch?, options?: {warmup, samples, min_sample_ms, max_total_ms}}. At least one model or
+// kernel. ValueError naming the field and what is allowed:
+//   suite.models[1]: unknown zoo model "resnet"; the zoo has ...
+//   suite.metrics[0]: unknown metric "speed"; the metrics are ...
+//   suite.kernels[0].n must be a positive integer, got "big"
+//   suite.colour is not a field of a suite; the fields are name, models, ...
+Suite suite_from_json(const nlohmann::json& json);
+// spec_from_text's twin for suite files: ValueError "suite is not valid JSON: ..." first.
+Suite suite_from_text(std::string_view text);
+
+// The suite's points in run order: every model, then every kernel. A point is one call of
+// measure_suite_point, so a worker can loop, report progress and keep partial rows.
+std::size_t suite_point_count(const Suite& suite);
+struct SuitePointResult {
+  std::string kind;  // "model" or "kernel"
+  std::size_t index = 0;  // in suite.models or suite.kernels
+  ModelBenchmark model;   // when kind == "model"
+  OperationMeasurement kernel;  // when kind == "kernel"
+};
+// ValueError when index ≥ suite_point_count.
+SuitePointResult measure_suite_point(const Suite& suite, std::size_t index,
+                                     Clock& clock = default_clock());
+
+// What the report says about the machine and the build.
+struct SystemInfo {
+  std::string version;       // the caller's (the CLI's project version; the page's build id)
+  std::string build;         // "native, optimized" / "wasm, optimized" / "... debug"
+  std::string simd_backend;  // simd_backend()
+  double timer_resolution_ms = 0;  // measured on `clock`
+  std::string clock;         // clock.name()
+};
+SystemInfo system_info(std::string_view version, Clock& clock = default_clock());
+
+// Per metric, across the suite's models.
+struct MetricSummary {
+  MetricInfo metric;
+  std::string best;          // model name; "" when no models
+  double best_value = 0;
+  std::vector<MetricRanking> ranking;
+};
+struct Recommendation {
+  std::string use;       // "latency-critical", "memory-constrained", "accuracy-preserving",
+                         // "balanced"
+  std::string model;     // "" when it cannot be decided
+  bool measured = true;  // false: not decided from measurements (accuracy)
+  std::string reason;
+};
+
+struct SuiteReport {
+  std::string name;
+  SystemInfo system;
+  std::vector<std::string> metrics;
+  std::size_t batch = 0;  // the suite's (0: each spec's)
+  TimerOptions timer;
+  std::vector<ModelBenchmark> models;
+  std::vector<OperationMeasurement> kernels;
+  std::vector<MetricSummary> summary;
+  std::vector<Recommendation> recommendations;
+  std::string accuracy;  // kAccuracyNotMeasured
+  bool complete = true;  // false: built from the points measured before a cancel
+  std::size_t points_done = 0, points_total = 0;
+};
+
+// The report from measured points (any subset, in any order; kept in suite order).
+// Recommendations: latency-critical the lowest latency_ms, memory-constrained the lowest
+// peak_memory_bytes (size_bytes when peak memory is not among the metrics), accuracy-
+// preserving not decided (what it would need), balanced the lowest geometric mean of
+// times_worse_than_best over the measured metrics.
+SuiteReport make_suite_report(const Suite& suite, const std::vector<SuitePointResult>& points,
+                              const SystemInfo& system);
+
+// Every point in order, progress(done / total) before each; progress returning false stops
+// with CancelledError("suite NAME cancelled after K of N points").
+SuiteReport run_suite(const Suite& suite, std::string_view version,
+                      const ProgressFn& progress = nullptr, Clock& clock = default_clock());
+
+// The report three ways. JSON: {tool: "perflab", kind: "suite", name, system, metrics
+// (MetricInfo objects), batch, options, models, kernels, summary, recommendations, accuracy,
+// energy_note, complete, points_done, points_total}. Markdown: headings System, Models,
+// Kernels, Best per metric, Recommendations, Notes. CSV: one row per model and per kernel,
+// a header row first, the energy column named by kEnergyEstimateLabel.
+nlohmann::json to_json(const SuiteReport& report);
+std::string suite_report_markdown(const SuiteReport& report);
+std::string suite_report_csv(const SuiteReport& report);
+
+}  // namespace perflab

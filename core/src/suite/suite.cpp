@@ -1,0 +1,407 @@
+// Suites (suite.hpp): the file format checked field by field, the points measured one at a
+// time, and the report's decisions (best per metric, recommendations). Writing the report
+// as text is suite_report.cpp.
+#include "perflab/suite/suite.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+
+#include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
+#include "perflab/kernels/kernels.hpp"
+#include "perflab/model/model.hpp"
+
+namespace perflab {
+
+TimerOptions default_suite_timer_options() {
+  TimerOptions t;
+  t.warmup = 1;
+  t.samples = 10;
+  t.min_sample_ms = 2.0;
+  t.max_total_ms = 1000.0;
+  return t;
+}
+
+namespace {
+
+using nlohmann::json;
+
+const char* const kSuiteFields = "name, models, kernels, metrics, batch, options";
+const char* const kOptionFields = "warmup, samples, min_sample_ms, max_total_ms";
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// A whole number in [lo, hi], or ValueError naming the field.
+double whole_number(const json& v, const std::string& field, double lo, double hi) {
+  const bool ok = v.is_number() && std::isfinite(v.get<double>()) &&
+                  v.get<double>() == std::floor(v.get<double>()) && v.get<double>() >= lo &&
+                  v.get<double>() <= hi;
+  if (!ok) {
+    throw ValueError(field + " must be an integer from " + format_number(lo, 17) + " to " +
+                     format_number(hi, 17) + ", got " + describe(v));
+  }
+  return v.get<double>();
+}
+
+const json& array_field(const json& j, const char* key, bool required) {
+  static const json empty = json::array();
+  if (!j.contains(key)) {
+    if (required) throw ValueError(std::string("suite.") + key + " is missing; it is a list");
+    return empty;
+  }
+  const json& v = j.at(key);
+  if (!v.is_array()) {
+    throw ValueError(std::string("suite.") + key + " must be a list, got " + describe(v));
+  }
+  return v;
+}
+
+SuiteKernel kernel_from_json(const json& k, const std::string& where) {
+  if (!k.is_object()) {
+    throw ValueError(where + " must be an object {op, variant, n}, got " + describe(k));
+  }
+  for (const auto& [key, value] : k.items()) {
+    if (key != "op" && key != "variant" && key != "n") {
+      throw ValueError(where + "." + key + " is not a field of a kernel; the fields are op, "
+                       "variant, n");
+    }
+  }
+  SuiteKernel out;
+  if (!k.contains("op") || !k["op"].is_string()) {
+    throw ValueError(where + ".op must be one of " + join(operation_names()) + ", got " +
+                     (k.contains("op") ? describe(k["op"]) : std::string("nothing")));
+  }
+  out.op = k["op"].get<std::string>();
+  const auto& ops = operation_names();
+  if (std::find(ops.begin(), ops.end(), out.op) == ops.end()) {
+    throw ValueError(where + ".op must be one of " + join(ops) + ", got " + describe(k["op"]));
+  }
+  if (k.contains("variant")) {
+    if (!k["variant"].is_string()) {
+      throw ValueError(where + ".variant must be a variant name, got " + describe(k["variant"]));
+    }
+    out.variant = k["variant"].get<std::string>();
+  }
+  if (!k.contains("n")) throw ValueError(where + ".n is missing; it is the size to measure");
+  out.n = static_cast<std::size_t>(
+      whole_number(k["n"], where + ".n", 1, static_cast<double>(kMaxOperationElements)));
+  return out;
+}
+
+TimerOptions options_from_json(const json& o) {
+  TimerOptions t = default_suite_timer_options();
+  if (o.is_null()) return t;
+  if (!o.is_object()) {
+    throw ValueError("suite.options must be an object with " + std::string(kOptionFields) +
+                     ", got " + describe(o));
+  }
+  for (const auto& [key, value] : o.items()) {
+    const std::string field = "suite.options." + key;
+    if (key == "warmup") {
+      t.warmup = static_cast<int>(whole_number(value, field, 0, 1e9));
+    } else if (key == "samples") {
+      t.samples = static_cast<int>(whole_number(value, field, 0, 1e9));
+    } else if (key == "min_sample_ms" || key == "max_total_ms") {
+      if (!value.is_number() || !std::isfinite(value.get<double>())) {
+        throw ValueError(field + " must be a number of milliseconds, got " + describe(value));
+      }
+      (key == "min_sample_ms" ? t.min_sample_ms : t.max_total_ms) = value.get<double>();
+    } else {
+      throw ValueError(field + " is not a suite option; the options are " + kOptionFields);
+    }
+  }
+  try {
+    t.validate();
+  } catch (const ValueError& e) {
+    // The Timer's messages start with the field's name: "samples must be between ...".
+    throw ValueError(std::string("suite.options.") + e.what());
+  }
+  return t;
+}
+
+}  // namespace
+
+Suite suite_from_json(const json& j) {
+  if (!j.is_object()) {
+    throw ValueError("a suite must be a JSON object with " + std::string(kSuiteFields) +
+                     ", got " + describe(j));
+  }
+  for (const auto& [key, value] : j.items()) {
+    const std::string k = key;
+    if (k != "name" && k != "models" && k != "kernels" && k != "metrics" && k != "batch" &&
+        k != "options") {
+      throw ValueError("suite." + k + " is not a field of a suite; the fields are " +
+                       kSuiteFields);
+    }
+  }
+  Suite s;
+  if (!j.contains("name") || !j["name"].is_string() || j["name"].get<std::string>().empty()) {
+    throw ValueError("suite.name must be a non-empty string, got " +
+                     (j.contains("name") ? describe(j["name"]) : std::string("nothing")));
+  }
+  s.name = j["name"].get<std::string>();
+
+  const json& metrics = array_field(j, "metrics", true);
+  if (metrics.empty()) {
+    throw ValueError("suite.metrics must name at least one metric; the metrics are " +
+                     [] {
+                       std::vector<std::string> names;
+                       for (const auto& m : model_metrics()) names.push_back(m.name);
+                       return join(names);
+                     }());
+  }
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    const std::string where = "suite.metrics[" + std::to_string(i) + "]";
+    if (!metrics[i].is_string()) {
+      throw ValueError(where + " must be a metric name, got " + describe(metrics[i]));
+    }
+    try {
+      s.metrics.push_back(model_metric(metrics[i].get<std::string>()).name);
+    } catch (const ValueError& e) {
+      throw ValueError(where + ": " + e.what());
+    }
+    if (!seen.insert(s.metrics.back()).second) {
+      throw ValueError(where + " repeats " + describe(metrics[i]) + "; name each metric once");
+    }
+  }
+
+  const json& models = array_field(j, "models", true);
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    // Checked now, kept as given, so a zoo model is reported as one.
+    (void)resolve_model(models[i], "suite.models[" + std::to_string(i) + "]");
+    s.models.push_back(models[i]);
+  }
+  const json& kernels = array_field(j, "kernels", false);
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    s.kernels.push_back(kernel_from_json(kernels[i], "suite.kernels[" + std::to_string(i) + "]"));
+  }
+  if (s.models.empty() && s.kernels.empty()) {
+    throw ValueError("suite.models is empty and there are no suite.kernels; a suite measures "
+                     "at least one model or kernel");
+  }
+  if (j.contains("batch") && !j["batch"].is_null()) {
+    s.batch = static_cast<std::size_t>(
+        whole_number(j["batch"], "suite.batch", 0, static_cast<double>(kMaxSpecDimension)));
+  }
+  s.timer = options_from_json(j.contains("options") ? j["options"] : json());
+  return s;
+}
+
+Suite suite_from_text(std::string_view text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw ValueError(std::string("suite is not valid JSON: ") + e.what());
+  }
+  return suite_from_json(j);
+}
+
+std::size_t suite_point_count(const Suite& suite) {
+  return suite.models.size() + suite.kernels.size();
+}
+
+SuitePointResult measure_suite_point(const Suite& suite, std::size_t index, Clock& clock) {
+  const std::size_t total = suite_point_count(suite);
+  if (index >= total) {
+    throw ValueError("point index must be below " + std::to_string(total) + " for suite " +
+                     describe(suite.name) + ", got " + std::to_string(index));
+  }
+  SuitePointResult r;
+  if (index < suite.models.size()) {
+    r.kind = "model";
+    r.index = index;
+    try {
+      r.model = benchmark_model(suite.models[index], suite.batch, suite.timer, clock);
+    } catch (const CancelledError&) {
+      throw;
+    } catch (const ValueError& e) {
+      throw ValueError("suite.models[" + std::to_string(index) + "]: " + e.what());
+    }
+    return r;
+  }
+  r.kind = "kernel";
+  r.index = index - suite.models.size();
+  const SuiteKernel& k = suite.kernels[r.index];
+  OperationOptions o;
+  o.timer = suite.timer;
+  o.variant = k.variant;
+  try {
+    r.kernel = measure_operation(k.op, k.n, o, clock);
+  } catch (const CancelledError&) {
+    throw;
+  } catch (const ValueError& e) {
+    throw ValueError("suite.kernels[" + std::to_string(r.index) + "]: " + e.what());
+  }
+  return r;
+}
+
+SystemInfo system_info(std::string_view version, Clock& clock) {
+  SystemInfo s;
+  s.version = std::string(version);
+#ifdef __EMSCRIPTEN__
+  s.build = "wasm";
+#else
+  s.build = "native";
+#endif
+#ifdef NDEBUG
+  s.build += ", optimized";
+#else
+  s.build += ", debug (assertions on)";
+#endif
+  s.simd_backend = simd_backend();
+  s.timer_resolution_ms = measure_resolution_ms(clock);
+  s.clock = clock.name();
+  return s;
+}
+
+namespace {
+
+Recommendation lowest(const std::vector<MetricSummary>& summary, const char* use,
+                      const char* metric, const char* why) {
+  for (const auto& m : summary) {
+    if (m.metric.name == metric && !m.best.empty()) {
+      return {use, m.best, true,
+              m.best + " has the lowest " + m.metric.label + ": " +
+                  format_number(m.best_value) + " " + m.metric.unit + why};
+    }
+  }
+  return {use, "", true, ""};
+}
+
+// Geometric mean of times_worse_than_best over the measured metrics; lowest wins. A model
+// with a 0 factor (the best is 0, it is not) counts as worst on that metric.
+Recommendation balanced(const std::vector<MetricSummary>& summary,
+                        const std::vector<ModelBenchmark>& models) {
+  Recommendation r{"balanced", "", true, ""};
+  if (models.empty() || summary.empty()) {
+    r.reason = "no models were measured";
+    return r;
+  }
+  std::string best;
+  double best_score = std::numeric_limits<double>::infinity();
+  for (const auto& model : models) {
+    double log_sum = 0;
+    for (const auto& m : summary) {
+      for (const auto& row : m.ranking) {
+        if (row.name != model.name) continue;
+        const double f = row.times_worse_than_best > 0 ? row.times_worse_than_best : 1e9;
+        log_sum += std::log(f);
+        break;
+      }
+    }
+    const double score = std::exp(log_sum / static_cast<double>(summary.size()));
+    if (score < best_score) {
+      best_score = score;
+      best = model.name;
+    }
+  }
+  std::vector<std::string> names;
+  for (const auto& m : summary) names.push_back(m.metric.name);
+  r.model = best;
+  r.reason = best + " has the lowest geometric mean of how many times worse than the best it "
+             "is over " + join(names) + " (" + format_number(best_score) +
+             "; 1 would be best on every one). Accuracy is not in it: " + kAccuracyNotMeasured;
+  return r;
+}
+
+}  // namespace
+
+SuiteReport make_suite_report(const Suite& suite, const std::vector<SuitePointResult>& points,
+                              const SystemInfo& system) {
+  SuiteReport r;
+  r.name = suite.name;
+  r.system = system;
+  r.metrics = suite.metrics;
+  r.batch = suite.batch;
+  r.timer = suite.timer;
+  r.accuracy = kAccuracyNotMeasured;
+  r.points_total = suite_point_count(suite);
+  std::vector<const SuitePointResult*> sorted;
+  for (const auto& p : points) sorted.push_back(&p);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) {
+    if (a->kind != b->kind) return a->kind == "model";
+    return a->index < b->index;
+  });
+  for (const auto* p : sorted) {
+    if (p->kind == "model") {
+      r.models.push_back(p->model);
+    } else {
+      r.kernels.push_back(p->kernel);
+    }
+  }
+  r.points_done = points.size();
+  r.complete = r.points_done == r.points_total;
+
+  if (!r.models.empty()) {
+    for (const auto& name : suite.metrics) {
+      MetricSummary m;
+      m.metric = model_metric(name);
+      m.ranking = compare_models(r.models, name);
+      m.best = m.ranking.front().name;
+      m.best_value = m.ranking.front().value;
+      r.summary.push_back(m);
+    }
+  }
+
+  auto missing = [](const char* use, const char* metric) {
+    return Recommendation{use, "", true,
+                          std::string("not decided: add ") + metric + " to the suite's metrics"};
+  };
+  Recommendation latency = lowest(r.summary, "latency-critical", "latency_ms",
+                                  " (a single run, not a significance test)");
+  if (latency.model.empty()) latency = missing("latency-critical", "latency_ms");
+  // Latency per forward pass only compares models run at the same batch.
+  std::set<std::size_t> batches;
+  for (const auto& m : r.models) batches.insert(m.batch);
+  if (!latency.model.empty() && batches.size() > 1) {
+    latency.reason += "; the models ran at different batches (each spec's own), so set the "
+                      "suite's batch to compare latency at one batch";
+  }
+  Recommendation memory = lowest(r.summary, "memory-constrained", "peak_memory_bytes",
+                                 " (measured by the tracking allocator)");
+  if (memory.model.empty()) {
+    memory = lowest(r.summary, "memory-constrained", "size_bytes",
+                    " (peak memory was not among the metrics, so the size of the parameters "
+                    "decides)");
+  }
+  if (memory.model.empty()) memory = missing("memory-constrained", "peak_memory_bytes");
+  Recommendation accuracy{"accuracy-preserving", "", false,
+                          std::string("not decided: accuracy is ") + kAccuracyNotMeasured +
+                              ". This recommendation needs each model's accuracy on the same "
+                              "held-out data set (and, for an optimized model, its base's), "
+                              "which a later chapter's trained models bring."};
+  if (r.models.empty()) {
+    const char* none = "not decided: the suite measured no models";
+    latency.reason = memory.reason = none;
+    latency.model = memory.model = "";
+  }
+  r.recommendations = {latency, memory, accuracy, balanced(r.summary, r.models)};
+  return r;
+}
+
+SuiteReport run_suite(const Suite& suite, std::string_view version, const ProgressFn& progress,
+                      Clock& clock) {
+  const SystemInfo system = system_info(version, clock);
+  const std::size_t total = suite_point_count(suite);
+  std::vector<SuitePointResult> points;
+  for (std::size_t i = 0; i < total; ++i) {
+    if (progress && !progress(static_cast<double>(i) / static_cast<double>(total))) {
+      throw CancelledError("suite " + describe(suite.name) + " cancelled after " +
+                           std::to_string(i) + " of " + std::to_string(total) + " points");
+    }
+    points.push_back(measure_suite_point(suite, i, clock));
+  }
+  if (progress) progress(1.0);
+  return make_suite_report(suite, points, system);
+}
+
+}  // namespace perflab

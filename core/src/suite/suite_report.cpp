@@ -1,0 +1,227 @@
+// A suite's report written three ways (suite.hpp): JSON for the page and `--json`, Markdown
+// to read or paste, CSV for a spreadsheet. All three carry the same numbers; the energy
+// figure appears only under its label, apart from the measurements.
+// Not for: deciding anything (suite.cpp makes the summary and the recommendations).
+#include <sstream>
+#include <string>
+
+#include "perflab/base/format.hpp"
+#include "perflab/suite/suite.hpp"
+#include "perflab/tensor/memory.hpp"
+
+namespace perflab {
+
+namespace {
+
+using nlohmann::json;
+
+const char* const kEnergyFormula = "0.1 + 2.0·latency_s + 0.01·memory_MB joules";
+
+std::string energy_note() {
+  return std::string(kEnergyEstimateLabel) + ": " + kEnergyFormula +
+         ", with latency the median forward pass and memory_MB the measured peak bytes / 2^20. "
+         "A web page cannot measure energy; this is shown only to compare with the original "
+         "course, never as a result.";
+}
+
+json timer_json(const TimerOptions& t) {
+  return {{"warmup", t.warmup},
+          {"samples", t.samples},
+          {"min_sample_ms", t.min_sample_ms},
+          {"max_total_ms", t.max_total_ms}};
+}
+
+std::string num(double v) { return format_number(v, 4); }
+
+// A metric's value as the Markdown table shows it: bytes as sizes, timed values with their
+// mean ± spread.
+std::string cell(const ModelBenchmark& b, const std::string& metric) {
+  if (metric == "latency_ms") {
+    const TimedSummary t = summarize_timing(b.latency);
+    return num(t.median) + " (" + num(t.mean) + " ± " + num(t.spread) + ")";
+  }
+  const double v = metric_value(b, metric);
+  if (metric == "peak_memory_bytes" || metric == "size_bytes") {
+    return format_bytes(static_cast<std::size_t>(v));
+  }
+  return num(v);
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string csv_number(double v) { return format_number(v, kRoundTripDigits); }
+
+}  // namespace
+
+json to_json(const SuiteReport& r) {
+  json metrics = json::array();
+  for (const auto& name : r.metrics) metrics.push_back(to_json(model_metric(name)));
+  json models = json::array();
+  for (const auto& m : r.models) models.push_back(to_json(m));
+  json kernels = json::array();
+  for (const auto& k : r.kernels) {
+    json row = to_json(k);
+    const TimedSummary t = summarize_timing(k.stats);
+    row["median_ms"] = t.median;
+    row["mean_ms"] = t.mean;
+    row["spread_ms"] = t.spread;
+    row["spread_kind"] = t.spread_kind;
+    kernels.push_back(row);
+  }
+  json summary = json::array();
+  for (const auto& s : r.summary) {
+    json ranking = json::array();
+    for (const auto& row : s.ranking) ranking.push_back(to_json(row));
+    summary.push_back({{"metric", to_json(s.metric)},
+                       {"best", s.best},
+                       {"best_value", s.best_value},
+                       {"ranking", ranking}});
+  }
+  json recommendations = json::array();
+  for (const auto& rec : r.recommendations) {
+    recommendations.push_back({{"use", rec.use},
+                               {"model", rec.model.empty() ? json(nullptr) : json(rec.model)},
+                               {"measured", rec.measured},
+                               {"reason", rec.reason}});
+  }
+  return {{"tool", "perflab"},
+          {"kind", "suite"},
+          {"name", r.name},
+          {"system",
+           {{"version", r.system.version},
+            {"build", r.system.build},
+            {"simd_backend", r.system.simd_backend},
+            {"timer_resolution_ms", r.system.timer_resolution_ms},
+            {"clock", r.system.clock}}},
+          {"metrics", metrics},
+          {"batch", r.batch},
+          {"options", timer_json(r.timer)},
+          {"models", models},
+          {"kernels", kernels},
+          {"summary", summary},
+          {"recommendations", recommendations},
+          {"accuracy", r.accuracy},
+          {"energy_note", energy_note()},
+          {"complete", r.complete},
+          {"points_done", r.points_done},
+          {"points_total", r.points_total}};
+}
+
+std::string suite_report_markdown(const SuiteReport& r) {
+  std::ostringstream md;
+  md << "# Suite: " << r.name << "\n\n";
+  if (!r.complete) {
+    md << "**Partial report:** cancelled after " << r.points_done << " of " << r.points_total
+       << " points.\n\n";
+  }
+  md << "## System\n\n| | |\n|---|---|\n"
+     << "| version | " << r.system.version << " |\n"
+     << "| build | " << r.system.build << " |\n"
+     << "| SIMD backend | " << r.system.simd_backend << " |\n"
+     << "| timer resolution | " << num(r.system.timer_resolution_ms) << " ms |\n"
+     << "| clock | " << r.system.clock << " |\n"
+     << "| batch | " << (r.batch == 0 ? std::string("each spec's own") : std::to_string(r.batch))
+     << " |\n"
+     << "| timer | warmup " << r.timer.warmup << ", " << r.timer.samples
+     << " samples, each at least " << num(r.timer.min_sample_ms) << " ms, at most "
+     << num(r.timer.max_total_ms) << " ms per point |\n\n";
+
+  if (!r.models.empty()) {
+    md << "## Models\n\nTimed values: median (mean ± "
+       << summarize_timing(Stats{}).spread_kind << ") of per-call times.\n\n| model | batch |";
+    for (const auto& m : r.metrics) md << " " << model_metric(m).label << " [" << model_metric(m).unit << "] |";
+    md << "\n|---|---|";
+    for (std::size_t i = 0; i < r.metrics.size(); ++i) md << "---|";
+    md << "\n";
+    for (const auto& b : r.models) {
+      md << "| " << b.name << " | " << b.batch << " |";
+      for (const auto& m : r.metrics) md << " " << cell(b, m) << " |";
+      md << "\n";
+    }
+    md << "\n";
+  }
+
+  if (!r.kernels.empty()) {
+    md << "## Kernels\n\n| op | variant | n | median ms (mean ± "
+       << summarize_timing(Stats{}).spread_kind << ") | GFLOP/s | GB/s |\n|---|---|---|---|---|---|\n";
+    for (const auto& k : r.kernels) {
+      const TimedSummary t = summarize_timing(k.stats);
+      md << "| " << k.op << " | " << k.variant << " | " << k.n << " | " << num(t.median) << " ("
+         << num(t.mean) << " ± " << num(t.spread) << ") | " << num(k.gflops_per_s) << " | "
+         << num(k.gb_per_s) << " |\n";
+    }
+    md << "\n";
+  }
+
+  if (!r.summary.empty()) {
+    md << "## Best per metric\n\n| metric | best | value | ranking (times worse than the best) |\n"
+          "|---|---|---|---|\n";
+    for (const auto& s : r.summary) {
+      md << "| " << s.metric.name << " | " << s.best << " | " << num(s.best_value) << " "
+         << s.metric.unit << " | ";
+      for (std::size_t i = 0; i < s.ranking.size(); ++i) {
+        md << (i ? ", " : "") << s.ranking[i].name << " " << num(s.ranking[i].times_worse_than_best)
+           << "x";
+      }
+      md << " |\n";
+    }
+    md << "\n";
+  }
+
+  md << "## Recommendations\n\n";
+  for (const auto& rec : r.recommendations) {
+    md << "- **" << rec.use << "**: " << (rec.model.empty() ? "none" : rec.model) << ". "
+       << rec.reason << "\n";
+  }
+
+  md << "\n## Notes\n\n- Accuracy: " << r.accuracy << ".\n";
+  for (const auto& b : r.models) {
+    if (!b.latency.warning.empty()) md << "- Timer warning (" << b.name << "): " << b.latency.warning << "\n";
+  }
+  for (const auto& k : r.kernels) {
+    if (!k.stats.warning.empty()) {
+      md << "- Timer warning (" << k.op << " " << k.variant << ", n " << k.n
+         << "): " << k.stats.warning << "\n";
+    }
+  }
+  if (!r.models.empty()) {
+    md << "\n### " << kEnergyEstimateLabel << "\n\n" << energy_note()
+       << "\n\n| model | " << kEnergyEstimateLabel << " [J] |\n|---|---|\n";
+    for (const auto& b : r.models) {
+      md << "| " << b.name << " | " << num(b.original_energy_estimate_j) << " |\n";
+    }
+  }
+  return md.str();
+}
+
+std::string suite_report_csv(const SuiteReport& r) {
+  std::ostringstream csv;
+  csv << "kind,name,op,variant,n,batch,latency_median_ms,latency_mean_ms,latency_spread_ms,"
+         "throughput_samples_per_s,peak_memory_bytes,parameters,size_bytes,flops_per_sample,"
+         "gflops_per_s,gb_per_s,"
+      << csv_field(std::string(kEnergyEstimateLabel) + " [J]") << ",warning\n";
+  for (const auto& b : r.models) {
+    const TimedSummary t = summarize_timing(b.latency);
+    csv << "model," << csv_field(b.name) << ",,,," << b.batch << "," << csv_number(t.median)
+        << "," << csv_number(t.mean) << "," << csv_number(t.spread) << ","
+        << csv_number(b.throughput_samples_per_s) << "," << csv_number(b.peak_memory_bytes)
+        << "," << b.parameters << "," << csv_number(b.size_bytes) << ","
+        << csv_number(b.flops_per_sample) << ",,," << csv_number(b.original_energy_estimate_j)
+        << "," << csv_field(b.latency.warning) << "\n";
+  }
+  for (const auto& k : r.kernels) {
+    const TimedSummary t = summarize_timing(k.stats);
+    csv << "kernel,," << csv_field(k.op) << "," << csv_field(k.variant) << "," << k.n << ",,"
+        << csv_number(t.median) << "," << csv_number(t.mean) << "," << csv_number(t.spread)
+        << ",,,,,," << csv_number(k.gflops_per_s) << "," << csv_number(k.gb_per_s) << ",,"
+        << csv_field(k.stats.warning) << "\n";
+  }
+  return csv.str();
+}
+
+}  // namespace perflab

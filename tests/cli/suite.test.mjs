@@ -1,0 +1,104 @@
+// The native CLI's `suite` subcommand end to end: a suite file of a zoo model, a spec and a
+// kernel prints core's report as JSON (counted values checked by hand), Markdown (every
+// section, the energy figure only under its label) and CSV (one row per point); bad usage
+// and malformed files exit 2 naming the file and the field, with nothing on stdout. Timings
+// are never asserted. Run by ctest with PERFLAB_CLI set to the built binary.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+
+const cli = process.env.PERFLAB_CLI;
+assert.ok(cli, 'PERFLAB_CLI must name the built perflab binary');
+const dir = mkdtempSync(path.join(tmpdir(), 'perflab-suite-'));
+
+function perflab(...args) {
+  const r = spawnSync(cli, args, { encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function writeSuite(name, value) {
+  const file = path.join(dir, name);
+  writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
+  return file;
+}
+
+// Tiny budgets: quick; the numbers that are checked are counted, not timed.
+const OPTIONS = { warmup: 0, samples: 2, min_sample_ms: 0, max_total_ms: 50 };
+const SUITE = {
+  name: 'two models',
+  models: ['linear_128_64', { name: 'tiny', input: [4, 8], layers: [{ type: 'Linear', in: 8, out: 3 }] }],
+  kernels: [{ op: 'gelu', variant: 'fused-simd', n: 4096 }],
+  metrics: ['latency_ms', 'peak_memory_bytes', 'parameters'],
+  options: OPTIONS,
+};
+const good = writeSuite('good.json', SUITE);
+
+test('suite --json: the report with system facts, counted values and recommendations', () => {
+  const r = perflab('suite', good, '--json');
+  assert.equal(r.status, 0, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.equal(report.kind, 'suite');
+  assert.equal(report.name, 'two models');
+  for (const key of ['version', 'build', 'simd_backend', 'timer_resolution_ms', 'clock']) {
+    assert.ok(key in report.system, key);
+  }
+  assert.deepEqual(report.models.map((m) => m.name), ['linear_128_64', 'tiny']);
+  assert.equal(report.models[0].parameters, 128 * 64 + 64);
+  assert.equal(report.models[1].parameters, 8 * 3 + 3);
+  assert.equal(report.models[0].source, 'zoo');
+  assert.equal(report.kernels.length, 1);
+  assert.equal(report.kernels[0].op, 'gelu');
+  const params = report.summary.find((s) => s.metric.name === 'parameters');
+  assert.equal(params.best, 'tiny');
+  assert.deepEqual(report.recommendations.map((x) => x.use),
+    ['latency-critical', 'memory-constrained', 'accuracy-preserving', 'balanced']);
+  assert.equal(report.recommendations[2].model, null);
+  assert.match(report.accuracy, /^not measured: the lab has no trained models yet/);
+  assert.match(report.energy_note, /^original course's estimate \(a formula, not a measurement\)/);
+  assert.equal(report.complete, true);
+  assert.match(r.stderr, /point 1 of 3/);
+});
+
+test('suite (Markdown by default) has every section; --csv has a row per point', () => {
+  const md = perflab('suite', good);
+  assert.equal(md.status, 0, md.stderr);
+  for (const heading of ['# Suite: two models', '## System', '## Models', '## Kernels',
+    '## Best per metric', '## Recommendations', '## Notes']) {
+    assert.ok(md.stdout.includes(heading), heading);
+  }
+  assert.match(md.stdout, /### original course's estimate \(a formula, not a measurement\)/);
+  const csv = perflab('suite', good, '--csv');
+  assert.equal(csv.status, 0, csv.stderr);
+  const lines = csv.stdout.trim().split('\n');
+  assert.equal(lines.length, 4);
+  assert.match(lines[0], /^kind,name,op,variant,n,batch,latency_median_ms,/);
+  assert.match(lines[1], /^model,linear_128_64,/);
+  assert.match(lines[3], /^kernel,,gelu,fused-simd,4096,/);
+});
+
+test('bad usage and malformed suite files exit 2 naming the file and the field', () => {
+  const cases = [
+    [['suite'], /suite needs SUITE\.json/],
+    [['suite', good, '--yaml'], /unknown option '--yaml' for suite/],
+    [['suite', good, good], /suite takes one SUITE\.json/],
+    [['suite', path.join(dir, 'missing.json')], /cannot read suite file '.*missing\.json'/],
+    [['suite', writeSuite('notjson.json', '{"name": ')], /notjson\.json: suite is not valid JSON/],
+    [['suite', writeSuite('metric.json', { ...SUITE, metrics: ['speed'] })],
+      /metric\.json: suite\.metrics\[0\]: unknown metric "speed"; the metrics are latency_ms,/],
+    [['suite', writeSuite('zoo.json', { ...SUITE, models: ['resnet'] })],
+      /zoo\.json: suite\.models\[0\]: unknown zoo model/],
+    [['suite', writeSuite('field.json', { ...SUITE, runs: 3 })],
+      /field\.json: suite\.runs is not a field of a suite/],
+    [['suite', writeSuite('variant.json', { ...SUITE, kernels: [{ op: 'sum', variant: 'x', n: 8 }] })],
+      /variant\.json: suite\.kernels\[0\]: unknown sum variant 'x'/],
+  ];
+  for (const [args, message] of cases) {
+    const r = perflab(...args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+    assert.equal(r.stdout, '');
+  }
+});

@@ -1,0 +1,438 @@
+// What this file protects: the Benchmarking chapter's model benchmarks and suites. The metric
+// list and its errors, the original course's energy formula (labelled, never a result),
+// comparisons on one metric, an optimized model against its base, the suite file's checks
+// naming each field, and the report's decisions (best per metric, recommendations) are
+// checked on benchmarks built by hand, where every number can be worked out on paper.
+// Measured runs use a fake clock and tiny budgets; their timings are never asserted.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
+#include "perflab/model/zoo.hpp"
+#include "perflab/suite/model_bench.hpp"
+#include "perflab/suite/suite.hpp"
+
+using namespace perflab;
+using nlohmann::json;
+
+namespace {
+
+ModelBenchmark bench(const std::string& name, double latency_ms, double peak_bytes,
+                     std::size_t parameters = 100, std::size_t batch = 4) {
+  ModelBenchmark b;
+  b.name = name;
+  b.source = "spec";
+  b.batch = batch;
+  b.parameters = parameters;
+  b.size_bytes = 4.0 * static_cast<double>(parameters);
+  b.flops_per_sample = 2.0 * static_cast<double>(parameters);
+  b.flops_per_batch = b.flops_per_sample * static_cast<double>(batch);
+  b.peak_memory_bytes = peak_bytes;
+  b.latency.samples = 10;
+  b.latency.median_ms = latency_ms;
+  b.latency.mean_ms = latency_ms + 0.5;
+  b.latency.stddev_ms = 0.25;
+  b.latency_ms = latency_ms;
+  b.throughput_samples_per_s = static_cast<double>(batch) / (latency_ms / 1000.0);
+  b.original_energy_estimate_j = original_energy_estimate_j(latency_ms, peak_bytes);
+  return b;
+}
+
+SuitePointResult model_point(std::size_t index, const ModelBenchmark& b) {
+  SuitePointResult p;
+  p.kind = "model";
+  p.index = index;
+  p.model = b;
+  return p;
+}
+
+TimerOptions tiny_timer() {
+  TimerOptions o;
+  o.warmup = 0;
+  o.samples = 2;
+  o.min_sample_ms = 0;
+  o.max_total_ms = 50;
+  return o;
+}
+
+const char* kMetricList =
+    "latency_ms, throughput_samples_per_s, peak_memory_bytes, parameters, size_bytes, "
+    "flops_per_sample";
+
+}  // namespace
+
+TEST_CASE("the metric list names six metrics and an unknown one is an error listing them") {
+  REQUIRE(model_metrics().size() == 6);
+  CHECK(model_metric("latency_ms").lower_is_better);
+  CHECK(model_metric("latency_ms").timed);
+  CHECK_FALSE(model_metric("throughput_samples_per_s").lower_is_better);
+  CHECK_FALSE(model_metric("parameters").timed);
+  CHECK_THROWS_WITH_AS(model_metric("speed"),
+                       (std::string("unknown metric \"speed\"; the metrics are ") + kMetricList)
+                           .c_str(),
+                       ValueError);
+  SUBCASE("accuracy is refused with the reason, not simulated") {
+    CHECK_THROWS_WITH_AS(model_metric("accuracy"),
+                         (std::string("metric \"accuracy\" is ") + kAccuracyNotMeasured +
+                          "; the metrics are " + kMetricList)
+                             .c_str(),
+                         ValueError);
+  }
+}
+
+TEST_CASE("the original course's energy figure is its formula, labelled as an estimate") {
+  // 0.1 + 2.0 · 0.5 s + 0.01 · 10 MiB = 0.1 + 1.0 + 0.1
+  CHECK(original_energy_estimate_j(500.0, 10.0 * 1024 * 1024) == doctest::Approx(1.2));
+  CHECK(original_energy_estimate_j(0.0, 0.0) == doctest::Approx(0.1));
+  CHECK(std::string(kEnergyEstimateLabel) ==
+        "original course's estimate (a formula, not a measurement)");
+  const json j = to_json(bench("a", 500.0, 10.0 * 1024 * 1024));
+  CHECK(j["original_energy_estimate_j"].get<double>() == doctest::Approx(1.2));
+  CHECK(j["original_energy_estimate_label"] == kEnergyEstimateLabel);
+}
+
+TEST_CASE("the timing summary is the Timer's median, mean and sample standard deviation") {
+  Stats s;
+  s.median_ms = 2;
+  s.mean_ms = 2.5;
+  s.stddev_ms = 0.75;
+  const TimedSummary t = summarize_timing(s);
+  CHECK(t.median == 2);
+  CHECK(t.mean == 2.5);
+  CHECK(t.spread == 0.75);
+  CHECK(t.spread_kind == "sample standard deviation");
+}
+
+TEST_CASE("compare_models ranks by the metric's direction, relative to the best") {
+  const std::vector<ModelBenchmark> models = {bench("a", 2, 400), bench("b", 1, 800),
+                                              bench("c", 4, 100)};
+  SUBCASE("lower is better: value / best") {
+    const auto r = compare_models(models, "latency_ms");
+    REQUIRE(r.size() == 3);
+    CHECK(r[0].name == "b");
+    CHECK(r[0].times_worse_than_best == 1);
+    CHECK(r[1].name == "a");
+    CHECK(r[1].times_worse_than_best == doctest::Approx(2));
+    CHECK(r[2].name == "c");
+    CHECK(r[2].times_worse_than_best == doctest::Approx(4));
+  }
+  SUBCASE("higher is better: best / value") {
+    // batch 4: throughput 2000, 4000 and 1000 samples/s
+    const auto r = compare_models(models, "throughput_samples_per_s");
+    CHECK(r[0].name == "b");
+    CHECK(r[0].value == doctest::Approx(4000));
+    CHECK(r[2].name == "c");
+    CHECK(r[2].times_worse_than_best == doctest::Approx(4));
+  }
+  SUBCASE("ties keep the input order") {
+    const auto r = compare_models(models, "parameters");
+    CHECK(r[0].name == "a");
+    CHECK(r[1].name == "b");
+    CHECK(r[2].times_worse_than_best == 1);
+  }
+  SUBCASE("bad arguments") {
+    CHECK_THROWS_AS(compare_models(models, "energy"), ValueError);
+    CHECK_THROWS_WITH_AS(compare_models({}, "latency_ms"),
+                         "compare_models needs at least one model, got none", ValueError);
+  }
+}
+
+TEST_CASE("an optimized model against its base: ratios, retention not measured, advice") {
+  const ModelBenchmark base = bench("base", 10, 1000, 200);
+  SUBCASE("faster and smaller: adopt where accuracy holds") {
+    const auto c = compare_optimization(base, bench("opt", 5, 500, 100));
+    CHECK(c.speedup == doctest::Approx(2));
+    CHECK(c.throughput_ratio == doctest::Approx(2));
+    CHECK(c.memory_ratio == doctest::Approx(0.5));
+    CHECK(c.size_ratio == doctest::Approx(0.5));
+    CHECK(c.flops_ratio == doctest::Approx(0.5));
+    CHECK_FALSE(c.accuracy_retention.has_value());
+    CHECK(c.accuracy_retention_reason == kAccuracyNotMeasured);
+    REQUIRE(c.recommendations.size() == 5);
+    CHECK(c.recommendations[0].find("opt against base: latency 2x faster") == 0);
+    CHECK(c.recommendations[1] == "opt against base: peak memory 2x smaller");
+    CHECK(c.recommendations[4].find("adopt opt where accuracy holds") == 0);
+    CHECK(c.recommendations[4].find("accuracy of both models") != std::string::npos);
+    const json j = to_json(c);
+    CHECK(j["accuracy_retention"].is_null());
+    CHECK(j["speedup"].get<double>() == doctest::Approx(2));
+  }
+  SUBCASE("faster but larger: a trade-off") {
+    const auto c = compare_optimization(base, bench("opt", 5, 2000, 200));
+    CHECK(c.memory_ratio == doctest::Approx(2));
+    CHECK(c.recommendations[1] == "opt against base: peak memory 2x larger");
+    CHECK(c.recommendations[2] == "opt against base: size about the same (within 2%)");
+    CHECK(c.recommendations[4].find("a trade-off") == 0);
+  }
+  SUBCASE("within the noise threshold: no measured gain") {
+    const auto c = compare_optimization(base, bench("opt", 10.1, 1000, 200));
+    CHECK(c.recommendations[0].find("latency about the same (within 2%)") !=
+          std::string::npos);
+    CHECK(c.recommendations[4].find("no measured gain") == 0);
+  }
+  SUBCASE("a bad threshold is refused") {
+    CHECK_THROWS_WITH_AS(compare_optimization(base, base, -0.1),
+                         "noise_threshold must be at least 0 and below 1, got -0.1",
+                         ValueError);
+  }
+}
+
+TEST_CASE("suite files are checked field by field") {
+  const json ok = json::parse(R"({"name": "s", "models": ["mlp_784"], "metrics": ["latency_ms"]})");
+  SUBCASE("a good file, with defaults") {
+    const Suite s = suite_from_json(ok);
+    CHECK(s.name == "s");
+    REQUIRE(s.models.size() == 1);
+    CHECK(s.models[0] == "mlp_784");
+    CHECK(s.metrics == std::vector<std::string>{"latency_ms"});
+    CHECK(s.batch == 0);
+    CHECK(s.timer.samples == default_suite_timer_options().samples);
+    CHECK(suite_point_count(s) == 1);
+  }
+  SUBCASE("kernels, batch and options") {
+    const Suite s = suite_from_json(json::parse(
+        R"({"name": "k", "models": [], "metrics": ["latency_ms"], "batch": 8,
+            "kernels": [{"op": "gelu", "variant": "fused-simd", "n": 1024}, {"op": "sum", "n": 9}],
+            "options": {"samples": 3, "min_sample_ms": 0.5}})"));
+    REQUIRE(s.kernels.size() == 2);
+    CHECK(s.kernels[0].op == "gelu");
+    CHECK(s.kernels[0].variant == "fused-simd");
+    CHECK(s.kernels[1].variant == "");
+    CHECK(s.kernels[1].n == 9);
+    CHECK(s.batch == 8);
+    CHECK(s.timer.samples == 3);
+    CHECK(s.timer.min_sample_ms == 0.5);
+  }
+  auto with = [&](const char* key, const json& value) {
+    json j = ok;
+    j[key] = value;
+    return j;
+  };
+  CHECK_THROWS_WITH_AS(suite_from_json(json::array()),
+                       "a suite must be a JSON object with name, models, kernels, metrics, "
+                       "batch, options, got []",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(suite_from_json(with("colour", "red")),
+                       "suite.colour is not a field of a suite; the fields are name, models, "
+                       "kernels, metrics, batch, options",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(suite_from_json(with("name", 3)),
+                       "suite.name must be a non-empty string, got 3", ValueError);
+  CHECK_THROWS_WITH_AS(suite_from_json(with("metrics", json::array({"latency_ms", "speed"}))),
+                       (std::string("suite.metrics[1]: unknown metric \"speed\"; the metrics "
+                                    "are ") + kMetricList).c_str(),
+                       ValueError);
+  CHECK_THROWS_WITH_AS(suite_from_json(with("metrics", json::array({"parameters", "parameters"}))),
+                       "suite.metrics[1] repeats \"parameters\"; name each metric once",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(suite_from_json(with("metrics", "latency_ms")),
+                       "suite.metrics must be a list, got \"latency_ms\"", ValueError);
+  CHECK_THROWS_WITH_AS(suite_from_json(with("models", json::array({"mlp_784", 7}))),
+                       "suite.models[1] must be a zoo model name or a model spec object, got 7",
+                       ValueError);
+  CHECK_THROWS_AS(suite_from_json(with("models", json::array({"resnet"}))), ValueError);
+  try {
+    suite_from_json(with("models", json::array({"resnet"})));
+  } catch (const ValueError& e) {
+    CHECK(std::string(e.what()).find("suite.models[0]: unknown zoo model") == 0);
+  }
+  CHECK_THROWS_WITH_AS(
+      suite_from_json(with("models", json::array({json::parse(
+                                         R"({"input": [2, 3], "layers": [
+                                             {"type": "Linear", "in": 4, "out": 2}]})")}))),
+      "suite.models[0]: layers[0].in is 4 but the model input gives 3 features; set "
+      "layers[0].in to 3",
+      ValueError);
+  CHECK_THROWS_WITH_AS(suite_from_json(with("models", json::array())),
+                       "suite.models is empty and there are no suite.kernels; a suite measures "
+                       "at least one model or kernel",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(suite_from_json(with("kernels", json::array({{{"op", "conv"}, {"n", 4}}}))),
+                       "suite.kernels[0].op must be one of matmul, add, mul, gelu, sum, "
+                       "softmax, layernorm, got \"conv\"",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(suite_from_json(with("kernels", json::array({{{"op", "sum"}, {"n", "big"}}}))),
+                       "suite.kernels[0].n must be an integer from 1 to 16777216, got \"big\"",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(suite_from_json(with("batch", -1)),
+                       "suite.batch must be an integer from 0 to 16777216, got -1", ValueError);
+  CHECK_THROWS_WITH_AS(suite_from_json(with("options", {{"samples", 0}})),
+                       "suite.options.samples must be between 1 and 100000, got 0", ValueError);
+  CHECK_THROWS_WITH_AS(suite_from_json(with("options", {{"runs", 3}})),
+                       "suite.options.runs is not a suite option; the options are warmup, "
+                       "samples, min_sample_ms, max_total_ms",
+                       ValueError);
+  try {
+    suite_from_text("{\"name\": ");
+    FAIL("no error");
+  } catch (const ValueError& e) {
+    CHECK(std::string(e.what()).find("suite is not valid JSON: ") == 0);
+  }
+}
+
+TEST_CASE("the report names the best per metric and recommends from what was measured") {
+  Suite suite;
+  suite.name = "hand";
+  suite.metrics = {"latency_ms", "peak_memory_bytes"};
+  suite.models = {json::object(), json::object(), json::object()};  // only the count is used
+  // latency: a 1, c 1.5, b 2 (times the best); memory: b 1, c 3, a 4.
+  const std::vector<SuitePointResult> points = {
+      model_point(2, bench("c", 3, 300)), model_point(0, bench("a", 2, 400)),
+      model_point(1, bench("b", 4, 100))};
+  const SystemInfo system{"1.0", "native, optimized", "sse2", 1e-6, "fake"};
+  const SuiteReport r = make_suite_report(suite, points, system);
+  REQUIRE(r.models.size() == 3);
+  CHECK(r.models[0].name == "a");  // suite order, not arrival order
+  CHECK(r.complete);
+  REQUIRE(r.summary.size() == 2);
+  CHECK(r.summary[0].best == "a");
+  CHECK(r.summary[0].best_value == 2);
+  CHECK(r.summary[1].best == "b");
+  REQUIRE(r.recommendations.size() == 4);
+  CHECK(r.recommendations[0].use == "latency-critical");
+  CHECK(r.recommendations[0].model == "a");
+  CHECK(r.recommendations[0].reason ==
+        "a has the lowest latency (median of one forward pass at the batch): 2 ms (a single "
+        "run, not a significance test)");
+  CHECK(r.recommendations[1].use == "memory-constrained");
+  CHECK(r.recommendations[1].model == "b");
+  CHECK(r.recommendations[2].use == "accuracy-preserving");
+  CHECK(r.recommendations[2].model == "");
+  CHECK_FALSE(r.recommendations[2].measured);
+  CHECK(r.recommendations[2].reason.find("needs each model's accuracy") != std::string::npos);
+  // Geometric means: a √(1·4) = 2, b √(2·1) = 1.41, c √(1.5·3) = 2.12.
+  CHECK(r.recommendations[3].use == "balanced");
+  CHECK(r.recommendations[3].model == "b");
+  CHECK(r.recommendations[3].reason.find("(1.41;") != std::string::npos);
+
+  SUBCASE("JSON carries the same decisions and the labelled energy note") {
+    const json j = to_json(r);
+    CHECK(j["kind"] == "suite");
+    CHECK(j["system"]["simd_backend"] == "sse2");
+    CHECK(j["summary"][1]["best"] == "b");
+    CHECK(j["recommendations"][2]["model"].is_null());
+    CHECK(j["accuracy"] == kAccuracyNotMeasured);
+    CHECK(j["energy_note"].get<std::string>().find(kEnergyEstimateLabel) == 0);
+    CHECK(j["models"][0]["latency_mean_ms"] == 2.5);
+    CHECK(j["models"][0]["latency_spread_ms"] == 0.25);
+  }
+  SUBCASE("Markdown has every section, mean ± spread, and the energy only under its label") {
+    const std::string md = suite_report_markdown(r);
+    for (const char* heading : {"# Suite: hand", "## System", "## Models", "## Best per metric",
+                                "## Recommendations", "## Notes"}) {
+      CAPTURE(heading);
+      CHECK(md.find(heading) != std::string::npos);
+    }
+    CHECK(md.find("| a | 4 | 2 (2.5 ± 0.25) | 400 B |") != std::string::npos);
+    CHECK(md.find("- **balanced**: b.") != std::string::npos);
+    CHECK(md.find("### original course's estimate (a formula, not a measurement)") !=
+          std::string::npos);
+    CHECK(md.find("## Kernels") == std::string::npos);
+  }
+  SUBCASE("CSV: a header and one row per model, the energy column labelled") {
+    const std::string csv = suite_report_csv(r);
+    CHECK(csv.find("kind,name,op,variant,n,batch,latency_median_ms,latency_mean_ms,"
+                   "latency_spread_ms,throughput_samples_per_s,peak_memory_bytes,parameters,"
+                   "size_bytes,flops_per_sample,gflops_per_s,gb_per_s,"
+                   "\"original course's estimate (a formula, not a measurement) [J]\",warning\n") ==
+          0);  // quoted: the label has a comma
+    // a: 0.1 + 2·0.002 + 0.01·400/2^20
+    const double energy = 0.1 + 0.004 + 0.01 * 400.0 / 1048576.0;
+    CHECK(csv.find("model,a,,,,4,2,2.5,0.25,2000,400,100,400,200,,," +
+                   format_number(energy, kRoundTripDigits) + ",\n") != std::string::npos);
+    CHECK(std::count(csv.begin(), csv.end(), '\n') == 4);
+  }
+  SUBCASE("a partial report says so") {
+    const SuiteReport partial = make_suite_report(suite, {points[1]}, system);
+    CHECK_FALSE(partial.complete);
+    CHECK(partial.points_done == 1);
+    CHECK(suite_report_markdown(partial).find("cancelled after 1 of 3 points") !=
+          std::string::npos);
+  }
+  SUBCASE("without peak memory, size decides memory-constrained") {
+    Suite s2 = suite;
+    s2.metrics = {"size_bytes", "latency_ms"};
+    const SuiteReport r2 = make_suite_report(s2, points, system);
+    CHECK(r2.recommendations[1].reason.find("size of the parameters decides") !=
+          std::string::npos);
+  }
+  SUBCASE("models at different batches: latency-critical says to set one batch") {
+    std::vector<SuitePointResult> mixed = points;
+    mixed[0].model.batch = 8;
+    const SuiteReport r4 = make_suite_report(suite, mixed, system);
+    CHECK(r4.recommendations[0].reason.find("set the suite's batch") != std::string::npos);
+  }
+  SUBCASE("without latency, latency-critical is not decided") {
+    Suite s3 = suite;
+    s3.metrics = {"parameters"};
+    const SuiteReport r3 = make_suite_report(s3, points, system);
+    CHECK(r3.recommendations[0].model == "");
+    CHECK(r3.recommendations[0].reason == "not decided: add latency_ms to the suite's metrics");
+  }
+}
+
+TEST_CASE("run_suite measures every point with progress, and stops when asked") {
+  const Suite s = suite_from_json(json::parse(R"({
+      "name": "tiny", "metrics": ["parameters", "latency_ms"], "batch": 2,
+      "models": [{"name": "one", "input": [4, 8], "layers": [{"type": "Linear", "in": 8, "out": 3}]}],
+      "kernels": [{"op": "sum", "n": 64}],
+      "options": {"warmup": 0, "samples": 2, "min_sample_ms": 0, "max_total_ms": 50}})"));
+  FakeClock clock(0.0, 0.5);  // every read advances 0.5 ms: deterministic, never asserted
+  std::vector<double> seen;
+  const SuiteReport r = run_suite(s, "test", [&](double f) { seen.push_back(f); return true; },
+                                  clock);
+  CHECK(seen == std::vector<double>{0.0, 0.5, 1.0});
+  REQUIRE(r.models.size() == 1);
+  const ModelBenchmark& m = r.models[0];
+  CHECK(m.source == "spec");
+  CHECK(m.name == "one");
+  CHECK(m.source == "spec");
+  CHECK(m.batch == 2);
+  CHECK(m.parameters == 8 * 3 + 3);
+  CHECK(m.size_bytes == 4 * 27);
+  CHECK(m.flops_per_sample == 2 * 8 * 3);
+  CHECK(m.latency_ms == m.latency.median_ms);
+  CHECK(m.throughput_samples_per_s == doctest::Approx(2 / (m.latency_ms / 1000)));
+  CHECK(m.original_energy_estimate_j ==
+        doctest::Approx(original_energy_estimate_j(m.latency_ms, m.peak_memory_bytes)));
+  REQUIRE(r.kernels.size() == 1);
+  CHECK(r.kernels[0].op == "sum");
+  CHECK(r.system.clock == "fake");
+  CHECK(r.system.version == "test");
+
+  SUBCASE("cancel between points") {
+    int calls = 0;
+    CHECK_THROWS_WITH_AS(run_suite(s, "test", [&](double) { return ++calls < 2; }, clock),
+                         "suite \"tiny\" cancelled after 1 of 2 points", CancelledError);
+  }
+  SUBCASE("one point at a time, as a worker loops") {
+    const SuitePointResult p = measure_suite_point(s, 1, clock);
+    CHECK(p.kind == "kernel");
+    CHECK(p.index == 0);
+    CHECK_THROWS_WITH_AS(measure_suite_point(s, 2, clock),
+                         "point index must be below 2 for suite \"tiny\", got 2", ValueError);
+  }
+  SUBCASE("an unknown kernel variant names the kernel") {
+    Suite bad = s;
+    bad.kernels[0].variant = "quantum";
+    try {
+      measure_suite_point(bad, 1, clock);
+      FAIL("no error");
+    } catch (const ValueError& e) {
+      CHECK(std::string(e.what()).find("suite.kernels[0]: unknown sum variant 'quantum'") == 0);
+    }
+  }
+  SUBCASE("a zoo model by name") {
+    const ModelBenchmark z = benchmark_model("linear_128_64", 1, tiny_timer(), clock);
+    CHECK(z.source == "zoo");
+    CHECK(z.name == "linear_128_64");
+    CHECK(z.parameters == 128 * 64 + 64);
+  }
+}

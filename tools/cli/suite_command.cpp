@@ -1,0 +1,78 @@
+// `perflab suite SUITE.json [--json|--markdown|--csv]`: runs a benchmark suite and prints
+// core's report (suite.hpp) as JSON, Markdown (the default) or CSV, the same report the page
+// renders. Progress goes to stderr, so stdout is only the report.
+// Not for: checking the file or deciding anything (core does both); this file only prints.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/suite/suite.hpp"
+
+#ifndef PERFLAB_VERSION
+#error "PERFLAB_VERSION must be set by tools/CMakeLists.txt"
+#endif
+
+namespace perflab::cli {
+
+int suite_command(const std::vector<std::string>& args) {
+  std::string format = "markdown", path;
+  for (const std::string& a : args) {
+    if (a == "--json" || a == "--markdown" || a == "--csv") {
+      format = a.substr(2);
+    } else if (a.rfind("--", 0) == 0) {
+      std::cerr << "perflab: unknown option '" << a
+                << "' for suite; the options are --json, --markdown and --csv\n";
+      return 2;
+    } else if (path.empty()) {
+      path = a;
+    } else {
+      std::cerr << "perflab: suite takes one SUITE.json, got '" << path << "' and '" << a
+                << "'\n";
+      return 2;
+    }
+  }
+  if (path.empty()) {
+    std::cerr << "perflab: suite needs SUITE.json, e.g. perflab suite suite.json --markdown\n";
+    return 2;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "perflab: cannot read suite file '" << path << "': " << std::strerror(errno)
+              << "\n";
+    return 2;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  // The file is checked before anything is measured; a point can still refuse its input
+  // (an unknown kernel variant), and both name the file and the field.
+  SuiteReport report;
+  try {
+    const Suite suite = suite_from_text(text.str());
+    const std::size_t total = suite_point_count(suite);
+    report = run_suite(suite, PERFLAB_VERSION, [&](double fraction) {
+      const auto done = static_cast<std::size_t>(fraction * static_cast<double>(total) + 0.5);
+      if (done < total) std::fprintf(stderr, "perflab suite: point %zu of %zu\n", done + 1, total);
+      return true;
+    });
+  } catch (const ValueError& e) {
+    std::cerr << "perflab: " << path << ": " << e.what() << "\n";
+    return 2;
+  }
+  if (format == "json") {
+    std::cout << to_json(report).dump(2) << "\n";
+  } else if (format == "csv") {
+    std::cout << suite_report_csv(report);
+  } else {
+    std::cout << suite_report_markdown(report);
+  }
+  return 0;
+}
+
+}  // namespace perflab::cli
