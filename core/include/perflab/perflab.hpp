@@ -1,6 +1,6 @@
 // Umbrella header: everything core offers, by concern (the folders under perflab/ and
-// core/src/ are the same): base, tensor, kernels, model, timing, stats, profiler, roofline,
-// grading.
+// core/src/ are the same): base, tensor, kernels, model, timing, profiler, roofline, stats,
+// suite, grading.
 #pragma once
 
 #include "perflab/base/error.hpp"
