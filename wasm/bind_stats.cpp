@@ -44,29 +44,6 @@ std::vector<double> to_sample(const val& v, const std::string& name) {
   return to_double_vector(v, name);
 }
 
-// options undefined/null: none. Otherwise a plain object whose keys are among `allowed`;
-// the error for anything else lists them.
-void check_option_keys(const val& options, const std::vector<std::string>& allowed) {
-  if (options.isUndefined() || options.isNull()) return;
-  std::string list;
-  for (std::size_t i = 0; i < allowed.size(); ++i) {
-    list += (i == 0 ? "" : i + 1 == allowed.size() ? " and " : ", ") + allowed[i];
-  }
-  if (options.typeOf().as<std::string>() != "object" ||
-      val::global("Array").call<bool>("isArray", options)) {
-    throw ValueError("options must be an object with optional fields " + list + ", got " +
-                     describe(options));
-  }
-  const val keys = val::global("Object").call<val>("keys", options);
-  const std::size_t n = keys["length"].as<std::size_t>();
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string key = keys[i].as<std::string>();
-    bool known = false;
-    for (const std::string& a : allowed) known = known || a == key;
-    if (!known) throw ValueError("unknown option \"" + key + "\"; the allowed options are " + list);
-  }
-}
-
 // A bootstrap or order seed: an integer JS numbers hold exactly, [0, 2^53 − 1].
 std::uint64_t to_seed_option(const val& v, const std::string& name) {
   constexpr double kMaxExact = 9007199254740991.0;

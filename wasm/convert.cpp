@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <string_view>
 
 #include <emscripten.h>
 
@@ -169,35 +171,41 @@ Tensor to_tensor(const val& data, const std::string& data_name, const val& shape
 
 TimerOptions to_timer_options(const val& options) { return to_timer_options(options, {}); }
 
-TimerOptions to_timer_options(const val& options, const std::vector<std::string>& extra) {
-  TimerOptions o;
-  if (options.isUndefined() || options.isNull()) return o;
-  std::vector<std::string> keys_allowed = {"warmup", "samples", "min_sample_ms", "max_total_ms"};
-  keys_allowed.insert(keys_allowed.end(), extra.begin(), extra.end());
-  std::string allowed;
-  for (std::size_t i = 0; i < keys_allowed.size(); ++i) {
-    allowed += (i == 0 ? "" : i + 1 == keys_allowed.size() ? " and " : ", ") + keys_allowed[i];
+void check_option_keys(const val& options, const std::vector<std::string>& allowed) {
+  if (options.isUndefined() || options.isNull()) return;
+  std::string list;
+  for (std::size_t i = 0; i < allowed.size(); ++i) {
+    list += (i == 0 ? "" : i + 1 == allowed.size() ? " and " : ", ") + allowed[i];
   }
   if (options.typeOf().as<std::string>() != "object" || is_array(options)) {
-    throw ValueError(std::string("options must be an object with optional fields ") + allowed +
+    throw ValueError(std::string("options must be an object with optional fields ") + list +
                      ", got " + describe(options));
   }
   const val keys = val::global("Object").call<val>("keys", options);
   const std::size_t n = js_length(keys);
   for (std::size_t i = 0; i < n; ++i) {
     const std::string key = keys[i].as<std::string>();
-    if (std::find(keys_allowed.begin(), keys_allowed.end(), key) == keys_allowed.end()) {
-      throw ValueError("unknown option \"" + key + "\"; the allowed options are " + allowed);
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      throw ValueError("unknown option \"" + key + "\"; the allowed options are " + list);
     }
-    if (std::find(extra.begin(), extra.end(), key) != extra.end()) continue;
+  }
+}
+
+TimerOptions to_timer_options(const val& options, const std::vector<std::string>& extra) {
+  TimerOptions o;
+  std::vector<std::string> allowed = {"warmup", "samples", "min_sample_ms", "max_total_ms"};
+  allowed.insert(allowed.end(), extra.begin(), extra.end());
+  check_option_keys(options, allowed);
+  if (options.isUndefined() || options.isNull()) return o;
+  for (const char* key : {"warmup", "samples", "min_sample_ms", "max_total_ms"}) {
     const val value = options[key];
     if (value.isUndefined()) continue;  // {warmup: undefined} means "the default"
-    const std::string name = "options." + key;
-    if (key == "warmup") {
+    const std::string name = std::string("options.") + key;
+    if (std::string_view(key) == "warmup") {
       o.warmup = to_int(value, name);
-    } else if (key == "samples") {
+    } else if (std::string_view(key) == "samples") {
       o.samples = to_int(value, name);
-    } else if (key == "min_sample_ms") {
+    } else if (std::string_view(key) == "min_sample_ms") {
       o.min_sample_ms = to_finite_number(value, name);
     } else {
       o.max_total_ms = to_finite_number(value, name);

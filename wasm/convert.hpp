@@ -49,6 +49,10 @@ TimerOptions to_timer_options(const val& options);
 // in `extra` are allowed too (the caller reads them with option()), and the error for an
 // unknown key lists them beside the timer's.
 TimerOptions to_timer_options(const val& options, const std::vector<std::string>& extra);
+// options undefined/null: nothing to check. Otherwise a plain object whose keys are among
+// `allowed`; the error for anything else lists them ("options must be an object with
+// optional fields a, b and c, got 3", "unknown option \"x\"; the allowed options are ...").
+void check_option_keys(const val& options, const std::vector<std::string>& allowed);
 // options[key], or undefined when options is undefined or null.
 val option(const val& options, const char* key);
 // Through JSON.stringify, so the value must be JSON-serializable (not undefined or a function).
