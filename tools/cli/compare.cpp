@@ -5,19 +5,16 @@
 // threshold). Exit status: 1 when any benchmark regressed, 0 otherwise, 2 for a file that
 // cannot be read or is malformed (the message names the file and the field).
 // Not for: timing anything (bench does that) or deciding what the statistics are (core).
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "args.hpp"
 #include "commands.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/stats/compare.hpp"
@@ -50,13 +47,10 @@ const json& member(const std::string& path, const json& object, const std::strin
 }
 
 BenchFile read_bench_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ValueError("cannot read '" + path + "': " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  const std::string text = read_text_file(path, "");
   json doc;
   try {
-    doc = json::parse(text.str());
+    doc = json::parse(text);
   } catch (const json::parse_error& e) {
     malformed(path, std::string("not valid JSON (") + e.what() + ")");
   }
@@ -117,10 +111,47 @@ std::string p_value_text(double p) {
   return buf;
 }
 
+// Two files and the options; anything else is a ValueError (exit 2) saying what is allowed.
+int compare_files(const std::string& base_path, const std::string& new_path,
+                  const CompareOptions& options, bool as_json);
+
 }  // namespace
 
-int compare_command(const std::string& base_path, const std::string& new_path,
-                    const CompareOptions& options, bool as_json) {
+int compare_command(const std::vector<std::string>& args) {
+  CompareOptions options;
+  bool as_json = false;
+  std::vector<std::string> files;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--json") {
+      as_json = true;
+    } else if (a == "--threshold") {
+      const std::string& text = option_value(args, i);
+      const double pct = number_arg(a, text);
+      if (!(pct >= 0 && pct <= 100)) {
+        throw ValueError("--threshold needs a percentage from 0 to 100, got '" + text + "'");
+      }
+      options.threshold = pct / 100.0;
+    } else if (a == "--alpha") {
+      options.alpha = number_arg(a, option_value(args, i));
+    } else if (a.rfind("--", 0) == 0) {
+      throw ValueError("unknown option '" + a +
+                       "' for compare; the options are --threshold PCT, --alpha A and --json");
+    } else {
+      files.push_back(a);
+    }
+  }
+  if (files.size() != 2) {
+    throw ValueError("compare needs BASE.json and NEW.json, got " + std::to_string(files.size()) +
+                     " files");
+  }
+  return compare_files(files[0], files[1], options, as_json);
+}
+
+namespace {
+
+int compare_files(const std::string& base_path, const std::string& new_path,
+                  const CompareOptions& options, bool as_json) {
   options.validate();
   const BenchFile base = read_bench_file(base_path), next = read_bench_file(new_path);
   std::map<std::string, const Benchmark*> in_new;
@@ -187,5 +218,7 @@ int compare_command(const std::string& base_path, const std::string& new_path,
   if (regression) std::printf("\nregression: at least one benchmark is significantly slower\n");
   return regression ? 1 : 0;
 }
+
+}  // namespace
 
 }  // namespace perflab::cli

@@ -2,12 +2,10 @@
 // can be compared with (and re-check) what a student's browser produced.
 // Subcommands grow with the chapters; each prints readable text, or JSON with --json.
 // Exit status: 0 done, 1 a graded answer was wrong, 2 bad usage or input (the reason on stderr).
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -15,10 +13,16 @@
 #include <string_view>
 #include <vector>
 
+#include "args.hpp"
 #include "commands.hpp"
 #include "perflab/perflab.hpp"
 
 namespace {
+
+using perflab::cli::count_arg;
+using perflab::cli::number_arg;
+using perflab::cli::option_value;
+using perflab::cli::read_text_file;
 
 constexpr const char* kUsage =
     "usage:\n"
@@ -200,39 +204,6 @@ void print_profile(const perflab::ModelProfile& p) {
   }
 }
 
-// A whole argument as a number, or a usage error naming the flag.
-double number_arg(const std::string& flag, const std::string& text) {
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (text.empty() || used != text.size() || !std::isfinite(v)) {
-    throw perflab::ValueError(flag + " needs a number, got '" + text + "'");
-  }
-  return v;
-}
-
-int count_arg(const std::string& flag, const std::string& text) {
-  const double v = number_arg(flag, text);
-  if (v != std::floor(v) || v < 0 || v > 1e9) {
-    throw perflab::ValueError(flag + " needs a non-negative integer, got '" + text + "'");
-  }
-  return static_cast<int>(v);
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw perflab::ValueError("cannot read spec file '" + path + "': " + std::strerror(errno));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 int profile(const std::vector<std::string>& args) {
   bool json = false;
   std::string zoo_name, spec_path;
@@ -240,10 +211,7 @@ int profile(const std::vector<std::string>& args) {
   perflab::ProfileOptions options;
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
-    const auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw perflab::ValueError(a + " needs a value");
-      return args[++i];
-    };
+    const auto value = [&]() -> const std::string& { return option_value(args, i); };
     if (a == "--json") {
       json = true;
     } else if (a == "--zoo") {
@@ -281,7 +249,7 @@ int profile(const std::vector<std::string>& args) {
   // Parse before anything is measured, so a bad spec fails fast.
   nlohmann::json spec;
   if (zoo_name.empty()) {
-    spec = perflab::spec_from_text(read_file(spec_path));
+    spec = perflab::spec_from_text(read_text_file(spec_path, "spec file"));
   } else {
     spec = perflab::zoo_spec(zoo_name);
   }
@@ -294,40 +262,6 @@ int profile(const std::vector<std::string>& args) {
   return 0;
 }
 
-int compare(const std::vector<std::string>& args) {
-  perflab::CompareOptions options;
-  bool json = false;
-  std::vector<std::string> files;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    const auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw perflab::ValueError(a + " needs a value");
-      return args[++i];
-    };
-    if (a == "--json") {
-      json = true;
-    } else if (a == "--threshold") {
-      const std::string& text = value();
-      const double pct = number_arg(a, text);
-      if (!(pct >= 0 && pct <= 100)) {
-        throw perflab::ValueError("--threshold needs a percentage from 0 to 100, got '" + text + "'");
-      }
-      options.threshold = pct / 100.0;
-    } else if (a == "--alpha") {
-      options.alpha = number_arg(a, value());
-    } else if (a.rfind("--", 0) == 0) {
-      return usage_error("unknown option '" + a + "' for compare");
-    } else {
-      files.push_back(a);
-    }
-  }
-  if (files.size() != 2) {
-    return usage_error("compare needs BASE.json and NEW.json, got " + std::to_string(files.size()) +
-                       " files");
-  }
-  return perflab::cli::compare_command(files[0], files[1], options, json);
-}
-
 int run(const std::vector<std::string>& args) {
   if (args.empty()) return usage_error("missing subcommand");
   const std::string& cmd = args[0];
@@ -338,7 +272,7 @@ int run(const std::vector<std::string>& args) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (cmd == "bench") return perflab::cli::bench_command(rest);
   if (cmd == "roofline") return perflab::cli::roofline_command(rest);
-  if (cmd == "compare") return compare(args);
+  if (cmd == "compare") return perflab::cli::compare_command(rest);
   if (cmd == "suite") return perflab::cli::suite_command(rest);
   if (cmd == "info") {
     const double res = perflab::measure_resolution_ms(perflab::default_clock());

@@ -2,15 +2,12 @@
 // core's report (suite.hpp) as JSON, Markdown (the default) or CSV, the same report the page
 // renders. Progress goes to stderr, so stdout is only the report.
 // Not for: checking the file or deciding anything (core does both); this file only prints.
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "args.hpp"
 #include "commands.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/suite/suite.hpp"
@@ -42,19 +39,12 @@ int suite_command(const std::vector<std::string>& args) {
     std::cerr << "perflab: suite needs SUITE.json, e.g. perflab suite suite.json --markdown\n";
     return 2;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << "perflab: cannot read suite file '" << path << "': " << std::strerror(errno)
-              << "\n";
-    return 2;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
+  const std::string text = read_text_file(path, "suite file");
   // The file is checked before anything is measured; a point can still refuse its input
   // (an unknown kernel variant), and both name the file and the field.
   SuiteReport report;
   try {
-    const Suite suite = suite_from_text(text.str());
+    const Suite suite = suite_from_text(text);
     const std::size_t total = suite_point_count(suite);
     report = run_suite(suite, PERFLAB_VERSION, [&](double fraction) {
       const auto done = static_cast<std::size_t>(fraction * static_cast<double>(total) + 0.5);

@@ -1,0 +1,23 @@
+// What every perflab subcommand needs to read its arguments and input files, in one place:
+// an option's value, a number or a count from text, a whole file. Each throws
+// perflab::ValueError naming the flag or the file, which main() turns into exit status 2.
+// Not for: a subcommand's own options (each command file parses those).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace perflab::cli {
+
+// The value after args[i] (an option such as --threshold), advancing i past it.
+const std::string& option_value(const std::vector<std::string>& args, std::size_t& i);
+// A whole argument as a finite number: "--alpha needs a number, got 'x'".
+double number_arg(const std::string& flag, const std::string& text);
+// A whole non-negative integer up to 1e9.
+int count_arg(const std::string& flag, const std::string& text);
+// The whole file; `what` (may be empty) names it in the error ("cannot read spec file
+// 'x.json': No such file or directory").
+std::string read_text_file(const std::string& path, const std::string& what);
+
+}  // namespace perflab::cli
