@@ -347,3 +347,22 @@ TEST_CASE("the timer validates its options before calling the function") {
                        "samples must be between 1 and 100000, got 0", ValueError);
   CHECK(calls == 0);
 }
+
+TEST_CASE("read_timer_option sets the timer's fields from JSON and names a wrong type") {
+  TimerOptions o;
+  CHECK(read_timer_option(o, "samples", nlohmann::json(7), "options.samples"));
+  CHECK(read_timer_option(o, "warmup", nlohmann::json(2.0), "options.warmup"));
+  CHECK(read_timer_option(o, "min_sample_ms", nlohmann::json(0.25), "options.min_sample_ms"));
+  CHECK(read_timer_option(o, "max_total_ms", nlohmann::json(40), "options.max_total_ms"));
+  CHECK(o.samples == 7);
+  CHECK(o.warmup == 2);
+  CHECK(o.min_sample_ms == 0.25);
+  CHECK(o.max_total_ms == 40);
+  CHECK_FALSE(read_timer_option(o, "batch", nlohmann::json(3), "options.batch"));
+  CHECK_THROWS_WITH_AS(read_timer_option(o, "samples", nlohmann::json("ten"), "suite.options.samples"),
+                       "suite.options.samples must be an integer, got \"ten\"", ValueError);
+  CHECK_THROWS_WITH_AS(read_timer_option(o, "warmup", nlohmann::json(1.5), "options.warmup"),
+                       "options.warmup must be an integer, got 1.5", ValueError);
+  CHECK_THROWS_WITH_AS(read_timer_option(o, "max_total_ms", nlohmann::json(true), "options.max_total_ms"),
+                       "options.max_total_ms must be a number, got true", ValueError);
+}

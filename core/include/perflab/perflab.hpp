@@ -4,6 +4,8 @@
 #pragma once
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
+#include "perflab/base/json_fields.hpp"
 #include "perflab/base/random.hpp"
 #include "perflab/tensor/memory.hpp"
 #include "perflab/tensor/tensor.hpp"

@@ -7,6 +7,7 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
+#include "perflab/base/json_fields.hpp"
 #include "perflab/profiler/profiler.hpp"
 
 namespace perflab {
@@ -15,17 +16,7 @@ using nlohmann::json;
 
 namespace {
 
-int int_option(const json& v, const std::string& name) {
-  if (!v.is_number_integer() &&
-      !(v.is_number_float() && std::trunc(v.get<double>()) == v.get<double>())) {
-    throw ValueError("options." + name + " must be an integer, got " + describe(v));
-  }
-  const double d = v.get<double>();
-  if (d < -2147483648.0 || d > 2147483647.0) {
-    throw ValueError("options." + name + " must fit a 32-bit integer, got " + describe(v));
-  }
-  return static_cast<int>(d);
-}
+int int_option(const json& v, const std::string& name) { return json_int(v, "options." + name); }
 
 std::size_t size_option(const json& v, const std::string& name) {
   const bool integral =
@@ -43,8 +34,7 @@ std::size_t size_option(const json& v, const std::string& name) {
 }
 
 double number_option(const json& v, const std::string& name) {
-  if (!v.is_number()) throw ValueError("options." + name + " must be a number, got " + describe(v));
-  return v.get<double>();
+  return json_number(v, "options." + name);
 }
 
 bool bool_option(const json& v, const std::string& name) {
@@ -70,14 +60,8 @@ ProfileOptions profile_options_from_json(const json& options) {
   }
   for (const auto& [key, v] : options.items()) {
     if (v.is_null()) continue;  // {"batch": null} means the default
-    if (key == "warmup") {
-      o.timer.warmup = int_option(v, key);
-    } else if (key == "samples") {
-      o.timer.samples = int_option(v, key);
-    } else if (key == "min_sample_ms") {
-      o.timer.min_sample_ms = number_option(v, key);
-    } else if (key == "max_total_ms") {
-      o.timer.max_total_ms = number_option(v, key);
+    if (read_timer_option(o.timer, key, v, "options." + key)) {
+      continue;
     } else if (key == "batch") {
       o.batch = size_option(v, key);
     } else if (key == "layers") {

@@ -13,24 +13,17 @@
 #include "perflab/base/format.hpp"
 #include "perflab/kernels/kernels.hpp"
 #include "perflab/model/model.hpp"
+#include "perflab/profiler/profiler.hpp"
 
 namespace perflab {
 
-TimerOptions default_suite_timer_options() {
-  TimerOptions t;
-  t.warmup = 1;
-  t.samples = 10;
-  t.min_sample_ms = 2.0;
-  t.max_total_ms = 1000.0;
-  return t;
-}
+TimerOptions default_suite_timer_options() { return default_profile_timer_options(); }
 
 namespace {
 
 using nlohmann::json;
 
 const char* const kSuiteFields = "name, models, kernels, metrics, batch, options";
-const char* const kOptionFields = "warmup, samples, min_sample_ms, max_total_ms";
 
 std::string join(const std::vector<std::string>& names) {
   std::string out;
@@ -99,22 +92,14 @@ TimerOptions options_from_json(const json& o) {
   TimerOptions t = default_suite_timer_options();
   if (o.is_null()) return t;
   if (!o.is_object()) {
-    throw ValueError("suite.options must be an object with " + std::string(kOptionFields) +
+    throw ValueError("suite.options must be an object with " + std::string(kTimerOptionFields) +
                      ", got " + describe(o));
   }
   for (const auto& [key, value] : o.items()) {
     const std::string field = "suite.options." + key;
-    if (key == "warmup") {
-      t.warmup = static_cast<int>(whole_number(value, field, 0, 1e9));
-    } else if (key == "samples") {
-      t.samples = static_cast<int>(whole_number(value, field, 0, 1e9));
-    } else if (key == "min_sample_ms" || key == "max_total_ms") {
-      if (!value.is_number() || !std::isfinite(value.get<double>())) {
-        throw ValueError(field + " must be a number of milliseconds, got " + describe(value));
-      }
-      (key == "min_sample_ms" ? t.min_sample_ms : t.max_total_ms) = value.get<double>();
-    } else {
-      throw ValueError(field + " is not a suite option; the options are " + kOptionFields);
+    if (!read_timer_option(t, key, value, field)) {
+      throw ValueError(field + " is not a suite option; the options are " +
+                       std::string(kTimerOptionFields));
     }
   }
   try {

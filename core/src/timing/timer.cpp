@@ -10,6 +10,7 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
+#include "perflab/base/json_fields.hpp"
 
 namespace perflab {
 
@@ -147,6 +148,24 @@ double time_batch_ms(Clock& clock, const std::function<void()>& fn, long inner) 
   const double t0 = clock.now_ms();
   for (long i = 0; i < inner; ++i) fn();
   return clock.now_ms() - t0;
+}
+
+const char* const kTimerOptionFields = "warmup, samples, min_sample_ms, max_total_ms";
+
+bool read_timer_option(TimerOptions& options, const std::string& key,
+                       const nlohmann::json& value, const std::string& field) {
+  if (key == "warmup") {
+    options.warmup = json_int(value, field);
+  } else if (key == "samples") {
+    options.samples = json_int(value, field);
+  } else if (key == "min_sample_ms") {
+    options.min_sample_ms = json_number(value, field);
+  } else if (key == "max_total_ms") {
+    options.max_total_ms = json_number(value, field);
+  } else {
+    return false;
+  }
+  return true;
 }
 
 BatchPlan calibrate_batch(Clock& clock, const std::function<void()>& fn, double target_ms,

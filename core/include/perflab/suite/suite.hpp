@@ -24,9 +24,9 @@ struct SuiteKernel {
   std::size_t n = 0;    // measure_operation's n
 };
 
-// Timer settings for every point of a suite: small, so a suite of the zoo answers in seconds.
-TimerOptions default_suite_timer_options();  // warmup 1, samples 10, min_sample_ms 2,
-                                             // max_total_ms 1000
+// Timer settings for every point of a suite: a suite times each model as a profile does
+// (default_profile_timer_options: small, so a suite of the zoo answers in seconds).
+TimerOptions default_suite_timer_options();
 
 struct Suite {
   std::string name;

@@ -29,6 +29,15 @@ struct TimerOptions {
   void validate() const;
 };
 
+// The fields of TimerOptions a JSON options object may set: "warmup, samples, min_sample_ms,
+// max_total_ms".
+extern const char* const kTimerOptionFields;
+// Sets options' field `key` from a JSON value and returns true, or returns false when `key`
+// is not one of kTimerOptionFields. A value of the wrong type is a ValueError naming `field`
+// ("options.samples must be an integer, got \"ten\""); ranges are validate()'s.
+bool read_timer_option(TimerOptions& options, const std::string& key,
+                       const nlohmann::json& value, const std::string& field);
+
 struct Stats {
   std::size_t samples = 0;   // kept samples (after outlier removal)
   std::size_t outliers = 0;  // samples dropped by the Tukey fences
