@@ -6,20 +6,13 @@
 // samples it writes are what compare reads (its timings are never asserted). Run by ctest
 // (tools/CMakeLists.txt) with PERFLAB_CLI set to the built binary.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { perflab, scratchDir } from './cli.mjs';
 
-const cli = process.env.PERFLAB_CLI;
-assert.ok(cli, 'PERFLAB_CLI must name the built perflab binary');
-const dir = mkdtempSync(path.join(tmpdir(), 'perflab-compare-'));
+const dir = scratchDir('compare');
 
-function perflab(...args) {
-  const r = spawnSync(cli, args, { encoding: 'utf8', timeout: 120_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 // 10 samples around `median_ms`, spread ±0.45%, no ties.
 function samples(median_ms) {

@@ -5,24 +5,17 @@
 // and nothing on stdout. Timings are never asserted. Run by ctest (tools/CMakeLists.txt) with
 // PERFLAB_CLI set to the built binary.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { perflab, scratchDir } from './cli.mjs';
 
-const cli = process.env.PERFLAB_CLI;
-assert.ok(cli, 'PERFLAB_CLI must name the built perflab binary');
-const dir = mkdtempSync(path.join(tmpdir(), 'perflab-cli-'));
+const dir = scratchDir('cli');
 
 // Small budgets and fixed roofs: quick, and the bottleneck verdict is deterministic.
 const FAST = ['--samples', '2', '--min-sample-ms', '0', '--peak-gflops-per-s', '100',
   '--bandwidth-gb-per-s', '10'];
 
-function perflab(...args) {
-  const r = spawnSync(cli, args, { encoding: 'utf8', timeout: 60_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 function profileJson(...args) {
   const r = perflab('profile', ...args, '--json', ...FAST);

@@ -5,16 +5,10 @@
 // reason on stderr and nothing on stdout. Timings are never asserted. Run by ctest
 // (tools/CMakeLists.txt) with PERFLAB_CLI set to the built binary.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
+import { perflab } from './cli.mjs';
 
-const cli = process.env.PERFLAB_CLI;
-assert.ok(cli, 'PERFLAB_CLI must name the built perflab binary');
 
-function perflab(...args) {
-  const r = spawnSync(cli, args, { encoding: 'utf8', timeout: 120_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 function positive(value, what) {
   assert.ok(Number.isFinite(value) && value > 0, `${what} = ${value}`);

@@ -4,20 +4,13 @@
 // and malformed files exit 2 naming the file and the field, with nothing on stdout. Timings
 // are never asserted. Run by ctest with PERFLAB_CLI set to the built binary.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { perflab, scratchDir } from './cli.mjs';
 
-const cli = process.env.PERFLAB_CLI;
-assert.ok(cli, 'PERFLAB_CLI must name the built perflab binary');
-const dir = mkdtempSync(path.join(tmpdir(), 'perflab-suite-'));
+const dir = scratchDir('suite');
 
-function perflab(...args) {
-  const r = spawnSync(cli, args, { encoding: 'utf8', timeout: 120_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 function writeSuite(name, value) {
   const file = path.join(dir, name);

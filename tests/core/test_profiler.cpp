@@ -22,20 +22,15 @@
 #include "perflab/profiler/profiler.hpp"
 #include "perflab/model/zoo.hpp"
 
+#include "timer_helpers.hpp"
+
 using namespace perflab;
 using nlohmann::json;
 
 namespace {
 
 // Small budgets: the tests check counts and relations, never how fast anything ran.
-TimerOptions tiny_timer() {
-  TimerOptions o;
-  o.warmup = 0;
-  o.samples = 2;
-  o.min_sample_ms = 0;
-  o.max_total_ms = 50;
-  return o;
-}
+using timer_test::tiny_timer;
 
 ProfileOptions tiny_options() {
   ProfileOptions o;

@@ -21,6 +21,8 @@
 #include "perflab/suite/suite.hpp"
 #include "perflab/timing/clock.hpp"
 
+#include "timer_helpers.hpp"
+
 using namespace perflab;
 using nlohmann::json;
 
@@ -55,14 +57,7 @@ SuitePointResult model_point(std::size_t index, const ModelBenchmark& b) {
   return p;
 }
 
-TimerOptions tiny_timer() {
-  TimerOptions o;
-  o.warmup = 0;
-  o.samples = 2;
-  o.min_sample_ms = 0;
-  o.max_total_ms = 50;
-  return o;
-}
+using timer_test::tiny_timer;
 
 const char* kMetricList =
     "latency_ms, throughput_samples_per_s, peak_memory_bytes, parameters, size_bytes, "
