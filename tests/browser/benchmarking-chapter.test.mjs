@@ -52,3 +52,17 @@ test('the table of contents scrolls to a section and keeps the chapter hash', as
   assert.equal(new URL(lab.page.url()).hash, '#benchmarking');
   assert.deepEqual(lab.errors, []);
 });
+
+test('the numbers the text quotes come from core and agree with the hand-computed example', async () => {
+  // Every placeholder is filled once the worker answers; none is left showing "…".
+  await lab.page.waitForFunction(
+    () => [...document.querySelectorAll('#chapter-benchmarking [data-fact]')].every((s) => s.textContent !== '…'),
+    null,
+    { timeout: 30000 },
+  );
+  const text = await lab.page.textContent('#benchmarking-intervals');
+  // [1, 2, 3, 4, 5]: s = √2.5, z = 3 ± 1.96·s/√5, t = 3 ± 2.7764·s/√5 (by hand, not by core).
+  assert.match(text, /s = 1\.5811; z gives \(1\.614, 4\.386\), t gives \(1\.037, 4\.963\)/);
+  assert.match(text, /t\(0\.975, 4\) = 2\.776, so the t interval is 1\.42 times as wide/);
+  assert.equal(await lab.page.isVisible('#chapter-benchmarking p.error'), false);
+});

@@ -24,13 +24,6 @@ std::string energy_note() {
          "course, never as a result.";
 }
 
-json timer_json(const TimerOptions& t) {
-  return {{"warmup", t.warmup},
-          {"samples", t.samples},
-          {"min_sample_ms", t.min_sample_ms},
-          {"max_total_ms", t.max_total_ms}};
-}
-
 std::string num(double v) { return format_number(v, 4); }
 
 // A metric's value as the Markdown table shows it: bytes as sizes, timed values with their
@@ -100,7 +93,7 @@ json to_json(const SuiteReport& r) {
             {"clock", r.system.clock}}},
           {"metrics", metrics},
           {"batch", r.batch},
-          {"options", timer_json(r.timer)},
+          {"options", to_json(r.timer)},
           {"models", models},
           {"kernels", kernels},
           {"summary", summary},

@@ -150,6 +150,15 @@ double time_batch_ms(Clock& clock, const std::function<void()>& fn, long inner) 
   return clock.now_ms() - t0;
 }
 
+nlohmann::json to_json(const TimerOptions& o) {
+  return {{"warmup", o.warmup},
+          {"samples", o.samples},
+          {"min_sample_ms", o.min_sample_ms},
+          {"resolution_multiple", o.resolution_multiple},
+          {"max_total_ms", o.max_total_ms},
+          {"max_inner_iterations", o.max_inner_iterations}};
+}
+
 const char* const kTimerOptionFields = "warmup, samples, min_sample_ms, max_total_ms";
 
 bool read_timer_option(TimerOptions& options, const std::string& key,

@@ -76,6 +76,7 @@ export const API = Object.freeze({
   exerciseVariant: call(['id', 'seed'], 'make an exercise variant'),
   gradeExercise: call(['id', 'seed', 'answer'], 'grade an answer'),
   // The Benchmarking chapter's statistics (core/include/perflab/stats/).
+  timerDefaults: call([], 'read the timer’s default settings'),
   summarizeSample: call(['values', 'options'], 'summarize a sample'),
   compareSamples: call(['a', 'b', 'options'], 'compare two samples'),
   fitComplexity: call(['sizes', 'times'], 'fit complexity classes to times against sizes'),
@@ -88,8 +89,6 @@ export const API = Object.freeze({
  * listed here (or leaves unused one that is not).
  */
 export const NOT_YET_MOUNTED = Object.freeze({
-  summarizeSample: 'the Benchmarking chapter: the summary of one sample with its intervals and outliers',
-  compareSamples: 'the Benchmarking chapter: the verdict on two samples',
   fitComplexity: 'the Benchmarking chapter: complexity classes and the log-log exponent of a sweep',
   runAB: 'the Benchmarking chapter: interleaved against sequential A/B runs of two variants',
 });

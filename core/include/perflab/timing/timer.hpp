@@ -60,6 +60,9 @@ struct Stats {
 // row: {samples, outliers, mean_ms, stddev_ms, min_ms, max_ms, median_ms, p95_ms, p99_ms,
 // ci95_low_ms, ci95_high_ms, cv, inner_iterations, resolution_ms, warning}.
 nlohmann::json to_json(const Stats& stats);
+// {warmup, samples, min_sample_ms, resolution_multiple, max_total_ms, max_inner_iterations}:
+// the settings a measurement ran with (a suite report), or TimerOptions{}: core's defaults.
+nlohmann::json to_json(const TimerOptions& options);
 
 // Percentile p in [0, 100] of sorted data, linear interpolation between closest ranks
 // (numpy's default). Throws ValueError on empty data or p out of range.

@@ -2,6 +2,8 @@
 // result, warmup, clock resolution and batching, distributions, intervals, significance and
 // effect size, interleaving, complexity fits, regression checks and honest reports, each with
 // its formulas and what the student runs at its end. HTML strings (ours, so <code> is safe).
+// A {{name}} in a paragraph or formula is a number core owns (a default, or the worked example
+// computed by core): facts.js says where each comes from, index.js fills it in.
 // Pure data: index.js mounts each section with a slot per experiment (`slots`).
 // Not for: numbers of this machine (the experiments measure them) or any statistic (core).
 
@@ -66,14 +68,14 @@ export const SECTIONS = Object.freeze([
         'timed one call at a time on a 100 µs clock, reads as 0 most of the time and as about 100 µs when a ' +
         'tick happens to fall inside the call: every single reading is wrong.',
       'The lab’s timer measures the clock’s resolution first, then runs the code in batches of k calls, with k ' +
-        'chosen so that one sample lasts at least 100 ticks of that clock (and at least a minimum sample time), ' +
+        'chosen so that one sample lasts at least {{resolution_multiple}} ticks of that clock (and at least a minimum sample time), ' +
         'and reports the sample’s time divided by k. Each reading of the clock is off by less than one tick, so a ' +
-        'duration, the difference of two readings, is off by less than two, and a sample that lasts 100 ticks by ' +
-        'less than 2%.',
+        'duration, the difference of two readings, is off by less than two, and a sample that lasts {{resolution_multiple}} ticks by ' +
+        'less than {{sample_error_percent}}.',
     ],
     formula:
-      'calls per sample  k ≥ 100 × resolution / time per call\n' +
-      'time per call = sample time / k        error of one sample < 2 ticks / 100 ticks = 2%',
+      'calls per sample  k ≥ {{resolution_multiple}} × resolution / time per call\n' +
+      'time per call = sample time / k        error of one sample < 2 ticks / {{resolution_multiple}} ticks = {{sample_error_percent}}',
     run:
       'Run it: time a kernel of a few microseconds one call per sample and batched, at this page’s resolution and ' +
       'at a coarser one, and plot the error against the batch size.',
@@ -110,21 +112,21 @@ export const SECTIONS = Object.freeze([
         'percentile, and using it treats s as if it were the true standard deviation; with few samples s is ' +
         'itself uncertain, and ' +
         'Student’s <b>t</b> distribution accounts for that with a larger factor. At n = 5 it is t(0.975, 4) = ' +
-        '2.776, so the t interval is 1.42 times as wide. For normally distributed data the z interval at n = 5 ' +
+        '{{t_quantile_4}}, so the t interval is {{t_over_z}} times as wide. For normally distributed data the z interval at n = 5 ' +
         'contains the true mean only about 88% of the time instead of 95%; the two factors converge as n grows.',
       'Both are intervals of the mean and assume its sampling distribution is close to normal. The ' +
-        '<b>bootstrap</b> assumes neither: resample the sample with replacement many times (10,000 by default, ' +
+        '<b>bootstrap</b> assumes neither: resample the sample with replacement many times ({{bootstrap_resamples}} by default, ' +
         'with a reported seed so the result can be reproduced), take the median of each resample, and read the ' +
         '2.5th and 97.5th percentiles of those medians. At n = 5 every resampled median is one of the five ' +
         'values, so the interval’s ends can only fall on, or between neighbouring, values of the sample: a coarse ' +
         'interval. And because z and t are intervals of the mean, on skewed timings they can miss the median for ' +
         'that reason too, however many samples there are.',
-      'Worked example, the sample 1, 2, 3, 4, 5: mean 3, s = 1.5811, s/√5 = 0.7071; z gives (1.614, 4.386), ' +
-        't gives (1.037, 4.963).',
+      'Worked example, the sample 1, 2, 3, 4, 5, computed by the lab’s core: mean {{example_mean}}, s = {{example_std}}; ' +
+        'z gives {{example_z}}, t gives {{example_t}}.',
     ],
     formula:
       'z:         x̄ ± 1.96 · s/√n\n' +
-      't:         x̄ ± t(0.975, n − 1) · s/√n        t(0.975, 4) = 2.776\n' +
+      't:         x̄ ± t(0.975, n − 1) · s/√n        t(0.975, 4) = {{t_quantile_4}}\n' +
       'bootstrap: 2.5th to 97.5th percentile of the medians of resamples drawn with replacement',
     run:
       'Run it: compute the three interval widths for n from 5 to 100 on your own samples, then check coverage: ' +
@@ -149,7 +151,7 @@ export const SECTIONS = Object.freeze([
         'U test, which also uses only the order of the values, because timings are skewed and have outliers; ' +
         'Welch’s t-test is shown beside it. B is called faster or slower only ' +
         'when the test is significant, the ratio’s interval excludes 1 and the ratio differs from 1 by more than a ' +
-        'noise threshold (2% by default).',
+        'noise threshold ({{threshold_percent}} by default).',
     ],
     formula:
       'Cohen’s d = (x̄_B − x̄_A) / s_pooled\n' +
