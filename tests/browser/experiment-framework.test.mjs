@@ -254,6 +254,58 @@ describe('a select whose options come later', () => {
   });
 });
 
+describe('an experiment with an analysis step', () => {
+  let fx;
+  before(async () => {
+    fx = await openFixture();
+  });
+  after(async () => {
+    await fx?.close();
+  });
+  const median = (page) => page.textContent(`${exp('analysis')} [data-role="median"]`);
+
+  test('after the sweep, core’s analysis of the rows is shown and published with them', async () => {
+    const { page } = fx;
+    await page.evaluate(() => window.fixture.mountAnalysed());
+    assert.equal(await page.isHidden(exp('analysis')), true);
+    await page.click(btn('run'));
+    await waitStatus(page, /^Done: 4 points/);
+    // The scripted median of the four medians (N = 8, 16, 32, 64 at n/8 GFLOP/s: 2n²/1e6·8 ms).
+    const medians = [8, 16, 32, 64].map((n) => (2 * n ** 3) / ((n / 8) * 1e6));
+    assert.equal(await median(page), `median of medians ${medians[2]} over 4`);
+    const kinds = await page.evaluate(() => window.analysed.bridge.calls.map((c) => c.kind));
+    assert.deepEqual(kinds, ['measureMatmul', 'summarizeSample']);
+    const published = await page.evaluate(() => window.analysed.seen.map((r) => r.analysis));
+    assert.deepEqual(published, [{ n: 4, median: medians[2] }]);
+  });
+
+  test('Cancel during the analysis keeps the measured rows and says what happened', async () => {
+    const { page } = fx;
+    await page.evaluate(() => window.fixture.mountAnalysed({ bridge: { analysis_ms: 5000 } }));
+    await page.click(btn('run'));
+    await waitStatus(page, /^Analysing 4 rows/);
+    await page.click(btn('cancel'));
+    await waitStatus(page, /^Cancelled during the analysis, after all 4 points\./);
+    assert.equal(await rowCount(page), 4);
+    assert.match(await page.textContent(exp('result-note')), /the analysis was cancelled/);
+    assert.equal(await page.evaluate(() => window.analysed.seen.length), 0);
+  });
+
+  test('a failed analysis is shown beside Run, with the rows kept', async () => {
+    const { page } = fx;
+    await page.evaluate(() => window.fixture.mountAnalysed({ bridge: { failAnalysis: 'values[2] is NaN; a sample must be finite' } }));
+    await page.click(btn('run'));
+    await waitStatus(page, /^Stopped by an error/);
+    assert.equal(await rowCount(page), 4);
+    assert.match(await page.textContent(exp('error')), /values\[2\] is NaN/);
+    assert.equal(await page.isHidden(exp('analysis')), true);
+  });
+
+  test('logged no console errors', () => {
+    assert.deepEqual(fx.errors, []);
+  });
+});
+
 describe('quick mode and spec checks', () => {
   let fx;
   before(async () => {
@@ -277,6 +329,7 @@ describe('quick mode and spec checks', () => {
       await fx.page.evaluate(() => window.fixture.mountBadSpec()),
       'TypeError: experiment spec "demo": measure.fn "eval" is not a declared sweep point (lab/api.js); declared: ' +
         `${Object.keys(API).filter((k) => API[k].type === POINT).join(', ')}; ` +
+        'renderAnalysis needs analyze: there is nothing to render without it; ' +
         'csv.filename must be a file name ending in .csv',
     );
   });

@@ -70,6 +70,9 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   const resultNote = h('p', { class: 'result-note', 'data-role': 'result-note' });
   resultNote.hidden = true;
   const infoSlot = h('div', { class: 'experiment-info', 'data-role': 'info' });
+  // What core concluded from the rows (spec.analyze, rendered by spec.renderAnalysis).
+  const analysisBox = h('div', { class: 'experiment-analysis', 'data-role': 'analysis', 'aria-live': 'polite' });
+  analysisBox.hidden = true;
   const table = createTable(spec.columns, { caption: spec.tableCaption, role: 'table' });
   const csvButton = h('button', { type: 'button', 'data-action': 'csv', text: 'Download CSV' });
   csvButton.disabled = true;
@@ -99,6 +102,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     ...fields.map((f) => f.hint).filter(Boolean),
     errorBox,
     resultNote,
+    analysisBox,
     ...chartBlocks.flatMap((b) => [b.title, b.box].filter(Boolean)),
     h('div', { class: 'table-wrap' }, table.element),
     h('div', { class: 'actions' }, csvButton),
@@ -137,10 +141,17 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     for (const b of chartBlocks) b.chart.update(b.cs.data ? b.cs.data(rows, ctx) : rows);
   }
 
+  function showAnalysis(analysis) {
+    const nodes = analysis != null && spec.renderAnalysis ? spec.renderAnalysis(analysis, { h }) : null;
+    analysisBox.replaceChildren(...[nodes ?? []].flat().filter(Boolean));
+    analysisBox.hidden = analysisBox.childNodes.length === 0;
+  }
+
   function show(next) {
     shown = next;
     table.setRows(next.rows);
     drawCharts(next.rows, next.ctx);
+    showAnalysis(next.ctx.analysis);
   }
 
   // Selects whose options come from core: "loading…" until they arrive, Run disabled until
@@ -256,7 +267,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
       );
       aborted.catch(() => {});
       const info = await Promise.race([ensureInfo(), aborted]);
-      const ctx = { values, quick, info, points: null };
+      const ctx = { values, quick, info, points: null, analysis: null };
       ctx.points = planPoints(spec, values, ctx);
       Object.assign(current, { ctx, points: ctx.points, total: ctx.points.length });
       lastCtx = ctx;
@@ -276,6 +287,22 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
       // The result is authoritative: redraw from it rather than trusting the progress stream.
       const rows = result.rows.map((r) => (spec.derive ? spec.derive(r, ctx) : r));
       show({ rows, build: result.build ?? null, ctx });
+      if (spec.analyze) {
+        // Core's conclusions from the rows (a verdict, a fit, a report): the rows stay on
+        // screen if this fails or is cancelled, and only an analysed run is a result.
+        status.textContent = `Analysing ${rows.length} rows in the lab’s core…`;
+        current.analysing = true;
+        ctx.analysis = await spec.analyze(rows, {
+          lab: labOf(bridge),
+          values,
+          quick,
+          info,
+          build: result.build ?? null,
+          signal: controller.signal,
+          where: spec.where ?? domId('run'),
+        });
+        show({ rows, build: result.build ?? null, ctx });
+      }
       progress.value = 1;
       const seconds = ((performance.now() - current.startedAt) / 1000).toFixed(1);
       const build = result.build ? ` (${result.build} build)` : '';
@@ -286,13 +313,17 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
           `The sweep ended at ${result.ended.label} (${result.ended.done} of ${result.ended.total} points measured): ${result.ended.message}`,
         );
       }
-      lastResult = publishResult({ id: spec.id, rows, build: result.build, values });
+      lastResult = publishResult({ id: spec.id, rows, build: result.build, values, analysis: ctx.analysis });
       onResult?.(lastResult.rows, lastResult);
     } catch (err) {
       stopTicker();
       const measured = current.rows.length;
       const why = err.cancelled ? 'cancelled' : 'stopped by an error';
-      if (measured > 0) {
+      if (current.analysing) {
+        showNote(
+          `All ${measured} points were measured, but the analysis was ${why}: the table and the CSV hold the measured points; Run again for the analysis.`,
+        );
+      } else if (measured > 0) {
         showNote(
           `Partial result: ${measured} of ${current.total} points, ${why}. The table and the CSV hold these points only.`,
         );
@@ -306,7 +337,9 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
         );
       }
       if (err.cancelled) {
-        status.textContent = `Cancelled after ${measured} of ${current.total ?? '?'} points.`;
+        status.textContent = current.analysing
+          ? `Cancelled during the analysis, after all ${measured} points.`
+          : `Cancelled after ${measured} of ${current.total ?? '?'} points.`;
       } else {
         status.textContent = 'Stopped by an error.';
         showError(err);
@@ -337,7 +370,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     cancel,
     /** Rows of the last complete run (what exercises grade against); [] before one finishes. */
     getRows: () => (lastResult ? [...lastResult.rows] : []),
-    /** The last complete run as published: {id, rows, build, values, finished_at_ms}, or null. */
+    /** The last complete run as published: {id, rows, build, values, analysis, finished_at_ms}, or null. */
     getResult: () => lastResult,
     destroy() {
       current?.controller.abort();

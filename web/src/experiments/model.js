@@ -220,6 +220,15 @@ export function specProblems(spec, { chartTypes = ['line', 'bar', 'scatter'] } =
     out.push('measure.payload must be a function (values, points, ctx) -> {points, build | builds}');
   }
 
+  if (spec.analyze !== undefined && typeof spec.analyze !== 'function') {
+    out.push('analyze must be an async function (rows, {lab, values, quick, info, build, signal, where}) -> analysis');
+  }
+  if (spec.renderAnalysis !== undefined && typeof spec.renderAnalysis !== 'function') {
+    out.push('renderAnalysis must be a function (analysis, {h}) -> nodes');
+  } else if (spec.renderAnalysis !== undefined && spec.analyze === undefined) {
+    out.push('renderAnalysis needs analyze: there is nothing to render without it');
+  }
+
   if (!Array.isArray(spec.columns) || spec.columns.length === 0) {
     out.push('columns must be a non-empty array');
   } else {

@@ -7,7 +7,7 @@ const latest = new Map(); // experiment id -> frozen result
 const listeners = new Set();
 
 /**
- * @param {{id: string, rows: object[], build?: string, values?: object}} result
+ * @param {{id: string, rows: object[], build?: string, values?: object, analysis?: object}} result
  * @returns {object} the stored (frozen) result
  */
 export function publishResult(result) {
@@ -16,6 +16,8 @@ export function publishResult(result) {
     rows: Object.freeze(result.rows.map((r) => structuredClone(r))),
     build: result.build ?? null,
     values: Object.freeze({ ...(result.values ?? {}) }),
+    // What the spec's analyze concluded from the rows (core's verdict, fit or report), or null.
+    analysis: result.analysis == null ? null : Object.freeze(structuredClone(result.analysis)),
     finished_at_ms: Date.now(),
   });
   latest.set(stored.id, stored);
