@@ -1,6 +1,6 @@
 // Bindings for the statistics of the Benchmarking chapter: the summary of one sample, the
-// comparison of two, complexity fits of times against sizes, and the interleaved A/B runner
-// on two variants of one of the lab's kernels. Plain objects and arrays in and out; every
+// comparison of two, complexity fits of times against sizes, the interleaved A/B runner
+// on two variants of one of the lab's kernels, and the raw samples of one kernel. Plain objects and arrays in and out; every
 // field keeps core's name (summary.hpp, compare.hpp, complexity.hpp, ab.hpp).
 // Not for: the statistics themselves (core/src/stats) or timing JS functions.
 #include <cmath>
@@ -12,6 +12,7 @@
 #include "perflab/stats/ab.hpp"
 #include "perflab/stats/compare.hpp"
 #include "perflab/stats/complexity.hpp"
+#include "perflab/stats/lab_kernels.hpp"
 #include "perflab/stats/summary.hpp"
 
 namespace perflab::wasm {
@@ -229,6 +230,20 @@ val run_ab_js(val op, val variant_a, val variant_b, val n, val options) {
                  {"comparison", comparison_json(r.comparison)}});
 }
 
+// The raw samples of one of the lab's kernels (lab_kernel + sample_kernel): every per-call
+// time in order, outliers kept, for the chapter's distributions, intervals and A/B rounds.
+val sample_kernel_js(val op, val variant, val n, val options) {
+  const std::string name = to_string(op, "op");
+  const std::string v = to_string(variant, "variant");
+  const std::size_t size = to_size(n, "n");
+  const TimerOptions timer = to_timer_options(options);
+  const KernelSample s = sample_kernel(lab_kernel(name, v, size), timer);
+  return to_val({{"samples_ms", s.samples_ms},
+                 {"inner_iterations", s.inner_iterations},
+                 {"resolution_ms", s.resolution_ms},
+                 {"warning", s.warning}});
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(perflab_stats) {
@@ -236,6 +251,7 @@ EMSCRIPTEN_BINDINGS(perflab_stats) {
   expose<&compare_samples_js>("compareSamples");
   expose<&fit_complexity_js>("fitComplexity");
   expose<&run_ab_js>("runAB");
+  expose<&sample_kernel_js>("sampleKernel");
 }
 
 }  // namespace perflab::wasm

@@ -11,6 +11,7 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/stats/ab.hpp"
+#include "perflab/stats/lab_kernels.hpp"
 #include "perflab/timing/clock.hpp"
 
 using namespace perflab;
@@ -197,5 +198,38 @@ TEST_CASE("run_kernel_ab times two of the lab's kernel variants and names a bad 
                          "n must be between 1 and 4096 for matmul, got 0", ValueError);
     CHECK_THROWS_WITH_AS(run_kernel_ab("gelu", "fused", "unfused", 0, o, clock),
                          "n must be between 1 and 67108864 for gelu, got 0", ValueError);
+  }
+}
+
+TEST_CASE("lab_kernel names its kernel and checks its arguments; sample_kernel keeps every sample") {
+  SUBCASE("a kernel names what it runs and its call runs") {
+    const LabKernel k = lab_kernel("matmul", "naive", 3);
+    CHECK(k.op == "matmul");
+    CHECK(k.variant == "naive");
+    CHECK(k.n == 3);
+    CHECK(k.inputs != nullptr);
+    k.call();  // runs once without throwing
+  }
+  SUBCASE("sample_kernel returns every sample in order, outliers included") {
+    // One call per sample on a fake clock that moves only when read: every sample is exactly
+    // one read apart, and an outlier-dropping summary would not change the count.
+    FakeClock clock(0.0, kReadCostMs);
+    TimerOptions o;
+    o.warmup = 0;
+    o.samples = 7;
+    o.min_sample_ms = 0;
+    o.max_inner_iterations = 1;
+    const KernelSample s = sample_kernel(lab_kernel("gelu", "fused", 8), o, clock);
+    CHECK(s.samples_ms.size() == 7);
+    CHECK(s.inner_iterations == 1);
+    CHECK(s.resolution_ms == doctest::Approx(kReadCostMs));
+    for (double ms : s.samples_ms) CHECK(ms == doctest::Approx(kReadCostMs));
+  }
+  SUBCASE("errors name the op, the variant and n") {
+    CHECK_THROWS_WITH_AS(lab_kernel("conv", "naive", 4), "op must be \"matmul\" or \"gelu\", got \"conv\"",
+                         ValueError);
+    CHECK_THROWS_AS(lab_kernel("gelu", "nope", 4), ValueError);
+    CHECK_THROWS_WITH_AS(lab_kernel("matmul", "naive", 5000),
+                         "n must be between 1 and 4096 for matmul, got 5000", ValueError);
   }
 }

@@ -2,7 +2,8 @@
 // compareSamples and fitComplexity give the values core's doctests check by hand
 // (tests/core/test_stats_*.cpp), runAB returns both arms' raw samples with the comparison of
 // exactly those samples, every bad argument is refused with a message naming it, and the
-// module stays usable after 100 failing calls. No timing is asserted.
+// module stays usable after 100 failing calls; sampleKernel keeps every sample it took.
+// No timing is asserted.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
@@ -68,6 +69,10 @@ const BAD_CALLS = [
   ['one round', (m) => m.runAB('gelu', 'fused', 'unfused', 8, { rounds: 1 }), 'rounds must be between 2 and 100000, got 1'],
   ['a fractional warmup', (m) => m.runAB('gelu', 'fused', 'unfused', 8, { warmup: 1.5 }),
    'options.warmup must be an integer, got 1.5'],
+  ['an unknown op to sample', (m) => m.sampleKernel('conv', 'naive', 8), 'op must be "matmul" or "gelu", got "conv"'],
+  ['a GELU n of 0 to sample', (m) => m.sampleKernel('gelu', 'fused', 0), 'n must be between 1 and 67108864 for gelu, got 0'],
+  ['an unknown sampling option', (m) => m.sampleKernel('gelu', 'fused', 8, { rounds: 3 }),
+   'unknown option "rounds"; the allowed options are warmup, samples, min_sample_ms and max_total_ms'],
 ];
 
 for (const [b, build] of BUILDS.entries()) {
@@ -183,6 +188,15 @@ for (const [b, build] of BUILDS.entries()) {
       close(r.power_law.exponent, 2, 1e-9);
       assert.ok(r.power_law.exponent_interval.low <= 2 + 1e-9 && r.power_law.exponent_interval.high >= 2 - 1e-9);
       assert.equal(r.warning, '');
+    });
+
+    it('samples a kernel: every per-call sample in order, none dropped, with the batch size', () => {
+      const r = m.sampleKernel('matmul', 'packed', 16, { warmup: 1, samples: 25, min_sample_ms: 0.05 });
+      assert.deepEqual(Object.keys(r).sort(), ['inner_iterations', 'resolution_ms', 'samples_ms', 'warning']);
+      assert.equal(r.samples_ms.length, 25);
+      for (const t of r.samples_ms) assert.ok(Number.isFinite(t) && t > 0, `${t}`);
+      assert.ok(Number.isInteger(r.inner_iterations) && r.inner_iterations >= 1);
+      assert.ok(r.resolution_ms > 0);
     });
 
     it('runs an interleaved A/B of two GELU variants: raw samples and the comparison of exactly them', () => {

@@ -21,6 +21,7 @@
 #include "perflab/stats/summary.hpp"
 #include "perflab/stats/compare.hpp"
 #include "perflab/stats/ab.hpp"
+#include "perflab/stats/lab_kernels.hpp"
 #include "perflab/stats/complexity.hpp"
 #include "perflab/profiler/profiler.hpp"
 #include "perflab/roofline/probe.hpp"

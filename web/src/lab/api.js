@@ -54,6 +54,8 @@ export const API = Object.freeze({
   measureBackwardPoint: point(['spec', 'batch', 'options'], [], (a) => `${specName(a.spec)} forward and backward${atBatch(a.batch)}`),
   memoryBreakdown: point(['spec', 'batch'], [], (a) => `memory of ${specName(a.spec)}${atBatch(a.batch)}`),
   profilingOverhead: point(['spec', 'batch', 'options'], [], (a) => `profiling overhead of ${specName(a.spec)}`),
+  // Every per-call sample of one of the lab's kernels, in order, outliers kept.
+  sampleKernel: point(['op', 'variant', 'n', 'options'], ['op', 'variant', 'n'], (a) => `${a.variant} ${a.op} at n=${a.n}`),
   // Counted, nothing timed: attention's FLOPs and bytes at one sequence length.
   attentionPoint: point(['d_model', 'heads', 'seq_len', 'batch'], [], (a) => `attention at T=${a.seq_len}`),
 
@@ -84,13 +86,14 @@ export const API = Object.freeze({
 });
 
 /**
- * Declared calls whose chapter is not on the page yet, each with the chapter that will call
+ * Declared functions whose chapter is not on the page yet, each with the chapter that will call
  * it. tests/js/api.test.mjs reports them, and fails once the page uses one that is still
  * listed here (or leaves unused one that is not).
  */
 export const NOT_YET_MOUNTED = Object.freeze({
   fitComplexity: 'the Benchmarking chapter: complexity classes and the log-log exponent of a sweep',
   runAB: 'the Benchmarking chapter: interleaved against sequential A/B runs of two variants',
+  sampleKernel: 'the Benchmarking chapter: distributions, intervals and A/B rounds of raw samples',
 });
 
 /**
