@@ -1,13 +1,15 @@
 // The Benchmarking chapter: how to trust a measurement. Puts each explanation
-// (explanations.js) on the page with its formulas, the line saying what to run, and one empty
-// slot per experiment (`#benchmarking-<experiment>-slot`) that the experiments mount into
-// (it says so while its experiment is not in the lab yet);
+// (explanations.js) on the page with its formulas, the line saying what to run, and one slot
+// per experiment (`#benchmarking-<experiment>-slot`) into which index.js mounts the experiment
+// experiments.js names (a slot without one says its experiment is not in the lab yet);
 // main.js mounts the exercises below. Not for: measuring or any statistic (worker and core).
 
+import { mountExperiment } from '../../experiments/experiment.js';
 import { labOf } from '../../lab/client.js';
 import { h } from '../../ui/dom.js';
 import { INTRO, SECTIONS } from './explanations.js';
 import { askCore, factTexts } from './facts.js';
+import { EXPERIMENTS } from './experiments.js';
 import './benchmarking.css';
 
 /** The id of the element an experiment of this chapter mounts into. */
@@ -72,6 +74,14 @@ export default {
         ),
       );
     }
+    // Each slot gets its experiment, if the lab has it yet.
+    const handles = [];
+    for (const slot of container.querySelectorAll('[data-slot]')) {
+      const run = EXPERIMENTS[slot.dataset.slot];
+      if (!run) continue;
+      slot.replaceChildren();
+      handles.push(typeof run === 'function' ? run(slot, { bridge }) : mountExperiment(slot, run, { bridge }));
+    }
     // The table of contents scrolls within the page without changing the chapter hash.
     const toc = container.querySelector('.chapter-toc');
     const onTocClick = (event) => {
@@ -92,6 +102,12 @@ export default {
           facts.hidden = false;
         });
     }
-    return { destroy: () => toc.removeEventListener('click', onTocClick) };
+    return {
+      handles,
+      destroy() {
+        toc.removeEventListener('click', onTocClick);
+        for (const handle of handles) handle.destroy?.();
+      },
+    };
   },
 };
