@@ -56,6 +56,11 @@ export const API = Object.freeze({
   profilingOverhead: point(['spec', 'batch', 'options'], [], (a) => `profiling overhead of ${specName(a.spec)}`),
   // Every per-call sample of one of the lab's kernels, in order, outliers kept.
   sampleKernel: point(['op', 'variant', 'n', 'options'], ['op', 'variant', 'n'], (a) => `${a.variant} ${a.op} at n=${a.n}`),
+  // Two variants of one of the lab's kernels timed in rounds (interleaved or sequential), both
+  // arms' samples and core's comparison of them.
+  runAB: point(['op', 'variant_a', 'variant_b', 'n', 'options'], ['op', 'variant_a', 'variant_b', 'n'], (a) =>
+    `${a.variant_a} against ${a.variant_b} ${a.op}${a.op === 'matmul' ? ` at N=${a.n}` : ` on ${a.n} elements`}${a.options?.mode ? `, ${a.options.mode}` : ''}`,
+  ),
   // Counted, nothing timed: attention's FLOPs and bytes at one sequence length.
   attentionPoint: point(['d_model', 'heads', 'seq_len', 'batch'], [], (a) => `attention at T=${a.seq_len}`),
 
@@ -82,7 +87,6 @@ export const API = Object.freeze({
   summarizeSample: call(['values', 'options'], 'summarize a sample'),
   compareSamples: call(['a', 'b', 'options'], 'compare two samples'),
   fitComplexity: call(['sizes', 'times'], 'fit complexity classes to times against sizes'),
-  runAB: call(['op', 'variant_a', 'variant_b', 'n', 'options'], 'run an A/B comparison of two kernel variants'),
 });
 
 /**
@@ -92,7 +96,6 @@ export const API = Object.freeze({
  */
 export const NOT_YET_MOUNTED = Object.freeze({
   fitComplexity: 'the Benchmarking chapter: complexity classes and the log-log exponent of a sweep',
-  runAB: 'the Benchmarking chapter: interleaved against sequential A/B runs of two variants',
   sampleKernel: 'the Benchmarking chapter: distributions, intervals and A/B rounds of raw samples',
 });
 
