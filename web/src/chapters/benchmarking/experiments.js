@@ -3,10 +3,12 @@
 // `(el, {bridge}) => handle`. A slot not listed here says its experiment is not in the lab yet.
 // Not for: the specs themselves (each lives in its own <name>-experiment.js).
 
+import { aaExperiment } from './aa-experiment.js';
 import { abExperiment } from './ab-experiment.js';
 // The comparison experiments' verdict cards and report (their specs stay importable by node).
 import './compare.css';
 
 export const EXPERIMENTS = {
+  aa: aaExperiment,
   ab: abExperiment,
 };
