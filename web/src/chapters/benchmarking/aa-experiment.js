@@ -41,7 +41,7 @@ export const aaExperiment = {
         x: 'repeat',
         y: 'p_value',
         series: 'verdict',
-        xType: 'linear',
+        xType: 'point', // repeats are whole numbers: one tick each
         yType: 'linear',
         yDomain: [0, 1],
         xLabel: 'Repeat →',
@@ -60,10 +60,10 @@ export const aaExperiment = {
         x: 'repeat',
         y: 'ratio',
         series: 'verdict',
-        xType: 'linear',
-        yType: 'linear',
+        xType: 'point',
+        yType: 'log', // a ratio of 2 and one of 1/2 lie equally far from 1
         xLabel: 'Repeat →',
-        yLabel: '↑ Ratio of medians A/B (×)',
+        yLabel: '↑ Ratio of medians A/B (×, log scale)',
         ariaLabel: 'Ratio of medians of each A/A repeat with its bootstrap interval, and the line at 1',
         emptyText: 'Press Run to measure.',
         height: 280,

@@ -1,0 +1,194 @@
+// Protects the Benchmarking chapter's comparison experiments end to end (page -> bridge -> lab
+// worker -> wasm core) in quick mode: the A/B experiment runs both modes to Done and shows
+// core's two verdicts side by side, the per-round chart, the table and both CSVs, and refuses
+// A = B beside the control; the A/A experiment runs its repeats, plots each p-value against
+// alpha, counts core's verdicts in a sentence that agrees with the table, and keeps its
+// partial rows on Cancel. No timing and no verdict is asserted (they are this machine's).
+
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import { openLab } from './harness.mjs';
+
+const scope = (id) => {
+  const EXP = `[data-experiment="${id}"]`;
+  return {
+    EXP,
+    role: (r) => `${EXP} [data-role="${r}"]`,
+    btn: (a) => `${EXP} [data-action="${a}"]`,
+  };
+};
+
+async function waitDone(page, { role }, timeout = 60000) {
+  await page.waitForFunction((sel) => /^Done/.test(document.querySelector(sel)?.textContent ?? ''), role('status'), { timeout });
+}
+
+async function waitOptions(page, EXP) {
+  await page.waitForFunction(
+    (sel) => [...document.querySelectorAll(`${sel} select[data-options]`)].every((s) => s.dataset.options === 'ready'),
+    EXP,
+    { timeout: 30000 },
+  );
+}
+
+const tableRows = (page, { role }) =>
+  page.$$eval(`${role('table')} tbody tr`, (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+const headers = (page, { role }) => page.$$eval(`${role('table')} thead th`, (ths) => ths.map((th) => th.textContent));
+
+async function download(page, selector) {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  return { name: file.suggestedFilename(), lines: (await readFile(await file.path(), 'utf8')).trimEnd().split('\r\n') };
+}
+
+describe('A/B, quick', () => {
+  const ab = scope('benchmarking-ab');
+  let lab;
+  before(async () => {
+    lab = await openLab({ query: '?quick=1', hash: '#benchmarking' });
+    await waitOptions(lab.page, ab.EXP);
+  });
+  after(async () => {
+    await lab?.close();
+  });
+
+  test('the kernel choices are core’s matmul and GELU variants', async () => {
+    const options = await lab.page.$$eval('#benchmarking-ab-variant-a option', (os) => os.map((o) => o.value));
+    assert.ok(options.includes('matmul:naive') && options.includes('gelu:fused'), options.join(', '));
+  });
+
+  test('A and B must differ: the message sits beside B and nothing runs', async () => {
+    const { page } = lab;
+    await page.selectOption('#benchmarking-ab-variant-a', 'matmul:simd');
+    await page.selectOption('#benchmarking-ab-variant-b', 'matmul:simd');
+    await page.click(ab.btn('run'));
+    assert.match(await page.textContent(`${ab.EXP} [data-control="variant-b"] [data-role="field-error"]`), /B must differ from A/);
+    assert.equal(await page.textContent(ab.role('status')), 'Fix the setting marked in red, then Run.');
+    assert.equal((await tableRows(page, ab)).length, 0);
+  });
+
+  test('runs interleaved and sequential and shows core’s two verdicts, the chart and the table', async () => {
+    const { page } = lab;
+    await page.selectOption('#benchmarking-ab-variant-a', 'gelu:unfused');
+    await page.selectOption('#benchmarking-ab-variant-b', 'gelu:fused-simd');
+    await page.fill('#benchmarking-ab-n', '4096');
+    await page.click(ab.btn('run'));
+    await waitDone(page, ab);
+    const rows = await tableRows(page, ab);
+    assert.deepEqual(rows.map((r) => r[0]), ['interleaved', 'sequential']);
+    const head = await headers(page, ab);
+    const verdictCol = head.indexOf('verdict');
+    // Each card shows core's sentence for its mode, and the same verdict as its table row.
+    const cards = await page.$$eval(`${ab.role('analysis')} .compare-card`, (els) =>
+      els.map((el) => ({ mode: el.dataset.mode, verdict: el.dataset.verdict, sentence: el.querySelector('.verdict').textContent, text: el.textContent })),
+    );
+    assert.deepEqual(cards.map((c) => c.mode), ['interleaved', 'sequential']);
+    for (const [i, c] of cards.entries()) {
+      assert.equal(c.verdict, rows[i][verdictCol]);
+      assert.ok(c.sentence.length > 10, c.sentence);
+      assert.match(c.text, /A = unfused, B = fused-simd/);
+      assert.match(c.text, /ratio of medians A\/B \(> 1: B faster\)[\d.]+×, 95% CI [\d.]+–[\d.]+×/);
+      assert.match(c.text, /Cohen’s d/);
+      assert.match(c.text, /Cliff’s δ/);
+      // The ratio the card prints is the table's.
+      assert.ok(c.text.includes(rows[i][head.indexOf('ratio A/B')]), `${c.text} has ${rows[i][head.indexOf('ratio A/B')]}`);
+    }
+    // One line per arm in each mode's chart, one dot per round of each arm.
+    for (const mode of ['interleaved', 'sequential']) {
+      const lines = await page.$$(`${ab.role('chart')}[data-chart="${mode}"] svg g[aria-label="line"] path`);
+      assert.equal(lines.length, 2, mode);
+      const dots = await page.$$(`${ab.role('chart')}[data-chart="${mode}"] svg g[aria-label="dot"] circle`);
+      assert.equal(dots.length, 2 * Number(rows[0][1]), mode);
+    }
+    assert.equal(await page.isVisible(ab.role('error')), false);
+  });
+
+  test('Download CSV has a line per mode; the per-round CSV a line per round of each arm pair', async () => {
+    const { page } = lab;
+    const csv = await download(page, ab.btn('csv'));
+    assert.equal(csv.name, 'perflab-benchmarking-ab.csv');
+    assert.equal(csv.lines.length, 3);
+    assert.match(csv.lines[1], /^(simd|scalar),gelu,4096,unfused,fused-simd,interleaved,\d+,/);
+    const rounds = await download(page, ab.btn('rounds-csv'));
+    assert.equal(rounds.name, 'perflab-benchmarking-ab-rounds.csv');
+    assert.equal(rounds.lines[0], 'mode,op,n,variant_a,variant_b,round,a_first,a_ms,b_ms');
+    const perMode = Number((await tableRows(page, ab))[0][1]);
+    assert.equal(rounds.lines.length, 1 + 2 * perMode);
+    assert.match(rounds.lines[1], /^interleaved,gelu,4096,unfused,fused-simd,1,(true|false),[\d.e-]+,[\d.e-]+$/);
+    assert.match(rounds.lines.at(-1), new RegExp(`^sequential,gelu,4096,unfused,fused-simd,${perMode},true,`));
+  });
+
+  test('logged no console errors', () => {
+    assert.deepEqual(lab.errors, []);
+  });
+});
+
+describe('A/A, quick', () => {
+  const aa = scope('benchmarking-aa');
+  let lab;
+  before(async () => {
+    lab = await openLab({ query: '?quick=1', hash: '#benchmarking' });
+    await waitOptions(lab.page, aa.EXP);
+  });
+  after(async () => {
+    await lab?.close();
+  });
+
+  test('runs its repeats and counts core’s verdicts in a sentence that agrees with the table', async () => {
+    const { page } = lab;
+    await page.selectOption('#benchmarking-aa-kernel', 'gelu:fused');
+    await page.fill('#benchmarking-aa-n', '1024');
+    await page.click(aa.btn('run'));
+    await waitDone(page, aa);
+    const rows = await tableRows(page, aa);
+    assert.equal(rows.length, 8, 'quick mode: 8 repeats');
+    const head = await headers(page, aa);
+    const p = rows.map((r) => r[head.indexOf('Mann-Whitney p')]);
+    const verdicts = rows.map((r) => r[head.indexOf('verdict')]);
+    // The table prints p to three digits ("< 0.0001" when tiny); below 0.05 either way.
+    const below = p.filter((t) => t.startsWith('<') || Number(t) < 0.05).length;
+    const called = verdicts.filter((v) => v === 'faster' || v === 'slower').length;
+    const text = await page.textContent(aa.role('aa-summary'));
+    assert.match(text, new RegExp(`^${below} of 8 A/A runs \\(\\d+(\\.\\d+)?%\\) had Mann-Whitney p < 0\\.05\\.`));
+    assert.match(text, new RegExp(`called B faster or slower in ${called} of 8\\.`));
+    // One dot per repeat in each chart, the alpha line and the ratio's line at 1.
+    const dots = await page.$$(`${aa.role('chart')}[data-chart="p-values"] svg circle`);
+    assert.equal(dots.length, 8);
+    assert.match(await page.textContent(`${aa.role('chart')}[data-chart="p-values"]`), /α = 0\.05/);
+    assert.match(await page.textContent(`${aa.role('chart')}[data-chart="ratios"]`), /no difference/);
+    assert.equal(await page.isVisible(aa.role('error')), false);
+  });
+
+  test('Download CSV has one line per repeat with the repeat index and both samples', async () => {
+    const { page } = lab;
+    const csv = await download(page, aa.btn('csv'));
+    assert.equal(csv.name, 'perflab-benchmarking-aa.csv');
+    assert.equal(csv.lines.length, 1 + 8);
+    assert.match(csv.lines[0], /^repeat,build,op,n,variant_a,variant_b,mode,rounds,.*,a_ms,b_ms$/);
+    assert.match(csv.lines[3], /^3,(simd|scalar),gelu,1024,fused,fused,interleaved,\d+,/);
+  });
+
+  test('Cancel keeps the repeats measured so far and says so', async () => {
+    const { page } = lab;
+    // naive matmul at N = 192: each repeat lasts long enough that the cancel lands mid-run.
+    await page.selectOption('#benchmarking-aa-kernel', 'matmul:naive');
+    await page.fill('#benchmarking-aa-n', '192');
+    await page.click(aa.btn('run'));
+    await page.waitForFunction((sel) => document.querySelectorAll(sel).length >= 1, `${aa.role('table')} tbody tr`, {
+      timeout: 60000,
+    });
+    await page.click(aa.btn('cancel'));
+    await page.waitForFunction((sel) => /^Cancelled/.test(document.querySelector(sel).textContent), aa.role('status'), {
+      timeout: 5000,
+    });
+    const kept = (await tableRows(page, aa)).length;
+    assert.ok(kept >= 1 && kept < 8, `kept ${kept}`);
+    assert.match(await page.textContent(aa.role('result-note')), new RegExp(`^Partial result: ${kept} of 8 points, cancelled\\.`));
+    assert.equal(await page.isEnabled(aa.btn('run')), true);
+    const csv = await download(page, aa.btn('csv'));
+    assert.equal(csv.lines.length, 1 + kept);
+  });
+
+  test('logged no console errors', () => {
+    assert.deepEqual(lab.errors, []);
+  });
+});
