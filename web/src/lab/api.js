@@ -56,6 +56,8 @@ export const API = Object.freeze({
   profilingOverhead: point(['spec', 'batch', 'options'], [], (a) => `profiling overhead of ${specName(a.spec)}`),
   // Every per-call sample of one of the lab's kernels, in order, outliers kept.
   sampleKernel: point(['op', 'variant', 'n', 'options'], ['op', 'variant', 'n'], (a) => `${a.variant} ${a.op} at n=${a.n}`),
+  // One point of a benchmark suite (a model or a kernel), as JSON suiteReport reads back.
+  measureSuitePoint: point(['suite', 'index'], ['index'], (a) => `suite point ${a.index}`),
   // Counted, nothing timed: attention's FLOPs and bytes at one sequence length.
   attentionPoint: point(['d_model', 'heads', 'seq_len', 'batch'], [], (a) => `attention at T=${a.seq_len}`),
 
@@ -83,6 +85,12 @@ export const API = Object.freeze({
   compareSamples: call(['a', 'b', 'options'], 'compare two samples'),
   fitComplexity: call(['sizes', 'times'], 'fit complexity classes to times against sizes'),
   runAB: call(['op', 'variant_a', 'variant_b', 'n', 'options'], 'run an A/B comparison of two kernel variants'),
+  intervalCoverage: call(['reference', 'sizes', 'options'], 'check how often small samples’ intervals cover the reference median'),
+  benchPlan: call(['quick'], 'read the benchmarks perflab bench times'),
+  compareRuns: call(['base', 'next', 'options'], 'compare a run with its baseline'),
+  modelMetrics: call([], 'list the metrics a suite may measure'),
+  suitePlan: call(['suite'], 'read a suite’s points'),
+  suiteReport: call(['suite', 'points', 'version'], 'write a suite’s report'),
 });
 
 /**
@@ -94,6 +102,13 @@ export const NOT_YET_MOUNTED = Object.freeze({
   fitComplexity: 'the Benchmarking chapter: complexity classes and the log-log exponent of a sweep',
   runAB: 'the Benchmarking chapter: interleaved against sequential A/B runs of two variants',
   sampleKernel: 'the Benchmarking chapter: distributions, intervals and A/B rounds of raw samples',
+  intervalCoverage: 'the Benchmarking chapter: interval width and coverage against n',
+  benchPlan: 'the Benchmarking chapter: the regression experiment runs the kernels perflab bench times',
+  compareRuns: 'the Benchmarking chapter: the regression experiment compares a run with its baseline',
+  modelMetrics: 'the Benchmarking chapter: the suite experiment’s metrics',
+  suitePlan: 'the Benchmarking chapter: the suite experiment plans its points',
+  measureSuitePoint: 'the Benchmarking chapter: the suite experiment measures each point',
+  suiteReport: 'the Benchmarking chapter: the suite experiment’s report',
 });
 
 /**
