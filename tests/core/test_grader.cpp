@@ -515,5 +515,15 @@ TEST_CASE("code feedback prints decimals with ten significant digits, not round-
     CAPTURE(message);
     CHECK(message.find(std::string("expected ") + buf + ", got 1000000000") != std::string::npos);
     CHECK(message.find("99999999") == std::string::npos);
+    // The call that failed, so the student can run it again: median(<the test's array>),
+    // a long array cut short with its length.
+    const json& args = variant.at("tests")[i].at("args");
+    CHECK(message.find("(called as median(") != std::string::npos);
+    const std::string dumped = args.at(0).dump();
+    if (dumped.size() <= 60) {
+      CHECK(message.find("median(" + dumped + ")") != std::string::npos);
+    } else {
+      CHECK(message.find("… (" + std::to_string(args.at(0).size()) + " values))") != std::string::npos);
+    }
   }
 }
