@@ -3,4 +3,8 @@
 // `(el, {bridge}) => handle`. A slot not listed here says its experiment is not in the lab yet.
 // Not for: the specs themselves (each lives in its own <name>-experiment.js).
 
-export const EXPERIMENTS = {};
+import { distributionExperiment } from './distribution-experiment.js';
+
+export const EXPERIMENTS = {
+  distribution: distributionExperiment,
+};
