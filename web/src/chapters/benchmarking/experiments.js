@@ -3,8 +3,10 @@
 // `(el, {bridge}) => handle`. A slot not listed here says its experiment is not in the lab yet.
 // Not for: the specs themselves (each lives in its own <name>-experiment.js).
 
+import { complexityExperiment } from './complexity-experiment.js';
 import { distributionExperiment } from './distribution-experiment.js';
 
 export const EXPERIMENTS = {
+  complexity: complexityExperiment,
   distribution: distributionExperiment,
 };
