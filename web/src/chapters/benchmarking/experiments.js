@@ -5,8 +5,10 @@
 
 import { complexityExperiment } from './complexity-experiment.js';
 import { distributionExperiment } from './distribution-experiment.js';
+import { intervalsExperiment } from './intervals-experiment.js';
 
 export const EXPERIMENTS = {
   complexity: complexityExperiment,
   distribution: distributionExperiment,
+  intervals: intervalsExperiment,
 };
