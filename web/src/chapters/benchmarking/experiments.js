@@ -6,9 +6,11 @@
 import { complexityExperiment } from './complexity-experiment.js';
 import { distributionExperiment } from './distribution-experiment.js';
 import { intervalsExperiment } from './intervals-experiment.js';
+import { warmupExperiment } from './warmup-experiment.js';
 
 export const EXPERIMENTS = {
   complexity: complexityExperiment,
   distribution: distributionExperiment,
   intervals: intervalsExperiment,
+  warmup: warmupExperiment,
 };
