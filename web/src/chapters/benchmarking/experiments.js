@@ -3,4 +3,16 @@
 // `(el, {bridge}) => handle`. A slot not listed here says its experiment is not in the lab yet.
 // Not for: the specs themselves (each lives in its own <name>-experiment.js).
 
-export const EXPERIMENTS = {};
+import { clockExperiment } from './clock-experiment.js';
+import { complexityExperiment } from './complexity-experiment.js';
+import { distributionExperiment } from './distribution-experiment.js';
+import { intervalsExperiment } from './intervals-experiment.js';
+import { warmupExperiment } from './warmup-experiment.js';
+
+export const EXPERIMENTS = {
+  clock: clockExperiment,
+  complexity: complexityExperiment,
+  distribution: distributionExperiment,
+  intervals: intervalsExperiment,
+  warmup: warmupExperiment,
+};
