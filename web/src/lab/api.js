@@ -56,6 +56,11 @@ export const API = Object.freeze({
   profilingOverhead: point(['spec', 'batch', 'options'], [], (a) => `profiling overhead of ${specName(a.spec)}`),
   // Every per-call sample of one of the lab's kernels, in order, outliers kept.
   sampleKernel: point(['op', 'variant', 'n', 'options'], ['op', 'variant', 'n'], (a) => `${a.variant} ${a.op} at n=${a.n}`),
+  // Two variants of one of the lab's kernels timed in rounds (interleaved or sequential), both
+  // arms' samples and core's comparison of them.
+  runAB: point(['op', 'variant_a', 'variant_b', 'n', 'options'], ['op', 'variant_a', 'variant_b', 'n'], (a) =>
+    `${a.variant_a} against ${a.variant_b} ${a.op}${a.op === 'matmul' ? ` at N=${a.n}` : ` on ${a.n} elements`}${a.options?.mode ? `, ${a.options.mode}` : ''}`,
+  ),
   // One point of a benchmark suite (a model or a kernel), as JSON suiteReport reads back.
   measureSuitePoint: point(['suite', 'index'], ['index'], (a) => `suite point ${a.index}`),
   // Counted, nothing timed: attention's FLOPs and bytes at one sequence length.
@@ -84,7 +89,6 @@ export const API = Object.freeze({
   summarizeSample: call(['values', 'options'], 'summarize a sample'),
   compareSamples: call(['a', 'b', 'options'], 'compare two samples'),
   fitComplexity: call(['sizes', 'times'], 'fit complexity classes to times against sizes'),
-  runAB: call(['op', 'variant_a', 'variant_b', 'n', 'options'], 'run an A/B comparison of two kernel variants'),
   intervalCoverage: call(['reference', 'sizes', 'options'], 'check how often small samples’ intervals cover the reference median'),
   benchPlan: call(['quick'], 'read the benchmarks perflab bench times'),
   compareRuns: call(['base', 'next', 'options'], 'compare a run with its baseline'),
@@ -99,10 +103,6 @@ export const API = Object.freeze({
  * listed here (or leaves unused one that is not).
  */
 export const NOT_YET_MOUNTED = Object.freeze({
-  fitComplexity: 'the Benchmarking chapter: complexity classes and the log-log exponent of a sweep',
-  runAB: 'the Benchmarking chapter: interleaved against sequential A/B runs of two variants',
-  sampleKernel: 'the Benchmarking chapter: distributions, intervals and A/B rounds of raw samples',
-  intervalCoverage: 'the Benchmarking chapter: interval width and coverage against n',
   benchPlan: 'the Benchmarking chapter: the regression experiment runs the kernels perflab bench times',
   compareRuns: 'the Benchmarking chapter: the regression experiment compares a run with its baseline',
   modelMetrics: 'the Benchmarking chapter: the suite experiment’s metrics',

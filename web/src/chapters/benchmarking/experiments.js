@@ -3,6 +3,8 @@
 // `(el, {bridge}) => handle`. A slot not listed here says its experiment is not in the lab yet.
 // Not for: the specs themselves (each lives in its own <name>-experiment.js).
 
+import { aaExperiment } from './aa-experiment.js';
+import { abExperiment } from './ab-experiment.js';
 import { clockExperiment } from './clock-experiment.js';
 import { complexityExperiment } from './complexity-experiment.js';
 import { distributionExperiment } from './distribution-experiment.js';
@@ -10,6 +12,8 @@ import { intervalsExperiment } from './intervals-experiment.js';
 import { warmupExperiment } from './warmup-experiment.js';
 
 export const EXPERIMENTS = {
+  aa: aaExperiment,
+  ab: abExperiment,
   clock: clockExperiment,
   complexity: complexityExperiment,
   distribution: distributionExperiment,

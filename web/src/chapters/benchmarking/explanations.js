@@ -181,8 +181,8 @@ export const SECTIONS = Object.freeze([
       'sequential:  A A A … A  B B B … B\n' +
       'interleaved: [A B] [B A] [A B] [A B] [B A] …   (order within each round shuffled)',
     run:
-      'Run it: choose two variants (matmul or GELU kernels, the two builds, or two models from the zoo) and ' +
-      'compare them interleaved and sequentially; read both verdicts and any drift warning.',
+      'Run it: choose two variants of a matmul or GELU kernel and compare them interleaved and sequentially; ' +
+      'read both verdicts and any drift warning.',
     slots: ['ab'],
   },
   {

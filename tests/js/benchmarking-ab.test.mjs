@@ -1,0 +1,173 @@
+// Protects the pure half of the Benchmarking chapter's A/B experiment (benchmarking-ab): its
+// two runAB points (interleaved then sequential, one seed) for normal and quick mode, the
+// checks beside its controls (A and B differ and are variants of one kernel, n within the
+// page's budget), the chart's per-round rows, how a row prints, both CSVs, the analysis it
+// hands to the renderer (core's fields unchanged) and that the spec passes the framework's
+// checks. No DOM, no wasm: rows are hand-written in runAB's shape.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { rowOf } from '../../web/src/lab/api.js';
+import { toCsv } from '../../web/src/experiments/csv.js';
+import { readControls, specProblems } from '../../web/src/experiments/model.js';
+import { cellText, headerText } from '../../web/src/ui/columns.js';
+import * as ab from '../../web/src/chapters/benchmarking/ab-data.js';
+import { kernelChoices, parseKernel, sizeProblem } from '../../web/src/chapters/benchmarking/compare-common.js';
+
+const VALUES = { 'variant-a': 'matmul:simd', 'variant-b': 'matmul:packed', n: 64, seed: 7 };
+
+const comparison = (over = {}) => ({
+  n_a: 3,
+  n_b: 3,
+  median_a: 2,
+  median_b: 1,
+  ratio: 2,
+  ratio_interval: { low: 1.5, high: 2.5 },
+  change: -0.5,
+  welch: { t: -5, df: 4, p_value: 0.01, difference: { low: -1.2, high: -0.8 } },
+  mann_whitney: { u: 9, z: 0, p_value: 0.1, exact: true },
+  cohens_d: -4,
+  cliffs_delta: -1,
+  alpha: 0.05,
+  threshold: 0.02,
+  min_samples: 5,
+  bootstrap_resamples: 10000,
+  seed: 7,
+  verdict: { name: 'too_few_samples', sentence: 'too few samples to decide (3 and 3; at least 5 each)' },
+  warning: '',
+  ...over,
+});
+const drift = { rho: 0.1, p_value: 0.8, change: 0.01, detected: false };
+const measured = (mode) => ({
+  op: 'matmul',
+  n: 64,
+  variant_a: 'simd',
+  variant_b: 'packed',
+  mode,
+  rounds: 3,
+  a_ms: [2, 2.1, 1.9],
+  b_ms: [1, 1.1, 0.9],
+  a_first: mode === 'sequential' ? [true, true, true] : [true, false, true],
+  inner_iterations_a: 4,
+  inner_iterations_b: 8,
+  resolution_ms: 0.005,
+  drift_a: drift,
+  drift_b: { ...drift, detected: true, change: -0.2 },
+  comparison: comparison(),
+});
+const rowsFor = (points) => points.map((p) => rowOf('runAB', p, measured(p.options.mode), 'simd'));
+
+test('ab: two runAB points, interleaved then sequential, with one seed and the kernel split into op and variant', () => {
+  const points = ab.abPoints(VALUES, { quick: false });
+  assert.deepEqual(points, [
+    { op: 'matmul', variant_a: 'simd', variant_b: 'packed', n: 64, options: { mode: 'interleaved', ...ab.FULL_AB, seed: 7 } },
+    { op: 'matmul', variant_a: 'simd', variant_b: 'packed', n: 64, options: { mode: 'sequential', ...ab.FULL_AB, seed: 7 } },
+  ]);
+  const quick = ab.abPoints({ ...VALUES, 'variant-a': 'gelu:fused', 'variant-b': 'gelu:unfused' }, { quick: true });
+  assert.deepEqual(quick.map((p) => [p.op, p.variant_a, p.variant_b, p.options.mode, p.options.rounds]), [
+    ['gelu', 'fused', 'unfused', 'interleaved', ab.QUICK_AB.rounds],
+    ['gelu', 'fused', 'unfused', 'sequential', ab.QUICK_AB.rounds],
+  ]);
+  assert.ok(ab.QUICK_AB.rounds < ab.FULL_AB.rounds, 'quick mode shrinks the rounds');
+  assert.notEqual(points[0].options, points[1].options, 'each point owns its options');
+});
+
+test('ab: the rows keep what the capstone grades (mode, op, variants, n, both samples, the comparison)', () => {
+  const rows = rowsFor(ab.abPoints(VALUES, { quick: true }));
+  for (const key of ['mode', 'op', 'variant_a', 'variant_b', 'n', 'a_ms', 'b_ms', 'comparison']) {
+    assert.ok(rows.every((r) => key in r), key);
+  }
+  assert.deepEqual(rows.map((r) => r.mode), ['interleaved', 'sequential']);
+  assert.equal(rows[0].options, undefined, 'options are an argument, not a row field');
+});
+
+test('ab: A and B must differ and belong to one kernel, and n stays within the page’s budget', () => {
+  const controls = ab.AB_CONTROLS.map((c) =>
+    typeof c.options === 'function'
+      ? { ...c, options: ['matmul:simd', 'matmul:packed', 'gelu:fused'].map((value) => ({ value, label: value })) }
+      : c,
+  );
+  const raws = { 'variant-a': 'matmul:simd', 'variant-b': 'matmul:packed', n: '64', seed: '1' };
+  assert.deepEqual(readControls(controls, raws).problems, {});
+  assert.match(readControls(controls, { ...raws, 'variant-b': 'matmul:simd' }).problems['variant-b'], /^B must differ from A/);
+  assert.match(readControls(controls, { ...raws, 'variant-b': 'gelu:fused' }).problems['variant-b'], /same kernel: A is a matmul variant, B a gelu one/);
+  assert.match(readControls(controls, { ...raws, n: '100000' }).problems.n, /^for matmul, n must be at most 512 here/);
+  assert.equal(sizeProblem('gelu:fused', 100000), null);
+  assert.deepEqual(parseKernel('gelu:fused-simd'), { op: 'gelu', variant: 'fused-simd' });
+});
+
+test('ab: the kernel choices are core’s two variant lists, labelled with their op', async () => {
+  const asked = [];
+  const lab = {
+    matmulVariants: async ({ where }) => (asked.push(['matmul', where]), [{ name: 'naive', description: 'loops' }]),
+    geluVariants: async () => (asked.push(['gelu']), [{ name: 'fused', description: 'one pass' }]),
+  };
+  assert.deepEqual(await kernelChoices(lab, 'x'), [
+    { value: 'matmul:naive', label: 'matmul · naive', title: 'loops' },
+    { value: 'gelu:fused', label: 'gelu · fused', title: 'one pass' },
+  ]);
+  assert.deepEqual(asked, [['matmul', 'x'], ['gelu']]);
+});
+
+test('ab: the chart shows each round’s A and B of one mode, in colours fixed by the controls', () => {
+  const rows = rowsFor(ab.abPoints(VALUES, { quick: true }));
+  const series = ab.roundSeries(rows, 'sequential');
+  assert.equal(series.length, 6);
+  assert.deepEqual(series[0], { round: 1, ms: 2, arm: 'A: simd' });
+  assert.deepEqual(series[5], { round: 3, ms: 0.9, arm: 'B: packed' });
+  assert.deepEqual(ab.armDomain(VALUES), ['A: simd', 'B: packed']);
+  assert.deepEqual(ab.roundSeries([], 'interleaved'), []);
+});
+
+test('ab: a row prints core’s numbers, with p-values, ratios and drift readable', () => {
+  const [row] = rowsFor(ab.abPoints(VALUES, { quick: true }));
+  const cells = Object.fromEntries(ab.AB_COLUMNS.map((c) => [headerText(c), cellText(c, row)]));
+  assert.deepEqual(cells, {
+    mode: 'interleaved',
+    rounds: '3',
+    'median A (ms)': '2.00',
+    'median B (ms)': '1.00',
+    'ratio A/B': '2.00×',
+    'ratio CI': '1.50–2.50×',
+    'Mann-Whitney p': '0.100',
+    'Welch p': '0.0100',
+    'Cohen’s d': '-4.00',
+    'Cliff’s δ': '-1.00',
+    verdict: 'too_few_samples',
+    'drift A': 'none detected (ρ 0.100, +1.0%)',
+    'drift B': 'detected (ρ 0.100, -20.0%)',
+  });
+  const tiny = { ...row, comparison: comparison({ mann_whitney: { p_value: 1e-9, exact: false }, cohens_d: null }) };
+  assert.equal(cellText(ab.AB_COLUMNS[6], tiny), '< 0.0001');
+  assert.equal(cellText(ab.AB_COLUMNS[8], tiny), 'unbounded');
+});
+
+test('ab: the CSV has one line per mode with both samples; the per-round CSV one line per round', () => {
+  const rows = rowsFor(ab.abPoints(VALUES, { quick: true }));
+  const lines = toCsv(rows, ab.AB_CSV_COLUMNS).trimEnd().split('\r\n');
+  assert.equal(lines.length, 3);
+  assert.match(lines[0], /^build,op,n,variant_a,variant_b,mode,rounds,.*,verdict,sentence,warning,a_ms,b_ms$/);
+  assert.match(lines[1], /^simd,matmul,64,simd,packed,interleaved,3,4,8,0\.005,2,1,2,1\.5,2\.5,0\.1,0\.01,-4,-1,7,too_few_samples,too few samples to decide \(3 and 3; at least 5 each\),,2 2\.1 1\.9,1 1\.1 0\.9$/);
+  const rounds = toCsv(ab.abRoundRows(rows)).trimEnd().split('\r\n');
+  assert.equal(rounds[0], 'mode,op,n,variant_a,variant_b,round,a_first,a_ms,b_ms');
+  assert.equal(rounds.length, 1 + 6);
+  assert.equal(rounds[2], 'interleaved,matmul,64,simd,packed,2,false,2.1,1.1');
+  assert.equal(rounds[4], 'sequential,matmul,64,simd,packed,1,true,2,1');
+});
+
+test('ab: the analysis hands core’s comparison and drift of each mode to the renderer unchanged', () => {
+  const rows = rowsFor(ab.abPoints(VALUES, { quick: true }));
+  const analysis = ab.abAnalysis([...rows].reverse());
+  assert.deepEqual(analysis.modes.map((m) => m.mode), ['interleaved', 'sequential']);
+  assert.equal(analysis.modes[0].comparison, rows[0].comparison);
+  assert.equal(analysis.modes[1].drift_b, rows[1].drift_b);
+  assert.equal(analysis.rounds.length, 6);
+  // A cancelled run's single row still renders.
+  assert.equal(ab.abAnalysis(rows.slice(0, 1)).modes.length, 1);
+});
+
+test('ab: the spec passes the framework’s checks', async () => {
+  const { abExperiment } = await import('../../web/src/chapters/benchmarking/ab-experiment.js');
+  assert.deepEqual(specProblems(abExperiment), []);
+  assert.equal(abExperiment.measure.fn, 'runAB');
+});

@@ -1,0 +1,74 @@
+// The A/A experiment (benchmarking-aa), declared for the experiment framework: one kernel
+// compared with itself by core's runAB, interleaved, R times with distinct seeds; each
+// repeat's p-value against alpha and its ratio with the interval, and how many repeats found
+// a difference that is not there, against what chance alone gives.
+// Not for: running, timing or any statistic (the framework runs, core measures and judges).
+
+import { declaredSweep } from '../../lab/client.js';
+import { AA_COLUMNS, AA_CONTROLS, AA_CSV_COLUMNS, QUICK_AA, aaPoints, aaSentences, aaTally, pValueChart, ratioChart } from './aa-data.js';
+
+export const aaExperiment = {
+  id: 'benchmarking-aa',
+  title: 'Experiment: A/A, a kernel against itself',
+  explanation: [
+    'A and B below are the same kernel at the same size, so any difference the comparison reports is noise. ' +
+      'Each repeat is a whole interleaved A/B run by core (its own seed, the same rounds and batching as the ' +
+      'A/B experiment) with core’s Mann-Whitney p-value, ratio of medians and verdict.',
+    'Count the repeats with p below the line: that is how often a test at α = 0.05 cries wolf on this machine.',
+  ],
+  quickNote: `Quick mode (?quick=1): at most ${QUICK_AA.maxRepeats} repeats of ${QUICK_AA.rounds} rounds each. Remove it for R repeats of the full length.`,
+  controls: AA_CONTROLS,
+  plan: aaPoints,
+  measure: declaredSweep('runAB'),
+  pointLabel: (p) => `repeat ${p.repeat}: ${p.variant_a} against itself (seed ${p.options.seed})`,
+  // Core judged every repeat; the analysis counts its verdicts and p-values.
+  analyze: async (rows) => aaTally(rows),
+  renderAnalysis: (tally, { h }) =>
+    h(
+      'div',
+      { class: 'compare-summary', 'data-role': 'aa-summary' },
+      ...aaSentences(tally).map((text) => h('p', { text })),
+    ),
+  columns: AA_COLUMNS,
+  tableCaption: 'One row per repeat, every number core’s. The ratio is median A / median B with its bootstrap interval.',
+  csv: { filename: 'perflab-benchmarking-aa.csv', columns: AA_CSV_COLUMNS },
+  charts: [
+    {
+      type: 'scatter',
+      name: 'p-values',
+      title: 'Each repeat’s p-value (dashed: α; below it the test calls a difference)',
+      options: {
+        x: 'repeat',
+        y: 'p_value',
+        series: 'verdict',
+        xType: 'linear',
+        yType: 'linear',
+        yDomain: [0, 1],
+        xLabel: 'Repeat →',
+        yLabel: '↑ Mann-Whitney p-value',
+        ariaLabel: 'Mann-Whitney p-value of each A/A repeat, with the significance level as a dashed line',
+        emptyText: 'Press Run to measure.',
+        height: 280,
+      },
+      data: pValueChart,
+    },
+    {
+      type: 'scatter',
+      name: 'ratios',
+      title: 'Each repeat’s ratio of medians A/B with its interval (dashed: 1, no difference)',
+      options: {
+        x: 'repeat',
+        y: 'ratio',
+        series: 'verdict',
+        xType: 'linear',
+        yType: 'linear',
+        xLabel: 'Repeat →',
+        yLabel: '↑ Ratio of medians A/B (×)',
+        ariaLabel: 'Ratio of medians of each A/A repeat with its bootstrap interval, and the line at 1',
+        emptyText: 'Press Run to measure.',
+        height: 280,
+      },
+      data: ratioChart,
+    },
+  ],
+};

@@ -1,0 +1,128 @@
+// The A/B experiment (benchmarking-ab), declared for the experiment framework: two variants
+// of one kernel compared by core's runAB interleaved and then sequentially with the same
+// seed; per-round times of both arms in each mode, core's two verdicts side by side with
+// their statistics and drift warnings, and the per-round samples as CSV.
+// Not for: running, timing or any statistic (the framework runs, core measures and judges).
+
+import { declaredSweep } from '../../lab/client.js';
+import { toCsv } from '../../experiments/csv.js';
+import { downloadText } from '../../ui/download.js';
+import { formatSig } from '../../ui/format.js';
+import {
+  AB_COLUMNS,
+  AB_CONTROLS,
+  AB_CSV_COLUMNS,
+  MODES,
+  abAnalysis,
+  abPoints,
+  armDomain,
+  roundSeries,
+} from './ab-data.js';
+import { formatD, formatInterval, formatP, formatRatio, levelText } from './compare-common.js';
+
+const MODE_TITLE = Object.freeze({
+  interleaved: 'Interleaved: A and B alternate, order shuffled within each round',
+  sequential: 'Sequential: every A round first, then every B round',
+});
+
+const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function driftLine(h, arm, d) {
+  if (!d) return null;
+  const change = `${d.change >= 0 ? '+' : ''}${(d.change * 100).toFixed(1)}%`;
+  return [
+    h('dt', { text: `drift of ${arm} across rounds` }),
+    h('dd', {
+      text: `${d.detected ? 'detected' : 'not detected'}: Spearman ρ ${formatSig(d.rho)} (p ${formatP(d.p_value)}), last third against first ${change}`,
+    }),
+  ];
+}
+
+/** One mode's verdict card: core's sentence, its warning, and the numbers behind them. */
+function modeCard(h, m) {
+  const c = m.comparison;
+  const mw = c.mann_whitney;
+  return h(
+    'div',
+    { class: 'compare-card', 'data-mode': m.mode, 'data-verdict': c.verdict.name },
+    h('h4', { text: `${capital(m.mode)}: A = ${m.variant_a}, B = ${m.variant_b}` }),
+    h('p', { class: 'verdict', 'data-role': 'verdict', text: c.verdict.sentence }),
+    c.warning ? h('p', { class: 'warning', 'data-role': 'warning', text: `Warning: ${c.warning}` }) : null,
+    h(
+      'dl',
+      {},
+      h('dt', { text: 'ratio of medians A/B (> 1: B faster)' }),
+      h('dd', { text: `${formatRatio(c.ratio)}, ${levelText(c.alpha)} CI ${formatInterval(c.ratio_interval)}` }),
+      h('dt', { text: 'medians' }),
+      h('dd', { text: `A ${formatSig(c.median_a)} ms, B ${formatSig(c.median_b)} ms (${c.n_a} and ${c.n_b} rounds)` }),
+      h('dt', { text: 'Mann-Whitney U (the verdict’s test)' }),
+      h('dd', { text: `p ${formatP(mw.p_value)} (${mw.exact ? 'exact' : 'normal approximation'})` }),
+      h('dt', { text: 'Welch’s t (shown, not used)' }),
+      h('dd', { text: `p ${formatP(c.welch.p_value)}` }),
+      h('dt', { text: 'Cohen’s d' }),
+      h('dd', { text: formatD(c.cohens_d) }),
+      h('dt', { text: 'Cliff’s δ' }),
+      h('dd', { text: formatSig(c.cliffs_delta) }),
+      ...(driftLine(h, 'A', m.drift_a) ?? []),
+      ...(driftLine(h, 'B', m.drift_b) ?? []),
+    ),
+  );
+}
+
+const roundChart = (mode) => ({
+  type: 'line',
+  name: mode,
+  title: MODE_TITLE[mode],
+  options: ({ values }) => ({
+    x: 'round',
+    y: 'ms',
+    series: 'arm',
+    seriesDomain: armDomain(values),
+    xLabel: 'Round (one sample of each arm per round) →',
+    yLabel: '↑ Time per call (ms)',
+    ariaLabel: `Time per call of A and B in each round, ${mode} run`,
+    emptyText: 'Press Run to measure.',
+    height: 260,
+  }),
+  data: (rows) => roundSeries(rows, mode),
+});
+
+export const abExperiment = {
+  id: 'benchmarking-ab',
+  title: 'Experiment: A/B, interleaved against sequential',
+  explanation: [
+    'Pick two variants of one kernel and a size. Core’s A/B runner times them twice with the same seed: ' +
+      '<b>interleaved</b> (every round runs A and B once each, in an order the seed shuffles) and ' +
+      '<b>sequential</b> (all of A’s rounds, then all of B’s). Both use the same warmup and batching; each ' +
+      'sample is the time per call of a batch. Core then compares the two samples of each run and gives its ' +
+      'verdict, and warns when either arm’s time trends across the rounds.',
+    'With a steady machine the two verdicts agree. When something drifts (another program starts, the ' +
+      'processor warms up), the sequential run adds the drift to the difference, and the interleaved run ' +
+      'spreads it over both arms and flags it.',
+  ],
+  quickNote: 'Quick mode (?quick=1): 8 rounds per arm instead of 30, so the tests have less to go on.',
+  controls: AB_CONTROLS,
+  plan: abPoints,
+  measure: declaredSweep('runAB'),
+  // Core's verdicts are already in the rows; the analysis lays them out side by side.
+  analyze: async (rows) => abAnalysis(rows),
+  renderAnalysis: (analysis, { h }) => [
+    h('div', { class: 'compare-cards' }, ...analysis.modes.map((m) => modeCard(h, m))),
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', {
+        type: 'button',
+        'data-action': 'rounds-csv',
+        text: 'Download per-round samples (CSV)',
+        onclick: () => downloadText('perflab-benchmarking-ab-rounds.csv', toCsv(analysis.rounds), 'text/csv'),
+      }),
+    ),
+  ],
+  columns: AB_COLUMNS,
+  tableCaption:
+    'One row per mode, every number core’s. The ratio is median A / median B with its bootstrap interval; ' +
+    'drift compares the median of the last third of rounds with the first third.',
+  csv: { filename: 'perflab-benchmarking-ab.csv', columns: AB_CSV_COLUMNS },
+  charts: MODES.map(roundChart),
+};
