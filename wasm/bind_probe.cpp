@@ -113,9 +113,19 @@ val roofline_plan_js(val quick) {
   return to_val(to_json(roofline_plan(quick.isTrue())));
 }
 
+// benchPlan(quick): the kernels `perflab bench` times, in rooflinePlan's shape, so the page's
+// regression run and a CLI bench file name the same benchmarks.
+val bench_plan_js(val quick) {
+  if (!quick.isTrue() && !quick.isFalse()) {
+    throw ValueError("quick must be true or false, got " + describe(quick));
+  }
+  return to_val(to_json(bench_plan(quick.isTrue())));
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(perflab_probe) {
+  expose<&bench_plan_js>("benchPlan");
   expose<&probe_machine_js>("probeMachine");
   expose<&set_machine_roofs_js>("setMachineRoofs");
   expose<&measure_read_bandwidth_js>("measureReadBandwidth");

@@ -3,6 +3,7 @@
 // on two variants of one of the lab's kernels, and the raw samples of one kernel. Plain objects and arrays in and out; every
 // field keeps core's name (summary.hpp, compare.hpp, complexity.hpp, ab.hpp).
 // Not for: the statistics themselves (core/src/stats) or timing JS functions.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -12,7 +13,9 @@
 #include "perflab/stats/ab.hpp"
 #include "perflab/stats/compare.hpp"
 #include "perflab/stats/complexity.hpp"
+#include "perflab/stats/coverage.hpp"
 #include "perflab/stats/lab_kernels.hpp"
+#include "perflab/stats/regression.hpp"
 #include "perflab/stats/summary.hpp"
 
 namespace perflab::wasm {
@@ -232,21 +235,89 @@ val run_ab_js(val op, val variant_a, val variant_b, val n, val options) {
 
 // The raw samples of one of the lab's kernels (lab_kernel + sample_kernel): every per-call
 // time in order, outliers kept, for the chapter's distributions, intervals and A/B rounds.
+// options: the timer's, plus inner_iterations (calls per sample, fixed) and clock_tick_ms
+// (a coarsened clock) for the warmup and clock-resolution experiments.
 val sample_kernel_js(val op, val variant, val n, val options) {
   const std::string name = to_string(op, "op");
   const std::string v = to_string(variant, "variant");
   const std::size_t size = to_size(n, "n");
-  const TimerOptions timer = to_timer_options(options);
-  const KernelSample s = sample_kernel(lab_kernel(name, v, size), timer);
+  const TimerOptions timer = to_timer_options(options, {"inner_iterations", "clock_tick_ms"});
+  KernelSampling sampling;
+  read_option(options, "inner_iterations",
+              [&](const val& x, const std::string& k) { sampling.inner_iterations = to_int(x, k); });
+  read_option(options, "clock_tick_ms", [&](const val& x, const std::string& k) {
+    sampling.clock_tick_ms = to_finite_number(x, k);
+  });
+  const KernelSample s = sample_kernel(lab_kernel(name, v, size), timer, default_clock(), {}, sampling);
   return to_val({{"samples_ms", s.samples_ms},
                  {"inner_iterations", s.inner_iterations},
                  {"resolution_ms", s.resolution_ms},
+                 {"clock_tick_ms", s.clock_tick_ms},
                  {"warning", s.warning}});
+}
+
+// How often each 95% interval of small samples drawn from `reference` contains its median
+// (interval_coverage): the intervals experiment's analysis.
+val interval_coverage_js(val reference, val sizes, val options) {
+  const std::vector<double> ref = to_sample(reference, "reference");
+  std::vector<std::size_t> ns;
+  if (is_array_like(sizes) && sizes["length"].as<double>() > 64) {
+    throw ValueError("sizes has " + describe(sizes["length"]) + " values; at most 64 are allowed");
+  }
+  const std::vector<double> raw = to_double_vector(sizes, "sizes");
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] != std::trunc(raw[i]) || raw[i] < 0) {
+      throw ValueError("sizes[" + std::to_string(i) + "] must be a whole number, got " +
+                       describe(val(raw[i])));
+    }
+    ns.push_back(static_cast<std::size_t>(std::min(raw[i], 1e15)));
+  }
+  check_option_keys(options, {"trials", "bootstrap_resamples", "seed"});
+  CoverageOptions o;
+  read_option(options, "trials",
+              [&](const val& v, const std::string& k) { o.trials = to_int(v, k); });
+  read_option(options, "bootstrap_resamples", [&](const val& v, const std::string& k) {
+    o.bootstrap_resamples = to_int(v, k);
+  });
+  read_option(options, "seed",
+              [&](const val& v, const std::string& k) { o.seed = to_seed_option(v, k); });
+  const CoverageReport r = interval_coverage(ref, ns, o);
+  const auto method = [](const MethodCoverage& m) {
+    return json{{"mean_width", m.mean_width}, {"coverage", m.coverage}};
+  };
+  json rows = json::array();
+  for (const CoverageRow& row : r.rows) {
+    rows.push_back({{"n", row.n}, {"z", method(row.z)}, {"t", method(row.t)},
+                    {"bootstrap", method(row.bootstrap)}});
+  }
+  return to_val({{"reference_median", r.reference_median},
+                 {"reference_n", r.reference_n},
+                 {"trials", r.trials},
+                 {"bootstrap_resamples", r.bootstrap_resamples},
+                 {"seed", r.seed},
+                 {"rows", rows}});
+}
+
+// A regression check of two runs (compare_runs): each a `perflab bench --json --samples`
+// object or an array of rows {op, variant, n, samples_ms}; what `perflab compare --json`
+// prints, the runs named "baseline" and "this run".
+val compare_runs_js(val base, val next, val options) {
+  check_option_keys(options, {"alpha", "threshold"});
+  CompareOptions o;
+  read_option(options, "alpha",
+              [&](const val& v, const std::string& n) { o.alpha = to_finite_number(v, n); });
+  read_option(options, "threshold",
+              [&](const val& v, const std::string& n) { o.threshold = to_finite_number(v, n); });
+  const BenchRun a = bench_run_from_json(to_json(base, "base"), "baseline");
+  const BenchRun b = bench_run_from_json(to_json(next, "next"), "this run");
+  return to_val(compare_runs(a, b, o));
 }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(perflab_stats) {
+  expose<&compare_runs_js>("compareRuns");
+  expose<&interval_coverage_js>("intervalCoverage");
   expose<&summarize_sample_js>("summarizeSample");
   expose<&compare_samples_js>("compareSamples");
   expose<&fit_complexity_js>("fitComplexity");

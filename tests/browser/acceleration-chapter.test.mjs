@@ -62,6 +62,14 @@ describe('the Acceleration chapter, quick mode', () => {
       const { rows, marks } = await runToDone(page, id);
       assert.equal(rows, expected(variants));
       assert.ok(marks.length > 0 && marks.every((m) => m > 0), `every chart drew marks: ${marks}`);
+      if (id === 'acceleration-builds') {
+        // The ratio chart marks no gain and the four-lane limit the text compares with.
+        const labels = await page.$$eval(
+          '[data-experiment="acceleration-builds"] [data-chart="speedup"] g[aria-label="text"] text',
+          (t) => t.map((x) => x.textContent),
+        );
+        assert.deepEqual(labels, ['1× (no gain)', '4× (four float lanes)']);
+      }
     });
   }
 
@@ -78,8 +86,8 @@ describe('the Acceleration chapter, quick mode', () => {
     const texts = await page.$$eval(`${chart} g[aria-label="text"] text`, (t) => t.map((x) => x.textContent));
     const labels = texts.flatMap((l) => l.split(', '));
     const kernels = [
-      'matmul N=64',
-      'matmul N=128',
+      'matmul packed N=64',
+      'matmul packed N=128',
       'matmul naive N=64',
       'matmul reordered N=64',
       'matmul blocked N=64',
@@ -103,7 +111,7 @@ describe('the Acceleration chapter, quick mode', () => {
     // No two kernel labels print over each other (charts/labels.js places them).
     const boxes = await page.$$eval(`${chart} g[aria-label="text"] text`, (t) =>
       t
-        .filter((x) => x.textContent && !/^(peak|memory) /.test(x.textContent))
+        .filter((x) => x.textContent && !/^(peak|memory|ridge) /.test(x.textContent))
         .map((x) => ({ text: x.textContent, ...x.getBoundingClientRect().toJSON() })),
     );
     for (const [i, a] of boxes.entries()) {
@@ -113,6 +121,7 @@ describe('the Acceleration chapter, quick mode', () => {
       }
     }
     assert.ok(labels.some((l) => l.startsWith('peak ')), 'the peak roof is labelled');
+    assert.ok(labels.some((l) => /^ridge [\d.]+ FLOP\/byte$/.test(l)), 'the ridge point is marked');
     assert.ok(labels.some((l) => l.startsWith('memory ')), 'the bandwidth roof is labelled');
     assert.equal(await page.$$eval(`${chart} g[aria-label="link"] path`, (p) => p.length), 2, 'two roof segments');
     // What exercises grade from: every row carries the roofs and the placement.

@@ -66,3 +66,17 @@ test('an empty scatter shows its hint instead of failing on an empty log axis', 
 test('logged no console errors', () => {
   assert.deepEqual(fx.errors, []);
 });
+
+test('tables with long warnings fit their card: warning cells wrap instead of widening the table', async () => {
+  const { page } = fx;
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.evaluate(() => window.fixture.mountWarningTables());
+  for (const name of ['overhead', 'backward']) {
+    const { table, card } = await page.$eval(`[data-table="${name}"]`, (el) => ({
+      table: el.querySelector('table').getBoundingClientRect().width,
+      card: el.querySelector('.table-wrap').clientWidth,
+    }));
+    assert.ok(table <= card + 1, `${name}: the table is ${table} px wide in a ${card} px card`);
+  }
+  await page.evaluate(() => window.fixture.mountCharts());
+});

@@ -68,7 +68,7 @@ bool contains_key_recursive(const json& j, const std::string& key) {
 
 }  // namespace
 
-TEST_CASE("the exercise bank holds the profiling and acceleration exercises in teaching order") {
+TEST_CASE("the exercise bank holds the profiling, acceleration and benchmarking exercises in teaching order") {
   struct Expected {
     const char* id;
     ExerciseKind kind;
@@ -103,6 +103,20 @@ TEST_CASE("the exercise bank holds the profiling and acceleration exercises in t
       {"acceleration.matmul-loop-order", ExerciseKind::Code, 15},
       {"acceleration.my-ridge", ExerciseKind::Numeric, 15},
       {"acceleration.my-roofline-classify", ExerciseKind::Choice, 20},
+      {"benchmarking.batching", ExerciseKind::Numeric, 10},
+      {"benchmarking.summary-interval", ExerciseKind::Numeric, 15},
+      {"benchmarking.percentile", ExerciseKind::Numeric, 10},
+      {"benchmarking.mean-or-median", ExerciseKind::Choice, 10},
+      {"benchmarking.tukey-fences", ExerciseKind::Numeric, 10},
+      {"benchmarking.t-or-z", ExerciseKind::Numeric, 10},
+      {"benchmarking.bootstrap-ci", ExerciseKind::Code, 15},
+      {"benchmarking.ratio-interval", ExerciseKind::Choice, 10},
+      {"benchmarking.mann-whitney", ExerciseKind::Numeric, 15},
+      {"benchmarking.aa-false-positives", ExerciseKind::Numeric, 15},
+      {"benchmarking.interleaved-schedule", ExerciseKind::Code, 10},
+      {"benchmarking.classify-complexity", ExerciseKind::Code, 15},
+      {"benchmarking.complexity-slope", ExerciseKind::Numeric, 15},
+      {"benchmarking.ab-capstone", ExerciseKind::Numeric, 20},
   };
   const auto& bank = exercise_bank();
   REQUIRE(bank.size() == expected.size());
@@ -493,7 +507,12 @@ TEST_CASE("an unknown exercise id is an error listing the known ids") {
       "acceleration.intensity, acceleration.gelu-traffic, acceleration.attainable, "
       "acceleration.ridge, acceleration.simd-speedup, acceleration.technique, "
       "acceleration.roofline-position, acceleration.attainable-code, "
-      "acceleration.matmul-loop-order, acceleration.my-ridge, acceleration.my-roofline-classify";
+      "acceleration.matmul-loop-order, acceleration.my-ridge, acceleration.my-roofline-classify, "
+      "benchmarking.batching, benchmarking.summary-interval, benchmarking.percentile, "
+      "benchmarking.mean-or-median, benchmarking.tukey-fences, benchmarking.t-or-z, "
+      "benchmarking.bootstrap-ci, benchmarking.ratio-interval, benchmarking.mann-whitney, "
+      "benchmarking.aa-false-positives, benchmarking.interleaved-schedule, "
+      "benchmarking.classify-complexity, benchmarking.complexity-slope, benchmarking.ab-capstone";
   CHECK_THROWS_WITH_AS(exercise_variant("profiling.nope", 1), message, ValueError);
   CHECK_THROWS_WITH_AS(grade_exercise("profiling.nope", 1, {{"value", 1}}), message, ValueError);
   CHECK_THROWS_WITH_AS(find_exercise("profiling.nope"), message, ValueError);
@@ -515,5 +534,15 @@ TEST_CASE("code feedback prints decimals with ten significant digits, not round-
     CAPTURE(message);
     CHECK(message.find(std::string("expected ") + buf + ", got 1000000000") != std::string::npos);
     CHECK(message.find("99999999") == std::string::npos);
+    // The call that failed, so the student can run it again: median(<the test's array>),
+    // a long array cut short with its length.
+    const json& args = variant.at("tests")[i].at("args");
+    CHECK(message.find("(called as median(") != std::string::npos);
+    const std::string dumped = args.at(0).dump();
+    if (dumped.size() <= 60) {
+      CHECK(message.find("median(" + dumped + ")") != std::string::npos);
+    } else {
+      CHECK(message.find("… (" + std::to_string(args.at(0).size()) + " values))") != std::string::npos);
+    }
   }
 }

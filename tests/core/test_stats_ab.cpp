@@ -225,6 +225,67 @@ TEST_CASE("lab_kernel names its kernel and checks its arguments; sample_kernel k
     CHECK(s.resolution_ms == doctest::Approx(kReadCostMs));
     for (double ms : s.samples_ms) CHECK(ms == doctest::Approx(kReadCostMs));
   }
+  SUBCASE("a fixed batch: exactly inner_iterations calls per sample, no calibration") {
+    // The fake clock advances only when read: a batch is two reads, whatever its length, so
+    // the per-call time is the read cost divided by the batch size.
+    FakeClock clock(0.0, kReadCostMs);
+    TimerOptions o;
+    o.warmup = 2;
+    o.samples = 5;
+    KernelSampling fixed;
+    fixed.inner_iterations = 4;
+    const KernelSample s = sample_kernel(lab_kernel("gelu", "fused", 8), o, clock, {}, fixed);
+    CHECK(s.inner_iterations == 4);
+    CHECK(s.clock_tick_ms == 0);
+    REQUIRE(s.samples_ms.size() == 5);
+    for (double ms : s.samples_ms) CHECK(ms == doctest::Approx(kReadCostMs / 4));
+    CHECK(s.warning.empty());
+  }
+  SUBCASE("a coarsened clock reads in whole ticks, so one short call reads as 0 or a tick") {
+    FakeClock clock(0.0, 0.3);  // every read moves time 0.3 ms on
+    TimerOptions o;
+    o.warmup = 0;
+    o.samples = 10;
+    KernelSampling coarse;
+    coarse.inner_iterations = 1;
+    coarse.clock_tick_ms = 1.0;
+    const KernelSample s = sample_kernel(lab_kernel("gelu", "fused", 8), o, clock, {}, coarse);
+    CHECK(s.clock_tick_ms == 1.0);
+    CHECK(s.resolution_ms == doctest::Approx(1.0));
+    REQUIRE(s.samples_ms.size() == 10);
+    int zeros = 0;
+    for (double ms : s.samples_ms) {
+      CHECK((ms == doctest::Approx(0.0) || ms == doctest::Approx(1.0)));
+      zeros += ms == 0.0;
+    }
+    // Two reads 0.3 ms apart cross a tick boundary about 3 times in 10.
+    CHECK(zeros >= 5);
+    CHECK(zeros <= 9);
+  }
+  SUBCASE("a fixed batch stops when the budget runs out and says so") {
+    FakeClock clock(0.0, 1.0);
+    TimerOptions o;
+    o.warmup = 0;
+    o.samples = 100;
+    o.max_total_ms = 10;
+    KernelSampling fixed;
+    fixed.inner_iterations = 1;
+    const KernelSample s = sample_kernel(lab_kernel("gelu", "fused", 8), o, clock, {}, fixed);
+    CHECK(s.samples_ms.size() < 100);
+    CHECK(s.warning.find("ran out after " + std::to_string(s.samples_ms.size()) + " of 100 samples") !=
+          std::string::npos);
+  }
+  SUBCASE("sampling settings out of range are refused by name") {
+    FakeClock clock(0.0, kReadCostMs);
+    KernelSampling bad;
+    bad.inner_iterations = -1;
+    CHECK_THROWS_WITH_AS(sample_kernel(lab_kernel("gelu", "fused", 8), {}, clock, {}, bad),
+                         doctest::Contains("inner_iterations must be 0"), ValueError);
+    bad = {};
+    bad.clock_tick_ms = 1000;
+    CHECK_THROWS_WITH_AS(sample_kernel(lab_kernel("gelu", "fused", 8), {}, clock, {}, bad),
+                         doctest::Contains("clock_tick_ms must be 0"), ValueError);
+  }
   SUBCASE("errors name the op, the variant and n") {
     CHECK_THROWS_WITH_AS(lab_kernel("conv", "naive", 4), "op must be \"matmul\" or \"gelu\", got \"conv\"",
                          ValueError);

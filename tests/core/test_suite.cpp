@@ -435,3 +435,47 @@ TEST_CASE("run_suite measures every point with progress, and stops when asked") 
     CHECK(z.parameters == 128 * 64 + 64);
   }
 }
+
+TEST_CASE("a measured point survives the JSON round trip a page makes, and a foreign one is refused") {
+  Suite suite = suite_from_json(json::parse(
+      R"({"name": "trip", "models": ["linear_128_64"], "kernels": [{"op": "sum", "n": 64}],
+          "metrics": ["latency_ms", "parameters"]})"));
+  suite.timer = tiny_timer();
+  const SuitePointResult model = measure_suite_point(suite, 0);
+  const SuitePointResult kernel = measure_suite_point(suite, 1);
+  const json model_json = to_json(model), kernel_json = to_json(kernel);
+  CHECK(model_json["kind"] == "model");
+  CHECK(kernel_json["kind"] == "kernel");
+  CHECK(kernel_json["index"] == 0);
+  // Read back, written again: the same JSON, so the report from kept points is the report.
+  CHECK(to_json(suite_point_from_json(model_json, suite)) == model_json);
+  CHECK(to_json(suite_point_from_json(kernel_json, suite)) == kernel_json);
+  const SystemInfo system{"1.0", "native, optimized", "sse2", 1e-6, "fake"};
+  const json direct = to_json(make_suite_report(suite, {model, kernel}, system));
+  const json kept = to_json(make_suite_report(
+      suite, {suite_point_from_json(kernel_json, suite, "points[0]"),
+              suite_point_from_json(model_json, suite, "points[1]")},
+      system));
+  CHECK(kept == direct);
+
+  json wrong = model_json;
+  wrong["model"]["latency"]["median_ms"] = "fast";
+  CHECK_THROWS_WITH_AS(suite_point_from_json(wrong, suite, "points[1]"),
+                       "points[1].model.latency.median_ms must be a number, got \"fast\"", ValueError);
+  wrong = model_json;
+  wrong["model"]["name"] = "cnn_28";
+  CHECK_THROWS_WITH_AS(suite_point_from_json(wrong, suite),
+                       "point.model.name is \"cnn_28\", but the suite's models[0] is \"linear_128_64\"",
+                       ValueError);
+  wrong = kernel_json;
+  wrong["index"] = 3;
+  CHECK_THROWS_WITH_AS(suite_point_from_json(wrong, suite),
+                       "point.index must be below 1 (the suite's kernels), got 3", ValueError);
+  wrong = kernel_json;
+  wrong["kind"] = "layer";
+  CHECK_THROWS_WITH_AS(suite_point_from_json(wrong, suite),
+                       "point.kind must be \"model\" or \"kernel\", got \"layer\"", ValueError);
+  wrong = kernel_json;
+  wrong["kernel"].erase("stats");
+  CHECK_THROWS_WITH_AS(suite_point_from_json(wrong, suite), "point.kernel.stats is missing", ValueError);
+}

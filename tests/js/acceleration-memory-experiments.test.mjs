@@ -111,7 +111,7 @@ test('roofline: one point per point of core’s plan, each carrying the plan’s
     ],
   };
   const points = roof.rooflinePoints({}, { quick: true, info: { ...probe, plan } });
-  assert.deepEqual(points.map(roof.kernelName), ['matmul N=64', 'matmul naive N=64', 'add', 'softmax naive', 'gelu unfused']);
+  assert.deepEqual(points.map(roof.kernelName), ['matmul packed N=64', 'matmul naive N=64', 'add', 'softmax naive', 'gelu unfused']);
   for (const p of points) {
     assert.equal(p.options.peak_gflops_per_s, 40);
     assert.equal(p.options.bandwidth_gb_per_s, 10);
@@ -129,18 +129,22 @@ test('roofline: one point per point of core’s plan, each carrying the plan’s
   // Rows name themselves from core's variant (add's "simd" and softmax's "fused" are the defaults).
   assert.equal(roof.kernelName({ op: 'add', variant: 'simd' }), 'add');
   assert.equal(roof.kernelName({ op: 'softmax', variant: 'fused' }), 'softmax');
-  assert.equal(roof.kernelName({ op: 'matmul', n: 64, variant: 'packed' }), 'matmul N=64');
+  assert.equal(roof.kernelName({ op: 'matmul', n: 64, variant: 'packed' }), 'matmul packed N=64');
 });
 
-test('roofline: the roofs become the chart’s two reference lines; rows print core’s placement', () => {
+test('roofline: the roofs become the chart’s reference lines, the ridge marked; rows print core’s placement', () => {
   const lines = roof.roofLines(probe);
   assert.deepEqual(
-    lines.map((l) => [l.kind, l.x2]),
+    lines.map((l) => [l.kind, l.x2 ?? l.x]),
     [
       ['bandwidth', 4],
       ['peak', 512],
+      ['ridge', 4],
     ],
   );
+  assert.equal(lines[2].label, 'ridge 4.00 FLOP/byte');
+  // A probe without a ridge (a machine too busy to time) draws no ridge line.
+  assert.deepEqual(roof.roofLines({ ...probe, ridge_flops_per_byte: null }).map((l) => l.kind), ['bandwidth', 'peak']);
   assert.deepEqual(roof.roofLines(null), []);
   const row = roof.withKernelName({
     build: 'simd',

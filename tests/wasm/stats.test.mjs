@@ -72,7 +72,17 @@ const BAD_CALLS = [
   ['an unknown op to sample', (m) => m.sampleKernel('conv', 'naive', 8), 'op must be "matmul" or "gelu", got "conv"'],
   ['a GELU n of 0 to sample', (m) => m.sampleKernel('gelu', 'fused', 0), 'n must be between 1 and 67108864 for gelu, got 0'],
   ['an unknown sampling option', (m) => m.sampleKernel('gelu', 'fused', 8, { rounds: 3 }),
-   'unknown option "rounds"; the allowed options are warmup, samples, min_sample_ms and max_total_ms'],
+   'unknown option "rounds"; the allowed options are warmup, samples, min_sample_ms, max_total_ms, inner_iterations and clock_tick_ms'],
+  ['a reference too short for coverage', (m) => m.intervalCoverage([1, 2, 3], [5]),
+   'reference must hold at least 20 values to stand for the population, got 3'],
+  ['a fractional coverage size', (m) => m.intervalCoverage(new Array(30).fill(1), [2.5]),
+   'sizes[0] must be a whole number, got 2.5'],
+  ['an unknown coverage option', (m) => m.intervalCoverage(new Array(30).fill(1), [5], { rounds: 3 }),
+   'unknown option "rounds"; the allowed options are trials, bootstrap_resamples and seed'],
+  ['a batch of 0.5 calls', (m) => m.sampleKernel('gelu', 'fused', 8, { inner_iterations: 0.5 }),
+   'options.inner_iterations must be an integer, got 0.5'],
+  ['a clock tick of a second', (m) => m.sampleKernel('gelu', 'fused', 8, { clock_tick_ms: 1000 }),
+   'clock_tick_ms must be 0 (the clock as it is) or a number of milliseconds above 0 and at most 100, got 1000'],
 ];
 
 for (const [b, build] of BUILDS.entries()) {
@@ -192,11 +202,31 @@ for (const [b, build] of BUILDS.entries()) {
 
     it('samples a kernel: every per-call sample in order, none dropped, with the batch size', () => {
       const r = m.sampleKernel('matmul', 'packed', 16, { warmup: 1, samples: 25, min_sample_ms: 0.05 });
-      assert.deepEqual(Object.keys(r).sort(), ['inner_iterations', 'resolution_ms', 'samples_ms', 'warning']);
+      assert.deepEqual(Object.keys(r).sort(), ['clock_tick_ms', 'inner_iterations', 'resolution_ms', 'samples_ms', 'warning']);
+      assert.equal(r.clock_tick_ms, 0);
       assert.equal(r.samples_ms.length, 25);
       for (const t of r.samples_ms) assert.ok(Number.isFinite(t) && t > 0, `${t}`);
       assert.ok(Number.isInteger(r.inner_iterations) && r.inner_iterations >= 1);
       assert.ok(r.resolution_ms > 0);
+    });
+
+    it('checks interval coverage: on a reference without spread every interval is the point', () => {
+      const r = m.intervalCoverage(new Array(30).fill(2), [5, 10], { trials: 20, bootstrap_resamples: 100, seed: 4 });
+      assert.deepEqual(Object.keys(r).sort(), ['bootstrap_resamples', 'reference_median', 'reference_n', 'rows', 'seed', 'trials']);
+      assert.deepEqual([r.reference_median, r.reference_n, r.trials, r.bootstrap_resamples, r.seed], [2, 30, 20, 100, 4]);
+      assert.deepEqual(r.rows.map((row) => row.n), [5, 10]);
+      for (const row of r.rows) {
+        for (const method of ['z', 't', 'bootstrap']) assert.deepEqual(row[method], { mean_width: 0, coverage: 1 });
+      }
+    });
+
+    it('samples one call per sample on a coarsened clock: every reading a whole number of ticks', () => {
+      const r = m.sampleKernel('gelu', 'fused', 64, { warmup: 0, samples: 40, inner_iterations: 1, clock_tick_ms: 0.5 });
+      assert.equal(r.inner_iterations, 1);
+      assert.equal(r.clock_tick_ms, 0.5);
+      assert.equal(r.samples_ms.length, 40);
+      for (const t of r.samples_ms) assert.ok(Math.abs(t / 0.5 - Math.round(t / 0.5)) < 1e-9, `${t} is not a multiple of 0.5`);
+      assert.ok(r.resolution_ms >= 0.5 - 1e-9, `${r.resolution_ms}`);
     });
 
     it('runs an interleaved A/B of two GELU variants: raw samples and the comparison of exactly them', () => {

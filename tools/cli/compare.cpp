@@ -1,14 +1,12 @@
 // `perflab compare BASE.json NEW.json`: a regression check of two `perflab bench --json
-// --samples` runs. Each benchmark present in both files is compared by core's
-// compare_samples (A = base, B = new); a benchmark is a regression when the verdict is
-// "slower" (significant by Mann-Whitney, the ratio's interval excluding 1, and more than the
-// threshold). Exit status: 1 when any benchmark regressed, 0 otherwise, 2 for a file that
-// cannot be read or is malformed (the message names the file and the field).
+// --samples` runs, compared by core's compare_runs (stats/regression.hpp: A = base, B = new;
+// a benchmark is a regression when the verdict is "slower"), the same check the page's
+// regression experiment runs. Exit status: 1 when any benchmark regressed, 0 otherwise, 2 for
+// a file that cannot be read or is malformed (the message names the file and the field).
 // Not for: timing anything (bench does that) or deciding what the statistics are (core).
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -18,84 +16,24 @@
 #include "commands.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/stats/compare.hpp"
+#include "perflab/stats/regression.hpp"
 
 namespace perflab::cli {
 namespace {
 
 using json = nlohmann::json;
 
-struct Benchmark {
-  std::string key;  // "matmul packed n=64"
-  double median_ms = 0;
-  std::vector<double> samples_ms;
-};
-
-struct BenchFile {
-  std::string path;
-  std::vector<Benchmark> rows;  // in file order
-};
-
-[[noreturn]] void malformed(const std::string& path, const std::string& what) {
-  throw ValueError(path + ": " + what);
-}
-
-const json& member(const std::string& path, const json& object, const std::string& where,
-                   const char* name) {
-  const auto it = object.find(name);
-  if (it == object.end()) malformed(path, where + name + " is missing");
-  return *it;
-}
-
-BenchFile read_bench_file(const std::string& path) {
+// A bench file: its text parsed here (the path names it in every message), its rows read by
+// core (bench_run_from_json).
+BenchRun read_bench_file(const std::string& path) {
   const std::string text = read_text_file(path, "");
   json doc;
   try {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
-    malformed(path, std::string("not valid JSON (") + e.what() + ")");
+    throw ValueError(path + ": not valid JSON (" + e.what() + ")");
   }
-  if (!doc.is_object() || doc.value("tool", "") != "perflab") {
-    malformed(path, "not perflab JSON (no \"tool\": \"perflab\"); make it with `perflab bench "
-                    "--json --samples`");
-  }
-  const json& kind = member(path, doc, "", "kind");
-  if (kind != "bench") malformed(path, "kind must be \"bench\", got " + kind.dump());
-  const json& rows = member(path, doc, "", "rows");
-  if (!rows.is_array()) malformed(path, "rows must be an array");
-
-  BenchFile file{path, {}};
-  std::map<std::string, std::size_t> seen;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const std::string where = "rows[" + std::to_string(i) + "].";
-    const json& r = rows[i];
-    if (!r.is_object()) malformed(path, "rows[" + std::to_string(i) + "] must be an object");
-    const json& op = member(path, r, where, "op");
-    const json& variant = member(path, r, where, "variant");
-    const json& n = member(path, r, where, "n");
-    if (!op.is_string()) malformed(path, where + "op must be a string");
-    if (!variant.is_string()) malformed(path, where + "variant must be a string");
-    if (!n.is_number()) malformed(path, where + "n must be a number");
-    const json& samples = member(path, r, where, "samples_ms");
-    if (!samples.is_array() || samples.empty()) {
-      malformed(path, where + "samples_ms must be a non-empty array of numbers (from `perflab "
-                              "bench --json --samples`)");
-    }
-    Benchmark b;
-    b.key = op.get<std::string>() + " " + variant.get<std::string>() + " n=" + n.dump();
-    for (std::size_t k = 0; k < samples.size(); ++k) {
-      if (!samples[k].is_number()) {
-        malformed(path, where + "samples_ms[" + std::to_string(k) + "] must be a number, got " +
-                            samples[k].dump());
-      }
-      b.samples_ms.push_back(samples[k].get<double>());
-    }
-    if (const auto [it, fresh] = seen.emplace(b.key, i); !fresh) {
-      malformed(path, "rows[" + std::to_string(i) + "] repeats " + b.key + " (rows[" +
-                          std::to_string(it->second) + "])");
-    }
-    file.rows.push_back(std::move(b));
-  }
-  return file;
+  return bench_run_from_json(doc, path);
 }
 
 std::string percent(double fraction) {
@@ -153,52 +91,18 @@ namespace {
 int compare_files(const std::string& base_path, const std::string& new_path,
                   const CompareOptions& options, bool as_json) {
   options.validate();
-  const BenchFile base = read_bench_file(base_path), next = read_bench_file(new_path);
-  std::map<std::string, const Benchmark*> in_new;
-  for (const Benchmark& b : next.rows) in_new[b.key] = &b;
-  std::map<std::string, bool> in_base;
-
-  json rows = json::array(), only_base = json::array(), only_new = json::array();
-  bool regression = false;
-  for (const Benchmark& b : base.rows) {
-    in_base[b.key] = true;
-    const auto it = in_new.find(b.key);
-    if (it == in_new.end()) {
-      only_base.push_back(b.key);
-      continue;
-    }
-    const std::string where = " " + b.key + " samples_ms";
-    const Comparison c = compare_samples(b.samples_ms, it->second->samples_ms, options,
-                                         base.path + where, next.path + where);
-    regression = regression || c.verdict == Verdict::slower;
-    rows.push_back({{"benchmark", b.key},
-                    {"base_median_ms", c.median_a},
-                    {"new_median_ms", c.median_b},
-                    {"change", c.change},
-                    {"p_value", c.mann_whitney.p_value},
-                    {"ratio_interval", {c.ratio_interval.low, c.ratio_interval.high}},
-                    {"verdict", verdict_name(c.verdict)},
-                    {"sentence", c.sentence}});
-  }
-  for (const Benchmark& b : next.rows) {
-    if (!in_base.count(b.key)) only_new.push_back(b.key);
-  }
-
+  const BenchRun base = read_bench_file(base_path), next = read_bench_file(new_path);
+  const json report = compare_runs(base, next, options);
+  const bool regression = report["regression"].get<bool>();
+  const json& rows = report["rows"];
+  const json& only_base = report["only_in_base"];
+  const json& only_new = report["only_in_new"];
   if (as_json) {
-    std::cout << json{{"base", base.path},
-                      {"new", next.path},
-                      {"alpha", options.alpha},
-                      {"threshold", options.threshold},
-                      {"rows", rows},
-                      {"only_in_base", only_base},
-                      {"only_in_new", only_new},
-                      {"regression", regression}}
-                     .dump(2)
-              << "\n";
+    std::cout << report.dump(2) << "\n";
     return regression ? 1 : 0;
   }
   std::printf("A = %s (base), B = %s (new); alpha %g, noise threshold %g%%\n\n",
-              base.path.c_str(), next.path.c_str(), options.alpha, 100.0 * options.threshold);
+              base.name.c_str(), next.name.c_str(), options.alpha, 100.0 * options.threshold);
   std::printf("%-28s %12s %12s %8s %8s  %s\n", "benchmark", "base ms", "new ms", "change", "p",
               "verdict");
   for (const json& r : rows) {
@@ -213,8 +117,8 @@ int compare_files(const std::string& base_path, const std::string& new_path,
     std::printf("%s: %s\n", r["benchmark"].get<std::string>().c_str(),
                 r["sentence"].get<std::string>().c_str());
   }
-  for (const json& k : only_base) std::printf("only in %s: %s\n", base.path.c_str(), k.get<std::string>().c_str());
-  for (const json& k : only_new) std::printf("only in %s: %s\n", next.path.c_str(), k.get<std::string>().c_str());
+  for (const json& k : only_base) std::printf("only in %s: %s\n", base.name.c_str(), k.get<std::string>().c_str());
+  for (const json& k : only_new) std::printf("only in %s: %s\n", next.name.c_str(), k.get<std::string>().c_str());
   if (regression) std::printf("\nregression: at least one benchmark is significantly slower\n");
   return regression ? 1 : 0;
 }

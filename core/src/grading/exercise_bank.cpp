@@ -19,7 +19,8 @@ using nlohmann::json;
 const std::vector<ChapterCode>& exercise_chapters() {
   // Other chapters add theirs here, with their data file, when they get exercises.
   static const std::vector<ChapterCode> chapters = {{"profiling", profiling_exercises},
-                                                    {"acceleration", acceleration_exercises}};
+                                                    {"acceleration", acceleration_exercises},
+                                                    {"benchmarking", benchmarking_exercises}};
   return chapters;
 }
 

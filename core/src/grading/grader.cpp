@@ -303,6 +303,31 @@ std::pair<bool, std::string> grade_benchmark(const detail::CodeTest& test, const
                      " needed (if your loop order is right, close other tabs and run again)"};
 }
 
+// How a failed test was called, so the student can reproduce it: "f(768, 3072)", each
+// argument as JSON, an argument longer than kMaxArgumentText cut to its start and "… (N
+// values)" for an array, the whole list cut at kMaxCallText.
+constexpr std::size_t kMaxArgumentText = 60;
+constexpr std::size_t kMaxCallText = 160;
+std::string call_text(const std::string& function, const json& args) {
+  std::string list;
+  const auto cut = [](const std::string& text, std::size_t max) {
+    if (text.size() <= max) return text;
+    std::size_t end = max;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;  // UTF-8
+    return text.substr(0, end) + "…";
+  };
+  const json items = args.is_array() ? args : json::array({args});
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    std::string text = items[i].is_number_float() ? shown(items[i]) : items[i].dump();
+    if (text.size() > kMaxArgumentText) {
+      text = cut(text, kMaxArgumentText);
+      if (items[i].is_array()) text += " (" + std::to_string(items[i].size()) + " values)";
+    }
+    list += (i == 0 ? "" : ", ") + text;
+  }
+  return function + "(" + cut(list, kMaxCallText) + ")";
+}
+
 json grade_code(const Exercise& e, const VariantData& v, const json& answer) {
   require_object_with(answer, "results", "{\"results\": [{\"value\": 3}]}");
   const std::string n = std::to_string(v.tests.size());
@@ -356,6 +381,8 @@ json grade_code(const Exercise& e, const VariantData& v, const json& answer) {
       message = "did not finish within " + format_number(e.time_limit_ms, kRoundTripDigits) + " ms";
     }
     passed += ok ? 1 : 0;
+    // A failed plain test says how it was called (a timed test's inputs are fresh each run).
+    if (!ok && test.benchmark.is_null()) message += " (called as " + call_text(e.function_name, test.args) + ")";
     tests.push_back({{"name", test.name}, {"passed", ok}, {"message", test.name + ": " + message}});
   }
 

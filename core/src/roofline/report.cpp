@@ -191,19 +191,24 @@ json roofline_report(std::string_view version, bool quick, Clock& clock) {
   return report;
 }
 
-json bench_report(std::string_view version, bool quick, Clock& clock, bool samples) {
-  const TimerOptions timer = report_timer(quick);
-  json rows = json::array();
+RooflinePlan bench_plan(bool quick) {
+  RooflinePlan plan;
+  plan.timer = report_timer(quick);
   const std::vector<std::size_t> sizes =
       quick ? std::vector<std::size_t>{32, 64} : std::vector<std::size_t>{64, 128, 256, 512};
   for (std::size_t n : sizes) {
-    for (const MatmulVariant& v : matmul_variants()) {
-      rows.push_back(row("matmul", n, v.name, std::nullopt, timer, clock, samples));
-    }
+    for (const MatmulVariant& v : matmul_variants()) plan.points.push_back({"matmul", n, v.name});
   }
   const std::size_t elements = quick ? std::size_t{1} << 16 : std::size_t{1} << 22;
-  for (const GeluVariant& v : gelu_variants()) {
-    rows.push_back(row("gelu", elements, v.name, std::nullopt, timer, clock, samples));
+  for (const GeluVariant& v : gelu_variants()) plan.points.push_back({"gelu", elements, v.name});
+  return plan;
+}
+
+json bench_report(std::string_view version, bool quick, Clock& clock, bool samples) {
+  const RooflinePlan plan = bench_plan(quick);
+  json rows = json::array();
+  for (const RooflinePlanPoint& p : plan.points) {
+    rows.push_back(row(p.op, p.n, p.variant, std::nullopt, plan.timer, clock, samples));
   }
   json report = header("bench", version, quick);
   report["rows"] = std::move(rows);

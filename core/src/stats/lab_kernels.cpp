@@ -2,9 +2,12 @@
 // inputs built once, and the timer's raw per-call samples of one. Not for: A/B rounds (ab.cpp).
 #include "perflab/stats/lab_kernels.hpp"
 
+#include <cmath>
+#include <string>
 #include <utility>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
 #include "perflab/kernels/kernels.hpp"
 #include "perflab/tensor/tensor.hpp"
 
@@ -46,13 +49,70 @@ LabKernel lab_kernel(const std::string& op, const std::string& variant, std::siz
   throw ValueError("op must be \"matmul\" or \"gelu\", got \"" + op + "\"");
 }
 
+void KernelSampling::validate() const {
+  if (inner_iterations < 0 || inner_iterations > kMaxFixedInnerIterations) {
+    throw ValueError("inner_iterations must be 0 (the timer's batching rule) or a whole number "
+                     "from 1 to " + std::to_string(kMaxFixedInnerIterations) + ", got " +
+                     std::to_string(inner_iterations));
+  }
+  if (!std::isfinite(clock_tick_ms) || clock_tick_ms < 0 || clock_tick_ms > kMaxClockTickMs) {
+    throw ValueError("clock_tick_ms must be 0 (the clock as it is) or a number of milliseconds "
+                     "above 0 and at most " + format_number(kMaxClockTickMs) + ", got " +
+                     format_number(clock_tick_ms));
+  }
+}
+
+double CoarseClock::now_ms() { return std::floor(base_->now_ms() / tick_ms_) * tick_ms_; }
+
+namespace {
+
+// Exactly `inner` calls per sample: no calibration, so a sample may be far shorter than the
+// clock's tick (the point of the clock experiment).
+KernelSample sample_fixed(const LabKernel& kernel, const TimerOptions& options, Clock& clock,
+                          const ProgressFn& progress, long inner) {
+  KernelSample out;
+  out.inner_iterations = inner;
+  out.resolution_ms = measure_resolution_ms(clock);
+  const double start = clock.now_ms();
+  for (int i = 0; i < options.warmup; ++i) kernel.call();
+  out.samples_ms.reserve(static_cast<std::size_t>(options.samples));
+  for (int s = 0; s < options.samples; ++s) {
+    out.samples_ms.push_back(time_batch_ms(clock, kernel.call, inner) / static_cast<double>(inner));
+    if (progress && !progress(static_cast<double>(s + 1) / options.samples)) {
+      throw CancelledError("sampling cancelled after " + std::to_string(s + 1) + " of " +
+                           std::to_string(options.samples) + " samples");
+    }
+    if (s + 1 < options.samples && clock.now_ms() - start > options.max_total_ms) {
+      out.warning = "the time budget (max_total_ms " + format_number(options.max_total_ms) +
+                    " ms) ran out after " + std::to_string(s + 1) + " of " +
+                    std::to_string(options.samples) +
+                    " samples; take fewer samples or allow more time";
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 KernelSample sample_kernel(const LabKernel& kernel, const TimerOptions& options, Clock& clock,
-                           const ProgressFn& progress) {
-  Timer timer(clock);
-  timer.options(options);
-  if (progress) timer.on_progress(progress);
-  const Stats stats = timer.run(kernel.call);
-  return {stats.per_call_ms, stats.inner_iterations, stats.resolution_ms, stats.warning};
+                           const ProgressFn& progress, const KernelSampling& sampling) {
+  options.validate();
+  sampling.validate();
+  CoarseClock coarse(clock, sampling.clock_tick_ms > 0 ? sampling.clock_tick_ms : 1.0);
+  Clock& used = sampling.clock_tick_ms > 0 ? static_cast<Clock&>(coarse) : clock;
+  KernelSample out;
+  if (sampling.inner_iterations > 0) {
+    out = sample_fixed(kernel, options, used, progress, sampling.inner_iterations);
+  } else {
+    Timer timer(used);
+    timer.options(options);
+    if (progress) timer.on_progress(progress);
+    const Stats stats = timer.run(kernel.call);
+    out = {stats.per_call_ms, stats.inner_iterations, stats.resolution_ms, 0, stats.warning};
+  }
+  out.clock_tick_ms = sampling.clock_tick_ms;
+  return out;
 }
 
 }  // namespace perflab

@@ -229,6 +229,133 @@ SuitePointResult measure_suite_point(const Suite& suite, std::size_t index, Cloc
   return r;
 }
 
+nlohmann::json to_json(const SuitePointResult& point) {
+  json j = {{"kind", point.kind}, {"index", point.index}};
+  if (point.kind == "model") {
+    j["model"] = to_json(point.model);
+  } else {
+    j["kernel"] = to_json(point.kernel);
+  }
+  return j;
+}
+
+namespace {
+
+// Typed fields of a point handed back, each named by its path.
+const json& need(const json& j, const std::string& where, const char* key) {
+  if (!j.is_object()) throw ValueError(where + " must be an object");
+  const auto it = j.find(key);
+  if (it == j.end()) throw ValueError(where + "." + key + " is missing");
+  return *it;
+}
+double number_at(const json& j, const std::string& where, const char* key) {
+  const json& v = need(j, where, key);
+  if (!v.is_number()) throw ValueError(where + "." + key + " must be a number, got " + v.dump());
+  const double d = v.get<double>();
+  if (!std::isfinite(d) || d < 0) {
+    throw ValueError(where + "." + key + " must be a finite number ≥ 0, got " + v.dump());
+  }
+  return d;
+}
+std::size_t size_at(const json& j, const std::string& where, const char* key) {
+  const double d = number_at(j, where, key);
+  if (d != std::floor(d) || d > 9007199254740991.0) {
+    throw ValueError(where + "." + key + " must be a whole number, got " + need(j, where, key).dump());
+  }
+  return static_cast<std::size_t>(d);
+}
+std::string string_at(const json& j, const std::string& where, const char* key) {
+  const json& v = need(j, where, key);
+  if (!v.is_string()) throw ValueError(where + "." + key + " must be a string, got " + v.dump());
+  return v.get<std::string>();
+}
+
+Stats stats_from_json(const json& j, const std::string& where) {
+  Stats s;
+  s.samples = size_at(j, where, "samples");
+  s.outliers = size_at(j, where, "outliers");
+  s.mean_ms = number_at(j, where, "mean_ms");
+  s.stddev_ms = number_at(j, where, "stddev_ms");
+  s.min_ms = number_at(j, where, "min_ms");
+  s.max_ms = number_at(j, where, "max_ms");
+  s.median_ms = number_at(j, where, "median_ms");
+  s.p95_ms = number_at(j, where, "p95_ms");
+  s.p99_ms = number_at(j, where, "p99_ms");
+  s.ci95_low_ms = number_at(j, where, "ci95_low_ms");
+  s.ci95_high_ms = number_at(j, where, "ci95_high_ms");
+  s.cv = number_at(j, where, "cv");
+  s.inner_iterations = static_cast<long>(size_at(j, where, "inner_iterations"));
+  s.resolution_ms = number_at(j, where, "resolution_ms");
+  s.warning = string_at(j, where, "warning");
+  return s;
+}
+
+}  // namespace
+
+SuitePointResult suite_point_from_json(const json& j, const Suite& suite, const std::string& where) {
+  SuitePointResult r;
+  r.kind = string_at(j, where, "kind");
+  r.index = size_at(j, where, "index");
+  if (r.kind == "model") {
+    if (r.index >= suite.models.size()) {
+      throw ValueError(where + ".index must be below " + std::to_string(suite.models.size()) +
+                       " (the suite's models), got " + std::to_string(r.index));
+    }
+    const std::string w = where + ".model";
+    const json& m = need(j, where, "model");
+    ModelBenchmark& b = r.model;
+    b.name = string_at(m, w, "name");
+    const json& given = suite.models[r.index];
+    const std::string expected =
+        given.is_string() ? given.get<std::string>() : given.value("name", std::string());
+    if (b.name != expected) {
+      throw ValueError(w + ".name is \"" + b.name + "\", but the suite's models[" +
+                       std::to_string(r.index) + "] is \"" + expected + "\"");
+    }
+    b.source = string_at(m, w, "source");
+    b.batch = size_at(m, w, "batch");
+    b.parameters = size_at(m, w, "parameters");
+    b.size_bytes = number_at(m, w, "size_bytes");
+    b.flops_per_sample = number_at(m, w, "flops_per_sample");
+    b.flops_per_batch = number_at(m, w, "flops_per_batch");
+    b.peak_memory_bytes = number_at(m, w, "peak_memory_bytes");
+    b.activation_bytes = number_at(m, w, "activation_bytes");
+    b.latency = stats_from_json(need(m, w, "latency"), w + ".latency");
+    b.latency_ms = number_at(m, w, "latency_ms");
+    b.throughput_samples_per_s = number_at(m, w, "throughput_samples_per_s");
+    b.original_energy_estimate_j = number_at(m, w, "original_energy_estimate_j");
+    return r;
+  }
+  if (r.kind == "kernel") {
+    if (r.index >= suite.kernels.size()) {
+      throw ValueError(where + ".index must be below " + std::to_string(suite.kernels.size()) +
+                       " (the suite's kernels), got " + std::to_string(r.index));
+    }
+    const std::string w = where + ".kernel";
+    const json& k = need(j, where, "kernel");
+    OperationMeasurement& m = r.kernel;
+    m.op = string_at(k, w, "op");
+    m.variant = string_at(k, w, "variant");
+    m.n = size_at(k, w, "n");
+    const SuiteKernel& planned = suite.kernels[r.index];
+    if (m.op != planned.op || m.n != planned.n) {
+      throw ValueError(w + " is " + m.op + " at n=" + std::to_string(m.n) +
+                       ", but the suite's kernels[" + std::to_string(r.index) + "] is " +
+                       planned.op + " at n=" + std::to_string(planned.n));
+    }
+    m.elements = size_at(k, w, "elements");
+    m.flops = number_at(k, w, "flops");
+    m.bytes = number_at(k, w, "bytes");
+    m.intensity = number_at(k, w, "intensity");
+    m.gflops_per_s = number_at(k, w, "gflops_per_s");
+    m.gb_per_s = number_at(k, w, "gb_per_s");
+    m.ns_per_element = number_at(k, w, "ns_per_element");
+    m.stats = stats_from_json(need(k, w, "stats"), w + ".stats");
+    return r;
+  }
+  throw ValueError(where + ".kind must be \"model\" or \"kernel\", got \"" + r.kind + "\"");
+}
+
 SystemInfo system_info(std::string_view version, Clock& clock) {
   SystemInfo s;
   s.version = std::string(version);

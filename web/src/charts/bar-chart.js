@@ -7,6 +7,23 @@ import * as Plot from '@observablehq/plot';
 import { CHART_STYLE, PlotChart, emptyMark } from './plot-chart.js';
 import { formatSig } from '../ui/format.js';
 
+// Dashed horizontal references with their labels at the right edge, drawn once there are bars
+// (an empty chart shows only its hint). The labels sit above their line.
+function referenceMarks(references, drawn) {
+  if (!drawn || references.length === 0) return [];
+  return [
+    Plot.ruleY(references, { y: 'y', stroke: 'currentColor', strokeDasharray: '4,3', strokeOpacity: 0.7 }),
+    Plot.text(references, {
+      y: 'y',
+      text: 'label',
+      frameAnchor: 'right',
+      textAnchor: 'end',
+      dy: -6,
+      fill: 'currentColor',
+    }),
+  ];
+}
+
 export class BarChart extends PlotChart {
   /**
    * @param {HTMLElement} container
@@ -21,6 +38,8 @@ export class BarChart extends PlotChart {
    * @param {string} options.yLabel axis label with unit
    * @param {(value: number) => string} [options.valueFormat] for stack totals and tips
    * @param {boolean} [options.totals] stacked mode: write each stack's total above it (default true)
+   * @param {Array<{y: number, label: string}>} [options.references] single-series bars:
+   *        dashed horizontal lines, each labelled at its right end (a 1× or 4× mark)
    * @param {string} options.ariaLabel what the chart shows, for screen readers
    * @param {string} [options.emptyText]
    * @param {number} [options.height]
@@ -79,6 +98,7 @@ export class BarChart extends PlotChart {
         marks: [
           Plot.barY(data, { x: o.x, y: o.y, fill: 'var(--accent, steelblue)', tip: { format: tipFormat } }),
           Plot.ruleY([0]),
+          ...referenceMarks(o.references ?? [], data.length > 0),
           emptyMark(data.length === 0, o.emptyText),
         ],
       });

@@ -61,6 +61,8 @@ export const API = Object.freeze({
   runAB: point(['op', 'variant_a', 'variant_b', 'n', 'options'], ['op', 'variant_a', 'variant_b', 'n'], (a) =>
     `${a.variant_a} against ${a.variant_b} ${a.op}${a.op === 'matmul' ? ` at N=${a.n}` : ` on ${a.n} elements`}${a.options?.mode ? `, ${a.options.mode}` : ''}`,
   ),
+  // One point of a benchmark suite (a model or a kernel), as JSON suiteReport reads back.
+  measureSuitePoint: point(['suite', 'index'], ['index'], (a) => `suite point ${a.index}`),
   // Counted, nothing timed: attention's FLOPs and bytes at one sequence length.
   attentionPoint: point(['d_model', 'heads', 'seq_len', 'batch'], [], (a) => `attention at T=${a.seq_len}`),
 
@@ -87,6 +89,12 @@ export const API = Object.freeze({
   summarizeSample: call(['values', 'options'], 'summarize a sample'),
   compareSamples: call(['a', 'b', 'options'], 'compare two samples'),
   fitComplexity: call(['sizes', 'times'], 'fit complexity classes to times against sizes'),
+  intervalCoverage: call(['reference', 'sizes', 'options'], 'check how often small samples’ intervals cover the reference median'),
+  benchPlan: call(['quick'], 'read the benchmarks perflab bench times'),
+  compareRuns: call(['base', 'next', 'options'], 'compare a run with its baseline'),
+  modelMetrics: call([], 'list the metrics a suite may measure'),
+  suitePlan: call(['suite'], 'read a suite’s points'),
+  suiteReport: call(['suite', 'points', 'version'], 'write a suite’s report'),
 });
 
 /**
@@ -95,8 +103,12 @@ export const API = Object.freeze({
  * listed here (or leaves unused one that is not).
  */
 export const NOT_YET_MOUNTED = Object.freeze({
-  fitComplexity: 'the Benchmarking chapter: complexity classes and the log-log exponent of a sweep',
-  sampleKernel: 'the Benchmarking chapter: distributions, intervals and A/B rounds of raw samples',
+  benchPlan: 'the Benchmarking chapter: the regression experiment runs the kernels perflab bench times',
+  compareRuns: 'the Benchmarking chapter: the regression experiment compares a run with its baseline',
+  modelMetrics: 'the Benchmarking chapter: the suite experiment’s metrics',
+  suitePlan: 'the Benchmarking chapter: the suite experiment plans its points',
+  measureSuitePoint: 'the Benchmarking chapter: the suite experiment measures each point',
+  suiteReport: 'the Benchmarking chapter: the suite experiment’s report',
 });
 
 /**

@@ -119,6 +119,7 @@ struct ChapterCode {
 const std::vector<ChapterCode>& exercise_chapters();
 std::vector<ExerciseCode> profiling_exercises();     // exercise_bank_profiling.cpp
 std::vector<ExerciseCode> acceleration_exercises();  // exercise_bank_acceleration.cpp
+std::vector<ExerciseCode> benchmarking_exercises();  // exercise_bank_benchmarking.cpp
 
 // One chapter's data file joined with its C++, in the file's order. Throws Error naming the
 // file and the entry when the file is not valid JSON, lacks a field or has an unknown one,

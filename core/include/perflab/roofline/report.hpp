@@ -36,6 +36,11 @@ RooflinePlan roofline_plan(bool quick);
 // {"timer": {warmup, samples, min_sample_ms, max_total_ms}, "points": [{op, n, variant}]}.
 nlohmann::json to_json(const RooflinePlan& plan);
 
+// The kernels `perflab bench` times and the page's regression experiment samples: every
+// matmul variant at N = 64, 128, 256, 512 and every GELU variant over 4 Mi elements; quick:
+// N = 32 and 64, 64 Ki elements. The same shape and timer as roofline_plan.
+RooflinePlan bench_plan(bool quick);
+
 // Every report: {"tool": "perflab", "kind": "roofline" | "bench", "version", "quick",
 // "simd_backend", "rows": [measure_operation rows (operations.hpp to_json)]}.
 //
@@ -44,9 +49,9 @@ nlohmann::json to_json(const RooflinePlan& plan);
 // point in its order. quick: also the quick probe.
 nlohmann::json roofline_report(std::string_view version, bool quick,
                                Clock& clock = default_clock());
-// bench: every matmul variant at N = 64, 128, 256, 512 and every GELU variant over 4 Mi
-// elements; no roofs. quick: N = 32 and 64, 64 Ki elements. samples: each row also carries
-// "samples_ms", every per-call sample in the order taken (what `perflab compare` tests).
+// bench: one row per bench_plan(quick) point, in order; no roofs. samples: each row also
+// carries "samples_ms", every per-call sample in the order taken (what `perflab compare`
+// tests).
 nlohmann::json bench_report(std::string_view version, bool quick, Clock& clock = default_clock(),
                             bool samples = false);
 

@@ -33,14 +33,46 @@ LabKernel lab_kernel(const std::string& op, const std::string& variant, std::siz
 
 struct KernelSample {
   std::vector<double> samples_ms;  // per-call time of each sample, in order, outliers kept
-  long inner_iterations = 1;       // calls per sample (the timer's batching rule)
-  double resolution_ms = 0;        // the clock's measured resolution
+  long inner_iterations = 1;       // calls per sample (the timer's batching rule, or fixed)
+  double resolution_ms = 0;        // the resolution of the clock the samples were read from
+  double clock_tick_ms = 0;        // the coarsening applied (0: none)
   std::string warning;             // the timer's warning, if any (e.g. the budget ran out)
 };
 
-// Times `kernel` with Timer and `options` (warmup, samples, min_sample_ms, max_total_ms)
-// and returns every sample it took. Throws what options.validate() throws.
+// What the Benchmarking chapter changes about sampling to show why the timer's rule exists.
+struct KernelSampling {
+  // 0: the timer's batching rule (each sample ≥ 100 ticks and min_sample_ms); n ≥ 1: every
+  // sample is exactly n back-to-back calls, no calibration (1: one call per sample, as the
+  // warmup experiment needs to see each call). At most kMaxFixedInnerIterations.
+  long inner_iterations = 0;
+  // 0: the clock as it is; > 0: every reading rounded down to a multiple of this (at most
+  // kMaxClockTickMs), emulating a coarser clock than the machine's.
+  double clock_tick_ms = 0;
+  // ValueError naming the field, its value and the allowed range.
+  void validate() const;
+};
+inline constexpr long kMaxFixedInnerIterations = 1L << 20;
+inline constexpr double kMaxClockTickMs = 100.0;
+
+// A clock whose readings are `base`'s rounded down to a multiple of tick_ms.
+class CoarseClock final : public Clock {
+ public:
+  CoarseClock(Clock& base, double tick_ms) : base_(&base), tick_ms_(tick_ms) {}
+  double now_ms() override;
+  const char* name() const override { return "coarsened"; }
+
+ private:
+  Clock* base_;
+  double tick_ms_;
+};
+
+// Times `kernel` with `options` (warmup, samples, min_sample_ms, max_total_ms) and returns
+// every sample it took. With the default sampling this is Timer::run; a fixed
+// inner_iterations runs warmup calls, then `samples` batches of exactly that many calls,
+// stopping early (with a warning saying how many were taken) when max_total_ms runs out;
+// progress after each sample. Throws what options.validate() and sampling.validate() throw.
 KernelSample sample_kernel(const LabKernel& kernel, const TimerOptions& options = {},
-                           Clock& clock = default_clock(), const ProgressFn& progress = {});
+                           Clock& clock = default_clock(), const ProgressFn& progress = {},
+                           const KernelSampling& sampling = {});
 
 }  // namespace perflab

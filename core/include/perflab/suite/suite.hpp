@@ -61,6 +61,16 @@ struct SuitePointResult {
 SuitePointResult measure_suite_point(const Suite& suite, std::size_t index,
                                      Clock& clock = default_clock());
 
+// One measured point as JSON, so a page can keep the points it measured one call at a time
+// and hand them back for the report: {kind, index, model: to_json(ModelBenchmark)} or
+// {kind, index, kernel: to_json(OperationMeasurement)}. suite_point_from_json reads it back
+// (extra fields ignored); ValueError naming the field under `where` ("points[2].model.latency
+// .median_ms must be a number") or a point that is not one of `suite`'s (index out of range,
+// the wrong kind, another model's or kernel's name).
+nlohmann::json to_json(const SuitePointResult& point);
+SuitePointResult suite_point_from_json(const nlohmann::json& point, const Suite& suite,
+                                       const std::string& where = "point");
+
 // What the report says about the machine and the build.
 struct SystemInfo {
   std::string version;       // the caller's (the CLI's project version; the page's build id)

@@ -4,6 +4,7 @@
 // columns. No DOM.
 
 import { rooflineReferences } from '../../charts/shape.js';
+import { formatSig } from '../../ui/format.js';
 import { operationCsvColumns } from '../operation-row.js';
 
 /** The chart's intensity axis (FLOP/byte): from below add's 1/12 to above N/6 at N = 1024. */
@@ -38,12 +39,12 @@ export function rooflinePoints(values, { info }) {
 }
 
 /**
- * How a kernel is named on the chart and in the table: "matmul N=64" (packed, the layers'
- * kernel), "matmul naive N=64", "gelu fused-simd", "softmax naive", "add".
+ * How a kernel is named on the chart and in the table: "matmul packed N=64" (every matmul
+ * names its variant; packed is the layers' kernel), "gelu fused-simd", "softmax naive", "add".
  */
 export function kernelName({ op, n, variant, options }) {
   const v = variant ?? options?.variant;
-  if (op === 'matmul') return v && v !== 'packed' ? `matmul ${v} N=${n}` : `matmul N=${n}`;
+  if (op === 'matmul') return `matmul ${v || 'packed'} N=${n}`;
   if (op === 'gelu') return `gelu ${v ?? ''}`.trim();
   return v === 'naive' ? `${op} naive` : op;
 }
@@ -76,14 +77,22 @@ export function chartPoints(rows, near = 1.05) {
   });
 }
 
-/** The roofs as the chart's two reference segments (peak and bandwidth), or none yet. */
+/**
+ * The roofs as the chart's two reference segments (peak and bandwidth) and the ridge point
+ * core reported with the probe as a vertical line, or none yet.
+ */
 export function roofLines(info) {
   if (!(info?.peak_gflops_per_s > 0) || !(info?.bandwidth_gb_per_s > 0)) return [];
-  return rooflineReferences({
+  const lines = rooflineReferences({
     peak_gflops_per_s: info.peak_gflops_per_s,
     bandwidth_gb_per_s: info.bandwidth_gb_per_s,
     xDomain: [...X_DOMAIN],
   });
+  const ridge = info.ridge_flops_per_byte;
+  if (ridge > X_DOMAIN[0] && ridge < X_DOMAIN[1]) {
+    lines.push({ kind: 'ridge', x: ridge, dashed: true, label: `ridge ${formatSig(ridge)} FLOP/byte` });
+  }
+  return lines;
 }
 
 export const TABLE_COLUMNS = Object.freeze([

@@ -5,10 +5,18 @@
 
 import { aaExperiment } from './aa-experiment.js';
 import { abExperiment } from './ab-experiment.js';
-// The comparison experiments' verdict cards and report (their specs stay importable by node).
-import './compare.css';
+import { clockExperiment } from './clock-experiment.js';
+import { complexityExperiment } from './complexity-experiment.js';
+import { distributionExperiment } from './distribution-experiment.js';
+import { intervalsExperiment } from './intervals-experiment.js';
+import { warmupExperiment } from './warmup-experiment.js';
 
 export const EXPERIMENTS = {
   aa: aaExperiment,
   ab: abExperiment,
+  clock: clockExperiment,
+  complexity: complexityExperiment,
+  distribution: distributionExperiment,
+  intervals: intervalsExperiment,
+  warmup: warmupExperiment,
 };

@@ -11,6 +11,8 @@ import { INTRO, SECTIONS } from './explanations.js';
 import { askCore, factTexts } from './facts.js';
 import { EXPERIMENTS } from './experiments.js';
 import './benchmarking.css';
+// The comparison experiments' verdict cards and report (experiments.js stays importable by node).
+import './compare.css';
 
 /** The id of the element an experiment of this chapter mounts into. */
 export const slotId = (experiment) => `benchmarking-${experiment}-slot`;

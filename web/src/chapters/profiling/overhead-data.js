@@ -23,7 +23,7 @@ export const OVERHEAD_COLUMNS = Object.freeze([
   { key: 'overhead_ms', label: 'overhead', unit: 'ms', format: 'sig' },
   { label: 'overhead', format: (r) => `${formatSig(r.overhead_percent)}%` },
   { key: 'clock_read_ms', label: 'one clock read', unit: 'ms', format: 'sig' },
-  { label: 'warning', format: (r) => [r.plain?.warning, r.with_context?.warning].filter(Boolean).join(' / ') },
+  { label: 'warning', align: 'left', format: (r) => [r.plain?.warning, r.with_context?.warning].filter(Boolean).join(' / ') },
 ]);
 
 export const OVERHEAD_CSV = Object.freeze([

@@ -1,0 +1,116 @@
+// bench_run_from_json and compare_runs: two benchmark runs read and compared benchmark by
+// benchmark. Not for: printing the table (tools/cli/compare.cpp) or the statistics (compare.cpp).
+#include "perflab/stats/regression.hpp"
+
+#include <map>
+
+#include "perflab/base/error.hpp"
+
+namespace perflab {
+namespace {
+
+using json = nlohmann::json;
+
+[[noreturn]] void malformed(const std::string& name, const std::string& what) {
+  throw ValueError(name + ": " + what);
+}
+
+const json& member(const std::string& name, const json& object, const std::string& where,
+                   const char* field) {
+  const auto it = object.find(field);
+  if (it == object.end()) malformed(name, where + field + " is missing");
+  return *it;
+}
+
+}  // namespace
+
+BenchRun bench_run_from_json(const json& doc, const std::string& name) {
+  const json* rows = &doc;
+  if (!doc.is_array()) {
+    if (!doc.is_object() || !doc.contains("tool") || doc["tool"] != "perflab") {
+      malformed(name, "not perflab JSON (no \"tool\": \"perflab\"); make it with `perflab bench "
+                      "--json --samples`");
+    }
+    const json& kind = member(name, doc, "", "kind");
+    if (kind != "bench") malformed(name, "kind must be \"bench\", got " + kind.dump());
+    rows = &member(name, doc, "", "rows");
+    if (!rows->is_array()) malformed(name, "rows must be an array");
+  }
+
+  BenchRun run{name, {}};
+  std::map<std::string, std::size_t> seen;
+  for (std::size_t i = 0; i < rows->size(); ++i) {
+    const std::string where = "rows[" + std::to_string(i) + "].";
+    const json& r = (*rows)[i];
+    if (!r.is_object()) malformed(name, "rows[" + std::to_string(i) + "] must be an object");
+    const json& op = member(name, r, where, "op");
+    const json& variant = member(name, r, where, "variant");
+    const json& n = member(name, r, where, "n");
+    if (!op.is_string()) malformed(name, where + "op must be a string");
+    if (!variant.is_string()) malformed(name, where + "variant must be a string");
+    if (!n.is_number()) malformed(name, where + "n must be a number");
+    const json& samples = member(name, r, where, "samples_ms");
+    if (!samples.is_array() || samples.empty()) {
+      malformed(name, where + "samples_ms must be a non-empty array of numbers (from `perflab "
+                              "bench --json --samples`)");
+    }
+    BenchSamples b;
+    b.key = op.get<std::string>() + " " + variant.get<std::string>() + " n=" + n.dump();
+    for (std::size_t k = 0; k < samples.size(); ++k) {
+      if (!samples[k].is_number()) {
+        malformed(name, where + "samples_ms[" + std::to_string(k) + "] must be a number, got " +
+                            samples[k].dump());
+      }
+      b.samples_ms.push_back(samples[k].get<double>());
+    }
+    if (const auto [it, fresh] = seen.emplace(b.key, i); !fresh) {
+      malformed(name, "rows[" + std::to_string(i) + "] repeats " + b.key + " (rows[" +
+                          std::to_string(it->second) + "])");
+    }
+    run.rows.push_back(std::move(b));
+  }
+  return run;
+}
+
+json compare_runs(const BenchRun& base, const BenchRun& next, const CompareOptions& options) {
+  options.validate();
+  std::map<std::string, const BenchSamples*> in_new;
+  for (const BenchSamples& b : next.rows) in_new[b.key] = &b;
+  std::map<std::string, bool> in_base;
+
+  json rows = json::array(), only_base = json::array(), only_new = json::array();
+  bool regression = false;
+  for (const BenchSamples& b : base.rows) {
+    in_base[b.key] = true;
+    const auto it = in_new.find(b.key);
+    if (it == in_new.end()) {
+      only_base.push_back(b.key);
+      continue;
+    }
+    const std::string where = " " + b.key + " samples_ms";
+    const Comparison c = compare_samples(b.samples_ms, it->second->samples_ms, options,
+                                         base.name + where, next.name + where);
+    regression = regression || c.verdict == Verdict::slower;
+    rows.push_back({{"benchmark", b.key},
+                    {"base_median_ms", c.median_a},
+                    {"new_median_ms", c.median_b},
+                    {"change", c.change},
+                    {"p_value", c.mann_whitney.p_value},
+                    {"ratio_interval", {c.ratio_interval.low, c.ratio_interval.high}},
+                    {"verdict", verdict_name(c.verdict)},
+                    {"sentence", c.sentence}});
+  }
+  for (const BenchSamples& b : next.rows) {
+    if (!in_base.count(b.key)) only_new.push_back(b.key);
+  }
+  return {{"base", base.name},
+          {"new", next.name},
+          {"alpha", options.alpha},
+          {"threshold", options.threshold},
+          {"rows", rows},
+          {"only_in_base", only_base},
+          {"only_in_new", only_new},
+          {"regression", regression}};
+}
+
+}  // namespace perflab

@@ -1,0 +1,115 @@
+// Protects the pure half of the Benchmarking chapter's complexity experiment: the sizes of each
+// kernel for normal and quick mode (rows carry op, variant, n and samples_ms, which the
+// exercises grade), how a row prints and its CSV, the grouping per kernel for core's fit, the
+// chart's points and best-fit curves from core's answer, the analysis sentences, and the
+// spec's checks. Rows and fits are hand-written in core's shapes; no DOM, no wasm.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { rowOf } from '../../web/src/lab/api.js';
+import { toCsv } from '../../web/src/experiments/csv.js';
+import { cellText, headerText } from '../../web/src/ui/columns.js';
+import { specProblems } from '../../web/src/experiments/model.js';
+import * as cx from '../../web/src/chapters/benchmarking/complexity-data.js';
+import { complexityExperiment, fitSentence, renderComplexity } from '../../web/src/chapters/benchmarking/complexity-experiment.js';
+import { EXPERIMENTS } from '../../web/src/chapters/benchmarking/experiments.js';
+import { installFakeDocument } from './fake-document.mjs';
+import { h } from '../../web/src/ui/dom.js';
+
+installFakeDocument();
+
+const row = (op, variant, n, samples_ms) =>
+  rowOf('sampleKernel', { op, variant, n, options: {} }, { samples_ms, inner_iterations: 2, resolution_ms: 0.005, warning: '' }, 'simd');
+
+test('complexity: every kernel at each of its sizes, smallest first; quick mode three sizes each', () => {
+  for (const quick of [false, true]) {
+    const points = cx.complexityPoints({}, { quick });
+    const { kernels, options } = cx.sweepOf(quick);
+    assert.equal(points.length, kernels.reduce((s, k) => s + k.sizes.length, 0));
+    for (const k of kernels) {
+      const sizes = points.filter((p) => p.op === k.op && p.variant === k.variant).map((p) => p.n);
+      assert.deepEqual(sizes, k.sizes);
+      assert.deepEqual(sizes, [...sizes].sort((a, b) => a - b), 'smallest first');
+      assert.ok(new Set(sizes).size >= 3, 'at least three sizes, so the slope has an interval');
+    }
+    assert.deepEqual(Object.keys(points[0]).sort(), ['n', 'op', 'options', 'variant']);
+    assert.deepEqual(points[0].options, { ...options });
+    assert.notEqual(points[0].options, points[1].options, 'each point owns its options');
+  }
+  const full = cx.complexityPoints({}, { quick: false });
+  assert.deepEqual(full.filter((p) => p.variant === 'naive').map((p) => p.n), [16, 24, 32, 48, 64, 96, 128]);
+  assert.deepEqual(full.filter((p) => p.op === 'gelu').map((p) => p.n).filter((n, i, a) => i === 0 || i === a.length - 1), [1024, 1048576]);
+  const quick = cx.complexityPoints({}, { quick: true });
+  assert.ok(quick.length < full.length);
+  assert.ok(cx.QUICK_SWEEP.options.samples < cx.FULL_SWEEP.options.samples);
+  assert.ok(cx.QUICK_SWEEP.options.max_total_ms * quick.length <= 5000, 'quick mode is seconds at most');
+});
+
+test('complexity: a row carries op, variant, n and samples_ms; table and CSV print them', () => {
+  const r = row('matmul', 'naive', 32, [0.1, 0.12]);
+  for (const key of ['op', 'variant', 'n', 'samples_ms']) assert.ok(key in r, key);
+  const cells = Object.fromEntries(cx.TABLE_COLUMNS.map((c) => [headerText(c), cellText(c, r)]));
+  assert.equal(cells.samples, '2');
+  assert.equal(cells['calls per sample'], '2');
+  const csv = toCsv([r], cx.CSV_COLUMNS).split('\r\n');
+  assert.equal(csv[0], 'build,op,variant,n,inner_iterations,resolution_ms,warning,samples_ms');
+  assert.equal(csv[1], 'simd,matmul,naive,32,2,0.005,,0.1 0.12');
+});
+
+test('complexity: rows grouped per kernel in order of appearance, sizes in row order', () => {
+  const rows = [row('matmul', 'naive', 16, [1]), row('gelu', 'fused-simd', 1024, [1]), row('matmul', 'naive', 32, [2])];
+  const groups = cx.kernelGroups(rows);
+  assert.deepEqual(groups.map((g) => g.name), ['naive matmul', 'fused-simd GELU']);
+  assert.deepEqual(groups[0].rows.map((r) => r.n), [16, 32]);
+});
+
+const FITS = [
+  { complexity: 'O(n^3)', coefficient: 2e-6, normalized_rms: 0.03 },
+  { complexity: 'O(n^2)', coefficient: 1e-4, normalized_rms: 0.4 },
+  { complexity: 'O(1)', coefficient: 1, normalized_rms: 1.2 },
+];
+const KERNEL = {
+  op: 'matmul',
+  variant: 'naive',
+  name: 'naive matmul',
+  sizes: [16, 32, 64],
+  medians: [0.008, 0.066, 0.52],
+  fits: FITS,
+  power_law: { exponent: 2.98, coefficient: 2e-6, exponent_interval: { low: 2.5, high: 3.46 }, r_squared: 0.9991 },
+  warning: '',
+};
+
+test('complexity: the chart draws core’s medians and each kernel’s best class as c·g(n)', () => {
+  const { points, curves } = cx.fitChartData({ kernels: [KERNEL] });
+  assert.deepEqual(points, [
+    { n: 16, value: 0.008, series: 'naive matmul' },
+    { n: 32, value: 0.066, series: 'naive matmul' },
+    { n: 64, value: 0.52, series: 'naive matmul' },
+  ]);
+  assert.ok(curves.every((c) => c.fit === 'O(n^3)' && c.series === 'naive matmul'));
+  assert.deepEqual(curves.map((c) => c.n).filter((n) => [16, 32, 64].includes(n)), [16, 32, 64]);
+  const at64 = curves.find((c) => c.n === 64);
+  assert.equal(at64.value, 2e-6 * 64 ** 3);
+  assert.equal(curves.length, 9, 'three steps between each pair of sizes');
+  // A class this page cannot draw is left out rather than drawn wrong.
+  assert.deepEqual(cx.fitChartData({ kernels: [{ ...KERNEL, fits: [{ ...FITS[0], complexity: 'O(2^n)' }] }] }).curves, []);
+  assert.deepEqual(cx.fitChartData(null), { points: [], curves: [] });
+});
+
+test('complexity: the sentence and tables quote core’s fit', () => {
+  assert.equal(
+    fitSentence(KERNEL),
+    'naive matmul: best fit O(n^3) (normalized RMS 3.0%); log-log slope b = 2.98, 95% interval 2.50 to 3.46, R² = 0.999, over n = 16 … 64.',
+  );
+  const text = renderComplexity({ kernels: [{ ...KERNEL, warning: 'only three sizes' }] }, { h })
+    .map((n) => n.textContent)
+    .join('\n');
+  assert.match(text, /naive matmul: only three sizes/);
+  assert.match(text, /Ranked fits: naive matmul/);
+  assert.match(text, /O\(n\^2\)/);
+});
+
+test('complexity: the spec passes the framework’s checks and is mounted in its slot', () => {
+  assert.deepEqual(specProblems(complexityExperiment), []);
+  assert.equal(EXPERIMENTS.complexity, complexityExperiment);
+});

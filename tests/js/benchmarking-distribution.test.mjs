@@ -1,0 +1,125 @@
+// Protects the pure half of the Benchmarking chapter's distribution experiment: its one point
+// for normal and quick mode and for a chosen kernel, how its row prints, the CSV holding every
+// raw sample, the chart's data and the summary table from core's answer, the analysis box's
+// sentences, and that the spec passes the framework's checks. Rows and summaries are
+// hand-written in core's shapes; no DOM, no wasm.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { rowOf } from '../../web/src/lab/api.js';
+import { toCsv } from '../../web/src/experiments/csv.js';
+import { cellText, headerText } from '../../web/src/ui/columns.js';
+import { controlDefaults, specProblems } from '../../web/src/experiments/model.js';
+import * as dist from '../../web/src/chapters/benchmarking/distribution-data.js';
+import { distributionExperiment, renderDistribution } from '../../web/src/chapters/benchmarking/distribution-experiment.js';
+import { EXPERIMENTS } from '../../web/src/chapters/benchmarking/experiments.js';
+import { parseKernel } from '../../web/src/chapters/benchmarking/samples-common.js';
+import { installFakeDocument } from './fake-document.mjs';
+import { h } from '../../web/src/ui/dom.js';
+
+installFakeDocument();
+
+const interval = (low, high) => ({ low, high });
+export const SUMMARY = {
+  n: 6,
+  mean: 0.06,
+  std: 0.02,
+  median: 0.05,
+  min: 0.04,
+  max: 0.11,
+  p5: 0.041,
+  p25: 0.045,
+  p75: 0.055,
+  p95: 0.1,
+  p99: 0.108,
+  mad: 0.004,
+  cv: 0.33,
+  z_interval: interval(0.044, 0.076),
+  t_interval: interval(0.039, 0.081),
+  bootstrap_median_interval: interval(0.045, 0.06),
+  bootstrap_resamples: 10000,
+  bootstrap_seed: 1,
+  lower_fence: 0.03,
+  upper_fence: 0.07,
+  outliers: [{ index: 5, value: 0.11 }],
+  warning: '',
+};
+const ROW = rowOf(
+  'sampleKernel',
+  { op: 'matmul', variant: 'packed', n: 64, options: { samples: 6 } },
+  { samples_ms: [0.05, 0.04, 0.045, 0.055, 0.05, 0.11], inner_iterations: 8, resolution_ms: 0.005, warning: '' },
+  'simd',
+);
+
+test('distribution: one point of 1,000 samples of the chosen kernel, 200 in quick mode', () => {
+  const values = controlDefaults(distributionExperiment.controls);
+  assert.deepEqual(values, { kernel: dist.DEFAULT_KERNEL, n: dist.DEFAULT_N });
+  const full = dist.distributionPoints({ ...values, kernel: 'gelu/fused-simd' }, { quick: false });
+  assert.deepEqual(full, [{ op: 'gelu', variant: 'fused-simd', n: dist.DEFAULT_N, options: { ...dist.FULL_SAMPLING } }]);
+  assert.equal(full[0].options.samples, 1000);
+  const quick = dist.distributionPoints({}, { quick: true });
+  assert.deepEqual(quick, [{ ...parseKernel(dist.DEFAULT_KERNEL), n: dist.DEFAULT_N, options: { ...dist.QUICK_SAMPLING } }]);
+  assert.ok(quick[0].options.samples < full[0].options.samples);
+  assert.ok(quick[0].options.max_total_ms <= 3000, 'quick mode keeps the run to seconds');
+  assert.notEqual(quick[0].options, dist.QUICK_SAMPLING, 'each point owns its options');
+  assert.throws(() => dist.distributionPoints({ kernel: 'matmul' }, { quick: false }), /op\/variant/);
+});
+
+test('distribution: the row prints its kernel and batching, the CSV holds every sample in order', () => {
+  const cells = Object.fromEntries(dist.TABLE_COLUMNS.map((c) => [headerText(c), cellText(c, ROW)]));
+  assert.deepEqual(cells, {
+    op: 'matmul',
+    variant: 'packed',
+    n: '64',
+    samples: '6',
+    'calls per sample': '8',
+    'clock resolution (ms)': '0.00500',
+    warning: '',
+  });
+  const csv = toCsv([ROW], dist.CSV_COLUMNS).split('\r\n');
+  assert.equal(csv[0], 'build,op,variant,n,inner_iterations,resolution_ms,warning,samples_ms');
+  assert.equal(csv[1], 'simd,matmul,packed,64,8,0.005,,0.05 0.04 0.045 0.055 0.05 0.11');
+});
+
+test('distribution: the chart draws the raw samples with core’s summary, nothing before the analysis', () => {
+  assert.deepEqual(dist.chartData([ROW], { summary: SUMMARY }), { values: ROW.samples_ms, summary: SUMMARY });
+  assert.deepEqual(dist.chartData([ROW], null), { values: ROW.samples_ms, summary: null });
+  assert.deepEqual(dist.chartData([], null), { values: [], summary: null });
+});
+
+test('distribution: the summary table names every statistic core gives, with core’s numbers', () => {
+  const rows = dist.summaryRows(SUMMARY);
+  const by = Object.fromEntries(rows.map((r) => [r.statistic.split(' (')[0], r]));
+  assert.equal(by['samples n'].count, 6);
+  assert.equal(by.median.value, 0.05);
+  assert.equal(by.MAD.value, 0.004);
+  for (const p of ['p5', 'p95', 'p99']) assert.equal(by[p].value, SUMMARY[p]);
+  assert.equal(by['outliers beyond the fences'].count, 1);
+  assert.deepEqual(by['95% t interval of the mean'], { statistic: '95% t interval of the mean', low: 0.039, high: 0.081 });
+  assert.match(rows.at(-1).statistic, /10000 resamples, seed 1/);
+});
+
+test('distribution: the analysis sentences quote core’s numbers and agree with them', () => {
+  const kernel = { op: 'matmul', variant: 'packed', n: 64, inner_iterations: 8, resolution_ms: 0.005, warning: '' };
+  const text = renderDistribution({ summary: SUMMARY, kernel }, { h })
+    .map((n) => n.textContent)
+    .join('\n');
+  assert.match(text, /6 samples of the packed matmul at N = 64\. Each sample is the time per call of a batch of 8 calls/);
+  assert.match(text, /Median 0\.0500 ms, mean 0\.0600 ms: the mean lies above the median, pulled toward the slow tail\./);
+  assert.match(text, /1 of 6 samples lie beyond Tukey's fences \(0\.0300 ms and 0\.0700 ms\)/);
+  const below = renderDistribution({ summary: { ...SUMMARY, mean: 0.04 }, kernel }, { h })
+    .map((n) => n.textContent)
+    .join('\n');
+  assert.match(below, /the mean lies below the median\./);
+  const warned = renderDistribution({ summary: { ...SUMMARY, warning: 'few samples' }, kernel: { ...kernel, warning: 'budget' } }, { h })
+    .map((n) => n.textContent)
+    .join('\n');
+  assert.match(warned, /Timer: budget/);
+  assert.match(warned, /Summary: few samples/);
+});
+
+test('distribution: the spec passes the framework’s checks and is mounted in its slot', () => {
+  assert.deepEqual(specProblems(distributionExperiment), []);
+  assert.equal(EXPERIMENTS.distribution, distributionExperiment);
+  assert.equal(distributionExperiment.id, 'benchmarking-distribution');
+});

@@ -1,0 +1,89 @@
+// Protects the pure half of the Benchmarking chapter's warmup experiment: the one point (no
+// warmup, one call per sample) for normal and quick mode, the first and last stretches core
+// summarizes, the chart's rows, the row's table and CSV, the analysis sentences, and the
+// spec's checks. Rows and summaries are hand-written in core's shapes; no DOM, no wasm.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { rowOf } from '../../web/src/lab/api.js';
+import { toCsv } from '../../web/src/experiments/csv.js';
+import { cellText, headerText } from '../../web/src/ui/columns.js';
+import { controlDefaults, specProblems } from '../../web/src/experiments/model.js';
+import * as wu from '../../web/src/chapters/benchmarking/warmup-data.js';
+import { renderWarmup, warmupExperiment } from '../../web/src/chapters/benchmarking/warmup-experiment.js';
+import { EXPERIMENTS } from '../../web/src/chapters/benchmarking/experiments.js';
+import { installFakeDocument } from './fake-document.mjs';
+import { h } from '../../web/src/ui/dom.js';
+
+installFakeDocument();
+
+test('warmup: one point timing each of the first calls by itself; quick mode fewer calls', () => {
+  const values = controlDefaults(warmupExperiment.controls);
+  assert.deepEqual(values, { kernel: wu.DEFAULT_KERNEL, n: wu.DEFAULT_N });
+  const [full] = wu.warmupPoints({ ...values, kernel: 'gelu/unfused', n: 65536 }, { quick: false });
+  assert.deepEqual(full, {
+    op: 'gelu',
+    variant: 'unfused',
+    n: 65536,
+    options: { warmup: 0, samples: wu.FULL_WARMUP.calls, inner_iterations: 1, min_sample_ms: 0, max_total_ms: wu.FULL_WARMUP.max_total_ms },
+  });
+  assert.ok(full.options.samples >= 200, 'a few hundred calls');
+  const [quick] = wu.warmupPoints(values, { quick: true });
+  assert.equal(quick.options.samples, wu.QUICK_WARMUP.calls);
+  assert.ok(quick.options.samples < full.options.samples && quick.options.max_total_ms <= 3000);
+  assert.equal(quick.options.warmup, 0);
+  assert.equal(quick.options.inner_iterations, 1);
+});
+
+test('warmup: the first and the last calls as stretches, never overlapping', () => {
+  const samples = Array.from({ length: 30 }, (_, i) => i + 1);
+  const parts = wu.stretches(samples, { first: 10, last: 15 });
+  assert.deepEqual(parts.map(({ key, label, from, to }) => ({ key, label, from, to })), [
+    { key: 'first', label: 'first 10 calls', from: 1, to: 10 },
+    { key: 'last', label: 'last 15 calls', from: 16, to: 30 },
+  ]);
+  assert.deepEqual(parts[1].values, samples.slice(15));
+  // A run cut short by its budget: the last stretch shrinks, then vanishes.
+  assert.deepEqual(wu.stretches(samples.slice(0, 18), { first: 10, last: 15 }).map((p) => p.label), ['first 10 calls', 'last 8 calls']);
+  assert.deepEqual(wu.stretches(samples.slice(0, 6), { first: 10, last: 15 }).map((p) => p.label), ['first 6 calls']);
+});
+
+const ROW = rowOf('sampleKernel', { op: 'matmul', variant: 'blocked', n: 128, options: {} }, { samples_ms: [3, 0, 1.1, 1], inner_iterations: 1, resolution_ms: 0.005, clock_tick_ms: 0, warning: '' }, 'simd');
+
+test('warmup: the chart puts each call at its number, zero readings left off the log axis', () => {
+  assert.deepEqual(wu.callRows([ROW]), [
+    { call: 1, time_ms: 3, series: 'one call' },
+    { call: 3, time_ms: 1.1, series: 'one call' },
+    { call: 4, time_ms: 1, series: 'one call' },
+  ]);
+  assert.deepEqual(wu.callRows([]), []);
+  const cells = Object.fromEntries(wu.TABLE_COLUMNS.map((c) => [headerText(c), cellText(c, ROW)]));
+  assert.equal(cells['calls per sample'], '1');
+  assert.equal(toCsv([ROW], wu.CSV_COLUMNS).split('\r\n')[1], 'simd,matmul,blocked,128,1,0.005,,3 0 1.1 1');
+});
+
+const summary = (median, extra = {}) => ({ n: 10, median, mean: median, min: median, max: median, mad: 0, ...extra });
+
+test('warmup: the sentences quote core’s summaries of both stretches', () => {
+  const a = {
+    calls: 300,
+    first_call_ms: 3,
+    resolution_ms: 0.005,
+    parts: [
+      { key: 'first', label: 'first 10 calls', from: 1, to: 10, summary: summary(1.5) },
+      { key: 'last', label: 'last 100 calls', from: 201, to: 300, summary: summary(1) },
+    ],
+    kernel: { op: 'matmul', variant: 'blocked', n: 128, warning: '' },
+  };
+  const text = renderWarmup(a, { h }).map((n) => n.textContent).join('\n');
+  assert.match(text, /300 calls of the blocked matmul at N = 128, each timed on its own from the first\. The first call took 3\.00 ms\./);
+  assert.match(text, /Median of the first 10 calls: 1\.50 ms; of the last 100 calls: 1\.00 ms, so the first calls are above the steady level\./);
+  assert.doesNotMatch(text, /choose a larger n/);
+  const short = renderWarmup({ ...a, resolution_ms: 0.1 }, { h }).map((n) => n.textContent).join('\n');
+  assert.match(short, /under 20 ticks of this page’s clock \(0\.100 ms\)/);
+});
+
+test('warmup: the spec passes the framework’s checks and is mounted in its slot', () => {
+  assert.deepEqual(specProblems(warmupExperiment), []);
+  assert.equal(EXPERIMENTS.warmup, warmupExperiment);
+});

@@ -1,0 +1,91 @@
+// The pure half of the clock experiment (benchmarking-clock): a kernel of a few microseconds
+// sampled with a fixed batch of k = 1, 2, 4, … 1024 calls per sample (sampleKernel's
+// inner_iterations), on this page's clock and on one coarsened to a chosen tick
+// (clock_tick_ms); the reference row; the chart's rows from core's errors; the columns.
+// No DOM and no statistic (core takes each median and each median's change against the reference).
+
+import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, parseKernel } from './samples-common.js';
+
+export const DEFAULT_KERNEL = 'gelu/fused-simd';
+export const DEFAULT_N = 4096;
+export const DEFAULT_TICK_MS = 0.1;
+
+const powersOfTwo = (max) => Array.from({ length: Math.log2(max) + 1 }, (_, i) => 2 ** i);
+
+export const FULL_CLOCK = Object.freeze({ batches: Object.freeze(powersOfTwo(1024)), samples: 30, max_total_ms: 3000 });
+export const QUICK_CLOCK = Object.freeze({ batches: Object.freeze([1, 4, 16, 64, 256]), samples: 10, max_total_ms: 300 });
+export const clockOf = (quick) => (quick ? QUICK_CLOCK : FULL_CLOCK);
+
+export const PAGE = 'page';
+export const COARSE = 'coarsened';
+
+export const TICK_CONTROL = Object.freeze({
+  id: 'tick',
+  type: 'number',
+  label: 'Coarsened clock tick',
+  unit: 'ms',
+  default: DEFAULT_TICK_MS,
+  min: 0.001,
+  max: 100,
+  hint: 'Every reading of the second clock is rounded down to a multiple of this: 0.1 ms is Chromium’s tick on a page that is not cross-origin isolated.',
+});
+
+/**
+ * Every batch size on this page's clock, then every one on the coarsened clock: points
+ * `{clock, op, variant, n, options}` with options.inner_iterations = k (and clock_tick_ms on
+ * the coarsened clock).
+ */
+export function clockPoints(values, { quick }) {
+  const { op, variant } = parseKernel(values?.kernel ?? DEFAULT_KERNEL);
+  const n = values?.n ?? DEFAULT_N;
+  const tick = values?.tick ?? DEFAULT_TICK_MS;
+  const { batches, samples, max_total_ms } = clockOf(quick);
+  const base = { warmup: 20, samples, min_sample_ms: 0, max_total_ms };
+  return [PAGE, COARSE].flatMap((clock) =>
+    batches.map((k) => ({
+      clock,
+      op,
+      variant,
+      n,
+      options: clock === COARSE ? { ...base, inner_iterations: k, clock_tick_ms: tick } : { ...base, inner_iterations: k },
+    })),
+  );
+}
+
+/** The reference: the largest batch on this page's clock (the most ticks per sample). */
+export function referenceRow(rows) {
+  let best = null;
+  for (const r of rows) if (r.clock === PAGE && (!best || r.inner_iterations > best.inner_iterations)) best = r;
+  return best;
+}
+
+export const clockLabel = (r) => (r.clock === PAGE ? 'this page’s clock' : `clock coarsened to ${r.clock_tick_ms} ms`);
+
+/**
+ * The chart's rows from core's analysis: |error| of each median against the reference, by
+ * batch size and clock. The reference itself (error 0) has no place on a log axis.
+ */
+export function errorRows(analysis) {
+  return (analysis?.rows ?? [])
+    .filter((r) => !r.reference && Math.abs(r.change) > 0)
+    .map((r) => ({ k: r.inner_iterations, error: Math.abs(r.change), clock: r.label }));
+}
+
+export const TABLE_COLUMNS = Object.freeze([
+  { key: 'clock', label: 'clock', format: 'text' },
+  { key: 'clock_tick_ms', label: 'tick', unit: 'ms', format: (r) => (r.clock_tick_ms > 0 ? String(r.clock_tick_ms) : '—') },
+  ...KERNEL_ROW_COLUMNS.filter((c) => c.key !== 'op' && c.key !== 'variant' && c.key !== 'n'),
+]);
+
+export const CSV_COLUMNS = Object.freeze([
+  'build',
+  'clock',
+  'clock_tick_ms',
+  'op',
+  'variant',
+  'n',
+  'inner_iterations',
+  'resolution_ms',
+  'warning',
+  SAMPLES_CSV_COLUMN,
+]);

@@ -1,0 +1,105 @@
+// The pure half of the complexity experiment (benchmarking-complexity): the sizes of each
+// kernel the sweep samples (naive and packed matmul, fused SIMD GELU), the table and CSV
+// columns, the grouping of rows per kernel for core's fit, and the fitted curves for the chart.
+// No DOM. No statistic: core takes each row's median (summarizeSample) and fits the classes
+// (fitComplexity); `curveRows` only evaluates core's c·g(n) at sizes for drawing.
+
+import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, kernelName } from './samples-common.js';
+
+const SAMPLING = Object.freeze({ warmup: 2, samples: 15, min_sample_ms: 0, max_total_ms: 2000 });
+const QUICK_SAMPLING = Object.freeze({ warmup: 1, samples: 5, min_sample_ms: 0, max_total_ms: 200 });
+
+/** The kernels and their sizes: N for a matmul (N×N @ N×N), elements for GELU. */
+export const FULL_SWEEP = Object.freeze({
+  kernels: Object.freeze([
+    { op: 'matmul', variant: 'naive', sizes: [16, 24, 32, 48, 64, 96, 128] },
+    { op: 'matmul', variant: 'packed', sizes: [16, 32, 64, 128, 256] },
+    { op: 'gelu', variant: 'fused-simd', sizes: [1024, 4096, 16384, 65536, 262144, 1048576] },
+  ]),
+  options: SAMPLING,
+});
+
+/** `?quick=1`: three sizes per kernel and a few samples each, about a second in all. */
+export const QUICK_SWEEP = Object.freeze({
+  kernels: Object.freeze([
+    { op: 'matmul', variant: 'naive', sizes: [16, 32, 64] },
+    { op: 'matmul', variant: 'packed', sizes: [16, 32, 64] },
+    { op: 'gelu', variant: 'fused-simd', sizes: [1024, 16384, 262144] },
+  ]),
+  options: QUICK_SAMPLING,
+});
+
+export const sweepOf = (quick) => (quick ? QUICK_SWEEP : FULL_SWEEP);
+
+/** Every kernel at each of its sizes, smallest first: `{op, variant, n, options}`. */
+export function complexityPoints(values, { quick }) {
+  const { kernels, options } = sweepOf(quick);
+  return kernels.flatMap(({ op, variant, sizes }) => sizes.map((n) => ({ op, variant, n, options: { ...options } })));
+}
+
+/**
+ * The rows grouped per kernel, in the order the kernels first appear, sizes in row order:
+ * `[{op, variant, name, rows}]`, what core fits one by one.
+ */
+export function kernelGroups(rows) {
+  const groups = new Map();
+  for (const row of rows) {
+    const key = `${row.op}/${row.variant}`;
+    if (!groups.has(key)) groups.set(key, { op: row.op, variant: row.variant, name: kernelName(row), rows: [] });
+    groups.get(key).rows.push(row);
+  }
+  return [...groups.values()];
+}
+
+// g(n) of each class core names (complexity.hpp's complexity_curve, log base 2), for drawing only.
+const CURVES = Object.freeze({
+  'O(1)': () => 1,
+  'O(log n)': (n) => Math.log2(n),
+  'O(n)': (n) => n,
+  'O(n log n)': (n) => n * Math.log2(n),
+  'O(n^2)': (n) => n * n,
+  'O(n^3)': (n) => n * n * n,
+});
+
+/** Sizes to draw a curve at: the measured ones and `steps - 1` geometric steps between each pair. */
+export function curveSizes(sizes, steps = 4) {
+  const sorted = [...new Set(sizes)].sort((a, b) => a - b);
+  const out = [];
+  sorted.forEach((n, i) => {
+    if (i > 0) {
+      const prev = sorted[i - 1];
+      for (let s = 1; s < steps; s += 1) out.push(prev * (n / prev) ** (s / steps));
+    }
+    out.push(n);
+  });
+  return out;
+}
+
+/**
+ * The chart's data from core's analysis: each kernel's medians as points and its best fit
+ * (core's first) drawn as c·g(n) over its sizes. A class this does not know is not drawn.
+ */
+export function fitChartData(analysis) {
+  const kernels = analysis?.kernels ?? [];
+  const points = kernels.flatMap((k) => k.sizes.map((n, i) => ({ n, value: k.medians[i], series: k.name })));
+  const curves = kernels.flatMap((k) => {
+    const best = k.fits[0];
+    const g = best && CURVES[best.complexity];
+    if (!g) return [];
+    return curveSizes(k.sizes).map((n) => ({ n, value: best.coefficient * g(n), fit: best.complexity, series: k.name }));
+  });
+  return { points, curves };
+}
+
+export const TABLE_COLUMNS = KERNEL_ROW_COLUMNS;
+
+export const CSV_COLUMNS = Object.freeze([
+  'build',
+  'op',
+  'variant',
+  'n',
+  'inner_iterations',
+  'resolution_ms',
+  'warning',
+  SAMPLES_CSV_COLUMN,
+]);

@@ -1,0 +1,69 @@
+// The pure half of the distribution experiment (benchmarking-distribution): one sampleKernel
+// point taking 1,000 samples of the chosen kernel (200 in quick mode), the table and CSV
+// columns, and the shapes the chart and the analysis box read from core's summary.
+// No DOM and no statistic (core's summarizeSample summarizes the sample).
+
+import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, parseKernel } from './samples-common.js';
+
+/** The timer's settings: every sample lasts the timer's minimum (100 clock ticks), no dropping. */
+export const FULL_SAMPLING = Object.freeze({ warmup: 20, samples: 1000, min_sample_ms: 0, max_total_ms: 30000 });
+export const QUICK_SAMPLING = Object.freeze({ warmup: 5, samples: 200, min_sample_ms: 0, max_total_ms: 3000 });
+
+export const DEFAULT_KERNEL = 'matmul/packed';
+export const DEFAULT_N = 64;
+
+/** One point: `{op, variant, n, options}`. */
+export function distributionPoints(values, { quick }) {
+  const { op, variant } = parseKernel(values?.kernel ?? DEFAULT_KERNEL);
+  const n = values?.n ?? DEFAULT_N;
+  return [{ op, variant, n, options: { ...(quick ? QUICK_SAMPLING : FULL_SAMPLING) } }];
+}
+
+/** What DistributionChart draws: the raw samples and core's summary of them (null until analysed). */
+export function chartData(rows, analysis) {
+  return { values: rows[0]?.samples_ms ?? [], summary: analysis?.summary ?? null };
+}
+
+const interval = ({ low, high }) => ({ low, high });
+
+/**
+ * Core's summary as table rows `{statistic, value}` or `{statistic, low, high}` (every number
+ * core's; this only picks and names them).
+ */
+export function summaryRows(s) {
+  return [
+    { statistic: 'samples n', count: s.n },
+    { statistic: 'mean', value: s.mean },
+    { statistic: 'median', value: s.median },
+    { statistic: 'standard deviation', value: s.std },
+    { statistic: 'MAD (median absolute deviation)', value: s.mad },
+    { statistic: 'minimum', value: s.min },
+    { statistic: 'p5', value: s.p5 },
+    { statistic: 'p25 (Q1)', value: s.p25 },
+    { statistic: 'p75 (Q3)', value: s.p75 },
+    { statistic: 'p95', value: s.p95 },
+    { statistic: 'p99', value: s.p99 },
+    { statistic: 'maximum', value: s.max },
+    { statistic: 'Tukey fences', ...interval({ low: s.lower_fence, high: s.upper_fence }) },
+    { statistic: 'outliers beyond the fences', count: s.outliers.length },
+    { statistic: '95% z interval of the mean', ...interval(s.z_interval) },
+    { statistic: '95% t interval of the mean', ...interval(s.t_interval) },
+    {
+      statistic: `95% bootstrap interval of the median (${s.bootstrap_resamples} resamples, seed ${s.bootstrap_seed})`,
+      ...interval(s.bootstrap_median_interval),
+    },
+  ];
+}
+
+export const TABLE_COLUMNS = KERNEL_ROW_COLUMNS;
+
+export const CSV_COLUMNS = Object.freeze([
+  'build',
+  'op',
+  'variant',
+  'n',
+  'inner_iterations',
+  'resolution_ms',
+  'warning',
+  SAMPLES_CSV_COLUMN,
+]);

@@ -1,0 +1,64 @@
+// The pure half of the intervals experiment (benchmarking-intervals): one reference run of the
+// chosen kernel (the distribution experiment's 1,000 samples; fewer in quick mode), the sizes
+// and trial counts core's intervalCoverage draws from it, the control for the sizes, and the
+// long rows the width and coverage charts draw from core's answer.
+// No DOM and no statistic (core draws the small samples, computes their intervals and counts).
+
+import { FULL_SAMPLING, QUICK_SAMPLING } from './distribution-data.js';
+import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, parseKernel } from './samples-common.js';
+
+export const DEFAULT_KERNEL = 'matmul/packed';
+export const DEFAULT_N = 64;
+export const DEFAULT_SIZES = Object.freeze([5, 10, 20, 30, 50, 100]);
+
+/** The coverage run: small samples per size, bootstrap resamples per small sample, the seed. */
+export const FULL_COVERAGE = Object.freeze({ trials: 400, bootstrap_resamples: 1000, seed: 1 });
+export const QUICK_COVERAGE = Object.freeze({ trials: 100, bootstrap_resamples: 200, seed: 1 });
+export const coverageOf = (quick) => ({ ...(quick ? QUICK_COVERAGE : FULL_COVERAGE) });
+
+/** The three methods as core names them in each coverage row, and how the page labels them. */
+export const METHODS = Object.freeze([
+  { key: 'z', label: 'z (mean ± 1.96·s/√n)' },
+  { key: 't', label: 't (mean ± t·s/√n)' },
+  { key: 'bootstrap', label: 'bootstrap (median)' },
+]);
+
+export const SIZES_CONTROL = Object.freeze({
+  id: 'sizes',
+  type: 'numbers',
+  label: 'Small-sample sizes n',
+  default: DEFAULT_SIZES,
+  min: 2,
+  max: 100,
+  integer: true,
+  maxCount: 12,
+  example: '5, 10, 20, 50, 100',
+  hint: 'Each n gets its own small samples drawn from the reference run; sizes from 2 to 100, each once.',
+  validate: (sizes) => (new Set(sizes).size === sizes.length ? null : 'Small-sample sizes n: give each size once'),
+});
+
+/** One point, the reference run: `{op, variant, n, options}`. */
+export function intervalsPoints(values, { quick }) {
+  const { op, variant } = parseKernel(values?.kernel ?? DEFAULT_KERNEL);
+  return [{ op, variant, n: values?.n ?? DEFAULT_N, options: { ...(quick ? QUICK_SAMPLING : FULL_SAMPLING) } }];
+}
+
+/** Core's coverage rows as long rows `{n, method, width_ms, coverage}`, one per size and method. */
+export function longRows(analysis) {
+  return (analysis?.rows ?? []).flatMap((r) =>
+    METHODS.map((m) => ({ n: r.n, method: m.label, width_ms: r[m.key].mean_width, coverage: r[m.key].coverage })),
+  );
+}
+
+export const TABLE_COLUMNS = KERNEL_ROW_COLUMNS;
+
+export const CSV_COLUMNS = Object.freeze([
+  'build',
+  'op',
+  'variant',
+  'n',
+  'inner_iterations',
+  'resolution_ms',
+  'warning',
+  SAMPLES_CSV_COLUMN,
+]);

@@ -1,0 +1,146 @@
+// The intervals experiment (benchmarking-intervals): one large reference run of a kernel
+// (sampleKernel), then core's intervalCoverage draws many small samples of each size from it
+// and reports, per size and method (z, t, bootstrap), the mean width of the 95% intervals and
+// how often they contained the reference run's median. Charts of both against n.
+// Not for: any statistic (core) or drawing (charts/).
+
+import { declaredSweep } from '../../lab/client.js';
+import { createTable } from '../../ui/table.js';
+import { formatInt, formatPercent, formatSig } from '../../ui/format.js';
+import { kernelControl, kernelText, sizeControl } from './samples-common.js';
+import { FULL_SAMPLING, QUICK_SAMPLING } from './distribution-data.js';
+import {
+  CSV_COLUMNS,
+  DEFAULT_KERNEL,
+  DEFAULT_N,
+  FULL_COVERAGE,
+  METHODS,
+  QUICK_COVERAGE,
+  SIZES_CONTROL,
+  TABLE_COLUMNS,
+  coverageOf,
+  intervalsPoints,
+  longRows,
+} from './intervals-data.js';
+
+const ms = (v) => `${formatSig(v)} ms`;
+
+const COVERAGE_COLUMNS = [
+  { key: 'n', label: 'n', format: 'int' },
+  ...METHODS.flatMap((m) => [
+    { label: `${m.key} width`, unit: 'ms', format: (r) => formatSig(r[m.key].mean_width) },
+    { label: `${m.key} coverage`, format: (r) => formatPercent(r[m.key].coverage) },
+  ]),
+];
+
+const coverageText = (row) => METHODS.map((m) => `${m.key} ${formatPercent(row[m.key].coverage)}`).join(', ');
+
+/** Core's coverage report in sentences and a table; every number is core's. */
+export function renderIntervals(a, { h }) {
+  const first = a.rows[0];
+  const last = a.rows.at(-1);
+  const short = METHODS.filter((m) => first[m.key].coverage < 0.95).map((m) => m.key);
+  const nodes = [
+    h('p', {
+      'data-role': 'reference',
+      text:
+        `Reference: ${formatInt(a.reference_n)} samples of the ${kernelText(a.kernel)}, median ${ms(a.reference_median)}. ` +
+        `For each n, core drew ${formatInt(a.trials)} small samples of n values from it (with replacement, seed ` +
+        `${a.seed}), computed each one’s three 95% intervals (the bootstrap with ${formatInt(a.bootstrap_resamples)} ` +
+        'resamples) and counted how often each contained the reference median.',
+    }),
+    h('p', {
+      'data-role': 'coverage',
+      text:
+        `At n = ${first.n} the intervals contained it in ${coverageText(first)} of the trials` +
+        (a.rows.length > 1 ? `; at n = ${last.n}, in ${coverageText(last)}.` : '.') +
+        (short.length > 0 ? ` At n = ${first.n}, ${short.join(' and ')} fell short of the promised 95%.` : ''),
+    }),
+  ];
+  const table = createTable(COVERAGE_COLUMNS, {
+    rows: a.rows,
+    caption: 'Mean width of the 95% intervals and the share of trials containing the reference median',
+    role: 'coverage',
+  });
+  nodes.push(h('div', { class: 'table-wrap' }, table.element));
+  return nodes;
+}
+
+const xAxis = (ctx) => {
+  const sizes = [...(ctx?.values?.sizes ?? SIZES_CONTROL.default)].sort((x, y) => x - y);
+  return {
+    x: 'n',
+    series: 'method',
+    seriesDomain: METHODS.map((m) => m.label),
+    xType: 'log',
+    xTicks: sizes,
+    xLabel: 'small-sample size n (log scale) →',
+  };
+};
+
+export const intervalsExperiment = {
+  id: 'benchmarking-intervals',
+  title: 'Experiment: interval width and coverage against n',
+  explanation: [
+    `A reference run of ${formatInt(FULL_SAMPLING.samples)} samples of the chosen kernel stands in for the ` +
+      'truth: its median is what the small samples try to pin down. The lab’s core then draws small samples ' +
+      `of each size from it, ${formatInt(FULL_COVERAGE.trials)} per size, and computes the z, t and bootstrap ` +
+      'intervals of each, as the section above defines them.',
+    'Width shows how precise an interval claims to be; coverage shows whether that claim is honest. A 95% ' +
+      'interval should contain the reference median in about 95% of the trials.',
+  ],
+  quickNote:
+    `Quick mode (?quick=1): a ${QUICK_SAMPLING.samples}-sample reference and ${QUICK_COVERAGE.trials} trials per size ` +
+    `(bootstrap ${QUICK_COVERAGE.bootstrap_resamples} resamples), so each coverage is a count out of ${QUICK_COVERAGE.trials}. Remove it for the full run.`,
+  controls: [
+    kernelControl({ default: DEFAULT_KERNEL, hint: 'The kernel of the reference run.' }),
+    sizeControl({ default: DEFAULT_N }),
+    SIZES_CONTROL,
+  ],
+  plan: intervalsPoints,
+  measure: declaredSweep('sampleKernel'),
+  pointLabel: (p) => `a reference run of ${p.options.samples} samples of the ${kernelText(p)}`,
+
+  async analyze(rows, { lab, values, quick, signal, where }) {
+    const row = rows[0];
+    const report = await lab.intervalCoverage(row.samples_ms, values.sizes, coverageOf(quick), { signal, where });
+    return { ...report, kernel: { op: row.op, variant: row.variant, n: row.n } };
+  },
+  renderAnalysis: renderIntervals,
+
+  columns: TABLE_COLUMNS,
+  tableCaption: 'The reference run; core’s coverage table is above the charts, every sample is in the CSV.',
+  csv: { filename: 'perflab-benchmarking-intervals.csv', columns: CSV_COLUMNS },
+
+  charts: [
+    {
+      type: 'line',
+      name: 'width',
+      title: 'Mean width of the 95% intervals against n',
+      options: (ctx) => ({
+        ...xAxis(ctx),
+        y: 'width_ms',
+        yType: 'log',
+        yLabel: '↑ mean interval width (ms, log scale)',
+        ariaLabel: 'mean width of the z, t and bootstrap intervals against the small-sample size n',
+        emptyText: 'Press Run: the widths appear once core has drawn the small samples.',
+      }),
+      data: (rows, ctx) => longRows(ctx.analysis),
+    },
+    {
+      type: 'line',
+      name: 'coverage',
+      title: 'Coverage of the reference median against n',
+      options: (ctx) => ({
+        ...xAxis(ctx),
+        y: 'coverage',
+        yDomain: [0, 1],
+        yReferences: [{ y: 0.95, label: '95% promised' }],
+        yLabel: '↑ share of trials containing the reference median (1 = all)',
+        ariaLabel: 'share of the z, t and bootstrap intervals containing the reference median against n',
+        emptyText: 'Press Run: the coverage appears once core has drawn the small samples.',
+      }),
+      data: (rows, ctx) => longRows(ctx.analysis),
+    },
+  ],
+};
