@@ -3,7 +3,9 @@
 // core's two verdicts side by side, the per-round chart, the table and both CSVs, and refuses
 // A = B beside the control; the A/A experiment runs its repeats, plots each p-value against
 // alpha, counts core's verdicts in a sentence that agrees with the table, and keeps its
-// partial rows on Cancel. No timing and no verdict is asserted (they are this machine's).
+// partial rows on Cancel; the suite runs the ticked zoo models and shows a chart per metric and
+// core's report with its three files, and refuses a suite without models beside the checkbox.
+// No timing and no verdict is asserted (they are this machine's).
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -37,7 +39,8 @@ const headers = (page, { role }) => page.$$eval(`${role('table')} thead th`, (th
 
 async function download(page, selector) {
   const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
-  return { name: file.suggestedFilename(), lines: (await readFile(await file.path(), 'utf8')).trimEnd().split('\r\n') };
+  const text = await readFile(await file.path(), 'utf8');
+  return { name: file.suggestedFilename(), text, lines: text.trimEnd().split('\r\n') };
 }
 
 describe('A/B, quick', () => {
@@ -186,6 +189,85 @@ describe('A/A, quick', () => {
     assert.equal(await page.isEnabled(aa.btn('run')), true);
     const csv = await download(page, aa.btn('csv'));
     assert.equal(csv.lines.length, 1 + kept);
+  });
+
+  test('logged no console errors', () => {
+    assert.deepEqual(lab.errors, []);
+  });
+});
+
+describe('suite, quick', () => {
+  const su = scope('benchmarking-suite');
+  let lab;
+  before(async () => {
+    lab = await openLab({ query: '?quick=1', hash: '#benchmarking' });
+    await lab.page.waitForSelector(`${su.btn('run')}:not([disabled])`, { timeout: 30000 });
+  });
+  after(async () => {
+    await lab?.close();
+  });
+
+  const checkboxes = (page) =>
+    page.$$eval(`${su.EXP} input[type="checkbox"]`, (els) =>
+      els.map((el) => ({ id: el.id, label: el.labels[0].textContent.trim().replace(/^metric /, '') })),
+    );
+
+  test('no model ticked: the message sits beside the first model and nothing runs', async () => {
+    const { page } = lab;
+    const models = (await checkboxes(page)).filter((c) => c.id.includes('-model-'));
+    assert.ok(models.length >= 2, 'the zoo has models');
+    for (const m of models) await page.uncheck(`#${m.id}`);
+    await page.click(su.btn('run'));
+    assert.equal(await page.textContent(`${su.EXP} [data-control="model-0"] [data-role="field-error"]`), 'tick at least one model');
+    assert.equal((await tableRows(page, su)).length, 0);
+  });
+
+  test('runs the ticked models, draws each ticked metric and shows core’s report', async () => {
+    const { page } = lab;
+    const boxes = await checkboxes(page);
+    const models = boxes.filter((c) => c.id.includes('-model-'));
+    const metrics = boxes.filter((c) => c.id.includes('-metric-'));
+    await page.check(`#${models[0].id}`);
+    await page.check(`#${models[1].id}`);
+    const latency = metrics.find((m) => m.label === 'latency_ms');
+    const params = metrics.find((m) => m.label === 'parameters');
+    for (const m of metrics) if (m !== latency && m !== params) await page.uncheck(`#${m.id}`);
+    await page.click(su.btn('run'));
+    await waitDone(page, su);
+    const rows = await tableRows(page, su);
+    assert.deepEqual(rows.map((r) => r[0]), [models[0].label, models[1].label]);
+    // A bar per model in each ticked metric's chart; an unticked metric's chart says so.
+    for (const name of ['latency_ms', 'parameters']) {
+      assert.equal((await page.$$(`${su.role('chart')}[data-chart="${name}"] svg g[aria-label="bar"] rect`)).length, 2, name);
+    }
+    const unticked = metrics.find((m) => m !== latency && m !== params);
+    assert.match(await page.textContent(`${su.role('chart')}[data-chart="${unticked.label}"]`), /is not ticked for this suite/);
+    const report = await page.textContent(su.role('report'));
+    assert.match(report, /^# Suite: page suite/);
+    assert.match(report, /## Best per metric/);
+    for (const m of [models[0].label, models[1].label]) assert.ok(report.includes(`| ${m} |`), `${m} is in the report`);
+    assert.doesNotMatch(report, /flops_per_sample \|/, 'only ticked metrics are ranked');
+    assert.equal(await page.isVisible(su.role('error')), false);
+  });
+
+  test('the report downloads as Markdown, JSON and CSV, and the rows as CSV', async () => {
+    const { page } = lab;
+    const md = await download(page, su.btn('report-markdown'));
+    assert.equal(md.name, 'perflab-suite-report.md');
+    assert.equal(md.text, await page.textContent(su.role('report')), 'the file is the report shown');
+    const json = await download(page, su.btn('report-json'));
+    const doc = JSON.parse(json.text);
+    assert.equal(doc.kind, 'suite');
+    assert.deepEqual(doc.metrics.map((m) => m.name), ['latency_ms', 'parameters']);
+    assert.equal(doc.models.length, 2);
+    const csv = await download(page, su.btn('report-csv'));
+    assert.equal(csv.name, 'perflab-suite-report.csv');
+    const reportLines = csv.text.trimEnd().split(/\r?\n/);
+    assert.match(reportLines[0], /^kind,name,/);
+    assert.equal(reportLines.length, 3);
+    const rows = await download(page, su.btn('csv'));
+    assert.equal(rows.name, 'perflab-benchmarking-suite.csv');
+    assert.equal(rows.lines.length, 3);
   });
 
   test('logged no console errors', () => {

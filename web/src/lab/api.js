@@ -105,10 +105,7 @@ export const API = Object.freeze({
 export const NOT_YET_MOUNTED = Object.freeze({
   benchPlan: 'the Benchmarking chapter: the regression experiment runs the kernels perflab bench times',
   compareRuns: 'the Benchmarking chapter: the regression experiment compares a run with its baseline',
-  modelMetrics: 'the Benchmarking chapter: the suite experiment’s metrics',
   suitePlan: 'the Benchmarking chapter: the suite experiment plans its points',
-  measureSuitePoint: 'the Benchmarking chapter: the suite experiment measures each point',
-  suiteReport: 'the Benchmarking chapter: the suite experiment’s report',
 });
 
 /**
