@@ -4,7 +4,10 @@
 // A = B beside the control; the A/A experiment runs its repeats, plots each p-value against
 // alpha, counts core's verdicts in a sentence that agrees with the table, and keeps its
 // partial rows on Cancel; the suite runs the ticked zoo models and shows a chart per metric and
-// core's report with its three files, and refuses a suite without models beside the checkbox.
+// core's report with its three files, and refuses a suite without models beside the checkbox;
+// the regression check saves a run as its baseline (in localStorage), compares the next run
+// with it in core's table, refuses a bad file beside the loader keeping the baseline, and
+// loads a perflab bench --json file as the baseline.
 // No timing and no verdict is asserted (they are this machine's).
 
 import assert from 'node:assert/strict';
@@ -268,6 +271,81 @@ describe('suite, quick', () => {
     const rows = await download(page, su.btn('csv'));
     assert.equal(rows.name, 'perflab-benchmarking-suite.csv');
     assert.equal(rows.lines.length, 3);
+  });
+
+  test('logged no console errors', () => {
+    assert.deepEqual(lab.errors, []);
+  });
+});
+
+describe('regression, quick', () => {
+  const re = scope('benchmarking-regression');
+  let lab;
+  before(async () => {
+    lab = await openLab({ query: '?quick=1', hash: '#benchmarking' });
+    await lab.page.waitForSelector(`${re.EXP} [data-role="baseline-panel"]`, { timeout: 30000 });
+  });
+  after(async () => {
+    await lab?.close();
+  });
+
+  const baselineText = (page) => page.textContent(re.role('baseline'));
+  const loadFile = (page, name, text) =>
+    page.setInputFiles('#benchmarking-regression-baseline-file', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
+
+  test('a first run has no baseline to compare with and says how to get one', async () => {
+    const { page } = lab;
+    assert.match(await baselineText(page), /^No baseline yet/);
+    assert.equal(await page.isDisabled(re.btn('save-baseline')), true);
+    await page.click(re.btn('run'));
+    await waitDone(page, re);
+    assert.ok((await tableRows(page, re)).length > 0);
+    assert.match(await page.textContent(re.role('no-baseline')), /No baseline to compare with/);
+    assert.ok((await page.$$(`${re.role('chart')}[data-chart="samples"] svg circle`)).length > 0, 'the samples are drawn');
+  });
+
+  test('Save keeps the run as the baseline; the next run is compared with it by core', async () => {
+    const { page } = lab;
+    await page.click(re.btn('save-baseline'));
+    assert.match(await baselineText(page), /^Baseline: this browser’s run \((simd|scalar) build, \d+ benchmarks\)/);
+    const keys = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('regression')));
+    assert.deepEqual(keys, ['perflab.benchmarking.regression-baseline.v1']);
+    await page.click(re.btn('run'));
+    await waitDone(page, re);
+    const runRows = (await tableRows(page, re)).length;
+    const compare = await page.$$eval(`${re.role('compare-table')} tbody tr`, (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+    assert.equal(compare.length, runRows, 'every benchmark compared');
+    const slower = compare.filter((r) => r[6] === 'slower').length;
+    const summary = await page.textContent(re.role('regression-summary'));
+    if (slower) assert.match(summary, new RegExp(`^Regression: ${slower} of ${runRows} benchmarks`));
+    else assert.match(summary, new RegExp(`^No regression: none of the ${runRows} benchmarks`));
+    assert.equal(await page.$eval(re.role('regression-summary'), (el) => el.dataset.regression), String(slower > 0));
+    assert.equal((await page.$$(`${re.role('chart')}[data-chart="change"] svg g[aria-label="bar"] rect`)).length, runRows);
+  });
+
+  test('a bad file is refused beside the loader and the baseline stays', async () => {
+    const { page } = lab;
+    const before = await baselineText(page);
+    await loadFile(page, 'notes.json', 'this is not json');
+    await page.waitForFunction((sel) => !document.querySelector(sel).hidden, re.role('baseline-error'));
+    assert.match(await page.textContent(re.role('baseline-error')), /^notes\.json was not loaded: notes\.json is not JSON/);
+    await loadFile(page, 'other.json', JSON.stringify({ tool: 'perflab', kind: 'bench', rows: [{ op: 'matmul', variant: 'naive', n: 32 }] }));
+    await page.waitForFunction((sel) => /other\.json/.test(document.querySelector(sel).textContent), re.role('baseline-error'));
+    assert.match(await page.textContent(re.role('baseline-error')), /^other\.json was not loaded: .*samples_ms/);
+    assert.equal(await baselineText(page), before);
+  });
+
+  test('a perflab bench --json --samples file becomes the baseline', async () => {
+    const { page } = lab;
+    const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('perflab.benchmarking.regression-baseline.v1')).data);
+    const doc = { tool: 'perflab', kind: 'bench', version: 'x', quick: true, simd_backend: 'sse2', rows: saved };
+    await loadFile(page, 'base.json', JSON.stringify(doc));
+    await page.waitForFunction((sel) => /^Baseline: base\.json/.test(document.querySelector(sel).textContent), re.role('baseline'));
+    assert.match(await baselineText(page), new RegExp(`^Baseline: base\\.json \\(perflab bench --json, ${saved.length} benchmarks, sse2\\)`));
+    assert.equal(await page.isVisible(re.role('baseline-error')), false);
+    await page.click(re.btn('run'));
+    await waitDone(page, re);
+    assert.match(await page.textContent(`${re.role('compare-table')} caption`), /^Baseline: base\.json/);
   });
 
   test('logged no console errors', () => {

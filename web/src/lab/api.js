@@ -103,8 +103,6 @@ export const API = Object.freeze({
  * listed here (or leaves unused one that is not).
  */
 export const NOT_YET_MOUNTED = Object.freeze({
-  benchPlan: 'the Benchmarking chapter: the regression experiment runs the kernels perflab bench times',
-  compareRuns: 'the Benchmarking chapter: the regression experiment compares a run with its baseline',
   suitePlan: 'the Benchmarking chapter: the suite experiment plans its points',
 });
 
