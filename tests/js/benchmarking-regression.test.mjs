@@ -72,10 +72,12 @@ test('regression: the run handed to core keeps each kernel and its raw samples o
     { op: 'matmul', variant: 'naive', n: 32, samples_ms: [1, 2, 3] },
     { op: 'gelu', variant: 'fused', n: 65536, samples_ms: [2, 3, 4] },
   ]);
-  assert.deepEqual(reg.sampleRows(rows).slice(0, 2), [
-    { kernel: 'matmul naive', n: 32, ms: 1 },
-    { kernel: 'matmul naive', n: 32, ms: 2 },
+  const samples = reg.sampleRows(rows);
+  assert.deepEqual(samples.slice(2, 4), [
+    { order: 3, kernel: 'matmul naive', n: 32, ms: 3 },
+    { order: 4, kernel: 'gelu fused', n: 65536, ms: 2 },
   ]);
+  assert.equal(samples.length, 6);
 });
 
 test('regression: the baseline is kept in storage, read back, cleared, and a malformed entry reads as none', () => {

@@ -39,9 +39,10 @@ export const runOf = (rows) => rows.map((r) => ({ op: r.op, variant: r.variant, 
 
 const kernelOf = (r) => `${r.op} ${r.variant}`;
 
-/** The samples chart's points: every per-call sample of each benchmark of this run. */
+/** The samples chart's points: every per-call sample of this run, numbered in the order taken. */
 export function sampleRows(rows) {
-  return rows.flatMap((r) => r.samples_ms.map((ms) => ({ kernel: kernelOf(r), n: r.n, ms })));
+  let order = 0;
+  return rows.flatMap((r) => r.samples_ms.map((ms) => ({ order: ++order, kernel: kernelOf(r), n: r.n, ms })));
 }
 
 // Core names a benchmark "matmul packed n=64" (regression.hpp BenchSamples.key).
