@@ -12,9 +12,9 @@ export const aaExperiment = {
   title: 'Experiment: A/A, a kernel against itself',
   explanation: [
     'A and B below are the same kernel at the same size, so any difference the comparison reports is noise. ' +
-      'Each repeat is a whole interleaved A/B run by core (its own seed, the same rounds and batching as the ' +
-      'A/B experiment) with core’s Mann-Whitney p-value, ratio of medians and verdict.',
-    'Count the repeats with p below the line: that is how often a test at α = 0.05 cries wolf on this machine.',
+      'Each repeat is a whole interleaved A/B run by core (its own seed, batched as in the A/B experiment) with ' +
+      'core’s Mann-Whitney p-value, ratio of medians and verdict.',
+    'Count the repeats with p below the dashed α line: that is how often the test cries wolf on this machine when nothing differs.',
   ],
   quickNote: `Quick mode (?quick=1): at most ${QUICK_AA.maxRepeats} repeats of ${QUICK_AA.rounds} rounds each. Remove it for R repeats of the full length.`,
   controls: AA_CONTROLS,

@@ -12,7 +12,9 @@ import {
   AB_COLUMNS,
   AB_CONTROLS,
   AB_CSV_COLUMNS,
+  FULL_AB,
   MODES,
+  QUICK_AB,
   abAnalysis,
   abPoints,
   abSettings,
@@ -106,7 +108,7 @@ export const abExperiment = {
       'processor warms up), the sequential run adds the drift to the difference, and the interleaved run ' +
       'spreads it over both arms and flags it.',
   ],
-  quickNote: 'Quick mode (?quick=1): 8 rounds per arm instead of 30, so the tests have less to go on.',
+  quickNote: `Quick mode (?quick=1): ${QUICK_AB.rounds} rounds per arm instead of ${FULL_AB.rounds}, so the tests have less to go on.`,
   controls: AB_CONTROLS,
   plan: abPoints,
   measure: declaredSweep('runAB'),
