@@ -35,7 +35,7 @@ const REPORT = {
 test('intervals: one reference run, 1,000 samples (quick: fewer), and core’s coverage options', () => {
   const values = controlDefaults(intervalsExperiment.controls);
   assert.deepEqual(values, { kernel: iv.DEFAULT_KERNEL, n: iv.DEFAULT_N, sizes: [...iv.DEFAULT_SIZES] });
-  const [full] = iv.intervalsPoints({ ...values, kernel: 'gelu/fused' }, { quick: false });
+  const [full] = iv.intervalsPoints({ ...values, kernel: 'gelu:fused' }, { quick: false });
   assert.deepEqual(full, { op: 'gelu', variant: 'fused', n: iv.DEFAULT_N, options: { ...FULL_SAMPLING } });
   assert.equal(full.options.samples, 1000);
   const quick = iv.intervalsPoints(values, { quick: true });

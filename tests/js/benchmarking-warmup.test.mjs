@@ -20,7 +20,7 @@ installFakeDocument();
 test('warmup: one point timing each of the first calls by itself; quick mode fewer calls', () => {
   const values = controlDefaults(warmupExperiment.controls);
   assert.deepEqual(values, { kernel: wu.DEFAULT_KERNEL, n: wu.DEFAULT_N });
-  const [full] = wu.warmupPoints({ ...values, kernel: 'gelu/unfused', n: 65536 }, { quick: false });
+  const [full] = wu.warmupPoints({ ...values, kernel: 'gelu:unfused', n: 65536 }, { quick: false });
   assert.deepEqual(full, {
     op: 'gelu',
     variant: 'unfused',

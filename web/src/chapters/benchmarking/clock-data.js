@@ -6,7 +6,7 @@
 
 import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, parseKernel } from './samples-common.js';
 
-export const DEFAULT_KERNEL = 'gelu/fused-simd';
+export const DEFAULT_KERNEL = 'gelu:fused-simd';
 export const DEFAULT_N = 4096;
 export const DEFAULT_TICK_MS = 0.1;
 

@@ -9,7 +9,7 @@ import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, parseKernel } from './samples-c
 export const FULL_SAMPLING = Object.freeze({ warmup: 20, samples: 1000, min_sample_ms: 0, max_total_ms: 30000 });
 export const QUICK_SAMPLING = Object.freeze({ warmup: 5, samples: 200, min_sample_ms: 0, max_total_ms: 3000 });
 
-export const DEFAULT_KERNEL = 'matmul/packed';
+export const DEFAULT_KERNEL = 'matmul:packed';
 export const DEFAULT_N = 64;
 
 /** One point: `{op, variant, n, options}`. */

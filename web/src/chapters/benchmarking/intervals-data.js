@@ -7,7 +7,7 @@
 import { FULL_SAMPLING, QUICK_SAMPLING } from './distribution-data.js';
 import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, parseKernel } from './samples-common.js';
 
-export const DEFAULT_KERNEL = 'matmul/packed';
+export const DEFAULT_KERNEL = 'matmul:packed';
 export const DEFAULT_N = 64;
 export const DEFAULT_SIZES = Object.freeze([5, 10, 20, 30, 50, 100]);
 

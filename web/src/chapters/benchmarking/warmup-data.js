@@ -5,7 +5,7 @@
 
 import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, parseKernel } from './samples-common.js';
 
-export const DEFAULT_KERNEL = 'matmul/blocked';
+export const DEFAULT_KERNEL = 'matmul:blocked';
 export const DEFAULT_N = 128;
 
 /** Calls timed, and how many of the first and of the last calls core summarizes apart. */
