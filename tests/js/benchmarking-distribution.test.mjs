@@ -114,7 +114,7 @@ test('distribution: the analysis sentences quote core’s numbers and agree with
   const warned = renderDistribution({ summary: { ...SUMMARY, warning: 'few samples' }, kernel: { ...kernel, warning: 'budget' } }, { h })
     .map((n) => n.textContent)
     .join('\n');
-  assert.match(warned, /Timer: budget/);
+  assert.match(warned, /The timer’s own check, made on the samples inside its fences as its usual summary does: budget/);
   assert.match(warned, /Summary: few samples/);
 });
 

@@ -90,3 +90,11 @@ test('intervals: the spec passes the framework’s checks and is mounted in its 
   assert.deepEqual(specProblems(intervalsExperiment), []);
   assert.equal(EXPERIMENTS.intervals, intervalsExperiment);
 });
+
+test('intervals: a z or t coverage falling with n is explained as an interval of the mean', () => {
+  const kernel = { op: 'matmul', variant: 'packed', n: 64 };
+  const text = renderIntervals({ ...REPORT, kernel }, { h }).map((n) => n.textContent).join('\n');
+  assert.match(text, /z and t contained the median less often at n = 100 than at n = 5: they are intervals of the mean/);
+  const steady = { ...REPORT, rows: REPORT.rows.map((r) => ({ ...r, z: method(0.02, 0.95), t: method(0.03, 0.96) })) };
+  assert.doesNotMatch(renderIntervals({ ...steady, kernel }, { h }).map((n) => n.textContent).join('\n'), /intervals of the mean/);
+});

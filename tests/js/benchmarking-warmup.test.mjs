@@ -52,9 +52,9 @@ const ROW = rowOf('sampleKernel', { op: 'matmul', variant: 'blocked', n: 128, op
 
 test('warmup: the chart puts each call at its number, zero readings left off the log axis', () => {
   assert.deepEqual(wu.callRows([ROW]), [
-    { call: 1, time_ms: 3, series: 'one call' },
-    { call: 3, time_ms: 1.1, series: 'one call' },
-    { call: 4, time_ms: 1, series: 'one call' },
+    { call: 1, time_ms: 3, series: 'each call timed alone' },
+    { call: 3, time_ms: 1.1, series: 'each call timed alone' },
+    { call: 4, time_ms: 1, series: 'each call timed alone' },
   ]);
   assert.deepEqual(wu.callRows([]), []);
   const cells = Object.fromEntries(wu.TABLE_COLUMNS.map((c) => [headerText(c), cellText(c, ROW)]));
