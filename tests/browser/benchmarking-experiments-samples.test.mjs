@@ -54,6 +54,7 @@ test('distribution: a sample summarized by core, its histogram and box plot, eve
   assert.equal(rows.length, 1);
   assert.equal(await count(`${chart('distribution', 'distribution')} svg[aria-label^="distribution of"]`), 2, 'histogram and box plot');
   assert.ok((await count(`${chart('distribution', 'distribution')} g[aria-label="rect"] rect`)) > 0);
+  assert.ok((await count(`${chart('distribution', 'zoom')} svg[aria-label^="distribution of"] g[aria-label="rect"] rect`)) > 0);
   const summary = Object.fromEntries(await cellsOf(`${role('distribution', 'summary')} tbody tr`));
   const n = summary['samples n'];
   assert.equal(rows[0][3], n, 'the row’s sample count is core’s n');

@@ -85,6 +85,9 @@ test('distribution: the chart draws the raw samples with core’s summary, nothi
   assert.deepEqual(dist.chartData([ROW], { summary: SUMMARY }), { values: ROW.samples_ms, summary: SUMMARY });
   assert.deepEqual(dist.chartData([ROW], null), { values: ROW.samples_ms, summary: null });
   assert.deepEqual(dist.chartData([], null), { values: [], summary: null });
+  // The zoom keeps the samples up to core's p99 (0.108 here): the 0.11 sample is left out.
+  assert.deepEqual(dist.zoomData([ROW], { summary: SUMMARY }), { values: [0.05, 0.04, 0.045, 0.055, 0.05], summary: SUMMARY });
+  assert.deepEqual(dist.zoomData([ROW], null), { values: [], summary: null });
 });
 
 test('distribution: the summary table names every statistic core gives, with core’s numbers', () => {

@@ -24,6 +24,16 @@ export function chartData(rows, analysis) {
   return { values: rows[0]?.samples_ms ?? [], summary: analysis?.summary ?? null };
 }
 
+/**
+ * The zoomed histogram: the samples up to core's 99th percentile (a slow tail many times the
+ * median squeezes the body of the full histogram into one bar), with the same summary.
+ */
+export function zoomData(rows, analysis) {
+  const summary = analysis?.summary ?? null;
+  const values = rows[0]?.samples_ms ?? [];
+  return { values: summary ? values.filter((v) => v <= summary.p99) : [], summary };
+}
+
 const interval = ({ low, high }) => ({ low, high });
 
 /** The summary's first rows (count, location, spread, range) and the rest (tails, fences, intervals). */

@@ -18,6 +18,7 @@ import {
   TABLE_COLUMNS,
   chartData,
   distributionPoints,
+  zoomData,
   summaryRows,
 } from './distribution-data.js';
 
@@ -123,6 +124,20 @@ export const distributionExperiment = {
         emptyText: 'Press Run: the histogram appears once core has summarized the samples.',
       },
       data: (rows, ctx) => chartData(rows, ctx.analysis),
+    },
+    {
+      type: DistributionChart,
+      name: 'zoom',
+      title: 'Zoomed in: the samples up to the 99th percentile (the slowest 1% left out)',
+      options: {
+        unit: 'ms',
+        xLabel: 'time per call (ms) →',
+        yLabel: '↑ samples',
+        height: 260,
+        ariaLabel: 'distribution of the samples up to the 99th percentile',
+        emptyText: 'Press Run: the zoomed histogram appears with the full one.',
+      },
+      data: (rows, ctx) => zoomData(rows, ctx.analysis),
     },
   ],
 };
