@@ -682,3 +682,17 @@ TEST_CASE("the capstone is graded from the interleaved row's raw samples, with i
                        "comparison.seed of the row with mode interleaved in your own run",
                        ValueError);
 }
+
+TEST_CASE("benchmarking variants are the same on every platform for a fixed seed") {
+  // Pinned once from a native run; the wasm doctest build checks the same values, so a
+  // student's page and the native re-grader draw identical samples and hidden tests.
+  CHECK(exercise_variant("benchmarking.summary-interval", 42).at("params").at("samples_ms") ==
+        json{15.15, 16.7, 16.09, 18.58, 15.01, 17.71, 14.52, 17.56, 16.14, 17.13});
+  const json classify = exercise_variant("benchmarking.classify-complexity", 42).at("tests")[0];
+  CHECK(classify.at("args")[0] == json{16, 32, 64, 128, 256, 512, 1024, 2048});
+  CHECK(classify.at("args")[1] == json{407.9, 397.7, 425.9, 419.6, 401.8, 400, 406.6, 403.1});
+  const json bootstrap = exercise_variant("benchmarking.bootstrap-ci", 42).at("tests")[0];
+  CHECK(bootstrap.at("args") == json{{15.5, 15.97, 15.78, 16.88, 15.51, 19.36}, 1783322943});
+  CHECK(exercise_variant("benchmarking.ratio-interval", 42).at("params") ==
+        json{{"ratio", 1.007}, {"low", 1.006}, {"high", 1.011}});
+}
