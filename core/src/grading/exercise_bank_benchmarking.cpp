@@ -640,7 +640,7 @@ std::vector<ExerciseCode> benchmarking_exercises() {
        .draw = draw_mann_whitney, .parts = {{{0.0, 0.25}}, {{0.0, 0.005}}}},
       {.id = "benchmarking.aa-false-positives", .kind = Numeric, .points = 15,
        .draw = draw_nothing, .tolerance = kNearestInteger, .experiment = "benchmarking-aa",
-       .from_evidence = aa_from_evidence},
+       .from_evidence = aa_from_evidence, .constants = {{"alpha", compare.alpha}}},
       {.id = "benchmarking.interleaved-schedule", .kind = Code, .points = 10,
        .draw = draw_interleaved_schedule, .tolerance = {0.0, 0.0}},
       {.id = "benchmarking.classify-complexity", .kind = Code, .points = 15,
