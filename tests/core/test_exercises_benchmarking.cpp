@@ -9,13 +9,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <cstdio>
 #include <numeric>
 #include <set>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "exercise_helpers.hpp"
 #include "perflab/base/error.hpp"
