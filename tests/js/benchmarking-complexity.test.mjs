@@ -31,13 +31,14 @@ test('complexity: every kernel at each of its sizes, smallest first; quick mode 
       assert.deepEqual(sizes, k.sizes);
       assert.deepEqual(sizes, [...sizes].sort((a, b) => a - b), 'smallest first');
       assert.ok(new Set(sizes).size >= 3, 'at least three sizes, so the slope has an interval');
+      assert.ok(sizes.at(-1) / sizes[0] >= 10, 'sizes span a factor of 10 or more, so the classes can be told apart');
     }
     assert.deepEqual(Object.keys(points[0]).sort(), ['n', 'op', 'options', 'variant']);
     assert.deepEqual(points[0].options, { ...options });
     assert.notEqual(points[0].options, points[1].options, 'each point owns its options');
   }
   const full = cx.complexityPoints({}, { quick: false });
-  assert.deepEqual(full.filter((p) => p.variant === 'naive').map((p) => p.n), [16, 24, 32, 48, 64, 96, 128]);
+  assert.deepEqual(full.filter((p) => p.variant === 'naive').map((p) => p.n), [16, 24, 32, 48, 64, 96, 128, 192, 256]);
   assert.deepEqual(full.filter((p) => p.op === 'gelu').map((p) => p.n).filter((n, i, a) => i === 0 || i === a.length - 1), [1024, 1048576]);
   const quick = cx.complexityPoints({}, { quick: true });
   assert.ok(quick.length < full.length);

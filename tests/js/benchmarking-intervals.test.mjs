@@ -35,7 +35,7 @@ const REPORT = {
 test('intervals: one reference run, 1,000 samples (quick: fewer), and core’s coverage options', () => {
   const values = controlDefaults(intervalsExperiment.controls);
   assert.deepEqual(values, { kernel: iv.DEFAULT_KERNEL, n: iv.DEFAULT_N, sizes: [...iv.DEFAULT_SIZES] });
-  const [full] = iv.intervalsPoints({ ...values, kernel: 'gelu/fused' }, { quick: false });
+  const [full] = iv.intervalsPoints({ ...values, kernel: 'gelu:fused' }, { quick: false });
   assert.deepEqual(full, { op: 'gelu', variant: 'fused', n: iv.DEFAULT_N, options: { ...FULL_SAMPLING } });
   assert.equal(full.options.samples, 1000);
   const quick = iv.intervalsPoints(values, { quick: true });
@@ -89,4 +89,12 @@ test('intervals: the sentences quote core’s coverage and say which intervals f
 test('intervals: the spec passes the framework’s checks and is mounted in its slot', () => {
   assert.deepEqual(specProblems(intervalsExperiment), []);
   assert.equal(EXPERIMENTS.intervals, intervalsExperiment);
+});
+
+test('intervals: a z or t coverage falling with n is explained as an interval of the mean', () => {
+  const kernel = { op: 'matmul', variant: 'packed', n: 64 };
+  const text = renderIntervals({ ...REPORT, kernel }, { h }).map((n) => n.textContent).join('\n');
+  assert.match(text, /z and t contained the median less often at n = 100 than at n = 5: they are intervals of the mean/);
+  const steady = { ...REPORT, rows: REPORT.rows.map((r) => ({ ...r, z: method(0.02, 0.95), t: method(0.03, 0.96) })) };
+  assert.doesNotMatch(renderIntervals({ ...steady, kernel }, { h }).map((n) => n.textContent).join('\n'), /intervals of the mean/);
 });

@@ -20,7 +20,7 @@ installFakeDocument();
 test('warmup: one point timing each of the first calls by itself; quick mode fewer calls', () => {
   const values = controlDefaults(warmupExperiment.controls);
   assert.deepEqual(values, { kernel: wu.DEFAULT_KERNEL, n: wu.DEFAULT_N });
-  const [full] = wu.warmupPoints({ ...values, kernel: 'gelu/unfused', n: 65536 }, { quick: false });
+  const [full] = wu.warmupPoints({ ...values, kernel: 'gelu:unfused', n: 65536 }, { quick: false });
   assert.deepEqual(full, {
     op: 'gelu',
     variant: 'unfused',
@@ -52,9 +52,9 @@ const ROW = rowOf('sampleKernel', { op: 'matmul', variant: 'blocked', n: 128, op
 
 test('warmup: the chart puts each call at its number, zero readings left off the log axis', () => {
   assert.deepEqual(wu.callRows([ROW]), [
-    { call: 1, time_ms: 3, series: 'one call' },
-    { call: 3, time_ms: 1.1, series: 'one call' },
-    { call: 4, time_ms: 1, series: 'one call' },
+    { call: 1, time_ms: 3, series: 'each call timed alone' },
+    { call: 3, time_ms: 1.1, series: 'each call timed alone' },
+    { call: 4, time_ms: 1, series: 'each call timed alone' },
   ]);
   assert.deepEqual(wu.callRows([]), []);
   const cells = Object.fromEntries(wu.TABLE_COLUMNS.map((c) => [headerText(c), cellText(c, ROW)]));

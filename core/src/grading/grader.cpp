@@ -303,6 +303,27 @@ std::pair<bool, std::string> grade_benchmark(const detail::CodeTest& test, const
                      " needed (if your loop order is right, close other tabs and run again)"};
 }
 
+// A value as the student would type it in JavaScript: numbers as shown() writes them (3, not
+// 3.0), arrays and objects element by element.
+std::string typed_text(const json& v) {
+  if (v.is_number()) return shown(v);
+  if (v.is_array()) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) out += (i == 0 ? "" : ", ") + typed_text(v[i]);
+    return out + "]";
+  }
+  if (v.is_object()) {
+    std::string out = "{";
+    bool first = true;
+    for (const auto& [key, value] : v.items()) {
+      out += (first ? "" : ", ") + json(key).dump() + ": " + typed_text(value);
+      first = false;
+    }
+    return out + "}";
+  }
+  return v.dump();
+}
+
 // How a failed test was called, so the student can reproduce it: "f(768, 3072)", each
 // argument as JSON, an argument longer than kMaxArgumentText cut to its start and "… (N
 // values)" for an array, the whole list cut at kMaxCallText.
@@ -318,7 +339,7 @@ std::string call_text(const std::string& function, const json& args) {
   };
   const json items = args.is_array() ? args : json::array({args});
   for (std::size_t i = 0; i < items.size(); ++i) {
-    std::string text = items[i].is_number_float() ? shown(items[i]) : items[i].dump();
+    std::string text = typed_text(items[i]);
     if (text.size() > kMaxArgumentText) {
       text = cut(text, kMaxArgumentText);
       if (items[i].is_array()) text += " (" + std::to_string(items[i].size()) + " values)";

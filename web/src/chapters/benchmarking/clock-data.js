@@ -6,14 +6,14 @@
 
 import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, parseKernel } from './samples-common.js';
 
-export const DEFAULT_KERNEL = 'gelu/fused-simd';
-export const DEFAULT_N = 4096;
+export const DEFAULT_KERNEL = 'gelu:fused-simd';
+export const DEFAULT_N = 1024;
 export const DEFAULT_TICK_MS = 0.1;
 
 const powersOfTwo = (max) => Array.from({ length: Math.log2(max) + 1 }, (_, i) => 2 ** i);
 
-export const FULL_CLOCK = Object.freeze({ batches: Object.freeze(powersOfTwo(1024)), samples: 30, max_total_ms: 3000 });
-export const QUICK_CLOCK = Object.freeze({ batches: Object.freeze([1, 4, 16, 64, 256]), samples: 10, max_total_ms: 300 });
+export const FULL_CLOCK = Object.freeze({ batches: Object.freeze(powersOfTwo(1024)), samples: 50, max_total_ms: 3000 });
+export const QUICK_CLOCK = Object.freeze({ batches: Object.freeze([1, 4, 16, 64, 256]), samples: 15, max_total_ms: 300 });
 export const clockOf = (quick) => (quick ? QUICK_CLOCK : FULL_CLOCK);
 
 export const PAGE = 'page';
@@ -31,18 +31,19 @@ export const TICK_CONTROL = Object.freeze({
 });
 
 /**
- * Every batch size on this page's clock, then every one on the coarsened clock: points
- * `{clock, op, variant, n, options}` with options.inner_iterations = k (and clock_tick_ms on
- * the coarsened clock).
+ * Every batch size on both clocks, the two clocks alternating (k = 1 on this page's clock,
+ * k = 1 coarsened, k = 2 …) so that a drift of the machine during the sweep touches both
+ * alike: points `{clock, op, variant, n, options}` with options.inner_iterations = k (and
+ * clock_tick_ms on the coarsened clock). The warmup is calls, a millisecond or so of them.
  */
 export function clockPoints(values, { quick }) {
   const { op, variant } = parseKernel(values?.kernel ?? DEFAULT_KERNEL);
   const n = values?.n ?? DEFAULT_N;
   const tick = values?.tick ?? DEFAULT_TICK_MS;
   const { batches, samples, max_total_ms } = clockOf(quick);
-  const base = { warmup: 20, samples, min_sample_ms: 0, max_total_ms };
-  return [PAGE, COARSE].flatMap((clock) =>
-    batches.map((k) => ({
+  const base = { warmup: 200, samples, min_sample_ms: 0, max_total_ms };
+  return batches.flatMap((k) =>
+    [PAGE, COARSE].map((clock) => ({
       clock,
       op,
       variant,
@@ -59,7 +60,9 @@ export function referenceRow(rows) {
   return best;
 }
 
-export const clockLabel = (r) => (r.clock === PAGE ? 'this page’s clock' : `clock coarsened to ${r.clock_tick_ms} ms`);
+export const PAGE_LABEL = 'this page’s clock';
+export const coarseLabel = (tick_ms) => `clock coarsened to ${tick_ms} ms`;
+export const clockLabel = (r) => (r.clock === PAGE ? PAGE_LABEL : coarseLabel(r.clock_tick_ms));
 
 /**
  * The chart's rows from core's analysis: |error| of each median against the reference, by

@@ -17,7 +17,9 @@ import {
   QUICK_CLOCK,
   TABLE_COLUMNS,
   TICK_CONTROL,
+  PAGE_LABEL,
   clockLabel,
+  coarseLabel,
   clockOf,
   clockPoints,
   errorRows,
@@ -56,7 +58,7 @@ export function renderClock(a, { h }) {
     labels
       .map((label) => at(a.rows, label, k))
       .filter(Boolean)
-      .map((r) => `${r.label} ${ms(r.median)} (${r.reference ? 'the reference' : `error ${formatPercent(r.change)}`})`)
+      .map((r) => `${r.label}: ${ms(r.median)} (${r.reference ? 'the reference' : `error ${formatPercent(r.change)}`})`)
       .join('; ');
   nodes.push(h('p', { 'data-role': 'single', text: `One call per sample (k = ${smallest}): ${describe(smallest)}.` }));
   nodes.push(h('p', { 'data-role': 'batched', text: `${formatInt(largest)} calls per sample: ${describe(largest)}.` }));
@@ -141,10 +143,11 @@ export const clockExperiment = {
       type: 'line',
       name: 'error',
       title: 'Error of the median per call against the batch size',
-      options: ({ quick }) => ({
+      options: ({ quick, values }) => ({
         x: 'k',
         y: 'error',
         series: 'clock',
+        seriesDomain: [PAGE_LABEL, coarseLabel(values?.tick ?? TICK_CONTROL.default)],
         xType: 'log',
         xBase: 2,
         xTicks: [...clockOf(quick).batches],

@@ -12,19 +12,22 @@ const QUICK_SAMPLING = Object.freeze({ warmup: 1, samples: 5, min_sample_ms: 0, 
 /** The kernels and their sizes: N for a matmul (N×N @ N×N), elements for GELU. */
 export const FULL_SWEEP = Object.freeze({
   kernels: Object.freeze([
-    { op: 'matmul', variant: 'naive', sizes: [16, 24, 32, 48, 64, 96, 128] },
+    { op: 'matmul', variant: 'naive', sizes: [16, 24, 32, 48, 64, 96, 128, 192, 256] },
     { op: 'matmul', variant: 'packed', sizes: [16, 32, 64, 128, 256] },
     { op: 'gelu', variant: 'fused-simd', sizes: [1024, 4096, 16384, 65536, 262144, 1048576] },
   ]),
   options: SAMPLING,
 });
 
-/** `?quick=1`: three sizes per kernel and a few samples each, about a second in all. */
+/**
+ * `?quick=1`: three sizes per kernel, still spanning a factor of 10 or more (over a narrower
+ * range the classes differ too little to rank), and a few samples each: about a second in all.
+ */
 export const QUICK_SWEEP = Object.freeze({
   kernels: Object.freeze([
-    { op: 'matmul', variant: 'naive', sizes: [16, 32, 64] },
-    { op: 'matmul', variant: 'packed', sizes: [16, 32, 64] },
-    { op: 'gelu', variant: 'fused-simd', sizes: [1024, 16384, 262144] },
+    { op: 'matmul', variant: 'naive', sizes: [16, 48, 160] },
+    { op: 'matmul', variant: 'packed', sizes: [16, 64, 256] },
+    { op: 'gelu', variant: 'fused-simd', sizes: [1024, 32768, 1048576] },
   ]),
   options: QUICK_SAMPLING,
 });

@@ -45,7 +45,7 @@ export function renderComplexity(a, { h }) {
   nodes.push(
     h(
       'div',
-      { class: 'fit-tables' },
+      { class: 'summary-tables fit-tables' },
       a.kernels.map((k) => {
         const rows = k.fits.map((f, i) => ({ rank: i + 1, ...f }));
         return h('div', { class: 'table-wrap' }, createTable(FIT_COLUMNS, { rows, caption: `Ranked fits: ${k.name}`, role: 'fits' }).element);

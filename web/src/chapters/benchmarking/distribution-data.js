@@ -9,8 +9,8 @@ import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, parseKernel } from './samples-c
 export const FULL_SAMPLING = Object.freeze({ warmup: 20, samples: 1000, min_sample_ms: 0, max_total_ms: 30000 });
 export const QUICK_SAMPLING = Object.freeze({ warmup: 5, samples: 200, min_sample_ms: 0, max_total_ms: 3000 });
 
-export const DEFAULT_KERNEL = 'matmul/packed';
-export const DEFAULT_N = 64;
+export const DEFAULT_KERNEL = 'matmul:packed';
+export const DEFAULT_N = 128;
 
 /** One point: `{op, variant, n, options}`. */
 export function distributionPoints(values, { quick }) {
@@ -24,7 +24,20 @@ export function chartData(rows, analysis) {
   return { values: rows[0]?.samples_ms ?? [], summary: analysis?.summary ?? null };
 }
 
+/**
+ * The zoomed histogram: the samples up to core's 99th percentile (a slow tail many times the
+ * median squeezes the body of the full histogram into one bar), with the same summary.
+ */
+export function zoomData(rows, analysis) {
+  const summary = analysis?.summary ?? null;
+  const values = rows[0]?.samples_ms ?? [];
+  return { values: summary ? values.filter((v) => v <= summary.p99) : [], summary };
+}
+
 const interval = ({ low, high }) => ({ low, high });
+
+/** The summary's first rows (count, location, spread, range) and the rest (tails, fences, intervals). */
+export const SUMMARY_SPLIT = 7;
 
 /**
  * Core's summary as table rows `{statistic, value}` or `{statistic, low, high}` (every number
@@ -38,12 +51,12 @@ export function summaryRows(s) {
     { statistic: 'standard deviation', value: s.std },
     { statistic: 'MAD (median absolute deviation)', value: s.mad },
     { statistic: 'minimum', value: s.min },
+    { statistic: 'maximum', value: s.max },
     { statistic: 'p5', value: s.p5 },
     { statistic: 'p25 (Q1)', value: s.p25 },
     { statistic: 'p75 (Q3)', value: s.p75 },
     { statistic: 'p95', value: s.p95 },
     { statistic: 'p99', value: s.p99 },
-    { statistic: 'maximum', value: s.max },
     { statistic: 'Tukey fences', ...interval({ low: s.lower_fence, high: s.upper_fence }) },
     { statistic: 'outliers beyond the fences', count: s.outliers.length },
     { statistic: '95% z interval of the mean', ...interval(s.z_interval) },

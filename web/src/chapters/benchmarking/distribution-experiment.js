@@ -14,9 +14,11 @@ import {
   DEFAULT_N,
   FULL_SAMPLING,
   QUICK_SAMPLING,
+  SUMMARY_SPLIT,
   TABLE_COLUMNS,
   chartData,
   distributionPoints,
+  zoomData,
   summaryRows,
 } from './distribution-data.js';
 
@@ -57,10 +59,24 @@ export function renderDistribution(a, { h }) {
         `MAD ${ms(s.mad)} against a standard deviation of ${ms(s.std)}.`,
     }),
   ];
-  if (k.warning) nodes.push(h('p', { class: 'warning', 'data-role': 'timer-warning', text: `Timer: ${k.warning}` }));
+  if (k.warning) {
+    nodes.push(
+      h('p', {
+        class: 'warning',
+        'data-role': 'timer-warning',
+        text: `The timer’s own check, made on the samples inside its fences as its usual summary does: ${k.warning}`,
+      }),
+    );
+  }
   if (s.warning) nodes.push(h('p', { class: 'warning', 'data-role': 'summary-warning', text: `Summary: ${s.warning}` }));
-  const table = createTable(SUMMARY_COLUMNS, { rows: summaryRows(s), caption: 'Core’s summary of the sample', role: 'summary' });
-  nodes.push(h('div', { class: 'table-wrap' }, table.element));
+  // Two tables side by side: where the sample lies and how it spreads, then its tails and intervals.
+  const rows = summaryRows(s);
+  const half = SUMMARY_SPLIT;
+  const tables = [
+    createTable(SUMMARY_COLUMNS, { rows: rows.slice(0, half), caption: 'Core’s summary: location and spread', role: 'summary' }),
+    createTable(SUMMARY_COLUMNS, { rows: rows.slice(half), caption: 'Core’s summary: tails, fences and 95% intervals', role: 'summary' }),
+  ];
+  nodes.push(h('div', { class: 'summary-tables' }, tables.map((t) => h('div', { class: 'table-wrap' }, t.element))));
   return nodes;
 }
 
@@ -108,6 +124,20 @@ export const distributionExperiment = {
         emptyText: 'Press Run: the histogram appears once core has summarized the samples.',
       },
       data: (rows, ctx) => chartData(rows, ctx.analysis),
+    },
+    {
+      type: DistributionChart,
+      name: 'zoom',
+      title: 'Zoomed in: the samples up to the 99th percentile (the slowest 1% left out)',
+      options: {
+        unit: 'ms',
+        xLabel: 'time per call (ms) →',
+        yLabel: '↑ samples',
+        height: 260,
+        ariaLabel: 'distribution of the samples up to the 99th percentile',
+        emptyText: 'Press Run: the zoomed histogram appears with the full one.',
+      },
+      data: (rows, ctx) => zoomData(rows, ctx.analysis),
     },
   ],
 };

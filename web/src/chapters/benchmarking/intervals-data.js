@@ -7,8 +7,8 @@
 import { FULL_SAMPLING, QUICK_SAMPLING } from './distribution-data.js';
 import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, parseKernel } from './samples-common.js';
 
-export const DEFAULT_KERNEL = 'matmul/packed';
-export const DEFAULT_N = 64;
+export const DEFAULT_KERNEL = 'matmul:packed';
+export const DEFAULT_N = 128;
 export const DEFAULT_SIZES = Object.freeze([5, 10, 20, 30, 50, 100]);
 
 /** The coverage run: small samples per size, bootstrap resamples per small sample, the seed. */

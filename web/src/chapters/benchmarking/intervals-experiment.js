@@ -57,6 +57,19 @@ export function renderIntervals(a, { h }) {
         (short.length > 0 ? ` At n = ${first.n}, ${short.join(' and ')} fell short of the promised 95%.` : ''),
     }),
   ];
+  // z and t bound the mean: when their coverage of the median falls as n grows, say why.
+  const fading = ['z', 't'].filter((m) => a.rows.length > 1 && last[m].coverage < first[m].coverage && last[m].coverage < 0.95);
+  if (fading.length > 0) {
+    nodes.push(
+      h('p', {
+        'data-role': 'mean-not-median',
+        text:
+          `${fading.join(' and ')} contained the median less often at n = ${last.n} than at n = ${first.n}: they are ` +
+          'intervals of the mean and narrow around it as n grows, so when the mean and the median differ, as they do ' +
+          'in a skewed sample, they miss the median more often with more samples, not less.',
+      }),
+    );
+  }
   const table = createTable(COVERAGE_COLUMNS, {
     rows: a.rows,
     caption: 'Mean width of the 95% intervals and the share of trials containing the reference median',

@@ -4,15 +4,14 @@
 // its lists; no statistic (core summarizes every sample).
 // Not for: the experiments' plans (each <slot>-data.js) or drawing (charts/).
 
-/** `'matmul/packed'` → `{op: 'matmul', variant: 'packed'}`. */
+import { kernelChoices, parseKernel as parseChoice } from './compare-common.js';
+
+/** The select's value `'matmul:packed'` → `{op: 'matmul', variant: 'packed'}`; an error without an op. */
 export function parseKernel(value) {
-  const [op, variant] = String(value).split('/');
-  if (!op || !variant) throw new Error(`a kernel is written op/variant, got ${JSON.stringify(value)}`);
+  const { op, variant } = parseChoice(value);
+  if (!op || !variant) throw new Error(`a kernel is written op:variant, got ${JSON.stringify(value)}`);
   return { op, variant };
 }
-
-/** The select's value of a kernel. */
-export const kernelValue = (op, variant) => `${op}/${variant}`;
 
 /** "packed matmul at N = 64", "fused-simd GELU over 4096 elements". */
 export function kernelText({ op, variant, n }) {
@@ -27,24 +26,11 @@ export function kernelName({ op, variant }) {
 }
 
 /**
- * A select of every kernel core can sample: its matmul variants and its GELU variants
- * (matmulVariants, geluVariants), each titled with core's description.
+ * A select of every kernel core can sample: its matmul and GELU variants (compare-common's
+ * kernelChoices asks core), each titled with core's description.
  */
 export function kernelControl({ id = 'kernel', label = 'Kernel', default: fallback, hint } = {}) {
-  return {
-    id,
-    type: 'select',
-    label,
-    default: fallback,
-    hint,
-    options: async ({ lab }) => {
-      const [matmul, gelu] = await Promise.all([lab.matmulVariants({ where: id }), lab.geluVariants({ where: id })]);
-      return [
-        ...matmul.map((v) => ({ value: kernelValue('matmul', v.name), label: `matmul · ${v.name}`, title: v.description })),
-        ...gelu.map((v) => ({ value: kernelValue('gelu', v.name), label: `GELU · ${v.name}`, title: v.description })),
-      ];
-    },
-  };
+  return { id, type: 'select', label, default: fallback, hint, options: ({ lab }) => kernelChoices(lab, id) };
 }
 
 /** The size control: N for a matmul (N×N @ N×N), the number of elements for GELU. */

@@ -5,7 +5,7 @@
 
 import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, parseKernel } from './samples-common.js';
 
-export const DEFAULT_KERNEL = 'matmul/blocked';
+export const DEFAULT_KERNEL = 'matmul:blocked';
 export const DEFAULT_N = 128;
 
 /** Calls timed, and how many of the first and of the last calls core summarizes apart. */
@@ -45,7 +45,7 @@ export function stretches(samples, { first, last }) {
  * (a call shorter than a tick) has no place on the log axis and is left out.
  */
 export function callRows(rows) {
-  return (rows[0]?.samples_ms ?? []).map((time_ms, i) => ({ call: i + 1, time_ms, series: 'one call' })).filter((r) => r.time_ms > 0);
+  return (rows[0]?.samples_ms ?? []).map((time_ms, i) => ({ call: i + 1, time_ms, series: 'each call timed alone' })).filter((r) => r.time_ms > 0);
 }
 
 export const TABLE_COLUMNS = KERNEL_ROW_COLUMNS;
