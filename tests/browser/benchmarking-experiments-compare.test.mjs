@@ -250,6 +250,11 @@ describe('suite, quick', () => {
     assert.match(report, /## Best per metric/);
     for (const m of [models[0].label, models[1].label]) assert.ok(report.includes(`| ${m} |`), `${m} is in the report`);
     assert.doesNotMatch(report, /flops_per_sample \|/, 'only ticked metrics are ranked');
+    // The same report rendered: its headings and one table row per model under Models.
+    const headings = await page.$$eval(`${su.role('report-rendered')} h4, ${su.role('report-rendered')} h5`, (els) => els.map((e) => e.textContent));
+    assert.deepEqual(headings.slice(0, 3), ['Suite: page suite', 'System', 'Models']);
+    const rendered = await page.textContent(su.role('report-rendered'));
+    for (const m of [models[0].label, models[1].label]) assert.ok(rendered.includes(m), `${m} is in the rendered report`);
     assert.equal(await page.isVisible(su.role('error')), false);
   });
 

@@ -129,3 +129,41 @@ test('suite: the spec for core’s lists passes the framework’s checks, one ch
   assert.equal(spec.charts[0].data([{ label: 'm', model: model('m', 1) }], ctx).length, 1);
   assert.equal(spec.plan(valuesOf(), { quick: true }).length, 3);
 });
+
+test('suite: the report’s Markdown reads as headings, paragraphs, lists and tables, with bold and code spans', async () => {
+  const { markdownBlocks, inlineSpans } = await import('../../web/src/chapters/benchmarking/markdown.js');
+  const text = [
+    '# Suite: x',
+    '',
+    '## System',
+    '',
+    '| | |',
+    '|---|---|',
+    '| version | perflab |',
+    '',
+    'Timed values: median',
+    'of per-call times.',
+    '',
+    '- **latency-critical**: mlp_784. `a` b',
+    '- **balanced**: none.',
+    '| model | value |',
+    '|---|---|',
+    '| mlp_784 | 1.5 |',
+    '| cnn_28 | 2 |',
+  ].join('\n');
+  assert.deepEqual(markdownBlocks(text), [
+    { type: 'heading', level: 1, text: 'Suite: x' },
+    { type: 'heading', level: 2, text: 'System' },
+    { type: 'table', head: ['', ''], rows: [['version', 'perflab']] },
+    { type: 'paragraph', text: 'Timed values: median of per-call times.' },
+    { type: 'list', items: ['**latency-critical**: mlp_784. `a` b', '**balanced**: none.'] },
+    { type: 'table', head: ['model', 'value'], rows: [['mlp_784', '1.5'], ['cnn_28', '2']] },
+  ]);
+  assert.deepEqual(inlineSpans('**latency-critical**: mlp_784. `a` b'), [
+    { text: 'latency-critical', bold: true },
+    { text: ': mlp_784. ' },
+    { text: 'a', code: true },
+    { text: ' b' },
+  ]);
+  assert.deepEqual(inlineSpans('plain <b>'), [{ text: 'plain <b>' }]);
+});

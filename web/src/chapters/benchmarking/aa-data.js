@@ -102,7 +102,7 @@ export const AA_COLUMNS = Object.freeze([
   { label: 'ratio CI', format: (r) => formatInterval(r.comparison.ratio_interval) },
   { label: 'Mann-Whitney p', format: (r) => formatP(r.comparison.mann_whitney.p_value) },
   { key: 'comparison.verdict.name', label: 'verdict', format: 'text' },
-  { label: 'drift in', format: driftedArms },
+  { label: 'drift in', format: driftedArms, align: 'left' },
 ]);
 
 export const AA_CSV_COLUMNS = Object.freeze(['repeat', ...AB_CSV_COLUMNS]);

@@ -125,7 +125,7 @@ export const AB_COLUMNS = Object.freeze([
   { label: 'Cohen’s d', format: (r) => formatD(r.comparison.cohens_d) },
   { key: 'comparison.cliffs_delta', label: 'Cliff’s δ', format: 'sig' },
   { key: 'comparison.verdict.name', label: 'verdict', format: 'text' },
-  { label: 'drift in', format: driftedArms },
+  { label: 'drift in', format: driftedArms, align: 'left' },
 ]);
 
 /** One line per mode: core's comparison flattened, and both arms' samples as space-separated lists. */

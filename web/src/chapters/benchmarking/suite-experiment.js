@@ -7,6 +7,7 @@
 
 import { declaredSweep } from '../../lab/client.js';
 import { downloadText } from '../../ui/download.js';
+import { renderMarkdown } from './markdown.js';
 import {
   QUICK_SUITE_OPTIONS,
   REPORT_FILES,
@@ -42,7 +43,7 @@ function metricChart(metric, i) {
   };
 }
 
-/** The rendered report: core's Markdown as text, and its three files to download. */
+/** The report: core's Markdown rendered (and as source), and its three files to download. */
 function renderReport(report, { h: make }) {
   return [
     make(
@@ -57,7 +58,13 @@ function renderReport(report, { h: make }) {
         }),
       ),
     ),
-    make('pre', { class: 'compare-report', 'data-role': 'report', text: report.markdown }),
+    make('div', { class: 'compare-rendered', 'data-role': 'report-rendered' }, ...renderMarkdown(make, report.markdown)),
+    make(
+      'details',
+      {},
+      make('summary', { text: 'The report’s Markdown source' }),
+      make('pre', { class: 'compare-report', 'data-role': 'report', text: report.markdown }),
+    ),
   ];
 }
 
