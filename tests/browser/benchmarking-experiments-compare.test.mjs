@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { openLab } from './harness.mjs';
+import { exerciseCards, openLab } from './harness.mjs';
 
 const scope = (id) => {
   const EXP = `[data-experiment="${id}"]`;
@@ -123,6 +123,25 @@ describe('A/B, quick', () => {
     assert.match(rounds.lines.at(-1), new RegExp(`^sequential,gelu,4096,unfused,fused-simd,${perMode},true,`));
   });
 
+  test('the capstone, answered with the interleaved row’s numbers as the page shows them, is graded correct by core', async () => {
+    const { page } = lab;
+    const { card, submitAndWait } = exerciseCards(page);
+    const id = 'benchmarking.ab-capstone';
+    const head = await headers(page, ab);
+    const row = (await tableRows(page, ab)).find((r) => r[0] === 'interleaved');
+    const ratio = Number(row[head.indexOf('ratio A/B')].replace('×', ''));
+    const [low, high] = row[head.indexOf('ratio CI')].replace('×', '').split('–').map(Number);
+    const verdict = { faster: 1, slower: -1 }[row[head.indexOf('verdict')]] ?? 0;
+    const parts = card(id).locator('input[data-role="answer"]');
+    await page.waitForFunction((cid) => !document.querySelector(`article[data-exercise-id="${cid}"] button[type="submit"]`).disabled, id);
+    const submit = () => card(id).locator('button[type="submit"]').click();
+    // A wrong verdict first: the grade must be able to fail.
+    for (const [i, v] of [ratio, low, high, verdict === 1 ? -1 : 1].entries()) await parts.nth(i).fill(String(v));
+    assert.equal(await submitAndWait(id, submit), 'false');
+    for (const [i, v] of [ratio, low, high, verdict].entries()) await parts.nth(i).fill(String(v));
+    assert.equal(await submitAndWait(id, submit), 'true');
+  });
+
   test('logged no console errors', () => {
     assert.deepEqual(lab.errors, []);
   });
@@ -162,6 +181,20 @@ describe('A/A, quick', () => {
     assert.match(await page.textContent(`${aa.role('chart')}[data-chart="p-values"]`), /α = 0\.05/);
     assert.match(await page.textContent(`${aa.role('chart')}[data-chart="ratios"]`), /no difference/);
     assert.equal(await page.isVisible(aa.role('error')), false);
+  });
+
+  test('the A/A exercise, answered with the count the page states, is graded correct by core', async () => {
+    const { page } = lab;
+    const { card, submitAndWait } = exerciseCards(page);
+    const id = 'benchmarking.aa-false-positives';
+    const called = Number(/called B faster or slower in (\d+) of/.exec(await page.textContent(aa.role('aa-summary')))[1]);
+    await page.waitForFunction((cid) => !document.querySelector(`article[data-exercise-id="${cid}"] button[type="submit"]`).disabled, id);
+    const input = card(id).locator('input[data-role="answer"]');
+    const submit = () => card(id).locator('button[type="submit"]').click();
+    await input.fill(String(called + 3));
+    assert.equal(await submitAndWait(id, submit), 'false');
+    await input.fill(String(called));
+    assert.equal(await submitAndWait(id, submit), 'true');
   });
 
   test('Download CSV has one line per repeat with the repeat index and both samples', async () => {

@@ -112,7 +112,7 @@ function baselinePanel(h, state, lab) {
       say(`Loaded ${chosen.name}. Run to compare this browser against it.`);
     } catch (err) {
       // The previous baseline stays.
-      say(`${chosen.name} was not loaded: ${err.message.replace(/^baseline: /, '')}`, true);
+      say(`${chosen.name} was not loaded: ${err.message.replace(/^(baseline|base): /, '')}`, true);
     } finally {
       file.value = '';
       refresh();
