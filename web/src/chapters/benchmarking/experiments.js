@@ -1,6 +1,6 @@
 // Which experiment mounts into which slot of the Benchmarking chapter: slot name (explanations.js
 // `slots`) → an experiment spec (mounted by mountExperiment) or a mount function
-// `(el, {bridge}) => handle`. A slot not listed here says its experiment is not in the lab yet.
+// `(el, {bridge, mountExperiment}) => handle`. A slot not listed here says its experiment is not in the lab yet.
 // Not for: the specs themselves (each lives in its own <name>-experiment.js).
 
 import { aaExperiment } from './aa-experiment.js';

@@ -82,7 +82,7 @@ export default {
       const run = EXPERIMENTS[slot.dataset.slot];
       if (!run) continue;
       slot.replaceChildren();
-      handles.push(typeof run === 'function' ? run(slot, { bridge }) : mountExperiment(slot, run, { bridge }));
+      handles.push(typeof run === 'function' ? run(slot, { bridge, mountExperiment }) : mountExperiment(slot, run, { bridge }));
     }
     // The table of contents scrolls within the page without changing the chapter hash.
     const toc = container.querySelector('.chapter-toc');

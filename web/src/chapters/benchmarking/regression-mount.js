@@ -3,11 +3,11 @@
 // rows to save. Registered in experiments.js as a mount function.
 // Not for: the spec itself or comparing (core).
 
-import { mountExperiment } from '../../experiments/experiment.js';
 import { safeLocalStorage } from '../../state/progress-store.js';
 import { regressionSpec, regressionState } from './regression-experiment.js';
 
-export function mountRegression(el, { bridge }) {
+// mountExperiment comes from the chapter (index.js), so this module stays importable by node.
+export function mountRegression(el, { bridge, mountExperiment }) {
   const state = regressionState(safeLocalStorage());
   return mountExperiment(el, regressionSpec(state), {
     bridge,

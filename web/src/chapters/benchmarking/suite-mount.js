@@ -3,7 +3,6 @@
 // with Try again, if the lab cannot answer). Registered in experiments.js as a mount function.
 // Not for: the spec itself (suite-experiment.js) or measuring (core).
 
-import { mountExperiment } from '../../experiments/experiment.js';
 import { labOf } from '../../lab/client.js';
 import { h } from '../../ui/dom.js';
 import { SUITE_ID, TITLE, suiteSpec } from './suite-experiment.js';
@@ -15,7 +14,8 @@ const WHERE = `${SUITE_ID}-run`;
  * then a frame with the title says so (and why, with Try again, if the lab cannot answer).
  * @returns {{destroy(): void, getRows(): object[], getResult(): object|null, ready: Promise<object>}}
  */
-export function mountSuite(el, { bridge }) {
+// mountExperiment comes from the chapter (index.js), so this module stays importable by node.
+export function mountSuite(el, { bridge, mountExperiment }) {
   const note = h('p', { class: 'note', 'data-role': 'status', text: 'Loading the zoo and the metrics from the lab…' });
   const frame = h(
     'section',
