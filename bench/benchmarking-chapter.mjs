@@ -25,17 +25,23 @@ try {
   if (ids.length === 0) throw new Error('the Benchmarking chapter mounted no experiments');
   const times = [];
   const started = performance.now();
+  // The regression check runs twice, as a student would: a baseline, saved, then a new run.
+  const runs = (id) => (id === 'benchmarking-regression' ? 2 : 1);
   for (const id of ids) {
     const scope = `[data-experiment="${id}"]`;
-    await page.waitForSelector(`${scope} [data-action="run"]:not([disabled])`, { timeout: 60000 });
-    const t0 = performance.now();
-    await page.click(`${scope} [data-action="run"]`);
-    await page.waitForFunction(
-      (sel) => /^(Done|Stopped|Error|Failed)/.test(document.querySelector(sel)?.textContent ?? ''),
-      `${scope} [data-role="status"]`,
-      { timeout: 600000 },
-    );
-    const seconds = (performance.now() - t0) / 1000;
+    let seconds = 0;
+    for (let run = 0; run < runs(id); run += 1) {
+      if (run > 0) await page.click(`[data-action="save-baseline"]`);
+      await page.waitForSelector(`${scope} [data-action="run"]:not([disabled])`, { timeout: 60000 });
+      const t0 = performance.now();
+      await page.click(`${scope} [data-action="run"]`);
+      await page.waitForFunction(
+        (sel) => /^(Done|Stopped|Error|Failed)/.test(document.querySelector(sel)?.textContent ?? ''),
+        `${scope} [data-role="status"]`,
+        { timeout: 600000 },
+      );
+      seconds += (performance.now() - t0) / 1000;
+    }
     const status = await page.textContent(`${scope} [data-role="status"]`);
     const done = /^Done/.test(status);
     if (!done) failed += 1;
