@@ -73,6 +73,28 @@ describe('the Acceleration chapter, quick mode', () => {
     });
   }
 
+  test('the cache sweep’s bandwidth is its row’s bytes per call ÷ fastest call', async () => {
+    const { page } = lab;
+    const id = 'acceleration-cache-sweep';
+    if (!(await page.$$eval(`${sel(id, 'table')} tbody tr`, (trs) => trs.length))) await runToDone(page, id);
+    const headers = await page.$$eval(`${sel(id, 'table')} thead th`, (ths) => ths.map((th) => th.textContent));
+    const col = (name) => headers.indexOf(name);
+    for (const name of ['bytes per call', 'fastest call (ms)', 'read bandwidth (GB/s)', 'median call (ms)']) {
+      assert.ok(col(name) >= 0, `the table has "${name}": ${headers.join(' | ')}`);
+    }
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-experiment="${id}"] [data-action="csv"]`)]);
+    const [head, ...lines] = (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
+    const names = head.split(',');
+    const rows = lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [names[i], v])));
+    assert.ok(rows.length > 0);
+    for (const r of rows) {
+      const perCall = Number(r.bytes_per_call);
+      assert.ok(perCall >= Number(r.bytes), `a call reads the working set at least once: ${JSON.stringify(r)}`);
+      const gbPerS = perCall / (Number(r.min_ms) * 1e6);
+      assert.ok(Math.abs(gbPerS / Number(r.gb_per_s) - 1) < 1e-9, `${perCall} B / ${r.min_ms} ms = ${gbPerS} GB/s, row says ${r.gb_per_s}`);
+    }
+  });
+
   test('the roofline places every kernel under the probed roofs', async () => {
     const { page } = lab;
     await page.waitForSelector(sel('acceleration-roofline', 'probe'));

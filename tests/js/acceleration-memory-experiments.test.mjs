@@ -67,9 +67,28 @@ test('cache sweep: 4 KiB to 256 MiB doubling in full, five sizes quick', () => {
     '16 MiB',
   ]);
   assert.deepEqual(cache.axisTicks(false).map(cache.sizeName), ['4 KiB', '64 KiB', '1 MiB', '16 MiB', '256 MiB']);
-  const row = { build: 'simd', bytes: 32768, gb_per_s: 51.2, stats };
-  assert.deepEqual(cache.TABLE_COLUMNS.map((c) => cellText(c, row)), ['32 KiB', '51.2', '4.00', '1.0%', '']);
-  assert.equal(toCsv([row], cache.CSV_COLUMNS).split('\r\n')[1], 'simd,32768,51.2,4,3.9,0.01,10,');
+});
+
+test('cache sweep: every time is one call, and bandwidth = bytes per call ÷ fastest call from the row itself', () => {
+  // A row as core sends it: 32 KiB read 8 times per call, the fastest call 0.00512 ms.
+  const row = { build: 'simd', bytes: 32768, bytes_per_call: 262144, gb_per_s: 51.2, stats: { ...stats, min_ms: 0.00512, median_ms: 0.006 } };
+  const cells = Object.fromEntries(cache.TABLE_COLUMNS.map((c) => [c.label, cellText(c, row)]));
+  assert.deepEqual(cells, {
+    'working set': '32 KiB',
+    'bytes per call': '256 KiB (8 passes)',
+    'fastest call': '0.00512',
+    'read bandwidth': '51.2',
+    'median call': '0.00600',
+    CV: '1.0%',
+    warning: '',
+  });
+  // The table's own columns give its bandwidth: 256 KiB / 0.00512 ms in GB/s.
+  const recomputed = (262144 / (Number(cells['fastest call']) * 1e-3)) / 1e9;
+  assert.ok(Math.abs(recomputed / Number(cells['read bandwidth']) - 1) < 0.005, `${recomputed} GB/s`);
+  assert.equal(cache.bytesPerCallText({ bytes: 2 ** 28, bytes_per_call: 2 ** 28 }), '256 MiB (1 pass)');
+  assert.equal(cache.bytesPerCallText({ bytes: 4096 }), '—', 'a row without the figure says so, never guesses');
+  assert.equal(toCsv([row], cache.CSV_COLUMNS).split('\r\n')[1], 'simd,32768,262144,0.00512,51.2,0.006,0.01,10,');
+  assert.match(cacheSweepExperiment.tableCaption, /read bandwidth = bytes per call ÷ fastest call/);
 });
 
 test('cache sweep: the plan stops at what the lab may still allocate', () => {
