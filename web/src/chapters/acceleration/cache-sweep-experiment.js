@@ -47,7 +47,7 @@ export const cacheSweepExperiment = {
           series: 'build',
           xType: 'log',
           xTicks: axisTicks(quick),
-          xTickFormat: sizeName,
+          xFormat: 'bytes',
           xBase: 2,
           xDomain: [sizes[0], sizes[sizes.length - 1]],
           xLabel: 'Working set (bytes, log scale) →',
