@@ -301,15 +301,15 @@ val interval_coverage_js(val reference, val sizes, val options) {
 // A regression check of two runs (compare_runs): each a `perflab bench --json --samples`
 // object or an array of rows {op, variant, n, samples_ms}; what `perflab compare --json`
 // prints, the runs named "baseline" and "this run".
-val compare_runs_js(val base, val next, val options) {
+val compare_runs_js(val baseline, val run, val options) {
+  const BenchRun a = bench_run_from_json(to_json(baseline, "baseline"), "baseline");
+  const BenchRun b = bench_run_from_json(to_json(run, "run"), "this run");
   check_option_keys(options, {"alpha", "threshold"});
   CompareOptions o;
   read_option(options, "alpha",
               [&](const val& v, const std::string& n) { o.alpha = to_finite_number(v, n); });
   read_option(options, "threshold",
               [&](const val& v, const std::string& n) { o.threshold = to_finite_number(v, n); });
-  const BenchRun a = bench_run_from_json(to_json(base, "base"), "baseline");
-  const BenchRun b = bench_run_from_json(to_json(next, "next"), "this run");
   return to_val(compare_runs(a, b, o));
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <numeric>
 #include <set>
 #include <string>
@@ -23,9 +24,9 @@
 #include "perflab/stats/compare.hpp"
 
 using namespace perflab;
-using nlohmann::json;
 using exercise_test::choice_starting_with;
 using exercise_test::contains;
+using nlohmann::json;
 
 namespace {
 
@@ -86,13 +87,15 @@ double median_of(std::vector<double> x) {
 }
 
 // The recipe of bootstrapCI as a student writes it.
-json student_bootstrap(const std::vector<double>& xs, std::uint32_t seed, bool median_first = false) {
+json student_bootstrap(const std::vector<double>& xs, std::uint32_t seed,
+                       bool median_first = false) {
   JsRng rng{seed};
   std::vector<double> medians;
   for (int r = 0; r < 1000; ++r) {
     std::vector<double> resample;
     for (std::size_t i = 0; i < xs.size(); ++i) {
-      resample.push_back(xs[static_cast<std::size_t>(std::floor(rng() * static_cast<double>(xs.size())))]);
+      resample.push_back(
+          xs[static_cast<std::size_t>(std::floor(rng() * static_cast<double>(xs.size())))]);
     }
     medians.push_back(median_first ? resample.front() : median_of(resample));
   }
@@ -116,12 +119,18 @@ std::string student_classify(const std::vector<double>& sizes, const std::vector
   const char* names[] = {"1", "log n", "n", "n log n", "n^2", "n^3"};
   const auto g = [](int c, double n) {
     switch (c) {
-      case 0: return 1.0;
-      case 1: return std::log2(n);
-      case 2: return n;
-      case 3: return n * std::log2(n);
-      case 4: return n * n;
-      default: return n * n * n;
+      case 0:
+        return 1.0;
+      case 1:
+        return std::log2(n);
+      case 2:
+        return n;
+      case 3:
+        return n * std::log2(n);
+      case 4:
+        return n * n;
+      default:
+        return n * n * n;
     }
   };
   int best = 0;
@@ -153,9 +162,14 @@ json evidence(const char* experiment, json rows) {
 
 json ab_row(std::vector<double> a, std::vector<double> b, std::uint64_t seed,
             const char* mode = "interleaved", const char* va = "naive", const char* vb = "naive") {
-  return {{"repeat", 0},        {"op", "matmul"},  {"variant_a", va},
-          {"variant_b", vb},    {"n", 64},         {"mode", mode},
-          {"a_ms", std::move(a)}, {"b_ms", std::move(b)},
+  return {{"repeat", 0},
+          {"op", "matmul"},
+          {"variant_a", va},
+          {"variant_b", vb},
+          {"n", 64},
+          {"mode", mode},
+          {"a_ms", std::move(a)},
+          {"b_ms", std::move(b)},
           // The page's verdict, deliberately wrong: core must not read it.
           {"comparison", {{"seed", seed}, {"verdict", {{"name", "slower"}}}, {"ratio", 99}}}};
 }
@@ -177,15 +191,16 @@ TEST_CASE("batching: a sample lasts max(100 ticks, 1 ms) and holds the calls rou
     const std::int64_t calls = (target_ns + call_ns - 1) / call_ns;
     CAPTURE(v.at("prompt"));
     CHECK(contains(v.at("prompt"), "at least 100 ticks of the clock, and at least 1 ms"));
-    const json right = grade_values("benchmarking.batching", seed,
-                                    {static_cast<double>(target_ns) / 1e6, static_cast<double>(calls)});
+    const json right =
+        grade_values("benchmarking.batching", seed,
+                     {static_cast<double>(target_ns) / 1e6, static_cast<double>(calls)});
     CHECK(right.at("correct") == true);
     CHECK(right.at("score") == doctest::Approx(10));
     // Ignoring the 1 ms floor, or the 100-tick rule, is wrong in one part or the other.
     const double ticks_only_ms = 100.0 * static_cast<double>(resolution_ns) / 1e6;
     const double floor_only_ms = 1.0;
-    const double wrong_ms = ticks_only_ms == static_cast<double>(target_ns) / 1e6 ? floor_only_ms
-                                                                                   : ticks_only_ms;
+    const double wrong_ms =
+        ticks_only_ms == static_cast<double>(target_ns) / 1e6 ? floor_only_ms : ticks_only_ms;
     if (wrong_ms != static_cast<double>(target_ns) / 1e6) {
       CHECK(grade_values("benchmarking.batching", seed, {wrong_ms, static_cast<double>(calls)})
                 .at("parts")[0]
@@ -214,13 +229,15 @@ TEST_CASE("summary-interval: mean, s with n − 1 and mean ± 1.96·s/√n of th
     const double m = mean_of(x);
     const double s = std_of(x);
     const double half = 1.96 * s / std::sqrt(static_cast<double>(x.size()));
-    const json right = grade_values("benchmarking.summary-interval", seed, {m, s, m - half, m + half});
+    const json right =
+        grade_values("benchmarking.summary-interval", seed, {m, s, m - half, m + half});
     CAPTURE(v.dump());
     CHECK(right.at("correct") == true);
     CHECK(right.at("score") == doctest::Approx(15));
     // Rounded to two decimals, as a student types them, still right.
     const auto r2 = [](double y) { return std::round(y * 100) / 100; };
-    CHECK(grade_values("benchmarking.summary-interval", seed, {r2(m), r2(s), r2(m - half), r2(m + half)})
+    CHECK(grade_values("benchmarking.summary-interval", seed,
+                       {r2(m), r2(s), r2(m - half), r2(m + half)})
               .at("correct") == true);
     // The population standard deviation (dividing by n) is wrong.
     const json population = grade_values("benchmarking.summary-interval", seed,
@@ -242,8 +259,8 @@ TEST_CASE("percentile: the linear rule on the drawn sample, not the nearest rank
     ps.insert(p);
     CAPTURE(v.dump());
     CHECK(contains(v.at("prompt"), "h = (n − 1)·p/100"));
-    const json right = grade_exercise("benchmarking.percentile", seed,
-                                      {{"value", linear_percentile(x, p)}});
+    const json right =
+        grade_exercise("benchmarking.percentile", seed, {{"value", linear_percentile(x, p)}});
     CHECK(right.at("correct") == true);
     CHECK(right.at("score") == 10);
     CHECK(grade_exercise("benchmarking.percentile", seed, {{"value", nearest_rank(x, p)}})
@@ -290,14 +307,17 @@ TEST_CASE("tukey-fences: Q3 + 1.5·IQR by the linear rule, and the values above 
     const std::vector<double> x = samples_of(v);
     const double q1 = linear_percentile(x, 25), q3 = linear_percentile(x, 75);
     const double fence = q3 + 1.5 * (q3 - q1);
-    const auto above = static_cast<int>(std::count_if(x.begin(), x.end(), [&](double y) { return y > fence; }));
+    const auto above =
+        static_cast<int>(std::count_if(x.begin(), x.end(), [&](double y) { return y > fence; }));
     counts.insert(above);
     CAPTURE(v.dump());
-    const json right = grade_values("benchmarking.tukey-fences", seed, {fence, static_cast<double>(above)});
+    const json right =
+        grade_values("benchmarking.tukey-fences", seed, {fence, static_cast<double>(above)});
     CHECK(right.at("correct") == true);
     CHECK(right.at("score") == doctest::Approx(10));
     // 3·IQR (the "far out" fence) is another fence.
-    CHECK(grade_values("benchmarking.tukey-fences", seed, {q3 + 3 * (q3 - q1), static_cast<double>(above)})
+    CHECK(grade_values("benchmarking.tukey-fences", seed,
+                       {q3 + 3 * (q3 - q1), static_cast<double>(above)})
               .at("parts")[0]
               .at("correct") == false);
     CHECK(grade_values("benchmarking.tukey-fences", seed, {fence, static_cast<double>(above + 1)})
@@ -320,7 +340,8 @@ TEST_CASE("t-or-z: at n = 5 the factor is t(0.975, 4) = 2.776, and the interval 
     const json right = grade_values("benchmarking.t-or-z", seed, {t, m - half, m + half});
     CHECK(right.at("correct") == true);
     CHECK(right.at("score") == doctest::Approx(10));
-    CHECK(grade_values("benchmarking.t-or-z", seed, {2.776, m - half, m + half}).at("correct") == true);
+    CHECK(grade_values("benchmarking.t-or-z", seed, {2.776, m - half, m + half}).at("correct") ==
+          true);
     // z's 1.96 and its narrower interval are wrong.
     const double z_half = 1.96 * s / std::sqrt(5.0);
     const json z = grade_values("benchmarking.t-or-z", seed, {1.96, m - z_half, m + z_half});
@@ -425,7 +446,8 @@ TEST_CASE("mann-whitney: U of A and Cliff's delta by counting pairs") {
     const double pairs = static_cast<double>(a.size() * b.size());
     const double u = below + ties / 2;
     CAPTURE(v.dump());
-    const json right = grade_values("benchmarking.mann-whitney", seed, {u, (above - below) / pairs});
+    const json right =
+        grade_values("benchmarking.mann-whitney", seed, {u, (above - below) / pairs});
     CHECK(right.at("correct") == true);
     CHECK(right.at("score") == doctest::Approx(15));
     // U of B instead of U of A, and δ with the sign flipped, are wrong (unless they coincide).
@@ -470,14 +492,16 @@ TEST_CASE("interleavedSchedule's hidden tests are balanced, shuffled and what th
     CHECK(g.at("correct") == true);
     CHECK(g.at("score") == doctest::Approx(10));
     // Balanced but not shuffled (A B, B A, A B, ...): only the empty schedule matches.
-    const json bad = grade_exercise("benchmarking.interleaved-schedule", seed, {{"results", alternating}});
+    const json bad =
+        grade_exercise("benchmarking.interleaved-schedule", seed, {{"results", alternating}});
     CHECK(bad.at("correct") == false);
   }
   // Shuffled: two seeds give two different 30-round schedules.
   CHECK(student_schedule(30, 1) != student_schedule(30, 2));
 }
 
-TEST_CASE("classify's hidden tests cover every class once, each clearly the best least-squares fit") {
+TEST_CASE(
+    "classify's hidden tests cover every class once, each clearly the best least-squares fit") {
   for (std::uint32_t seed = 0; seed < 10; ++seed) {
     const json v = exercise_variant("benchmarking.classify-complexity", seed);
     REQUIRE(v.at("tests").size() == 6);
@@ -498,7 +522,8 @@ TEST_CASE("classify's hidden tests cover every class once, each clearly the best
     CAPTURE(g.dump());
     CHECK(g.at("correct") == true);
     CHECK(g.at("score") == doctest::Approx(15));
-    const json bad = grade_exercise("benchmarking.classify-complexity", seed, {{"results", always_n}});
+    const json bad =
+        grade_exercise("benchmarking.classify-complexity", seed, {{"results", always_n}});
     CHECK(bad.at("feedback") == "1 of 6 tests passed.");
   }
 }
@@ -508,7 +533,8 @@ TEST_CASE("aa-false-positives counts the rows core's comparison of a_ms and b_ms
   const std::vector<double> same = {10, 11, 12, 13, 14, 15};
   // Every b below every a: Mann-Whitney's exact p = 2/924, ratio 22.5/12.5 = 1.8: faster.
   const std::vector<double> slow = {20, 21, 22, 23, 24, 25};
-  const json rows = json::array({ab_row(same, same, 1), ab_row(slow, same, 1), ab_row(same, same, 7)});
+  const json rows =
+      json::array({ab_row(same, same, 1), ab_row(slow, same, 1), ab_row(same, same, 7)});
   const json ev = evidence("benchmarking-aa", rows);
   const json g = grade_exercise(id, 3, {{"value", 1}, {"evidence", ev}});
   CHECK(g.at("correct") == true);
@@ -517,8 +543,8 @@ TEST_CASE("aa-false-positives counts the rows core's comparison of a_ms and b_ms
   CHECK(grade_exercise(id, 3, {{"value", 3}, {"evidence", ev}}).at("correct") == false);
   CHECK(grade_exercise(id, 3, {{"value", 0}, {"evidence", ev}}).at("correct") == false);
   // Both directions count.
-  const json both = evidence("benchmarking-aa",
-                             json::array({ab_row(slow, same, 1), ab_row(same, slow, 1)}));
+  const json both =
+      evidence("benchmarking-aa", json::array({ab_row(slow, same, 1), ab_row(same, slow, 1)}));
   CHECK(grade_exercise(id, 3, {{"value", 2}, {"evidence", both}}).at("correct") == true);
 
   CHECK_THROWS_WITH_AS(
@@ -533,40 +559,43 @@ TEST_CASE("aa-false-positives counts the rows core's comparison of a_ms and b_ms
   CHECK_THROWS_WITH_AS(
       grade_exercise(id, 3,
                      {{"value", 1},
-                      {"evidence", evidence("benchmarking-aa",
-                                            json::array({ab_row(same, {1, 2, 3, 4}, 1)}))}}),
+                      {"evidence",
+                       evidence("benchmarking-aa", json::array({ab_row(same, {1, 2, 3, 4}, 1)}))}}),
       "answer.evidence.rows[0].b_ms has 4 samples; this exercise needs at least 5: run the A/A "
       "experiment with 5 rounds or more",
       ValueError);
   CHECK_THROWS_WITH_AS(
       grade_exercise(id, 3,
                      {{"value", 1},
-                      {"evidence", evidence("benchmarking-aa",
-                                            json::array({ab_row(same, same, 1, "interleaved",
-                                                                "naive", "blocked")}))}}),
+                      {"evidence",
+                       evidence("benchmarking-aa", json::array({ab_row(same, same, 1, "interleaved",
+                                                                       "naive", "blocked")}))}}),
       "answer.evidence.rows[0] compares variant naive with blocked; an A/A run compares a "
       "variant with itself: run the A/A experiment again",
       ValueError);
   json no_seed = ab_row(same, same, 1);
   no_seed["comparison"].erase("seed");
   CHECK_THROWS_WITH_AS(
-      grade_exercise(id, 3, {{"value", 1}, {"evidence", evidence("benchmarking-aa", json::array({no_seed}))}}),
+      grade_exercise(
+          id, 3, {{"value", 1}, {"evidence", evidence("benchmarking-aa", json::array({no_seed}))}}),
       "answer.evidence.rows[0].comparison.seed must be an integer from 0 to 2^53 − 1 (the seed "
       "core's comparison reports), got null; run the A/A experiment again",
       ValueError);
   json no_samples = ab_row(same, same, 1);
   no_samples.erase("a_ms");
   CHECK_THROWS_WITH_AS(
-      grade_exercise(id, 3,
-                     {{"value", 1}, {"evidence", evidence("benchmarking-aa", json::array({no_samples}))}}),
+      grade_exercise(
+          id, 3,
+          {{"value", 1}, {"evidence", evidence("benchmarking-aa", json::array({no_samples}))}}),
       "answer.evidence.rows[0] has no field \"a_ms\"; rows of benchmarking-aa carry it (this "
       "exercise reads a_ms and b_ms of every row): send the rows of that experiment as they are",
       ValueError);
   json bad_value = ab_row(same, same, 1);
   bad_value["a_ms"][2] = nullptr;
   CHECK_THROWS_WITH_AS(
-      grade_exercise(id, 3,
-                     {{"value", 1}, {"evidence", evidence("benchmarking-aa", json::array({bad_value}))}}),
+      grade_exercise(
+          id, 3,
+          {{"value", 1}, {"evidence", evidence("benchmarking-aa", json::array({bad_value}))}}),
       "answer.evidence.rows[0].a_ms[2] must be a finite number >= 0, got null; run the A/A "
       "experiment again",
       ValueError);
@@ -590,36 +619,42 @@ TEST_CASE("complexity-slope fits ln median against ln N over the naive matmul's 
   CHECK(grade_exercise(id, 1, {{"value", 2.9}, {"evidence", ev}}).at("correct") == false);
   CHECK(grade_exercise(id, 1, {{"value", 3}, {"evidence", ev}}).at("score") == 15);
   // Another run's slope is another answer: 2.5 from medians ∝ N^2.5.
-  const json flatter = evidence("benchmarking-complexity",
-                                json::array({complexity_row("matmul", "naive", 32, samples(32, 2.5)),
-                                             complexity_row("matmul", "naive", 64, samples(64, 2.5)),
-                                             complexity_row("matmul", "naive", 96, samples(96, 2.5))}));
+  const json flatter =
+      evidence("benchmarking-complexity",
+               json::array({complexity_row("matmul", "naive", 32, samples(32, 2.5)),
+                            complexity_row("matmul", "naive", 64, samples(64, 2.5)),
+                            complexity_row("matmul", "naive", 96, samples(96, 2.5))}));
   CHECK(grade_exercise(id, 1, {{"value", 2.5}, {"evidence", flatter}}).at("correct") == true);
 
   CHECK_THROWS_WITH_AS(
-      grade_exercise(id, 1,
-                     {{"value", 3},
-                      {"evidence", evidence("benchmarking-complexity",
-                                            json::array({complexity_row("gelu", "fused", 1024, samples(64, 1)),
-                                                         complexity_row("matmul", "blocked", 64, samples(64, 3))}))}}),
+      grade_exercise(
+          id, 1,
+          {{"value", 3},
+           {"evidence",
+            evidence("benchmarking-complexity",
+                     json::array({complexity_row("gelu", "fused", 1024, samples(64, 1)),
+                                  complexity_row("matmul", "blocked", 64, samples(64, 3))}))}}),
       "your run of the complexity experiment has no rows of matmul naive (it has gelu fused, "
       "matmul blocked); run the complexity experiment with the naive matmul at three sizes or "
       "more first",
       ValueError);
   CHECK_THROWS_WITH_AS(
-      grade_exercise(id, 1,
-                     {{"value", 3},
-                      {"evidence", evidence("benchmarking-complexity",
-                                            json::array({complexity_row("matmul", "naive", 64, samples(64, 3)),
-                                                         complexity_row("matmul", "naive", 128, samples(128, 3))}))}}),
+      grade_exercise(
+          id, 1,
+          {{"value", 3},
+           {"evidence",
+            evidence("benchmarking-complexity",
+                     json::array({complexity_row("matmul", "naive", 64, samples(64, 3)),
+                                  complexity_row("matmul", "naive", 128, samples(128, 3))}))}}),
       "your run of the complexity experiment has the naive matmul at 2 sizes (64, 128); run it "
       "at three sizes or more",
       ValueError);
   CHECK_THROWS_WITH_AS(
-      grade_exercise(id, 1,
-                     {{"value", 3},
-                      {"evidence", evidence("benchmarking-complexity",
-                                            json::array({complexity_row("matmul", "naive", 64, {1, 2})}))}}),
+      grade_exercise(
+          id, 1,
+          {{"value", 3},
+           {"evidence", evidence("benchmarking-complexity",
+                                 json::array({complexity_row("matmul", "naive", 64, {1, 2})}))}}),
       "answer.evidence.rows[0].samples_ms has 2 samples; this exercise needs at least 3: run the "
       "complexity experiment with 3 samples per size or more",
       ValueError);
@@ -657,22 +692,24 @@ TEST_CASE("the capstone is graded from the interleaved row's raw samples, with i
   const json aa = evidence("benchmarking-ab", json::array({ab_row(a, a, 5)}));
   options.seed = 5;
   const Comparison none = compare_samples(a, a, options);
-  CHECK(grade_exercise(id, 8, {{"values", {1, none.ratio_interval.low, none.ratio_interval.high, 0}},
-                               {"evidence", aa}})
+  CHECK(grade_exercise(id, 8,
+                       {{"values", {1, none.ratio_interval.low, none.ratio_interval.high, 0}},
+                        {"evidence", aa}})
             .at("correct") == true);
 
   CHECK_THROWS_WITH_AS(
       grade_exercise(id, 8,
                      {{"values", {1, 1, 1, 0}},
-                      {"evidence", evidence("benchmarking-ab",
-                                            json::array({ab_row(a, b, 1, "sequential")}))}}),
+                      {"evidence",
+                       evidence("benchmarking-ab", json::array({ab_row(a, b, 1, "sequential")}))}}),
       "your run of the A/B experiment has no row with mode interleaved (it has sequential); run "
       "the A/B experiment with the interleaved mode first",
       ValueError);
   CHECK_THROWS_WITH_AS(
-      grade_exercise(id, 8,
-                     {{"values", {1, 1, 1, 0}},
-                      {"evidence", evidence("benchmarking-ab", json::array({ab_row({1, 2}, b, 1)}))}}),
+      grade_exercise(
+          id, 8,
+          {{"values", {1, 1, 1, 0}},
+           {"evidence", evidence("benchmarking-ab", json::array({ab_row({1, 2}, b, 1)}))}}),
       "answer.evidence.rows[0].a_ms has 2 samples; this exercise needs at least 5: run the A/B "
       "experiment with 5 rounds or more",
       ValueError);
@@ -681,4 +718,18 @@ TEST_CASE("the capstone is graded from the interleaved row's raw samples, with i
                        "this page first; this exercise is graded from a_ms, b_ms and "
                        "comparison.seed of the row with mode interleaved in your own run",
                        ValueError);
+}
+
+TEST_CASE("benchmarking variants are the same on every platform for a fixed seed") {
+  // Pinned once from a native run; the wasm doctest build checks the same values, so a
+  // student's page and the native re-grader draw identical samples and hidden tests.
+  CHECK(exercise_variant("benchmarking.summary-interval", 42).at("params").at("samples_ms") ==
+        json{15.15, 16.7, 16.09, 18.58, 15.01, 17.71, 14.52, 17.56, 16.14, 17.13});
+  const json classify = exercise_variant("benchmarking.classify-complexity", 42).at("tests")[0];
+  CHECK(classify.at("args")[0] == json{16, 32, 64, 128, 256, 512, 1024, 2048});
+  CHECK(classify.at("args")[1] == json{407.9, 397.7, 425.9, 419.6, 401.8, 400, 406.6, 403.1});
+  const json bootstrap = exercise_variant("benchmarking.bootstrap-ci", 42).at("tests")[0];
+  CHECK(bootstrap.at("args") == json{{15.5, 15.97, 15.78, 16.88, 15.51, 19.36}, 1783322943});
+  CHECK(exercise_variant("benchmarking.ratio-interval", 42).at("params") ==
+        json{{"ratio", 1.007}, {"low", 1.006}, {"high", 1.011}});
 }

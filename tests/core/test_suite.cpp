@@ -213,7 +213,7 @@ TEST_CASE("suite files are checked field by field") {
     return j;
   };
   CHECK_THROWS_WITH_AS(suite_from_json(json::array()),
-                       "a suite must be a JSON object with name, models, kernels, metrics, "
+                       "suite must be a JSON object with name, models, kernels, metrics, "
                        "batch, options, got []",
                        ValueError);
   CHECK_THROWS_WITH_AS(suite_from_json(with("colour", "red")),

@@ -16,7 +16,7 @@ import * as aa from '../../web/src/chapters/benchmarking/aa-data.js';
 const VALUES = { kernel: 'gelu:fused', n: 4096, repeats: 40, seed: 11 };
 
 // A repeat's measurement: p, verdict and warning vary; the rest is runAB's shape.
-const measured = (point, { p = 0.5, verdict = 'no_difference', warning = '' } = {}) => ({
+const measured = (point, { p = 0.5, verdict = 'no_difference', warning = '', drift = false } = {}) => ({
   op: point.op,
   n: point.n,
   variant_a: point.variant_a,
@@ -30,7 +30,7 @@ const measured = (point, { p = 0.5, verdict = 'no_difference', warning = '' } = 
   inner_iterations_b: 16,
   resolution_ms: 0.1,
   drift_a: { rho: 0, p_value: 1, change: 0, detected: false },
-  drift_b: { rho: 0, p_value: 1, change: 0, detected: false },
+  drift_b: { rho: 0, p_value: 1, change: 0, detected: drift },
   comparison: {
     n_a: 3,
     n_b: 3,
@@ -111,7 +111,7 @@ test('aa: the charts plot each repeat’s p-value against alpha and its ratio wi
 
 test('aa: a row prints core’s numbers; the CSV has the repeat and both samples', () => {
   const [p] = aa.aaPoints(VALUES, { quick: true });
-  const row = rowOf('runAB', p, measured(p, { warning: 'A drifted' }), 'simd');
+  const row = rowOf('runAB', p, measured(p, { warning: 'B drifted', drift: true }), 'simd');
   const cells = Object.fromEntries(aa.AA_COLUMNS.map((c) => [headerText(c), cellText(c, row)]));
   assert.deepEqual(cells, {
     repeat: '1',
@@ -122,7 +122,7 @@ test('aa: a row prints core’s numbers; the CSV has the repeat and both samples
     'ratio CI': '0.900–1.10×',
     'Mann-Whitney p': '0.500',
     verdict: 'no_difference',
-    warning: 'A drifted',
+    'drift in': 'B',
   });
   const lines = toCsv([row], aa.AA_CSV_COLUMNS).trimEnd().split('\r\n');
   assert.match(lines[0], /^repeat,build,op,n,variant_a,variant_b,mode,rounds,/);
@@ -132,7 +132,7 @@ test('aa: a row prints core’s numbers; the CSV has the repeat and both samples
 test('aa: the tally counts core’s p-values below alpha and its verdicts, and the sentences hold for any count', () => {
   const points = aa.aaPoints({ ...VALUES, repeats: 20 }, { quick: false });
   const rows = points.map((p, i) =>
-    rowOf('runAB', p, measured(p, i === 0 ? { p: 0.01, verdict: 'slower' } : i === 1 ? { p: 0.03, warning: 'drift' } : {}), 'simd'),
+    rowOf('runAB', p, measured(p, i === 0 ? { p: 0.01, verdict: 'slower' } : i === 1 ? { p: 0.03, warning: 'B drifted', drift: true } : {}), 'simd'),
   );
   const tally = aa.aaTally(rows);
   assert.deepEqual(tally, {
@@ -141,15 +141,15 @@ test('aa: the tally counts core’s p-values below alpha and its verdicts, and t
     threshold: 0.02,
     significant: 2,
     differences: 1,
-    warned: 1,
+    drifted: 1,
     verdicts: { slower: 1, no_difference: 19 },
   });
   const [first, second] = aa.aaSentences(tally);
   assert.match(first, /^2 of 20 A\/A runs \(10%\) had Mann-Whitney p < 0\.05\. .* about 5% of runs .*: about 1 of 20 here\./);
-  assert.match(second, /^Core’s verdict called B faster or slower in 1 of 20\. .* more than 2%, .* 1 run carried a warning/);
+  assert.match(second, /^Core’s verdict called B faster or slower in 1 of 20\. .* more than 2%, .* In 1 run core found A or B drifting/);
   const none = aa.aaSentences(aa.aaTally(rows.slice(2)));
   assert.match(none[0], /^0 of 18 A\/A runs \(0%\) had Mann-Whitney p < 0\.05\. .*about 0\.9 of 18 here/);
-  assert.match(none[1], /in 0 of 18\. .*No run carried a warning\.$/);
+  assert.match(none[1], /in 0 of 18\. .*Core found no drift across the rounds in any run\.$/);
   assert.deepEqual(aa.aaSentences(aa.aaTally([])), []);
 });
 

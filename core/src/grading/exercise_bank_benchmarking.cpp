@@ -6,7 +6,8 @@
 // and A/B runs. Every statistic comes from stats/ (summarize, percentile, student_t_quantile,
 // mann_whitney_u, cliffs_delta, compare_samples, fit_complexity); nothing here re-derives
 // them. The code exercises' generator, mulberry32, is reimplemented here bit for bit so that
-// core computes what a correct JavaScript solution returns. Texts: core/exercises/benchmarking.json.
+// core computes what a correct JavaScript solution returns.
+// Texts: core/exercises/benchmarking.json.
 // Not for: prose (the data file); seeding, rendering or grading (grader.cpp).
 #include <algorithm>
 #include <cmath>
@@ -93,8 +94,8 @@ struct BrowserClock {
 
 VariantData draw_batching(Rng& rng, const Fragments& fragments) {
   // The browsers' coarsened performance.now() (DESIGN.md, "Timing").
-  static const BrowserClock clocks[] = {{"isolated", 5'000}, {"chromium", 100'000},
-                                        {"firefox", 1'000'000}};
+  static const BrowserClock clocks[] = {
+      {"isolated", 5'000}, {"chromium", 100'000}, {"firefox", 1'000'000}};
   static const std::int64_t scales_ns[] = {10, 100, 1000};
   const BrowserClock clock = pick(rng, clocks);
   const std::int64_t call_ns = rng.integer(2, 99) * pick(rng, scales_ns);
@@ -145,7 +146,8 @@ VariantData draw_percentile(Rng& rng, const Fragments&) {
     const double margin = 2 * std::max(kPercentileTolerance.abs, kPercentileTolerance.rel * answer);
     if (answer - sorted[k] <= margin || sorted[k + 1] - answer <= margin) continue;
     VariantData v;
-    v.params = {{"n", n}, {"p", p}, {"samples_ms", samples}, {"samples_text", join_numbers(samples)}};
+    v.params = {
+        {"n", n}, {"p", p}, {"samples_ms", samples}, {"samples_text", join_numbers(samples)}};
     v.expected_value = answer;
     return v;
   }
@@ -244,12 +246,12 @@ VariantData draw_bootstrap_ci(Rng& rng, const Fragments&) {
   VariantData v;
   // Six values or more: with five, both ends are the sample's min and max for most samples,
   // which the resamples' first values would give as well.
-  v.tests.push_back(bootstrap_test("6 times", draw_times(rng, 6, rng.uniform(1, 20), 0.3),
-                                   draw_js_seed(rng)));
+  v.tests.push_back(
+      bootstrap_test("6 times", draw_times(rng, 6, rng.uniform(1, 20), 0.3), draw_js_seed(rng)));
   v.tests.push_back(bootstrap_test("8 times (even length)",
                                    draw_times(rng, 8, rng.uniform(1, 20), 0.3), draw_js_seed(rng)));
-  v.tests.push_back(bootstrap_test("15 times", draw_times(rng, 15, rng.uniform(1, 20), 0.5),
-                                   draw_js_seed(rng)));
+  v.tests.push_back(
+      bootstrap_test("15 times", draw_times(rng, 15, rng.uniform(1, 20), 0.5), draw_js_seed(rng)));
   std::vector<double> slow = draw_times(rng, 11, rng.uniform(1, 20), 0.2);
   slow[3] = round_to(slow[3] * rng.uniform(4, 9), 2);
   slow[8] = round_to(slow[8] * rng.uniform(4, 9), 2);
@@ -329,8 +331,12 @@ VariantData draw_mann_whitney(Rng& rng, const Fragments&) {
   for (std::int64_t i = 0; i < n_a; ++i) a.push_back(round_to(a_center + rng.uniform(-1, 1), 1));
   for (std::int64_t i = 0; i < n_b; ++i) b.push_back(round_to(b_center + rng.uniform(-1, 1), 1));
   VariantData v;
-  v.params = {{"n_a", n_a}, {"n_b", n_b}, {"a_ms", a}, {"b_ms", b},
-              {"a_text", join_numbers(a)}, {"b_text", join_numbers(b)}};
+  v.params = {{"n_a", n_a},
+              {"n_b", n_b},
+              {"a_ms", a},
+              {"b_ms", b},
+              {"a_text", join_numbers(a)},
+              {"b_text", join_numbers(b)}};
   v.expected_values = {mann_whitney_u(a, b).u, cliffs_delta(a, b)};
   return v;
 }
@@ -373,8 +379,8 @@ VariantData draw_interleaved_schedule(Rng& rng, const Fragments&) {
 
 // ---- benchmarking.classify-complexity ---------------------------------------------------
 
-constexpr ComplexityClass kClasses[] = {ComplexityClass::constant, ComplexityClass::log_n,
-                                        ComplexityClass::n,        ComplexityClass::n_log_n,
+constexpr ComplexityClass kClasses[] = {ComplexityClass::constant,  ComplexityClass::log_n,
+                                        ComplexityClass::n,         ComplexityClass::n_log_n,
                                         ComplexityClass::n_squared, ComplexityClass::n_cubed};
 
 // The string classify() returns for a class: complexity_name without "O(" and ")": "n^2".
@@ -394,7 +400,8 @@ CodeTest classify_test(Rng& rng, ComplexityClass truth) {
     const double c = largest_ms / complexity_curve(truth, sizes.back());
     std::vector<double> times;
     for (double n : sizes) {
-      times.push_back(round_significant(c * complexity_curve(truth, n) * rng.uniform(0.96, 1.04), 4));
+      times.push_back(
+          round_significant(c * complexity_curve(truth, n) * rng.uniform(0.96, 1.04), 4));
     }
     const ComplexityReport report = fit_complexity(sizes, times);
     if (report.fits[0].complexity != truth ||
@@ -486,9 +493,10 @@ std::uint64_t evidence_seed(const Exercise& e, const json& rows, std::size_t i) 
                   seed.get<double>() >= 0 && seed.get<double>() <= kMaxExactInteger &&
                   std::trunc(seed.get<double>()) == seed.get<double>();
   if (!ok) {
-    throw ValueError(row_at(i) + ".comparison.seed must be an integer from 0 to 2^53 − 1 (the "
-                     "seed core's comparison reports), got " + describe_value(seed) + "; run " +
-                     e.evidence.title + " again");
+    throw ValueError(row_at(i) +
+                     ".comparison.seed must be an integer from 0 to 2^53 − 1 (the "
+                     "seed core's comparison reports), got " +
+                     describe_value(seed) + "; run " + e.evidence.title + " again");
   }
   return seed.is_number_unsigned() ? seed.get<std::uint64_t>()
                                    : static_cast<std::uint64_t>(seed.get<double>());
@@ -546,7 +554,8 @@ void slope_from_evidence(const Exercise& e, const json& rows, VariantData& v) {
                          "run the complexity experiment with 3 samples per size or more");
     const double median = percentile(samples, 50.0, row_at(i) + ".samples_ms");
     if (!(median > 0)) {
-      throw ValueError(row_at(i) + ".samples_ms has a median of 0 ms, which has no logarithm; "
+      throw ValueError(row_at(i) +
+                       ".samples_ms has a median of 0 ms, which has no logarithm; "
                        "run the complexity experiment again");
     }
     sizes.push_back(n);
@@ -557,16 +566,16 @@ void slope_from_evidence(const Exercise& e, const json& rows, VariantData& v) {
     std::string has;
     for (const auto& k : kernels) has += (has.empty() ? "" : ", ") + k;
     throw ValueError("your run of the complexity experiment has no rows of matmul naive (it has " +
-                     has + "); run the complexity experiment with the naive matmul at three "
+                     has +
+                     "); run the complexity experiment with the naive matmul at three "
                      "sizes or more first");
   }
   if (distinct.size() < kMinSlopeSizes) {
     std::string has;
     for (double n : distinct) has += (has.empty() ? "" : ", ") + describe_value(json(n));
     throw ValueError("your run of the complexity experiment has the naive matmul at " +
-                     std::to_string(distinct.size()) + " size" +
-                     (distinct.size() == 1 ? "" : "s") + " (" + has +
-                     "); run it at three sizes or more");
+                     std::to_string(distinct.size()) + " size" + (distinct.size() == 1 ? "" : "s") +
+                     " (" + has + "); run it at three sizes or more");
   }
   v.expected_value = fit_complexity(sizes, medians).power_law.exponent;
 }
@@ -575,9 +584,12 @@ void slope_from_evidence(const Exercise& e, const json& rows, VariantData& v) {
 
 double verdict_code(Verdict verdict) {
   switch (verdict) {
-    case Verdict::faster: return 1;
-    case Verdict::slower: return -1;
-    default: return 0;
+    case Verdict::faster:
+      return 1;
+    case Verdict::slower:
+      return -1;
+    default:
+      return 0;
   }
 }
 
@@ -613,46 +625,90 @@ std::vector<ExerciseCode> benchmarking_exercises() {
   const CompareOptions compare;
   return {
       // The prose quotes the timer's rule from its defaults, not a copy.
-      {.id = "benchmarking.batching", .kind = Numeric, .points = 10, .draw = draw_batching,
+      {.id = "benchmarking.batching",
+       .kind = Numeric,
+       .points = 10,
+       .draw = draw_batching,
        .parts = {{{0.001, 0.0}}, {kNearestInteger}},
        .constants = {{"resolution_multiple", timer.resolution_multiple},
                      {"min_sample_ms", timer.min_sample_ms}}},
-      {.id = "benchmarking.summary-interval", .kind = Numeric, .points = 15,
+      {.id = "benchmarking.summary-interval",
+       .kind = Numeric,
+       .points = 15,
        .draw = draw_summary_interval,
        .parts = {{kTimeTight}, {{0.01, 0.005}}, {kTimeTight}, {kTimeTight}}},
-      {.id = "benchmarking.percentile", .kind = Numeric, .points = 10, .draw = draw_percentile,
+      {.id = "benchmarking.percentile",
+       .kind = Numeric,
+       .points = 10,
+       .draw = draw_percentile,
        .tolerance = kPercentileTolerance},
-      {.id = "benchmarking.mean-or-median", .kind = Choice, .points = 10,
+      {.id = "benchmarking.mean-or-median",
+       .kind = Choice,
+       .points = 10,
        .draw = draw_mean_or_median},
-      {.id = "benchmarking.tukey-fences", .kind = Numeric, .points = 10,
-       .draw = draw_tukey_fences, .parts = {{kTimeTight}, {kNearestInteger}}},
+      {.id = "benchmarking.tukey-fences",
+       .kind = Numeric,
+       .points = 10,
+       .draw = draw_tukey_fences,
+       .parts = {{kTimeTight}, {kNearestInteger}}},
       // A t table gives three decimals (2.776).
-      {.id = "benchmarking.t-or-z", .kind = Numeric, .points = 10, .draw = draw_t_or_z,
+      {.id = "benchmarking.t-or-z",
+       .kind = Numeric,
+       .points = 10,
+       .draw = draw_t_or_z,
        .parts = {{{0.005, 0.0}}, {kTimeTight}, {kTimeTight}}},
       // Medians of even length are a mean of two doubles, which students may compute in
       // another order: rounding differences, nothing more.
-      {.id = "benchmarking.bootstrap-ci", .kind = Code, .points = 15, .draw = draw_bootstrap_ci,
-       .tolerance = {1e-9, 1e-12}, .constants = {{"resamples", kBootstrapResamples}}},
-      {.id = "benchmarking.ratio-interval", .kind = Choice, .points = 10,
+      {.id = "benchmarking.bootstrap-ci",
+       .kind = Code,
+       .points = 15,
+       .draw = draw_bootstrap_ci,
+       .tolerance = {1e-9, 1e-12},
+       .constants = {{"resamples", kBootstrapResamples}}},
+      {.id = "benchmarking.ratio-interval",
+       .kind = Choice,
+       .points = 10,
        .draw = draw_ratio_interval,
        .constants = {{"threshold_percent", compare.threshold * 100}}},
-      {.id = "benchmarking.mann-whitney", .kind = Numeric, .points = 15,
-       .draw = draw_mann_whitney, .parts = {{{0.0, 0.25}}, {{0.0, 0.005}}}},
-      {.id = "benchmarking.aa-false-positives", .kind = Numeric, .points = 15,
-       .draw = draw_nothing, .tolerance = kNearestInteger, .experiment = "benchmarking-aa",
-       .from_evidence = aa_from_evidence},
-      {.id = "benchmarking.interleaved-schedule", .kind = Code, .points = 10,
-       .draw = draw_interleaved_schedule, .tolerance = {0.0, 0.0}},
-      {.id = "benchmarking.classify-complexity", .kind = Code, .points = 15,
-       .draw = draw_classify_complexity, .tolerance = {0.0, 0.0}},
+      {.id = "benchmarking.mann-whitney",
+       .kind = Numeric,
+       .points = 15,
+       .draw = draw_mann_whitney,
+       .parts = {{{0.0, 0.25}}, {{0.0, 0.005}}}},
+      {.id = "benchmarking.aa-false-positives",
+       .kind = Numeric,
+       .points = 15,
+       .draw = draw_nothing,
+       .tolerance = kNearestInteger,
+       .experiment = "benchmarking-aa",
+       .from_evidence = aa_from_evidence,
+       .constants = {{"alpha", compare.alpha}}},
+      {.id = "benchmarking.interleaved-schedule",
+       .kind = Code,
+       .points = 10,
+       .draw = draw_interleaved_schedule,
+       .tolerance = {0.0, 0.0}},
+      {.id = "benchmarking.classify-complexity",
+       .kind = Code,
+       .points = 15,
+       .draw = draw_classify_complexity,
+       .tolerance = {0.0, 0.0}},
       // The chart and the fit table show the slope with two decimals.
-      {.id = "benchmarking.complexity-slope", .kind = Numeric, .points = 15,
-       .draw = draw_nothing, .tolerance = {0.02, 0.02}, .experiment = "benchmarking-complexity",
+      {.id = "benchmarking.complexity-slope",
+       .kind = Numeric,
+       .points = 15,
+       .draw = draw_nothing,
+       .tolerance = {0.02, 0.02},
+       .experiment = "benchmarking-complexity",
        .from_evidence = slope_from_evidence},
       // 20 points: the chapter's capstone. The page shows three significant digits.
-      {.id = "benchmarking.ab-capstone", .kind = Numeric, .points = 20, .draw = draw_nothing,
+      {.id = "benchmarking.ab-capstone",
+       .kind = Numeric,
+       .points = 20,
+       .draw = draw_nothing,
        .parts = {{{0.01, 0.0}}, {{0.01, 0.0}}, {{0.01, 0.0}}, {kNearestInteger}},
-       .experiment = "benchmarking-ab", .from_evidence = capstone_from_evidence},
+       .experiment = "benchmarking-ab",
+       .from_evidence = capstone_from_evidence},
   };
 }
 

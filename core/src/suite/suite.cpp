@@ -115,7 +115,7 @@ TimerOptions options_from_json(const json& o) {
 
 Suite suite_from_json(const json& j) {
   if (!j.is_object()) {
-    throw ValueError("a suite must be a JSON object with " + std::string(kSuiteFields) +
+    throw ValueError("suite must be a JSON object with " + std::string(kSuiteFields) +
                      ", got " + describe(j));
   }
   for (const auto& [key, value] : j.items()) {

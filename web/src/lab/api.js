@@ -91,7 +91,7 @@ export const API = Object.freeze({
   fitComplexity: call(['sizes', 'times'], 'fit complexity classes to times against sizes'),
   intervalCoverage: call(['reference', 'sizes', 'options'], 'check how often small samples’ intervals cover the reference median'),
   benchPlan: call(['quick'], 'read the benchmarks perflab bench times'),
-  compareRuns: call(['base', 'next', 'options'], 'compare a run with its baseline'),
+  compareRuns: call(['baseline', 'run', 'options'], 'compare a run with its baseline'),
   modelMetrics: call([], 'list the metrics a suite may measure'),
   suitePlan: call(['suite'], 'read a suite’s points'),
   suiteReport: call(['suite', 'points', 'version'], 'write a suite’s report'),
@@ -103,12 +103,7 @@ export const API = Object.freeze({
  * listed here (or leaves unused one that is not).
  */
 export const NOT_YET_MOUNTED = Object.freeze({
-  benchPlan: 'the Benchmarking chapter: the regression experiment runs the kernels perflab bench times',
-  compareRuns: 'the Benchmarking chapter: the regression experiment compares a run with its baseline',
-  modelMetrics: 'the Benchmarking chapter: the suite experiment’s metrics',
   suitePlan: 'the Benchmarking chapter: the suite experiment plans its points',
-  measureSuitePoint: 'the Benchmarking chapter: the suite experiment measures each point',
-  suiteReport: 'the Benchmarking chapter: the suite experiment’s report',
 });
 
 /**

@@ -5,7 +5,7 @@
 // No DOM and no statistic: core's runAB measures and compares; this only counts its answers.
 
 import { formatSig } from '../../ui/format.js';
-import { AB_CSV_COLUMNS } from './ab-data.js';
+import { AB_CSV_COLUMNS, driftedArms } from './ab-data.js';
 import { formatInterval, formatP, formatRatio, kernelChoices, parseKernel, sizeProblem } from './compare-common.js';
 
 /** Repeats and rounds per arm; quick mode caps the repeats so the run takes seconds. */
@@ -102,7 +102,7 @@ export const AA_COLUMNS = Object.freeze([
   { label: 'ratio CI', format: (r) => formatInterval(r.comparison.ratio_interval) },
   { label: 'Mann-Whitney p', format: (r) => formatP(r.comparison.mann_whitney.p_value) },
   { key: 'comparison.verdict.name', label: 'verdict', format: 'text' },
-  { key: 'comparison.warning', label: 'warning', format: 'text' },
+  { label: 'drift in', format: driftedArms, align: 'left' },
 ]);
 
 export const AA_CSV_COLUMNS = Object.freeze(['repeat', ...AB_CSV_COLUMNS]);
@@ -110,7 +110,7 @@ export const AA_CSV_COLUMNS = Object.freeze(['repeat', ...AB_CSV_COLUMNS]);
 /**
  * The tally behind the analysis sentence, counted from core's answers: how many repeats had
  * a Mann-Whitney p below core's alpha, how many of core's verdicts said faster or slower,
- * how many warned (e.g. of drift), and each verdict name's count.
+ * in how many core found either arm drifting across the rounds, and each verdict name's count.
  */
 export function aaTally(rows) {
   const first = rows[0]?.comparison;
@@ -122,7 +122,7 @@ export function aaTally(rows) {
     threshold: first?.threshold,
     significant: rows.filter((r) => r.comparison.mann_whitney.p_value < r.comparison.alpha).length,
     differences: (verdicts.faster ?? 0) + (verdicts.slower ?? 0),
-    warned: rows.filter((r) => r.comparison.warning).length,
+    drifted: rows.filter((r) => r.drift_a?.detected || r.drift_b?.detected).length,
     verdicts,
   };
 }
@@ -145,6 +145,6 @@ export function aaSentences(t) {
       'Each run is one draw, so a small R can land well above or below that.',
     `Core’s verdict called B faster or slower in ${t.differences} of ${t.runs}. It also needs the ratio’s interval ` +
       `to exclude 1 and a change of more than ${share(t.threshold, 1)}, so it never calls a difference where p ` +
-      `alone does not. ${t.warned ? `${runs(t.warned)} carried a warning (see the table).` : 'No run carried a warning.'}`,
+      `alone does not. ${t.drifted ? `In ${runs(t.drifted)} core found A or B drifting across the rounds (its warnings are in the CSV).` : 'Core found no drift across the rounds in any run.'}`,
   ];
 }

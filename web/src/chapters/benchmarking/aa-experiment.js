@@ -12,9 +12,9 @@ export const aaExperiment = {
   title: 'Experiment: A/A, a kernel against itself',
   explanation: [
     'A and B below are the same kernel at the same size, so any difference the comparison reports is noise. ' +
-      'Each repeat is a whole interleaved A/B run by core (its own seed, the same rounds and batching as the ' +
-      'A/B experiment) with core’s Mann-Whitney p-value, ratio of medians and verdict.',
-    'Count the repeats with p below the line: that is how often a test at α = 0.05 cries wolf on this machine.',
+      'Each repeat is a whole interleaved A/B run by core (its own seed, batched as in the A/B experiment) with ' +
+      'core’s Mann-Whitney p-value, ratio of medians and verdict.',
+    'Count the repeats with p below the dashed α line: that is how often the test cries wolf on this machine when nothing differs.',
   ],
   quickNote: `Quick mode (?quick=1): at most ${QUICK_AA.maxRepeats} repeats of ${QUICK_AA.rounds} rounds each. Remove it for R repeats of the full length.`,
   controls: AA_CONTROLS,
@@ -41,7 +41,7 @@ export const aaExperiment = {
         x: 'repeat',
         y: 'p_value',
         series: 'verdict',
-        xType: 'linear',
+        xType: 'point', // repeats are whole numbers: one tick each
         yType: 'linear',
         yDomain: [0, 1],
         xLabel: 'Repeat →',
@@ -60,10 +60,10 @@ export const aaExperiment = {
         x: 'repeat',
         y: 'ratio',
         series: 'verdict',
-        xType: 'linear',
-        yType: 'linear',
+        xType: 'point',
+        yType: 'log', // a ratio of 2 and one of 1/2 lie equally far from 1
         xLabel: 'Repeat →',
-        yLabel: '↑ Ratio of medians A/B (×)',
+        yLabel: '↑ Ratio of medians A/B (×, log scale)',
         ariaLabel: 'Ratio of medians of each A/A repeat with its bootstrap interval, and the line at 1',
         emptyText: 'Press Run to measure.',
         height: 280,

@@ -4,7 +4,6 @@
 // the analysis box shows of each row (core's verdict, warning and statistics, unchanged).
 // No DOM and no statistic: core's runAB measures and compares.
 
-import { formatSig } from '../../ui/format.js';
 import {
   formatD,
   formatInterval,
@@ -102,8 +101,17 @@ export function armDomain(values) {
   return [armLabel('A', parseKernel(values['variant-a']).variant), armLabel('B', parseKernel(values['variant-b']).variant)];
 }
 
-const driftText = (d) =>
-  d ? `${d.detected ? 'detected' : 'none detected'} (ρ ${formatSig(d.rho)}, ${d.change >= 0 ? '+' : ''}${(d.change * 100).toFixed(1)}%)` : '';
+/** Which arms core found drifting across the rounds: "B", "A and B", or "none". */
+export function driftedArms(row) {
+  const arms = [row.drift_a?.detected && 'A', row.drift_b?.detected && 'B'].filter(Boolean);
+  return arms.length ? arms.join(' and ') : 'none';
+}
+
+/** Integer ticks for a round axis of `rounds` rounds: every round up to 10, else 1 and every 5th. */
+export function roundTicks(rounds) {
+  const all = Array.from({ length: rounds }, (_, i) => i + 1);
+  return rounds <= 10 ? all : all.filter((r) => r === 1 || r % 5 === 0);
+}
 
 export const AB_COLUMNS = Object.freeze([
   { key: 'mode', label: 'mode', format: 'text' },
@@ -117,8 +125,7 @@ export const AB_COLUMNS = Object.freeze([
   { label: 'Cohen’s d', format: (r) => formatD(r.comparison.cohens_d) },
   { key: 'comparison.cliffs_delta', label: 'Cliff’s δ', format: 'sig' },
   { key: 'comparison.verdict.name', label: 'verdict', format: 'text' },
-  { label: 'drift A', format: (r) => driftText(r.drift_a) },
-  { label: 'drift B', format: (r) => driftText(r.drift_b) },
+  { label: 'drift in', format: driftedArms, align: 'left' },
 ]);
 
 /** One line per mode: core's comparison flattened, and both arms' samples as space-separated lists. */

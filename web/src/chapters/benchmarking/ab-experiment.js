@@ -12,11 +12,15 @@ import {
   AB_COLUMNS,
   AB_CONTROLS,
   AB_CSV_COLUMNS,
+  FULL_AB,
   MODES,
+  QUICK_AB,
   abAnalysis,
   abPoints,
+  abSettings,
   armDomain,
   roundSeries,
+  roundTicks,
 } from './ab-data.js';
 import { formatD, formatInterval, formatP, formatRatio, levelText } from './compare-common.js';
 
@@ -73,13 +77,17 @@ const roundChart = (mode) => ({
   type: 'line',
   name: mode,
   title: MODE_TITLE[mode],
-  options: ({ values }) => ({
+  options: ({ values, quick }) => ({
     x: 'round',
     y: 'ms',
     series: 'arm',
     seriesDomain: armDomain(values),
+    xTicks: roundTicks(abSettings(quick).rounds),
+    xDomain: [1, abSettings(quick).rounds],
+    // Log: one slow round (an interrupt) would otherwise flatten every other round.
+    yType: 'log',
     xLabel: 'Round (one sample of each arm per round) →',
-    yLabel: '↑ Time per call (ms)',
+    yLabel: '↑ Time per call (ms, log scale)',
     ariaLabel: `Time per call of A and B in each round, ${mode} run`,
     emptyText: 'Press Run to measure.',
     height: 260,
@@ -96,11 +104,11 @@ export const abExperiment = {
       '<b>sequential</b> (all of A’s rounds, then all of B’s). Both use the same warmup and batching; each ' +
       'sample is the time per call of a batch. Core then compares the two samples of each run and gives its ' +
       'verdict, and warns when either arm’s time trends across the rounds.',
-    'With a steady machine the two verdicts agree. When something drifts (another program starts, the ' +
+    'On a steady machine the two verdicts usually agree. When something drifts (another program starts, the ' +
       'processor warms up), the sequential run adds the drift to the difference, and the interleaved run ' +
       'spreads it over both arms and flags it.',
   ],
-  quickNote: 'Quick mode (?quick=1): 8 rounds per arm instead of 30, so the tests have less to go on.',
+  quickNote: `Quick mode (?quick=1): ${QUICK_AB.rounds} rounds per arm instead of ${FULL_AB.rounds}, so the tests have less to go on.`,
   controls: AB_CONTROLS,
   plan: abPoints,
   measure: declaredSweep('runAB'),

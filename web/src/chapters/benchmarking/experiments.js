@@ -9,6 +9,8 @@ import { clockExperiment } from './clock-experiment.js';
 import { complexityExperiment } from './complexity-experiment.js';
 import { distributionExperiment } from './distribution-experiment.js';
 import { intervalsExperiment } from './intervals-experiment.js';
+import { mountRegression } from './regression-mount.js';
+import { mountSuite } from './suite-mount.js';
 import { warmupExperiment } from './warmup-experiment.js';
 
 export const EXPERIMENTS = {
@@ -18,5 +20,7 @@ export const EXPERIMENTS = {
   complexity: complexityExperiment,
   distribution: distributionExperiment,
   intervals: intervalsExperiment,
+  regression: mountRegression,
+  suite: mountSuite,
   warmup: warmupExperiment,
 };

@@ -223,7 +223,7 @@ export const SECTIONS = Object.freeze([
     ],
     formula: 'change = median_new / median_base − 1\nregression: p < α  and  change > threshold',
     run:
-      'Run it: save a baseline run in the browser (or load a perflab bench --json file), run again, and read ' +
+      'Run it: save a baseline run in the browser (or load a perflab bench --json --samples file), run again, and read ' +
       'the comparison table and its verdicts.',
     slots: ['regression'],
   },

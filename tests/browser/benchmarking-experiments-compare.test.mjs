@@ -1,0 +1,392 @@
+// Protects the Benchmarking chapter's comparison experiments end to end (page -> bridge -> lab
+// worker -> wasm core) in quick mode: the A/B experiment runs both modes to Done and shows
+// core's two verdicts side by side, the per-round chart, the table and both CSVs, and refuses
+// A = B beside the control; the A/A experiment runs its repeats, plots each p-value against
+// alpha, counts core's verdicts in a sentence that agrees with the table, and keeps its
+// partial rows on Cancel; the suite runs the ticked zoo models and shows a chart per metric and
+// core's report with its three files, and refuses a suite without models beside the checkbox;
+// the regression check saves a run as its baseline (in localStorage), compares the next run
+// with it in core's table, refuses a bad file beside the loader keeping the baseline, and
+// loads a perflab bench --json file as the baseline.
+// No timing and no verdict is asserted (they are this machine's).
+
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import { exerciseCards, openLab } from './harness.mjs';
+
+const scope = (id) => {
+  const EXP = `[data-experiment="${id}"]`;
+  return {
+    EXP,
+    role: (r) => `${EXP} [data-role="${r}"]`,
+    btn: (a) => `${EXP} [data-action="${a}"]`,
+  };
+};
+
+async function waitDone(page, { role }, timeout = 60000) {
+  await page.waitForFunction((sel) => /^Done/.test(document.querySelector(sel)?.textContent ?? ''), role('status'), { timeout });
+}
+
+async function waitOptions(page, EXP) {
+  await page.waitForFunction(
+    (sel) => [...document.querySelectorAll(`${sel} select[data-options]`)].every((s) => s.dataset.options === 'ready'),
+    EXP,
+    { timeout: 30000 },
+  );
+}
+
+const tableRows = (page, { role }) =>
+  page.$$eval(`${role('table')} tbody tr`, (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+const headers = (page, { role }) => page.$$eval(`${role('table')} thead th`, (ths) => ths.map((th) => th.textContent));
+
+async function download(page, selector) {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  const text = await readFile(await file.path(), 'utf8');
+  return { name: file.suggestedFilename(), text, lines: text.trimEnd().split('\r\n') };
+}
+
+describe('A/B, quick', () => {
+  const ab = scope('benchmarking-ab');
+  let lab;
+  before(async () => {
+    lab = await openLab({ query: '?quick=1', hash: '#benchmarking' });
+    await waitOptions(lab.page, ab.EXP);
+  });
+  after(async () => {
+    await lab?.close();
+  });
+
+  test('the kernel choices are core’s matmul and GELU variants', async () => {
+    const options = await lab.page.$$eval('#benchmarking-ab-variant-a option', (os) => os.map((o) => o.value));
+    assert.ok(options.includes('matmul:naive') && options.includes('gelu:fused'), options.join(', '));
+  });
+
+  test('A and B must differ: the message sits beside B and nothing runs', async () => {
+    const { page } = lab;
+    await page.selectOption('#benchmarking-ab-variant-a', 'matmul:simd');
+    await page.selectOption('#benchmarking-ab-variant-b', 'matmul:simd');
+    await page.click(ab.btn('run'));
+    assert.match(await page.textContent(`${ab.EXP} [data-control="variant-b"] [data-role="field-error"]`), /B must differ from A/);
+    assert.equal(await page.textContent(ab.role('status')), 'Fix the setting marked in red, then Run.');
+    assert.equal((await tableRows(page, ab)).length, 0);
+  });
+
+  test('runs interleaved and sequential and shows core’s two verdicts, the chart and the table', async () => {
+    const { page } = lab;
+    await page.selectOption('#benchmarking-ab-variant-a', 'gelu:unfused');
+    await page.selectOption('#benchmarking-ab-variant-b', 'gelu:fused-simd');
+    await page.fill('#benchmarking-ab-n', '4096');
+    await page.click(ab.btn('run'));
+    await waitDone(page, ab);
+    const rows = await tableRows(page, ab);
+    assert.deepEqual(rows.map((r) => r[0]), ['interleaved', 'sequential']);
+    const head = await headers(page, ab);
+    const verdictCol = head.indexOf('verdict');
+    // Each card shows core's sentence for its mode, and the same verdict as its table row.
+    const cards = await page.$$eval(`${ab.role('analysis')} .compare-card`, (els) =>
+      els.map((el) => ({ mode: el.dataset.mode, verdict: el.dataset.verdict, sentence: el.querySelector('.verdict').textContent, text: el.textContent })),
+    );
+    assert.deepEqual(cards.map((c) => c.mode), ['interleaved', 'sequential']);
+    for (const [i, c] of cards.entries()) {
+      assert.equal(c.verdict, rows[i][verdictCol]);
+      assert.ok(c.sentence.length > 10, c.sentence);
+      assert.match(c.text, /A = unfused, B = fused-simd/);
+      assert.match(c.text, /ratio of medians A\/B \(> 1: B faster\)[\d.]+×, 95% CI [\d.]+–[\d.]+×/);
+      assert.match(c.text, /Cohen’s d/);
+      assert.match(c.text, /Cliff’s δ/);
+      // The ratio the card prints is the table's.
+      assert.ok(c.text.includes(rows[i][head.indexOf('ratio A/B')]), `${c.text} has ${rows[i][head.indexOf('ratio A/B')]}`);
+    }
+    // One line per arm in each mode's chart, one dot per round of each arm.
+    for (const mode of ['interleaved', 'sequential']) {
+      const lines = await page.$$(`${ab.role('chart')}[data-chart="${mode}"] svg g[aria-label="line"] path`);
+      assert.equal(lines.length, 2, mode);
+      const dots = await page.$$(`${ab.role('chart')}[data-chart="${mode}"] svg g[aria-label="dot"] circle`);
+      assert.equal(dots.length, 2 * Number(rows[0][1]), mode);
+    }
+    assert.equal(await page.isVisible(ab.role('error')), false);
+  });
+
+  test('Download CSV has a line per mode; the per-round CSV a line per round of each arm pair', async () => {
+    const { page } = lab;
+    const csv = await download(page, ab.btn('csv'));
+    assert.equal(csv.name, 'perflab-benchmarking-ab.csv');
+    assert.equal(csv.lines.length, 3);
+    assert.match(csv.lines[1], /^(simd|scalar),gelu,4096,unfused,fused-simd,interleaved,\d+,/);
+    const rounds = await download(page, ab.btn('rounds-csv'));
+    assert.equal(rounds.name, 'perflab-benchmarking-ab-rounds.csv');
+    assert.equal(rounds.lines[0], 'mode,op,n,variant_a,variant_b,round,a_first,a_ms,b_ms');
+    const perMode = Number((await tableRows(page, ab))[0][1]);
+    assert.equal(rounds.lines.length, 1 + 2 * perMode);
+    assert.match(rounds.lines[1], /^interleaved,gelu,4096,unfused,fused-simd,1,(true|false),[\d.e-]+,[\d.e-]+$/);
+    assert.match(rounds.lines.at(-1), new RegExp(`^sequential,gelu,4096,unfused,fused-simd,${perMode},true,`));
+  });
+
+  test('the capstone, answered with the interleaved row’s numbers as the page shows them, is graded correct by core', async () => {
+    const { page } = lab;
+    const { card, submitAndWait } = exerciseCards(page);
+    const id = 'benchmarking.ab-capstone';
+    const head = await headers(page, ab);
+    const row = (await tableRows(page, ab)).find((r) => r[0] === 'interleaved');
+    const ratio = Number(row[head.indexOf('ratio A/B')].replace('×', ''));
+    const [low, high] = row[head.indexOf('ratio CI')].replace('×', '').split('–').map(Number);
+    const verdict = { faster: 1, slower: -1 }[row[head.indexOf('verdict')]] ?? 0;
+    const parts = card(id).locator('input[data-role="answer"]');
+    await page.waitForFunction((cid) => !document.querySelector(`article[data-exercise-id="${cid}"] button[type="submit"]`).disabled, id);
+    const submit = () => card(id).locator('button[type="submit"]').click();
+    // A wrong verdict first: the grade must be able to fail.
+    for (const [i, v] of [ratio, low, high, verdict === 1 ? -1 : 1].entries()) await parts.nth(i).fill(String(v));
+    assert.equal(await submitAndWait(id, submit), 'false');
+    for (const [i, v] of [ratio, low, high, verdict].entries()) await parts.nth(i).fill(String(v));
+    assert.equal(await submitAndWait(id, submit), 'true');
+  });
+
+  test('logged no console errors', () => {
+    assert.deepEqual(lab.errors, []);
+  });
+});
+
+describe('A/A, quick', () => {
+  const aa = scope('benchmarking-aa');
+  let lab;
+  before(async () => {
+    lab = await openLab({ query: '?quick=1', hash: '#benchmarking' });
+    await waitOptions(lab.page, aa.EXP);
+  });
+  after(async () => {
+    await lab?.close();
+  });
+
+  test('runs its repeats and counts core’s verdicts in a sentence that agrees with the table', async () => {
+    const { page } = lab;
+    await page.selectOption('#benchmarking-aa-kernel', 'gelu:fused');
+    await page.fill('#benchmarking-aa-n', '1024');
+    await page.click(aa.btn('run'));
+    await waitDone(page, aa);
+    const rows = await tableRows(page, aa);
+    assert.equal(rows.length, 8, 'quick mode: 8 repeats');
+    const head = await headers(page, aa);
+    const p = rows.map((r) => r[head.indexOf('Mann-Whitney p')]);
+    const verdicts = rows.map((r) => r[head.indexOf('verdict')]);
+    // The table prints p to three digits ("< 0.0001" when tiny); below 0.05 either way.
+    const below = p.filter((t) => t.startsWith('<') || Number(t) < 0.05).length;
+    const called = verdicts.filter((v) => v === 'faster' || v === 'slower').length;
+    const text = await page.textContent(aa.role('aa-summary'));
+    assert.match(text, new RegExp(`^${below} of 8 A/A runs \\(\\d+(\\.\\d+)?%\\) had Mann-Whitney p < 0\\.05\\.`));
+    assert.match(text, new RegExp(`called B faster or slower in ${called} of 8\\.`));
+    // One dot per repeat in each chart, the alpha line and the ratio's line at 1.
+    const dots = await page.$$(`${aa.role('chart')}[data-chart="p-values"] svg circle`);
+    assert.equal(dots.length, 8);
+    assert.match(await page.textContent(`${aa.role('chart')}[data-chart="p-values"]`), /α = 0\.05/);
+    assert.match(await page.textContent(`${aa.role('chart')}[data-chart="ratios"]`), /no difference/);
+    assert.equal(await page.isVisible(aa.role('error')), false);
+  });
+
+  test('the A/A exercise, answered with the count the page states, is graded correct by core', async () => {
+    const { page } = lab;
+    const { card, submitAndWait } = exerciseCards(page);
+    const id = 'benchmarking.aa-false-positives';
+    const called = Number(/called B faster or slower in (\d+) of/.exec(await page.textContent(aa.role('aa-summary')))[1]);
+    await page.waitForFunction((cid) => !document.querySelector(`article[data-exercise-id="${cid}"] button[type="submit"]`).disabled, id);
+    const input = card(id).locator('input[data-role="answer"]');
+    const submit = () => card(id).locator('button[type="submit"]').click();
+    await input.fill(String(called + 3));
+    assert.equal(await submitAndWait(id, submit), 'false');
+    await input.fill(String(called));
+    assert.equal(await submitAndWait(id, submit), 'true');
+  });
+
+  test('Download CSV has one line per repeat with the repeat index and both samples', async () => {
+    const { page } = lab;
+    const csv = await download(page, aa.btn('csv'));
+    assert.equal(csv.name, 'perflab-benchmarking-aa.csv');
+    assert.equal(csv.lines.length, 1 + 8);
+    assert.match(csv.lines[0], /^repeat,build,op,n,variant_a,variant_b,mode,rounds,.*,a_ms,b_ms$/);
+    assert.match(csv.lines[3], /^3,(simd|scalar),gelu,1024,fused,fused,interleaved,\d+,/);
+  });
+
+  test('Cancel keeps the repeats measured so far and says so', async () => {
+    const { page } = lab;
+    // naive matmul at N = 192: each repeat lasts long enough that the cancel lands mid-run.
+    await page.selectOption('#benchmarking-aa-kernel', 'matmul:naive');
+    await page.fill('#benchmarking-aa-n', '192');
+    await page.click(aa.btn('run'));
+    await page.waitForFunction((sel) => document.querySelectorAll(sel).length >= 1, `${aa.role('table')} tbody tr`, {
+      timeout: 60000,
+    });
+    await page.click(aa.btn('cancel'));
+    await page.waitForFunction((sel) => /^Cancelled/.test(document.querySelector(sel).textContent), aa.role('status'), {
+      timeout: 5000,
+    });
+    const kept = (await tableRows(page, aa)).length;
+    assert.ok(kept >= 1 && kept < 8, `kept ${kept}`);
+    assert.match(await page.textContent(aa.role('result-note')), new RegExp(`^Partial result: ${kept} of 8 points, cancelled\\.`));
+    assert.equal(await page.isEnabled(aa.btn('run')), true);
+    const csv = await download(page, aa.btn('csv'));
+    assert.equal(csv.lines.length, 1 + kept);
+  });
+
+  test('logged no console errors', () => {
+    assert.deepEqual(lab.errors, []);
+  });
+});
+
+describe('suite, quick', () => {
+  const su = scope('benchmarking-suite');
+  let lab;
+  before(async () => {
+    lab = await openLab({ query: '?quick=1', hash: '#benchmarking' });
+    await lab.page.waitForSelector(`${su.btn('run')}:not([disabled])`, { timeout: 30000 });
+  });
+  after(async () => {
+    await lab?.close();
+  });
+
+  const checkboxes = (page) =>
+    page.$$eval(`${su.EXP} input[type="checkbox"]`, (els) =>
+      els.map((el) => ({ id: el.id, label: el.labels[0].textContent.trim().replace(/^metric /, '') })),
+    );
+
+  test('no model ticked: the message sits beside the first model and nothing runs', async () => {
+    const { page } = lab;
+    const models = (await checkboxes(page)).filter((c) => c.id.includes('-model-'));
+    assert.ok(models.length >= 2, 'the zoo has models');
+    for (const m of models) await page.uncheck(`#${m.id}`);
+    await page.click(su.btn('run'));
+    assert.equal(await page.textContent(`${su.EXP} [data-control="model-0"] [data-role="field-error"]`), 'tick at least one model');
+    assert.equal((await tableRows(page, su)).length, 0);
+  });
+
+  test('runs the ticked models, draws each ticked metric and shows core’s report', async () => {
+    const { page } = lab;
+    const boxes = await checkboxes(page);
+    const models = boxes.filter((c) => c.id.includes('-model-'));
+    const metrics = boxes.filter((c) => c.id.includes('-metric-'));
+    await page.check(`#${models[0].id}`);
+    await page.check(`#${models[1].id}`);
+    const latency = metrics.find((m) => m.label === 'latency_ms');
+    const params = metrics.find((m) => m.label === 'parameters');
+    for (const m of metrics) if (m !== latency && m !== params) await page.uncheck(`#${m.id}`);
+    await page.click(su.btn('run'));
+    await waitDone(page, su);
+    const rows = await tableRows(page, su);
+    assert.deepEqual(rows.map((r) => r[0]), [models[0].label, models[1].label]);
+    // A bar per model in each ticked metric's chart; an unticked metric's chart says so.
+    for (const name of ['latency_ms', 'parameters']) {
+      assert.equal((await page.$$(`${su.role('chart')}[data-chart="${name}"] svg g[aria-label="bar"] rect`)).length, 2, name);
+    }
+    const unticked = metrics.find((m) => m !== latency && m !== params);
+    assert.match(await page.textContent(`${su.role('chart')}[data-chart="${unticked.label}"]`), /is not ticked for this suite/);
+    const report = await page.textContent(su.role('report'));
+    assert.match(report, /^# Suite: page suite/);
+    assert.match(report, /## Best per metric/);
+    for (const m of [models[0].label, models[1].label]) assert.ok(report.includes(`| ${m} |`), `${m} is in the report`);
+    assert.doesNotMatch(report, /flops_per_sample \|/, 'only ticked metrics are ranked');
+    // The same report rendered: its headings and one table row per model under Models.
+    const headings = await page.$$eval(`${su.role('report-rendered')} h4, ${su.role('report-rendered')} h5`, (els) => els.map((e) => e.textContent));
+    assert.deepEqual(headings.slice(0, 3), ['Suite: page suite', 'System', 'Models']);
+    const rendered = await page.textContent(su.role('report-rendered'));
+    for (const m of [models[0].label, models[1].label]) assert.ok(rendered.includes(m), `${m} is in the rendered report`);
+    assert.equal(await page.isVisible(su.role('error')), false);
+  });
+
+  test('the report downloads as Markdown, JSON and CSV, and the rows as CSV', async () => {
+    const { page } = lab;
+    const md = await download(page, su.btn('report-markdown'));
+    assert.equal(md.name, 'perflab-suite-report.md');
+    assert.equal(md.text, await page.textContent(su.role('report')), 'the file is the report shown');
+    const json = await download(page, su.btn('report-json'));
+    const doc = JSON.parse(json.text);
+    assert.equal(doc.kind, 'suite');
+    assert.deepEqual(doc.metrics.map((m) => m.name), ['latency_ms', 'parameters']);
+    assert.equal(doc.models.length, 2);
+    const csv = await download(page, su.btn('report-csv'));
+    assert.equal(csv.name, 'perflab-suite-report.csv');
+    const reportLines = csv.text.trimEnd().split(/\r?\n/);
+    assert.match(reportLines[0], /^kind,name,/);
+    assert.equal(reportLines.length, 3);
+    const rows = await download(page, su.btn('csv'));
+    assert.equal(rows.name, 'perflab-benchmarking-suite.csv');
+    assert.equal(rows.lines.length, 3);
+  });
+
+  test('logged no console errors', () => {
+    assert.deepEqual(lab.errors, []);
+  });
+});
+
+describe('regression, quick', () => {
+  const re = scope('benchmarking-regression');
+  let lab;
+  before(async () => {
+    lab = await openLab({ query: '?quick=1', hash: '#benchmarking' });
+    await lab.page.waitForSelector(`${re.EXP} [data-role="baseline-panel"]`, { timeout: 30000 });
+  });
+  after(async () => {
+    await lab?.close();
+  });
+
+  const baselineText = (page) => page.textContent(re.role('baseline'));
+  const loadFile = (page, name, text) =>
+    page.setInputFiles('#benchmarking-regression-baseline-file', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
+
+  test('a first run has no baseline to compare with and says how to get one', async () => {
+    const { page } = lab;
+    assert.match(await baselineText(page), /^No baseline yet/);
+    assert.equal(await page.isDisabled(re.btn('save-baseline')), true);
+    await page.click(re.btn('run'));
+    await waitDone(page, re);
+    assert.ok((await tableRows(page, re)).length > 0);
+    assert.match(await page.textContent(re.role('no-baseline')), /No baseline to compare with/);
+    assert.ok((await page.$$(`${re.role('chart')}[data-chart="samples"] svg circle`)).length > 0, 'the samples are drawn');
+  });
+
+  test('Save keeps the run as the baseline; the next run is compared with it by core', async () => {
+    const { page } = lab;
+    await page.click(re.btn('save-baseline'));
+    assert.match(await baselineText(page), /^Baseline: this browser’s run \((simd|scalar) build, \d+ benchmarks\)/);
+    const keys = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('regression')));
+    assert.deepEqual(keys, ['perflab.benchmarking.regression-baseline.v1']);
+    await page.click(re.btn('run'));
+    await waitDone(page, re);
+    const runRows = (await tableRows(page, re)).length;
+    const compare = await page.$$eval(`${re.role('compare-table')} tbody tr`, (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+    assert.equal(compare.length, runRows, 'every benchmark compared');
+    const slower = compare.filter((r) => r[6] === 'slower').length;
+    const summary = await page.textContent(re.role('regression-summary'));
+    if (slower) assert.match(summary, new RegExp(`^Regression: ${slower} of ${runRows} benchmarks`));
+    else assert.match(summary, new RegExp(`^No regression: none of the ${runRows} benchmarks`));
+    assert.equal(await page.$eval(re.role('regression-summary'), (el) => el.dataset.regression), String(slower > 0));
+    assert.equal((await page.$$(`${re.role('chart')}[data-chart="change"] svg g[aria-label="bar"] rect`)).length, runRows);
+  });
+
+  test('a bad file is refused beside the loader and the baseline stays', async () => {
+    const { page } = lab;
+    const before = await baselineText(page);
+    await loadFile(page, 'notes.json', 'this is not json');
+    await page.waitForFunction((sel) => !document.querySelector(sel).hidden, re.role('baseline-error'));
+    assert.match(await page.textContent(re.role('baseline-error')), /^notes\.json was not loaded: notes\.json is not JSON/);
+    await loadFile(page, 'other.json', JSON.stringify({ tool: 'perflab', kind: 'bench', rows: [{ op: 'matmul', variant: 'naive', n: 32 }] }));
+    await page.waitForFunction((sel) => /other\.json/.test(document.querySelector(sel).textContent), re.role('baseline-error'));
+    assert.match(await page.textContent(re.role('baseline-error')), /^other\.json was not loaded: .*samples_ms/);
+    assert.equal(await baselineText(page), before);
+  });
+
+  test('a perflab bench --json --samples file becomes the baseline', async () => {
+    const { page } = lab;
+    const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('perflab.benchmarking.regression-baseline.v1')).data);
+    const doc = { tool: 'perflab', kind: 'bench', version: 'x', quick: true, simd_backend: 'sse2', rows: saved };
+    await loadFile(page, 'base.json', JSON.stringify(doc));
+    await page.waitForFunction((sel) => /^Baseline: base\.json/.test(document.querySelector(sel).textContent), re.role('baseline'));
+    assert.match(await baselineText(page), new RegExp(`^Baseline: base\\.json \\(perflab bench --json, ${saved.length} benchmarks, sse2\\)`));
+    assert.equal(await page.isVisible(re.role('baseline-error')), false);
+    await page.click(re.btn('run'));
+    await waitDone(page, re);
+    assert.match(await page.textContent(`${re.role('compare-table')} caption`), /^Baseline: base\.json/);
+  });
+
+  test('logged no console errors', () => {
+    assert.deepEqual(lab.errors, []);
+  });
+});

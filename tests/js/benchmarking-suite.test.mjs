@@ -1,0 +1,169 @@
+// Protects the pure half of the Benchmarking chapter's suite experiment (benchmarking-suite):
+// the controls built from core's lists (a checkbox per zoo model and metric, a batch), the
+// suite and its measureSuitePoint points for normal and quick mode, the checks beside the
+// checkboxes, the chart rows per metric, how a row prints, the CSV, the points handed back to
+// suiteReport, the report's files, and that the spec passes the framework's checks. No DOM,
+// no wasm: lists and rows are hand-written in core's shapes.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { rowOf } from '../../web/src/lab/api.js';
+import { toCsv } from '../../web/src/experiments/csv.js';
+import { controlDefaults, readControls, specProblems } from '../../web/src/experiments/model.js';
+import { cellText, headerText } from '../../web/src/ui/columns.js';
+import * as suite from '../../web/src/chapters/benchmarking/suite-data.js';
+import { suiteSpec } from '../../web/src/chapters/benchmarking/suite-experiment.js';
+
+const LISTS = {
+  models: [{ name: 'mlp_784' }, { name: 'cnn_28' }, { name: 'transformer_block' }],
+  metrics: [
+    { name: 'latency_ms', label: 'latency', unit: 'ms', lower_is_better: true, timed: true },
+    { name: 'parameters', label: 'parameters (counted)', unit: 'parameters', lower_is_better: true, timed: false },
+  ],
+};
+const raws = (over = {}) => ({ 'model-0': true, 'model-1': true, 'model-2': true, 'metric-0': true, 'metric-1': true, batch: '0', ...over });
+const valuesOf = (over) => readControls(suite.suiteControls(LISTS), raws(over)).values;
+
+const model = (name, batch) => ({
+  name,
+  source: 'zoo',
+  batch,
+  parameters: 235146,
+  size_bytes: 940584,
+  flops_per_sample: 469504,
+  flops_per_batch: 30048256,
+  peak_memory_bytes: 131072,
+  activation_bytes: 199168,
+  latency_ms: 1.5,
+  latency_mean_ms: 1.6,
+  latency_spread_ms: 0.36,
+  latency_spread_kind: 'sample standard deviation',
+  throughput_samples_per_s: 42666.7,
+  latency: { median_ms: 1.5, samples: 10, warning: 'CV 22% over 10 samples' },
+});
+
+test('suite: a checkbox per zoo model and metric, all ticked, and a batch', () => {
+  const controls = suite.suiteControls(LISTS);
+  assert.deepEqual(controls.map((c) => [c.id, c.type, c.label]), [
+    ['model-0', 'checkbox', 'mlp_784'],
+    ['model-1', 'checkbox', 'cnn_28'],
+    ['model-2', 'checkbox', 'transformer_block'],
+    ['metric-0', 'checkbox', 'metric latency_ms'],
+    ['metric-1', 'checkbox', 'metric parameters'],
+    ['batch', 'number', 'Batch'],
+  ]);
+  assert.deepEqual(controlDefaults(controls), { 'model-0': true, 'model-1': true, 'model-2': true, 'metric-0': true, 'metric-1': true, batch: 0 });
+});
+
+test('suite: no model or no metric ticked is refused beside the first checkbox of its group', () => {
+  const controls = suite.suiteControls(LISTS);
+  assert.deepEqual(readControls(controls, raws()).problems, {});
+  assert.deepEqual(readControls(controls, raws({ 'model-0': false, 'model-1': false, 'model-2': false })).problems, {
+    'model-0': 'tick at least one model',
+  });
+  assert.deepEqual(readControls(controls, raws({ 'metric-0': false, 'metric-1': false })).problems, {
+    'metric-0': 'tick at least one metric',
+  });
+  assert.match(readControls(controls, raws({ batch: '-1' })).problems.batch, /from 0 to 1024/);
+});
+
+test('suite: one measureSuitePoint per ticked model, indexed in the suite; quick mode shrinks the timer', () => {
+  const values = valuesOf({ 'model-1': false, 'metric-0': false, batch: '8' });
+  const points = suite.suitePoints(values, { quick: false, info: LISTS });
+  const expected = { name: suite.SUITE_NAME, models: ['mlp_784', 'transformer_block'], metrics: ['parameters'], batch: 8 };
+  assert.deepEqual(points, [
+    { suite: expected, index: 0, label: 'mlp_784' },
+    { suite: expected, index: 1, label: 'transformer_block' },
+  ]);
+  const quick = suite.suitePoints(valuesOf(), { quick: true, info: LISTS });
+  assert.equal(quick.length, 3);
+  assert.deepEqual(quick[0].suite.options, suite.QUICK_SUITE_OPTIONS);
+  assert.equal(quick[0].suite.batch, undefined, 'batch 0: each spec’s own');
+  assert.equal(points[0].suite.options, undefined, 'the full run takes core’s suite timer');
+});
+
+test('suite: rows keep the index and label; charts, table, CSV and the report points read core’s fields', () => {
+  const points = suite.suitePoints(valuesOf(), { quick: true, info: LISTS });
+  const rows = points.map((p, i) => rowOf('measureSuitePoint', p, { kind: 'model', index: i, model: model(p.label, 64) }, 'simd'));
+  assert.equal(rows[0].suite, undefined, 'the suite is an argument, not a row field');
+  assert.deepEqual(suite.metricRows(rows, 'latency_ms')[1], { model: 'cnn_28', value: 1.5 });
+  assert.deepEqual(suite.reportPoints(rows)[2], { kind: 'model', index: 2, model: rows[2].model });
+  const cells = Object.fromEntries(suite.SUITE_COLUMNS.map((c) => [headerText(c), cellText(c, rows[0])]));
+  assert.deepEqual(cells, {
+    model: 'mlp_784',
+    batch: '64',
+    'latency (median) (ms)': '1.50',
+    'latency mean ± spread (ms)': '1.60 ± 0.360',
+    'throughput (samples/s)': '42667',
+    'peak memory': '128 KiB',
+    parameters: '235,146',
+    size: '919 KiB',
+    'FLOPs per sample': '469,504',
+    'timer warning': 'CV 22% over 10 samples',
+  });
+  const lines = toCsv(rows, suite.SUITE_CSV_COLUMNS).trimEnd().split('\r\n');
+  assert.equal(lines.length, 4);
+  assert.equal(
+    lines[0],
+    'build,index,model,batch,latency_ms,latency_mean_ms,latency_spread_ms,latency_spread_kind,throughput_samples_per_s,peak_memory_bytes,activation_bytes,parameters,size_bytes,flops_per_sample,flops_per_batch,samples,warning',
+  );
+  assert.equal(lines[2], 'simd,1,cnn_28,64,1.5,1.6,0.36,sample standard deviation,42666.7,131072,199168,235146,940584,469504,30048256,10,CV 22% over 10 samples');
+});
+
+test('suite: the report’s three files are core’s texts (JSON indented)', () => {
+  const report = { json: { kind: 'suite', name: 'x' }, markdown: '# Suite: x\n', csv: 'kind,name\r\n' };
+  assert.deepEqual(suite.REPORT_FILES.map((f) => f.filename), ['perflab-suite-report.md', 'perflab-suite-report.json', 'perflab-suite-report.csv']);
+  assert.equal(suite.reportText(report, 'markdown'), '# Suite: x\n');
+  assert.equal(suite.reportText(report, 'csv'), 'kind,name\r\n');
+  assert.deepEqual(JSON.parse(suite.reportText(report, 'json')), report.json);
+});
+
+test('suite: the spec for core’s lists passes the framework’s checks, one chart per metric', () => {
+  const spec = suiteSpec(LISTS);
+  assert.deepEqual(specProblems(spec), []);
+  assert.equal(spec.measure.fn, 'measureSuitePoint');
+  assert.deepEqual(spec.charts.map((c) => c.name), ['latency_ms', 'parameters']);
+  const ctx = { values: valuesOf({ 'metric-1': false }) };
+  assert.equal(spec.charts[1].options(ctx).emptyText, 'parameters is not ticked for this suite.');
+  assert.deepEqual(spec.charts[1].data([{ label: 'm', model: model('m', 1) }], ctx), []);
+  assert.equal(spec.charts[0].data([{ label: 'm', model: model('m', 1) }], ctx).length, 1);
+  assert.equal(spec.plan(valuesOf(), { quick: true }).length, 3);
+});
+
+test('suite: the report’s Markdown reads as headings, paragraphs, lists and tables, with bold and code spans', async () => {
+  const { markdownBlocks, inlineSpans } = await import('../../web/src/chapters/benchmarking/markdown.js');
+  const text = [
+    '# Suite: x',
+    '',
+    '## System',
+    '',
+    '| | |',
+    '|---|---|',
+    '| version | perflab |',
+    '',
+    'Timed values: median',
+    'of per-call times.',
+    '',
+    '- **latency-critical**: mlp_784. `a` b',
+    '- **balanced**: none.',
+    '| model | value |',
+    '|---|---|',
+    '| mlp_784 | 1.5 |',
+    '| cnn_28 | 2 |',
+  ].join('\n');
+  assert.deepEqual(markdownBlocks(text), [
+    { type: 'heading', level: 1, text: 'Suite: x' },
+    { type: 'heading', level: 2, text: 'System' },
+    { type: 'table', head: ['', ''], rows: [['version', 'perflab']] },
+    { type: 'paragraph', text: 'Timed values: median of per-call times.' },
+    { type: 'list', items: ['**latency-critical**: mlp_784. `a` b', '**balanced**: none.'] },
+    { type: 'table', head: ['model', 'value'], rows: [['mlp_784', '1.5'], ['cnn_28', '2']] },
+  ]);
+  assert.deepEqual(inlineSpans('**latency-critical**: mlp_784. `a` b'), [
+    { text: 'latency-critical', bold: true },
+    { text: ': mlp_784. ' },
+    { text: 'a', code: true },
+    { text: ' b' },
+  ]);
+  assert.deepEqual(inlineSpans('plain <b>'), [{ text: 'plain <b>' }]);
+});

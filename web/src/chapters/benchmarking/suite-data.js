@@ -1,0 +1,136 @@
+// The pure half of the suite experiment (benchmarking-suite): a suite of zoo models × metrics
+// measured point by point by core's measureSuitePoint and reported by core's suiteReport. The
+// controls (one checkbox per zoo model and per metric, both lists core's, and a batch), the
+// suite and its points, the chart rows per metric, the table and CSV columns, and the points
+// handed back for the report. No DOM and no statistic: core measures, ranks and reports.
+
+import { formatSig } from '../../ui/format.js';
+
+/** Quick mode: a smaller timer for every model, so a suite of the whole zoo takes seconds. */
+export const QUICK_SUITE_OPTIONS = Object.freeze({ warmup: 1, samples: 3, min_sample_ms: 1, max_total_ms: 100 });
+
+export const SUITE_NAME = 'page suite';
+
+const modelId = (i) => `model-${i}`;
+const metricId = (i) => `metric-${i}`;
+
+/**
+ * The controls for core's lists: a checkbox per zoo model and per metric (all ticked), and the
+ * batch. The first checkbox of each group says when none of its group is ticked.
+ * @param {{models: {name: string}[], metrics: {name: string, unit: string}[]}} lists
+ */
+export function suiteControls({ models, metrics }) {
+  const none = (ids, what) => (_, values) => (ids.some((id) => values[id]) ? null : `tick at least one ${what}`);
+  const modelIds = models.map((_, i) => modelId(i));
+  const metricIds = metrics.map((_, i) => metricId(i));
+  return [
+    ...models.map((m, i) => ({
+      id: modelId(i),
+      type: 'checkbox',
+      label: m.name,
+      default: true,
+      ...(i === 0 ? { validate: none(modelIds, 'model') } : {}),
+    })),
+    ...metrics.map((m, i) => ({
+      id: metricId(i),
+      type: 'checkbox',
+      label: `metric ${m.name}`,
+      default: true,
+      ...(i === 0 ? { validate: none(metricIds, 'metric') } : {}),
+    })),
+    {
+      id: 'batch',
+      type: 'number',
+      label: 'Batch',
+      integer: true,
+      min: 0,
+      max: 1024,
+      default: 0,
+      hint: 'Batch 0 runs each model at its spec’s own batch; any other value runs every model at that batch, so latencies compare like for like.',
+    },
+  ];
+}
+
+/** The suite the controls describe: the ticked models and metrics in core's order. */
+export function suiteOf(values, { models, metrics }, { quick } = {}) {
+  const suite = {
+    name: SUITE_NAME,
+    models: models.filter((_, i) => values[modelId(i)]).map((m) => m.name),
+    metrics: metrics.filter((_, i) => values[metricId(i)]).map((m) => m.name),
+  };
+  if (values.batch) suite.batch = values.batch;
+  if (quick) suite.options = { ...QUICK_SUITE_OPTIONS };
+  return suite;
+}
+
+/**
+ * One measureSuitePoint per ticked model: the point's index is the model's place in
+ * suite.models (measure_suite_point's definition); `label` names it in progress and rows.
+ */
+export function suitePoints(values, { quick, info } = {}) {
+  const suite = suiteOf(values, info, { quick });
+  return suite.models.map((name, index) => ({ suite, index, label: name }));
+}
+
+/** The measured points as suiteReport reads them back ({kind, index, model}). */
+export const reportPoints = (rows) => rows.map((r) => ({ kind: r.kind, index: r.index, model: r.model }));
+
+/** One chart's rows: each measured model's value of `metric` (core's field of the same name). */
+export function metricRows(rows, metric) {
+  return rows.filter((r) => r.model).map((r) => ({ model: r.label, value: r.model[metric] }));
+}
+
+/** Whether the run's controls ticked metric #i. */
+export const metricChosen = (values, i) => Boolean(values?.[metricId(i)]);
+
+export const SUITE_COLUMNS = Object.freeze([
+  { key: 'label', label: 'model', format: 'text' },
+  { key: 'model.batch', label: 'batch', format: 'int' },
+  { key: 'model.latency_ms', label: 'latency (median)', unit: 'ms', format: 'sig' },
+  {
+    label: 'latency mean ± spread',
+    unit: 'ms',
+    format: (r) => `${formatSig(r.model.latency_mean_ms)} ± ${formatSig(r.model.latency_spread_ms)}`,
+  },
+  { key: 'model.throughput_samples_per_s', label: 'throughput', unit: 'samples/s', format: 'sig' },
+  { key: 'model.peak_memory_bytes', label: 'peak memory', format: 'bytes' },
+  { key: 'model.parameters', label: 'parameters', format: 'int' },
+  { key: 'model.size_bytes', label: 'size', format: 'bytes' },
+  { key: 'model.flops_per_sample', label: 'FLOPs per sample', format: 'int' },
+  { key: 'model.latency.warning', label: 'timer warning', format: 'text' },
+]);
+
+const fromModel = (name) => ({ name, value: (r) => r.model?.[name] });
+export const SUITE_CSV_COLUMNS = Object.freeze([
+  'build',
+  'index',
+  { name: 'model', value: (r) => r.label },
+  ...[
+    'batch',
+    'latency_ms',
+    'latency_mean_ms',
+    'latency_spread_ms',
+    'latency_spread_kind',
+    'throughput_samples_per_s',
+    'peak_memory_bytes',
+    'activation_bytes',
+    'parameters',
+    'size_bytes',
+    'flops_per_sample',
+    'flops_per_batch',
+  ].map(fromModel),
+  { name: 'samples', value: (r) => r.model?.latency?.samples },
+  { name: 'warning', value: (r) => r.model?.latency?.warning },
+]);
+
+/** The report's file names, one per format core writes. */
+export const REPORT_FILES = Object.freeze([
+  { key: 'markdown', label: 'Markdown', filename: 'perflab-suite-report.md', type: 'text/markdown' },
+  { key: 'json', label: 'JSON', filename: 'perflab-suite-report.json', type: 'application/json' },
+  { key: 'csv', label: 'CSV', filename: 'perflab-suite-report.csv', type: 'text/csv' },
+]);
+
+/** The text of one report file: core's Markdown and CSV as they are, its JSON indented. */
+export function reportText(report, key) {
+  return key === 'json' ? `${JSON.stringify(report.json, null, 2)}\n` : report[key];
+}

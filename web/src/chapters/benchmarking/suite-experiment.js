@@ -1,0 +1,103 @@
+// The suite experiment (benchmarking-suite): zoo models × metrics measured model by model by
+// core's measureSuitePoint, one chart per metric, and core's report (suiteReport) shown as
+// Markdown with Download Markdown / JSON / CSV. Its checkboxes are core's lists (zooModels,
+// modelMetrics), so the spec is built once they arrive (suite-mount.js asks core, then mounts
+// `suiteSpec(lists)`).
+// Not for: measuring, ranking or writing the report (core), or running (the framework).
+
+import { declaredSweep } from '../../lab/client.js';
+import { downloadText } from '../../ui/download.js';
+import { renderMarkdown } from './markdown.js';
+import {
+  QUICK_SUITE_OPTIONS,
+  REPORT_FILES,
+  SUITE_COLUMNS,
+  SUITE_CSV_COLUMNS,
+  metricChosen,
+  metricRows,
+  reportPoints,
+  reportText,
+  suiteControls,
+  suiteOf,
+  suitePoints,
+} from './suite-data.js';
+
+export const SUITE_ID = 'benchmarking-suite';
+export const TITLE = 'Experiment: a benchmark suite and its report';
+
+function metricChart(metric, i) {
+  return {
+    type: 'bar',
+    name: metric.name,
+    title: `${metric.label} (${metric.unit}; ${metric.lower_is_better ? 'lower' : 'higher'} is better)`,
+    options: ({ values }) => ({
+      x: 'model',
+      y: 'value',
+      xLabel: 'Model',
+      yLabel: `↑ ${metric.name} (${metric.unit})`,
+      ariaLabel: `${metric.label} of each model of the suite, in ${metric.unit}`,
+      emptyText: values && !metricChosen(values, i) ? `${metric.name} is not ticked for this suite.` : 'Press Run to measure.',
+      height: 300,
+    }),
+    data: (rows, ctx) => (metricChosen(ctx.values, i) ? metricRows(rows, metric.name) : []),
+  };
+}
+
+/** The report: core's Markdown rendered (and as source), and its three files to download. */
+function renderReport(report, { h: make }) {
+  return [
+    make(
+      'div',
+      { class: 'actions', 'data-role': 'report-downloads' },
+      ...REPORT_FILES.map((f) =>
+        make('button', {
+          type: 'button',
+          'data-action': `report-${f.key}`,
+          text: `Download ${f.label}`,
+          onclick: () => downloadText(f.filename, reportText(report, f.key), f.type),
+        }),
+      ),
+    ),
+    make('div', { class: 'compare-rendered', 'data-role': 'report-rendered' }, ...renderMarkdown(make, report.markdown)),
+    make(
+      'details',
+      {},
+      make('summary', { text: 'The report’s Markdown source' }),
+      make('pre', { class: 'compare-report', 'data-role': 'report', text: report.markdown }),
+    ),
+  ];
+}
+
+/**
+ * The suite experiment's spec for core's lists.
+ * @param {{models: {name: string, description?: string}[], metrics: object[]}} lists zooModels, modelMetrics
+ */
+export function suiteSpec(lists) {
+  return {
+    id: SUITE_ID,
+    title: TITLE,
+    explanation: [
+      'Tick the zoo models (named as in the zoo) and the metrics the suite compares. Each model is one point: core runs it at its ' +
+        'batch (or the batch below), times the forward pass with its timer, and measures its peak memory with the ' +
+        'tracking allocator; parameters, size and FLOPs are counted. Then core writes the report, the same one ' +
+        '<code>perflab suite SUITE.json --markdown</code> prints: the system it ran on, every model with its ' +
+        'timed values as median (mean ± spread), the best model per metric, recommendations, and what was not measured.',
+    ],
+    quickNote: `Quick mode (?quick=1): each model timed with ${QUICK_SUITE_OPTIONS.samples} samples of at least ${QUICK_SUITE_OPTIONS.min_sample_ms} ms, so the latencies are rough.`,
+    controls: suiteControls(lists),
+    plan: (values, ctx) => suitePoints(values, { ...ctx, info: lists }),
+    measure: declaredSweep('measureSuitePoint'),
+    pointLabel: (p) => p.label,
+    // Core writes the report of the measured points; the page shows it and offers its files.
+    analyze: async (rows, { lab, values, quick, signal, where }) => {
+      const suite = suiteOf(values, lists, { quick });
+      const info = await lab.buildInfo({ where, signal });
+      return lab.suiteReport(suite, reportPoints(rows), `perflab ${info.version} (web page)`, { where, signal });
+    },
+    renderAnalysis: renderReport,
+    columns: SUITE_COLUMNS,
+    tableCaption: 'One row per model, as core measured it; the report below ranks them on the ticked metrics.',
+    csv: { filename: 'perflab-benchmarking-suite.csv', columns: SUITE_CSV_COLUMNS },
+    charts: lists.metrics.map(metricChart),
+  };
+}
