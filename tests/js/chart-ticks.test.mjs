@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatBytesTick, formatCountTick, logTicks, niceLogDomain, tickFormatter } from '../../web/src/charts/ticks.js';
+import { formatBytesTick, formatCountTick, logExtentOf, logTicks, niceLogDomain, tickFormatter } from '../../web/src/charts/ticks.js';
 import { formatBytes } from '../../web/src/ui/format.js';
 
 const KiB = 1024;
@@ -29,6 +29,8 @@ test('byte ticks in binary units, as the tables print the same values', () => {
     assert.equal(formatBytesTick(bytes), `${Number(number)} ${unit}`);
   }
   assert.equal(formatBytesTick(-2048), '−2 KiB');
+  // A category on a point axis is its own text.
+  assert.equal(formatBytesTick('cnn_28'), 'cnn_28');
 });
 
 test('count ticks with k, M and G, never an exponent or a raw six-digit number', () => {
@@ -49,6 +51,7 @@ test('count ticks with k, M and G, never an exponent or a raw six-digit number',
   ]);
   assert.equal(formatCountTick(-80), '−80');
   assert.equal(formatCountTick(123456), '123k');
+  assert.equal(formatCountTick('round 3'), 'round 3');
   for (let e = -3; e <= 12; e += 1) assert.doesNotMatch(formatCountTick(3 * 10 ** e), /e[+-]/, `3e${e}`);
 });
 
@@ -65,6 +68,9 @@ test('a log domain from the data runs from power to power of its base', () => {
   assert.deepEqual(niceLogDomain([1000, 1e6]), [1000, 1e6]);
   assert.deepEqual(niceLogDomain([5000, 300 * KiB], 2), [4 * KiB, 512 * KiB]);
   assert.equal(niceLogDomain([0, -3]), null);
+  // Fitted to the data instead (a scatter of ratios near 1 is not squeezed into [0.1, 10]).
+  assert.deepEqual(logExtentOf([0.97, 1.04, 0, NaN]), [0.97, 1.04]);
+  assert.deepEqual(logExtentOf([3]), [1.5, 6]);
 });
 
 test('log ticks: inside the domain, at most maxTicks, denser when the axis spans few decades', () => {
@@ -74,7 +80,9 @@ test('log ticks: inside the domain, at most maxTicks, denser when the axis spans
     [[3000, 1e6], '5000 10k 20k 50k 100k 200k 500k 1M'],
     [[1e5, 1e9], '100k 300k 1M 3M 10M 30M 100M 300M 1G'],
     [[1, 1e12], '1 100 10k 1M 100M 10G 1T'],
-    [[3.1, 3.9], '3.1 3.9'],
+    // Narrower than a decade: round steps, so a ratio axis around 1 marks 1.
+    [[0.95, 1.08], '0.95 1 1.05'],
+    [[3.1, 3.9], '3.2 3.4 3.6 3.8'],
   ];
   for (const [domain, expected] of cases) {
     const ticks = logTicks(domain);

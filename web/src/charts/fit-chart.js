@@ -36,7 +36,7 @@ export class FitChart extends PlotChart {
     const kernels = [...new Set(points.map((p) => p.series).filter((s) => s !== undefined))];
     const values = (key) => [...points.map((p) => p[key]), ...rows.map((r) => r[key])];
     const x = positionalAxis('x', { type: 'log', values: values('n'), format: o.xFormat, label: o.xLabel, labelAnchor: 'center' });
-    const y = positionalAxis('y', { type: 'log', values: values('value'), format: o.yFormat, label: o.yLabel });
+    const y = positionalAxis('y', { type: 'log', values: values('value'), nice: true, format: o.yFormat, label: o.yLabel });
     return Plot.plot({
       width,
       height: o.height,

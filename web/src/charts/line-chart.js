@@ -55,7 +55,9 @@ export class LineChart extends PlotChart {
       values: [...this.data.map((d) => d[o.y]), ...o.yReferences.map((r) => r.y)],
       format: o.yFormat,
       label: o.yLabel,
-      // A linear axis starts at zero unless its domain is fixed (kept as given).
+      // A log axis runs from power to power; a linear one starts at zero unless its domain is
+      // fixed (kept as given).
+      nice: true,
       scale: logY ? {} : { zero: !o.yDomain, nice: true },
     });
     return Plot.plot({

@@ -4,7 +4,7 @@
 // Not for: computing anything shown (data arrives computed).
 
 import * as Plot from '@observablehq/plot';
-import { logTicks, niceLogDomain, tickFormatter } from './ticks.js';
+import { logExtentOf, logTicks, niceLogDomain, tickFormatter } from './ticks.js';
 
 /** Page-wide look of every chart: inherit the page font, let tips overflow the frame. */
 export const CHART_STYLE = Object.freeze({ fontSize: '12px', fontFamily: 'inherit', overflow: 'visible' });
@@ -39,8 +39,8 @@ export function emptyPlot(width, { height, ariaLabel, emptyText }) {
  * @param {'x'|'y'} dim
  * @param {object} o
  * @param {'linear'|'log'} [o.type]
- * @param {number[]} [o.domain] fixed [min, max]; a log axis without one spans `values`, from
- *        power to power of its base
+ * @param {number[]} [o.domain] fixed [min, max]; a log axis without one spans `values`
+ * @param {boolean} [o.nice] a log axis from `values` runs from power to power of its base
  * @param {number[]} [o.values] the data's values on this axis (for a log domain)
  * @param {number[]} [o.ticks] the values to mark
  * @param {'bytes'|'count'|Function} [o.format] tick text (default 'count': 200k, 1M)
@@ -48,7 +48,7 @@ export function emptyPlot(width, { height, ariaLabel, emptyText }) {
  * @param {string|null} [o.label] @param {string} [o.labelAnchor]
  * @param {object} [o.scale] more scale options (zero, nice, ...)
  */
-export function positionalAxis(dim, { type = 'linear', domain, values = [], ticks, format, base, label, labelAnchor, scale = {} }) {
+export function positionalAxis(dim, { type = 'linear', domain, values = [], ticks, format, base, label, labelAnchor, nice = false, scale = {} }) {
   const text = tickFormatter(format);
   if (type !== 'log') {
     return {
@@ -57,7 +57,7 @@ export function positionalAxis(dim, { type = 'linear', domain, values = [], tick
     };
   }
   const logBase = base ?? (format === 'bytes' ? 2 : 10);
-  const extent = domain ?? niceLogDomain(values, logBase === 2 ? 2 : 10) ?? [1, 100];
+  const extent = domain ?? (nice ? niceLogDomain(values, logBase === 2 ? 2 : 10) : logExtentOf(values)) ?? [1, 100];
   const marked = ticks ?? logTicks(extent, { base: logBase === 2 ? 2 : 10 });
   const axis = dim === 'x' ? Plot.axisX : Plot.axisY;
   return {

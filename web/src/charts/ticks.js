@@ -25,6 +25,7 @@ const COUNT_UNITS = Object.freeze([
  * full, as a batch or a matrix size is read), 200000 -> "200k", 1e6 -> "1M", 0.05 -> "0.05".
  */
 export function formatCountTick(value) {
+  if (typeof value !== 'number') return value === undefined || value === null ? '' : String(value);
   if (!Number.isFinite(value)) return '';
   const magnitude = Math.abs(value);
   if (magnitude < 1e4 && Number.isInteger(value)) return `${value < 0 ? MINUS : ''}${magnitude}`;
@@ -39,6 +40,7 @@ const BYTE_UNITS = Object.freeze(['B', 'KiB', 'MiB', 'GiB', 'TiB']);
 
 /** Bytes in binary units as the tables print them: 512 -> "512 B", 4096 -> "4 KiB", 1572864 -> "1.5 MiB". */
 export function formatBytesTick(value) {
+  if (typeof value !== 'number') return value === undefined || value === null ? '' : String(value);
   if (!Number.isFinite(value)) return '';
   let scaled = Math.abs(value);
   let unit = 0;
@@ -81,9 +83,35 @@ export function niceLogDomain(values, base = 10) {
   return [low, high];
 }
 
+/** [min, max] of the positive finite values (a log axis fitted to the data), or null. */
+export function logExtentOf(values) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values) {
+    if (Number.isFinite(v) && v > 0) [lo, hi] = [Math.min(lo, v), Math.max(hi, v)];
+  }
+  if (lo === Infinity) return null;
+  return lo === hi ? [lo / 2, hi * 2] : [lo, hi];
+}
+
+// Round steps (1, 2, 5 times a power of ten) from lo to hi, at least `min` of them: the marks of
+// a log axis narrower than a decade, where multiples of powers leave too few (0.95, 1, 1.05).
+function evenTicks(lo, hi, min = 3) {
+  for (const target of [5, 8, 12]) {
+    const raw = (hi - lo) / target;
+    const power = 10 ** Math.floor(Math.log10(raw));
+    const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
+    const ticks = [];
+    for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi * (1 + 1e-9); k += 1) {
+      ticks.push(Number((k * step).toPrecision(12)));
+    }
+    if (ticks.length >= min) return ticks;
+  }
+  return [lo, hi].map((v) => Number(v.toPrecision(3)));
+}
+
 // Multiples of each power of ten to mark, sparser as the axis spans more decades.
 const DECADE_STEPS = Object.freeze([
-  [0.6, [1, 1.5, 2, 3, 4, 5, 6, 7, 8, 9]],
   [1.2, [1, 2, 3, 5]],
   [3.2, [1, 2, 5]],
   [5.2, [1, 3]],
@@ -111,6 +139,7 @@ export function logTicks(domain, { base = 10, maxTicks = 10 } = {}) {
     return powers.filter((e) => e % step === 0).map((e) => base ** e);
   }
   const decades = Math.log10(hi / lo);
+  if (decades < 1) return evenTicks(lo, hi);
   for (const [span, multiples] of DECADE_STEPS) {
     if (decades > span) continue;
     const ticks = [];
@@ -125,7 +154,5 @@ export function logTicks(domain, { base = 10, maxTicks = 10 } = {}) {
   const powers = [];
   for (let e = first; e <= last; e += 1) if (inside(10 ** e)) powers.push(e);
   const step = Math.max(1, Math.ceil(powers.length / maxTicks));
-  const ticks = powers.filter((e) => e % step === 0).map((e) => Number((10 ** e).toPrecision(12)));
-  // A sliver of one decade holds no multiple: mark its two ends.
-  return ticks.length >= 2 ? ticks : [...new Set([lo, hi].map((v) => Number(v.toPrecision(3))))];
+  return powers.filter((e) => e % step === 0).map((e) => Number((10 ** e).toPrecision(12)));
 }
