@@ -38,6 +38,29 @@ async function runToDone(page, id, timeout = 120000) {
   };
 }
 
+// The GELU table's speedups are each row's baseline time over its own, and the comparison
+// sentence names the faster variant the table shows (read from the rendered page).
+async function checkGeluText(page) {
+  const id = 'acceleration-gelu-fusion';
+  const headers = await page.$$eval(`${sel(id, 'table')} thead th`, (ths) => ths.map((th) => th.textContent));
+  const rows = (await page.$$eval(`${sel(id, 'table')} tbody tr`, (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent))))
+    .map((cells) => Object.fromEntries(headers.map((hd, i) => [hd, cells[i]])));
+  const ns = (r) => Number(r['per element (ns)']);
+  for (const r of rows) {
+    const base = rows.find((b) => b.elements === r.elements && b.variant === 'unfused');
+    const shown = Number(r['speedup vs unfused'].replace('×', ''));
+    assert.ok(Math.abs(shown / (ns(base) / ns(r)) - 1) < 0.01, `${r.variant} at ${r.elements}: ${shown} vs ${ns(base)} / ${ns(r)}`);
+  }
+  const sentences = await page.$$eval(`${sel(id, 'analysis')} [data-role="fusion-comparison"]`, (ps) => ps.map((p) => p.textContent));
+  assert.equal(sentences.length, 2, sentences.join('\n'));
+  const m = /^At (\S+ \S+) elements, (\S+) moved [\d.]+× fewer bytes than (\S+) .*(faster|slower|same time)/.exec(sentences[0]);
+  assert.ok(m, sentences[0]);
+  const [, size, fewer, more, verdict] = m;
+  const at = (v) => rows.find((r) => r.elements === size && r.variant === v);
+  const faster = ns(at(fewer)) < ns(at(more));
+  if (verdict !== 'same time') assert.equal(verdict, faster ? 'faster' : 'slower', `${sentences[0]} against ${ns(at(fewer))} and ${ns(at(more))} ns`);
+}
+
 describe('the Acceleration chapter, quick mode', () => {
   let lab;
   before(async () => {
@@ -70,8 +93,31 @@ describe('the Acceleration chapter, quick mode', () => {
         );
         assert.deepEqual(labels, ['1× (no gain)', '4× (four float lanes)']);
       }
+      if (id === 'acceleration-gelu-fusion') await checkGeluText(page);
     });
   }
+
+  test('the cache sweep’s bandwidth is its row’s bytes per call ÷ fastest call', async () => {
+    const { page } = lab;
+    const id = 'acceleration-cache-sweep';
+    if (!(await page.$$eval(`${sel(id, 'table')} tbody tr`, (trs) => trs.length))) await runToDone(page, id);
+    const headers = await page.$$eval(`${sel(id, 'table')} thead th`, (ths) => ths.map((th) => th.textContent));
+    const col = (name) => headers.indexOf(name);
+    for (const name of ['bytes per call', 'fastest call (ms)', 'read bandwidth (GB/s)', 'median call (ms)']) {
+      assert.ok(col(name) >= 0, `the table has "${name}": ${headers.join(' | ')}`);
+    }
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-experiment="${id}"] [data-action="csv"]`)]);
+    const [head, ...lines] = (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
+    const names = head.split(',');
+    const rows = lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [names[i], v])));
+    assert.ok(rows.length > 0);
+    for (const r of rows) {
+      const perCall = Number(r.bytes_per_call);
+      assert.ok(perCall >= Number(r.bytes), `a call reads the working set at least once: ${JSON.stringify(r)}`);
+      const gbPerS = perCall / (Number(r.min_ms) * 1e6);
+      assert.ok(Math.abs(gbPerS / Number(r.gb_per_s) - 1) < 1e-9, `${perCall} B / ${r.min_ms} ms = ${gbPerS} GB/s, row says ${r.gb_per_s}`);
+    }
+  });
 
   test('the roofline places every kernel under the probed roofs', async () => {
     const { page } = lab;

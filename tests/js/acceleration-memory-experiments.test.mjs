@@ -45,13 +45,66 @@ test('GELU: traffic per element comes from core’s bytes; rows print and export
     stats,
   });
   assert.equal(row.bytes_per_element, 72);
-  assert.deepEqual(gelu.TABLE_COLUMNS.map((c) => cellText(c, row)), ['1 Mi', 'unfused', '3.81', '18.9', '72.0', '1.0%', '']);
+  assert.deepEqual(gelu.TABLE_COLUMNS.map((c) => cellText(c, row)), ['1 Mi', 'unfused', '3.81', '—', '18.9', '72.0', '1.0%', '']);
   assert.equal(gelu.elementsName(16384), '16 Ki');
   assert.equal(gelu.elementsName(1000), '1000');
   assert.match(
     toCsv([row], gelu.CSV_COLUMNS).split('\r\n')[1],
-    /^simd,unfused,1048576,9437184,75497472,72,3\.81,18\.9,2\.36,4,3\.9,0\.01,10,$/,
+    /^simd,unfused,1048576,9437184,75497472,72,3\.81,,18\.9,2\.36,4,3\.9,0\.01,10,$/,
   );
+});
+
+// Rows as core sends them (bytes from core's counts), in the plan's order: the baseline first at each size.
+const geluRow = (variant, elements, ns, bytesPerElement) => ({
+  build: 'simd', variant, elements, ns_per_element: ns, bytes: bytesPerElement * elements, stats,
+});
+
+test('GELU: the plan measures scalar unfused first at every size, and each row’s speedup is over it at the same size', () => {
+  const info = { variants: ['fused-simd', 'fused', 'unfused-simd', 'unfused'] };
+  const points = gelu.geluPoints({}, { quick: true, info });
+  assert.deepEqual(points.slice(0, 4).map((p) => p.variant), ['unfused', 'fused-simd', 'fused', 'unfused-simd']);
+  const ctx = {};
+  const rows = [
+    geluRow('unfused', 4096, 8, 72),
+    geluRow('fused', 4096, 4, 8),
+    geluRow('unfused', 1 << 20, 12, 72),
+    geluRow('fused', 1 << 20, 6.82, 8),
+    geluRow('unfused-simd', 1 << 20, 4.77, 72),
+  ].map((r) => gelu.withDerived(r, ctx));
+  assert.deepEqual(rows.map((r) => r.speedup), [1, 2, 1, 12 / 6.82, 12 / 4.77]);
+  const speedupColumn = gelu.TABLE_COLUMNS.find((c) => c.key === 'speedup');
+  assert.equal(cellText(speedupColumn, rows[4]), '2.52×');
+  // A new run starts from nothing: no speedup until its own baseline arrives.
+  assert.equal(gelu.withDerived(geluRow('fused', 4096, 4, 8), {}).speedup, undefined);
+});
+
+test('GELU: the comparison sentence follows the rows, whichever variant wins', () => {
+  const variants = ['unfused', 'unfused-simd', 'fused', 'fused-simd'];
+  const run = (nsFused, nsSimd) =>
+    gelu.fusionComparison(
+      [
+        geluRow('unfused', 4096, 3, 72), geluRow('unfused-simd', 4096, 1, 72), geluRow('fused', 4096, 2, 8), geluRow('fused-simd', 4096, 0.5, 8),
+        geluRow('unfused', 1 << 20, 12, 72), geluRow('unfused-simd', 1 << 20, nsSimd, 72), geluRow('fused', 1 << 20, nsFused, 8),
+        geluRow('fused-simd', 1 << 20, 1.5, 8),
+      ].map((r) => gelu.withDerived(r, {})),
+      variants,
+    );
+  // The numbers of the report: fusion alone loses to SIMD alone, so the sentence must say slower.
+  const computeBound = run(6.82, 4.77);
+  assert.equal(computeBound.elements, 1 << 20);
+  assert.equal(
+    computeBound.sentences[0],
+    'At 1 Mi elements, fused moved 9× fewer bytes than unfused-simd (8 against 72 per element), yet was 1.43× slower ' +
+      '(6.82 ns against 4.77 ns per element): at this size the arithmetic (a tanh per element), not the memory traffic, ' +
+      'set the time, so speeding it up (SIMD) paid off more than moving fewer bytes (fusion).',
+  );
+  assert.equal(computeBound.sentences[1], 'Speedup over unfused at 1 Mi elements: unfused-simd 2.52×, fused 1.76×, fused-simd 8×.');
+  const memoryBound = run(3, 6);
+  assert.match(memoryBound.sentences[0], /^At 1 Mi elements, fused moved 9× fewer bytes than unfused-simd \(8 against 72 per element\) and was 2× faster \(3\.00 ns against 6\.00 ns per element\): .*fusion\) paid off more/);
+  // The largest size with every variant: a size still missing one is not compared.
+  const partial = gelu.fusionComparison([geluRow('unfused', 4096, 3, 72), geluRow('fused', 4096, 2, 8), geluRow('fused', 1 << 20, 2, 8)], ['unfused', 'fused']);
+  assert.equal(partial.elements, 4096);
+  assert.equal(gelu.fusionComparison([geluRow('fused', 4096, 2, 8)], ['unfused', 'fused']), null);
 });
 
 test('cache sweep: 4 KiB to 256 MiB doubling in full, five sizes quick', () => {
@@ -67,9 +120,28 @@ test('cache sweep: 4 KiB to 256 MiB doubling in full, five sizes quick', () => {
     '16 MiB',
   ]);
   assert.deepEqual(cache.axisTicks(false).map(cache.sizeName), ['4 KiB', '64 KiB', '1 MiB', '16 MiB', '256 MiB']);
-  const row = { build: 'simd', bytes: 32768, gb_per_s: 51.2, stats };
-  assert.deepEqual(cache.TABLE_COLUMNS.map((c) => cellText(c, row)), ['32 KiB', '51.2', '4.00', '1.0%', '']);
-  assert.equal(toCsv([row], cache.CSV_COLUMNS).split('\r\n')[1], 'simd,32768,51.2,4,3.9,0.01,10,');
+});
+
+test('cache sweep: every time is one call, and bandwidth = bytes per call ÷ fastest call from the row itself', () => {
+  // A row as core sends it: 32 KiB read 8 times per call, the fastest call 0.00512 ms.
+  const row = { build: 'simd', bytes: 32768, bytes_per_call: 262144, gb_per_s: 51.2, stats: { ...stats, min_ms: 0.00512, median_ms: 0.006 } };
+  const cells = Object.fromEntries(cache.TABLE_COLUMNS.map((c) => [c.label, cellText(c, row)]));
+  assert.deepEqual(cells, {
+    'working set': '32 KiB',
+    'bytes per call': '256 KiB (8 passes)',
+    'fastest call': '0.00512',
+    'read bandwidth': '51.2',
+    'median call': '0.00600',
+    CV: '1.0%',
+    warning: '',
+  });
+  // The table's own columns give its bandwidth: 256 KiB / 0.00512 ms in GB/s.
+  const recomputed = (262144 / (Number(cells['fastest call']) * 1e-3)) / 1e9;
+  assert.ok(Math.abs(recomputed / Number(cells['read bandwidth']) - 1) < 0.005, `${recomputed} GB/s`);
+  assert.equal(cache.bytesPerCallText({ bytes: 2 ** 28, bytes_per_call: 2 ** 28 }), '256 MiB (1 pass)');
+  assert.equal(cache.bytesPerCallText({ bytes: 4096 }), '—', 'a row without the figure says so, never guesses');
+  assert.equal(toCsv([row], cache.CSV_COLUMNS).split('\r\n')[1], 'simd,32768,262144,0.00512,51.2,0.006,0.01,10,');
+  assert.match(cacheSweepExperiment.tableCaption, /read bandwidth = bytes per call ÷ fastest call/);
 });
 
 test('cache sweep: the plan stops at what the lab may still allocate', () => {

@@ -4,13 +4,14 @@
 // a legend and an ARIA label. Not for: computing the values (rows arrive computed).
 
 import * as Plot from '@observablehq/plot';
-import { CHART_STYLE, PlotChart, emptyMark } from './plot-chart.js';
+import { CHART_STYLE, PlotChart, emptyPlot } from './plot-chart.js';
+import { tickFormatter } from './ticks.js';
 import { formatSig } from '../ui/format.js';
 
-// Dashed horizontal references with their labels at the right edge, drawn once there are bars
-// (an empty chart shows only its hint). The labels sit above their line.
-function referenceMarks(references, drawn) {
-  if (!drawn || references.length === 0) return [];
+// Dashed horizontal references with their labels at the right edge (an empty chart shows only
+// its hint, so these are drawn with bars). The labels sit above their line.
+function referenceMarks(references) {
+  if (references.length === 0) return [];
   return [
     Plot.ruleY(references, { y: 'y', stroke: 'currentColor', strokeDasharray: '4,3', strokeOpacity: 0.7 }),
     Plot.text(references, {
@@ -36,6 +37,8 @@ export class BarChart extends PlotChart {
    * @param {string[]} [options.seriesDomain] fixes the series order and colours
    * @param {string} options.xLabel axis label
    * @param {string} options.yLabel axis label with unit
+   * @param {'bytes'|'count'|Function} [options.yFormat] value-axis tick text in the table's
+   *        units (default 'count': 200k, 1M); `yTickFormat` too
    * @param {(value: number) => string} [options.valueFormat] for stack totals and tips
    * @param {boolean} [options.totals] stacked mode: write each stack's total above it (default true)
    * @param {Array<{y: number, label: string}>} [options.references] single-series bars:
@@ -51,6 +54,8 @@ export class BarChart extends PlotChart {
   figure(width) {
     const o = this.options;
     const data = this.data;
+    // Nothing to draw yet: the hint in a faint frame, no axis (an empty value axis prints a stray "0.000000").
+    if (data.length === 0) return emptyPlot(width, o);
     // Categories in the order the rows list them (Plot would sort "8" after "32").
     const xDomain = o.xDomain ?? [...new Set(data.map((d) => d[o.x]))];
     const common = {
@@ -60,8 +65,7 @@ export class BarChart extends PlotChart {
       marginBottom: 44,
       style: CHART_STYLE,
       ariaLabel: o.ariaLabel,
-      ariaDescription: data.length ? undefined : o.emptyText,
-      y: { label: o.yLabel, grid: true, nice: true, zero: true, tickFormat: o.yTickFormat },
+      y: { label: o.yLabel, grid: true, nice: true, zero: true, tickFormat: tickFormatter(o.yTickFormat ?? o.yFormat) },
       color: { legend: Boolean(o.series), domain: o.seriesDomain, scheme: 'observable10' },
     };
     const tipFormat = { y: o.valueFormat };
@@ -77,7 +81,7 @@ export class BarChart extends PlotChart {
             order: o.seriesDomain,
             tip: { format: tipFormat },
           }),
-          o.totals && data.length
+          o.totals
             ? Plot.text(
                 data,
                 Plot.groupX(
@@ -87,7 +91,6 @@ export class BarChart extends PlotChart {
               )
             : null,
           Plot.ruleY([0]),
-          emptyMark(data.length === 0, o.emptyText),
         ],
       });
     }
@@ -98,8 +101,7 @@ export class BarChart extends PlotChart {
         marks: [
           Plot.barY(data, { x: o.x, y: o.y, fill: 'var(--accent, steelblue)', tip: { format: tipFormat } }),
           Plot.ruleY([0]),
-          ...referenceMarks(o.references ?? [], data.length > 0),
-          emptyMark(data.length === 0, o.emptyText),
+          ...referenceMarks(o.references ?? []),
         ],
       });
     }
@@ -111,7 +113,6 @@ export class BarChart extends PlotChart {
       marks: [
         Plot.barY(data, { fx: o.x, x: o.series, y: o.y, fill: o.series, tip: { format: tipFormat } }),
         Plot.ruleY([0]),
-        emptyMark(data.length === 0, o.emptyText),
       ],
     });
   }

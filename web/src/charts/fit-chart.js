@@ -5,7 +5,7 @@
 // chart's unit. Not for: fitting (core fits; stats-shape.js only groups the curve rows).
 
 import * as Plot from '@observablehq/plot';
-import { CHART_STYLE, PlotChart, emptyPlot } from './plot-chart.js';
+import { CHART_STYLE, PlotChart, emptyPlot, positionalAxis } from './plot-chart.js';
 import { curveSeries } from './stats-shape.js';
 
 export class FitChart extends PlotChart {
@@ -14,6 +14,8 @@ export class FitChart extends PlotChart {
    * @param {object} options
    * @param {string} options.xLabel axis label ("size n (log) →")
    * @param {string} options.yLabel axis label with unit ("↑ time per call (ms, log)")
+   * @param {'bytes'|'count'|Function} [options.xFormat] tick text (default 'count': 200k, 1M, never 1e+6)
+   * @param {'bytes'|'count'|Function} [options.yFormat]
    * @param {string[]} [options.fitDomain] fixes the classes' order and colours (default: as
    *        the curves list them, which core sends best first)
    * @param {string} options.ariaLabel
@@ -32,6 +34,9 @@ export class FitChart extends PlotChart {
       return emptyPlot(width, o);
     }
     const kernels = [...new Set(points.map((p) => p.series).filter((s) => s !== undefined))];
+    const values = (key) => [...points.map((p) => p[key]), ...rows.map((r) => r[key])];
+    const x = positionalAxis('x', { type: 'log', values: values('n'), format: o.xFormat, label: o.xLabel, labelAnchor: 'center' });
+    const y = positionalAxis('y', { type: 'log', values: values('value'), nice: true, format: o.yFormat, label: o.yLabel });
     return Plot.plot({
       width,
       height: o.height,
@@ -41,12 +46,14 @@ export class FitChart extends PlotChart {
       style: CHART_STYLE,
       ariaLabel: o.ariaLabel,
       ariaDescription: `${points.length} measured sizes; fitted classes: ${fits.join(', ')}`,
-      // Log ticks as plain numbers (0.1, 0.2), not SI prefixes (100m) read as milli-.
-      x: { type: 'log', label: o.xLabel, labelAnchor: 'center', tickFormat: '~g', grid: true },
-      y: { type: 'log', label: o.yLabel, tickFormat: '~g', grid: true, nice: true },
+      // Every tick labelled, in k and M (a size of 1e+6 reads as 1M), never SI milli- prefixes.
+      x: x.scale,
+      y: y.scale,
       color: { legend: true, domain: o.fitDomain ?? fits, scheme: 'observable10' },
       symbol: kernels.length > 1 ? { legend: true, domain: kernels } : undefined,
       marks: [
+        ...x.marks,
+        ...y.marks,
         Plot.line(rows, { x: 'n', y: 'value', z: 'line', stroke: 'fit', strokeWidth: 1.75, strokeOpacity: 0.9 }),
         Plot.dot(points, {
           x: 'n',

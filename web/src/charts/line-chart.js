@@ -4,7 +4,7 @@
 // Not for: computing anything shown (rows arrive computed) or animating.
 
 import * as Plot from '@observablehq/plot';
-import { CHART_STYLE, PlotChart, emptyPlot } from './plot-chart.js';
+import { CHART_STYLE, PlotChart, emptyPlot, positionalAxis } from './plot-chart.js';
 
 export class LineChart extends PlotChart {
   /**
@@ -18,9 +18,11 @@ export class LineChart extends PlotChart {
    * @param {string} options.yLabel axis label with unit
    * @param {'linear'|'log'} [options.xType]
    * @param {'linear'|'log'} [options.yType] a log y axis drops the zero baseline
-   * @param {number[]} [options.xTicks] tick values (useful on a log axis)
-   * @param {(value: number) => string} [options.xTickFormat] tick text (default String)
-   * @param {number} [options.xBase] a log x axis's base (default 10)
+   * @param {number[]} [options.xTicks] tick values (useful on a log axis); every one is labelled
+   * @param {'bytes'|'count'|Function} [options.xFormat] tick text in the table's units: 'bytes'
+   *        (4 KiB, 1 MiB), 'count' (the default: 200k, 1M) or a function (`xTickFormat` too)
+   * @param {'bytes'|'count'|Function} [options.yFormat] the same for y
+   * @param {number} [options.xBase] a log x axis's base (default 10, 2 for bytes)
    * @param {number[]} [options.xDomain] fixed [min, max] so the frame does not jump as rows arrive
    * @param {number[]} [options.yDomain] fixed [min, max] (e.g. [0, 100] for a percentage)
    * @param {Array<{y: number, label?: string}>} [options.yReferences] dashed horizontal rules,
@@ -37,6 +39,27 @@ export class LineChart extends PlotChart {
     const o = this.options;
     if (this.data.length === 0) return emptyPlot(width, o);
     const logY = o.yType === 'log';
+    const x = positionalAxis('x', {
+      type: o.xType,
+      domain: o.xDomain,
+      values: this.data.map((d) => d[o.x]),
+      ticks: o.xTicks,
+      format: o.xTickFormat ?? o.xFormat,
+      base: o.xBase,
+      label: o.xLabel,
+      labelAnchor: 'center',
+    });
+    const y = positionalAxis('y', {
+      type: o.yType,
+      domain: o.yDomain,
+      values: [...this.data.map((d) => d[o.y]), ...o.yReferences.map((r) => r.y)],
+      format: o.yFormat,
+      label: o.yLabel,
+      // A log axis runs from power to power; a linear one starts at zero unless its domain is
+      // fixed (kept as given).
+      nice: true,
+      scale: logY ? {} : { zero: !o.yDomain, nice: true },
+    });
     return Plot.plot({
       width,
       height: o.height,
@@ -44,29 +67,12 @@ export class LineChart extends PlotChart {
       marginBottom: 44,
       style: CHART_STYLE,
       ariaLabel: o.ariaLabel,
-      x: {
-        type: o.xType,
-        domain: o.xDomain,
-        label: o.xLabel,
-        labelAnchor: 'center',
-        ticks: o.xTicks,
-        tickFormat: o.xTickFormat ?? (o.xTicks ? String : undefined),
-        // A log axis labels only ticks near powers of its base: base 2 labels 4 KiB, 32 KiB.
-        base: o.xType === 'log' ? o.xBase : undefined,
-        grid: true,
-      },
-      // Log ticks as plain numbers (0.1, 0.2), not SI prefixes (100m) a student reads as milli-.
-      y: {
-        type: o.yType,
-        domain: o.yDomain,
-        label: o.yLabel,
-        zero: !logY && !o.yDomain, // a fixed domain is kept as given
-        grid: true,
-        nice: true,
-        tickFormat: logY ? '~g' : undefined,
-      },
+      x: x.scale,
+      y: y.scale,
       color: { legend: true, domain: o.seriesDomain, scheme: 'observable10' },
       marks: [
+        ...x.marks,
+        ...y.marks,
         // The zero baseline, unless the axis is log or a fixed domain leaves zero out.
         logY || o.yDomain?.[0] > 0 ? null : Plot.ruleY([0]),
         Plot.ruleY(o.yReferences, { y: 'y', stroke: 'currentColor', strokeOpacity: 0.75, strokeDasharray: '5,4' }),
@@ -74,7 +80,9 @@ export class LineChart extends PlotChart {
           o.yReferences.filter((r) => r.label),
           { y: 'y', frameAnchor: 'right', text: 'label', textAnchor: 'end', dx: -4, dy: -8, fill: 'currentColor' },
         ),
-        Plot.line(this.data, { x: o.x, y: o.y, stroke: o.series, strokeWidth: 2 }),
+        // z named: with one point per series (the first rows of a run) Plot would warn of a
+        // "high cardinality" implicit z.
+        Plot.line(this.data, { x: o.x, y: o.y, z: o.series ?? null, stroke: o.series, strokeWidth: 2 }),
         Plot.dot(this.data, { x: o.x, y: o.y, fill: o.series, r: 3.5, tip: true }),
       ],
     });

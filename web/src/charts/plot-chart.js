@@ -4,6 +4,7 @@
 // Not for: computing anything shown (data arrives computed).
 
 import * as Plot from '@observablehq/plot';
+import { logExtentOf, logTicks, niceLogDomain, tickFormatter } from './ticks.js';
 
 /** Page-wide look of every chart: inherit the page font, let tips overflow the frame. */
 export const CHART_STYLE = Object.freeze({ fontSize: '12px', fontFamily: 'inherit', overflow: 'visible' });
@@ -27,6 +28,42 @@ export function emptyPlot(width, { height, ariaLabel, emptyText }) {
     ariaDescription: emptyText,
     marks: [Plot.frame({ strokeOpacity: 0.15 }), emptyMark(true, emptyText)],
   });
+}
+
+/**
+ * One positional axis (x or y) in the table's units: `{scale, marks}`, the scale's options and
+ * the marks to add. A linear axis formats Plot's ticks. A log axis marks `ticks` (or
+ * ticks.js's choice over its domain) and labels every one: Plot hands a log axis's tick
+ * format to d3, which blanks the labels it finds crowded (8 and 64 on a batch axis), so the
+ * axis is drawn as an explicit mark with its texts.
+ * @param {'x'|'y'} dim
+ * @param {object} o
+ * @param {'linear'|'log'} [o.type]
+ * @param {number[]} [o.domain] fixed [min, max]; a log axis without one spans `values`
+ * @param {boolean} [o.nice] a log axis from `values` runs from power to power of its base
+ * @param {number[]} [o.values] the data's values on this axis (for a log domain)
+ * @param {number[]} [o.ticks] the values to mark
+ * @param {'bytes'|'count'|Function} [o.format] tick text (default 'count': 200k, 1M)
+ * @param {number} [o.base] a log axis's base (default 10; 2 for bytes)
+ * @param {string|null} [o.label] @param {string} [o.labelAnchor]
+ * @param {object} [o.scale] more scale options (zero, nice, ...)
+ */
+export function positionalAxis(dim, { type = 'linear', domain, values = [], ticks, format, base, label, labelAnchor, nice = false, scale = {} }) {
+  const text = tickFormatter(format);
+  if (type !== 'log') {
+    return {
+      scale: { type, domain, label, labelAnchor, grid: true, ticks, tickFormat: text, ...scale },
+      marks: [],
+    };
+  }
+  const logBase = base ?? (format === 'bytes' ? 2 : 10);
+  const extent = domain ?? (nice ? niceLogDomain(values, logBase === 2 ? 2 : 10) : logExtentOf(values)) ?? [1, 100];
+  const marked = ticks ?? logTicks(extent, { base: logBase === 2 ? 2 : 10 });
+  const axis = dim === 'x' ? Plot.axisX : Plot.axisY;
+  return {
+    scale: { type: 'log', domain: extent, base: logBase, grid: marked, label, ...scale },
+    marks: [axis(marked, { text: (v) => text(v), label, labelAnchor })],
+  };
 }
 
 export class PlotChart {

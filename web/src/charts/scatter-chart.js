@@ -5,22 +5,12 @@
 
 import * as Plot from '@observablehq/plot';
 import { placeLabels } from './labels.js';
-import { CHART_STYLE, PlotChart, emptyMark } from './plot-chart.js';
+import { CHART_STYLE, PlotChart, emptyPlot, positionalAxis } from './plot-chart.js';
 
 const MARGIN = Object.freeze({ left: 60, right: 24, top: 20, bottom: 44 });
 
-// Log ticks as plain numbers (0.1, 0.2), not SI prefixes (100m, 200m) a student would
-// misread as metres or milli-; an empty log axis gets an extent so the frame still draws.
-function axis(type, domain, empty, rest) {
-  const log = type === 'log';
-  return {
-    type,
-    domain: domain ?? (empty ? [1, 100] : undefined),
-    tickFormat: log ? '~g' : undefined,
-    grid: true,
-    ...rest,
-  };
-}
+// Every value a reference puts on an axis, so a log domain taken from the data holds the lines too.
+const referenceValues = (references, keys) => references.flatMap((r) => keys.map((k) => r[k])).filter((v) => v !== undefined);
 
 export class ScatterChart extends PlotChart {
   /**
@@ -35,6 +25,8 @@ export class ScatterChart extends PlotChart {
    * @param {'log'|'linear'} [options.yType] default 'log'
    * @param {number[]} [options.xDomain] fixed [min, max]
    * @param {number[]} [options.yDomain] fixed [min, max]
+   * @param {'bytes'|'count'|Function} [options.xFormat] tick text in the table's units (default 'count': 200k, 1M)
+   * @param {'bytes'|'count'|Function} [options.yFormat]
    * @param {Array<object>} [options.references] `{y, label}`, `{x, label}` or
    *        `{x1, y1, x2, y2, label}`; each may set `stroke` and `dashed`
    * @param {string} options.xLabel axis label with unit
@@ -62,6 +54,22 @@ export class ScatterChart extends PlotChart {
       strokeDasharray: r.dashed ? '5,4' : undefined,
     });
     const empty = points.length === 0 && references.length === 0;
+    if (empty) return emptyPlot(width, o);
+    const x = positionalAxis('x', {
+      type: o.xType,
+      domain: o.xDomain,
+      values: [...points.map((p) => p[o.x]), ...referenceValues(references, ['x', 'x1', 'x2'])],
+      format: o.xFormat,
+      label: o.xLabel,
+      labelAnchor: 'center',
+    });
+    const y = positionalAxis('y', {
+      type: o.yType,
+      domain: o.yDomain,
+      values: [...points.map((p) => p[o.y]), ...referenceValues(references, ['y', 'y1', 'y2'])],
+      format: o.yFormat,
+      label: o.yLabel,
+    });
     const config = (labelMarks) => ({
       width,
       height: o.height,
@@ -72,11 +80,12 @@ export class ScatterChart extends PlotChart {
       style: CHART_STYLE,
       ariaLabel: o.ariaLabel,
       ariaDescription: points.length ? undefined : o.emptyText,
-      // An empty log axis has no extent to show; give it one so the frame still draws.
-      x: axis(o.xType, o.xDomain, empty, { label: o.xLabel, labelAnchor: 'center' }),
-      y: axis(o.yType, o.yDomain, empty, { label: o.yLabel }),
+      x: x.scale,
+      y: y.scale,
       color: { legend: Boolean(o.series), domain: o.seriesDomain, scheme: 'observable10' },
       marks: [
+        ...x.marks,
+        ...y.marks,
         ...rulesY.map((r) => Plot.ruleY([r.y], refStyle(r))),
         ...rulesX.map((r) => Plot.ruleX([r.x], refStyle(r))),
         ...segments.map((r) => Plot.link([r], { x1: 'x1', y1: 'y1', x2: 'x2', y2: 'y2', ...refStyle(r) })),
@@ -105,7 +114,6 @@ export class ScatterChart extends PlotChart {
         ),
         Plot.dot(points, { x: o.x, y: o.y, fill: o.series ?? 'currentColor', r: 4.5, tip: true }),
         ...labelMarks,
-        emptyMark(empty, o.emptyText),
       ],
     });
     if (!o.label || points.length === 0) return Plot.plot(config([]));

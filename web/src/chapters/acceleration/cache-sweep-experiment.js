@@ -30,7 +30,10 @@ export const cacheSweepExperiment = {
   pointLabel: (p) => `${sizeName(p.bytes)} working set`,
 
   columns: TABLE_COLUMNS,
-  tableCaption: 'One point per working-set size; bandwidth in GB/s (10⁹ bytes per second).',
+  tableCaption:
+    'One point per working-set size. A timed call reads the working set one or more times (bytes per ' +
+    'call, with the passes that make it up); read bandwidth = bytes per call ÷ fastest call, in GB/s (10⁹ bytes ' +
+    'per second). The median call is the typical one, slower than the fastest by the noise.',
   csv: { filename: 'perflab-acceleration-cache-sweep.csv', columns: CSV_COLUMNS },
 
   charts: [
@@ -44,7 +47,7 @@ export const cacheSweepExperiment = {
           series: 'build',
           xType: 'log',
           xTicks: axisTicks(quick),
-          xTickFormat: sizeName,
+          xFormat: 'bytes',
           xBase: 2,
           xDomain: [sizes[0], sizes[sizes.length - 1]],
           xLabel: 'Working set (bytes, log scale) →',

@@ -76,8 +76,10 @@ export const SECTIONS = Object.freeze([
         '(8 bytes per element: read 4, write 4) and two two-input passes (12 bytes), ' +
         '<code>6·8 + 2·12 = 72</code> bytes per element.',
       'Fused, one loop reads x once and writes the result once: <code>8</code> bytes per ' +
-        'element, <b>9× less traffic</b>. When the arrays do not fit in cache the time follows ' +
-        'the bytes, so fusion wins most there; in L1 the tanh’s arithmetic decides instead.',
+        'element, <b>9× less traffic</b>. Less traffic saves time only when the traffic is what ' +
+        'the loop waits for. GELU also computes a tanh per element, and if that arithmetic takes ' +
+        'longer than moving the bytes, fusion saves little while SIMD, which speeds up the ' +
+        'arithmetic, saves more. The experiment shows which of the two limits GELU on your machine.',
     ],
   },
   {

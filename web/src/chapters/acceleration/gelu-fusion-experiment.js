@@ -11,16 +11,22 @@ import {
   elementsName,
   geluPoints,
   sweepOf,
-  withBytesPerElement,
+  fusionComparison,
+  withDerived,
 } from './gelu-fusion-data.js';
 
 export const geluFusionExperiment = {
   id: 'acceleration-gelu-fusion',
   title: 'Experiment: fused vs unfused GELU',
-  explanation:
+  explanation: [
     'Each variant computes the same GELU of random inputs, checked against a double-precision ' +
-    'reference before it is timed. Watch the time per element as the array outgrows the ' +
-    'caches: the unfused variants move 72 bytes per element, the fused ones 8.',
+      'reference before it is timed. Fusion cuts the bytes moved per element (the traffic chart, from ' +
+      'core’s counts); SIMD speeds up the arithmetic. Which one buys more time depends on what limits ' +
+      'the loop on this machine: the memory traffic or the arithmetic (a tanh per element).',
+    'After a run, the sentence under Run compares the variant that only fuses with the one that only ' +
+      'vectorizes at the largest size measured: which moved fewer bytes, which was faster, and what that ' +
+      'says. The speedup column sets every variant against scalar unfused at the same size.',
+  ],
   quickNote: 'Quick mode (?quick=1): 16 Ki and 1 Mi elements only, small budgets.',
   controls: [buildControl()],
 
@@ -33,10 +39,16 @@ export const geluFusionExperiment = {
   plan: geluPoints,
   measure: declaredSweep('measureGelu'),
   pointLabel: (p) => `${p.variant} on ${elementsName(p.elements)} elements`,
-  derive: withBytesPerElement,
+  derive: withDerived,
+  // Not core's verdict: a comparison of the complete rows, after the run.
+  analyze: async (rows, { info }) => fusionComparison(rows, info?.variants),
+  renderAnalysis: (analysis, { h }) =>
+    analysis.sentences.map((text) => h('p', { 'data-role': 'fusion-comparison', text })),
 
   columns: TABLE_COLUMNS,
-  tableCaption: 'Every measured point. Effective bandwidth = the variant’s bytes per call ÷ median time.',
+  tableCaption:
+    'Every measured point. Speedup = scalar unfused’s time per element ÷ this variant’s, at the same size. ' +
+    'Effective bandwidth = the variant’s bytes per call ÷ median time.',
   csv: { filename: 'perflab-acceleration-gelu-fusion.csv', columns: CSV_COLUMNS },
 
   charts: [

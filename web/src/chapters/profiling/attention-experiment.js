@@ -53,7 +53,7 @@ export const attentionExperiment = {
     {
       type: 'line',
       title: 'Memory: the score matrix grows with T²',
-      options: ({ points }) => ({ ...common, ...xAxis(points), yLabel: '↑ Bytes (log scale)', ariaLabel: 'Attention memory against sequence length: weights, Q K V, score matrix, log-log' }),
+      options: ({ points }) => ({ ...common, ...xAxis(points), yFormat: 'bytes', yLabel: '↑ Memory (bytes, log scale)', ariaLabel: 'Attention memory against sequence length: weights, Q K V, score matrix, log-log' }),
       data: byteSeries,
     },
   ],

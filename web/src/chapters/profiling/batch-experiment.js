@@ -66,7 +66,7 @@ export const batchExperiment = {
     {
       type: 'line',
       title: 'Memory',
-      options: ({ points }) => ({ ...common, ...xAxis(points), yType: 'log', yLabel: '↑ Bytes (log scale)', ariaLabel: 'Activation bytes and measured peak bytes against batch size' }),
+      options: ({ points }) => ({ ...common, ...xAxis(points), yType: 'log', yFormat: 'bytes', yLabel: '↑ Memory (bytes, log scale)', ariaLabel: 'Activation bytes and measured peak bytes against batch size' }),
       data: (rows) =>
         toLong(rows, {
           fields: [
