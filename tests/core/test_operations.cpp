@@ -196,6 +196,11 @@ TEST_CASE("probe_read_bandwidth measures one sweep size, rounded to 128-byte blo
   CHECK(row.bytes == 64u << 10);
   CHECK(finite_positive(row.gb_per_s));
   CHECK(row.stats.samples >= 2);
+  // The row carries what its rate is made of: whole passes over the working set per call,
+  // divided by the fastest call.
+  CHECK(row.bytes_per_call >= static_cast<double>(row.bytes));
+  CHECK(std::fmod(row.bytes_per_call, static_cast<double>(row.bytes)) == 0);
+  CHECK(row.gb_per_s == doctest::Approx(row.bytes_per_call / (row.stats.min_ms * 1e6)));
   CHECK(probe_read_bandwidth(4096 + 100, tiny_timer()).bytes == 4096);
   CHECK_THROWS_WITH_AS(probe_read_bandwidth(1024, tiny_timer()),
                        "bytes must be between 4096 (4.0 KiB) and 268435456 (256.0 MiB), got 1024",

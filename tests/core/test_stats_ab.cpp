@@ -190,9 +190,30 @@ TEST_CASE("run_kernel_ab times two of the lab's kernel variants and names a bad 
     const AbResult g = run_kernel_ab("gelu", "fused", "unfused", 16, o, clock);
     CHECK(g.a_first.size() == 3);
   }
+  SUBCASE("a zoo model is a kernel too: one inference forward at batch n") {
+    const LabKernel k = lab_kernel("model", "linear_128_64", 4);
+    CHECK(k.op == "model");
+    CHECK(k.variant == "linear_128_64");
+    k.call();
+    CHECK_THROWS_WITH_AS(lab_kernel("model", "resnet", 4), doctest::Contains("unknown zoo model \"resnet\""),
+                         ValueError);
+    CHECK_THROWS_WITH_AS(lab_kernel("model", "linear_128_64", 0),
+                         "n must be between 1 and 1024 for a zoo model's batch, got 0", ValueError);
+    // Two models interleaved by the A/B runner, on a fake clock: both arms sampled.
+    FakeClock clock(0.0, kReadCostMs);
+    AbOptions o;
+    o.rounds = 5;
+    o.warmup = 0;
+    o.min_sample_ms = 0;
+    o.compare.bootstrap_resamples = 100;
+    o.max_inner_iterations = 1;  // the fake clock does not move with the model: one call a sample
+    const AbResult r = run_kernel_ab("model", "linear_128_64", "mlp_784", 2, o, clock);
+    CHECK(r.a_ms.size() == 5);
+    CHECK(r.b_ms.size() == 5);
+  }
   SUBCASE("errors name the op, the variant and n") {
     CHECK_THROWS_WITH_AS(run_kernel_ab("conv", "naive", "packed", 4, o, clock),
-                         "op must be \"matmul\" or \"gelu\", got \"conv\"", ValueError);
+                         "op must be \"matmul\", \"gelu\" or \"model\", got \"conv\"", ValueError);
     CHECK_THROWS_AS(run_kernel_ab("matmul", "naive", "nope", 4, o, clock), ValueError);
     CHECK_THROWS_WITH_AS(run_kernel_ab("matmul", "naive", "packed", 0, o, clock),
                          "n must be between 1 and 4096 for matmul, got 0", ValueError);
@@ -286,8 +307,29 @@ TEST_CASE("lab_kernel names its kernel and checks its arguments; sample_kernel k
     CHECK_THROWS_WITH_AS(sample_kernel(lab_kernel("gelu", "fused", 8), {}, clock, {}, bad),
                          doctest::Contains("clock_tick_ms must be 0"), ValueError);
   }
+  SUBCASE("a zoo model is a kernel too: one inference forward at batch n") {
+    const LabKernel k = lab_kernel("model", "linear_128_64", 4);
+    CHECK(k.op == "model");
+    CHECK(k.variant == "linear_128_64");
+    k.call();
+    CHECK_THROWS_WITH_AS(lab_kernel("model", "resnet", 4), doctest::Contains("unknown zoo model \"resnet\""),
+                         ValueError);
+    CHECK_THROWS_WITH_AS(lab_kernel("model", "linear_128_64", 0),
+                         "n must be between 1 and 1024 for a zoo model's batch, got 0", ValueError);
+    // Two models interleaved by the A/B runner, on a fake clock: both arms sampled.
+    FakeClock clock(0.0, kReadCostMs);
+    AbOptions o;
+    o.rounds = 5;
+    o.warmup = 0;
+    o.min_sample_ms = 0;
+    o.compare.bootstrap_resamples = 100;
+    o.max_inner_iterations = 1;  // the fake clock does not move with the model: one call a sample
+    const AbResult r = run_kernel_ab("model", "linear_128_64", "mlp_784", 2, o, clock);
+    CHECK(r.a_ms.size() == 5);
+    CHECK(r.b_ms.size() == 5);
+  }
   SUBCASE("errors name the op, the variant and n") {
-    CHECK_THROWS_WITH_AS(lab_kernel("conv", "naive", 4), "op must be \"matmul\" or \"gelu\", got \"conv\"",
+    CHECK_THROWS_WITH_AS(lab_kernel("conv", "naive", 4), "op must be \"matmul\", \"gelu\" or \"model\", got \"conv\"",
                          ValueError);
     CHECK_THROWS_AS(lab_kernel("gelu", "nope", 4), ValueError);
     CHECK_THROWS_WITH_AS(lab_kernel("matmul", "naive", 5000),

@@ -96,17 +96,22 @@ test('ab: A and B must differ and belong to one kernel, and n stays within the p
   assert.deepEqual(parseKernel('gelu:fused-simd'), { op: 'gelu', variant: 'fused-simd' });
 });
 
-test('ab: the kernel choices are core’s two variant lists, labelled with their op', async () => {
+test('ab: the kernel choices are core’s two variant lists and the zoo, labelled with their op', async () => {
   const asked = [];
   const lab = {
     matmulVariants: async ({ where }) => (asked.push(['matmul', where]), [{ name: 'naive', description: 'loops' }]),
     geluVariants: async () => (asked.push(['gelu']), [{ name: 'fused', description: 'one pass' }]),
+    zooModels: async () => (asked.push(['zoo']), [{ name: 'mlp_784', description: 'MNIST MLP', spec: {} }]),
   };
   assert.deepEqual(await kernelChoices(lab, 'x'), [
     { value: 'matmul:naive', label: 'matmul · naive', title: 'loops' },
     { value: 'gelu:fused', label: 'gelu · fused', title: 'one pass' },
+    { value: 'model:mlp_784', label: 'model · mlp_784', title: 'MNIST MLP' },
   ]);
-  assert.deepEqual(asked, [['matmul', 'x'], ['gelu']]);
+  assert.deepEqual(asked, [['matmul', 'x'], ['gelu'], ['zoo']]);
+  // A model's n is its batch, capped so that every round stays short.
+  assert.equal(sizeProblem('model:mlp_784', 32), null);
+  assert.match(sizeProblem('model:mlp_784', 65), /^for model, n must be at most 64 here \(a larger batch/);
 });
 
 test('ab: the chart shows each round’s A and B of one mode, in colours fixed by the controls', () => {

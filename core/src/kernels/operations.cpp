@@ -219,7 +219,10 @@ json to_json(const GeluMeasurement& m) {
 }
 
 json to_json(const SweepRow& row) {
-  return {{"bytes", row.bytes}, {"gb_per_s", row.gb_per_s}, {"stats", to_json(row.stats)}};
+  return {{"bytes", row.bytes},
+          {"bytes_per_call", row.bytes_per_call},
+          {"gb_per_s", row.gb_per_s},
+          {"stats", to_json(row.stats)}};
 }
 
 json to_json(const RooflinePoint& p, const Roofs& roofs) {

@@ -231,8 +231,8 @@ SweepRow read_point(const float* buffer, size_t bytes, const TimerOptions& optio
   SweepRow row;
   row.bytes = bytes;
   row.stats = timer.run([&] { sink = read_sum_kernel(buffer, n, passes); });
-  const double bytes_per_call = static_cast<double>(bytes) * static_cast<double>(passes);
-  row.gb_per_s = gb_per_s(bytes_per_call, row.stats.min_ms);
+  row.bytes_per_call = static_cast<double>(bytes) * static_cast<double>(passes);
+  row.gb_per_s = gb_per_s(row.bytes_per_call, row.stats.min_ms);
   (void)sink;
   return row;
 }

@@ -9,6 +9,8 @@
 #include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
 #include "perflab/kernels/kernels.hpp"
+#include "perflab/model/model.hpp"
+#include "perflab/model/zoo.hpp"
 #include "perflab/tensor/tensor.hpp"
 
 namespace perflab {
@@ -23,6 +25,11 @@ void check_n(std::size_t n, std::size_t max, const char* op) {
 
 struct MatmulInputs {
   Tensor a, b;
+};
+
+struct ModelInputs {
+  Model model;
+  Tensor x;
 };
 
 }  // namespace
@@ -46,7 +53,20 @@ LabKernel lab_kernel(const std::string& op, const std::string& variant, std::siz
     k.inputs = std::move(x);
     return k;
   }
-  throw ValueError("op must be \"matmul\" or \"gelu\", got \"" + op + "\"");
+  if (op == "model") {
+    const nlohmann::json& spec = zoo_spec(variant);  // names the zoo when it has no such model
+    check_n(n, kMaxLabModelBatch, "a zoo model's batch");
+    Model model = model_from_json(spec);
+    model.set_keep_for_backward(false);  // inference: no caches for a backward pass
+    Shape shape = model.input_shape();
+    shape[0] = n;
+    const Tensor x = Tensor::random(shape, 0x5EED0004);
+    auto in = std::make_shared<ModelInputs>(ModelInputs{std::move(model), x});
+    k.call = [in] { const Tensor y = in->model.forward(in->x); };
+    k.inputs = std::move(in);
+    return k;
+  }
+  throw ValueError("op must be \"matmul\", \"gelu\" or \"model\", got \"" + op + "\"");
 }
 
 void KernelSampling::validate() const {

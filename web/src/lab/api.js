@@ -93,7 +93,6 @@ export const API = Object.freeze({
   benchPlan: call(['quick'], 'read the benchmarks perflab bench times'),
   compareRuns: call(['baseline', 'run', 'options'], 'compare a run with its baseline'),
   modelMetrics: call([], 'list the metrics a suite may measure'),
-  suitePlan: call(['suite'], 'read a suite’s points'),
   suiteReport: call(['suite', 'points', 'version'], 'write a suite’s report'),
 });
 
@@ -103,7 +102,6 @@ export const API = Object.freeze({
  * listed here (or leaves unused one that is not).
  */
 export const NOT_YET_MOUNTED = Object.freeze({
-  suitePlan: 'the Benchmarking chapter: the suite experiment plans its points',
 });
 
 /**
@@ -121,6 +119,7 @@ export const NOT_FOR_PAGE = Object.freeze({
   zooNames: 'the zoo’s names alone; the page reads zooModels, which has them with their specs',
   flopCosts: 'the documented element-wise FLOP costs, checked by tests/wasm; no page section lists them',
   attentionScaling: 'several sequence lengths in one call, for tests/wasm; the page sweeps attentionPoint',
+  suitePlan: 'a suite’s points with their labels, for tests/wasm; the page plans its suite from the ticked models and metrics',
 });
 
 /** Builds the page may ask for; a request without one gets the best this browser runs. */

@@ -87,8 +87,9 @@ BandwidthMeasurement probe_triad(const ProbeOptions& options = {}, Clock& clock 
 // less. Progress covers the whole sweep.
 struct SweepRow {
   std::size_t bytes = 0;
-  double gb_per_s = 0;
-  Stats stats;
+  double bytes_per_call = 0;  // bytes one timed call reads: the working set, one or more passes
+  double gb_per_s = 0;        // bytes_per_call / stats.min_ms
+  Stats stats;                // per call
 };
 std::vector<SweepRow> probe_sweep(const ProbeOptions& options = {}, Clock& clock = default_clock(),
                                   const ProgressFn& progress = nullptr);

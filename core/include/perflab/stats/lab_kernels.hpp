@@ -26,9 +26,11 @@ struct LabKernel {
 };
 
 // op "matmul": a variant of matmul_variants() on N×N @ N×N, n = N in 1..kMaxMeasureMatmulN;
-// op "gelu": a variant of gelu_variants() over n elements, 1..kMaxMeasureGeluN. Inputs are
-// random with fixed seeds, the same for every variant. Throws ValueError naming op, the
-// variant or n and what is allowed.
+// op "gelu": a variant of gelu_variants() over n elements, 1..kMaxMeasureGeluN;
+// op "model": the variant names a zoo model, one inference forward at batch n,
+// 1..kMaxLabModelBatch. Inputs are random with fixed seeds, the same for every variant.
+// Throws ValueError naming op, the variant or n and what is allowed.
+inline constexpr std::size_t kMaxLabModelBatch = 1024;
 LabKernel lab_kernel(const std::string& op, const std::string& variant, std::size_t n);
 
 struct KernelSample {

@@ -53,7 +53,7 @@ export const AB_CONTROLS = Object.freeze([
     integer: true,
     min: 1,
     default: 128,
-    hint: 'n is N for an N×N matmul, or the number of elements GELU runs over.',
+    hint: 'n is N for an N×N matmul, the number of elements GELU runs over, or a zoo model’s batch.',
     validate: (n, values) => sizeProblem(values['variant-a'], n),
   },
   {

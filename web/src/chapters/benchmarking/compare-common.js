@@ -1,5 +1,6 @@
 // What the Benchmarking chapter's comparison experiments (A/A, A/B) share: the kernels a
-// student may pick (core's matmul and GELU variant lists, one select naming op and variant),
+// student may pick (core's matmul and GELU variant lists and the model zoo, one select naming
+// op and variant),
 // the page's size limits for a comparison that a student waits for, and how core's numbers
 // print (p-values, ratios and their intervals). Pure apart from asking core for its lists.
 // Not for: any statistic (core's runAB computes every number shown).
@@ -10,6 +11,8 @@ import { formatSig } from '../../ui/format.js';
 export const OPS = Object.freeze([
   { op: 'matmul', list: 'matmulVariants', size: 'N of N×N @ N×N' },
   { op: 'gelu', list: 'geluVariants', size: 'elements' },
+  // A zoo model's inference forward; its "variant" is the model's name, n its batch.
+  { op: 'model', list: 'zooModels', size: 'batch' },
 ]);
 
 /** "matmul:packed" -> {op: 'matmul', variant: 'packed'}. */
@@ -38,14 +41,19 @@ export async function kernelChoices(lab, where) {
  * matmul at N = 1024 takes seconds) times the rounds of a comparison is minutes of waiting.
  * Core's own limits are wider; these are the page's time budget.
  */
-export const MAX_SIZE = Object.freeze({ matmul: 512, gelu: 1 << 22 });
+export const MAX_SIZE = Object.freeze({ matmul: 512, gelu: 1 << 22, model: 64 });
 
 /** Null when n suits the kernel's op, else the sentence shown beside the size control. */
 export function sizeProblem(kernel, n) {
   const { op } = parseKernel(kernel);
   const max = MAX_SIZE[op];
   if (max === undefined || n <= max) return null;
-  const why = op === 'matmul' ? 'one naive call above it takes seconds, and a comparison makes many' : 'larger inputs make every round slow';
+  const why =
+    op === 'matmul'
+      ? 'one naive call above it takes seconds, and a comparison makes many'
+      : op === 'model'
+        ? 'a larger batch makes every round of the larger models slow'
+        : 'larger inputs make every round slow';
   return `for ${op}, n must be at most ${max.toLocaleString('en-US')} here (${why}), got ${n}`;
 }
 

@@ -181,7 +181,8 @@ export const SECTIONS = Object.freeze([
       'sequential:  A A A … A  B B B … B\n' +
       'interleaved: [A B] [B A] [A B] [A B] [B A] …   (order within each round shuffled)',
     run:
-      'Run it: choose two variants of a matmul or GELU kernel and compare them interleaved and sequentially; ' +
+      'Run it: choose two variants of a matmul or GELU kernel, or two models from the zoo, and compare them ' +
+      'interleaved and sequentially; ' +
       'read both verdicts and any drift warning.',
     slots: ['ab'],
   },
