@@ -138,9 +138,12 @@ for (const build of BUILDS) {
 
     it('measureReadBandwidth returns one sweep point, rounded to whole 128-byte blocks', () => {
       const r = m.measureReadBandwidth(65536, QUICK);
-      assert.deepEqual(Object.keys(r).sort(), ['bytes', 'gb_per_s', 'stats']);
+      assert.deepEqual(Object.keys(r).sort(), ['bytes', 'bytes_per_call', 'gb_per_s', 'stats']);
       assert.equal(r.bytes, 65536);
       positive(r.gb_per_s, 'gb_per_s');
+      // One call reads whole passes over the working set; the rate is those bytes over the fastest call.
+      assert.equal(r.bytes_per_call % r.bytes, 0);
+      assert.ok(Math.abs(r.gb_per_s - r.bytes_per_call / (r.stats.min_ms * 1e6)) <= 1e-9 * r.gb_per_s);
       checkStats(r.stats);
       assert.equal(m.measureReadBandwidth(4096 + 100, QUICK).bytes, 4096);
     });
