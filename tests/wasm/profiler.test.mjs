@@ -118,7 +118,7 @@ for (const [index, build] of BUILDS.entries()) {
         assert.equal(typeof p.latency[key], 'number', key);
       }
       assert.equal(p.bottleneck.verdict, 'compute-bound');
-      assert.equal(p.backward.flops, 2 * 64 * 469504);
+      assert.equal(p.backward.flops, 64 * 537600);  // no dinput for Linear #0
       assert.equal(p.backward.estimated_flops, 2 * 64 * 469504);
       assert.equal(p.top_operations.length, 10);
     });
@@ -271,7 +271,8 @@ for (const [index, build] of BUILDS.entries()) {
       assert.equal(typeof forward.latency.median_ms, 'number');
       const backward = m.measureBackwardPoint(spec, undefined, TIMER);
       assert.equal(backward.batch_size, 4);
-      assert.equal(backward.flops, 2 * 4 * 2 * (64 * 32 + 32 * 8));
+      assert.equal(backward.flops, 4 * 2 * (64 * 32 + 32 * 8 + 32 * 8));  // one dinput
+      assert.equal(backward.estimated_flops, 2 * 4 * 2 * (64 * 32 + 32 * 8));
       assert.equal(typeof backward.measured_ms, 'number');
       const memory = m.memoryBreakdown(spec, 2);
       assert.equal(memory.inference.parameter_bytes, 4 * (64 * 32 + 32 + 32 * 8 + 8));

@@ -184,9 +184,11 @@ void print_profile(const perflab::ModelProfile& p) {
     const auto& w = *p.backward;
     std::printf(
         "backward     %s ms measured, %s ms by the 2x rule (ratio to forward %s); FLOPs %s "
-        "(2x rule %s)\n",
+        "counted, %s x forward (the original's estimate, 2 x forward: %s; no input gradient "
+        "for the first layer: %s not computed)\n",
         sig(w.measured_ms).c_str(), sig(w.estimated_ms).c_str(), sig(w.ratio_to_forward).c_str(),
-        grouped(w.flops_per_batch.matmul).c_str(), grouped(w.estimated_flops).c_str());
+        grouped(w.flops_per_batch.matmul).c_str(), sig(w.flops_ratio_to_forward).c_str(),
+        grouped(w.estimated_flops).c_str(), grouped(w.skipped_input_grad_flops.matmul).c_str());
     std::printf(
         "training     step peak %s; with Adam %s in all (parameters, gradients, state, "
         "step peak)\n",
