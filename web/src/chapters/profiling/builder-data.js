@@ -208,7 +208,7 @@ export function totalsRows(p) {
         },
         {
           label: 'Backward FLOPs (counted, matmul)',
-          value: flops(bw.flops),
+          value: `${flops(bw.flops)} = ${formatSig(bw.flops_ratio_to_forward)} × forward; the first layer’s dx (${flops(bw.skipped_input_grad_flops)}) is not computed`,
           estimate: `${flops(bw.estimated_flops)} (2 × forward)`,
         },
         {
