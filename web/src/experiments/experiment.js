@@ -286,7 +286,11 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
       const info = await Promise.race([ensureInfo(), aborted]);
       const ctx = { values, quick, info, points: null, analysis: null };
       // Measure longer scales the planned points' timer options (samples, time budget).
-      ctx.points = scalePoints(planPoints(spec, values, ctx), values[MEASURE_LONGER_ID] ?? '1');
+      const factor = values[MEASURE_LONGER_ID] ?? '1';
+      ctx.points = scalePoints(planPoints(spec, values, ctx), factor);
+      if (factor !== '1' && ctx.points.every((p) => !Number.isFinite(p.options?.samples) && !Number.isFinite(p.options?.max_total_ms))) {
+        showNote('Measure longer has nothing to scale here: these points take no timer samples.');
+      }
       Object.assign(current, { ctx, points: ctx.points, total: ctx.points.length });
       lastCtx = ctx;
       refreshChartOptions(ctx);
