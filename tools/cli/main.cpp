@@ -54,6 +54,8 @@ constexpr const char* kUsage =
     "    --peak-gflops-per-s X --bandwidth-gb-per-s Y\n"
     "                            judge the bottleneck against these roofs instead of the\n"
     "                            quick machine probe (both or neither)\n"
+    "  A timer warning's \"measure longer\" (the page's Measure longer control) is a\n"
+    "  larger --samples here.\n"
     "  Bad specs (missing file, invalid JSON, spec errors) exit with status 2.\n";
 
 int usage_error(const std::string& message) {
