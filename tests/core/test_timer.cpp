@@ -12,6 +12,7 @@
 
 #include "perflab/timing/clock.hpp"
 #include "perflab/base/error.hpp"
+#include "perflab/profiler/profiler.hpp"
 #include "perflab/timing/timer.hpp"
 
 using namespace perflab;
@@ -283,30 +284,41 @@ TEST_CASE("a budget spent before sampling still leaves two samples") {
 // The page's plans ask for 10 samples; Tukey's fences then often drop one or two. On a steady
 // machine that is no reason to warn, with the page's plan or with core's defaults.
 TEST_CASE("a steady measurement with a few outliers gives no warning, on the page's plan or the defaults") {
-  for (const int samples : {10, 30}) {
-    CAPTURE(samples);
+  // 1 ms per call, except one call in samples 3 and 7, 30 ms: two outlying samples. `before`
+  // is the calls ahead of the first sample (warmup, then calibration up to the target),
+  // `inner` the calls per sample.
+  struct Plan {
+    const char* name;
+    TimerOptions options;
+    int before, inner;
+  };
+  TimerOptions page;  // the Profiling chapter's experiments (chapters/profiling/common.js)
+  page.warmup = 1;
+  page.samples = 10;
+  page.min_sample_ms = 5;
+  page.max_total_ms = 800;
+  const Plan plans[] = {
+      // target 1 ms: calibration 1 call; 3 warmup calls
+      {"core's defaults", TimerOptions{}, 3 + 1, 1},
+      // target 5 ms: 1 call (1 ms), then ×5·1.4 = 7 calls
+      {"the page's plan", page, 1 + 1 + 7, 7},
+      // target 2 ms: 1 call, then ×2·1.4 = 2.8 → 3 calls
+      {"the profile's defaults (the model builder, perflab profile)",
+       default_profile_timer_options(), 1 + 1 + 3, 3},
+  };
+  for (const Plan& plan : plans) {
+    CAPTURE(plan.name);
     FakeClock clock(0.0, kReadCostMs);
-    TimerOptions o;  // core's defaults
-    o.samples = samples;
-    if (samples == 10) {  // the Profiling chapter's plan
-      o.warmup = 1;
-      o.min_sample_ms = 5;
-      o.max_total_ms = 800;
-    }
-    // 1 ms per call, except one call in samples 3 and 7, 30 ms: two outlying samples.
-    // Page's plan: 1 warmup call, calibration 1 + 7 calls (target 5 ms), then 7 per sample.
-    // Defaults: 3 warmup calls, calibration 1 call (target 1 ms), then 1 per sample.
-    const int before = samples == 10 ? 1 + 1 + 7 : 3 + 1;
-    const int inner = samples == 10 ? 7 : 1;
     int call = 0;
-    const Stats s = Timer(clock).options(o).run([&] {
+    const Stats s = Timer(clock).options(plan.options).run([&] {
       ++call;
-      const bool slow = call == before + 3 * inner + 1 || call == before + 7 * inner + 1;
+      const bool slow =
+          call == plan.before + 3 * plan.inner + 1 || call == plan.before + 7 * plan.inner + 1;
       clock.advance(slow ? 30.0 : 1.0);
     });
-    REQUIRE(s.inner_iterations == inner);
+    REQUIRE(s.inner_iterations == plan.inner);
     CHECK(s.outliers == 2);
-    CHECK(s.samples == static_cast<std::size_t>(samples - 2));
+    CHECK(s.samples == static_cast<std::size_t>(plan.options.samples - 2));
     CHECK(s.median_ms == doctest::Approx(1.0).epsilon(1e-4));
     CHECK(s.warning == "");
   }
