@@ -159,10 +159,20 @@ TEST_CASE("the training backward computes no input gradient for the first layer"
     r.set_input_grad(false);
     CHECK(r.backward(Tensor::full({3, 5}, 1.0f)).size() == 0);
     CHECK(r.backward_flops_for({3, 5}, false) == FlopCounts{});
+    for (const std::size_t kernel : {std::size_t{1}, std::size_t{3}}) {  // 1×1 path and im2col
+      CAPTURE(kernel);
+      Conv2d c(2, 3, kernel, 1, kernel / 2);
+      c.forward(Tensor::random({2, 2, 5, 5}, 7));
+      const Tensor dout = Tensor::random({2, 3, 5, 5}, 8);
+      c.backward(dout);
+      const Tensor dweight = *c.parameters()[0].grad, dbias = *c.parameters()[1].grad;
+      c.zero_grad();
+      c.set_input_grad(false);
+      CHECK(c.backward(dout).size() == 0);
+      for (std::size_t k = 0; k < dweight.size(); ++k) CHECK((*c.parameters()[0].grad)[k] == dweight[k]);
+      for (std::size_t k = 0; k < dbias.size(); ++k) CHECK((*c.parameters()[1].grad)[k] == dbias[k]);
+    }
     Conv2d c(2, 3, 3, 1, 1);
-    c.forward(Tensor::random({1, 2, 5, 5}, 7));
-    c.set_input_grad(false);
-    CHECK(c.backward(Tensor::full({1, 3, 5, 5}, 1.0f)).size() == 0);
     // dweight only: 2·(2·9)·3 per output position; no col2im.
     CHECK(c.backward_flops_for({1, 2, 5, 5}, false) ==
           FlopCounts{2.0 * 18 * 3 * 25, 3.0 * 25, 0.0});
