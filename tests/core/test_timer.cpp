@@ -359,8 +359,7 @@ TEST_CASE("a noisy measurement warns with its CV and a remedy on the page") {
   CHECK(s.outliers == 0);
   CHECK(s.cv == doctest::Approx(0.25 * std::sqrt(30.0 / 29.0) / 1.25).epsilon(1e-4));  // 20%
   CHECK(s.warning ==
-        "CV 20% over 30 samples: the machine was busy; close other tabs and run again, or "
-        "measure longer (more samples narrow the median's interval)");
+        "CV 20% over 30 samples: the machine was busy; close other tabs and run again");
 }
 
 TEST_CASE("a function too fast to batch up to the target says to give it more work") {

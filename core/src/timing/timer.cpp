@@ -271,8 +271,7 @@ Stats Timer::run(const std::function<void()>& fn) {
   if (stats.cv > 0.05) {
     problems.push_back("CV " + format_number(std::round(stats.cv * 100)) + "% over " +
                        std::to_string(stats.samples) +
-                       " samples: the machine was busy; close other tabs and run again, or "
-                       "measure longer (more samples narrow the median's interval)");
+                       " samples: the machine was busy; close other tabs and run again");
   }
   for (std::size_t i = 0; i < problems.size(); ++i) {
     if (i > 0) stats.warning += "; ";
