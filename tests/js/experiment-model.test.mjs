@@ -277,11 +277,11 @@ test('Measure longer scales the points’ samples by f and their time budget by 
   assert.deepEqual(scalePoints([bare, point], '2').map((p) => p.options?.samples), [undefined, 20]);
 });
 
-test('after a run whose rows warn, the hint points at Measure longer, or at the machine at its longest', () => {
+test('after a run whose rows warn, the hint points at Measure longer when a warning asks for it, else at the machine', () => {
   const rows = [
     { name: 'a', latency: { warning: '' } },
-    { name: 'b', latency: { warning: 'CV 12% over 10 samples: ...' } },
-    { name: 'c', warning: 'only 2 samples kept: ...' },
+    { name: 'b', latency: { warning: 'CV 12% over 10 samples: the machine was busy; close other tabs and run again' } },
+    { name: 'c', warning: 'only 2 samples kept: too few for an interval of the median; measure longer (more samples)' },
   ];
   assert.equal(measureLongerHint([rows[0]], '1'), null);
   assert.equal(
@@ -292,7 +292,9 @@ test('after a run whose rows warn, the hint points at Measure longer, or at the 
     measureLongerHint(rows, '4'),
     '2 of 3 rows carry a timer warning (see the table’s warning column), even with Measure longer at 4× (4× samples, 16× time): close other tabs and run again.',
   );
-  assert.equal(measureLongerHint(rows, '1', { hasControl: false }), '2 of 3 rows carry a timer warning (see the table’s warning column); close other tabs and run again.');
+  assert.equal(measureLongerHint(rows, '1', { hasControl: false }), '2 of 3 rows carry a timer warning (see the table’s warning column): close other tabs and run again.');
+  // A busy machine alone: more samples would not help.
+  assert.equal(measureLongerHint(rows.slice(0, 2), '1'), '1 of 2 rows carry a timer warning (see the table’s warning column): close other tabs and run again.');
 });
 
 test('planPoints passes quick mode to the plan and refuses an empty plan', () => {

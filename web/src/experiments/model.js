@@ -96,14 +96,16 @@ function rowWarnings(row) {
 }
 
 /**
- * The line under the controls after a run whose rows carry timer warnings, pointing at
- * Measure longer (or, at its longest, at the machine); null when no row warns.
+ * The line under the controls after a run whose rows carry timer warnings: points at Measure
+ * longer when a warning names it as the remedy ("measure longer", core's timer), else (a busy
+ * machine) or at its longest setting at the machine; null when no row warns.
  */
 export function measureLongerHint(rows, factor, { hasControl = true } = {}) {
-  const warned = rows.filter((r) => rowWarnings(r).length > 0).length;
-  if (warned === 0) return null;
-  const which = `${warned} of ${rows.length} rows carry a timer warning (see the table’s warning column)`;
-  if (!hasControl) return `${which}; close other tabs and run again.`;
+  const warnings = rows.map(rowWarnings).filter((w) => w.length > 0);
+  if (warnings.length === 0) return null;
+  const which = `${warnings.length} of ${rows.length} rows carry a timer warning (see the table’s warning column)`;
+  const wantsLonger = warnings.some((w) => w.some((text) => /measure longer/i.test(text)));
+  if (!hasControl || !wantsLonger) return `${which}: close other tabs and run again.`;
   const longest = MEASURE_LONGER.options.at(-1);
   if (String(factor) === longest.value) {
     return `${which}, even with Measure longer at ${longest.label}: close other tabs and run again.`;
