@@ -244,7 +244,7 @@ test('forward vs backward: points, bars beside the 2× rule, table and CSV', () 
     ['counted FLOPs backward / forward', 1.145],
     ['estimate (2)', 2],
   ]);
-  assert.deepEqual(BACKWARD_COLUMNS.map((c) => cellText(c, backwardRow)), ['mlp_784', '64', '16.8', '35.3', '2.10 ×', '33.6', '34,406,400', '1.15 ×', '60,096,512', '1.59 MiB', '']);
+  assert.deepEqual(BACKWARD_COLUMNS.map((c) => cellText(c, backwardRow)), ['mlp_784', '64', '16.8', '35.3', '2.10 ×', '34,406,400', '1.15 ×', '60,096,512', '1.59 MiB', '']);
   const [header, line] = csvLines([backwardRow], BACKWARD_CSV);
   assert.match(header, /^build,name,batch_size,forward_ms,measured_ms,estimated_ms,ratio_to_forward,flops,forward_flops,flops_ratio_to_forward,skipped_input_grad_flops,estimated_flops,/);
   assert.match(line, /^simd,mlp_784,64,16\.8,35\.3,33\.6,2\.1,34406400,30048256,1\.145,25690112,60096512,1\.7,1669632,/);
