@@ -103,6 +103,18 @@ describe('model builder', () => {
     }
   });
 
+  test('Measure longer, the remedy the timer warnings name, is beside Profile and a longer profile runs', async () => {
+    const { page } = lab;
+    assert.equal(await page.inputValue('#builder-measure-longer'), '1');
+    assert.deepEqual(await page.$$eval('#builder-measure-longer option', (os) => os.map((o) => o.value)), ['1', '2', '4']);
+    await page.selectOption('#builder-zoo', 'linear_128_64');
+    await page.click(b('[data-action="load-zoo"]'));
+    await page.selectOption('#builder-measure-longer', '2');
+    await profileAndWait(page);
+    assert.match(await page.textContent(b('[data-role="profile-status"]')), /^Done in /);
+    await page.selectOption('#builder-measure-longer', '1');
+  });
+
   test('a bad spec shows core’s error under the editor and keeps the text; a good one then works', async () => {
     const { page } = lab;
     const error = b('[data-role="spec-error"]');

@@ -86,6 +86,17 @@ test('profile options are core’s defaults, small budgets under quick, and carr
   assert.ok(quick.max_total_ms <= 200);
 });
 
+test('Measure longer scales the profile’s samples by f and its time budget by f², from core’s defaults or quick ones', () => {
+  const defaults = { warmup: 1, samples: 10, min_sample_ms: 2, max_total_ms: 500 };  // a profileTimerDefaults answer
+  assert.deepEqual(profileOptions({ factor: '1', defaults }), {}, 'normal keeps core’s defaults implicit');
+  assert.deepEqual(profileOptions({ factor: '2', defaults, batch: 4 }), { samples: 20, max_total_ms: 2000, batch: 4 });
+  const quick = profileOptions({ quick: true });
+  const quick4 = profileOptions({ quick: true, factor: '4' });
+  assert.equal(quick4.samples, 4 * quick.samples);
+  assert.equal(quick4.max_total_ms, 16 * quick.max_total_ms);
+  assert.equal(quick4.min_sample_ms, quick.min_sample_ms);
+});
+
 test('formatSpec puts one layer per line, type first, and parses back to the same spec', () => {
   // Keys arrive sorted from core's JSON.
   const spec = { input: [64, 784], layers: [{ in: 784, out: 256, type: 'Linear' }, { type: 'ReLU' }], name: 'mlp' };

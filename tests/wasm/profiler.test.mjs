@@ -101,6 +101,15 @@ for (const [index, build] of BUILDS.entries()) {
       });
     });
 
+    it('profileTimerDefaults gives the settings a profile uses when none are given (the builder scales them)', () => {
+      const d = m.profileTimerDefaults();
+      for (const key of ['warmup', 'samples', 'min_sample_ms', 'max_total_ms']) assert.equal(typeof d[key], 'number', key);
+      assert.ok(Number.isInteger(d.samples) && d.samples >= 1);
+      // Scaled as Measure longer scales them, core accepts them.
+      const p = m.profileModel(m.zooSpec('linear_128_64'), { samples: 2 * d.samples, max_total_ms: 4 * d.max_total_ms, min_sample_ms: 0, layers: false, backward: false, context_passes: 0 });
+      assert.ok(p.latency.samples + p.latency.outliers >= 2);
+    });
+
     it('profileModel gives the hand-computed counts of mlp_784 and the CLI fields', () => {
       const p = m.profileModel(m.zooSpec('mlp_784'), FAST);
       assert.equal(p.parameters, 235146);
