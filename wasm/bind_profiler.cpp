@@ -80,6 +80,10 @@ val attention_point_js(val d_model, val heads, val seq_len, val batch) {
   return to_val(to_json(attention_scaling(d, h, {t}, b).front()));
 }
 
+// The timer settings a profile uses when none are given (the model builder's base for its
+// Measure longer control).
+val profile_timer_defaults_js() { return to_val(to_json(default_profile_timer_options())); }
+
 // The experiments' points: (spec, batch?, timer options?).
 val measure_forward_point_js(val spec, val batch, val options) {
   const nlohmann::json s = to_spec(spec);
@@ -149,6 +153,7 @@ val flop_costs_js() {
 
 EMSCRIPTEN_BINDINGS(perflab_profiler) {
   expose<&profile_model_js>("profileModel");
+  expose<&profile_timer_defaults_js>("profileTimerDefaults");
   expose<&zoo_names_js>("zooNames");
   expose<&zoo_models_js>("zooModels");
   expose<&zoo_spec_js>("zooSpec");

@@ -3,7 +3,8 @@
 // settings shown beside their control, "point i of n" with elapsed time, Cancel and errors
 // keeping a result on screen, the CSV of what is shown, results exposed to other code,
 // a select whose options arrive later (loading, failure and Try again, then filled), quick
-// mode, and a bad spec failing at mount. matmul-experiment.test.mjs (the vectorization experiment) covers the real
+// mode, Measure longer (scaled points, the hint after warned rows), and a bad spec failing
+// at mount. matmul-experiment.test.mjs (the vectorization experiment) covers the real
 // worker. No timing asserted.
 
 import assert from 'node:assert/strict';
@@ -21,6 +22,58 @@ const waitStatus = (page, pattern, timeout = 10000) =>
     [exp('status'), pattern.source],
     { timeout },
   );
+
+describe('Measure longer, the control timer warnings point to', () => {
+  let fx;
+  before(async () => {
+    fx = await openFixture();
+    await fx.page.evaluate(() => window.fixture.mountDemo({ bridge: { delay_ms: 10, warnBelowSamples: 4 } }));
+  });
+  after(async () => {
+    await fx?.close();
+  });
+
+  test('every experiment gets it after its own controls, set to normal', async () => {
+    const { page } = fx;
+    assert.deepEqual(
+      await page.$$eval('.experiment .controls .field', (fields) => fields.map((f) => f.dataset.control)),
+      ['build', 'sizes', 'repeats', 'both', 'measure-longer'],
+    );
+    assert.equal(await page.inputValue('#demo-measure-longer'), '1');
+    assert.deepEqual(await page.$$eval('#demo-measure-longer option', (os) => os.map((o) => o.textContent)), [
+      'normal',
+      '2× (2× samples, 4× time)',
+      '4× (4× samples, 16× time)',
+    ]);
+    assert.equal(await page.isVisible(exp('measure-hint')), false);
+  });
+
+  test('rows that warn bring a line pointing at it; a longer run scales the samples and clears it', async () => {
+    const { page } = fx;
+    await page.click(btn('run'));
+    await waitStatus(page, /^Done/);
+    assert.equal(await rowCount(page), 4);
+    assert.equal(
+      await page.textContent(exp('measure-hint')),
+      '4 of 4 rows carry a timer warning (see the table’s warning column): choose a longer setting in Measure longer above, then Run again.',
+    );
+    assert.equal(await page.evaluate(() => window.demo.bridge.calls[0].payload.points[0].options.samples), 1);
+
+    await page.selectOption('#demo-measure-longer', '4');
+    await page.click(btn('run'));
+    await waitStatus(page, /^Done/);
+    assert.deepEqual(
+      await page.evaluate(() => window.demo.bridge.calls[1].payload.points.map((p) => p.options.samples)),
+      [4, 4, 4, 4],
+    );
+    assert.equal(await page.isVisible(exp('measure-hint')), false, 'no row warns at 4 samples');
+    assert.equal(await page.evaluate(() => window.demo.handle.getResult().values['measure-longer']), '4');
+  });
+
+  test('logged no console errors', () => {
+    assert.deepEqual(fx.errors, []);
+  });
+});
 
 describe('the demo experiment', () => {
   let fx;

@@ -103,6 +103,18 @@ describe('model builder', () => {
     }
   });
 
+  test('Measure longer, the remedy the timer warnings name, is beside Profile and a longer profile runs', async () => {
+    const { page } = lab;
+    assert.equal(await page.inputValue('#builder-measure-longer'), '1');
+    assert.deepEqual(await page.$$eval('#builder-measure-longer option', (os) => os.map((o) => o.value)), ['1', '2', '4']);
+    await page.selectOption('#builder-zoo', 'linear_128_64');
+    await page.click(b('[data-action="load-zoo"]'));
+    await page.selectOption('#builder-measure-longer', '2');
+    await profileAndWait(page);
+    assert.match(await page.textContent(b('[data-role="profile-status"]')), /^Done in /);
+    await page.selectOption('#builder-measure-longer', '1');
+  });
+
   test('a bad spec shows core’s error under the editor and keeps the text; a good one then works', async () => {
     const { page } = lab;
     const error = b('[data-role="spec-error"]');
@@ -236,6 +248,25 @@ describe('experiments', () => {
     assert.equal(await page.$$eval(exp(id, '[data-role="table"] tbody tr'), (rows) => rows.length), 2);
     // 2 batches × 4 optimizers × 4 components
     assert.equal((await page.$$(exp(id, '[data-role="chart"] svg g[aria-label="bar"] rect'))).length, 32);
+  });
+
+  test('forward vs backward: a single Linear counts 1 × its forward, beside the 2 × estimate', async () => {
+    const { page } = lab;
+    const id = 'profiling-forward-backward';
+    await page.click(exp(id, '[data-action="run"]'));
+    await waitDone(page, id);
+    const headers = await page.$$eval(exp(id, '[data-role="table"] th'), (ths) => ths.map((t) => t.textContent));
+    const cell = (row, label) => row[headers.indexOf(label)];
+    const rows = await page.$$eval(exp(id, '[data-role="table"] tbody tr'), (trs) => trs.map((r) => [...r.cells].map((c) => c.textContent)));
+    const linear = rows.find((r) => r[0] === 'linear_128_64');
+    assert.ok(linear, `rows ${rows.map((r) => r[0])}`);
+    // dW only: the first layer computes no dx, so backward FLOPs equal the forward's.
+    assert.equal(cell(linear, 'counted / forward FLOPs'), '1.00 ×');
+    const mlp = rows.find((r) => r[0] === 'mlp_784');
+    assert.equal(cell(mlp, 'counted / forward FLOPs'), '1.15 ×');  // 537,600 / 469,504
+    assert.equal(cell(mlp, '2 × forward FLOPs (estimate)'), '60,096,512');
+    // Three bars per model: measured time ratio, counted FLOP ratio, the estimate.
+    assert.equal((await page.$$(exp(id, '[data-role="chart"] svg g[aria-label="bar"] rect'))).length, 3 * rows.length);
   });
 
   test('Cancel stops a long experiment within a second or two and Run works again', async () => {

@@ -82,7 +82,11 @@ test('profile --zoo mlp_784 --json has every field with the hand-computed counts
   assert.equal(p.bottleneck.ridge_flops_per_byte, 10);
   assert.equal(p.bottleneck.intensity_flops_per_byte, p.arithmetic_intensity);
   assert.equal(p.bottleneck.ridge_flop_per_byte, undefined);
-  assert.equal(p.backward.flops, 2 * 64 * 469504);
+  // Counted: every dweight (469,504 per sample) and the dinput of Linear #2 and #4
+  // (65,536 + 2,560), none for Linear #0; the original's 2 × forward beside it.
+  assert.equal(p.backward.flops, 64 * 537600);
+  assert.equal(p.backward.forward_flops, 64 * 469504);
+  assert.equal(p.backward.skipped_input_grad_flops, 64 * 2 * 784 * 256);
   assert.equal(p.backward.estimated_flops, 2 * 64 * 469504);
   assert.equal(typeof p.backward.measured_ms, 'number');
   assert.equal(typeof p.backward.estimated_ms, 'number');
@@ -112,6 +116,15 @@ test('--batch changes per-batch counts, not per-sample ones', () => {
   assert.equal(p.flops_per_sample, 16384);
   assert.equal(p.flops_per_batch, 3 * 16384);
   assert.equal(p.layers[0].forward_ms, null);
+});
+
+test('a single Linear\'s backward counts dweight only: as many FLOPs as its forward, beside the 2x estimate', () => {
+  const p = profileJson('--zoo', 'linear_128_64', '--batch', '3', '--no-layers');
+  assert.equal(p.backward.forward_flops, 3 * 16384);
+  assert.equal(p.backward.flops, 3 * 16384);  // xᵀ·dout; no dx for the first layer
+  assert.equal(p.backward.flops_ratio_to_forward, 1);
+  assert.equal(p.backward.skipped_input_grad_flops, 3 * 16384);
+  assert.equal(p.backward.estimated_flops, 2 * 3 * 16384);
 });
 
 test('text mode prints the per-layer table and the totals', () => {

@@ -84,7 +84,9 @@ TEST_CASE("the MLP 784-256-128-10 builds from its spec with chained shapes and c
   CHECK(f.elementwise == 256 + 128);
   CHECK(m.flops_per_batch() == f * 64);
   CHECK(m.layer_flops_per_sample(2).matmul == 65536);
-  CHECK(m.backward_flops_per_sample().matmul == 2 * f.matmul);
+  // The training backward: every dweight (= f.matmul), dinput for Linear #2 and #4 only.
+  CHECK(m.backward_flops_per_sample().matmul == f.matmul + 65536 + 2560);
+  CHECK(m.input_grad_flops_per_sample().matmul == 2.0 * 784 * 256);
   CHECK(m.layer_activation_bytes(0) == 64 * 256 * 4);
   CHECK(m.activation_bytes() == 64 * (256 + 256 + 128 + 128 + 10) * 4);
 
@@ -94,6 +96,87 @@ TEST_CASE("the MLP 784-256-128-10 builds from its spec with chained shapes and c
   CHECK(dx.shape() == Shape{64, 784});
   CHECK(m.parameters()[0].name == "0.weight");
   CHECK(m.parameters()[5].name == "4.bias");
+}
+
+TEST_CASE("the training backward computes no input gradient for the first layer") {
+  SUBCASE("a single Linear: backward is dweight only, as many FLOPs as the forward") {
+    std::vector<std::unique_ptr<Layer>> layers;
+    layers.push_back(std::make_unique<Linear>(128, 64));
+    Model m("one", {8, 128}, std::move(layers), 1);
+    const FlopCounts f = m.flops_per_sample();
+    CHECK(f.matmul == 2.0 * 128 * 64);  // 16,384
+    const FlopCounts b = m.backward_flops_per_sample();
+    CHECK(b.matmul == 16384);  // xᵀ · dout only
+    CHECK(b.bias == 64);       // the dbias sums
+    CHECK(b.elementwise == 0);
+    CHECK(m.layer_backward_flops_per_sample(0) == b);
+    CHECK(m.input_grad_flops_per_sample().matmul == 16384);  // what backward adds for dinput
+  }
+  SUBCASE("a 2-layer MLP: both dweights, one dinput") {
+    std::vector<std::unique_ptr<Layer>> layers;
+    layers.push_back(std::make_unique<Linear>(10, 6));
+    layers.push_back(std::make_unique<ReLU>());
+    layers.push_back(std::make_unique<Linear>(6, 3));
+    Model m("two", {4, 10}, std::move(layers), 2);
+    // dweight: 2·10·6 + 2·6·3 = 156; dinput of the second Linear 2·6·3 = 36; ReLU 1 per
+    // element of (6); biases 6 + 3.
+    const FlopCounts b = m.backward_flops_per_sample();
+    CHECK(b.matmul == 156 + 36);
+    CHECK(b.bias == 9);
+    CHECK(b.elementwise == 6);
+    CHECK(m.layer_backward_flops_per_sample(0).matmul == 120);
+    CHECK(m.layer_backward_flops_per_sample(2).matmul == 72);
+
+    // The gradients are those of the full backward, and the first layer returned no dinput.
+    const Tensor x = Tensor::random({4, 10}, 3);
+    const Tensor dout = Tensor::random({4, 3}, 4);
+    m.forward(x);
+    m.zero_grad();
+    const Tensor dx = m.backward(dout);
+    CHECK(dx.shape() == Shape{4, 10});
+    std::vector<Tensor> full;
+    for (const ParameterRef& p : m.parameters()) full.push_back(*p.grad);
+    m.zero_grad();
+    m.backward_parameters(dout);
+    const std::vector<ParameterRef> params = m.parameters();
+    REQUIRE(params.size() == full.size());
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      CAPTURE(params[i].name);
+      for (std::size_t k = 0; k < full[i].size(); ++k) CHECK((*params[i].grad)[k] == full[i][k]);
+    }
+    // The flag is restored: backward still returns dinput for gradient checks.
+    CHECK(m.layer(0).input_grad());
+    CHECK(m.backward(dout).shape() == Shape{4, 10});
+  }
+  SUBCASE("a layer with input_grad off returns an empty tensor where it skipped dinput") {
+    Linear l(5, 2);
+    l.forward(Tensor::random({3, 5}, 5));
+    l.set_input_grad(false);
+    CHECK(l.backward(Tensor::full({3, 2}, 1.0f)).size() == 0);
+    CHECK(l.backward_flops_for({3, 5}, false).matmul == 2.0 * 5 * 2);
+    ReLU r;
+    r.forward(Tensor::random({3, 5}, 6));
+    r.set_input_grad(false);
+    CHECK(r.backward(Tensor::full({3, 5}, 1.0f)).size() == 0);
+    CHECK(r.backward_flops_for({3, 5}, false) == FlopCounts{});
+    for (const std::size_t kernel : {std::size_t{1}, std::size_t{3}}) {  // 1×1 path and im2col
+      CAPTURE(kernel);
+      Conv2d c(2, 3, kernel, 1, kernel / 2);
+      c.forward(Tensor::random({2, 2, 5, 5}, 7));
+      const Tensor dout = Tensor::random({2, 3, 5, 5}, 8);
+      c.backward(dout);
+      const Tensor dweight = *c.parameters()[0].grad, dbias = *c.parameters()[1].grad;
+      c.zero_grad();
+      c.set_input_grad(false);
+      CHECK(c.backward(dout).size() == 0);
+      for (std::size_t k = 0; k < dweight.size(); ++k) CHECK((*c.parameters()[0].grad)[k] == dweight[k]);
+      for (std::size_t k = 0; k < dbias.size(); ++k) CHECK((*c.parameters()[1].grad)[k] == dbias[k]);
+    }
+    Conv2d c(2, 3, 3, 1, 1);
+    // dweight only: 2·(2·9)·3 per output position; no col2im.
+    CHECK(c.backward_flops_for({1, 2, 5, 5}, false) ==
+          FlopCounts{2.0 * 18 * 3 * 25, 3.0 * 25, 0.0});
+  }
 }
 
 TEST_CASE("a model runs at any batch size but checks the other input dimensions") {

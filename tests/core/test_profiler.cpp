@@ -96,6 +96,20 @@ const Expected kZooCounts[] = {
      524288, 131072, 793088, 1586176},
 };
 
+// The training backward's matmul FLOPs per sample, by hand: every dweight (together the
+// forward's matmul FLOPs) plus dinput for every layer but the first.
+//   a single Linear or Conv2d: dweight only, = forward.
+//   mlp_784: 469,504 + dinput of Linear #2 (2·256·128 = 65,536) and #4 (2·128·10 = 2,560)
+//            = 537,600.
+//   cnn_28: 580,160 + dinput of conv2 (451,584) and the Linear (15,680) = 1,047,424.
+//   transformer_block: its LayerNorm and attention compute dinput anyway, so 2 × forward
+//            = 54,525,952.
+const std::map<std::string, double> kTrainingBackwardMatmul = {
+    {"linear_128_64", 16384},        {"linear_768_3072", 4718592}, {"linear_1000_500", 1000000},
+    {"conv7x7_224", 236027904},      {"mlp_784", 537600},         {"cnn_28", 1047424},
+    {"transformer_block", 54525952},
+};
+
 }  // namespace
 
 TEST_CASE("parameter and FLOP counts of every zoo model match the hand-computed values") {
@@ -110,8 +124,8 @@ TEST_CASE("parameter and FLOP counts of every zoo model match the hand-computed 
     CHECK(f.per_sample.matmul == e.flops_per_sample);
     CHECK(f.batch == m.batch_size());
     CHECK(f.per_batch.matmul == e.flops_per_sample * static_cast<double>(m.batch_size()));
-    // The matmul backward is exactly twice the forward (dinput and dweight).
-    CHECK(f.backward_per_sample.matmul == 2 * e.flops_per_sample);
+    CAPTURE(f.backward_per_sample.matmul);
+    CHECK(f.backward_per_sample.matmul == kTrainingBackwardMatmul.at(e.name));
   }
 }
 
@@ -358,13 +372,36 @@ TEST_CASE("profile_backward_pass puts counted backward FLOPs beside the 2x rule"
   Model m = zoo_model("mlp_784");
   const BackwardProfile b = profile_backward_pass(m, tiny_options());
   CHECK(b.batch == 64);
-  CHECK(b.estimated_flops == 2 * 64 * 469504.0);
-  CHECK(b.flops_per_batch.matmul == b.estimated_flops);      // exact for dense layers
+  CHECK(b.estimated_flops == 2 * 64 * 469504.0);  // the original's rule, kept beside the count
+  // Counted: every dweight (469,504) and the dinput of Linear #2 and #4 (65,536 + 2,560),
+  // none for Linear #0: below the rule.
+  CHECK(b.flops_per_batch.matmul == 64 * 537600.0);
+  CHECK(b.forward_flops_per_batch.matmul == 64 * 469504.0);
+  CHECK(b.flops_ratio_to_forward == doctest::Approx(537600.0 / 469504.0));
+  CHECK(b.skipped_input_grad_flops.matmul == 64 * 2.0 * 784 * 256);
   CHECK(b.flops_per_batch.bias == 64 * (256 + 128 + 10.0));  // the dbias sums
+  CHECK(b.flops_per_batch.elementwise == 64 * (256 + 128.0));  // ReLU backward, 1 each
   CHECK(b.estimated_ms == 2 * b.forward.median_ms);
   CHECK(b.measured_ms == b.backward.median_ms);
   CHECK(b.backward.samples >= 1);
   CHECK(b.memory.step_peak_bytes > 0);
+}
+
+TEST_CASE("a ProfilerContext counts no input gradient for the first layer of a training backward") {
+  FakeClock clock(0.0, 0.5);
+  Model m = zoo_model("mlp_784");
+  std::vector<OperationRow> rows;
+  {
+    ProfilerContext context(clock);
+    context.watch(m);
+    m.forward(Tensor::random({64, 784}, 1));
+    m.backward_parameters(Tensor::full({64, 10}, 1.0f));
+    rows = context.top_operations();
+  }
+  std::map<std::string, OperationRow> by;
+  for (const auto& r : rows) by[r.layer + " " + r.pass] = r;
+  CHECK(by["Linear #0 backward"].flops == 64 * 2.0 * 784 * 256);      // dweight only
+  CHECK(by["Linear #2 backward"].flops == 2 * 64 * 2.0 * 256 * 128);  // dweight and dinput
 }
 
 TEST_CASE("a ProfilerContext records every layer's forward and backward calls") {
@@ -402,7 +439,7 @@ TEST_CASE("a ProfilerContext records every layer's forward and backward calls") 
   CHECK(l0.type == "Linear");
   CHECK(l0.flops == 2 * 64 * 2.0 * 784 * 256);
   CHECK(l0.gflops_per_s == doctest::Approx(l0.flops / 1e6));  // over 1 ms
-  CHECK(by["Linear #0 backward"].flops == 2 * 64 * 2.0 * 784 * 256);
+  CHECK(by["Linear #0 backward"].flops == 2 * 64 * 2.0 * 784 * 256);  // (Model::backward computes dinput everywhere; the training backward is tested below.)
   CHECK(by["ReLU #1 forward"].gflops_per_s == 0);  // no matmul FLOPs
   // Longest first; ties in first-call order.
   CHECK(rows[0].layer == "Linear #0");
@@ -567,8 +604,11 @@ TEST_CASE("the whole profile as JSON has the CLI's fields and the hand-computed 
   }
   CHECK(j["bottleneck"]["verdict"].is_string());
   CHECK(j["bottleneck"]["reason"].is_string());
-  CHECK(j["backward"]["flops"] == 2 * 64 * 469504.0);
+  CHECK(j["backward"]["flops"] == 64 * 537600.0);  // no dinput for Linear #0
   CHECK(j["backward"]["estimated_flops"] == 2 * 64 * 469504.0);
+  CHECK(j["backward"]["forward_flops"] == 64 * 469504.0);
+  CHECK(j["backward"]["flops_ratio_to_forward"] == doctest::Approx(537600.0 / 469504.0));
+  CHECK(j["backward"]["skipped_input_grad_flops"] == 64 * 2.0 * 784 * 256);
   CHECK(j["backward"]["measured_ms"].is_number());
   CHECK(j["backward"]["estimated_ms"].is_number());
   CHECK(j["top_operations"].size() == 10);  // one pass forward and backward, five layers
@@ -618,7 +658,9 @@ TEST_CASE("experiment points measure one spec at one batch") {
   SUBCASE("backward point") {
     const BackwardProfile b = measure_backward_point(spec, 0, tiny_timer());
     CHECK(b.batch == 4);
-    CHECK(b.flops_per_batch.matmul == 2 * 4 * 2.0 * (64 * 32 + 32 * 8));
+    // dweight of both Linears, dinput of the second only.
+    CHECK(b.flops_per_batch.matmul == 4 * 2.0 * (64 * 32 + 32 * 8 + 32 * 8));
+    CHECK(b.estimated_flops == 2 * 4 * 2.0 * (64 * 32 + 32 * 8));
   }
   SUBCASE("memory breakdown") {
     const MemoryBreakdown m = measure_memory_breakdown(spec, 2);

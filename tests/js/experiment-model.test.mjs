@@ -12,16 +12,21 @@ import {
   buildControl,
   checkOptions,
   controlDefaults,
+  MEASURE_LONGER,
+  experimentControls,
   hasLateOptions,
   isQuick,
   labelOf,
   loadOptions,
+  measureLongerHint,
   parseControl,
   pickOption,
   planPoints,
   progressText,
   rawOf,
   readControls,
+  scalePoint,
+  scalePoints,
   specProblems,
 } from '../../web/src/experiments/model.js';
 import { cellText, headerText, isTextColumn } from '../../web/src/ui/columns.js';
@@ -238,6 +243,58 @@ test('specProblems lists every mistake in a spec as a sentence', () => {
   assert.deepEqual(specProblems({ ...goodSpec(), measure: { fn: 'measureMatmul', payload: {} } }), [
     'measure.payload must be a function (values, points, ctx) -> {points, build | builds}',
   ]);
+});
+
+test('every spec gets Measure longer after its own controls, unless it opts out', () => {
+  assert.deepEqual(experimentControls(goodSpec()).map((c) => c.id), ['build', 'n', 'measure-longer']);
+  assert.deepEqual(experimentControls({ ...goodSpec(), measureLonger: false }).map((c) => c.id), ['build', 'n']);
+  assert.deepEqual(experimentControls({ ...goodSpec(), controls: undefined }).map((c) => c.id), ['measure-longer']);
+  assert.deepEqual(readControls(experimentControls(goodSpec()), { build: 'auto', n: '8', 'measure-longer': '4' }).values, {
+    build: 'auto',
+    n: 8,
+    'measure-longer': '4',
+  });
+  assert.equal(MEASURE_LONGER.default, '1');
+  assert.deepEqual(specProblems({ ...goodSpec(), measureLonger: 'yes' }), [
+    'measureLonger must be true or false when given (false: no Measure longer control)',
+  ]);
+  assert.deepEqual(specProblems({ ...goodSpec(), controls: [{ ...MEASURE_LONGER }] }), [
+    'control id "measure-longer" is the framework\'s Measure longer control; choose another id',
+  ]);
+});
+
+test('Measure longer scales the points’ samples by f and their time budget by f²', () => {
+  const point = { name: 'mlp_784', batch: 8, options: { warmup: 1, samples: 10, min_sample_ms: 5, max_total_ms: 800 } };
+  assert.deepEqual(scalePoint(point, '1'), { point, scaled: false });
+  const twice = scalePoint(point, '2');
+  assert.equal(twice.scaled, true);
+  assert.deepEqual(twice.point, { name: 'mlp_784', batch: 8, options: { warmup: 1, samples: 20, min_sample_ms: 5, max_total_ms: 3200 } });
+  assert.equal(point.options.samples, 10, 'the planned point is not changed');
+  assert.deepEqual(scalePoint(point, '4').point.options, { warmup: 1, samples: 40, min_sample_ms: 5, max_total_ms: 12800 });
+  // Points without timer options pass through.
+  const bare = { n: 64 };
+  assert.deepEqual(scalePoint(bare, '4'), { point: bare, scaled: false });
+  assert.deepEqual(scalePoints([bare, point], '2').map((p) => p.options?.samples), [undefined, 20]);
+});
+
+test('after a run whose rows warn, the hint points at Measure longer when a warning asks for it, else at the machine', () => {
+  const rows = [
+    { name: 'a', latency: { warning: '' } },
+    { name: 'b', latency: { warning: 'CV 12% over 10 samples: the machine was busy; close other tabs and run again' } },
+    { name: 'c', warning: 'only 2 samples kept: too few for an interval of the median; measure longer (more samples)' },
+  ];
+  assert.equal(measureLongerHint([rows[0]], '1'), null);
+  assert.equal(
+    measureLongerHint(rows, '1'),
+    '2 of 3 rows carry a timer warning (see the table’s warning column): choose a longer setting in Measure longer above, then Run again.',
+  );
+  assert.equal(
+    measureLongerHint(rows, '4'),
+    '2 of 3 rows carry a timer warning (see the table’s warning column), even with Measure longer at 4× (4× samples, 16× time): close other tabs and run again.',
+  );
+  assert.equal(measureLongerHint(rows, '1', { hasControl: false }), '2 of 3 rows carry a timer warning (see the table’s warning column): close other tabs and run again.');
+  // A busy machine alone: more samples would not help.
+  assert.equal(measureLongerHint(rows.slice(0, 2), '1'), '1 of 2 rows carry a timer warning (see the table’s warning column): close other tabs and run again.');
 });
 
 test('planPoints passes quick mode to the plan and refuses an empty plan', () => {

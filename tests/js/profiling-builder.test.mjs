@@ -86,6 +86,17 @@ test('profile options are core’s defaults, small budgets under quick, and carr
   assert.ok(quick.max_total_ms <= 200);
 });
 
+test('Measure longer scales the profile’s samples by f and its time budget by f², from core’s defaults or quick ones', () => {
+  const defaults = { warmup: 1, samples: 10, min_sample_ms: 2, max_total_ms: 500 };  // a profileTimerDefaults answer
+  assert.deepEqual(profileOptions({ factor: '1', defaults }), {}, 'normal keeps core’s defaults implicit');
+  assert.deepEqual(profileOptions({ factor: '2', defaults, batch: 4 }), { samples: 20, max_total_ms: 2000, batch: 4 });
+  const quick = profileOptions({ quick: true });
+  const quick4 = profileOptions({ quick: true, factor: '4' });
+  assert.equal(quick4.samples, 4 * quick.samples);
+  assert.equal(quick4.max_total_ms, 16 * quick.max_total_ms);
+  assert.equal(quick4.min_sample_ms, quick.min_sample_ms);
+});
+
 test('formatSpec puts one layer per line, type first, and parses back to the same spec', () => {
   // Keys arrive sorted from core's JSON.
   const spec = { input: [64, 784], layers: [{ in: 784, out: 256, type: 'Linear' }, { type: 'ReLU' }], name: 'mlp' };
@@ -134,7 +145,11 @@ const profile = {
     forward_ms: 0.1,
     ratio_to_forward: 2.5,
     estimated_ms: 0.2,
-    flops: 1048576,
+    // Core's counts for one Linear 128→64 at batch 32: dW only, as many FLOPs as the forward.
+    flops: 524288,
+    forward_flops: 524288,
+    flops_ratio_to_forward: 1,
+    skipped_input_grad_flops: 524288,
     estimated_flops: 1048576,
     training_memory: { step_peak_bytes: 16384, total_bytes: { adam: 148480 } },
   },
@@ -159,6 +174,8 @@ test('totals print core’s values beside the original’s estimates', () => {
   assert.equal(row('Latency median').value, '0.100 ms (95% CI 0.0900 – 0.110 ms)');
   assert.equal(row('Backward time (measured)').value, '0.250 ms = 2.50 × forward (0.100 ms)');
   assert.equal(row('Backward time (measured)').estimate, '0.200 ms (2 × forward)');
+  assert.equal(row('Backward FLOPs (counted, matmul)').value, '524,288 = 1.00 × forward; the first layer’s dx (524,288) is not computed');
+  assert.equal(row('Backward FLOPs (counted, matmul)').estimate, '1,048,576 (2 × forward)');
   assert.equal(row('Bottleneck').estimate, '"memory-bound" (peak MB/s vs 100 × GFLOP/s)');
   assert.equal(row('Timer warning'), undefined, 'no warning row without a warning');
 });

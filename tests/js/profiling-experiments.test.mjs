@@ -224,7 +224,11 @@ const backwardRow = {
   measured_ms: 35.3,
   estimated_ms: 33.6,
   ratio_to_forward: 2.1,
-  flops: 60096512,
+  // Core's counts for mlp_784 at batch 64: every dW, dx of Linear #2 and #4 only.
+  flops: 34406400,
+  forward_flops: 30048256,
+  flops_ratio_to_forward: 1.145,
+  skipped_input_grad_flops: 25690112,
   estimated_flops: 60096512,
   gflops_per_s: 1.7,
   latency: stats(35.3),
@@ -237,12 +241,13 @@ test('forward vs backward: points, bars beside the 2× rule, table and CSV', () 
   assert.equal(backwardPoints({}, { quick: false, info }).length, 5);
   assert.deepEqual(ratioSeries([backwardRow]).map((r) => [r.series, r.value]), [
     ['measured backward / forward', 2.1],
-    ['rule of thumb (2)', 2],
+    ['counted FLOPs backward / forward', 1.145],
+    ['estimate (2)', 2],
   ]);
-  assert.deepEqual(BACKWARD_COLUMNS.map((c) => cellText(c, backwardRow)), ['mlp_784', '64', '16.8', '35.3', '2.10 × (rule: 2 ×)', '33.6', '60,096,512', '60,096,512', '1.59 MiB', '']);
+  assert.deepEqual(BACKWARD_COLUMNS.map((c) => cellText(c, backwardRow)), ['mlp_784', '64', '16.8', '35.3', '2.10 ×', '34,406,400', '1.15 ×', '60,096,512', '1.59 MiB', '']);
   const [header, line] = csvLines([backwardRow], BACKWARD_CSV);
-  assert.match(header, /^build,name,batch_size,forward_ms,measured_ms,estimated_ms,ratio_to_forward,flops,estimated_flops,/);
-  assert.match(line, /^simd,mlp_784,64,16\.8,35\.3,33\.6,2\.1,60096512,60096512,1\.7,1669632,/);
+  assert.match(header, /^build,name,batch_size,forward_ms,measured_ms,estimated_ms,ratio_to_forward,flops,forward_flops,flops_ratio_to_forward,skipped_input_grad_flops,estimated_flops,/);
+  assert.match(line, /^simd,mlp_784,64,16\.8,35\.3,33\.6,2\.1,34406400,30048256,1\.145,25690112,60096512,1\.7,1669632,/);
 });
 
 const memoryRow = {

@@ -101,6 +101,15 @@ for (const [index, build] of BUILDS.entries()) {
       });
     });
 
+    it('profileTimerDefaults gives the settings a profile uses when none are given (the builder scales them)', () => {
+      const d = m.profileTimerDefaults();
+      for (const key of ['warmup', 'samples', 'min_sample_ms', 'max_total_ms']) assert.equal(typeof d[key], 'number', key);
+      assert.ok(Number.isInteger(d.samples) && d.samples >= 1);
+      // Scaled as Measure longer scales them, core accepts them.
+      const p = m.profileModel(m.zooSpec('linear_128_64'), { samples: 2 * d.samples, max_total_ms: 4 * d.max_total_ms, min_sample_ms: 0, layers: false, backward: false, context_passes: 0 });
+      assert.ok(p.latency.samples + p.latency.outliers >= 2);
+    });
+
     it('profileModel gives the hand-computed counts of mlp_784 and the CLI fields', () => {
       const p = m.profileModel(m.zooSpec('mlp_784'), FAST);
       assert.equal(p.parameters, 235146);
@@ -118,7 +127,7 @@ for (const [index, build] of BUILDS.entries()) {
         assert.equal(typeof p.latency[key], 'number', key);
       }
       assert.equal(p.bottleneck.verdict, 'compute-bound');
-      assert.equal(p.backward.flops, 2 * 64 * 469504);
+      assert.equal(p.backward.flops, 64 * 537600);  // no dinput for Linear #0
       assert.equal(p.backward.estimated_flops, 2 * 64 * 469504);
       assert.equal(p.top_operations.length, 10);
     });
@@ -271,7 +280,8 @@ for (const [index, build] of BUILDS.entries()) {
       assert.equal(typeof forward.latency.median_ms, 'number');
       const backward = m.measureBackwardPoint(spec, undefined, TIMER);
       assert.equal(backward.batch_size, 4);
-      assert.equal(backward.flops, 2 * 4 * 2 * (64 * 32 + 32 * 8));
+      assert.equal(backward.flops, 4 * 2 * (64 * 32 + 32 * 8 + 32 * 8));  // one dinput
+      assert.equal(backward.estimated_flops, 2 * 4 * 2 * (64 * 32 + 32 * 8));
       assert.equal(typeof backward.measured_ms, 'number');
       const memory = m.memoryBreakdown(spec, 2);
       assert.equal(memory.inference.parameter_bytes, 4 * (64 * 32 + 32 + 32 * 8 + 8));

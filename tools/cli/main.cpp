@@ -54,6 +54,8 @@ constexpr const char* kUsage =
     "    --peak-gflops-per-s X --bandwidth-gb-per-s Y\n"
     "                            judge the bottleneck against these roofs instead of the\n"
     "                            quick machine probe (both or neither)\n"
+    "  A timer warning's \"measure longer\" (the page's Measure longer control) is a\n"
+    "  larger --samples here.\n"
     "  Bad specs (missing file, invalid JSON, spec errors) exit with status 2.\n";
 
 int usage_error(const std::string& message) {
@@ -184,9 +186,11 @@ void print_profile(const perflab::ModelProfile& p) {
     const auto& w = *p.backward;
     std::printf(
         "backward     %s ms measured, %s ms by the 2x rule (ratio to forward %s); FLOPs %s "
-        "(2x rule %s)\n",
+        "counted, %s x forward (the original's estimate, 2 x forward: %s; no input gradient "
+        "for the first layer: %s not computed)\n",
         sig(w.measured_ms).c_str(), sig(w.estimated_ms).c_str(), sig(w.ratio_to_forward).c_str(),
-        grouped(w.flops_per_batch.matmul).c_str(), grouped(w.estimated_flops).c_str());
+        grouped(w.flops_per_batch.matmul).c_str(), sig(w.flops_ratio_to_forward).c_str(),
+        grouped(w.estimated_flops).c_str(), grouped(w.skipped_input_grad_flops.matmul).c_str());
     std::printf(
         "training     step peak %s; with Adam %s in all (parameters, gradients, state, "
         "step peak)\n",

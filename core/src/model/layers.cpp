@@ -261,7 +261,23 @@ Tensor Layer::backward(const Tensor& dout) {
                      ", expected " + shape_to_string(expected) +
                      " (the output of the last forward)");
   }
+  // Without parameters the whole backward is dinput: nothing to compute when it is off.
+  if (!input_grad_ && params_.empty()) return Tensor();
   return backward_impl(dout, *kept_input_shape_);
+}
+
+FlopCounts Layer::input_grad_flops_per_sample(const Shape& input) const {
+  return params_.empty() ? backward_flops_per_sample(input) : FlopCounts{};
+}
+
+FlopCounts Layer::backward_flops_for(const Shape& input, bool input_grad) const {
+  FlopCounts f = backward_flops_per_sample(input);
+  if (input_grad) return f;
+  const FlopCounts dx = input_grad_flops_per_sample(input);
+  f.matmul -= dx.matmul;
+  f.bias -= dx.bias;
+  f.elementwise -= dx.elementwise;
+  return f;
 }
 
 void Layer::set_keep_for_backward(bool keep) {
@@ -389,6 +405,12 @@ FlopCounts Linear::backward_flops_per_sample(const Shape& input) const {
   return f;       // bias: the sums that form dbias, one per output element
 }
 
+FlopCounts Linear::input_grad_flops_per_sample(const Shape& input) const {
+  FlopCounts f;
+  f.matmul = flops_per_sample(input).matmul;  // dinput = dout · Wᵀ, the forward's size
+  return f;
+}
+
 Tensor Linear::forward_impl(const Tensor& x, const Shape& out_shape) {
   x_ = Tensor();  // free the old cache before allocating the output
   Tensor y(out_shape);
@@ -400,10 +422,11 @@ Tensor Linear::forward_impl(const Tensor& x, const Shape& out_shape) {
 }
 
 Tensor Linear::backward_impl(const Tensor& dout, const Shape& input_shape) {
-  Tensor dx(input_shape);
-  const std::size_t R = dx.size() / in_;
-  detail::dense_backward(dx.data(), dweight_.data(), has_bias_ ? dbias_.data() : nullptr, x_.data(),
-                         weight_.data(), dout.data(), R, in_, out_);
+  Tensor dx = input_grad() ? Tensor(input_shape) : Tensor();
+  const std::size_t R = shape_numel(input_shape) / in_;
+  detail::dense_backward(input_grad() ? dx.data() : nullptr, dweight_.data(),
+                         has_bias_ ? dbias_.data() : nullptr, x_.data(), weight_.data(),
+                         dout.data(), R, in_, out_);
   return dx;
 }
 
@@ -483,6 +506,14 @@ FlopCounts Conv2d::backward_flops_per_sample(const Shape& input) const {
   return f;
 }
 
+FlopCounts Conv2d::input_grad_flops_per_sample(const Shape& input) const {
+  const FlopCounts b = backward_flops_per_sample(input);
+  FlopCounts f;
+  f.matmul = b.matmul / 2;        // dcol = Wᵀ · dout, the forward's size
+  f.elementwise = b.elementwise;  // col2im
+  return f;
+}
+
 std::string_view Conv2d::forward_path() const {
   // The fast paths assume the layers' default matmul (layers.hpp explains the rule).
   if (layer_matmul_variant() != detail::kLayerMatmulVariant) return "im2col";
@@ -536,28 +567,35 @@ Tensor Conv2d::forward_impl(const Tensor& x, const Shape& out_shape) {
 }
 
 Tensor Conv2d::backward_impl(const Tensor& dout, const Shape& input_shape) {
-  Tensor dx(input_shape);
+  const bool want_dx = input_grad();
+  Tensor dx = want_dx ? Tensor(input_shape) : Tensor();
   const std::size_t N = input_shape[0], H = input_shape[2], W = input_shape[3];
   const std::size_t patch = in_channels_ * kernel_ * kernel_;
   const std::size_t positions = dout.dim(2) * dout.dim(3);
   // 1×1, stride 1, no padding: the image is its own im2col matrix and dcol is dx itself.
   const bool one_by_one = forward_path() == "gemm-1x1";
   Tensor col, dcol;
-  if (!one_by_one) col = Tensor({patch, positions}), dcol = Tensor({patch, positions});
+  if (!one_by_one) col = Tensor({patch, positions});
+  if (!one_by_one && want_dx) dcol = Tensor({patch, positions});
   Tensor col_t({positions, patch});
-  Tensor weight_t({patch, out_channels_}), dweight_n({out_channels_, patch});
-  detail::transpose(weight_t.data(), weight_.data(), out_channels_, patch);
+  Tensor weight_t, dweight_n({out_channels_, patch});
+  if (want_dx) {
+    weight_t = Tensor({patch, out_channels_});
+    detail::transpose(weight_t.data(), weight_.data(), out_channels_, patch);
+  }
   for (std::size_t n = 0; n < N; ++n) {
     const float* dout_n = dout.data() + n * out_channels_ * positions;
     const float* x_n = x_.data() + n * in_channels_ * H * W;
-    float* dx_n = dx.data() + n * in_channels_ * H * W;
+    float* dx_n = want_dx ? dx.data() + n * in_channels_ * H * W : nullptr;
     // dweight += dout_n (C_out, Ho·Wo) @ colᵀ (Ho·Wo, C·k·k); im2col is recomputed.
     if (!one_by_one) im2col(col.data(), x_n, in_channels_, H, W, kernel_, stride_, padding_);
     detail::transpose(col_t.data(), one_by_one ? x_n : col.data(), patch, positions);
     detail::gemm(dweight_n.data(), dout_n, col_t.data(), out_channels_, positions, patch);
     detail::add_into(dweight_.data(), dweight_n.data(), dweight_n.size());
     // dcol = weightᵀ (C·k·k, C_out) @ dout_n, scattered back onto the image.
-    if (one_by_one) {
+    if (!want_dx) {
+      // the first layer of a training step: no input gradient
+    } else if (one_by_one) {
       detail::gemm(dx_n, weight_t.data(), dout_n, patch, out_channels_, positions);
     } else {
       detail::gemm(dcol.data(), weight_t.data(), dout_n, patch, out_channels_, positions);

@@ -366,13 +366,18 @@ FlopCounts Model::flops_per_batch() const {
 }
 
 FlopCounts Model::layer_backward_flops_per_sample(std::size_t i) const {
-  return layer(i).backward_flops_per_sample(layer_input_shape(i));
+  return layer(i).backward_flops_for(layer_input_shape(i), i != 0);
 }
 
 FlopCounts Model::backward_flops_per_sample() const {
   FlopCounts f;
   for (std::size_t i = 0; i < layers_.size(); ++i) f += layer_backward_flops_per_sample(i);
   return f;
+}
+
+FlopCounts Model::input_grad_flops_per_sample() const {
+  if (layers_.empty()) return {};
+  return layers_[0]->input_grad_flops_per_sample(layer_input_shape(0));
 }
 
 std::size_t Model::layer_activation_bytes(std::size_t i) const {
@@ -407,6 +412,26 @@ Tensor Model::backward(const Tensor& dout) {
   Tensor d = layers_.back()->backward(dout);
   for (std::size_t i = layers_.size() - 1; i-- > 0;) d = layers_[i]->backward(d);
   return d;
+}
+
+void Model::backward_parameters(const Tensor& dout) {
+  if (layers_.empty()) return;
+  Layer& first = *layers_[0];
+  // Restore the flag even when a layer throws, so that backward keeps returning dinput.
+  struct InputGradOff {
+    Layer& layer;
+    explicit InputGradOff(Layer& l) : layer(l) { layer.set_input_grad(false); }
+    ~InputGradOff() { layer.set_input_grad(true); }
+    InputGradOff(const InputGradOff&) = delete;
+    InputGradOff& operator=(const InputGradOff&) = delete;
+  } off(first);
+  if (layers_.size() == 1) {
+    first.backward(dout);
+    return;
+  }
+  Tensor d = layers_.back()->backward(dout);
+  for (std::size_t i = layers_.size() - 1; i-- > 1;) d = layers_[i]->backward(d);
+  first.backward(d);
 }
 
 void Model::zero_grad() {

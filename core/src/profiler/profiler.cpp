@@ -136,7 +136,7 @@ FlopReport count_flops(const Model& model, std::size_t batch) {
     lf.output_shape = l.output_shape(in);
     lf.per_sample = l.flops_per_sample(in);
     lf.per_batch = lf.per_sample * b;
-    lf.backward_per_sample = l.backward_flops_per_sample(in);
+    lf.backward_per_sample = l.backward_flops_for(in, i != 0);  // no dinput for layer 0
     r.per_sample += lf.per_sample;
     r.backward_per_sample += lf.backward_per_sample;
     r.layers.push_back(std::move(lf));
@@ -216,7 +216,7 @@ TrainingMemory measure_training_memory(Model& model, std::size_t batch, std::uin
     MemorySession session;
     {
       Tensor y = model.forward(x);
-      Tensor dx = model.backward(dout);
+      model.backward_parameters(dout);
     }
     t.step_peak_bytes = session.stop().peak_bytes;
   }
@@ -358,7 +358,12 @@ BackwardProfile profile_backward_pass(Model& model, const ProfileOptions& option
   r.batch = resolve_batch(model, options.batch);
   const auto b = static_cast<double>(r.batch);
   r.flops_per_batch = model.backward_flops_per_sample() * b;
-  r.estimated_flops = 2.0 * model.flops_per_sample().matmul * b;
+  r.forward_flops_per_batch = model.flops_per_sample() * b;
+  r.flops_ratio_to_forward = r.forward_flops_per_batch.matmul > 0
+                                 ? r.flops_per_batch.matmul / r.forward_flops_per_batch.matmul
+                                 : 0.0;
+  r.skipped_input_grad_flops = model.input_grad_flops_per_sample() * b;
+  r.estimated_flops = 2.0 * r.forward_flops_per_batch.matmul;
   {
     detail::KeepGuard guard(model);
     model.set_keep_for_backward(true);
@@ -368,7 +373,7 @@ BackwardProfile profile_backward_pass(Model& model, const ProfileOptions& option
     timer.options(options.timer);
     r.forward = timer.run([&] { Tensor y = model.forward(x); });
     { Tensor y = model.forward(x); }  // the forward every timed backward reuses
-    r.backward = timer.run([&] { Tensor dx = model.backward(dout); });
+    r.backward = timer.run([&] { model.backward_parameters(dout); });
     model.zero_grad();
   }
   r.measured_ms = r.backward.median_ms;
@@ -436,7 +441,7 @@ ModelProfile profile_model(Model& model, const ProfileOptions& options, const Pr
     for (int pass = 0; pass < options.context_passes; ++pass) {
       Tensor y = model.forward(x);
       if (options.backward) {
-        Tensor dx = model.backward(dout);
+        model.backward_parameters(dout);
       }
     }
     if (options.backward) model.zero_grad();

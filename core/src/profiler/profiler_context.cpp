@@ -38,6 +38,7 @@ void ProfilerContext::watch(const Layer& layer, const Shape& input_shape, std::s
   w.name = std::move(name);
   w.flops_forward = layer.flops_per_sample(input_shape).matmul * batch;
   w.flops_backward = layer.backward_flops_per_sample(input_shape).matmul * batch;
+  w.flops_backward_no_input_grad = layer.backward_flops_for(input_shape, false).matmul * batch;
   watched_[&layer] = std::move(w);
 }
 
@@ -93,7 +94,10 @@ void ProfilerContext::on_end(const Layer& layer, Pass pass) {
   r.self_ms += elapsed_ms - frame.child_ms;
   const auto w = watched_.find(&layer);
   if (w != watched_.end()) {
-    r.flops += pass == Pass::Forward ? w->second.flops_forward : w->second.flops_backward;
+    // A training backward (Model::backward_parameters) skips layer 0's input gradient.
+    r.flops += pass == Pass::Forward  ? w->second.flops_forward
+               : layer.input_grad() ? w->second.flops_backward
+                                    : w->second.flops_backward_no_input_grad;
   }
 }
 

@@ -16,13 +16,6 @@ namespace perflab {
 
 namespace {
 
-// Two significant digits (28.0001 -> 28, 2.000002 -> 2): a value a person would type.
-double round_for_humans(double v) {
-  if (!(v > 0)) return v;
-  const double step = std::pow(10.0, std::floor(std::log10(v)) - 1);
-  return std::round(v / step) * step;
-}
-
 void check_range(const char* name, double value, double lo, double hi) {
   if (!(value >= lo && value <= hi)) {  // also rejects NaN
     throw ValueError(std::string(name) + " must be between " + format_number(lo) + " and " +
@@ -241,37 +234,44 @@ Stats Timer::run(const std::function<void()>& fn) {
   stats.resolution_ms = resolution_ms;
   stats.per_call_ms = per_call_ms;
 
+  // Each problem names a remedy a student can apply on the page, whose experiments have a
+  // "Measure longer" control (more samples in a larger time budget); the CLI's are
+  // --samples and --max-total-ms.
   std::vector<std::string> problems;
   if (below_target) {
     problems.push_back("samples last " + format_number(batch_ms) + " ms, under the " +
                        format_number(target_ms) + " ms target, at max_inner_iterations " +
                        std::to_string(opts_.max_inner_iterations) +
-                       ": check the work is not optimised away, or raise max_inner_iterations");
+                       ": check the work is not optimised away, or give it a larger size");
   }
   if (budget_stopped) {
     problems.push_back("the " + format_number(opts_.max_total_ms) +
                        " ms budget stopped sampling after " + std::to_string(per_call_ms.size()) +
                        " of " + std::to_string(wanted) +
-                       " samples: raise max_total_ms or lower samples");
+                       " samples: measure longer (a larger time budget)");
   }
+  // Few samples matter when they leave the median's interval wide, not by their count
+  // alone: ten steady samples less two outliers still pin the median down. Under three,
+  // no interval means anything.
   constexpr std::size_t kFewSamples = 10;
-  if (stats.samples < kFewSamples) {
-    problems.push_back("only " + std::to_string(stats.samples) + " samples kept" +
-                       (stats.outliers > 0
-                            ? " (" + std::to_string(stats.outliers) + " outliers dropped)"
-                            : std::string()) +
-                       ": the confidence interval is wide; aim for at least " +
-                       std::to_string(kFewSamples));
+  constexpr double kWideInterval = 0.10;  // the 95% interval spans 10% of the median
+  const double interval_width =
+      stats.median_ms > 0 ? (stats.ci95_high_ms - stats.ci95_low_ms) / stats.median_ms : 0.0;
+  if (stats.samples < 3 || (stats.samples < kFewSamples && interval_width > kWideInterval)) {
+    const std::string dropped = stats.outliers > 0
+                                    ? " (" + std::to_string(stats.outliers) + " outliers dropped)"
+                                    : std::string();
+    problems.push_back(
+        "only " + std::to_string(stats.samples) + " samples kept" + dropped +
+        (stats.samples < 3 ? std::string(": too few for an interval of the median")
+                           : ": the median's 95% interval spans " +
+                                 format_number(std::round(interval_width * 100)) + "% of it") +
+        "; measure longer (more samples)");
   }
   if (stats.cv > 0.05) {
-    // Twice the current sample length: longer samples average out interruptions. It is
-    // always above min_sample_ms, since samples already last at least that long.
-    const double suggested_ms =
-        std::min(60000.0, std::max(1.0, round_for_humans(2.0 * std::max(target_ms, batch_ms))));
     problems.push_back("CV " + format_number(std::round(stats.cv * 100)) + "% over " +
                        std::to_string(stats.samples) +
-                       " samples: close other tabs, or raise min_sample_ms to " +
-                       format_number(suggested_ms));
+                       " samples: the machine was busy; close other tabs and run again");
   }
   for (std::size_t i = 0; i < problems.size(); ++i) {
     if (i > 0) stats.warning += "; ";

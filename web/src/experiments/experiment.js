@@ -17,15 +17,19 @@ import { createTable } from '../ui/table.js';
 import { controlField } from './controls.js';
 import { toCsv } from './csv.js';
 import {
+  MEASURE_LONGER_ID,
   controlDefaults,
+  experimentControls,
   hasLateOptions,
   isQuick,
   labelOf,
   loadOptions,
+  measureLongerHint,
   planPoints,
   progressText,
   readControls,
   resolve,
+  scalePoints,
   specProblems,
 } from './model.js';
 import { publishResult } from './results.js';
@@ -57,7 +61,9 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   if (problems.length) throw new TypeError(`experiment spec "${spec?.id}": ${problems.join('; ')}`);
   const quick = isQuick(search);
   const domId = (suffix) => `${spec.id}-${suffix}`;
-  const fields = (spec.controls ?? []).map((c) => controlField(c, domId));
+  // The spec's controls, then the framework's Measure longer (model.js MEASURE_LONGER).
+  const controls = experimentControls(spec);
+  const fields = controls.map((c) => controlField(c, domId));
 
   const runButton = h('button', { type: 'button', class: 'primary', 'data-action': 'run', text: 'Run' });
   runButton.disabled = !fields.every((f) => f.ready());
@@ -69,6 +75,9 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   errorBox.hidden = true;
   const resultNote = h('p', { class: 'result-note', 'data-role': 'result-note' });
   resultNote.hidden = true;
+  // After a run whose rows carry timer warnings: points at Measure longer.
+  const measureHint = h('p', { class: 'note', 'data-role': 'measure-hint', 'aria-live': 'polite' });
+  measureHint.hidden = true;
   const infoSlot = h('div', { class: 'experiment-info', 'data-role': 'info' });
   // What core concluded from the rows (spec.analyze, rendered by spec.renderAnalysis).
   const analysisBox = h('div', { class: 'experiment-analysis', 'data-role': 'analysis', 'aria-live': 'polite' });
@@ -102,6 +111,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     ...fields.map((f) => f.hint).filter(Boolean),
     errorBox,
     resultNote,
+    measureHint,
     analysisBox,
     ...chartBlocks.flatMap((b) => [b.title, b.box].filter(Boolean)),
     h('div', { class: 'table-wrap' }, table.element),
@@ -110,7 +120,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   container.append(section);
 
   // The context plans and chart options are computed from; `info` is what spec.init returned.
-  let lastCtx = { values: controlDefaults(spec.controls), quick, info: null, points: null };
+  let lastCtx = { values: controlDefaults(controls), quick, info: null, points: null };
   for (const b of chartBlocks) {
     const Chart = typeof b.cs.type === 'function' ? b.cs.type : CHART_TYPES[b.cs.type];
     b.chart = new Chart(b.box, resolve(b.cs.options, lastCtx) ?? {});
@@ -129,6 +139,12 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   function showNote(text) {
     resultNote.textContent = text ?? '';
     resultNote.hidden = !text;
+  }
+
+  function showMeasureHint(rows, values) {
+    const text = rows ? measureLongerHint(rows, values?.[MEASURE_LONGER_ID], { hasControl: spec.measureLonger !== false }) : null;
+    measureHint.textContent = text ?? '';
+    measureHint.hidden = !text;
   }
 
   function refreshChartOptions(ctx) {
@@ -245,6 +261,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     }
     showError(null);
     showNote(null);
+    showMeasureHint(null);
     const controller = new AbortController();
     const previous = shown;
     current = {
@@ -268,7 +285,12 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
       aborted.catch(() => {});
       const info = await Promise.race([ensureInfo(), aborted]);
       const ctx = { values, quick, info, points: null, analysis: null };
-      ctx.points = planPoints(spec, values, ctx);
+      // Measure longer scales the planned points' timer options (samples, time budget).
+      const factor = values[MEASURE_LONGER_ID] ?? '1';
+      ctx.points = scalePoints(planPoints(spec, values, ctx), factor);
+      if (factor !== '1' && ctx.points.every((p) => !Number.isFinite(p.options?.samples) && !Number.isFinite(p.options?.max_total_ms))) {
+        showNote('Measure longer has nothing to scale here: these points take no timer samples.');
+      }
       Object.assign(current, { ctx, points: ctx.points, total: ctx.points.length });
       lastCtx = ctx;
       refreshChartOptions(ctx);
@@ -304,6 +326,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
         show({ rows, build: result.build ?? null, ctx });
       }
       progress.value = 1;
+      showMeasureHint(rows, values);
       const seconds = ((performance.now() - current.startedAt) / 1000).toFixed(1);
       const build = result.build ? ` (${result.build} build)` : '';
       status.textContent = `Done: ${rows.length} points in ${seconds} s${build}.`;
@@ -324,6 +347,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
           `All ${measured} points were measured, but the analysis was ${why}: the table and the CSV hold the measured points; Run again for the analysis.`,
         );
       } else if (measured > 0) {
+        showMeasureHint(current.rows, current.values);
         showNote(
           `Partial result: ${measured} of ${current.total} points, ${why}. The table and the CSV hold these points only.`,
         );

@@ -33,6 +33,86 @@ export function buildControl(overrides = {}) {
   };
 }
 
+/**
+ * "Measure longer": the control the framework adds to every experiment (a spec opts out with
+ * `measureLonger: false`), the remedy core's timer warnings name. Factor f runs f × the
+ * samples in up to f² × the time budget: the budget grows faster than the samples, so a plan
+ * whose budget stopped sampling early gets its samples too. Sample length is unchanged.
+ */
+export const MEASURE_LONGER_ID = 'measure-longer';
+export const MEASURE_LONGER = Object.freeze({
+  id: MEASURE_LONGER_ID,
+  type: 'select',
+  label: 'Measure longer',
+  options: Object.freeze([
+    Object.freeze({ value: '1', label: 'normal', title: 'the plan’s samples and time budget' }),
+    Object.freeze({ value: '2', label: '2× (2× samples, 4× time)', title: 'twice the samples in up to 4 × the time budget' }),
+    Object.freeze({ value: '4', label: '4× (4× samples, 16× time)', title: '4 × the samples in up to 16 × the time budget' }),
+  ]),
+  default: '1',
+});
+
+/** The controls an experiment shows: the spec's, then Measure longer unless it opts out. */
+export function experimentControls(spec) {
+  return [...(spec.controls ?? []), ...(spec.measureLonger === false ? [] : [MEASURE_LONGER])];
+}
+
+/**
+ * A point with its timer options scaled by Measure longer's factor: `options.samples` × f
+ * and `options.max_total_ms` × f² (other fields and points without them unchanged).
+ * @returns {{point: object, scaled: boolean}}
+ */
+export function scalePoint(point, factor) {
+  const o = point?.options;
+  const f = Number(factor);
+  if (!isObject(o) || !(f > 1)) return { point, scaled: false };
+  const options = { ...o };
+  let scaled = false;
+  if (Number.isFinite(o.samples)) {
+    options.samples = Math.round(o.samples * f);
+    scaled = true;
+  }
+  if (Number.isFinite(o.max_total_ms)) {
+    options.max_total_ms = o.max_total_ms * f * f;
+    scaled = true;
+  }
+  return { point: scaled ? { ...point, options } : point, scaled };
+}
+
+/** Every point scaled by the value of Measure longer (a string "1", "2", "4"). */
+export function scalePoints(points, factor) {
+  return points.map((p) => scalePoint(p, factor).point);
+}
+
+// Timer warnings in a row: `warning` at its top level or one level down (latency.warning).
+function rowWarnings(row) {
+  if (!isObject(row)) return [];
+  const out = [];
+  for (const [key, value] of Object.entries(row)) {
+    if (key === 'warning' && typeof value === 'string' && value !== '') out.push(value);
+    else if (isObject(value) && typeof value.warning === 'string' && value.warning !== '') out.push(value.warning);
+  }
+  return out;
+}
+
+/**
+ * The line under the controls after a run whose rows carry timer warnings: points at Measure
+ * longer when a warning names it as the remedy ("measure longer", core's timer), else (a busy
+ * machine) or at its longest setting at the machine; null when no row warns.
+ */
+export function measureLongerHint(rows, factor, { hasControl = true } = {}) {
+  const warnings = rows.map(rowWarnings).filter((w) => w.length > 0);
+  if (warnings.length === 0) return null;
+  const which = `${warnings.length} of ${rows.length} rows carry a timer warning (see the table’s warning column)`;
+  const wantsLonger = warnings.some((w) => w.some((text) => /measure longer/i.test(text)));
+  if (!hasControl || !wantsLonger) return `${which}: close other tabs and run again.`;
+  const longest = MEASURE_LONGER.options.at(-1);
+  if (String(factor) === longest.value) {
+    return `${which}, even with Measure longer at ${longest.label}: close other tabs and run again.`;
+  }
+  return `${which}: choose a longer setting in Measure longer above, then Run again.`;
+}
+
 /** What a number control accepts, in words: "an integer from 1 to 512". */
 export function allowedText(control) {
   const kind = control.integer ? 'an integer' : 'a number';
@@ -254,13 +334,19 @@ export function specProblems(spec, { chartTypes = ['line', 'bar', 'scatter'] } =
     }
   });
 
-  const seen = new Set();
+  if (spec.measureLonger !== undefined && typeof spec.measureLonger !== 'boolean') {
+    out.push('measureLonger must be true or false when given (false: no Measure longer control)');
+  }
+  const seen = new Set([MEASURE_LONGER_ID]);
+  if ((spec.controls ?? []).some((c) => c?.id === MEASURE_LONGER_ID)) {
+    out.push(`control id "${MEASURE_LONGER_ID}" is the framework's Measure longer control; choose another id`);
+  }
   (spec.controls ?? []).forEach((c, i) => {
     if (!isObject(c) || typeof c.id !== 'string' || !ID_PATTERN.test(c.id)) {
       out.push(`control #${i}: id must be lower-case letters, digits and dashes`);
       return;
     }
-    if (seen.has(c.id)) out.push(`control "${c.id}" appears twice`);
+    if (seen.has(c.id) && c.id !== MEASURE_LONGER_ID) out.push(`control "${c.id}" appears twice`);
     seen.add(c.id);
     if (!CONTROL_TYPES.includes(c.type)) {
       out.push(`control "${c.id}": type must be one of ${CONTROL_TYPES.join(', ')}, got "${c.type}"`);

@@ -71,6 +71,7 @@ export const API = Object.freeze({
   timerResolutionMs: call([], 'measure the clock’s resolution'),
   memoryStats: call([], 'read what the lab has allocated and its memory cap'),
   profileModel: call(['spec', 'options'], 'profile a model spec'),
+  profileTimerDefaults: call([], 'read the profile’s default timer settings'),
   zooModels: call([], 'list the model zoo with specs'),
   mlpSpec: call(['widths', 'batch'], 'build an MLP spec'),
   matmulVariants: call([], 'list the matmul variants'),

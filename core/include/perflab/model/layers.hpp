@@ -41,8 +41,12 @@ namespace perflab {
 //                                    + softmax (5) / softmax backward (4) + scale (1)
 //   residual add (block)     1 / 1   per element of (B, T, D), two per TransformerBlock
 //   Conv2d col2im (backward) 1       per element of the im2col matrix (scatter-add)
-// Backward matmul FLOPs are exactly 2× forward (dinput and dweight each cost one forward
-// matmul); backward bias FLOPs are the sums that form dbias (1 per output element).
+// A layer's full backward costs 2× its forward matmul FLOPs (dinput and dweight each cost
+// one forward matmul); backward bias FLOPs are the sums that form dbias (1 per output
+// element). A training step needs no dinput for the model's first layer (nothing upstream
+// reads it): Model::backward_parameters skips it and Model's backward counts leave it out,
+// so a model's backward is below 2× forward (a single Linear: dweight only, 1× forward).
+// The original course's "backward ≈ 2 × forward" is reported beside the count as an estimate.
 // Counts are doubles: exact integers below 2^53, and no overflow for silly specs.
 struct FlopCounts {
   double matmul = 0;  // the headline number
@@ -180,6 +184,14 @@ class Layer {
   // Per sample; validates like output_shape.
   virtual FlopCounts flops_per_sample(const Shape& input) const = 0;
   virtual FlopCounts backward_flops_per_sample(const Shape& input) const = 0;
+  // The part of backward_flops_per_sample that only the input gradient costs: what a backward
+  // with set_input_grad(false) does not compute. Default: all of it for a layer without
+  // parameters (its backward is dinput), none for one with parameters; Linear and Conv2d
+  // override it (their dinput matmul, and col2im). LayerNorm and the attention layers
+  // compute dinput anyway (their parameter gradients need it inside), so none is skipped.
+  virtual FlopCounts input_grad_flops_per_sample(const Shape& input) const;
+  // backward_flops_per_sample, less input_grad_flops_per_sample when input_grad is false.
+  FlopCounts backward_flops_for(const Shape& input, bool input_grad) const;
   // Bytes of this layer's output for the whole batch: numel(output_shape(input)) × 4.
   std::size_t activation_bytes(const Shape& input) const;
 
@@ -204,6 +216,13 @@ class Layer {
   // earlier caches are freed by the next forward. Applies to the parts of a composite layer.
   void set_keep_for_backward(bool keep);
   bool keep_for_backward() const { return keep_; }
+
+  // On (the default): backward computes and returns dinput. Off: backward computes only
+  // what input_grad_flops_per_sample leaves out of the count, i.e. the parameter gradients,
+  // and returns an empty tensor where it skipped dinput (Linear, Conv2d, layers without
+  // parameters). Model::backward_parameters turns it off for the first layer.
+  void set_input_grad(bool on) { input_grad_ = on; }
+  bool input_grad() const { return input_grad_; }
 
  protected:
   Layer() = default;
@@ -249,6 +268,7 @@ class Layer {
   std::optional<std::size_t> index_;
   std::optional<Shape> kept_input_shape_;
   bool keep_ = true;
+  bool input_grad_ = true;
 };
 
 // y = x · W + b over the last axis, any leading dimensions: x (..., in) -> (..., out).
@@ -260,6 +280,7 @@ class Linear final : public Layer {
   Shape output_shape(const Shape& input) const override;
   FlopCounts flops_per_sample(const Shape& input) const override;
   FlopCounts backward_flops_per_sample(const Shape& input) const override;
+  FlopCounts input_grad_flops_per_sample(const Shape& input) const override;
   void reset_parameters(std::uint64_t seed) override;
 
   std::size_t in_features() const { return in_; }
@@ -315,6 +336,7 @@ class Conv2d final : public Layer {
   Shape output_shape(const Shape& input) const override;
   FlopCounts flops_per_sample(const Shape& input) const override;
   FlopCounts backward_flops_per_sample(const Shape& input) const override;
+  FlopCounts input_grad_flops_per_sample(const Shape& input) const override;
   void reset_parameters(std::uint64_t seed) override;
 
   std::size_t in_channels() const { return in_channels_; }

@@ -59,8 +59,11 @@ class Model {
   FlopCounts layer_flops_per_sample(std::size_t i) const;
   FlopCounts flops_per_sample() const;
   FlopCounts flops_per_batch() const;
+  // The training backward's (backward_parameters): layer 0 without its input gradient.
   FlopCounts layer_backward_flops_per_sample(std::size_t i) const;
   FlopCounts backward_flops_per_sample() const;
+  // What backward adds to backward_parameters: layer 0's input gradient.
+  FlopCounts input_grad_flops_per_sample() const;
   // Bytes of layer i's output at the spec's batch; the model's is the sum over layers.
   std::size_t layer_activation_bytes(std::size_t i) const;
   std::size_t activation_bytes() const;
@@ -69,7 +72,12 @@ class Model {
   // caches for backward unless set_keep_for_backward(false).
   Tensor forward(const Tensor& x);
   // dout: the shape of the last forward's output. Returns dinput; accumulates gradients.
+  // For gradient checks and callers that need dinput; training uses backward_parameters.
   Tensor backward(const Tensor& dout);
+  // The training step's backward: accumulates every parameter gradient and computes no
+  // input gradient for layer 0, as nothing upstream reads it (Layer::set_input_grad).
+  // backward_flops_per_sample counts this pass.
+  void backward_parameters(const Tensor& dout);
   void zero_grad();
   // Names prefixed with the layer index: "0.weight", "3.attn.q.bias".
   std::vector<ParameterRef> parameters();

@@ -256,8 +256,13 @@ struct BackwardProfile {
   double measured_ms = 0;       // backward.median_ms
   double estimated_ms = 0;      // 2 × forward.median_ms, the original's rule
   double ratio_to_forward = 0;  // measured_ms / forward.median_ms
-  FlopCounts flops_per_batch;   // counted backward FLOPs (layers.hpp), all categories
-  double estimated_flops = 0;   // 2 × forward matmul FLOPs per batch
+  // Counted FLOPs of the training backward (layers.hpp), all categories: every parameter
+  // gradient and every input gradient except layer 0's, which nothing reads.
+  FlopCounts flops_per_batch;
+  FlopCounts forward_flops_per_batch;   // the forward's, for the ratio
+  double flops_ratio_to_forward = 0;    // flops_per_batch.matmul / forward's matmul
+  FlopCounts skipped_input_grad_flops;  // layer 0's dinput, per batch: not computed
+  double estimated_flops = 0;  // 2 × forward matmul FLOPs per batch, the original's rule
   double gflops_per_s = 0;      // flops_per_batch.matmul / measured_ms
   TrainingMemory memory;
 };
@@ -313,6 +318,7 @@ class ProfilerContext final : public LayerObserver {
   struct Watched {
     std::string name;
     double flops_forward = 0, flops_backward = 0;  // headline, per call
+    double flops_backward_no_input_grad = 0;       // per call with Layer::input_grad() off
   };
   struct Record {
     std::string layer, type, pass;
@@ -497,8 +503,11 @@ nlohmann::json to_json(const LinearPoint& point);  // the struct's field names
 //      measured_gflops_per_s, fraction_of_attainable, fraction_of_peak,
 //      machine {peak_gflops_per_s, bandwidth_gb_per_s, source, simd_backend},
 //      original_efficiency, original_verdict},
-//   backward {batch_size, measured_ms, estimated_ms, forward_ms, ratio_to_forward, flops,
-//             estimated_flops, flops_breakdown, gflops_per_s, forward_latency, latency,
+//   backward {batch_size, measured_ms, estimated_ms, forward_ms, ratio_to_forward, flops
+//             (counted matmul FLOPs of the training backward: no dinput for layer 0),
+//             estimated_flops (2 × forward, the original's rule), flops_breakdown,
+//             forward_flops, flops_ratio_to_forward, skipped_input_grad_flops (layer 0's
+//             dinput, not computed), gflops_per_s, forward_latency, latency,
 //             training_memory {step_peak_bytes, parameter_bytes, gradient_bytes,
 //             optimizer_bytes, total_bytes}} or null,
 //   top_operations [{layer, type, pass, depth, calls, total_ms, self_ms, percent_of_total,

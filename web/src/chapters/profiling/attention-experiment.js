@@ -33,6 +33,7 @@ export const attentionExperiment = {
       'term dominates.',
   ],
   quickNote: 'Quick mode (?quick=1): lengths up to 1024. These are counts, so quick mode changes no number.',
+  measureLonger: false, // counts, nothing timed
   controls: [
     { id: 'd-model', type: 'number', label: 'd_model', default: 128, min: 1, max: 8192, integer: true },
     { id: 'heads', type: 'number', label: 'Heads', default: 4, min: 1, max: 128, integer: true, validate: headsProblem },

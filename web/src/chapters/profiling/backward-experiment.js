@@ -3,18 +3,22 @@
 // Not for: planning or columns (backward-data.js) or measuring (core).
 
 import { declaredSweep } from '../../lab/client.js';
-import { BACKWARD_COLUMNS, BACKWARD_CSV, backwardPoints, ratioSeries } from './backward-data.js';
+import { BACKWARD_COLUMNS, BACKWARD_CSV, RATIO_SERIES, backwardPoints, ratioSeries } from './backward-data.js';
 import { zooInit } from './common.js';
 
 export const backwardExperiment = {
   id: 'profiling-forward-backward',
   title: 'Experiment: forward vs backward',
   explanation: [
-    'For <code>y = x·W</code> the backward pass computes two products of the same size as the forward one: ' +
-      '<code>dx = dy·Wᵀ</code> and <code>dW = xᵀ·dy</code>. Hence the rule of thumb backward ≈ 2 × forward, ' +
-      'in FLOPs and in time. Core counts the backward FLOPs layer by layer and times the backward alone; ' +
-      'compare the measured ratio with 2 (the first layer needs no <code>dx</code>, and element-wise layers ' +
-      'and memory traffic do not follow the rule).',
+    'For <code>y = x·W</code> the backward pass can compute two products of the same size as the forward one: ' +
+      '<code>dx = dy·Wᵀ</code> and <code>dW = xᵀ·dy</code>. Hence the original course’s estimate backward ≈ ' +
+      '2 × forward, in FLOPs and in time.',
+    'A training step needs no <code>dx</code> for the first layer (nothing before it reads it), so the lab’s ' +
+      'backward skips it and core counts what is computed: every <code>dW</code>, and <code>dx</code> for every ' +
+      'layer but the first. A single Linear layer therefore counts exactly 1 × its forward, and a deep model ' +
+      'approaches 2 ×. (LayerNorm and attention compute their <code>dx</code> anyway: their weight gradients ' +
+      'need it.) The table shows the count beside the 2 × estimate; the chart compares the measured time ratio ' +
+      'with both (element-wise layers and memory traffic follow neither).',
   ],
   quickNote: 'Quick mode (?quick=1): three small models with small time budgets.',
   controls: [],
@@ -27,15 +31,15 @@ export const backwardExperiment = {
   charts: [
     {
       type: 'bar',
-      title: 'Backward time as a multiple of forward time: measured against the 2× rule',
+      title: 'Backward as a multiple of forward: measured time, counted FLOPs and the 2× estimate',
       options: {
         x: 'name',
         y: 'value',
         series: 'series',
-        seriesDomain: ['measured backward / forward', 'rule of thumb (2)'],
+        seriesDomain: RATIO_SERIES,
         xLabel: 'Model',
-        yLabel: '↑ Backward time / forward time',
-        ariaLabel: 'Measured ratio of backward to forward time per model, beside the rule of thumb 2',
+        yLabel: '↑ Backward / forward (×)',
+        ariaLabel: 'Per model: measured backward / forward time, counted backward / forward FLOPs, and the estimate 2',
         emptyText: 'Press Run to measure.',
         height: 280,
       },

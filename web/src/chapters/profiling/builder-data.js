@@ -4,6 +4,7 @@
 // (totals beside the original course's estimates, per-layer rows, top operations).
 // No DOM and no arithmetic on measurements: every number comes from profileModel.
 
+import { scalePoint } from '../../experiments/model.js';
 import { formatBytes, formatInt, formatPercent, formatSig } from '../../ui/format.js';
 
 export const BUILDER_STORAGE_KEY = 'perflab.profiling.builder.v1';
@@ -106,9 +107,18 @@ export function parseBatch(text) {
   return { batch: value };
 }
 
-/** Timer budgets for one profile: core's defaults, or small ones under ?quick=1. */
-export function profileOptions({ quick = false, batch = null } = {}) {
-  const options = quick ? { samples: 3, warmup: 1, min_sample_ms: 1, max_total_ms: 120, context_passes: 1 } : {};
+/**
+ * Timer budgets for one profile: core's defaults, or small ones under ?quick=1; with Measure
+ * longer (`factor` "2" or "4") the samples and time budget of those, scaled as the
+ * experiments' (experiments/model.js scalePoint). `defaults` is core's profileTimerDefaults,
+ * needed only to scale core's defaults.
+ */
+export function profileOptions({ quick = false, batch = null, factor = '1', defaults = null } = {}) {
+  let options = quick ? { samples: 3, warmup: 1, min_sample_ms: 1, max_total_ms: 120, context_passes: 1 } : {};
+  if (factor !== '1') {
+    const base = quick ? options : { samples: defaults?.samples, max_total_ms: defaults?.max_total_ms };
+    options = { ...options, ...scalePoint({ options: base }, factor).point.options };
+  }
   if (batch !== null && batch !== undefined) options.batch = batch;
   return options;
 }
@@ -208,7 +218,7 @@ export function totalsRows(p) {
         },
         {
           label: 'Backward FLOPs (counted, matmul)',
-          value: flops(bw.flops),
+          value: `${flops(bw.flops)} = ${formatSig(bw.flops_ratio_to_forward)} × forward; the first layer’s dx (${flops(bw.skipped_input_grad_flops)}) is not computed`,
           estimate: `${flops(bw.estimated_flops)} (2 × forward)`,
         },
         {

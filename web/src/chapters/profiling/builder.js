@@ -11,6 +11,7 @@ import { h } from '../../ui/dom.js';
 import { formatElapsed } from '../../ui/format.js';
 import { createTable } from '../../ui/table.js';
 import { labOf } from '../../lab/client.js';
+import { MEASURE_LONGER } from '../../experiments/model.js';
 import {
   DEFAULT_SPEC_TEXT,
   LAYER_COLUMNS,
@@ -68,6 +69,13 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
   const batchInput = h('input', { id: 'builder-batch', type: 'text', inputmode: 'numeric', size: 6, placeholder: 'spec’s', 'aria-describedby': 'builder-batch-error' });
   const batchError = h('span', { class: 'field-error', id: 'builder-batch-error', 'data-role': 'field-error' });
   batchError.hidden = true;
+  // The experiments' Measure longer, the remedy core's timer warnings name.
+  const longerSelect = h(
+    'select',
+    { id: 'builder-measure-longer' },
+    ...MEASURE_LONGER.options.map((o) => h('option', { value: o.value, text: o.label, title: o.title })),
+  );
+  longerSelect.value = MEASURE_LONGER.default;
   const profileButton = h('button', { type: 'button', class: 'primary', 'data-action': 'profile', text: 'Profile' });
   const cancelButton = h('button', { type: 'button', 'data-action': 'cancel-profile', text: 'Cancel' });
   cancelButton.disabled = true;
@@ -110,6 +118,7 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
       'div',
       { class: 'controls' },
       h('span', { class: 'field' }, h('label', { for: 'builder-batch', text: 'Batch ' }), batchInput, batchError),
+      h('span', { class: 'field', 'data-control': 'measure-longer' }, h('label', { for: 'builder-measure-longer', text: `${MEASURE_LONGER.label} ` }), longerSelect),
       profileButton,
       cancelButton,
       status,
@@ -268,7 +277,11 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
     tick();
     ticker = setInterval(tick, 250);
     try {
-      const p = await labOf(bridge).profileModel(editor.text(), profileOptions({ quick, batch: batch.batch }), {
+      const lab = labOf(bridge);
+      const factor = longerSelect.value;
+      // Scaling core's defaults needs them; quick mode scales its own small budgets.
+      const defaults = factor !== '1' && !quick ? await lab.profileTimerDefaults({ signal: controller.signal, where: 'builder-profile' }) : null;
+      const p = await lab.profileModel(editor.text(), profileOptions({ quick, batch: batch.batch, factor, defaults }), {
         signal: controller.signal,
         where: 'builder-profile',
       });

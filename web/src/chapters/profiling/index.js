@@ -105,15 +105,16 @@ const SECTIONS = [
     id: 'training',
     title: 'Training: the backward pass and its memory',
     paragraphs: [
-      'Training adds a backward pass, which computes gradients for the inputs and for the weights: about twice ' +
-        'the forward’s matmul work. It also needs memory the forward pass did not: a gradient for every parameter, ' +
+      'Training adds a backward pass, which computes gradients for the weights and for the inputs of every layer ' +
+        'but the first (nothing reads the first layer’s input gradient): between once and twice the forward’s ' +
+        'matmul work, which the original course estimates as twice. It also needs memory the forward pass did not: a gradient for every parameter, ' +
         'the optimizer’s state, and the activations each layer kept for its backward.',
     ],
     formula:
-      'backward ≈ 2 × forward (FLOPs and, roughly, time)\n' +
+      'backward FLOPs = every dW + dx of every layer but the first   (estimate: ≈ 2 × forward, FLOPs and roughly time)\n' +
       'training memory ≈ parameters + gradients + optimizer state + kept activations\n' +
       'SGD: 0 extra copies   momentum: 1   Adam / AdamW: 2   →  with Adam ≈ 4 × parameter bytes + activations',
-    run: 'Run both: test the 2× rule on your CPU, then see which part of a training step’s memory dominates.',
+    run: 'Run both: test the 2× estimate on your CPU, then see which part of a training step’s memory dominates.',
     experiments: [backwardExperiment, trainingMemoryExperiment],
   },
 ];

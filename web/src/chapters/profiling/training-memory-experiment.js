@@ -18,6 +18,7 @@ export const trainingMemoryExperiment = {
       'tracking allocator measured during one forward and backward pass.',
   ],
   quickNote: 'Quick mode (?quick=1): the same counts and one measured step per batch; nothing is timed.',
+  measureLonger: false, // bytes measured by the allocator, nothing timed
   controls: [
     zooControl(),
     { id: 'batches', type: 'numbers', label: 'Batch sizes', default: [...DEFAULT_BATCHES], min: 1, max: 1024, integer: true, maxCount: 4, example: '1, 32' },
