@@ -9,6 +9,9 @@ import { AA_COLUMNS, AA_CONTROLS, AA_CSV_COLUMNS, QUICK_AA, aaPoints, aaSentence
 
 export const aaExperiment = {
   id: 'benchmarking-aa',
+  // Its runs are sized by their own controls (rounds, repeats, the suite's timer), not by
+  // a point's samples: Measure longer would have nothing to scale.
+  measureLonger: false,
   title: 'Experiment: A/A, a kernel against itself',
   explanation: [
     'A and B below are the same kernel at the same size, so any difference the comparison reports is noise. ' +

@@ -97,6 +97,9 @@ const roundChart = (mode) => ({
 
 export const abExperiment = {
   id: 'benchmarking-ab',
+  // Its runs are sized by their own controls (rounds, repeats, the suite's timer), not by
+  // a point's samples: Measure longer would have nothing to scale.
+  measureLonger: false,
   title: 'Experiment: A/B, interleaved against sequential',
   explanation: [
     'Pick two variants of one kernel and a size. Core’s A/B runner times them twice with the same seed: ' +

@@ -75,6 +75,9 @@ function renderReport(report, { h: make }) {
 export function suiteSpec(lists) {
   return {
     id: SUITE_ID,
+    // Its runs are sized by their own controls (rounds, repeats, the suite's timer), not by
+    // a point's samples: Measure longer would have nothing to scale.
+    measureLonger: false,
     title: TITLE,
     explanation: [
       'Tick the zoo models (named as in the zoo) and the metrics the suite compares. Each model is one point: core runs it at its ' +
