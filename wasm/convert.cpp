@@ -14,6 +14,7 @@
 #include <emscripten.h>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/json_text.hpp"
 
 namespace perflab::wasm {
 
@@ -223,7 +224,7 @@ nlohmann::json to_json(const val& v, const std::string& name) {
   if (!text.isString()) {
     throw ValueError(name + " must be a JSON value such as an object, got " + describe(v));
   }
-  return nlohmann::json::parse(text.as<std::string>());
+  return parse_json_text(text.as<std::string>(), name);
 }
 
 val to_val(const nlohmann::json& j) { return val::global("JSON").call<val>("parse", j.dump()); }

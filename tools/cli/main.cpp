@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -294,12 +295,7 @@ int run(const std::vector<std::string>& args) {
   }
   if (cmd == "grade") {
     if (args.size() != 4) return usage_error("grade needs ID, SEED and ANSWER_JSON");
-    nlohmann::json answer;
-    try {
-      answer = nlohmann::json::parse(args[3]);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw perflab::ValueError(std::string("ANSWER_JSON is not valid JSON: ") + e.what());
-    }
+    const nlohmann::json answer = perflab::parse_json_text(args[3], "ANSWER_JSON");
     const auto result = perflab::grade_exercise(args[1], parse_seed(args[2]), answer);
     std::cout << result.dump(2) << "\n";
     return result.value("correct", false) ? 0 : 1;
@@ -314,6 +310,17 @@ int main(int argc, char** argv) {
     return run(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const perflab::Error& e) {
     std::cerr << "perflab: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "perflab: out of memory; try a smaller spec, batch or size\n";
+    return 2;
+  } catch (const std::exception& e) {
+    // Core translates what it knows; anything else still ends as a message and status 2,
+    // never as an abort.
+    std::cerr << "perflab: unexpected error: " << e.what() << "\n";
+    return 2;
+  } catch (...) {
+    std::cerr << "perflab: unexpected error of an unknown kind\n";
     return 2;
   }
 }

@@ -1,0 +1,30 @@
+// Protects the CLI's promise on bad input: exit status 2 and one sentence on stderr, never an
+// abort (134), a crash (139) or a JSON library's own message; and `--help` in its usual forms.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import test from 'node:test';
+
+import { perflab, scratchDir } from './cli.mjs';
+
+const dir = scratchDir('robustness');
+const writeSpec = (name, text) => {
+  const file = path.join(dir, name);
+  writeFileSync(file, text);
+  return file;
+};
+
+function assertRefused(r, message) {
+  assert.equal(r.status, 2, `status ${r.status}, stderr: ${r.stderr}`);
+  assert.match(r.stderr, message);
+  assert.doesNotMatch(r.stderr, /json\.exception|terminate|nlohmann/);
+}
+
+test('a number outside the range of a double is refused with its position', () => {
+  const spec = writeSpec('overflow.json',
+    '{"name":"x","input":[4,1e400],"layers":[{"type":"ReLU"}]}');
+  assertRefused(perflab('profile', spec),
+    /^perflab: model spec is not valid JSON: the number 1e400 at line 1, column 24 is outside the range of a double/);
+  assertRefused(perflab('grade', 'profiling.linear-params', '1', '{"value": 1e400}'),
+    /^perflab: ANSWER_JSON is not valid JSON: the number 1e400 at line 1, column 11 is outside the range of a double/);
+});
