@@ -28,3 +28,14 @@ test('a number outside the range of a double is refused with its position', () =
   assertRefused(perflab('grade', 'profiling.linear-params', '1', '{"value": 1e400}'),
     /^perflab: ANSWER_JSON is not valid JSON: the number 1e400 at line 1, column 11 is outside the range of a double/);
 });
+
+test('text nested deeper than 64 levels is refused before anything recurses on it', () => {
+  const deep = (n) => '['.repeat(n) + ']'.repeat(n);
+  const spec = writeSpec('deep.json', `{"name": "x", "input": [4, 3], "layers": ${deep(100_000)}}`);
+  assertRefused(perflab('profile', spec, '--batch', '2'),
+    /^perflab: model spec is nested 100001 levels deep; at most 64 are allowed$/m);
+  assertRefused(perflab('grade', 'profiling.linear-params', '1', `{"value": ${deep(65)}}`),
+    /^perflab: ANSWER_JSON is nested 66 levels deep; at most 64 are allowed$/m);
+  const suite = writeSpec('deep-suite.json', deep(70));
+  assertRefused(perflab('suite', suite), /suite is nested 70 levels deep; at most 64 are allowed/);
+});

@@ -48,8 +48,8 @@ TEST_CASE("a number outside the range of a double is a sentence with its positio
 }
 
 TEST_CASE("no message of the JSON library's own reaches the reader") {
-  const char* const texts[] = {"", "{", "[1,]", "\"\\uD800\"", "\"\xff\"", "nul", "[1] 2",
-                               "{\"a\" 1}", "1e400", "-1e400"};
+  const char* const texts[] = {"",    "{",     "[1,]",      "\"\\uD800\"", "\"\xff\"",
+                               "nul", "[1] 2", "{\"a\" 1}", "1e400",       "-1e400"};
   for (const char* text : texts) {
     CAPTURE(text);
     try {

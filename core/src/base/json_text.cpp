@@ -30,9 +30,7 @@ std::string line_and_column(std::string_view text, std::size_t offset) {
 }
 
 bool starts_number(char c) { return c == '-' || (c >= '0' && c <= '9'); }
-bool in_number(char c) {
-  return starts_number(c) || c == '+' || c == '.' || c == 'e' || c == 'E';
-}
+bool in_number(char c) { return starts_number(c) || c == '+' || c == '.' || c == 'e' || c == 'E'; }
 
 // The first number outside strings whose value is not a finite double: the one the library
 // stopped at, since everything before it parsed. Empty when there is none.
@@ -115,12 +113,9 @@ std::size_t json_text_depth(std::string_view text) {
 json parse_json_text(std::string_view text, const std::string& what) {
   const std::size_t depth = json_text_depth(text);
   if (depth > kMaxJsonDepth) {
-    const std::string reason = "it is nested " + std::to_string(depth) +
-                               " levels deep; at most " + std::to_string(kMaxJsonDepth) +
-                               " are allowed";
-    throw JsonTextError(what + " is nested " + std::to_string(depth) + " levels deep; at most " +
-                            std::to_string(kMaxJsonDepth) + " are allowed",
-                        reason);
+    const std::string tail = "nested " + std::to_string(depth) + " levels deep; at most " +
+                             std::to_string(kMaxJsonDepth) + " are allowed";
+    throw JsonTextError(what + " is " + tail, "it is " + tail);
   }
   try {
     return json::parse(text.begin(), text.end());

@@ -19,7 +19,7 @@ Model model_at(const nlohmann::json& spec, std::size_t batch) {
     throw ValueError("batch must be at most " + std::to_string(kMaxSpecDimension) + ", got " +
                      std::to_string(batch));
   }
-  return model_from_json(detail::spec_with_batch(spec, batch));
+  return detail::model_at_batch(spec, batch);
 }
 }  // namespace
 
