@@ -15,6 +15,7 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/base/json_text.hpp"
+#include "perflab/kernels/operations.hpp"
 
 namespace perflab::wasm {
 
@@ -22,6 +23,14 @@ namespace {
 
 constexpr std::size_t kMaxListedElements = 8;  // in messages: [1, 2, 3, ...]
 constexpr std::size_t kMaxQuotedChars = 40;
+// The longest array of numbers a binding copies in: the largest operand the lab's kernels
+// take (kMaxOperationElements, a 4096 × 4096 matrix). Checked on `length` before anything is
+// read, since an array's length alone (up to 2^32 − 1, holes included) can cost minutes to
+// walk and more memory than the module has.
+constexpr std::size_t kMaxArrayElements = kMaxOperationElements;
+// The longest list of sizes (a shape, an MLP's widths, a sweep's sequence lengths): each
+// entry becomes a layer or a measured point, so thousands are already a mistake.
+constexpr std::size_t kMaxSizeListElements = 10000;
 
 bool is_array(const val& v) { return val::global("Array").call<bool>("isArray", v); }
 
@@ -30,6 +39,15 @@ bool is_float_array(const val& v) {
 }
 
 std::size_t js_length(const val& v) { return static_cast<std::size_t>(v["length"].as<double>()); }
+
+// Refuses an array longer than `most` by its length, before any element is read.
+void check_length(const val& v, const std::string& name, std::size_t most) {
+  const double length = v["length"].as<double>();
+  if (length > static_cast<double>(most)) {
+    throw ValueError(name + " has " + js_string(v["length"]) + " values; at most " +
+                     std::to_string(most) + " are allowed");
+  }
+}
 
 std::string js_string(const val& v) { return val::global("String")(v).as<std::string>(); }
 
@@ -73,10 +91,9 @@ std::vector<T> to_number_vector(const val& v, const std::string& name) {
     throw ValueError(name + " must be a Float32Array, a Float64Array or an array of numbers, got " +
                      describe(v));
   }
+  check_length(v, name, kMaxArrayElements);
   const std::size_t n = js_length(v);
-  // Fast path: one call checks the whole array; only when it fails do we look for the
-  // offending element (NaN and ±Infinity are numbers and pass).
-  if (array && !v.call<bool>("every", val::global("Number")["isFinite"])) {
+  const auto check_each_element = [&] {
     for (std::size_t i = 0; i < n; ++i) {
       const val element = v[i];
       if (!element.isNumber()) {
@@ -84,11 +101,19 @@ std::vector<T> to_number_vector(const val& v, const std::string& name) {
                          describe(element));
       }
     }
-  }
+  };
+  // Fast path: one call checks the whole array; only when it fails do we look for the
+  // offending element (NaN and ±Infinity are numbers and pass).
+  if (array && !v.call<bool>("every", val::global("Number")["isFinite"])) check_each_element();
   // One bulk copy through a view of the fresh vector; nothing allocates between creating
   // the view and using it, so memory growth cannot detach it.
   std::vector<T> out(n);
   val(emscripten::typed_memory_view(n, out.data())).call<void>("set", v);
+  // `every` skips the holes of a sparse array, and the copy turns them into NaN: a NaN in a
+  // plain array is either a hole (named here) or a NaN the caller gave (core names it).
+  if (array && std::any_of(out.begin(), out.end(), [](T x) { return std::isnan(x); })) {
+    check_each_element();
+  }
   return out;
 }
 
@@ -143,6 +168,7 @@ Shape to_shape(const val& v, const std::string& name) {
     return ValueError(name + " must be an array of non-negative integers, got " + describe(v));
   };
   if (!is_array(v)) throw refuse();
+  check_length(v, name, kMaxSizeListElements);
   const std::size_t n = js_length(v);
   Shape shape;
   shape.reserve(n);

@@ -50,6 +50,16 @@ const BAD_CALLS = [
    'x must be a Float32Array, a Float64Array or an array of numbers, got Int32Array of length 2'],
   ['data that does not fill the shape', (m) => m.gelu(f32(3), [2, 2]),
    'shape (2, 2) has 4 elements but 3 values were given'],
+  // Arrays are refused by their length, with a sentence, before any element is read: not
+  // walked hole by hole and then failed with the allocator's word "vector".
+  ['a sparse array of numbers far over the limit', (m) => m.median(new Array(2 ** 32 - 1)),
+   'values has 4294967295 values; at most 16777216 are allowed'],
+  ['sparse tensor data far over the limit', (m) => m.gelu(new Array(2 ** 32 - 1), [1]),
+   'x has 4294967295 values; at most 16777216 are allowed'],
+  ['a sparse list of widths far over the limit', (m) => m.mlpSpec(new Array(2 ** 32 - 1), 1),
+   'widths has 4294967295 values; at most 10000 are allowed'],
+  ['an array with a hole in it', (m) => m.median([1, , 3]), // eslint-disable-line no-sparse-arrays
+   'values[1] must be a number, got undefined'],
   ['element-wise operands of different shapes', (m) => m.add(f32(2), [2], f32(3), [3]),
    'add shape mismatch: a (2) and b (3) must have the same shape'],
   ['a variant that is not a string', (m) => m.matmul(f32(1), [1, 1], f32(1), [1, 1], 5),
