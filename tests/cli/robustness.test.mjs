@@ -39,3 +39,13 @@ test('text nested deeper than 64 levels is refused before anything recurses on i
   const suite = writeSpec('deep-suite.json', deep(70));
   assertRefused(perflab('suite', suite), /suite is nested 70 levels deep; at most 64 are allowed/);
 });
+
+test('help, --help and -h print the usage on stdout and exit 0', () => {
+  for (const flag of ['help', '--help', '-h']) {
+    const r = perflab(flag);
+    assert.equal(r.status, 0, `${flag}: ${r.stderr}`);
+    assert.match(r.stdout, /^usage:\n {2}perflab help \| --help \| -h/);
+    assert.match(r.stdout, /^ {2}perflab profile SPEC\.json \[OPTIONS\]/m);
+    assert.equal(r.stderr, '');
+  }
+});

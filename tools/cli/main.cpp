@@ -27,6 +27,7 @@ using perflab::cli::read_text_file;
 
 constexpr const char* kUsage =
     "usage:\n"
+    "  perflab help | --help | -h              this text\n"
     "  perflab bench [--json] [--quick] [--samples]\n"
     "                                          matmul variants at N = 64..512 and GELU variants\n"
     "                                          (--samples: raw per-call samples in the JSON)\n"
@@ -266,6 +267,10 @@ int profile(const std::vector<std::string>& args) {
 int run(const std::vector<std::string>& args) {
   if (args.empty()) return usage_error("missing subcommand");
   const std::string& cmd = args[0];
+  if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+    std::cout << kUsage;
+    return 0;
+  }
   auto has = [&](std::string_view flag) {
     for (const auto& a : args) if (a == flag) return true;
     return false;
