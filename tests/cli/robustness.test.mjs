@@ -1,7 +1,7 @@
 // Protects the CLI's promise on bad input: exit status 2 and one sentence on stderr, never an
 // abort (134), a crash (139) or a JSON library's own message; and `--help` in its usual forms.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
 
@@ -47,5 +47,27 @@ test('help, --help and -h print the usage on stdout and exit 0', () => {
     assert.match(r.stdout, /^usage:\n {2}perflab help \| --help \| -h/);
     assert.match(r.stdout, /^ {2}perflab profile SPEC\.json \[OPTIONS\]/m);
     assert.equal(r.stderr, '');
+  }
+});
+
+test('a directory or a binary file given as a spec is named for what it is', () => {
+  assertRefused(perflab('profile', dir),
+    /^perflab: spec file '.*robustness-[^']*' is a directory; give the path of a JSON file$/m);
+  const nul = writeSpec('nul.json', Buffer.alloc(100));
+  assertRefused(perflab('profile', nul),
+    /^perflab: spec file '.*nul\.json' is not text \(it contains NUL bytes\); give a JSON file$/m);
+  // Endless input is refused at its first bytes, not read whole.
+  assertRefused(perflab('suite', '/dev/zero'),
+    /^perflab: suite file '\/dev\/zero' is not text \(it contains NUL bytes\)/m);
+  assertRefused(perflab('compare', dir, nul), /is a directory; give the path of a JSON file/);
+});
+
+test('a file over 64 MiB is refused at the limit, not read whole', () => {
+  const big = writeSpec('big.json', ' '.repeat(65 * 1024 * 1024));
+  try {
+    assertRefused(perflab('profile', big),
+      /^perflab: spec file '.*big\.json' is larger than 64 MiB, the most perflab reads from a file$/m);
+  } finally {
+    rmSync(big);
   }
 });
