@@ -1,0 +1,26 @@
+// libFuzzer target for core's one JSON reader (parse_json_text): for any bytes it returns a
+// value no deeper than kMaxJsonDepth or throws ValueError; any other exception, a crash or
+// sanitizer report is a finding. Build and run (Debian's clang; command in
+// docs/RELIABILITY.md):
+//   clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -Icore/include \
+//     fuzz/json_text_fuzz.cpp core/src/base/json_text.cpp -o build/json_text_fuzz
+//   build/json_text_fuzz -max_total_time=60 fuzz/corpus/json_text
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "perflab/base/error.hpp"
+#include "perflab/base/json_text.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    const nlohmann::json value = perflab::parse_json_text(text, "fuzzed text");
+    if (perflab::json_text_depth(text) > perflab::kMaxJsonDepth) std::abort();
+    (void)value.dump();
+  } catch (const perflab::ValueError&) {
+    // The one allowed failure.
+  }
+  return 0;
+}
