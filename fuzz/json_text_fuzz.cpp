@@ -1,10 +1,7 @@
 // libFuzzer target for core's one JSON reader (parse_json_text): for any bytes it returns a
 // value no deeper than kMaxJsonDepth or throws ValueError; any other exception, a crash or
-// sanitizer report is a finding. Build and run (Debian's clang; command in
-// docs/RELIABILITY.md):
-//   clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -Icore/include \
-//     fuzz/json_text_fuzz.cpp core/src/base/json_text.cpp -o build/json_text_fuzz
-//   build/json_text_fuzz -max_total_time=60 fuzz/corpus/json_text
+// sanitizer report is a finding. How to build and run it (Debian's clang), and the last
+// run's figures: docs/RELIABILITY.md.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
