@@ -14,6 +14,8 @@
 #include <emscripten.h>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/json_text.hpp"
+#include "perflab/kernels/kernels.hpp"
 
 namespace perflab::wasm {
 
@@ -21,6 +23,15 @@ namespace {
 
 constexpr std::size_t kMaxListedElements = 8;  // in messages: [1, 2, 3, ...]
 constexpr std::size_t kMaxQuotedChars = 40;
+// The most bytes one array of numbers may take once copied in: the largest operand the lab's
+// kernels take (kMaxMeasureGeluN floats), so an array is refused (float32: 64 Mi values,
+// float64: 32 Mi) before the copy, the tensor and the result could together pass the
+// module's memory. Checked on `length` before anything is read, since an array's length
+// alone (up to 2^32 − 1, holes included) can cost minutes to walk.
+constexpr std::size_t kMaxArrayBytes = kMaxMeasureGeluN * sizeof(float);
+// The longest list of sizes (a shape, an MLP's widths, a sweep's sequence lengths): each
+// entry becomes a layer or a measured point, so thousands are already a mistake.
+constexpr std::size_t kMaxSizeListElements = 10000;
 
 bool is_array(const val& v) { return val::global("Array").call<bool>("isArray", v); }
 
@@ -31,6 +42,15 @@ bool is_float_array(const val& v) {
 std::size_t js_length(const val& v) { return static_cast<std::size_t>(v["length"].as<double>()); }
 
 std::string js_string(const val& v) { return val::global("String")(v).as<std::string>(); }
+
+// Refuses an array longer than `most` by its length, before any element is read.
+void check_length(const val& v, const std::string& name, std::size_t most) {
+  const double length = v["length"].as<double>();
+  if (length > static_cast<double>(most)) {
+    throw ValueError(name + " has " + js_string(v["length"]) + " values; at most " +
+                     std::to_string(most) + " are allowed");
+  }
+}
 
 bool is_integer(double d) { return std::isfinite(d) && d == std::trunc(d); }
 
@@ -72,10 +92,9 @@ std::vector<T> to_number_vector(const val& v, const std::string& name) {
     throw ValueError(name + " must be a Float32Array, a Float64Array or an array of numbers, got " +
                      describe(v));
   }
+  check_length(v, name, kMaxArrayBytes / sizeof(T));
   const std::size_t n = js_length(v);
-  // Fast path: one call checks the whole array; only when it fails do we look for the
-  // offending element (NaN and ±Infinity are numbers and pass).
-  if (array && !v.call<bool>("every", val::global("Number")["isFinite"])) {
+  const auto check_each_element = [&] {
     for (std::size_t i = 0; i < n; ++i) {
       const val element = v[i];
       if (!element.isNumber()) {
@@ -83,11 +102,19 @@ std::vector<T> to_number_vector(const val& v, const std::string& name) {
                          describe(element));
       }
     }
-  }
+  };
+  // Fast path: one call checks the whole array; only when it fails do we look for the
+  // offending element (NaN and ±Infinity are numbers and pass).
+  if (array && !v.call<bool>("every", val::global("Number")["isFinite"])) check_each_element();
   // One bulk copy through a view of the fresh vector; nothing allocates between creating
   // the view and using it, so memory growth cannot detach it.
   std::vector<T> out(n);
   val(emscripten::typed_memory_view(n, out.data())).call<void>("set", v);
+  // `every` skips the holes of a sparse array, and the copy turns them into NaN: a NaN in a
+  // plain array is either a hole (named here) or a NaN the caller gave (core names it).
+  if (array && std::any_of(out.begin(), out.end(), [](T x) { return std::isnan(x); })) {
+    check_each_element();
+  }
   return out;
 }
 
@@ -142,6 +169,7 @@ Shape to_shape(const val& v, const std::string& name) {
     return ValueError(name + " must be an array of non-negative integers, got " + describe(v));
   };
   if (!is_array(v)) throw refuse();
+  check_length(v, name, kMaxSizeListElements);
   const std::size_t n = js_length(v);
   Shape shape;
   shape.reserve(n);
@@ -218,12 +246,29 @@ val option(const val& options, const char* key) {
   return options.isUndefined() || options.isNull() ? val::undefined() : options[key];
 }
 
+// JSON.stringify(value) with its exceptions caught in JS: a cyclic object, a BigInt, a
+// throwing getter or a nesting deeper than the JS stack would otherwise raise a JS exception
+// inside wasm, which skips guarded() and the destructors of the call's handles. Returns the
+// text, undefined (nothing to write: a function, undefined), or {name, message} of the error.
+EM_JS(emscripten::EM_VAL, perflab_stringify, (emscripten::EM_VAL handle), {
+  try {
+    return Emval.toHandle(JSON.stringify(Emval.toValue(handle)));
+  } catch (e) {
+    return Emval.toHandle({name: String(e && e.name), message: String(e && e.message)});
+  }
+});
+
 nlohmann::json to_json(const val& v, const std::string& name) {
-  const val text = val::global("JSON").call<val>("stringify", v);
-  if (!text.isString()) {
+  const val text = val::take_ownership(perflab_stringify(v.as_handle()));
+  if (text.isString()) return parse_json_text(text.as<std::string>(), name);
+  if (text.isUndefined()) {
     throw ValueError(name + " must be a JSON value such as an object, got " + describe(v));
   }
-  return nlohmann::json::parse(text.as<std::string>());
+  if (text["name"].as<std::string>() == "RangeError") {
+    throw ValueError(name + " is nested too deeply to read; at most " +
+                     std::to_string(kMaxJsonDepth) + " levels are allowed");
+  }
+  throw ValueError(name + " cannot be written as JSON: " + text["message"].as<std::string>());
 }
 
 val to_val(const nlohmann::json& j) { return val::global("JSON").call<val>("parse", j.dump()); }

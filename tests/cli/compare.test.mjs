@@ -105,7 +105,7 @@ test('malformed files exit 2 naming the file and the field', () => {
   ];
   const notJson = path.join(dir, 'notjson.json');
   writeFileSync(notJson, '{"tool": ');
-  cases.push([notJson, /notjson\.json: not valid JSON/]);
+  cases.push([notJson, /notjson\.json is not valid JSON: parse error at line 1, column 10/]);
   cases.push([path.join(dir, 'missing.json'), /cannot read '.*missing\.json': No such file/]);
   for (const [file, message] of cases) {
     const r = perflab('compare', base, file);

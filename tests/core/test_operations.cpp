@@ -252,6 +252,16 @@ TEST_CASE("measure_linear_point profiles one Linear layer with the named variant
                        "batch × in_features × out_features must be at most 1073741824, got "
                        "4096 × 4096 × 4096 = 68719476736",
                        ValueError);
+  // The product of the largest sizes passes 2^64: written exactly, not through an integer
+  // conversion that overflows.
+  CHECK_THROWS_WITH_AS(measure_linear_point(16777216, 16777216, 16777216, "packed", tiny_timer()),
+                       "batch × in_features × out_features must be at most 1073741824, got "
+                       "16777216 × 16777216 × 16777216 = 4722366482869645213696",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(measure_linear_point(1000000, 3, 1000, "packed", tiny_timer()),
+                       "batch × in_features × out_features must be at most 1073741824, got "
+                       "1000 × 1000000 × 3 = 3000000000",
+                       ValueError);
   CHECK_THROWS_AS(measure_linear_point(8, 8, 8, "fast", tiny_timer()), ValueError);
   CHECK(layer_matmul_variant() == "packed");
 }

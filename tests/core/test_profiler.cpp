@@ -284,7 +284,7 @@ TEST_CASE("the bottleneck is judged against the given roofs, deterministically")
     const ForwardProfile f = profile_forward_pass(m, o);
     CHECK(f.bytes_moved == 57600);
     CHECK(f.arithmetic_intensity == doctest::Approx(526336.0 / 57600));
-    CHECK(to_string(f.bottleneck.placement.bound) == "memory-bound");
+    CHECK(std::string(to_string(f.bottleneck.placement.bound)) == "memory-bound");
     CHECK(f.bottleneck.placement.verdict ==
           "memory-bound: intensity 9.1 FLOP/byte is below the ridge point 10 FLOP/byte; "
           "attainable 91 GFLOP/s of 100 peak");
@@ -297,7 +297,7 @@ TEST_CASE("the bottleneck is judged against the given roofs, deterministically")
   SUBCASE("twice the bandwidth halves the ridge: compute-bound") {
     o.machine->bandwidth_gb_per_s = 20;
     const ForwardProfile f = profile_forward_pass(m, o);
-    CHECK(to_string(f.bottleneck.placement.bound) == "compute-bound");
+    CHECK(std::string(to_string(f.bottleneck.placement.bound)) == "compute-bound");
     CHECK(f.bottleneck.placement.verdict ==
           "compute-bound: intensity 9.1 FLOP/byte is above the ridge point 5 FLOP/byte; "
           "attainable 100 GFLOP/s of 100 peak");
@@ -322,7 +322,7 @@ TEST_CASE("without given roofs the profiler uses the machine roofs set explicitl
   CHECK(f.bottleneck.machine.peak_gflops_per_s == 40);
   CHECK(f.bottleneck.machine.bandwidth_gb_per_s == 8);
   CHECK(f.bottleneck.placement.ridge_flops_per_byte == doctest::Approx(5));
-  CHECK(to_string(f.bottleneck.placement.bound) == "compute-bound");  // 9.1 FLOP/byte
+  CHECK(std::string(to_string(f.bottleneck.placement.bound)) == "compute-bound");  // 9.1 FLOP/byte
 }
 
 TEST_CASE("the machine roofs change through set_machine_roofs, never by probing") {

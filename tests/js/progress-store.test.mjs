@@ -118,6 +118,18 @@ test('parseProgress refuses text that is not JSON and says so', () => {
   assert.match(problems[0], /^not valid JSON \(/);
 });
 
+test('parseProgress refuses text nested too deeply before anything recurses on it', () => {
+  const deep = (n) => '['.repeat(n) + ']'.repeat(n);
+  const { progress, problems } = parseProgress(`{"version": 1, "seed": 1, "exercises": {}, "x": ${deep(10000)}}`);
+  assert.equal(progress, null);
+  assert.deepEqual(problems, ['the file is nested 10001 levels deep; a progress file has at most 32']);
+  // Brackets inside strings are text, not nesting.
+  const code = '['.repeat(100);
+  const ok = parseProgress(JSON.stringify({ ...valid(), exercises: { a: entry({ code }) } }));
+  assert.deepEqual(ok.problems, []);
+  assert.equal(ok.progress.exercises.a.code, code);
+});
+
 test('parseProgress refuses a file from a newer perflab', () => {
   const { progress, problems } = parseProgress(JSON.stringify({ ...valid(), version: 9 }));
   assert.equal(progress, null);

@@ -50,6 +50,16 @@ const BAD_CALLS = [
    'x must be a Float32Array, a Float64Array or an array of numbers, got Int32Array of length 2'],
   ['data that does not fill the shape', (m) => m.gelu(f32(3), [2, 2]),
    'shape (2, 2) has 4 elements but 3 values were given'],
+  // Arrays are refused by their length, with a sentence, before any element is read: not
+  // walked hole by hole and then failed with the allocator's word "vector".
+  ['a sparse array of numbers far over the limit', (m) => m.median(new Array(2 ** 32 - 1)),
+   'values has 4294967295 values; at most 33554432 are allowed'],
+  ['sparse tensor data far over the limit', (m) => m.gelu(new Array(2 ** 32 - 1), [1]),
+   'x has 4294967295 values; at most 67108864 are allowed'],
+  ['a sparse list of widths far over the limit', (m) => m.mlpSpec(new Array(2 ** 32 - 1), 1),
+   'widths has 4294967295 values; at most 10000 are allowed'],
+  ['an array with a hole in it', (m) => m.median([1, , 3]), // eslint-disable-line no-sparse-arrays
+   'values[1] must be a number, got undefined'],
   ['element-wise operands of different shapes', (m) => m.add(f32(2), [2], f32(3), [3]),
    'add shape mismatch: a (2) and b (3) must have the same shape'],
   ['a variant that is not a string', (m) => m.matmul(f32(1), [1, 1], f32(1), [1, 1], 5),
@@ -134,14 +144,35 @@ for (const [b, build] of BUILDS.entries()) {
       assert.equal(m.stackSave(), stackPointer, 'wasm stack pointer after the errors');
     });
 
-    it('stays usable after a JS exception raised inside a binding (a cyclic answer)', () => {
-      // JSON.stringify throws inside wasm, bypassing guarded(); the JS wrapper must still
-      // restore the wasm stack pointer. (Embind's argument handles do leak on this rare path.)
+    it('answers objects JSON cannot write, or nested too deeply, with an Error and leaks nothing', () => {
+      // JSON.stringify's own exceptions (a cycle, a BigInt, a JS stack overflow) are caught
+      // in JS and become core's sentence, so they never cross wasm and skip guarded().
       const cyclic = { value: 1 };
       cyclic.self = cyclic;
+      let deepJs = 1;
+      for (let i = 0; i < 1_000_000; ++i) deepJs = [deepJs];
+      let deepText = 1;
+      for (let i = 0; i < 200; ++i) deepText = { a: deepText };
+      const cases = [
+        [() => m.gradeExercise('profiling.linear-params', 1, cyclic),
+          /^answer cannot be written as JSON: Converting circular structure to JSON/],
+        [() => m.gradeExercise('profiling.linear-params', 1, { value: 10n }),
+          /^answer cannot be written as JSON: Do not know how to serialize a BigInt$/],
+        [() => m.gradeExercise('profiling.linear-params', 1, deepJs),
+          /^answer is nested too deeply to read; at most 64 levels are allowed$/],
+        [() => m.profileModel(deepText),
+          /^spec is nested 200 levels deep; at most 64 are allowed$/],
+        [() => m.profileModel(JSON.stringify(deepText)),
+          /^model spec is nested 200 levels deep; at most 64 are allowed$/],
+      ];
+      const run = () => {
+        for (const [call, message] of cases) assert.throws(call, { name: 'Error', message });
+      };
+      run(); // lazily created state (Embind's caches) exists before the baseline
+      const handles = m.count_emval_handles();
       const stackPointer = m.stackSave();
-      assert.throws(() => m.gradeExercise('profiling.linear-params', 1, cyclic),
-                    { name: 'TypeError', message: /circular structure/ });
+      for (let i = 0; i < 10; ++i) run();
+      assert.equal(m.count_emval_handles(), handles, 'live Embind handles after the errors');
       assert.equal(m.stackSave(), stackPointer);
       assert.deepEqual(Array.from(m.add([1], [1], [2], [1]).data), [3]);
     });

@@ -248,6 +248,11 @@ const BAD_CALLS = [
   ['measureLinear too large for the loops', (m) => m.measureLinear(4096, 4096, 4096, 'naive'),
     'batch × in_features × out_features must be at most 1073741824, got 4096 × 4096 × 4096 = ' +
     '68719476736'],
+  // The product passes 2^64; the message once printed -9223372036854775808 (an overflowing
+  // conversion: undefined behaviour).
+  ['measureLinear with the largest sizes', (m) => m.measureLinear(16777216, 16777216, 16777216, 'packed'),
+    'batch × in_features × out_features must be at most 1073741824, got 16777216 × 16777216 × ' +
+    '16777216 = 4722366482869645213696'],
   ['measureLinear with a batch as text', (m) => m.measureLinear(8, 8, '8', 'naive'),
     'batch must be a non-negative integer, got "8"'],
   ['cliReport with text that is not JSON', (m) => m.cliReport('hello'),

@@ -5,8 +5,10 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <system_error>
 
 #include "perflab/base/error.hpp"
 
@@ -40,14 +42,32 @@ int count_arg(const std::string& flag, const std::string& text) {
 }
 
 std::string read_text_file(const std::string& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw ValueError("cannot read " + (what.empty() ? "" : what + " ") + "'" + path +
-                     "': " + std::strerror(errno));
+  const std::string named = (what.empty() ? "" : what + " ") + "'" + path + "'";
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw ValueError(named + " is a directory; give the path of a JSON file");
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ValueError("cannot read " + named + ": " + std::strerror(errno));
+  // Read in chunks, so that a binary file (or /dev/zero) is refused at its first NUL byte
+  // and an endless or huge one at the limit, not after reading it whole.
+  std::string text;
+  std::vector<char> chunk(std::size_t{1} << 16);
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (std::find(chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(got), '\0') !=
+        chunk.begin() + static_cast<std::ptrdiff_t>(got)) {
+      throw ValueError(named + " is not text (it contains NUL bytes); give a JSON file");
+    }
+    if (text.size() + got > kMaxTextFileBytes) {
+      throw ValueError(named + " is larger than " + std::to_string(kMaxTextFileBytes >> 20) +
+                       " MiB, the most perflab reads from a file");
+    }
+    text.append(chunk.data(), got);
+  }
+  if (in.bad()) throw ValueError("cannot read " + named + ": " + std::strerror(errno));
+  return text;
 }
 
 }  // namespace perflab::cli

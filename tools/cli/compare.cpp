@@ -15,6 +15,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "perflab/base/error.hpp"
+#include "perflab/base/json_text.hpp"
 #include "perflab/stats/compare.hpp"
 #include "perflab/stats/regression.hpp"
 
@@ -27,13 +28,7 @@ using json = nlohmann::json;
 // core (bench_run_from_json).
 BenchRun read_bench_file(const std::string& path) {
   const std::string text = read_text_file(path, "");
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw ValueError(path + ": not valid JSON (" + e.what() + ")");
-  }
-  return bench_run_from_json(doc, path);
+  return bench_run_from_json(parse_json_text(text, path), path);
 }
 
 std::string percent(double fraction) {

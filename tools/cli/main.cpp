@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -26,6 +27,7 @@ using perflab::cli::read_text_file;
 
 constexpr const char* kUsage =
     "usage:\n"
+    "  perflab help | --help | -h              this text\n"
     "  perflab bench [--json] [--quick] [--samples]\n"
     "                                          matmul variants at N = 64..512 and GELU variants\n"
     "                                          (--samples: raw per-call samples in the JSON)\n"
@@ -269,6 +271,10 @@ int profile(const std::vector<std::string>& args) {
 int run(const std::vector<std::string>& args) {
   if (args.empty()) return usage_error("missing subcommand");
   const std::string& cmd = args[0];
+  if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+    std::cout << kUsage;
+    return 0;
+  }
   auto has = [&](std::string_view flag) {
     for (const auto& a : args) if (a == flag) return true;
     return false;
@@ -298,12 +304,7 @@ int run(const std::vector<std::string>& args) {
   }
   if (cmd == "grade") {
     if (args.size() != 4) return usage_error("grade needs ID, SEED and ANSWER_JSON");
-    nlohmann::json answer;
-    try {
-      answer = nlohmann::json::parse(args[3]);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw perflab::ValueError(std::string("ANSWER_JSON is not valid JSON: ") + e.what());
-    }
+    const nlohmann::json answer = perflab::parse_json_text(args[3], "ANSWER_JSON");
     const auto result = perflab::grade_exercise(args[1], parse_seed(args[2]), answer);
     std::cout << result.dump(2) << "\n";
     return result.value("correct", false) ? 0 : 1;
@@ -318,6 +319,17 @@ int main(int argc, char** argv) {
     return run(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const perflab::Error& e) {
     std::cerr << "perflab: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "perflab: out of memory; try a smaller spec, batch or size\n";
+    return 2;
+  } catch (const std::exception& e) {
+    // Core translates what it knows; anything else still ends as a message and status 2,
+    // never as an abort.
+    std::cerr << "perflab: unexpected error: " << e.what() << "\n";
+    return 2;
+  } catch (...) {
+    std::cerr << "perflab: unexpected error of an unknown kind\n";
     return 2;
   }
 }

@@ -6,6 +6,7 @@
 #include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
 #include "perflab/base/json_fields.hpp"
+#include "perflab/base/json_text.hpp"
 #include "perflab/base/random.hpp"
 #include "perflab/tensor/memory.hpp"
 #include "perflab/tensor/tensor.hpp"

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/json_text.hpp"
 
 namespace perflab::detail {
 
@@ -254,12 +255,7 @@ std::vector<ExerciseEntry> load_chapter(const ExerciseFile& file, const std::str
                                         const std::vector<ExerciseCode>& code) {
   const std::string path(file.path);
   const std::string cpp = chapter + "_exercises() in exercise_bank_" + chapter + ".cpp";
-  json data;
-  try {
-    data = json::parse(file.text);
-  } catch (const json::parse_error& error) {
-    throw Error(path + " is not valid JSON: " + error.what());
-  }
+  const json data = parse_json_text(file.text, path);
   const auto fail = [&](const std::string& what) { throw Error(path + ": " + what); };
   if (!data.is_object()) fail("must be an object {chapter, shared, exercises}");
   for (const auto& item : data.items()) {

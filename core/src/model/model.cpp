@@ -11,6 +11,7 @@
 
 #include "layers_detail.hpp"
 #include "perflab/base/error.hpp"
+#include "perflab/base/json_text.hpp"
 #include "perflab/base/format.hpp"
 
 namespace perflab {
@@ -510,19 +511,7 @@ Model model_from_json(const json& spec) {
   return Model(std::move(name), std::move(input), std::move(parsed), seed);
 }
 
-json spec_from_text(std::string_view text) {
-  try {
-    return json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    // Drop nlohmann's "[json.exception.parse_error.101] " prefix; the rest reads well.
-    std::string message = e.what();
-    const auto end = message.find("] ");
-    if (message.rfind("[json.exception.", 0) == 0 && end != std::string::npos) {
-      message = message.substr(end + 2);
-    }
-    throw ValueError("model spec is not valid JSON: " + message);
-  }
-}
+json spec_from_text(std::string_view text) { return parse_json_text(text, "model spec"); }
 
 Model model_from_json_text(std::string_view text) { return model_from_json(spec_from_text(text)); }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/json_text.hpp"
 
 namespace perflab {
 
@@ -68,7 +69,10 @@ std::string names_joined() {
 const std::vector<ZooEntry>& zoo() {
   static const std::vector<ZooEntry> entries = [] {
     std::vector<ZooEntry> v;
-    for (const auto& z : kZoo) v.push_back({z.name, z.description, nlohmann::json::parse(z.spec)});
+    for (const auto& z : kZoo) {
+      const std::string what = "zoo spec " + std::string(z.name);
+      v.push_back({z.name, z.description, parse_json_text(z.spec, what)});
+    }
     return v;
   }();
   return entries;

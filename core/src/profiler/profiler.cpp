@@ -41,13 +41,15 @@ KeepGuard::~KeepGuard() {
   for (std::size_t i = 0; i < keep_.size(); ++i) model_.layer(i).set_keep_for_backward(keep_[i]);
 }
 
-nlohmann::json spec_with_batch(nlohmann::json spec, std::size_t batch) {
+Model model_at_batch(const nlohmann::json& spec, std::size_t batch) {
   // Anything malformed is left for model_from_json, whose messages name the field.
-  if (batch != 0 && spec.is_object() && spec.contains("input") && spec["input"].is_array() &&
-      !spec["input"].empty()) {
-    spec["input"][0] = batch;
+  if (batch == 0 || !spec.is_object() || !spec.contains("input") ||
+      !spec.at("input").is_array() || spec.at("input").empty()) {
+    return model_from_json(spec);
   }
-  return spec;
+  nlohmann::json at_batch = spec;
+  at_batch["input"][0] = batch;
+  return model_from_json(at_batch);
 }
 
 }  // namespace detail
@@ -454,7 +456,7 @@ ModelProfile profile_model(Model& model, const ProfileOptions& options, const Pr
 ModelProfile profile_spec(const nlohmann::json& spec, const ProfileOptions& options,
                           const ProgressFn& progress, Clock& clock) {
   options.validate();
-  Model model = model_from_json(detail::spec_with_batch(spec, options.batch));
+  Model model = detail::model_at_batch(spec, options.batch);
   ProfileOptions o = options;
   o.batch = 0;  // the spec now has it
   return profile_model(model, o, progress, clock);

@@ -32,8 +32,9 @@ class KeepGuard {
   std::vector<bool> keep_;
 };
 
-// The spec with input[0] set to batch (batch 0, or a spec without a usable "input": as is,
-// so that model_from_json reports what is wrong).
-nlohmann::json spec_with_batch(nlohmann::json spec, std::size_t batch);
+// The model of `spec` with input[0] set to batch (batch 0, or a spec without a usable
+// "input": the spec as is, so that model_from_json reports what is wrong). The spec is read
+// by reference and copied only to change the batch: copying recurses per level.
+Model model_at_batch(const nlohmann::json& spec, std::size_t batch);
 
 }  // namespace perflab::detail

@@ -2,6 +2,7 @@
 // over points, so progress and cancel happen between them), and the attention analysis
 // against sequence length (counted, MultiHeadAttention's convention).
 // Not for: sweeps (the worker's loop) or charting.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -19,7 +20,21 @@ Model model_at(const nlohmann::json& spec, std::size_t batch) {
     throw ValueError("batch must be at most " + std::to_string(kMaxSpecDimension) + ", got " +
                      std::to_string(batch));
   }
-  return model_from_json(detail::spec_with_batch(spec, batch));
+  return detail::model_at_batch(spec, batch);
+}
+
+// a·b·c in decimal, exactly, for sizes up to kMaxSpecDimension (2^24): the product reaches
+// 2^72, past any 64-bit integer and past a double's exact range, so it is written as
+// high·10^9 + low, each part well inside 64 bits.
+std::string product_text(std::size_t a, std::size_t b, std::size_t c) {
+  constexpr std::uint64_t kBase = 1000000000;
+  const std::uint64_t ab = static_cast<std::uint64_t>(a) * b;  // < 2^48
+  std::uint64_t low = (ab % kBase) * c;                          // < 10^9 · 2^24
+  const std::uint64_t high = (ab / kBase) * c + low / kBase;     // < 2^48 / 10^9 · 2^24 + 2^24
+  low %= kBase;
+  if (high == 0) return std::to_string(low);
+  const std::string digits = std::to_string(low);
+  return std::to_string(high) + std::string(9 - digits.size(), '0') + digits;
 }
 }  // namespace
 
@@ -41,7 +56,7 @@ LinearPoint measure_linear_point(std::size_t in_features, std::size_t out_featur
                      std::to_string(static_cast<long long>(kMaxLinearPointTerms)) + ", got " +
                      std::to_string(batch) + " × " + std::to_string(in_features) + " × " +
                      std::to_string(out_features) + " = " +
-                     std::to_string(static_cast<long long>(terms)));
+                     product_text(batch, in_features, out_features));
   }
   options.validate();
   const LayerMatmulVariantScope scope(variant);  // ValueError for an unknown variant

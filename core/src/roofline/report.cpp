@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/json_text.hpp"
 #include "perflab/kernels/kernels.hpp"
 #include "perflab/kernels/operations.hpp"
 #include "perflab/roofline/probe.hpp"
@@ -218,15 +219,9 @@ json bench_report(std::string_view version, bool quick, Clock& clock, bool sampl
 json cli_report_from_text(std::string_view text) {
   json in;
   try {
-    in = json::parse(text);
-  } catch (const json::parse_error& e) {
-    // nlohmann prefixes "[json.exception.parse_error.101] "; the rest is the useful part.
-    std::string what = e.what();
-    const auto close = what.find("] ");
-    if (what.rfind("[json.exception", 0) == 0 && close != std::string::npos) {
-      what = what.substr(close + 2);
-    }
-    throw ValueError(kNotPerflab + what + kWhatToPaste);
+    in = parse_json_text(text, "pasted text");
+  } catch (const JsonTextError& e) {
+    throw ValueError(kNotPerflab + e.reason() + kWhatToPaste);
   }
   if (!in.is_object()) {
     throw ValueError(kNotPerflab + ("expected an object, got " + type_name(in)) + kWhatToPaste);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/json_text.hpp"
 #include "perflab/base/format.hpp"
 #include "perflab/kernels/kernels.hpp"
 #include "perflab/model/model.hpp"
@@ -181,13 +182,7 @@ Suite suite_from_json(const json& j) {
 }
 
 Suite suite_from_text(std::string_view text) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw ValueError(std::string("suite is not valid JSON: ") + e.what());
-  }
-  return suite_from_json(j);
+  return suite_from_json(parse_json_text(text, "suite"));
 }
 
 std::size_t suite_point_count(const Suite& suite) {

@@ -11,6 +11,10 @@ export const STORAGE_KEY = 'perflab.progress.v1';
 export const CORRUPT_KEY_PREFIX = 'perflab.progress.corrupt.';
 
 const MAX_SEED = 0xffffffff;
+// The deepest nesting of arrays and objects a progress file may have. A valid file nests
+// about 8 levels (exercises → entry → last_answer → results → rows); the bound keeps
+// structuredClone and the validators, which recurse, far from the JS stack's end.
+export const MAX_PROGRESS_DEPTH = 32;
 const TOP_LEVEL_FIELDS = ['version', 'seed', 'exercises', 'exported_at'];
 const ENTRY_FIELDS = ['attempts', 'solved', 'best_score', 'last_answer', 'code'];
 const ANSWER_FIELDS = ['value', 'values', 'choice', 'results'];
@@ -186,8 +190,34 @@ export function migrateProgress(obj, { migrations = MIGRATIONS, targetVersion = 
   return problems.length ? { progress: null, problems } : { progress: current, problems: [] };
 }
 
+/** How deeply `text` nests arrays and objects (brackets inside strings do not count). */
+export function jsonTextDepth(text) {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  let escaped = false;
+  for (let i = 0; i < text.length; ++i) {
+    const c = text[i];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === '\\') escaped = true;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') deepest = Math.max(deepest, ++depth);
+    else if ((c === ']' || c === '}') && depth > 0) --depth;
+  }
+  return deepest;
+}
+
 /** Parses and migrates a JSON text (an exported file, a localStorage entry). */
 export function parseProgress(text) {
+  const depth = typeof text === 'string' ? jsonTextDepth(text) : 0;
+  if (depth > MAX_PROGRESS_DEPTH) {
+    return {
+      progress: null,
+      problems: [`the file is nested ${depth} levels deep; a progress file has at most ${MAX_PROGRESS_DEPTH}`],
+    };
+  }
   let obj;
   try {
     obj = JSON.parse(text);

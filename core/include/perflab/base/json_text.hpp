@@ -1,0 +1,49 @@
+// The one way core reads JSON text (a model spec, a suite file, a pasted report, an answer):
+// whatever the text holds, the reader gets a json value or a ValueError in a sentence that
+// names what was being read, never the JSON library's own exception or text, and nothing
+// recurses on text nested deeper than kMaxJsonDepth.
+// Not for: reading fields of a parsed value (json_fields.hpp, each module's own readers).
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "perflab/base/error.hpp"
+
+namespace perflab {
+
+// The deepest nesting of arrays and objects core accepts in any JSON text. A model spec
+// needs 3 levels, a report or a suite about 5; the limit keeps every reader that recurses
+// (copying, writing, describing a value) far from the stack's end.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+
+// The error parse_json_text throws. what() is the whole sentence
+// ("model spec is not valid JSON: parse error at line 1, column 15: ..."); reason() is the
+// part after the subject ("parse error at line 1, column 15: ...", "it is nested 70 levels
+// deep; at most 64 are allowed") for readers that frame it their own way.
+class JsonTextError : public ValueError {
+ public:
+  JsonTextError(const std::string& message, std::string reason)
+      : ValueError(message), reason_(std::move(reason)) {}
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::string reason_;
+};
+
+// `text` parsed as one JSON value; `what` names it in every message ("model spec", "suite",
+// "ANSWER_JSON"). Throws JsonTextError:
+//   "<what> is nested N levels deep; at most 64 are allowed" (checked before parsing);
+//   "<what> is not valid JSON: parse error at line L, column C: <what the parser expected>";
+//   "<what> is not valid JSON: the number 1e400 at line L, column C is outside the range of
+//    a double (magnitudes up to about 1.8e308)".
+nlohmann::json parse_json_text(std::string_view text, const std::string& what);
+
+// How deeply `text` nests arrays and objects (brackets inside strings do not count); 0 for a
+// lone number, string or literal. Linear in the text, no recursion.
+std::size_t json_text_depth(std::string_view text);
+
+}  // namespace perflab

@@ -1,0 +1,133 @@
+// Reading JSON text with core's errors (json_text.hpp). The nesting is measured on the text
+// before the library parses it; the library's exceptions are caught by their base class and
+// rewritten, so none of them (nor its "[json.exception...]" prefix) leaves core.
+#include "perflab/base/json_text.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <new>
+
+namespace perflab {
+namespace {
+
+using json = nlohmann::json;
+
+// Where `offset` is in `text`, as the JSON library counts it: lines from 1 ("\n" only),
+// columns in bytes from 1.
+std::string line_and_column(std::string_view text, std::size_t offset) {
+  std::size_t line = 1;
+  std::size_t column = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+bool starts_number(char c) { return c == '-' || (c >= '0' && c <= '9'); }
+bool in_number(char c) { return starts_number(c) || c == '+' || c == '.' || c == 'e' || c == 'E'; }
+
+// The first number outside strings whose value is not a finite double: the one the library
+// stopped at, since everything before it parsed. Empty when there is none.
+std::string number_out_of_range(std::string_view text) {
+  bool in_string = false;
+  bool escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      continue;
+    }
+    if (!starts_number(c)) continue;
+    std::size_t end = i;
+    while (end < text.size() && in_number(text[end])) ++end;
+    const std::string token(text.substr(i, end - i));
+    errno = 0;
+    const double value = std::strtod(token.c_str(), nullptr);
+    if (!std::isfinite(value)) {
+      const std::string shown = token.size() > 40 ? token.substr(0, 37) + "..." : token;
+      return "the number " + shown + " at " + line_and_column(text, i) +
+             " is outside the range of a double (magnitudes up to about 1.8e308)";
+    }
+    i = end - 1;
+  }
+  return {};
+}
+
+// The library's message without its "[json.exception.parse_error.101] " prefix: the rest
+// ("parse error at line 1, column 15: syntax error while parsing ...") reads as a sentence.
+std::string without_prefix(std::string message) {
+  const auto close = message.find("] ");
+  if (message.rfind("[json.exception.", 0) == 0 && close != std::string::npos) {
+    message = message.substr(close + 2);
+  }
+  return message;
+}
+
+[[noreturn]] void fail(const std::string& what, const std::string& reason) {
+  throw JsonTextError(what + " is not valid JSON: " + reason, reason);
+}
+
+}  // namespace
+
+std::size_t json_text_depth(std::string_view text) {
+  std::size_t depth = 0;
+  std::size_t deepest = 0;
+  bool in_string = false;
+  bool escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > deepest) deepest = depth;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+json parse_json_text(std::string_view text, const std::string& what) {
+  const std::size_t depth = json_text_depth(text);
+  if (depth > kMaxJsonDepth) {
+    const std::string tail = "nested " + std::to_string(depth) + " levels deep; at most " +
+                             std::to_string(kMaxJsonDepth) + " are allowed";
+    throw JsonTextError(what + " is " + tail, "it is " + tail);
+  }
+  try {
+    return json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    fail(what, without_prefix(e.what()));
+  } catch (const json::out_of_range& e) {
+    // 406: a number the library read as infinite. Its message has no position; find it.
+    const std::string reason = number_out_of_range(text);
+    fail(what, reason.empty() ? without_prefix(e.what()) : reason);
+  } catch (const json::exception& e) {
+    fail(what, without_prefix(e.what()));
+  }
+}
+
+}  // namespace perflab

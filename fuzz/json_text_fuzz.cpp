@@ -1,0 +1,23 @@
+// libFuzzer target for core's one JSON reader (parse_json_text): for any bytes it returns a
+// value no deeper than kMaxJsonDepth or throws ValueError; any other exception, a crash or
+// sanitizer report is a finding. How to build and run it (Debian's clang), and the last
+// run's figures: docs/RELIABILITY.md.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "perflab/base/error.hpp"
+#include "perflab/base/json_text.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    const nlohmann::json value = perflab::parse_json_text(text, "fuzzed text");
+    if (perflab::json_text_depth(text) > perflab::kMaxJsonDepth) std::abort();
+    (void)value.dump();
+  } catch (const perflab::ValueError&) {
+    // The one allowed failure.
+  }
+  return 0;
+}
