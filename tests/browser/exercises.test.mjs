@@ -210,6 +210,16 @@ test('code: an endless loop is stopped at the time limit while the page stays re
   // Solved stays solved and the best score stays: a later failed attempt takes nothing away.
   assert.equal((await dataOf(CODE)).solved, 'true');
   assert.equal((await summary()).earned, 35);
+  // What is saved (and exported) keeps the code and answer that earned the score beside the loop.
+  await page.waitForFunction(
+    ([key, id]) => JSON.parse(localStorage.getItem(key)).exercises[id].code.includes('while (true)'),
+    [STORAGE_KEY, CODE],
+  );
+  const entry = JSON.parse(await savedProgress()).exercises[CODE];
+  assert.match(entry.code, /while \(true\) \{\}/);
+  assert.equal(entry.best_code, RIGHT_MEDIAN);
+  assert.ok(entry.best_answer.results.every((r) => 'value' in r), JSON.stringify(entry.best_answer));
+  assert.ok(entry.last_answer.results.every((r) => r.timeout === true), JSON.stringify(entry.last_answer));
 });
 
 test('code: Stop ends a run without grading it', async () => {

@@ -93,6 +93,24 @@ test('an attempt counts, keeps the best score and stays solved after a worse ret
   assert.equal(recordAttempt(fresh, { correct: false }, null).best_score, 0);
 });
 
+test('the answer and code that earned the best score are kept beside a worse last attempt', () => {
+  const fresh = { attempts: 0, solved: false, best_score: 0, last_answer: null, code: null };
+  const good = { results: [{ value: 3 }] };
+  const solved = recordAttempt(fresh, { correct: true, score: 15 }, good, 'function f(x) { return 3; }');
+  assert.deepEqual([solved.best_answer, solved.best_code], [good, 'function f(x) { return 3; }']);
+  // An endless loop afterwards times out: the last answer changes, the scoring one does not.
+  const loop = { results: [{ timeout: true }] };
+  const after = recordAttempt({ ...solved, code: 'while (true) {}' }, { correct: false, score: 0 }, loop, 'while (true) {}');
+  assert.deepEqual(after.last_answer, loop);
+  assert.equal(after.code, 'while (true) {}');
+  assert.deepEqual([after.best_score, after.best_answer, after.best_code], [15, good, 'function f(x) { return 3; }']);
+  // A numeric exercise has no code: the scoring answer alone.
+  const numeric = recordAttempt(fresh, { correct: true, score: 10 }, { value: 2 });
+  assert.deepEqual([numeric.best_answer, numeric.best_code], [{ value: 2 }, null]);
+  // A failed first attempt scores nothing and keeps no scoring answer.
+  assert.equal('best_answer' in recordAttempt(fresh, { correct: false, score: 0 }, { value: 1 }), false);
+});
+
 test('the chapter summary adds best scores against points and counts solved exercises', () => {
   const exercises = [
     { id: 'a', points: 10 },

@@ -120,12 +120,12 @@ export function createCard(ex, { bridge, store }) {
 
   // One graded attempt: ask core, then count it. A failure to grade is shown beside the
   // control and counts nothing (the student did nothing wrong).
-  const grade = async (answer, savedAnswer) => {
+  const grade = async (answer, savedAnswer, code = null) => {
     const sent = answerWithEvidence(answer, ex.evidence, ex.evidence ? latestResult(ex.evidence.experiment) : null);
     const graded = await bridge.call('gradeExercise', { id: ex.id, seed, answer: sent }, { where });
     // An import rebuilt the cards meanwhile: this grade belongs to the replaced progress.
     if (!alive) throw new Error('your progress was replaced by an import while this answer was graded; submit it again');
-    store.update(ex.id, recordAttempt(store.entry(ex.id), graded, savedAnswer));
+    store.update(ex.id, recordAttempt(store.entry(ex.id), graded, savedAnswer, code));
     refresh();
     return graded;
   };

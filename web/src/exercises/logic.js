@@ -60,15 +60,21 @@ export function nextHintText({ hintCount, attempts, solved }) {
 
 /**
  * The saved state after one graded attempt: attempts + 1, solved once correct (and staying
- * solved), the best score kept, the answer remembered for the next visit.
+ * solved), the best score kept with the answer (and, for code, the code) that earned it, the
+ * answer remembered for the next visit. A later, worse attempt replaces only the last answer:
+ * an export carries what scored, not an endless loop typed afterwards.
+ * @param {string|null} [code] the code that was run, for a code exercise
  */
-export function recordAttempt(entry, grade, answer) {
+export function recordAttempt(entry, grade, answer, code = null) {
+  const score = Number.isFinite(grade.score) ? grade.score : 0;
+  const better = score > entry.best_score || (grade.correct === true && !entry.solved);
   return {
     ...entry,
     attempts: entry.attempts + 1,
     solved: entry.solved || grade.correct === true,
-    best_score: Math.max(entry.best_score, Number.isFinite(grade.score) ? grade.score : 0),
+    best_score: Math.max(entry.best_score, score),
     last_answer: answer,
+    ...(better ? { best_answer: answer, best_code: code } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 // The student's progress: a versioned JSON object kept in localStorage (the seed that picks
-// their exercise variants, and per exercise the attempts, solved state, best score, last
-// answer and code draft), its validation, migration, export and import. The answer shapes
+// their exercise variants, and per exercise the attempts, solved state, best score with the
+// answer and code that earned it, last answer and code draft), its validation, migration, export and import. The answer shapes
 // follow core's grader ({value}, {values}, {choice}, {results}).
 // Pure validation/migration functions plus a store that takes its storage as an argument, so
 // node:test covers all of it. Not for: grading or rendering (exercises/engine.js does that).
@@ -17,6 +17,10 @@ const MAX_SEED = 0xffffffff;
 export const MAX_PROGRESS_DEPTH = 32;
 const TOP_LEVEL_FIELDS = ['version', 'seed', 'exercises', 'exported_at'];
 const ENTRY_FIELDS = ['attempts', 'solved', 'best_score', 'last_answer', 'code'];
+// What earned best_score: the answer core graded then and, for a code exercise, the code that
+// produced it, kept beside the last answer and the draft (which may be worse, or an endless
+// loop). Optional, so progress saved before they existed still reads.
+const BEST_FIELDS = ['best_answer', 'best_code'];
 const ANSWER_FIELDS = ['value', 'values', 'choice', 'results'];
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -83,8 +87,8 @@ function entryProblems(id, entry) {
   if (!isObject(entry)) return [`${at} is ${describe(entry)}, it must be an object`];
   const problems = [];
   for (const key of Object.keys(entry)) {
-    if (!ENTRY_FIELDS.includes(key)) {
-      problems.push(`${at}: unknown field "${key}" (allowed: ${ENTRY_FIELDS.join(', ')})`);
+    if (!ENTRY_FIELDS.includes(key) && !BEST_FIELDS.includes(key)) {
+      problems.push(`${at}: unknown field "${key}" (allowed: ${[...ENTRY_FIELDS, ...BEST_FIELDS].join(', ')})`);
     }
   }
   for (const key of ENTRY_FIELDS) {
@@ -104,6 +108,12 @@ function entryProblems(id, entry) {
     problems.push(`${at}.code is ${describe(code)}, it must be a string or null`);
   }
   if ('last_answer' in entry && answer !== null) problems.push(...answerProblems(`${at}.last_answer`, answer));
+  if ('best_answer' in entry && entry.best_answer !== null) {
+    problems.push(...answerProblems(`${at}.best_answer`, entry.best_answer));
+  }
+  if ('best_code' in entry && entry.best_code !== null && typeof entry.best_code !== 'string') {
+    problems.push(`${at}.best_code is ${describe(entry.best_code)}, it must be a string or null`);
+  }
   if (Number.isInteger(attempts) && solved === true && attempts === 0) {
     problems.push(`${at} is solved with 0 attempts; solving takes at least one attempt`);
   }
