@@ -1,6 +1,6 @@
 // libFuzzer target for core's one JSON reader (parse_json_text): for any bytes it returns a
 // value no deeper than kMaxJsonDepth or throws ValueError; any other exception, a crash or
-// sanitizer report is a finding. How to build and run it (Debian's clang), and the last
+// sanitizer report is a finding. Built by the asan preset; how to run it, and the last
 // run's figures: docs/RELIABILITY.md.
 #include <cstddef>
 #include <cstdint>

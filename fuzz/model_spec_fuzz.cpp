@@ -2,7 +2,7 @@
 // model builder read): any bytes build a Model that writes back to JSON, or throw a
 // perflab::Error; the tracker is capped as in wasm (256 MiB here), so a spec too large to
 // build is an AllocationError, not an allocation the fuzzer counts as a leak or OOM.
-// Needs core built with the sanitizers (command in docs/RELIABILITY.md).
+// Built by the asan preset (fuzz/CMakeLists.txt); how to run it: docs/RELIABILITY.md.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

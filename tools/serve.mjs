@@ -1,6 +1,12 @@
 // Serves the built page (web/dist) on localhost with the COOP/COEP headers from
-// vite.config.js, so the page is cross-origin isolated (finer timers), and prints the URL.
-// Usage: node tools/serve.mjs [--port N] [--host H]
+// vite.config.js, so the page is cross-origin isolated (finer timers), and each response's
+// Content-Security-Policy (tools/csp.mjs, sent by vite.config.js's plugin), and prints the URL.
+// With --course FILE (or PERFLAB_COURSE=FILE) it also serves FILE as the page's course.json,
+// which puts the page in course mode (README "Deploying"); without it, a course.json in
+// web/dist is served if there is one, else the page runs in practice mode.
+// Usage: node tools/serve.mjs [--port N] [--host H] [--course FILE]
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { preview } from 'vite';
 
 const args = process.argv.slice(2);
@@ -14,9 +20,19 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
+const course = option('course', null);
+if (course !== null) {
+  if (!existsSync(course)) {
+    console.error(`tools/serve.mjs: --course names ${course}, which does not exist`);
+    process.exit(2);
+  }
+  process.env.PERFLAB_COURSE = path.resolve(course);
+}
+
 const server = await preview({
   preview: { host: option('host', '127.0.0.1'), port, strictPort: false, open: false },
   logLevel: 'warn',
 });
 const url = server.resolvedUrls?.local?.[0] ?? `http://127.0.0.1:${server.httpServer.address().port}/`;
-console.log(`\nperflab is served at ${url}\n(Ctrl+C stops the server)`);
+const mode = process.env.PERFLAB_COURSE ? `course mode (course.json from ${process.env.PERFLAB_COURSE})` : 'practice mode unless web/dist holds a course.json';
+console.log(`\nperflab is served at ${url}\n${mode}\n(Ctrl+C stops the server)`);

@@ -2,6 +2,7 @@
 // JSON.parse/JSON.stringify, so the page sees exactly the shapes the native CLI prints.
 // Not for: running student code (the page's sandbox worker does; core grades its results).
 #include "convert.hpp"
+#include "perflab/grading/course.hpp"
 #include "perflab/grading/grader.hpp"
 
 namespace perflab::wasm {
@@ -20,12 +21,26 @@ val grade_exercise_js(val id, val seed, val answer) {
   return to_val(grade_exercise(exercise_id, variant_seed, to_json(answer, "answer")));
 }
 
+val exercise_bank_version_js() { return val(exercise_bank_version()); }
+
+val course_from_json_js(val course) { return to_val(to_json(course_from_json(to_json(course, "course")))); }
+
+// {seed, student_id}: the seed a student of this course draws, and the id as it was hashed.
+val course_seed_js(val course, val student_id) {
+  const Course c = course_from_json(to_json(course, "course"));
+  const std::string id = to_string(student_id, "student_id");
+  return to_val(nlohmann::json{{"seed", course_seed(c, id)}, {"student_id", normalize_student_id(id)}});
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(perflab_grader) {
   expose<&exercise_bank_js>("exerciseBank");
   expose<&exercise_variant_js>("exerciseVariant");
   expose<&grade_exercise_js>("gradeExercise");
+  expose<&exercise_bank_version_js>("exerciseBankVersion");
+  expose<&course_from_json_js>("courseFromJson");
+  expose<&course_seed_js>("courseSeed");
 }
 
 }  // namespace perflab::wasm

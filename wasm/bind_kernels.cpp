@@ -57,7 +57,7 @@ MatmulTiles to_tiles(const val& tiles) {
   const val keys = val::global("Object").call<val>("keys", tiles);
   const std::size_t n = keys["length"].as<std::size_t>();
   for (std::size_t i = 0; i < n; ++i) {
-    const std::string key = keys[i].as<std::string>();
+    const std::string key = to_string(keys[i], "a field name");
     std::size_t* field = key == "tile_m" ? &t.m : key == "tile_n" ? &t.n : key == "tile_k" ? &t.k
                                                                                          : nullptr;
     if (field == nullptr) {

@@ -1,5 +1,7 @@
 // Bindings about the module itself: which build this is and what the tensor allocator holds.
 // Not for: anything computed; see convert.hpp for the conversions and the error seam.
+#include <malloc.h>
+
 #include "convert.hpp"
 #include "perflab/kernels/kernels.hpp"
 #include "perflab/tensor/memory.hpp"
@@ -20,7 +22,9 @@ val build_info() {
   return o;
 }
 
-// Absolute numbers from the process-wide tracker (tensor storage only).
+// Absolute numbers from the process-wide tracker (tensor storage only), and heap_bytes: what
+// malloc holds in all (mallinfo's in-use bytes: tensors, vectors, strings, JSON), for the
+// tests that check memory stays flat over many calls.
 val memory_stats() {
   const MemoryTracker& tracker = MemoryTracker::global();
   val o = val::object();
@@ -28,6 +32,7 @@ val memory_stats() {
   o.set("peak_bytes", static_cast<double>(tracker.peak_bytes()));
   o.set("allocation_count", static_cast<double>(tracker.allocation_count()));
   o.set("cap_bytes", static_cast<double>(tracker.cap_bytes()));
+  o.set("heap_bytes", static_cast<double>(mallinfo().uordblks));
   return o;
 }
 

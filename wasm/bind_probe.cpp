@@ -35,7 +35,7 @@ void require_keys(const val& object, const std::string& name,
   const val keys = val::global("Object").call<val>("keys", object);
   const std::size_t n = keys["length"].as<std::size_t>();
   for (std::size_t i = 0; i < n; ++i) {
-    const std::string key = keys[i].as<std::string>();
+    const std::string key = to_string(keys[i], "a field name");
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
       throw ValueError("unknown field \"" + key + "\" in " + name + "; the allowed fields are " +
                        list);

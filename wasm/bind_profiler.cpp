@@ -16,7 +16,7 @@ namespace {
 
 // A spec as JSON text (the editor's content) or as an object.
 nlohmann::json to_spec(const val& spec) {
-  if (spec.isString()) return spec_from_text(spec.as<std::string>());
+  if (spec.isString()) return spec_from_text(to_string(spec, "spec"));
   if (spec.isUndefined() || spec.isNull() || spec.typeOf().as<std::string>() != "object") {
     throw ValueError("spec must be a model spec object or its JSON text, got " + describe(spec));
   }

@@ -1,6 +1,7 @@
 // Bindings for the statistics of the Benchmarking chapter: the summary of one sample, the
 // comparison of two, complexity fits of times against sizes, the interleaved A/B runner
-// on two variants of one of the lab's kernels, and the raw samples of one kernel. Plain objects and arrays in and out; every
+// on two variants of one of the lab's kernels (and its order and analysis for rounds timed
+// elsewhere), and the raw samples of one kernel. Plain objects and arrays in and out; every
 // field keeps core's name (summary.hpp, compare.hpp, complexity.hpp, ab.hpp).
 // Not for: the statistics themselves (core/src/stats) or timing JS functions.
 #include <algorithm>
@@ -185,11 +186,25 @@ val fit_complexity_js(val sizes, val times) {
                  {"warning", r.warning}});
 }
 
-AbMode to_ab_mode(const val& v) {
-  const std::string mode = to_string(v, "options.mode");
+AbMode to_ab_mode(const val& v, const std::string& name = "options.mode") {
+  const std::string mode = to_string(v, name);
   if (mode == ab_mode_name(AbMode::interleaved)) return AbMode::interleaved;
   if (mode == ab_mode_name(AbMode::sequential)) return AbMode::sequential;
-  throw ValueError("options.mode must be \"interleaved\" or \"sequential\", got " + describe(v));
+  throw ValueError(name + " must be \"interleaved\" or \"sequential\", got " + describe(v));
+}
+
+// The fields of an A/B run about its rounds, the same for runAB and analyzeAB.
+json ab_result_json(const AbResult& r) {
+  json a_first = json::array();
+  for (bool f : r.a_first) a_first.push_back(f);
+  return {{"mode", ab_mode_name(r.mode)},
+          {"rounds", r.a_ms.size()},
+          {"a_ms", r.a_ms},
+          {"b_ms", r.b_ms},
+          {"a_first", a_first},
+          {"drift_a", drift_json(r.drift_a)},
+          {"drift_b", drift_json(r.drift_b)},
+          {"comparison", comparison_json(r.comparison)}};
 }
 
 // The A/B runner on the lab's kernels (run_kernel_ab: op "matmul" or "gelu", two variants, n).
@@ -203,7 +218,7 @@ val run_ab_js(val op, val variant_a, val variant_b, val n, val options) {
   AbOptions o;
   read_option(options, "rounds",
               [&](const val& v, const std::string& k) { o.rounds = to_int(v, k); });
-  read_option(options, "mode", [&](const val& v, const std::string&) { o.mode = to_ab_mode(v); });
+  read_option(options, "mode", [&](const val& v, const std::string& k) { o.mode = to_ab_mode(v, k); });
   read_option(options, "warmup",
               [&](const val& v, const std::string& k) { o.warmup = to_int(v, k); });
   read_option(options, "min_sample_ms", [&](const val& v, const std::string& k) {
@@ -213,24 +228,55 @@ val run_ab_js(val op, val variant_a, val variant_b, val n, val options) {
   o.seed = o.compare.seed;  // one seed: the order of each round and the bootstrap
 
   const AbResult r = run_kernel_ab(name, va, vb, size, o);
+  json out = {{"op", name}, {"n", size}, {"variant_a", va}, {"variant_b", vb}};
+  out.update(ab_result_json(r));
+  out["inner_iterations_a"] = r.inner_iterations_a;
+  out["inner_iterations_b"] = r.inner_iterations_b;
+  out["resolution_ms"] = r.resolution_ms;
+  return to_val(out);
+}
 
-  json a_first = json::array();
-  for (bool f : r.a_first) a_first.push_back(f);
-  return to_val({{"op", name},
-                 {"n", size},
-                 {"variant_a", va},
-                 {"variant_b", vb},
-                 {"mode", ab_mode_name(r.mode)},
-                 {"rounds", o.rounds},
-                 {"a_ms", r.a_ms},
-                 {"b_ms", r.b_ms},
-                 {"a_first", a_first},
-                 {"inner_iterations_a", r.inner_iterations_a},
-                 {"inner_iterations_b", r.inner_iterations_b},
-                 {"resolution_ms", r.resolution_ms},
-                 {"drift_a", drift_json(r.drift_a)},
-                 {"drift_b", drift_json(r.drift_b)},
-                 {"comparison", comparison_json(r.comparison)}});
+// Which arm runs first in each round (ab_round_order): the seeded order runAB would use, for
+// an A/B whose arms the page times in two builds.
+val ab_round_order_js(val mode, val rounds, val seed) {
+  const AbMode m = to_ab_mode(mode, "mode");
+  const int n = to_int(rounds, "rounds");
+  json order = json::array();
+  for (bool f : ab_round_order(m, n, to_seed_option(seed, "seed"))) order.push_back(f);
+  return to_val(order);
+}
+
+// Core's analysis of one sample of each arm per round collected outside (analyze_ab): the
+// fields runAB returns about its rounds (mode, rounds, a_ms, b_ms, a_first, drift_a, drift_b,
+// comparison); the page adds what it measured them with.
+val analyze_ab_js(val a_ms, val b_ms, val a_first, val options) {
+  const std::vector<double> a = to_sample(a_ms, "a_ms");
+  const std::vector<double> b = to_sample(b_ms, "b_ms");
+  std::vector<bool> first;
+  if (!val::global("Array").call<bool>("isArray", a_first)) {
+    throw ValueError("a_first must be an array of booleans, got " + describe(a_first));
+  }
+  const double length = a_first["length"].as<double>();
+  if (length > static_cast<double>(kMaxSampleValues)) {
+    throw ValueError("a_first has " + describe(a_first["length"]) + " values; at most " +
+                     std::to_string(kMaxSampleValues) + " are allowed");
+  }
+  for (std::size_t i = 0; i < static_cast<std::size_t>(length); ++i) {
+    const val f = a_first[i];
+    if (!f.isTrue() && !f.isFalse()) {
+      throw ValueError("a_first[" + std::to_string(i) + "] must be true or false, got " +
+                       describe(f));
+    }
+    first.push_back(f.isTrue());
+  }
+  check_option_keys(options, {"mode", "seed", "alpha", "threshold", "bootstrap_resamples",
+                              "min_samples"});
+  AbOptions o;
+  read_option(options, "mode",
+              [&](const val& v, const std::string& k) { o.mode = to_ab_mode(v, k); });
+  o.compare = to_compare_options(options);
+  o.seed = o.compare.seed;
+  return to_val(ab_result_json(analyze_ab(a, b, first, o)));
 }
 
 // The raw samples of one of the lab's kernels (lab_kernel + sample_kernel): every per-call
@@ -322,6 +368,8 @@ EMSCRIPTEN_BINDINGS(perflab_stats) {
   expose<&compare_samples_js>("compareSamples");
   expose<&fit_complexity_js>("fitComplexity");
   expose<&run_ab_js>("runAB");
+  expose<&ab_round_order_js>("abRoundOrder");
+  expose<&analyze_ab_js>("analyzeAB");
   expose<&sample_kernel_js>("sampleKernel");
 }
 

@@ -62,9 +62,12 @@ std::string describe_at(const val& v, int depth) {
   if (type == "function") return "a function";
   if (type == "symbol") return "a symbol";
   if (type == "string") {
-    std::string s = v.as<std::string>();
-    if (s.size() > kMaxQuotedChars) s = s.substr(0, kMaxQuotedChars) + "...";
-    return "\"" + s + "\"";
+    // Sliced in JS first: copying a 200 MB string into wasm to quote 40 characters of it
+    // could fill the module's memory.
+    const bool cut = js_length(v) > kMaxQuotedChars;
+    const std::string s = cut ? v.call<val>("slice", 0, kMaxQuotedChars).as<std::string>()
+                              : v.as<std::string>();
+    return "\"" + s + (cut ? "..." : "") + "\"";
   }
   if (v.isNull()) return "null";
   if (is_array(v)) {
@@ -161,6 +164,14 @@ std::uint32_t to_seed(const val& v) {
 
 std::string to_string(const val& v, const std::string& name) {
   if (!v.isString()) throw ValueError(name + " must be a string, got " + describe(v));
+  // Refused by length before Embind copies it: its copy calls malloc from JS and writes
+  // through the result unchecked, so a string the heap cannot hold must never get there.
+  // UTF-16 units: the UTF-8 bytes may be up to 3 times as many; core's parse_json_text
+  // then checks the bytes.
+  if (js_length(v) > kMaxJsonTextBytes) {
+    throw ValueError(name + " is " + std::to_string(js_length(v)) + " characters long; at most " +
+                     std::to_string(kMaxJsonTextBytes) + " (16 MiB) are allowed");
+  }
   return v.as<std::string>();
 }
 
@@ -212,7 +223,7 @@ void check_option_keys(const val& options, const std::vector<std::string>& allow
   const val keys = val::global("Object").call<val>("keys", options);
   const std::size_t n = js_length(keys);
   for (std::size_t i = 0; i < n; ++i) {
-    const std::string key = keys[i].as<std::string>();
+    const std::string key = to_string(keys[i], "an option's name");
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
       throw ValueError("unknown option \"" + key + "\"; the allowed options are " + list);
     }
@@ -260,7 +271,14 @@ EM_JS(emscripten::EM_VAL, perflab_stringify, (emscripten::EM_VAL handle), {
 
 nlohmann::json to_json(const val& v, const std::string& name) {
   const val text = val::take_ownership(perflab_stringify(v.as_handle()));
-  if (text.isString()) return parse_json_text(text.as<std::string>(), name);
+  if (text.isString()) {
+    if (js_length(text) > kMaxJsonTextBytes) {
+      throw ValueError(name + " is " + std::to_string(js_length(text)) +
+                       " characters as JSON; at most " + std::to_string(kMaxJsonTextBytes) +
+                       " (16 MiB) are allowed");
+    }
+    return parse_json_text(text.as<std::string>(), name);
+  }
   if (text.isUndefined()) {
     throw ValueError(name + " must be a JSON value such as an object, got " + describe(v));
   }
@@ -295,12 +313,29 @@ val copy_to_float32_array(const float* data, std::size_t n) {
 // and messages contain characters such as "×".
 val make_js_error(const char* message) { return val::global("Error").new_(std::string(message)); }
 
-// The JS half of expose(). The try/catch is for JS exceptions raised inside wasm by JS that
-// the bindings call (JSON.stringify of a cyclic object, a throwing getter): they bypass
-// guarded(), so the wrapper at least restores the wasm stack pointer before rethrowing.
+// The JS half of expose(). A JS exception raised inside wasm by JS that the bindings call (a
+// throwing getter, a Proxy's trap) would bypass guarded() and every C++ destructor between,
+// leaking the heap memory those destructors free. So each argument is first copied one level
+// deep in JS (an object's own enumerable fields, an array of up to 10,000 entries: options,
+// tiles, shapes and sizes), which runs any getter or trap before wasm is entered; what they
+// throw becomes an Error naming the function. Deeper values reach C++ only through
+// JSON.stringify, whose exceptions to_json catches in JS. Should an exception still cross
+// wasm, the catch restores the stack pointer and releases the Embind handles the call created
+// (each a slot that was free, or past the end of the handle table, before the call). A wasm
+// trap or an abort (WebAssembly.RuntimeError) is rethrown as it is, for the worker to
+// replace the module.
 EM_JS(void, perflab_define_js_wrapper, (const char* name_ptr), {
   var name = UTF8ToString(name_ptr);
   var rawName = 'raw_' + name;
+  var unreadable = function(e) {
+    var reason = e instanceof Error ? e.message : String(e);
+    return new Error(name + '() could not read its arguments: ' + reason, {cause: e});
+  };
+  var snapshot = function(v) {
+    if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v)) return v;
+    if (Array.isArray(v)) return v.length <= 10000 ? Array.prototype.slice.call(v) : v;
+    return Object.assign({}, v);
+  };
   Module[name] = function() {
     var raw = Module[rawName];
     var args = Array.prototype.slice.call(arguments);
@@ -308,13 +343,28 @@ EM_JS(void, perflab_define_js_wrapper, (const char* name_ptr), {
       throw new Error(name + '() takes at most ' + raw.length + ' arguments, got ' + args.length);
     }
     while (args.length < raw.length) args.push(undefined);
+    try {
+      args = args.map(snapshot);
+    } catch (e) {
+      throw unreadable(e);
+    }
     var sp = stackSave();
+    var handles = emval_handle_array.length;
+    var free = emval_free_list.slice();
     var result;
     try {
       result = raw.apply(null, args);
     } catch (e) {
       stackRestore(sp);
-      throw e;
+      var wasFree = new Set(free);
+      for (var h = 5; h < emval_handle_array.length; ++h) {
+        if (emval_handle_array[h] !== undefined && (h >= handles || wasFree.has(h))) {
+          emval_handle_array[h] = undefined;
+          emval_free_list.push(h);
+        }
+      }
+      if (e instanceof WebAssembly.RuntimeError) throw e;
+      throw unreadable(e);
     }
     if (result instanceof Error) throw result;
     return result;

@@ -113,14 +113,14 @@ describe('A/B, quick', () => {
     const csv = await download(page, ab.btn('csv'));
     assert.equal(csv.name, 'perflab-benchmarking-ab.csv');
     assert.equal(csv.lines.length, 3);
-    assert.match(csv.lines[1], /^(simd|scalar),gelu,4096,unfused,fused-simd,interleaved,\d+,/);
+    assert.match(csv.lines[1], /^(simd|scalar),gelu,4096,unfused,fused-simd,(simd|scalar),(simd|scalar),interleaved,\d+,/);
     const rounds = await download(page, ab.btn('rounds-csv'));
     assert.equal(rounds.name, 'perflab-benchmarking-ab-rounds.csv');
-    assert.equal(rounds.lines[0], 'mode,op,n,variant_a,variant_b,round,a_first,a_ms,b_ms');
+    assert.equal(rounds.lines[0], 'mode,op,n,variant_a,variant_b,build_a,build_b,round,a_first,a_ms,b_ms');
     const perMode = Number((await tableRows(page, ab))[0][1]);
     assert.equal(rounds.lines.length, 1 + 2 * perMode);
-    assert.match(rounds.lines[1], /^interleaved,gelu,4096,unfused,fused-simd,1,(true|false),[\d.e-]+,[\d.e-]+$/);
-    assert.match(rounds.lines.at(-1), new RegExp(`^sequential,gelu,4096,unfused,fused-simd,${perMode},true,`));
+    assert.match(rounds.lines[1], /^interleaved,gelu,4096,unfused,fused-simd,(simd|scalar),(simd|scalar),1,(true|false),[\d.e-]+,[\d.e-]+$/);
+    assert.match(rounds.lines.at(-1), new RegExp(`^sequential,gelu,4096,unfused,fused-simd,(simd|scalar),(simd|scalar),${perMode},true,`));
   });
 
   test('the capstone, answered with the interleaved row’s numbers as the page shows them, is graded correct by core', async () => {

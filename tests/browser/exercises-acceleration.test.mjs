@@ -3,7 +3,8 @@
 // exercise, the timed matmul whose last test reports both medians and their ratio (whether it
 // passes depends on the machine, so only the report is asserted), and the experiment-backed
 // exercises: Submit stays disabled until the roofline experiment on the page has run, then
-// answers computed from the figures the page shows are graded right from that run's rows.
+// answers computed from the figures the page shows are graded right from that run's rows,
+// and are saved with those rows.
 // Needs `npx vite build` first (and the wasm build PERFLAB_WASM_DIR points at).
 
 import assert from 'node:assert/strict';
@@ -132,6 +133,19 @@ test('experiment-backed: Submit waits for a run of the roofline experiment, then
   await card(CLASSIFY).locator('label.pl-ex-choice', { hasText: label }).locator('input').check();
   assert.equal(await submitAndWait(CLASSIFY, () => card(CLASSIFY).locator('button[type="submit"]').click()), 'true');
   assert.equal((await dataOf(CLASSIFY)).bestScore, '20');
+
+  // The saved answers are what core graded, rows included, so a teacher re-grades them from
+  // the run they came from (docs/SUBMISSION.md).
+  const rowCount = Number((await note.textContent()).match(/your run \((\d+) rows?\)/)[1]);
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('perflab.progress.v1')).exercises);
+  for (const id of [RIDGE, CLASSIFY]) {
+    const { evidence } = saved[id].best_answer;
+    assert.equal(evidence.experiment, 'acceleration-roofline', id);
+    assert.equal(evidence.rows.length, rowCount, id);
+    assert.deepEqual(saved[id].last_answer, saved[id].best_answer, id);
+  }
+  assert.equal(saved[CLASSIFY].best_answer.attempt, 1);
+  assert.equal(saved[RIDGE].best_answer.values.length, 2);
 });
 
 test('the page logged no console errors', () => {

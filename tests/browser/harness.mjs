@@ -79,16 +79,35 @@ export function collectErrors(page, errors = []) {
   return errors;
 }
 
+/** True when `url` is a request to an origin other than `origin` (data: and blob: are local). */
+export function isForeign(url, origin) {
+  return !url.startsWith(`${origin}/`) && url !== origin && !url.startsWith('data:') && !url.startsWith('blob:');
+}
+
+/**
+ * Records every request the context makes (the page's and its workers') to an origin other
+ * than `origin` into `foreign` (issue 14: the page asks no other origin for anything).
+ */
+export function collectForeignRequests(context, origin, foreign = []) {
+  context.on('request', (r) => {
+    if (isForeign(r.url(), origin)) foreign.push(`${r.method()} ${r.url()}`);
+  });
+  return foreign;
+}
+
 /**
  * Serves the page, opens it and waits for the machine facts to arrive from the lab worker.
+ * Every test that opens the lab this way also checks that the page and its workers asked no
+ * origin but the page's own for anything: close() throws, naming the requests, if they did.
  * @param {{query?: string, hash?: string, waitForFacts?: boolean}} [options]
- * @returns {Promise<{url, page, context, errors: string[], close: () => Promise<void>}>}
+ * @returns {Promise<{url, page, context, errors: string[], foreignRequests: string[], close: () => Promise<void>}>}
  */
 export async function openLab({ query = '', hash = '', waitForFacts = true } = {}) {
   const server = await startPreview();
   let browser;
   try {
     browser = await launchBrowser();
+    const foreignRequests = collectForeignRequests(browser.context, new URL(server.url).origin);
     const page = browser.context.pages()[0] ?? (await browser.context.newPage());
     const errors = collectErrors(page);
     const url = `${server.url}${query}${hash}`;
@@ -100,9 +119,13 @@ export async function openLab({ query = '', hash = '', waitForFacts = true } = {
       page,
       context: browser.context,
       errors,
+      foreignRequests,
       async close() {
         await browser.close();
         await server.close();
+        if (foreignRequests.length > 0) {
+          throw new Error(`the page asked another origin for something:\n${foreignRequests.join('\n')}`);
+        }
       },
     };
   } catch (err) {

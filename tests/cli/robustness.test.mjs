@@ -5,7 +5,9 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
 
-import { perflab, scratchDir } from './cli.mjs';
+import { spawnSync } from 'node:child_process';
+
+import { cli, perflab, scratchDir } from './cli.mjs';
 
 const dir = scratchDir('robustness');
 const writeSpec = (name, text) => {
@@ -62,12 +64,25 @@ test('a directory or a binary file given as a spec is named for what it is', () 
   assertRefused(perflab('compare', dir, nul), /is a directory; give the path of a JSON file/);
 });
 
-test('a file over 64 MiB is refused at the limit, not read whole', () => {
-  const big = writeSpec('big.json', ' '.repeat(65 * 1024 * 1024));
+test('a file over 16 MiB is refused at the limit, not read whole', () => {
+  const big = writeSpec('big.json', ' '.repeat(17 * 1024 * 1024));
   try {
     assertRefused(perflab('profile', big),
-      /^perflab: spec file '.*big\.json' is larger than 64 MiB, the most perflab reads from a file$/m);
+      /^perflab: spec file '.*big\.json' is larger than 16 MiB, the most perflab reads from a file$/m);
   } finally {
     rmSync(big);
   }
+});
+
+test('the native tensor cap refuses a spec before it allocates, and says how to change the cap', () => {
+  // 64 × 1,048,576 floats is a 256 MiB input: over a 64 MiB cap. Without a cap, a spec
+  // with 16 GiB of activations ran until the system killed it.
+  const big = writeSpec('cap.json', JSON.stringify({
+    name: 'wide', input: [64, 1048576], layers: [{ type: 'ReLU' }],
+  }));
+  const r = spawnSync(cli, ['profile', big], {
+    encoding: 'utf8', env: { ...process.env, PERFLAB_TENSOR_CAP_MIB: '64' },
+  });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /^perflab: cannot allocate 256\.0 MiB for a tensor: the lab's memory cap is 64\.0 MiB and 0 B is in use; use smaller sizes \(the CLI's cap is 4096 MiB unless PERFLAB_TENSOR_CAP_MIB sets another\)$/m);
 });

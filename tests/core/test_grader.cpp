@@ -164,10 +164,11 @@ TEST_CASE("the exercise bank JSON describes every exercise without its answers")
     CAPTURE(e.dump());
     for (const char* field : {"id", "chapter", "title", "prompt", "kind", "points", "hints",
                               "grader_reference", "tolerance", "unit", "parts", "choices",
-                              "function_name", "starter_code", "time_limit_ms", "evidence"}) {
+                              "function_name", "starter_code", "time_limit_ms", "scoring",
+                              "evidence"}) {
       CHECK(e.contains(field));
     }
-    CHECK(e.size() == 16);
+    CHECK(e.size() == 17);
     CHECK(e.at("tolerance").contains("text"));
     CHECK_FALSE(contains_key_recursive(e, "expected"));
   }
@@ -451,9 +452,19 @@ TEST_CASE("grade_exercise rejects malformed numeric and choice answers with full
                        "answer has an unknown field \"unit\"; allowed: \"value\"", ValueError);
 
   CHECK_THROWS_WITH_AS(grade_exercise(kBound, 1, {{"value", 0}}),
-                       "answer has an unknown field \"value\"; allowed: \"choice\"", ValueError);
+                       "answer has an unknown field \"value\"; allowed: \"choice\", \"attempt\"",
+                       ValueError);
   CHECK_THROWS_WITH_AS(grade_exercise(kBound, 1, json::array()),
-                       "answer must be an object like {\"choice\": 0}, got []", ValueError);
+                       "answer must be an object like {\"choice\": 0, \"attempt\": 1}, got []",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(grade_exercise(kBound, 1, {{"choice", 0}, {"attempt", 0}}),
+                       "answer.attempt (which try this is, 1 for the first) must be an integer "
+                       "from 1 to 1000, got 0",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(grade_exercise(kBound, 1, {{"choice", 0}, {"attempt", 1.5}}),
+                       "answer.attempt (which try this is, 1 for the first) must be an integer "
+                       "from 1 to 1000, got 1.5",
+                       ValueError);
   CHECK_THROWS_WITH_AS(grade_exercise(kBound, 1, json::object()),
                        "answer.choice is missing; it must be an integer from 0 to 1",
                        ValueError);
@@ -552,4 +563,62 @@ TEST_CASE("code feedback prints decimals with ten significant digits, not round-
     const bool cut = message.find("… (" + std::to_string(args.at(0).size()) + " values))") != std::string::npos;
     CHECK((whole || cut));
   }
+}
+
+TEST_CASE("choice answers are scored by tries, so clicking through the choices does not pay") {
+  // (choices - attempt) / (choices - 1), at least 0, by hand:
+  CHECK(choice_score_fraction(2, 1) == 1.0);
+  CHECK(choice_score_fraction(2, 2) == 0.0);
+  CHECK(choice_score_fraction(4, 1) == 1.0);
+  CHECK(choice_score_fraction(4, 2) == doctest::Approx(2.0 / 3.0));
+  CHECK(choice_score_fraction(4, 3) == doctest::Approx(1.0 / 3.0));
+  CHECK(choice_score_fraction(4, 4) == 0.0);
+  CHECK(choice_score_fraction(3, 7) == 0.0);
+  CHECK_THROWS_AS(choice_score_fraction(1, 1), ValueError);
+  CHECK_THROWS_AS(choice_score_fraction(3, 0), ValueError);
+
+  // Brute force on a two-choice exercise: the right answer on the second try earns nothing.
+  int right = -1;
+  for (int c = 0; c < 2; ++c) {
+    if (grade_exercise(kBound, 5, {{"choice", c}}).at("correct") == true) right = c;
+  }
+  REQUIRE(right >= 0);
+  const json first = grade_exercise(kBound, 5, {{"choice", right}, {"attempt", 1}});
+  CHECK(first.at("score") == 10);
+  CHECK(first.at("attempt") == 1);
+  const json second = grade_exercise(kBound, 5, {{"choice", right}, {"attempt", 2}});
+  CHECK(second.at("correct") == true);
+  CHECK(second.at("score") == 0);
+  CHECK(second.at("feedback").get<std::string>().find(
+            "Found on try 2 of 2 choices, so it earns no points.") != std::string::npos);
+
+  // A four-choice exercise: 2/3 of the points on the second try.
+  const Exercise& four = find_exercise("profiling.latency-statistic");
+  REQUIRE(four.choices.size() == 4);
+  int right4 = -1;
+  for (int c = 0; c < 4; ++c) {
+    if (grade_exercise(four.id, 9, {{"choice", c}}).at("correct") == true) right4 = c;
+  }
+  REQUIRE(right4 >= 0);
+  const json try2 = grade_exercise(four.id, 9, {{"choice", right4}, {"attempt", 2}});
+  CHECK(try2.at("score").get<double>() == doctest::Approx(four.points * 2.0 / 3.0));
+  CHECK(try2.at("feedback").get<std::string>().find("so it earns 2/3 of the points.") !=
+        std::string::npos);
+  // A wrong answer earns nothing whatever the try.
+  CHECK(grade_exercise(four.id, 9, {{"choice", (right4 + 1) % 4}, {"attempt", 1}}).at("score") == 0);
+
+  // The card says so, from core.
+  CHECK(exercise_to_json(four).at("scoring") ==
+        "Full points on the first try; each wrong try before the right one takes away 1/3 of "
+        "them, so guessing through all 4 choices earns nothing.");
+  CHECK(scoring_text(find_exercise(kBound)) ==
+        "Full points on the first try only: with two choices, a second try earns nothing.");
+}
+
+TEST_CASE("the bank version is a stable content hash") {
+  const std::string v = exercise_bank_version();
+  CHECK(v.size() == 5 + 16);
+  CHECK(v.rfind("bank-", 0) == 0);
+  CHECK(v.find_first_not_of("0123456789abcdef", 5) == std::string::npos);
+  CHECK(exercise_bank_version() == v);  // computed once, same every call
 }

@@ -87,3 +87,20 @@ TEST_CASE("text nested deeper than the limit is refused before it is parsed") {
                        "`perflab bench --json`",
                        ValueError);
 }
+
+TEST_CASE("text longer than the limit is refused before it is read") {
+  // In wasm, parsing such a text could fill the module's memory, and the JSON library's
+  // destructor allocates, so an out-of-memory there ends in an abort instead of an error.
+  std::string text = "[" + std::string(kMaxJsonTextBytes, ' ') + "]";
+  CHECK_THROWS_WITH_AS(parse_json_text(text, "answer"),
+                       "answer is 16777218 bytes of text; at most 16777216 (16 MiB) are allowed",
+                       ValueError);
+  text.resize(kMaxJsonTextBytes - 1);
+  text.back() = ']';
+  CHECK(parse_json_text(text, "answer").is_array());
+  CHECK_THROWS_WITH_AS(cli_report_from_text(std::string(kMaxJsonTextBytes + 1, ' ')),
+                       "pasted text is not perflab JSON: it is 16777217 bytes of text; at most "
+                       "16777216 (16 MiB) are allowed; paste the whole output of `perflab "
+                       "roofline --json` or `perflab bench --json`",
+                       ValueError);
+}

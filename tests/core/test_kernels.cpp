@@ -294,19 +294,24 @@ TEST_CASE("the blocked matmul gives the reference result for any tile sizes") {
 TEST_CASE("a tile size below 1 is an error naming the tile") {
   const Tensor a({2, 3}), b({3, 4});
   CHECK_THROWS_WITH_AS(matmul_blocked(a, b, MatmulTiles{0, 256, 128}),
-                       "tile_m must be at least 1, got 0", ValueError);
+                       "tile_m must be between 1 and 4096, got 0", ValueError);
   CHECK_THROWS_WITH_AS(matmul_blocked(a, b, MatmulTiles{64, 0, 128}),
-                       "tile_n must be at least 1, got 0", ValueError);
+                       "tile_n must be between 1 and 4096, got 0", ValueError);
   CHECK_THROWS_WITH_AS(matmul_blocked(a, b, MatmulTiles{64, 256, 0}),
-                       "tile_k must be at least 1, got 0", ValueError);
-  CHECK_THROWS_WITH_AS(MatmulTiles({0, 0, 0}).validate(), "tile_m must be at least 1, got 0",
+                       "tile_k must be between 1 and 4096, got 0", ValueError);
+  CHECK_THROWS_WITH_AS(MatmulTiles({0, 0, 0}).validate(), "tile_m must be between 1 and 4096, got 0",
                        ValueError);
   Tensor out({2, 4});
   CHECK_THROWS_WITH_AS(
       matmul_blocked_kernel(out.data(), a.data(), b.data(), 2, 3, 4, MatmulTiles{1, 1, 0}),
-      "tile_k must be at least 1, got 0", ValueError);
+      "tile_k must be between 1 and 4096, got 0", ValueError);
   CHECK_THROWS_WITH_AS(measure_matmul_blocked(8, MatmulTiles{8, 0, 8}, TimerOptions{}),
-                       "tile_n must be at least 1, got 0", ValueError);
+                       "tile_n must be between 1 and 4096, got 0", ValueError);
+  // A tile of 2^31 − 1 used to be taken (45 s at n=4096 in wasm; near 2^32 its loop counter
+  // wraps in wasm32): a tile never needs to exceed the largest measured matrix.
+  CHECK_THROWS_WITH_AS(measure_matmul_blocked(8, MatmulTiles{64, 2147483647, 128}, TimerOptions{}),
+                       "tile_n must be between 1 and 4096, got 2147483647", ValueError);
+  CHECK_NOTHROW(MatmulTiles{4096, 4096, 4096}.validate());
   CHECK_NOTHROW(MatmulTiles{}.validate());
   CHECK(MatmulTiles{}.m == 64);
   CHECK(MatmulTiles{}.n == 256);

@@ -14,6 +14,7 @@
 #include "perflab/base/error.hpp"
 #include "perflab/model/layers.hpp"
 #include "perflab/model/model.hpp"
+#include "perflab/model/zoo.hpp"
 #include "perflab/tensor/tensor.hpp"
 
 using namespace perflab;
@@ -497,4 +498,26 @@ TEST_CASE("a model built in C++ checks its chain and can drop caches for inferen
   CHECK_THROWS_WITH_AS(Model("empty", {}, {}),
                        "model empty: the input shape must have at least the batch dimension",
                        ValueError);
+}
+
+TEST_CASE("a spec with more layers or input dimensions than the limits is refused before it is built") {
+  // 1,000 ReLU layers took 36 s to profile in wasm; a rank-7 input is no model the lab has.
+  nlohmann::json spec = {{"name", "deep"}, {"input", {2, 3}}, {"layers", nlohmann::json::array()}};
+  for (std::size_t i = 0; i < kMaxModelLayers + 1; ++i) spec["layers"].push_back({{"type", "ReLU"}});
+  CHECK_THROWS_WITH_AS(model_from_json(spec),
+                       "layers has 257 entries; at most 256 are allowed (a TransformerBlock counts "
+                       "as one: use blocks for depth)",
+                       ValueError);
+  spec["layers"].erase(spec["layers"].begin());
+  CHECK(model_from_json(spec).size() == kMaxModelLayers);
+  const nlohmann::json wide = {{"name", "rank"}, {"input", {1, 1, 1, 1, 1, 1, 1}},
+                               {"layers", {{{"type", "ReLU"}}}}};
+  CHECK_THROWS_WITH_AS(model_from_json(wide),
+                       "input has 7 dimensions; at most 6 are allowed (batch first, e.g. "
+                       "[N, C, H, W] or [B, T, D])",
+                       ValueError);
+  for (const ZooEntry& e : zoo()) {
+    CAPTURE(e.name);
+    CHECK(model_from_json(e.spec).size() <= kMaxModelLayers);
+  }
 }

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "perflab/base/error.hpp"
 #include "perflab/model/layers.hpp"
@@ -301,6 +302,18 @@ TEST_CASE("cli_report_from_text normalizes a report and names what is wrong") {
                          "pasted perflab JSON: rows[0].op is \"conv\"; known operations: matmul, "
                          "add, mul, gelu, sum, softmax, layernorm",
                          ValueError);
+    // Found by fuzz/report_fuzz.cpp: a "quick" that is not a boolean ended the reader with
+    // the JSON library's type_error (the binding cliReport answered with library text).
+    for (const auto& [quick, shown] : {std::pair{nlohmann::json("yes"), "\"yes\""},
+                                       std::pair{nlohmann::json(nullptr), "null"},
+                                       std::pair{nlohmann::json::array({1}), "[1]"}}) {
+      nlohmann::json odd = report;
+      odd["quick"] = quick;
+      CHECK_THROWS_WITH_AS(cli_report_from_text(odd.dump()),
+                           ("pasted perflab JSON: quick must be true or false, got " +
+                            std::string(shown)).c_str(),
+                           ValueError);
+    }
     report["rows"] = nlohmann::json::array();
     CHECK_THROWS_WITH_AS(cli_report_from_text(report.dump()),
                          "pasted perflab JSON: rows must be a non-empty array, got an empty array",

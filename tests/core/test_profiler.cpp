@@ -385,6 +385,37 @@ TEST_CASE("profile_backward_pass puts counted backward FLOPs beside the 2x rule"
   CHECK(b.measured_ms == b.backward.median_ms);
   CHECK(b.backward.samples >= 1);
   CHECK(b.memory.step_peak_bytes > 0);
+  // Forward and backward come from one interleaved run: as many rounds of each, and the
+  // ratio divides the two medians of that run. On the real clock the rounds are as many as
+  // fit the 50 ms budget: one when a round outlasts it (the scalar build under the
+  // sanitizers); the next case pins the count on a fake clock.
+  CHECK(b.rounds >= 1);
+  CHECK(b.forward.per_call_ms.size() == b.rounds);
+  CHECK(b.backward.per_call_ms.size() == b.rounds);
+  CHECK(b.ratio_to_forward == doctest::Approx(b.backward.median_ms / b.forward.median_ms));
+  const json j = to_json(b);
+  CHECK(j["timing"] == "interleaved");
+  CHECK(j["rounds"] == b.rounds);
+  CHECK(j["forward_ms"] == b.forward.median_ms);
+  CHECK(j["forward_latency"]["samples"].get<std::size_t>() + j["forward_latency"]["outliers"].get<std::size_t>() == b.rounds);
+  CHECK(j["latency"]["samples"].get<std::size_t>() + j["latency"]["outliers"].get<std::size_t>() == b.rounds);
+}
+
+TEST_CASE("profile_backward_pass times forward and backward interleaved on the given clock") {
+  // A clock read costs 2^-20 ms and nothing else advances it, so every batch of calls
+  // lasts two reads' worth: the run must still take the same rounds of each, in one run.
+  FakeClock clock(0.0, 1.0 / (1 << 20));
+  Model m = zoo_model("linear_128_64");
+  ProfileOptions o = tiny_options();
+  o.timer.samples = 3;
+  o.timer.max_total_ms = 1e6;
+  o.timer.max_inner_iterations = 4;
+  const BackwardProfile b = profile_backward_pass(m, o, clock);
+  CHECK(b.rounds == 3);
+  CHECK(b.forward.per_call_ms.size() == 3);
+  CHECK(b.backward.per_call_ms.size() == 3);
+  CHECK(b.forward.inner_iterations == 4);
+  CHECK(b.backward.inner_iterations == 4);
 }
 
 TEST_CASE("a ProfilerContext counts no input gradient for the first layer of a training backward") {
@@ -612,6 +643,8 @@ TEST_CASE("the whole profile as JSON has the CLI's fields and the hand-computed 
   CHECK(j["backward"]["measured_ms"].is_number());
   CHECK(j["backward"]["estimated_ms"].is_number());
   CHECK(j["top_operations"].size() == 10);  // one pass forward and backward, five layers
+  CHECK(j["top_operations_passes"] == 1);
+  CHECK(j["backward"]["timing"] == "interleaved");
 
   SUBCASE("without timing layers or backward, those fields are null or absent") {
     ProfileOptions o = tiny_options();

@@ -336,3 +336,106 @@ TEST_CASE("lab_kernel names its kernel and checks its arguments; sample_kernel k
                          "n must be between 1 and 4096 for matmul, got 5000", ValueError);
   }
 }
+
+TEST_CASE("ab_round_order is run_ab's order for the seed; sequential runs A first every round") {
+  const auto run_order = [](std::uint64_t seed) {
+    FakeClock clock(0.0, kReadCostMs);
+    AbOptions o;
+    o.seed = seed;
+    o.warmup = 0;
+    o.rounds = 12;
+    o.min_sample_ms = 0;
+    o.max_inner_iterations = 1;  // one call a sample: the calls below move the fake clock only
+    o.compare.bootstrap_resamples = 100;
+    return run_ab([&] { clock.advance(1.0); }, [&] { clock.advance(2.0); }, o, clock).a_first;
+  };
+  for (std::uint64_t seed : {1, 5, 42}) {
+    CAPTURE(seed);
+    const std::vector<bool> order = ab_round_order(AbMode::interleaved, 12, seed);
+    CHECK(order == run_order(seed));
+    CHECK(order == ab_round_order(AbMode::interleaved, 12, seed));  // reproducible
+    // A longer schedule starts with the shorter one: round r's draw does not depend on R.
+    const std::vector<bool> longer = ab_round_order(AbMode::interleaved, 20, seed);
+    CHECK(std::vector<bool>(longer.begin(), longer.begin() + 12) == order);
+  }
+  CHECK(ab_round_order(AbMode::interleaved, 30, 5) != ab_round_order(AbMode::interleaved, 30, 6));
+  CHECK(ab_round_order(AbMode::sequential, 4, 5) == std::vector<bool>(4, true));
+  CHECK(ab_round_order(AbMode::interleaved, 1, 5).size() == 1);
+  CHECK_THROWS_WITH_AS(ab_round_order(AbMode::interleaved, 0, 5),
+                       "rounds must be between 1 and 100000, got 0", ValueError);
+}
+
+TEST_CASE("analyze_ab on samples collected elsewhere equals run_ab's own analysis of them") {
+  // run_ab on a fake clock whose B arm drifts (1% slower per call), then analyze_ab on the
+  // samples it returned: the same comparison, drift and warning, field by field.
+  for (AbMode mode : {AbMode::interleaved, AbMode::sequential}) {
+    CAPTURE(ab_mode_name(mode));
+    FakeClock clock(0.0, kReadCostMs);
+    double b_cost = 0.5;
+    AbOptions o;
+    o.mode = mode;
+    o.seed = 9;
+    o.warmup = 0;
+    o.rounds = 10;
+    o.min_sample_ms = 0;
+    o.max_inner_iterations = 1;
+    o.compare.bootstrap_resamples = 500;
+    o.compare.seed = 9;
+    const AbResult run = run_ab([&] { clock.advance(1.0); },
+                                [&] {
+                                  clock.advance(b_cost);
+                                  b_cost *= 1.01;
+                                },
+                                o, clock);
+    const AbResult again = analyze_ab(run.a_ms, run.b_ms, run.a_first, o);
+    CHECK(again.mode == mode);
+    CHECK(again.a_ms == run.a_ms);
+    CHECK(again.b_ms == run.b_ms);
+    CHECK(again.a_first == run.a_first);
+    const Comparison &x = again.comparison, &y = run.comparison;
+    CHECK(x.ratio == y.ratio);
+    CHECK(x.ratio_interval.low == y.ratio_interval.low);
+    CHECK(x.ratio_interval.high == y.ratio_interval.high);
+    CHECK(x.mann_whitney.p_value == y.mann_whitney.p_value);
+    CHECK(x.welch.p_value == y.welch.p_value);
+    CHECK(x.cliffs_delta == y.cliffs_delta);
+    CHECK(x.verdict == y.verdict);
+    CHECK(x.sentence == y.sentence);
+    CHECK(x.warning == y.warning);
+    CHECK(again.drift_b.rho == run.drift_b.rho);
+    CHECK(again.drift_b.detected == run.drift_b.detected);
+    CHECK(again.drift_b.detected);  // B slowed by about 1.01^6 between the thirds
+    CHECK(x.warning.find("B's samples drift across rounds") != std::string::npos);
+  }
+}
+
+TEST_CASE("analyze_ab on hand-made samples: the verdict, warnings first, and its refusals") {
+  AbOptions o;
+  o.compare.bootstrap_resamples = 200;
+  // Five rounds, A 2 ms and B 1 ms every time: B twice as fast, no spread, no drift.
+  const std::vector<double> a{2, 2, 2, 2, 2}, b{1, 1, 1, 1, 1};
+  const std::vector<bool> first{true, false, true, false, false};
+  const AbResult r = analyze_ab(a, b, first, o, {"A's batch was short"});
+  CHECK(r.comparison.ratio == doctest::Approx(2.0));
+  CHECK(r.comparison.verdict == Verdict::faster);
+  CAPTURE(r.comparison.sentence);
+  CHECK(r.comparison.sentence.rfind("B is 2.00x faster than A", 0) == 0);
+  CHECK(r.comparison.warning == "A's batch was short");
+  CHECK_FALSE(r.drift_a.detected);
+  CHECK(r.inner_iterations_a == 1);
+  // Two rounds: too few to decide, and no drift check below three.
+  const AbResult two = analyze_ab({2, 2}, {1, 1}, {true, false}, o);
+  CHECK(two.comparison.verdict == Verdict::too_few_samples);
+  CHECK(two.drift_a.p_value == 1.0);
+
+  CHECK_THROWS_WITH_AS(analyze_ab({1, 2}, {1}, {true, true}, o),
+                       "a_ms, b_ms and a_first must hold one value per round, got 2, 1 and 2 values",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(analyze_ab({1, -2}, {1, 1}, {true, true}, o),
+                       doctest::Contains("a_ms"), ValueError);
+  AbOptions seq = o;
+  seq.mode = AbMode::sequential;
+  CHECK_THROWS_WITH_AS(analyze_ab({1, 2}, {1, 1}, {true, false}, seq),
+                       "a_first[1] is false, but in sequential mode all of A runs before B",
+                       ValueError);
+}

@@ -1,8 +1,9 @@
 // Protects the timing numbers the page shows: statistics on data computed by hand
 // (10, 20, 30, 40 ms), Tukey outlier removal, the order-statistics CI of the median, and a
 // Timer driven by a FakeClock whose timed function advances it by a known amount per call,
-// so per-call times, batching, warmup, budget and cancel are exact. Nothing here asserts
-// real speed.
+// so per-call times, batching, warmup, budget and cancel are exact; the same for
+// run_interleaved, which must time its functions in alternating rounds of one run. Nothing
+// here asserts real speed.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -10,9 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "perflab/kernels/kernels.hpp"
 #include "perflab/timing/clock.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/profiler/profiler.hpp"
+#include "perflab/timing/interleaved.hpp"
 #include "perflab/timing/timer.hpp"
 
 using namespace perflab;
@@ -227,10 +230,11 @@ TEST_CASE("warmup calls are made before timing and never timed") {
   // Timed samples never include a 1000 ms call.
   CHECK(s.max_ms == doctest::Approx(0.5).epsilon(1e-5));
   CHECK(calls == 5 + 1 + 3 + 30 * 3);
-  // No clock read between warmup calls; the first timed call follows a fresh read.
+  // Between warmup calls one clock read, the budget's; the first timed call follows the
+  // budget's read after warmup and a fresh read.
   REQUIRE(reads_at_call.size() > 6);
-  for (int i = 1; i < 5; ++i) CHECK(reads_at_call[i] == reads_at_call[0]);
-  CHECK(reads_at_call[5] == reads_at_call[4] + 1);
+  for (int i = 1; i < 5; ++i) CHECK(reads_at_call[i] == reads_at_call[0] + i);
+  CHECK(reads_at_call[5] == reads_at_call[4] + 2);
 }
 
 TEST_CASE("progress is reported after each sample and can cancel the run") {
@@ -274,11 +278,59 @@ TEST_CASE("the time budget stops sampling early and the warning says what to rai
         "time budget)");
 }
 
-TEST_CASE("a budget spent before sampling still leaves two samples") {
+TEST_CASE("a call longer than the whole budget is timed once, and the warning says so") {
+  // 1 s per call, a 5 ms budget: the first warmup call spends it, then one timed call. The
+  // old rule (all warmup, a calibration batch, two samples) took 6 calls, 1,200 times the
+  // budget.
   FakeClock clock(0.0, kReadCostMs);
-  const Stats s = Timer(clock).max_total_ms(0.001).run([&] { clock.advance(1.0); });
-  CHECK(s.samples + s.outliers == 2);
-  CHECK(s.warning.find("budget stopped sampling after 2 of 30 samples") != std::string::npos);
+  int calls = 0;
+  const Stats s = Timer(clock).max_total_ms(5).run([&] {
+    ++calls;
+    clock.advance(1000.0);
+  });
+  CHECK(calls == 2);
+  CHECK(s.samples == 1);
+  CHECK(s.per_call_ms.size() == 1);
+  CHECK(s.median_ms == doctest::Approx(1000.0));
+  CHECK(s.warning ==
+        "one call takes 1000 ms, so the 5 ms budget was spent after 1 of 3 warmup calls and 1 "
+        "of 30 samples: raise max_total_ms to about 34001 for all of them, or measure a smaller "
+        "size");
+}
+
+TEST_CASE("the one sample of an overlong call is reported as progress and can cancel") {
+  FakeClock clock(0.0, kReadCostMs);
+  std::vector<double> fractions;
+  Timer timer(clock);
+  timer.max_total_ms(5).on_progress([&](double f) {
+    fractions.push_back(f);
+    return false;
+  });
+  CHECK_THROWS_WITH_AS(timer.run([&] { clock.advance(1000.0); }), "cancelled after 1 of 30 samples",
+                       CancelledError);
+  CHECK(fractions == std::vector<double>{1.0});
+}
+
+TEST_CASE("without warmup, a calibration batch that spends the budget is the one sample") {
+  FakeClock clock(0.0, kReadCostMs);
+  TimerOptions o;
+  o.warmup = 0;
+  o.min_sample_ms = 50;
+  o.max_total_ms = 30;
+  int calls = 0;
+  // 4 ms per call: calibration batches of 1 and 10 calls (4 ms, 40 ms); the second spends the
+  // 30 ms budget, so it is the sample (4 ms per call) and no larger batch follows.
+  const Stats s = Timer(clock).options(o).run([&] {
+    ++calls;
+    clock.advance(4.0);
+  });
+  CHECK(calls == 11);
+  CHECK(s.samples == 1);
+  CHECK(s.inner_iterations == 10);
+  CHECK(s.median_ms == doctest::Approx(4.0).epsilon(1e-6));
+  CHECK(s.warning.rfind("one call takes 4 ms, so the 30 ms budget was spent after 0 of 0 warmup "
+                        "calls and 1 of 30 samples",
+                        0) == 0);
 }
 
 // The page's plans ask for 10 samples; Tukey's fences then often drop one or two. On a steady
@@ -433,4 +485,120 @@ TEST_CASE("read_timer_option sets the timer's fields from JSON and names a wrong
                        "options.warmup must be an integer, got 1.5", ValueError);
   CHECK_THROWS_WITH_AS(read_timer_option(o, "max_total_ms", nlohmann::json(true), "options.max_total_ms"),
                        "options.max_total_ms must be a number, got true", ValueError);
+}
+
+TEST_CASE("run_interleaved times each function in alternating rounds of one run") {
+  FakeClock clock(0.0, kReadCostMs);
+  TimerOptions o;
+  o.warmup = 1;
+  o.samples = 5;
+  o.min_sample_ms = 2;
+  std::string log;  // one letter per call: f (1 ms) and b (2 ms)
+  const InterleavedStats run = run_interleaved(
+      {[&] { log += 'f'; clock.advance(1.0); }, [&] { log += 'b'; clock.advance(2.0); }}, o,
+      clock);
+  REQUIRE(run.stats.size() == 2);
+  CHECK(run.rounds == 5);
+  const Stats& f = run.stats[0];
+  const Stats& b = run.stats[1];
+  CHECK(f.median_ms == doctest::Approx(1.0).epsilon(1e-5));
+  CHECK(b.median_ms == doctest::Approx(2.0).epsilon(1e-5));
+  // target 2 ms: f grows 1 → 3 calls (1 · 1.4 · 2 / 1 = 2.8), b lasts 2 ms at one call.
+  CHECK(f.inner_iterations == 3);
+  CHECK(b.inner_iterations == 1);
+  CHECK(f.per_call_ms.size() == 5);
+  CHECK(b.per_call_ms.size() == 5);
+  // Warmup f then b; calibration f (1, then 3 calls) then b (1 call); then five rounds of
+  // three f and one b: interleaved, never all of f before all of b.
+  std::string rounds;
+  for (int r = 0; r < 5; ++r) rounds += "fffb";
+  CHECK(log == "fb" + std::string("f") + "fff" + "b" + rounds);
+  CHECK(f.warning.empty());
+  CHECK(b.warning.empty());
+}
+
+TEST_CASE("run_interleaved's budget is max_total_ms per function, and Timer::run is one function") {
+  FakeClock clock(0.0, kReadCostMs);
+  TimerOptions o;
+  o.warmup = 0;
+  o.min_sample_ms = 10;
+  o.max_total_ms = 50;
+  // Calibration: f 1 + 10 calls (11 ms), b the same (22 ms); rounds of 10 + 10 ms end at 42,
+  // 62, 82, 102 ms: the fourth spends the 2 × 50 ms budget.
+  const InterleavedStats run =
+      run_interleaved({[&] { clock.advance(1.0); }, [&] { clock.advance(1.0); }}, o, clock);
+  CHECK(run.rounds == 4);
+  for (const Stats& s : run.stats) {
+    CHECK(s.per_call_ms.size() == 4);
+    CHECK(s.warning.find("the 50 ms budget stopped sampling after 4 of 30 samples") !=
+          std::string::npos);
+  }
+  CHECK_THROWS_WITH_AS(run_interleaved({}, o, clock),
+                       "run_interleaved needs at least one function, got none", ValueError);
+}
+
+TEST_CASE("run_interleaved reports progress per round and can be cancelled") {
+  FakeClock clock(0.0, kReadCostMs);
+  TimerOptions o;
+  o.warmup = 0;
+  o.samples = 4;
+  int reports = 0;
+  CHECK_THROWS_WITH_AS(run_interleaved({[&] { clock.advance(1.0); }, [&] { clock.advance(1.0); }},
+                                       o, clock, [&](double) { return ++reports < 2; }),
+                       "cancelled after 2 of 4 samples", CancelledError);
+  CHECK(reports == 2);
+}
+
+TEST_CASE("a measurement whose one call cannot fit its budget is refused before any work") {
+  // 2·4096³ FLOPs take at least 1,375 ms at 100 GFLOP/s: a 5 ms budget ran 90 s in wasm.
+  TimerOptions o;
+  o.max_total_ms = 5;
+  CHECK_THROWS_WITH_AS(measure_matmul("naive", 4096, o),
+                       "one call of naive matmul at n=4096 is 1.37e+11 FLOPs, at least 1375 ms "
+                       "at 100 GFLOP/s (faster than any one core), more than max_total_ms = 5: "
+                       "raise max_total_ms to at least 1375, or use a smaller size",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(
+      measure_linear_point(1024, 1024, 1024, "naive", o),
+      "one call of a Linear layer's forward is 2.15e+09 FLOPs, at least 22 ms at 100 GFLOP/s "
+      "(faster than any one core), more than max_total_ms = 5: raise max_total_ms to at least "
+      "22, or use a smaller size",
+      ValueError);
+  CHECK_NOTHROW(check_call_fits_budget(5e8, "x", o));  // 5 ms at the bound: it may fit
+}
+
+TEST_CASE("a model point whose one forward pass cannot fit its budget is refused before timing") {
+  TimerOptions o;
+  o.max_total_ms = 5;
+  const nlohmann::json spec = {{"name", "x"},
+                               {"input", {64, 2048}},
+                               {"layers", {{{"type", "Linear"}, {"in", 2048}, {"out", 2048}}}}};
+  const std::string message =
+      "one call of a forward pass of x at batch 64 is 5.37e+08 FLOPs, at least 6 ms at 100 "
+      "GFLOP/s (faster than any one core), more than max_total_ms = 5: raise max_total_ms to at "
+      "least 6, or use a smaller size";
+  CHECK_THROWS_WITH_AS(measure_forward_point(spec, 0, o), message.c_str(), ValueError);
+  CHECK_THROWS_WITH_AS(measure_profiling_overhead(spec, 0, o), message.c_str(), ValueError);
+  // The first layer computes no input gradient: backward is twice forward here.
+  CHECK_THROWS_WITH_AS(measure_backward_point(spec, 0, o),
+                       "one call of a forward and backward pass of x at batch 64 is 1.07e+09 "
+                       "FLOPs, at least 11 ms at 100 GFLOP/s (faster than any one core), more "
+                       "than max_total_ms = 5: raise max_total_ms to at least 11, or use a "
+                       "smaller size",
+                       ValueError);
+  // The whole profile checks the same before its first pass: forward alone, then with the
+  // backward pass it also times.
+  Model model = model_from_json(spec);
+  ProfileOptions po;
+  po.timer = o;
+  po.backward = false;
+  CHECK_THROWS_WITH_AS(profile_model(model, po), message.c_str(), ValueError);
+  po.backward = true;
+  po.timer.max_total_ms = 8;
+  CHECK_THROWS_WITH_AS(profile_model(model, po),
+                       "one call of a forward and backward pass of x at batch 64 is 1.07e+09 "
+                       "FLOPs, at least 11 ms at 100 GFLOP/s (faster than any one core), more "
+                       "than max_total_ms = 8: raise max_total_ms to at least 11, or use a "
+                       "smaller size",
+                       ValueError);
 }

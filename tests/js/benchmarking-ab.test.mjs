@@ -87,11 +87,14 @@ test('ab: A and B must differ and belong to one kernel, and n stays within the p
       ? { ...c, options: ['matmul:simd', 'matmul:packed', 'gelu:fused'].map((value) => ({ value, label: value })) }
       : c,
   );
-  const raws = { 'variant-a': 'matmul:simd', 'variant-b': 'matmul:packed', n: '64', seed: '1' };
+  const raws = { compare: 'variants', 'variant-a': 'matmul:simd', 'variant-b': 'matmul:packed', n: '64', seed: '1' };
   assert.deepEqual(readControls(controls, raws).problems, {});
   assert.match(readControls(controls, { ...raws, 'variant-b': 'matmul:simd' }).problems['variant-b'], /^B must differ from A/);
   assert.match(readControls(controls, { ...raws, 'variant-b': 'gelu:fused' }).problems['variant-b'], /same kernel: A is a matmul variant, B a gelu one/);
   assert.match(readControls(controls, { ...raws, n: '100000' }).problems.n, /^for matmul, n must be at most 512 here/);
+  // Across builds B is variant A in the SIMD build: the variant-B select is not consulted.
+  assert.deepEqual(readControls(controls, { ...raws, compare: 'builds', 'variant-b': 'matmul:simd' }).problems, {});
+  assert.deepEqual(readControls(controls, { ...raws, compare: 'builds', 'variant-b': 'gelu:fused' }).problems, {});
   assert.equal(sizeProblem('gelu:fused', 100000), null);
   assert.deepEqual(parseKernel('gelu:fused-simd'), { op: 'gelu', variant: 'fused-simd' });
 });
@@ -157,10 +160,14 @@ test('ab: the CSV has one line per mode with both samples; the per-round CSV one
   assert.match(lines[0], /^build,op,n,variant_a,variant_b,mode,rounds,.*,verdict,sentence,warning,a_ms,b_ms$/);
   assert.match(lines[1], /^simd,matmul,64,simd,packed,interleaved,3,4,8,0\.005,2,1,2,1\.5,2\.5,0\.1,0\.01,-4,-1,7,too_few_samples,too few samples to decide \(3 and 3; at least 5 each\),,2 2\.1 1\.9,1 1\.1 0\.9$/);
   const rounds = toCsv(ab.abRoundRows(rows)).trimEnd().split('\r\n');
-  assert.equal(rounds[0], 'mode,op,n,variant_a,variant_b,round,a_first,a_ms,b_ms');
+  assert.equal(rounds[0], 'mode,op,n,variant_a,variant_b,build_a,build_b,round,a_first,a_ms,b_ms');
   assert.equal(rounds.length, 1 + 6);
-  assert.equal(rounds[2], 'interleaved,matmul,64,simd,packed,2,false,2.1,1.1');
-  assert.equal(rounds[4], 'sequential,matmul,64,simd,packed,1,true,2,1');
+  assert.equal(rounds[2], 'interleaved,matmul,64,simd,packed,simd,simd,2,false,2.1,1.1');
+  assert.equal(rounds[4], 'sequential,matmul,64,simd,packed,simd,simd,1,true,2,1');
+  // The experiment's CSV names the build of each arm (one build here).
+  const own = toCsv(rows, ab.AB_EXPERIMENT_CSV_COLUMNS).trimEnd().split('\r\n');
+  assert.match(own[0], /^build,op,n,variant_a,variant_b,build_a,build_b,mode,rounds,/);
+  assert.match(own[1], /^simd,matmul,64,simd,packed,simd,simd,interleaved,3,/);
 });
 
 test('ab: the analysis hands core’s comparison and drift of each mode to the renderer unchanged', () => {
@@ -177,5 +184,100 @@ test('ab: the analysis hands core’s comparison and drift of each mode to the r
 test('ab: the spec passes the framework’s checks', async () => {
   const { abExperiment } = await import('../../web/src/chapters/benchmarking/ab-experiment.js');
   assert.deepEqual(specProblems(abExperiment), []);
-  assert.equal(abExperiment.measure.fn, 'runAB');
+  assert.equal(abExperiment.measure({ values: VALUES }).fn, 'runAB');
+  assert.equal(abExperiment.measure({ values: { ...VALUES, compare: 'builds' } }).fn, 'sampleKernel');
+  assert.equal(abExperiment.pointLabel(ab.abPoints(VALUES, { quick: true })[0]), 'simd against packed matmul at N=64, interleaved');
+});
+
+// ---- across builds: variant A in the scalar build (A) against the SIMD build (B)
+
+const BUILD_VALUES = { ...VALUES, compare: 'builds', 'variant-a': 'matmul:packed' };
+// Core's orders (hand-written here: abRoundOrder's shape) and calibration rows (sampleKernel's).
+const ORDERS = { interleaved: [true, false, false], sequential: [true, true, true] };
+const CALIBRATION_ROWS = [
+  { build: 'scalar', arm: 'A', op: 'matmul', variant: 'packed', n: 64, samples_ms: [0.9], inner_iterations: 3, resolution_ms: 0.005 },
+  { build: 'simd', arm: 'B', op: 'matmul', variant: 'packed', n: 64, samples_ms: [0.2], inner_iterations: 12, resolution_ms: 0.005 },
+];
+const prepared = ab.buildPrepared(ORDERS, CALIBRATION_ROWS);
+// A sampleKernel row of a point: A takes 2 ms a call, B 0.5 ms, plus the round in µs.
+const sampled = (p) => rowOf('sampleKernel', p, {
+  samples_ms: [(p.arm === 'A' ? 2 : 0.5) + p.round / 1000],
+  inner_iterations: p.options.inner_iterations,
+  resolution_ms: 0.005,
+  clock_tick_ms: 0,
+  warning: '',
+}, p.build);
+
+test('across builds: each build calibrates once, with the timer’s rule and the run’s warmup', () => {
+  assert.deepEqual(ab.calibrationPoints(BUILD_VALUES, { quick: true }), [
+    { arm: 'A', build: 'scalar', op: 'matmul', variant: 'packed', n: 64, options: { warmup: ab.QUICK_AB.warmup, samples: 1 } },
+    { arm: 'B', build: 'simd', op: 'matmul', variant: 'packed', n: 64, options: { warmup: ab.QUICK_AB.warmup, samples: 1 } },
+  ]);
+  assert.deepEqual(prepared.calibration, {
+    A: { build: 'scalar', inner_iterations: 3, resolution_ms: 0.005 },
+    B: { build: 'simd', inner_iterations: 12, resolution_ms: 0.005 },
+  });
+});
+
+test('across builds: one point per arm and round, in core’s order, each in its arm’s build with its batch', () => {
+  const points = ab.abPoints(BUILD_VALUES, { quick: true, prepared });
+  assert.equal(points.length, 2 * 2 * 3);
+  const brief = (p) => `${p.mode[0]}${p.round}${p.arm}:${p.build}`;
+  assert.deepEqual(points.map(brief), [
+    // interleaved: round 1 A first, rounds 2 and 3 B first
+    'i1A:scalar', 'i1B:simd', 'i2B:simd', 'i2A:scalar', 'i3B:simd', 'i3A:scalar',
+    // sequential: every A round, then every B round
+    's1A:scalar', 's2A:scalar', 's3A:scalar', 's1B:simd', 's2B:simd', 's3B:simd',
+  ]);
+  assert.deepEqual(points[1], {
+    mode: 'interleaved', round: 1, arm: 'B', a_first: true, build: 'simd', op: 'matmul', variant: 'packed', n: 64,
+    options: { warmup: ab.ROUND_WARMUP, samples: 1, inner_iterations: 12 },
+  });
+  assert.ok(points.every((p) => p.options.inner_iterations === (p.arm === 'A' ? 3 : 12)), 'one batch per arm, calibrated once');
+  assert.equal(ab.buildPointLabel(points[2]), 'interleaved round 2: B, packed in the SIMD build');
+  assert.throws(() => ab.abPoints(BUILD_VALUES, { quick: true }), /needs core’s order and calibration first/);
+});
+
+test('across builds: the samples pair by round into what analyzeAB takes; a cancel keeps complete rounds only', () => {
+  const rows = ab.abPoints(BUILD_VALUES, { quick: true, prepared }).map(sampled);
+  const pairs = ab.pairRounds(rows);
+  assert.deepEqual(pairs.map((p) => p.mode), ['interleaved', 'sequential']);
+  assert.deepEqual(pairs[0].a_ms, [2.001, 2.002, 2.003]);
+  assert.deepEqual(pairs[0].b_ms, [0.501, 0.502, 0.503]);
+  assert.deepEqual(pairs[0].a_first, [true, false, false]);
+  assert.deepEqual(pairs[1].a_first, [true, true, true]);
+  assert.deepEqual(pairs[0].identity, {
+    op: 'matmul', n: 64, variant_a: 'packed', variant_b: 'packed', build_a: 'scalar', build_b: 'simd',
+    inner_iterations_a: 3, inner_iterations_b: 12, resolution_ms: 0.005,
+  });
+  // Cancelled after five points: rounds 1 and 2 are complete, round 3 has B only.
+  const partial = ab.pairRounds(rows.slice(0, 5));
+  assert.equal(partial.length, 1);
+  assert.deepEqual(partial[0].a_ms, [2.001, 2.002]);
+  assert.deepEqual(ab.pairRounds(rows.slice(0, 1)), []);
+  // Core's analysis (runAB's shape) joined to what was measured: the row the table, chart and capstone read.
+  const analysis = { mode: 'interleaved', rounds: 3, a_ms: pairs[0].a_ms, b_ms: pairs[0].b_ms, a_first: pairs[0].a_first, drift_a: drift, drift_b: drift, comparison: comparison() };
+  const row = ab.assembledRow(pairs[0], analysis);
+  assert.equal(row.build, 'scalar + simd');
+  assert.equal(row.comparison, analysis.comparison);
+  assert.deepEqual([row.build_a, row.build_b, row.variant_a, row.inner_iterations_b], ['scalar', 'simd', 'packed', 12]);
+});
+
+test('across builds: the chart names each arm’s build, in colours fixed by the controls, for samples and rows alike', () => {
+  const rows = ab.abPoints(BUILD_VALUES, { quick: true, prepared }).map(sampled);
+  assert.deepEqual(ab.armDomain(BUILD_VALUES), ['A: packed, scalar build', 'B: packed, SIMD build']);
+  const live = ab.roundSeries(rows, 'interleaved');
+  assert.deepEqual(live[0], { round: 1, ms: 2.001, arm: 'A: packed, scalar build' });
+  assert.deepEqual(live[2], { round: 2, ms: 0.502, arm: 'B: packed, SIMD build' });
+  const [pair] = ab.pairRounds(rows);
+  const assembled = ab.assembledRow(pair, { mode: 'interleaved', a_ms: pair.a_ms, b_ms: pair.b_ms, a_first: pair.a_first, comparison: comparison() });
+  assert.deepEqual(
+    new Set(ab.roundSeries([assembled], 'interleaved').map((p) => p.arm)),
+    new Set(ab.armDomain(BUILD_VALUES)),
+  );
+  assert.equal(ab.armText('packed', 'scalar'), 'packed in the scalar build');
+  assert.equal(ab.armText('packed', undefined), 'packed');
+  const analysed = ab.abAnalysis([assembled]);
+  assert.deepEqual([analysed.modes[0].build_a, analysed.modes[0].build_b], ['scalar', 'simd']);
+  assert.equal(analysed.rounds[0].build_a, 'scalar');
 });

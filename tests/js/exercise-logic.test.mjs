@@ -11,6 +11,7 @@ import {
   parsePartInputs,
   promptRuns,
   recordAttempt,
+  choiceAnswer,
   toleranceSentence,
   unlockedHintCount,
 } from '../../web/src/exercises/logic.js';
@@ -83,7 +84,7 @@ test('the next-hint sentence names the hint, and disappears when none is left', 
 test('an attempt counts, keeps the best score and stays solved after a worse retry', () => {
   const fresh = { attempts: 0, solved: false, best_score: 0, last_answer: null, code: 'x' };
   const wrong = recordAttempt(fresh, { correct: false, score: 0 }, { value: 1 });
-  assert.deepEqual(wrong, { attempts: 1, solved: false, best_score: 0, last_answer: { value: 1 }, code: 'x' });
+  assert.deepEqual(wrong, { attempts: 1, solved: false, best_score: 0, last_answer: { value: 1 }, code: 'x', hints_used: 1 });
   const partial = recordAttempt(wrong, { correct: false, score: 6 }, { code: 'a' });
   assert.equal(partial.best_score, 6);
   const right = recordAttempt(partial, { correct: true, score: 10 }, { value: 2 });
@@ -109,6 +110,22 @@ test('the answer and code that earned the best score are kept beside a worse las
   assert.deepEqual([numeric.best_answer, numeric.best_code], [{ value: 2 }, null]);
   // A failed first attempt scores nothing and keeps no scoring answer.
   assert.equal('best_answer' in recordAttempt(fresh, { correct: false, score: 0 }, { value: 1 }), false);
+});
+
+test('hints used count the failed tries before solving, up to the hint count', () => {
+  let e = { attempts: 0, solved: false, best_score: 0, last_answer: null, code: null, hints_used: 0 };
+  for (let i = 0; i < 3; ++i) e = recordAttempt(e, { correct: false, score: 0 }, { value: i }, null, { hintCount: 2 });
+  assert.deepEqual([e.attempts, e.hints_used], [3, 2]);
+  e = recordAttempt(e, { correct: true, score: 10 }, { value: 9 }, null, { hintCount: 2 });
+  assert.equal(e.hints_used, 2);
+  const solvedFirst = recordAttempt({ ...e, attempts: 0, solved: false, hints_used: 0 }, { correct: true, score: 10 }, { value: 9 }, null, { hintCount: 2 });
+  const afterSolving = recordAttempt(solvedFirst, { correct: false, score: 0 }, { value: 1 }, null, { hintCount: 2 });
+  assert.deepEqual([solvedFirst.hints_used, afterSolving.hints_used], [0, 0], 'tries after solving unlock nothing new');
+});
+
+test('a choice answer carries which try it is, counting the graded tries before it', () => {
+  assert.deepEqual(choiceAnswer(1, { attempts: 0 }), { choice: 1, attempt: 1 });
+  assert.deepEqual(choiceAnswer(0, { attempts: 1 }), { choice: 0, attempt: 2 });
 });
 
 test('the chapter summary adds best scores against points and counts solved exercises', () => {

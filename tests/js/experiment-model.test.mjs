@@ -19,6 +19,7 @@ import {
   labelOf,
   loadOptions,
   measureLongerHint,
+  measureOf,
   parseControl,
   pickOption,
   planPoints,
@@ -207,6 +208,22 @@ const goodSpec = () => ({
 test('a well-formed spec has no problems', () => {
   assert.deepEqual(specProblems(goodSpec()), []);
   assert.deepEqual(specProblems({ ...goodSpec(), measure: declaredSweep('measureMatmul', { payload: (v, points) => ({ points, builds: ['simd'] }) }) }), []);
+});
+
+test('a measure chosen per run needs pointLabel, and what it returns is checked at the run', () => {
+  const perRun = { ...goodSpec(), measure: ({ values }) => declaredSweep(values.n > 8 ? 'runAB' : 'measureMatmul') };
+  assert.deepEqual(specProblems(perRun), ['a measure chosen per run (a function) needs pointLabel']);
+  const labelled = { ...perRun, pointLabel: (p) => `n=${p.n}` };
+  assert.deepEqual(specProblems(labelled), []);
+  assert.equal(measureOf(labelled, { values: { n: 4 } }).fn, 'measureMatmul');
+  assert.equal(measureOf(labelled, { values: { n: 16 } }).fn, 'runAB');
+  assert.equal(labelOf(labelled, { n: 3 }), 'n=3');
+  assert.throws(() => measureOf({ ...labelled, measure: () => ({ fn: 'eval' }) }, { values: {} }), /^Error: experiment "demo": measure.fn "eval" is not a declared sweep point/);
+  assert.deepEqual(specProblems({ ...goodSpec(), prepare: 1, assemble: 'rows' }), [
+    'prepare must be an async function (values, {lab, bridge, values, quick, info, prepared, signal, where})',
+    'assemble must be an async function (rows, {lab, bridge, values, quick, info, prepared, signal, where})',
+  ]);
+  assert.deepEqual(specProblems({ ...goodSpec(), prepare: async () => null, assemble: async (rows) => rows }), []);
 });
 
 test('specProblems lists every mistake in a spec as a sentence', () => {

@@ -18,7 +18,9 @@ import {
   profileOptions,
   readSavedSpec,
   saveSpec,
+  passesText,
   topOperationBars,
+  topOperationColumns,
   totalsRows,
 } from '../../web/src/chapters/profiling/builder-data.js';
 
@@ -162,8 +164,8 @@ test('totals print core’s values beside the original’s estimates', () => {
     'Size',
     'FLOPs (2 per multiply-accumulate)',
     'Memory at batch 32',
-    'Time (forward pass, this machine)',
-    'Backward pass (training)',
+    'Inference on this machine (whole model, caches off)',
+    'Training on this machine (whole model, caches kept for the backward)',
   ]);
   const row = (label) => groups.flatMap((g) => g.rows).find((r) => r.label === label);
   assert.equal(row('Parameters').value, '8,256');
@@ -171,13 +173,44 @@ test('totals print core’s values beside the original’s estimates', () => {
   assert.equal(row('Per batch of 32').value, '524,288');
   assert.equal(row('Activations (every layer output)').value, '8.00 KiB (8,192 B)');
   assert.equal(row('Activations (every layer output)').estimate, '32.0 KiB (32,768 B) (input × 2)');
-  assert.equal(row('Latency median').value, '0.100 ms (95% CI 0.0900 – 0.110 ms)');
-  assert.equal(row('Backward time (measured)').value, '0.250 ms = 2.50 × forward (0.100 ms)');
-  assert.equal(row('Backward time (measured)').estimate, '0.200 ms (2 × forward)');
+  assert.equal(row('Forward time, inference, per batch of 32').value, '0.100 ms median (95% CI 0.0900 – 0.110 ms)');
+  assert.equal(row('Forward time, training, per batch of 32').value, '0.100 ms median');
+  assert.equal(row('Backward time, per batch of 32').value, '0.250 ms median = 2.50 × the training forward');
+  assert.equal(row('Backward time, per batch of 32').estimate, '0.200 ms (2 × the training forward)');
   assert.equal(row('Backward FLOPs (counted, matmul)').value, '524,288 = 1.00 × forward; the first layer’s dx (524,288) is not computed');
   assert.equal(row('Backward FLOPs (counted, matmul)').estimate, '1,048,576 (2 × forward)');
   assert.equal(row('Bottleneck').estimate, '"memory-bound" (peak MB/s vs 100 × GFLOP/s)');
   assert.equal(row('Timer warning'), undefined, 'no warning row without a warning');
+});
+
+test('each timed figure is one quantity with its own label, and the ratio names its forward', () => {
+  const rows = totalsRows({ ...profile, backward: { ...profile.backward, rounds: 10 } }).flatMap((g) => g.rows);
+  const timed = rows.filter((r) => r.quantity);
+  assert.deepEqual(timed.map((r) => r.quantity), ['forward-inference-ms', 'forward-training-ms', 'backward-ms']);
+  assert.equal(new Set(timed.map((r) => r.label)).size, timed.length, 'no two timed figures share a label');
+  for (const r of timed.filter((t) => /forward/i.test(t.label))) {
+    assert.match(r.label, /inference|training/, `"${r.label}" says which forward it is`);
+  }
+  const training = rows.find((r) => r.quantity === 'forward-training-ms');
+  assert.match(training.note, /interleaved with the backward: one forward, then one backward in each of 10 rounds/);
+});
+
+test('the interleaved training run’s timer warnings get their own row, once when they agree', () => {
+  const warned = (f, b) => totalsRows({ ...profile, backward: { ...profile.backward, forward_latency: { warning: f }, latency: { warning: b } } })
+    .flatMap((g) => g.rows)
+    .find((r) => r.label === 'Timer warning (training run)');
+  assert.equal(warned('', ''), undefined);
+  assert.equal(warned('budget', 'budget').value, 'budget');
+  assert.equal(warned('', 'CV 12%').value, 'backward: CV 12%');
+  assert.equal(warned('few', 'CV 12%').value, 'training forward: few · backward: CV 12%');
+});
+
+test('the bottleneck names the probe it was judged against', () => {
+  const judged = { reason: 'memory-bound: intensity 9.1 FLOP/byte is below the ridge point 12 FLOP/byte', probeTime: '03:12:05', probeAt: '1700000000000' };
+  const bottleneck = totalsRows(profile, judged).flatMap((g) => g.rows).find((r) => r.label === 'Bottleneck');
+  assert.equal(bottleneck.value, judged.reason);
+  assert.equal(bottleneck.probeAt, '1700000000000');
+  assert.match(bottleneck.note, /judged by core against the machine probe of 03:12:05/);
 });
 
 test('a profile without a backward pass has no backward group', () => {
@@ -185,9 +218,16 @@ test('a profile without a backward pass has no backward group', () => {
 });
 
 test('the layer table prints a layer; an untimed layer shows a dash', () => {
-  assert.deepEqual(LAYER_COLUMNS.map(headerText), ['#', 'layer', 'output shape', 'parameters', 'FLOPs per sample', 'activation', 'forward (ms)', 'GFLOP/s']);
+  assert.deepEqual(LAYER_COLUMNS.map(headerText), ['#', 'layer', 'output shape', 'parameters', 'FLOPs per sample', 'activation', 'forward alone, per batch (ms)', 'GFLOP/s']);
   assert.deepEqual(LAYER_COLUMNS.map((c) => cellText(c, profile.layers[0])), ['0', 'Linear #0', '[32, 64]', '8,256', '16,384', '8.00 KiB', '0.0900', '5.80']);
   assert.equal(cellText(LAYER_COLUMNS[6], { ...profile.layers[0], forward_ms: null }), '—');
+});
+
+test('the top operations’ total says over how many recorded passes it sums', () => {
+  const header = (p) => headerText(topOperationColumns(p).find((c) => c.key === 'total_ms'));
+  assert.equal(header({ top_operations_passes: 3 }), 'total over 3 recorded passes (ms)');
+  assert.equal(header({ top_operations_passes: 1 }), 'total over 1 recorded pass (ms)');
+  assert.equal(passesText({}), 'the recorded passes');
 });
 
 test('the top-operations chart takes core’s first ten rows in its order', () => {

@@ -1,7 +1,8 @@
 // Protects the student's saved progress: what counts as a valid progress object (and the
 // message for each kind of malformed one), that import refuses bad files without changing
 // anything, that exports round-trip, that corrupt saved entries are kept aside rather than
-// destroyed, and that the version-migration hook runs its steps in order.
+// destroyed, that the version-migration hook runs its steps in order, that a version 1 save
+// still loads, and that a new identity (another seed) keeps the earlier progress aside.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -9,6 +10,8 @@ import {
   PROGRESS_VERSION,
   STORAGE_KEY,
   createProgressStore,
+  ASIDE_KEY_PREFIX,
+  emptyEntry,
   emptyProgress,
   exportFileName,
   migrateProgress,
@@ -32,9 +35,17 @@ class MemoryStorage {
 }
 
 const fixedNow = () => new Date('2025-01-02T03:04:05.000Z');
-const entry = (over = {}) => ({ attempts: 1, solved: false, best_score: 0, last_answer: null, code: null, ...over });
+const entry = (over = {}) => ({ ...emptyEntry(), attempts: 1, ...over });
+const drop = (key) => {
+  const v = valid();
+  delete v[key];
+  return v;
+};
 const valid = () => ({
+  format: 'perflab-submission',
   version: PROGRESS_VERSION,
+  course: null,
+  student: null,
   seed: 123456789,
   exercises: {
     'profiling.linear-params': entry({ attempts: 2, solved: true, best_score: 10, last_answer: { value: 200960 } }),
@@ -51,25 +62,26 @@ test('a well-formed progress object has no problems', () => {
   assert.deepEqual(validateProgress(valid()), []);
   assert.deepEqual(validateProgress(emptyProgress(0)), []);
   assert.deepEqual(validateProgress({ ...emptyProgress(0xffffffff), exported_at: '2025-01-01T00:00:00Z' }), []);
+  assert.deepEqual(validateProgress(emptyProgress(5, { course: { id: 'c', title: 'C', chapters: ['profiling'] }, student: { id: 's1', name: 'A' } })), []);
 });
 
 test('each malformed shape is reported with the field and what is allowed', () => {
   const cases = [
-    [null, 'progress must be a JSON object, got null'],
-    [[1, 2], 'progress must be a JSON object, got an array'],
-    ['text', 'progress must be a JSON object, got the string "text"'],
-    [{ seed: 1, exercises: {} }, '"version" is missing'],
-    [{ ...valid(), version: 2 }, '"version" is the number 2, this page reads version 1'],
-    [{ ...valid(), version: '1' }, '"version" is the string "1", this page reads version 1'],
-    [{ version: 1, exercises: {} }, '"seed" is missing'],
+    [null, 'a submission must be a JSON object, got null'],
+    [[1, 2], 'a submission must be a JSON object, got an array'],
+    ['text', 'a submission must be a JSON object, got the string "text"'],
+    [drop('version'), '"version" is missing'],
+    [{ ...valid(), version: 1 }, '"version" is the number 1, this page reads version 2'],
+    [{ ...valid(), version: '1' }, '"version" is the string "1", this page reads version 2'],
+    [drop('seed'), '"seed" is missing'],
     [{ ...valid(), seed: -1 }, '"seed" is the number -1, it must be an integer from 0 to 4294967295'],
     [{ ...valid(), seed: 2 ** 32 }, '"seed" is the number 4294967296, it must be an integer from 0 to 4294967295'],
     [{ ...valid(), seed: 1.5 }, '"seed" is the number 1.5, it must be an integer from 0 to 4294967295'],
     [{ ...valid(), seed: '7' }, '"seed" is the string "7", it must be an integer from 0 to 4294967295'],
-    [{ version: 1, seed: 1 }, '"exercises" is missing'],
+    [drop('exercises'), '"exercises" is missing'],
     [{ ...valid(), exercises: [] }, '"exercises" is an array, it must be an object keyed by exercise id'],
-    [{ ...valid(), extra: 1 }, 'unknown field "extra" (allowed: version, seed, exercises, exported_at)'],
-    [{ ...valid(), exported_at: 5 }, '"exported_at" is the number 5, it must be a string'],
+    [{ ...valid(), extra: 1 }, 'unknown field "extra" (allowed: format, version, course, student, seed, bank_version, page_version, machine, exported_at, exercises)'],
+    [{ ...valid(), exported_at: 5 }, '"exported_at" is the number 5, it must be an ISO time such as "2026-11-26T03:00:00.000Z", or null when unknown'],
     [{ ...valid(), exercises: { a: 3 } }, 'exercises["a"] is the number 3, it must be an object'],
     [{ ...valid(), exercises: { '': entry() } }, 'exercises[""]: an exercise id must not be empty'],
     [{ ...valid(), exercises: { a: entry({ attempts: -1 }) } }, 'exercises["a"].attempts is the number -1, it must be a whole number ≥ 0'],
@@ -78,23 +90,23 @@ test('each malformed shape is reported with the field and what is allowed', () =
     [{ ...valid(), exercises: { a: entry({ best_score: null }) } }, 'exercises["a"].best_score is null, it must be a number ≥ 0'],
     [{ ...valid(), exercises: { a: entry({ best_score: -3 }) } }, 'exercises["a"].best_score is the number -3, it must be a number ≥ 0'],
     [{ ...valid(), exercises: { a: entry({ code: 42 }) } }, 'exercises["a"].code is the number 42, it must be a string or null'],
-    [{ ...valid(), exercises: { a: entry({ last_answer: 5 }) } }, 'exercises["a"].last_answer is the number 5, it must be null, {value}, {values}, {choice} or {results}'],
-    [{ ...valid(), exercises: { a: entry({ last_answer: { value: 1, choice: 2 } }) } }, 'exercises["a"].last_answer has fields {value, choice}, it must have exactly one of value, values, choice, results'],
+    [{ ...valid(), exercises: { a: entry({ last_answer: 5 }) } }, 'exercises["a"].last_answer is the number 5, it must be null or {value}, {values}, {choice, attempt} or {results}, each with an optional evidence'],
+    [{ ...valid(), exercises: { a: entry({ last_answer: { value: 1, choice: 2 } }) } }, 'exercises["a"].last_answer has fields {value, choice}, it must be {value}, {values}, {choice, attempt} or {results}, each with an optional evidence'],
     [{ ...valid(), exercises: { a: entry({ last_answer: { value: '12' } }) } }, 'exercises["a"].last_answer.value is the string "12", it must be a finite number'],
     [{ ...valid(), exercises: { a: entry({ last_answer: { values: 3 } }) } }, 'exercises["a"].last_answer.values is the number 3, it must be a non-empty array of finite numbers, one per part'],
     [{ ...valid(), exercises: { a: entry({ last_answer: { values: [] } }) } }, 'exercises["a"].last_answer.values is an array, it must be a non-empty array of finite numbers, one per part'],
     [{ ...valid(), exercises: { a: entry({ last_answer: { values: [1, '2'] } }) } }, 'exercises["a"].last_answer.values[1] is the string "2", it must be a finite number'],
     [{ ...valid(), exercises: { a: entry({ last_answer: { values: [null, 2] } }) } }, 'exercises["a"].last_answer.values[0] is null, it must be a finite number'],
-    [{ ...valid(), exercises: { a: entry({ last_answer: { value: 1, values: [1] } }) } }, 'exercises["a"].last_answer has fields {value, values}, it must have exactly one of value, values, choice, results'],
+    [{ ...valid(), exercises: { a: entry({ last_answer: { value: 1, values: [1] } }) } }, 'exercises["a"].last_answer has fields {value, values}, it must be {value}, {values}, {choice, attempt} or {results}, each with an optional evidence'],
     [{ ...valid(), exercises: { a: entry({ last_answer: { choice: 1.5 } }) } }, 'exercises["a"].last_answer.choice is the number 1.5, it must be a choice index (a whole number ≥ 0)'],
-    [{ ...valid(), exercises: { a: entry({ last_answer: { code: 'x' } }) } }, 'exercises["a"].last_answer has fields {code}, it must have exactly one of value, values, choice, results'],
+    [{ ...valid(), exercises: { a: entry({ last_answer: { code: 'x' } }) } }, 'exercises["a"].last_answer has fields {code}, it must be {value}, {values}, {choice, attempt} or {results}, each with an optional evidence'],
     [{ ...valid(), exercises: { a: entry({ last_answer: { results: {} } }) } }, 'exercises["a"].last_answer.results is an object, it must be an array with one entry per test'],
     [{ ...valid(), exercises: { a: entry({ last_answer: { results: [{ value: 1, error: 'x' }] } }) } }, 'exercises["a"].last_answer.results[0] is an object, it must be {value}, {error: "text"} or {timeout: true}'],
     [{ ...valid(), exercises: { a: entry({ last_answer: { results: [{ error: 3 }] } }) } }, 'exercises["a"].last_answer.results[0].error is the number 3, it must be a string'],
     [{ ...valid(), exercises: { a: entry({ last_answer: { results: [{ timeout: 'yes' }] } }) } }, 'exercises["a"].last_answer.results[0].timeout is the string "yes", it must be true'],
     [{ ...valid(), exercises: { a: entry({ last_answer: { results: [{ passed: true }] } }) } }, 'exercises["a"].last_answer.results[0] has the field "passed", it must be {value}, {error: "text"} or {timeout: true}'],
     [{ ...valid(), exercises: { a: entry({ attempts: 0, solved: true }) } }, 'exercises["a"] is solved with 0 attempts; solving takes at least one attempt'],
-    [{ ...valid(), exercises: { a: { ...entry(), hints: 2 } } }, 'exercises["a"]: unknown field "hints" (allowed: attempts, solved, best_score, last_answer, code, best_answer, best_code)'],
+    [{ ...valid(), exercises: { a: { ...entry(), hints: 2 } } }, 'exercises["a"]: unknown field "hints" (allowed: attempts, solved, best_score, best_answer, best_code, last_answer, code, hints_used)'],
     [{ ...valid(), exercises: { a: { ...entry(), best_answer: { value: 'x' } } } }, 'exercises["a"].best_answer.value is the string "x", it must be a finite number'],
     [{ ...valid(), exercises: { a: { ...entry(), best_code: 7 } } }, 'exercises["a"].best_code is the number 7, it must be a string or null'],
   ];
@@ -109,7 +121,7 @@ test('a missing entry field is named', () => {
 });
 
 test('several problems are all reported, not just the first', () => {
-  const problems = validateProgress({ version: 3, seed: 'x', exercises: { a: entry({ attempts: -1, solved: 1 }) } });
+  const problems = validateProgress({ ...valid(), version: 3, seed: 'x', exercises: { a: entry({ attempts: -1, solved: 1 }) } });
   assert.equal(problems.length, 4);
 });
 
@@ -124,7 +136,7 @@ test('parseProgress refuses text nested too deeply before anything recurses on i
   const deep = (n) => '['.repeat(n) + ']'.repeat(n);
   const { progress, problems } = parseProgress(`{"version": 1, "seed": 1, "exercises": {}, "x": ${deep(10000)}}`);
   assert.equal(progress, null);
-  assert.deepEqual(problems, ['the file is nested 10001 levels deep; a progress file has at most 32']);
+  assert.deepEqual(problems, ['the file is nested 10001 levels deep; a submission has at most 32']);
   // Brackets inside strings are text, not nesting.
   const code = '['.repeat(100);
   const ok = parseProgress(JSON.stringify({ ...valid(), exercises: { a: entry({ code }) } }));
@@ -135,12 +147,12 @@ test('parseProgress refuses text nested too deeply before anything recurses on i
 test('parseProgress refuses a file from a newer perflab', () => {
   const { progress, problems } = parseProgress(JSON.stringify({ ...valid(), version: 9 }));
   assert.equal(progress, null);
-  assert.deepEqual(problems, ['this file is progress version 9, from a newer perflab; this page reads up to version 1']);
+  assert.deepEqual(problems, ['this file is version 9, from a newer perflab; this page reads up to version 2']);
 });
 
 test('parseProgress refuses JSON that is not a progress file', () => {
   const { problems } = parseProgress(JSON.stringify({ name: 'mlp', layers: [] }));
-  assert.deepEqual(problems, ['"version" is missing: this is not a perflab progress file']);
+  assert.deepEqual(problems, ['"version" is missing: this is not a perflab submission or progress file']);
 });
 
 test('the migration hook applies each step in order and validates the result', () => {
@@ -157,7 +169,7 @@ test('the migration hook applies each step in order and validates the result', (
 
 test('the migration hook reports a missing or broken step', () => {
   assert.deepEqual(migrateProgress({ version: 1 }, { migrations: {}, targetVersion: 2 }).problems, [
-    'no migration from progress version 1 to 2',
+    'no migration from version 1 to 2',
   ]);
   assert.deepEqual(migrateProgress({ version: 1 }, { migrations: { 1: (p) => p }, targetVersion: 2 }).problems, [
     'the migration from version 1 did not produce version 2',
@@ -184,8 +196,8 @@ test('a reload reads the same seed and exercise state back', () => {
   first.update('a.b', { attempts: 2, last_answer: { value: 3.5 }, best_score: 4 });
   const second = createProgressStore({ storage, seed: () => 99 });
   assert.equal(second.seed, 7);
-  assert.deepEqual(second.entry('a.b'), { attempts: 2, solved: false, best_score: 4, last_answer: { value: 3.5 }, code: null });
-  assert.deepEqual(second.entry('never.tried'), { attempts: 0, solved: false, best_score: 0, last_answer: null, code: null });
+  assert.deepEqual(second.entry('a.b'), { ...emptyEntry(), attempts: 2, best_score: 4, last_answer: { value: 3.5 } });
+  assert.deepEqual(second.entry('never.tried'), emptyEntry());
 });
 
 test('an update that would break the format is refused and changes nothing', () => {
@@ -243,8 +255,9 @@ test('export then import into another browser restores everything', () => {
   const a = createProgressStore({ storage: new MemoryStorage(), seed: () => 11, now: fixedNow });
   a.update('x', { attempts: 3, solved: true, best_score: 10, last_answer: { choice: 2 } });
   a.update('y', { code: 'function f() {}' });
-  const text = a.exportText();
+  const text = a.exportText({ bankVersion: 'bank-0123456789abcdef' });
   assert.equal(JSON.parse(text).exported_at, '2025-01-02T03:04:05.000Z');
+  assert.equal(JSON.parse(text).bank_version, 'bank-0123456789abcdef');
 
   const storageB = new MemoryStorage();
   const b = createProgressStore({ storage: storageB, seed: () => 22 });
@@ -295,5 +308,42 @@ test('a failed save tells the student to export', () => {
 });
 
 test('the export file name carries the date', () => {
-  assert.equal(exportFileName(fixedNow()), 'perflab-progress-2025-01-02.json');
+  assert.equal(exportFileName(fixedNow()), 'perflab-submission-2025-01-02.json');
+});
+
+test('a version 1 save in this browser loads, migrated to practice mode, seed and work kept', () => {
+  const v1 = { version: 1, seed: 77, exercises: { a: { attempts: 2, solved: true, best_score: 10, last_answer: { value: 3 }, code: null } } };
+  const storage = new MemoryStorage({ [STORAGE_KEY]: JSON.stringify(v1) });
+  const store = createProgressStore({ storage, seed: () => 1 });
+  assert.equal(store.notice, null);
+  assert.equal(store.seed, 77);
+  assert.equal(store.course, null);
+  assert.deepEqual(store.entry('a'), { ...emptyEntry(), attempts: 2, solved: true, best_score: 10, best_answer: { value: 3 }, last_answer: { value: 3 }, hints_used: 1 });
+});
+
+test('a new identity with another seed keeps the earlier work aside and starts fresh; the same seed keeps it', () => {
+  const storage = new MemoryStorage();
+  storage.key = (i) => [...storage.map.keys()][i];
+  Object.defineProperty(storage, 'length', { get: () => storage.map.size });
+  const store = createProgressStore({ storage, seed: () => 9, now: fixedNow });
+  const course = { id: 'c', title: 'C', chapters: ['profiling'] };
+  // No work yet: nothing is set aside.
+  assert.deepEqual(store.setIdentity({ course, student: { id: 's1', name: 'A' }, seed: 100 }), { asideKey: null, aside: null });
+  store.update('x', { attempts: 1, last_answer: { value: 1 } });
+  const heard = [];
+  store.subscribe((_p, d) => heard.push(d.reason));
+  // Same seed (a changed name): the work stays.
+  store.setIdentity({ course, student: { id: 's1', name: 'Ada' }, seed: 100 });
+  assert.equal(store.entry('x').attempts, 1);
+  assert.equal(store.student.name, 'Ada');
+  // Another id, another seed: the work is set aside, then a fresh start.
+  const { asideKey, aside } = store.setIdentity({ course, student: { id: 's2', name: 'B' }, seed: 200 });
+  assert.equal(asideKey, `${ASIDE_KEY_PREFIX}2025-01-02T03:04:05.000Z`);
+  assert.equal(aside.seed, 100);
+  assert.equal(JSON.parse(storage.getItem(asideKey)).exercises.x.attempts, 1);
+  assert.deepEqual(store.progress.exercises, {});
+  assert.equal(store.seed, 200);
+  assert.deepEqual(heard, ['identity', 'replace']);
+  assert.deepEqual(store.keptAside().map((k) => [k.key, k.kind]), [[asideKey, 'aside']]);
+  assert.equal(JSON.parse(storage.getItem(STORAGE_KEY)).student.id, 's2');
 });

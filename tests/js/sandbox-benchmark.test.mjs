@@ -1,12 +1,13 @@
 // Protects the sandbox's timed tests (core's `benchmark` objects): the student's function and
-// the naive reference are timed in interleaved rounds on the same seeded inputs, the answer is
-// {value: {student_median_ms, reference_median_ms, rounds, max_abs_difference}} for core to
-// grade, a wrong or malformed result is reported instead of timed, and a malformed benchmark
-// description is named as the exercise's bug. Timing is driven by a fake clock, never asserted
-// against the real one.
+// the naive reference are timed in interleaved rounds, every call on fresh inputs of its own
+// (a per-call seed from the test's seed and the run's nonce) and every result checked, so a
+// function that caches or precomputes cannot win; the answer is {value: {student_median_ms,
+// reference_median_ms, rounds, max_abs_difference}} for core to grade, a wrong or malformed
+// result is reported instead of timed, and a malformed benchmark description is named as the
+// exercise's bug. Timing is driven by a fake clock, never asserted against the real one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BENCHMARK_REFERENCES, runBenchmark, runStudentTests } from '../../web/src/lab/sandbox-runner.js';
+import { BENCHMARK_REFERENCES, benchmarkSeed, freshNonce, runBenchmark, runStudentTests } from '../../web/src/lab/sandbox-runner.js';
 
 const ikj = `
 function matmul(a, b, n) {
@@ -49,8 +50,9 @@ test('the reference multiplies matrices in the textbook order, from seeded input
 
 test('a timed test reports both medians of interleaved rounds and the largest difference', () => {
   const fn = new Function(`${ikj}; return matmul;`)();
-  // Rounds alternate the order: student first in even rounds, the reference first in odd ones.
-  const clock = scriptedClock([10, 30, 31, 12, 11, 29, 33, 13, 9, 40]);
+  // An untimed warm-up (reference first), then rounds alternating the order: student first in
+  // even rounds, the reference first in odd ones.
+  const clock = scriptedClock([500, 600, 10, 30, 31, 12, 11, 29, 33, 13, 9, 40]);
   const result = runBenchmark(fn, spec, clock);
   assert.equal(result.value.rounds, 5);
   assert.equal(result.value.student_median_ms, 11); // 10, 12, 11, 13, 9
@@ -76,7 +78,7 @@ test('runStudentTests answers a benchmark test with the timing object, other tes
 
 test('a wrong product still times, and core sees how far off it is', () => {
   const wrong = new Function(`${ikj.replace('+= x * b', '+= 2 * x * b')}; return matmul;`)();
-  const result = runBenchmark(wrong, spec, scriptedClock(Array(10).fill(1)));
+  const result = runBenchmark(wrong, spec, scriptedClock(Array(12).fill(1)));
   assert.ok(result.value.max_abs_difference > 0.1);
 });
 
@@ -100,4 +102,139 @@ test('a malformed benchmark description is reported as the exercise bug it is', 
     tests: [{ name: 'timed', args: [], benchmark: { reference: 'nope', n: 4, rounds: 1, seed: 1 } }],
   });
   assert.match(results[0].error, /^Error: this test's description is invalid \(benchmark must be \{reference: one of matmul-ijk, n: 1\.\.2048, rounds: 1\.\.50, seed: integer\}, got .*"nope".*\); that is a bug in the exercise, not in your code$/);
+});
+
+const nothing = () => 0;
+
+test('each call gets inputs of its own: a per-call seed from the test seed and the run nonce', () => {
+  const seeds = new Set();
+  for (let call = 0; call < 100; call++) seeds.add(benchmarkSeed(42, 7, call));
+  assert.equal(seeds.size, 100);
+  assert.equal(benchmarkSeed(42, 7, 3), benchmarkSeed(42, 7, 3)); // deterministic
+  assert.notEqual(benchmarkSeed(42, 7, 3), benchmarkSeed(42, 8, 3)); // the nonce changes it
+  assert.notEqual(benchmarkSeed(42, 7, 3), benchmarkSeed(43, 7, 3));
+  assert.ok(Number.isInteger(benchmarkSeed(42, 7, 3)) && benchmarkSeed(42, 7, 3) >= 0 && benchmarkSeed(42, 7, 3) < 2 ** 32);
+  assert.notEqual(freshNonce(), freshNonce()); // 2^-32 chance of a false failure
+});
+
+test('the student never sees the same arrays or the same values twice, nor the reference\'s arrays', () => {
+  const seen = [];
+  const fn = new Function(`${ikj}; return matmul;`)();
+  const spy = (a, b, n) => {
+    seen.push([a, b, a[0], b[0]]);
+    return fn(a, b, n);
+  };
+  const result = runBenchmark(spy, spec, nothing, { nonce: 1 });
+  assert.equal(seen.length, 1 + spec.rounds);
+  assert.equal(new Set(seen.map((s) => s[0])).size, seen.length);
+  assert.equal(new Set(seen.map((s) => s[2])).size, seen.length);
+  assert.equal(new Set(seen.map((s) => s[3])).size, seen.length);
+  assert.ok(result.value.max_abs_difference < 1e-12);
+  // Another run draws other inputs.
+  const again = [];
+  runBenchmark((a, b, n) => (again.push(a[0]), fn(a, b, n)), spec, nothing, { nonce: 2 });
+  assert.ok(again.every((x) => !seen.some((s) => s[2] === x)));
+});
+
+test('a function that caches its result for repeated arguments gains nothing and is still checked', () => {
+  const fn = new Function(`${ikj}; return matmul;`)();
+  let computed = 0;
+  const cache = new Map();
+  const caching = (a, b, n) => {
+    const key = `${n}:${a[0]}:${b[0]}`;
+    if (!cache.has(key)) {
+      computed++;
+      cache.set(key, fn(a, b, n));
+    }
+    return cache.get(key);
+  };
+  const result = runBenchmark(caching, spec, nothing, { nonce: 3 });
+  assert.equal(computed, 1 + spec.rounds); // no call was answered from the cache
+  assert.ok(result.value.max_abs_difference < 1e-12);
+});
+
+test('a result that is right in the warm-up and stale afterwards is caught', () => {
+  const fn = new Function(`${ikj}; return matmul;`)();
+  let first = null;
+  const stale = (a, b, n) => (first ??= fn(a, b, n));
+  const result = runBenchmark(stale, spec, nothing, { nonce: 4 });
+  assert.ok(result.value.max_abs_difference > 0.01, JSON.stringify(result));
+});
+
+test('a result whose values are computed when read is read inside the timed window', () => {
+  const fn = new Function(`${ikj}; return matmul;`)();
+  let t = 0;
+  const clock = () => t;
+  const lazy = (a, b, n) => new Proxy(new Array(n * n).fill(0), {
+    get(target, key) {
+      if (key === 'length') return n * n;
+      if (typeof key === 'string' && /^\d+$/.test(key)) {
+        t += 1; // each value read costs 1 ms of the fake clock
+        const i = Number(key);
+        const row = Math.floor(i / n);
+        const col = i % n;
+        let s = 0;
+        for (let k = 0; k < n; k++) s += a[row * n + k] * b[k * n + col];
+        return s;
+      }
+      return target[key];
+    },
+  });
+  const result = runBenchmark(lazy, spec, clock, { nonce: 5 });
+  assert.equal(result.value.student_median_ms, 144); // every one of the n·n reads was timed
+  assert.ok(result.value.max_abs_difference < 1e-12);
+  assert.equal(fn.length, 3);
+});
+
+test('inputs do not depend on globals the student\'s code can replace', () => {
+  const fn = new Function(`${ikj}; return matmul;`)();
+  const imul = Math.imul;
+  const F64 = globalThis.Float64Array;
+  const before = [];
+  runBenchmark((a, b, n) => (before.push(a[0]), fn(a, b, n)), spec, nothing, { nonce: 6 });
+  const after = [];
+  try {
+    Math.imul = () => 0;
+    runBenchmark((a, b, n) => (after.push(a[0]), fn(a, b, n)), spec, nothing, { nonce: 6 });
+  } finally {
+    Math.imul = imul;
+    globalThis.Float64Array = F64;
+  }
+  assert.deepEqual(after, before);
+});
+
+test('patched prototypes do not reach the medians or the stored results', () => {
+  const fn = new Function(`${ikj}; return matmul;`)();
+  const saved = {
+    sort: Array.prototype.sort,
+    forEach: Array.prototype.forEach,
+    iterator: Array.prototype[Symbol.iterator],
+  };
+  let seenByForEach = 0;
+  const code = `${ikj}
+Array.prototype.sort = function () { return [0, 0, 0]; };
+const forEach = Array.prototype.forEach;
+Array.prototype.forEach = function (...args) { globalThis.__seen = (globalThis.__seen ?? 0) + 1; return forEach.apply(this, args); };
+Object.defineProperty(Array.prototype, '0', { set(v) { if (v && v.value) v.value.student_median_ms = 0.001; }, configurable: true });
+`;
+  let results;
+  try {
+    results = runStudentTests({
+      code,
+      functionName: 'matmul',
+      tests: [{ name: 'timed', args: [], benchmark: spec }],
+      now: scriptedClock([1, 1, 10, 5, 5, 10, 10, 5, 5, 10, 10, 5]),
+    });
+    seenByForEach = globalThis.__seen ?? 0;
+  } finally {
+    Array.prototype.sort = saved.sort;
+    Array.prototype.forEach = saved.forEach;
+    delete Array.prototype[0];
+    delete globalThis.__seen;
+  }
+  assert.equal(seenByForEach, 0);
+  assert.equal(results[0].value.student_median_ms, 10);
+  assert.equal(results[0].value.reference_median_ms, 5);
+  assert.equal(fn.length, 3);
+  assert.equal(saved.iterator, Array.prototype[Symbol.iterator]);
 });

@@ -4,7 +4,7 @@
 // main-thread runner's time limit and per-test bookkeeping, with a fake Worker.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_LOG_LINES, errorText, resultOf, runStudentTests } from '../../web/src/lab/sandbox-runner.js';
+import { MAX_LOG_LINES, errorText, refusedCode, resultOf, runStudentTests } from '../../web/src/lab/sandbox-runner.js';
 import { SandboxStoppedError, runInSandbox } from '../../web/src/lab/sandbox.js';
 
 const medianTests = [
@@ -117,20 +117,28 @@ test('console output is captured and capped', () => {
   assert.equal(many.at(-1), `… more output was cut after ${MAX_LOG_LINES} lines`);
 });
 
-// A stand-in for Worker that runs the real runner, or hangs like an infinite loop would.
+// A stand-in for Worker that runs the real runner and replies through the port it was handed,
+// or hangs like an infinite loop would; `forge` also posts on the worker's own channel, as
+// student code calling self.postMessage would.
 class FakeWorker {
-  constructor({ hangAfter = Infinity, failToLoad = false } = {}) {
+  constructor({ hangAfter = Infinity, failToLoad = false, forge = false } = {}) {
     this.hangAfter = hangAfter;
     this.failToLoad = failToLoad;
+    this.forge = forge;
     this.terminated = false;
   }
-  postMessage(data) {
+  postMessage(data, transfer) {
     setTimeout(() => {
       if (this.failToLoad) {
         this.onerror?.({ message: 'SyntaxError: bad module' });
         return;
       }
-      const send = (msg) => !this.terminated && this.onmessage?.({ data: msg });
+      const [port] = transfer;
+      const send = (msg) => !this.terminated && port.postMessage(msg);
+      if (this.forge) {
+        this.onmessage?.({ data: { type: 'result', index: 0, result: { value: 123 } } });
+        this.onmessage?.({ data: { type: 'done' } });
+      }
       send({ type: 'started' });
       let n = 0;
       runStudentTests({
@@ -161,6 +169,18 @@ test('the runner resolves with every result and terminates the worker', async ()
   assert.deepEqual(run.logs, ['hi']);
   assert.equal(run.timed_out, false);
   assert.equal(worker.terminated, true);
+});
+
+test('only the private port is read: results posted on the worker\'s own channel are ignored', async () => {
+  const worker = new FakeWorker({ forge: true });
+  const run = await runInSandbox({
+    code: correctMedian,
+    functionName: 'median',
+    tests: medianTests,
+    timeLimitMs: 1000,
+    createWorker: () => worker,
+  });
+  assert.deepEqual(run.results, [{ value: 2 }, { value: 2.5 }, { value: 7 }]);
 });
 
 test('a run past the time limit keeps finished tests and marks the rest as timeouts', async () => {
@@ -202,4 +222,21 @@ test('a worker that cannot load rejects with the reason', async () => {
     runInSandbox({ code: '', functionName: 'f', tests: [], timeLimitMs: 100, createWorker: () => { throw new Error('no Worker'); } }),
     { message: 'The sandbox for your code could not be started: no Worker' },
   );
+});
+
+test('code calling import() is refused before it runs, whatever spacing or comments it uses', () => {
+  for (const code of [
+    'function f() { return import("https://example.com/x.js"); }',
+    'function f() { return import /* c */ ("x"); }',
+    'function f() { return import\n//c\n(u); }',
+    'const s = "import(";\nfunction f() { return 1; }',
+  ]) {
+    assert.match(refusedCode(code), /^Error: your code calls import\(\), which the sandbox does not run/);
+    const results = runStudentTests({ code: `globalThis.__ran = true;\n${code}`, functionName: 'f', tests: [{ name: 't', args: [] }] });
+    assert.match(results[0].error, /calls import\(\)/);
+    assert.equal(globalThis.__ran, undefined);
+  }
+  for (const code of ['function f(important) { return important; }', 'const reimport = (x) => x; function f() { return obj.imports(1); }', 'function f() { return $import(1); }']) {
+    assert.equal(refusedCode(code), null, code);
+  }
 });

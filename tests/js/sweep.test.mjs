@@ -191,3 +191,61 @@ test('a read-bandwidth point the lab cannot allocate ends the sweep with the row
     message: 'cannot allocate 1.0 GiB for a tensor (measuring naive at N=9)',
   });
 });
+
+test('a point that names its build runs in that build alone, in the order the points give', async () => {
+  const simd = fakeModule();
+  const scalar = fakeModule();
+  const ctx = fakeContext();
+  // An A/B across builds: round 1 scalar first, round 2 simd first, one point without a build.
+  const planned = [
+    { variant: 'packed', n: 8, build: 'scalar', round: 1 },
+    { variant: 'packed', n: 8, build: 'simd', round: 1 },
+    { variant: 'packed', n: 9, build: 'simd', round: 2 },
+    { variant: 'packed', n: 9, build: 'scalar', round: 2 },
+    { variant: 'naive', n: 3 },
+  ];
+  const result = await runSweep([['simd', simd], ['scalar', scalar]], 'measureMatmul', planned, ctx, {
+    yieldToEvents: ctx.yieldToEvents,
+  });
+  assert.deepEqual(simd.calls.map(([v, n]) => `${v}${n}`), ['packed8', 'packed9', 'naive3'], 'no point runs twice');
+  assert.deepEqual(scalar.calls.map(([v, n]) => `${v}${n}`), ['packed8', 'packed9']);
+  assert.deepEqual(result.rows.map((r) => [r.build, r.round ?? null, r.n]), [
+    ['scalar', 1, 8],
+    ['simd', 1, 8],
+    ['simd', 2, 9],
+    ['scalar', 2, 9],
+    ['simd', null, 3],
+  ]);
+  assert.equal(result.build, 'simd + scalar');
+  assert.deepEqual(ctx.seen.map((p) => [p.done, p.total]), [[0, 5], [1, 5], [2, 5], [3, 5], [4, 5], [5, 5]]);
+  // A cancel between points keeps the rows so far with their builds.
+  const stopped = fakeContext({ cancelAfter: 2 });
+  await assert.rejects(
+    runSweep([['simd', fakeModule()], ['scalar', fakeModule()]], 'measureMatmul', planned, stopped, {
+      yieldToEvents: stopped.yieldToEvents,
+    }),
+    { cancelled: true },
+  );
+  assert.deepEqual(stopped.seen.filter((p) => p.row).map((p) => p.row.build), ['scalar', 'simd']);
+  // An error names the point's build.
+  const failing = { measureMatmul: () => { throw new Error('boom'); } };
+  await assert.rejects(runSweep([['simd', fakeModule()], ['scalar', failing]], 'measureMatmul', planned.slice(0, 1), fakeContext()), {
+    message: 'boom (measuring packed at N=8 in the scalar build)',
+  });
+  // A build that was not loaded is named, not silently swapped for another.
+  await assert.rejects(runSweep([['simd', fakeModule()]], 'measureMatmul', planned.slice(0, 1), fakeContext()), {
+    message: 'sweep point packed at N=8 names the scalar build, which was not loaded',
+  });
+});
+
+test('a point’s build must be a known one, and points naming builds take no `builds`', () => {
+  assert.equal(
+    sweepProblem('measureMatmul', { points: [{ variant: 'naive', n: 2, build: 'gpu' }] }),
+    'sweep point #0 names the unknown build "gpu"; allowed: simd, scalar',
+  );
+  assert.equal(
+    sweepProblem('measureMatmul', { points: [{ variant: 'naive', n: 2, build: 'simd' }], builds: ['simd', 'scalar'] }),
+    'a sweep whose points name their build takes no builds',
+  );
+  assert.equal(sweepProblem('measureMatmul', { points: [{ variant: 'naive', n: 2, build: 'scalar' }], build: 'simd' }), null);
+});

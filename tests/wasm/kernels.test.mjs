@@ -181,8 +181,10 @@ for (const [b, build] of BUILDS.entries()) {
     it('reports memory with the documented fields and the cap below MAXIMUM_MEMORY', () => {
       const stats = m.memoryStats();
       assert.deepEqual(Object.keys(stats).sort(),
-                       ['allocation_count', 'cap_bytes', 'current_bytes', 'peak_bytes']);
+                       ['allocation_count', 'cap_bytes', 'current_bytes', 'heap_bytes', 'peak_bytes']);
       assert.equal(stats.cap_bytes, 768 * 1024 * 1024);
+      // What malloc holds in all: the tensors (none between calls) and everything else.
+      assert.ok(Number.isInteger(stats.heap_bytes) && stats.heap_bytes > 0);
       assert.equal(stats.current_bytes, 0); // no tensor outlives a call
       const before = stats.allocation_count;
       m.add([1, 2], [2], [3, 4], [2]);

@@ -214,7 +214,21 @@ const BAD_CALLS = [
   ['measureOperation with an unknown option', (m) => m.measureOperation('sum', 8, { variants: 'x' }),
     `unknown option "variants"; the allowed options are ${OPERATION_OPTIONS}`],
   ['measureMatmulBlocked with a zero tile', (m) => m.measureMatmulBlocked(8, { tile_m: 0 }),
-    'tile_m must be at least 1, got 0'],
+    'tile_m must be between 1 and 4096, got 0'],
+  ['measureMatmulBlocked with a tile of 2^31 - 1',
+    (m) => m.measureMatmulBlocked(4096, { tile_n: 2147483647 }),
+    'tile_n must be between 1 and 4096, got 2147483647'],
+  ['a naive matmul whose one call cannot fit a 5 ms budget',
+    (m) => m.measureMatmul('naive', 4096, { max_total_ms: 5 }),
+    'one call of naive matmul at n=4096 is 1.37e+11 FLOPs, at least 1375 ms at 100 GFLOP/s ' +
+    '(faster than any one core), more than max_total_ms = 5: raise max_total_ms to at least ' +
+    '1375, or use a smaller size'],
+  ['a model profile whose one forward pass cannot fit a 5 ms budget',
+    (m) => m.profileModel({ name: 'x', input: [64, 2048],
+      layers: [{ type: 'Linear', in: 2048, out: 2048 }] }, { max_total_ms: 5, backward: false }),
+    'one call of a forward pass of x at batch 64 is 5.37e+08 FLOPs, at least 6 ms at 100 ' +
+    'GFLOP/s (faster than any one core), more than max_total_ms = 5: raise max_total_ms to at ' +
+    'least 6, or use a smaller size'],
   ['measureMatmulBlocked with an unknown tile field',
     (m) => m.measureMatmulBlocked(8, { tile_x: 4 }),
     'unknown tile field "tile_x"; the allowed fields are tile_m, tile_n and tile_k'],

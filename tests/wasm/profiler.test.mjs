@@ -132,6 +132,26 @@ for (const [index, build] of BUILDS.entries()) {
       assert.equal(p.top_operations.length, 10);
     });
 
+    it('the backward is timed interleaved with the training forward: one run, both medians, their ratio', () => {
+      const profile = m.profileModel(m.zooSpec('linear_128_64'), { ...FAST, samples: 4, layers: false, context_passes: 2 });
+      assert.equal(profile.top_operations_passes, 2);  // the passes top_operations' totals sum
+      assert.equal(profile.top_operations.find((r) => r.pass === 'forward').calls, 2);
+      for (const backward of [
+        profile.backward,
+        m.measureBackwardPoint(m.zooSpec('linear_128_64'), 8, { ...TIMER, samples: 4 }),
+      ]) {
+        assert.equal(backward.timing, 'interleaved');
+        assert.ok(Number.isInteger(backward.rounds) && backward.rounds >= 2 && backward.rounds <= 4, String(backward.rounds));
+        // Every round took one sample of each (outliers are dropped from the kept ones).
+        assert.equal(backward.forward_latency.samples + backward.forward_latency.outliers, backward.rounds);
+        assert.equal(backward.latency.samples + backward.latency.outliers, backward.rounds);
+        assert.equal(backward.forward_ms, backward.forward_latency.median_ms);
+        assert.equal(backward.measured_ms, backward.latency.median_ms);
+        assert.ok(Math.abs(backward.ratio_to_forward - backward.measured_ms / backward.forward_ms) <= 1e-12 * backward.ratio_to_forward);
+        assert.equal(backward.estimated_ms, 2 * backward.forward_ms);
+      }
+    });
+
     it('setMachineRoofs sets the roofs a profile judges against; probeMachine leaves them', () => {
       const set = m.setMachineRoofs({ peak_gflops_per_s: 40, bandwidth_gb_per_s: 8,
         simd_backend: 'test' });

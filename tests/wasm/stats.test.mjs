@@ -1,7 +1,8 @@
 // The Benchmarking chapter's statistics through both Node builds: summarizeSample,
 // compareSamples and fitComplexity give the values core's doctests check by hand
 // (tests/core/test_stats_*.cpp), runAB returns both arms' raw samples with the comparison of
-// exactly those samples, every bad argument is refused with a message naming it, and the
+// exactly those samples (and abRoundOrder and analyzeAB give its order and its analysis for
+// rounds timed elsewhere), every bad argument is refused with a message naming it, and the
 // module stays usable after 100 failing calls; sampleKernel keeps every sample it took.
 // No timing is asserted.
 import assert from 'node:assert/strict';
@@ -69,6 +70,20 @@ const BAD_CALLS = [
   ['one round', (m) => m.runAB('gelu', 'fused', 'unfused', 8, { rounds: 1 }), 'rounds must be between 2 and 100000, got 1'],
   ['a fractional warmup', (m) => m.runAB('gelu', 'fused', 'unfused', 8, { warmup: 1.5 }),
    'options.warmup must be an integer, got 1.5'],
+  ['an unknown mode of a round order', (m) => m.abRoundOrder('parallel', 4, 1),
+   'mode must be "interleaved" or "sequential", got "parallel"'],
+  ['no rounds to order', (m) => m.abRoundOrder('interleaved', 0, 1), 'rounds must be between 1 and 100000, got 0'],
+  ['a fractional order seed', (m) => m.abRoundOrder('interleaved', 4, 1.5),
+   'seed must be an integer between 0 and 9007199254740991, got 1.5'],
+  ['rounds of different lengths', (m) => m.analyzeAB([1, 2], [1], [true, true]),
+   'a_ms, b_ms and a_first must hold one value per round, got 2, 1 and 2 values'],
+  ['a_first that is not a boolean', (m) => m.analyzeAB([1], [1], [1]), 'a_first[0] must be true or false, got 1'],
+  ['a negative A sample to analyse', (m) => m.analyzeAB([1, -1], [1, 1], [true, true]),
+   'a_ms[1] is -1: values must be finite and not negative'],
+  ['B running first in a sequential analysis', (m) => m.analyzeAB([1, 1], [1, 1], [true, false], { mode: 'sequential' }),
+   'a_first[1] is false, but in sequential mode all of A runs before B'],
+  ['an unknown analysis option', (m) => m.analyzeAB([1], [1], [true], { rounds: 3 }),
+   'unknown option "rounds"; the allowed options are mode, seed, alpha, threshold, bootstrap_resamples and min_samples'],
   ['an unknown op to sample', (m) => m.sampleKernel('conv', 'naive', 8), 'op must be "matmul", "gelu" or "model", got "conv"'],
   ['a GELU n of 0 to sample', (m) => m.sampleKernel('gelu', 'fused', 0), 'n must be between 1 and 67108864 for gelu, got 0'],
   ['an unknown sampling option', (m) => m.sampleKernel('gelu', 'fused', 8, { rounds: 3 }),
@@ -256,6 +271,25 @@ for (const [b, build] of BUILDS.entries()) {
       assert.deepEqual(r.a_first, Array(6).fill(true));
       assert.equal(r.comparison.n_a, 6);
       assert.equal(r.comparison.n_b, 6);
+    });
+
+    it('gives runAB’s own order of the rounds for a seed, and A first throughout when sequential', () => {
+      const r = m.runAB('gelu', 'fused', 'unfused', 256, { ...QUICK_AB, seed: 11 });
+      assert.deepEqual(m.abRoundOrder('interleaved', 6, 11), r.a_first);
+      assert.deepEqual(m.abRoundOrder('sequential', 3, 11), [true, true, true]);
+    });
+
+    it('analyses rounds timed elsewhere in runAB’s shape, with runAB’s verdict on the same samples', () => {
+      const r = m.runAB('gelu', 'fused', 'unfused', 256, QUICK_AB);
+      const again = m.analyzeAB(r.a_ms, r.b_ms, r.a_first, { mode: 'interleaved', bootstrap_resamples: 200, seed: 3 });
+      assert.deepEqual(Object.keys(again).sort(), ['a_first', 'a_ms', 'b_ms', 'comparison', 'drift_a', 'drift_b', 'mode', 'rounds']);
+      for (const key of Object.keys(again)) assert.deepEqual(again[key], r[key], key);
+      // Hand-made rounds: A 2 ms, B 1 ms in each of five.
+      const hand = m.analyzeAB([2, 2, 2, 2, 2], [1, 1, 1, 1, 1], m.abRoundOrder('interleaved', 5, 1), { bootstrap_resamples: 200 });
+      assert.equal(hand.rounds, 5);
+      assert.equal(hand.comparison.ratio, 2);
+      assert.equal(hand.comparison.verdict.name, 'faster');
+      assert.equal(hand.mode, 'interleaved');
     });
 
     for (const [what, call, message] of BAD_CALLS) {

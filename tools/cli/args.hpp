@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "perflab/base/json_text.hpp"
+
 namespace perflab::cli {
 
 // The value after args[i] (an option such as --threshold), advancing i past it.
@@ -16,12 +18,13 @@ const std::string& option_value(const std::vector<std::string>& args, std::size_
 double number_arg(const std::string& flag, const std::string& text);
 // A whole non-negative integer up to 1e9.
 int count_arg(const std::string& flag, const std::string& text);
-// The most read_text_file reads: far above any spec, suite or bench file the lab writes.
-inline constexpr std::size_t kMaxTextFileBytes = std::size_t{64} << 20;
+// The most read_text_file reads: core's JSON text limit, far above any spec, suite or bench
+// file the lab writes.
+inline constexpr std::size_t kMaxTextFileBytes = kMaxJsonTextBytes;
 
 // The whole file; `what` (may be empty) names it in the error ("cannot read spec file
 // 'x.json': No such file or directory", "spec file 'x' is a directory; ...", "... is not
-// text (it contains NUL bytes); ...", "... is larger than 64 MiB, ...").
+// text (it contains NUL bytes); ...", "... is larger than 16 MiB, ...").
 std::string read_text_file(const std::string& path, const std::string& what);
 
 }  // namespace perflab::cli

@@ -163,9 +163,9 @@ void print_profile(const perflab::ModelProfile& p) {
       bytes(m.optimizer_bytes.adamw).c_str());
   const auto& s = f.latency;
   std::printf(
-      "latency      median %s ms (95%% CI %s-%s), mean %s ms, stddev %s ms, p95 %s, p99 %s, "
-      "CV %s%%, %zu samples\n",
-      sig(s.median_ms).c_str(), sig(s.ci95_low_ms).c_str(), sig(s.ci95_high_ms).c_str(),
+      "latency      whole-model forward (inference) per batch of %zu: median %s ms (95%% CI "
+      "%s-%s), mean %s ms, stddev %s ms, p95 %s, p99 %s, CV %s%%, %zu samples\n",
+      f.batch, sig(s.median_ms).c_str(), sig(s.ci95_low_ms).c_str(), sig(s.ci95_high_ms).c_str(),
       sig(s.mean_ms).c_str(), sig(s.stddev_ms).c_str(), sig(s.p95_ms).c_str(),
       sig(s.p99_ms).c_str(), fixed(100 * s.cv, 1).c_str(), s.samples);
   if (!s.warning.empty()) std::printf("             warning: %s\n", s.warning.c_str());
@@ -187,10 +187,12 @@ void print_profile(const perflab::ModelProfile& p) {
   if (p.backward) {
     const auto& w = *p.backward;
     std::printf(
-        "backward     %s ms measured, %s ms by the 2x rule (ratio to forward %s); FLOPs %s "
+        "backward     %s ms = %s x the training forward (caches kept, %s ms) timed interleaved "
+        "with it in %zu rounds; %s ms by the 2x rule; FLOPs %s "
         "counted, %s x forward (the original's estimate, 2 x forward: %s; no input gradient "
         "for the first layer: %s not computed)\n",
-        sig(w.measured_ms).c_str(), sig(w.estimated_ms).c_str(), sig(w.ratio_to_forward).c_str(),
+        sig(w.measured_ms).c_str(), sig(w.ratio_to_forward).c_str(), sig(w.forward.median_ms).c_str(),
+        w.rounds, sig(w.estimated_ms).c_str(),
         grouped(w.flops_per_batch.matmul).c_str(), sig(w.flops_ratio_to_forward).c_str(),
         grouped(w.estimated_flops).c_str(), grouped(w.skipped_input_grad_flops.matmul).c_str());
     std::printf(
@@ -199,8 +201,9 @@ void print_profile(const perflab::ModelProfile& p) {
         bytes(w.memory.step_peak_bytes).c_str(), bytes(w.memory.total_bytes.adam).c_str());
   }
   if (!p.top_operations.empty()) {
-    std::printf("\ntop operations (ProfilerContext)\n%-32s %-9s %6s %10s %7s %9s\n", "layer",
-                "pass", "calls", "total ms", "%", "GFLOP/s");
+    std::printf("\ntop operations (ProfilerContext, totals over %d recorded passes)\n"
+                "%-32s %-9s %6s %10s %7s %9s\n",
+                p.operation_passes, "layer", "pass", "calls", "total ms", "%", "GFLOP/s");
     for (const auto& r : p.top_operations) {
       const std::string name = std::string(static_cast<std::size_t>(2 * r.depth), ' ') + r.layer;
       std::printf("%-32s %-9s %6zu %10s %7s %9s\n", name.c_str(), r.pass.c_str(), r.calls,
@@ -314,9 +317,25 @@ int run(const std::vector<std::string>& args) {
 
 }  // namespace
 
+// core's tensor cap for this process: kNativeTensorCapBytes, or PERFLAB_TENSOR_CAP_MIB.
+static void set_tensor_cap() {
+  unsigned long long cap = perflab::kNativeTensorCapBytes;
+  if (const char* mib = std::getenv("PERFLAB_TENSOR_CAP_MIB"); mib != nullptr && *mib != '\0') {
+    cap = static_cast<unsigned long long>(
+              perflab::cli::count_arg("PERFLAB_TENSOR_CAP_MIB", mib)) << 20;
+    if (cap == 0) throw perflab::ValueError("PERFLAB_TENSOR_CAP_MIB must be at least 1, got 0");
+  }
+  perflab::MemoryTracker::global().set_cap_bytes(static_cast<std::size_t>(cap));
+}
+
 int main(int argc, char** argv) {
   try {
+    set_tensor_cap();
     return run(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const perflab::AllocationError& e) {
+    std::cerr << "perflab: " << e.what()
+              << " (the CLI's cap is 4096 MiB unless PERFLAB_TENSOR_CAP_MIB sets another)\n";
+    return 2;
   } catch (const perflab::Error& e) {
     std::cerr << "perflab: " << e.what() << "\n";
     return 2;

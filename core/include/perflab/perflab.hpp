@@ -18,6 +18,7 @@
 #include "perflab/model/model.hpp"
 #include "perflab/model/zoo.hpp"
 #include "perflab/timing/clock.hpp"
+#include "perflab/timing/interleaved.hpp"
 #include "perflab/timing/timer.hpp"
 #include "perflab/stats/summary.hpp"
 #include "perflab/stats/compare.hpp"

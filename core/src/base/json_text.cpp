@@ -111,6 +111,11 @@ std::size_t json_text_depth(std::string_view text) {
 }
 
 json parse_json_text(std::string_view text, const std::string& what) {
+  if (text.size() > kMaxJsonTextBytes) {
+    const std::string tail = std::to_string(text.size()) + " bytes of text; at most " +
+                             std::to_string(kMaxJsonTextBytes) + " (16 MiB) are allowed";
+    throw JsonTextError(what + " is " + tail, "it is " + tail);
+  }
   const std::size_t depth = json_text_depth(text);
   if (depth > kMaxJsonDepth) {
     const std::string tail = "nested " + std::to_string(depth) + " levels deep; at most " +

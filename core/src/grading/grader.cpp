@@ -15,6 +15,7 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
+#include "perflab/base/hash.hpp"
 #include "perflab/detail/exercise_bank.hpp"
 
 namespace perflab {
@@ -23,17 +24,6 @@ namespace {
 using nlohmann::json;
 using detail::ExerciseEntry;
 using detail::VariantData;
-
-// FNV-1a, 64-bit: a fixed hash, so the same (id, seed) gives the same variant natively
-// and in wasm (std::hash differs between standard libraries).
-std::uint64_t fnv1a64(std::string_view text) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
 
 // A number core computed (a parameter, an expected result, a measured difference), as the
 // student reads it: 10 significant digits, so 2.575 and not the 2.5749999999999997 that
@@ -109,16 +99,22 @@ bool values_match(const json& expected, const json& got, const Tolerance& tol) {
 }
 
 // answer must be an object holding exactly `field` (nothing unknown).
-void require_object_with(const json& answer, const std::string& field, const std::string& example) {
+void require_object_with(const json& answer, const std::vector<std::string>& fields,
+                         const std::string& example) {
   if (!answer.is_object()) {
     throw ValueError("answer must be an object like " + example + ", got " + describe(answer));
   }
   for (const auto& item : answer.items()) {
-    if (item.key() != field) {
-      throw ValueError("answer has an unknown field \"" + item.key() + "\"; allowed: \"" +
-                       field + "\"");
+    if (std::find(fields.begin(), fields.end(), item.key()) == fields.end()) {
+      std::string allowed;
+      for (const auto& f : fields) allowed += (allowed.empty() ? "\"" : ", \"") + f + "\"";
+      throw ValueError("answer has an unknown field \"" + item.key() + "\"; allowed: " + allowed);
     }
   }
+}
+
+void require_object_with(const json& answer, const std::string& field, const std::string& example) {
+  require_object_with(answer, std::vector<std::string>{field}, example);
 }
 
 json result(bool correct, double score, const Exercise& e, std::string feedback,
@@ -229,25 +225,51 @@ std::vector<std::string> shown_choices(const Exercise& e, const VariantData& v) 
   return shown;
 }
 
+// "1/3", "2/3", "1/2": a fraction of the points as the card says it.
+std::string fraction_text(int num, int den) {
+  int a = num, b = den;
+  while (b != 0) std::tie(a, b) = std::make_tuple(b, a % b);
+  return std::to_string(num / a) + "/" + std::to_string(den / a);
+}
+
 json grade_choice(const Exercise& e, const VariantData& v, const json& answer) {
-  require_object_with(answer, "choice", "{\"choice\": 0}");
-  const std::string range =
-      "an integer from 0 to " + std::to_string(static_cast<int>(e.choices.size()) - 1);
+  require_object_with(answer, std::vector<std::string>{"choice", "attempt"}, "{\"choice\": 0, \"attempt\": 1}");
+  const int n = static_cast<int>(e.choices.size());
+  const std::string range = "an integer from 0 to " + std::to_string(n - 1);
   if (!answer.contains("choice")) {
     throw ValueError("answer.choice is missing; it must be " + range);
   }
   const json& choice = answer.at("choice");
   // A JS number crosses as a double, so 1.0 counts as the integer 1.
   const double c = choice.is_number() ? choice.get<double>() : -1.0;
-  const bool in_range =
-      std::trunc(c) == c && c >= 0 && c < static_cast<double>(e.choices.size());
+  const bool in_range = std::trunc(c) == c && c >= 0 && c < static_cast<double>(n);
   if (!in_range) throw ValueError("answer.choice must be " + range + ", got " + describe(choice));
-  const int index = static_cast<int>(c);
-  if (index == v.correct_choice) {
-    return result(true, e.points, e,
-                  "Correct: " + shown_choices(e, v)[static_cast<std::size_t>(index)] + ".");
+  int attempt = 1;
+  if (answer.contains("attempt")) {
+    const json& a = answer.at("attempt");
+    const double t = a.is_number() ? a.get<double>() : -1.0;
+    if (!(std::trunc(t) == t && t >= 1 && t <= kMaxChoiceAttempt)) {
+      throw ValueError("answer.attempt (which try this is, 1 for the first) must be an integer "
+                       "from 1 to " + std::to_string(kMaxChoiceAttempt) + ", got " + describe(a));
+    }
+    attempt = static_cast<int>(t);
   }
-  return result(false, 0, e, "Not correct. Work it out from the figures; the hints show how.");
+  const int index = static_cast<int>(c);
+  if (index != v.correct_choice) {
+    return result(false, 0, e, "Not correct. Work it out from the figures; the hints show how.");
+  }
+  const double fraction = choice_score_fraction(n, attempt);
+  std::string feedback = "Correct: " + shown_choices(e, v)[static_cast<std::size_t>(index)] + ".";
+  if (attempt > 1) {
+    const int kept = std::max(0, n - attempt);
+    feedback += " Found on try " + std::to_string(attempt) + " of " + std::to_string(n) +
+                " choices, so it earns " +
+                (kept == 0 ? std::string("no points") : fraction_text(kept, n - 1) + " of the points") +
+                ".";
+  }
+  json out = result(true, e.points * fraction, e, std::move(feedback));
+  out["attempt"] = attempt;
+  return out;
 }
 
 // "12.3 ms", "0.0412 ms": three significant digits, as a student compares two times.
@@ -489,6 +511,7 @@ json exercise_to_json(const Exercise& e) {
           {"function_name", e.function_name},
           {"starter_code", e.starter_code},
           {"time_limit_ms", e.time_limit_ms},
+          {"scoring", scoring_text(e)},
           {"evidence", e.evidence.experiment.empty()
                            ? json(nullptr)
                            : json{{"experiment", e.evidence.experiment},
@@ -576,6 +599,46 @@ json apply_evidence(const ExerciseEntry& entry, VariantData& v, const json& answ
 }
 
 }  // namespace
+
+double choice_score_fraction(int choices, int attempt) {
+  if (choices < 2) throw ValueError("a choice exercise has at least 2 choices, got " + std::to_string(choices));
+  if (attempt < 1) throw ValueError("attempt counts from 1, got " + std::to_string(attempt));
+  return static_cast<double>(std::max(0, choices - attempt)) / (choices - 1);
+}
+
+std::string scoring_text(const Exercise& e) {
+  switch (e.kind) {
+    case ExerciseKind::Numeric:
+      return e.parts.empty() ? "Full points for an answer within the tolerance; wrong tries cost nothing."
+                             : "Each right part earns its share of the points; wrong tries cost nothing.";
+    case ExerciseKind::Choice: {
+      const int n = static_cast<int>(e.choices.size());
+      if (n <= 2) return "Full points on the first try only: with two choices, a second try earns nothing.";
+      return "Full points on the first try; each wrong try before the right one takes away " +
+             fraction_text(1, n - 1) + " of them, so guessing through all " + std::to_string(n) +
+             " choices earns nothing.";
+    }
+    case ExerciseKind::Code:
+      return "Points in proportion to the tests your code passes; reruns cost nothing.";
+  }
+  return "";
+}
+
+const std::string& exercise_bank_version() {
+  // Hash of everything a student sees and is graded on that data can show: the bank's
+  // JSON and the variants of a few seeds, so a changed prompt, tolerance, drawing rule or
+  // expected-free test list changes the version.
+  static const std::string version = [] {
+    std::uint64_t h = fnv1a64(exercise_bank_json().dump());
+    for (const auto& e : exercise_bank()) {
+      for (std::uint32_t seed : {0u, 1u, 2u, 3u}) h = fnv1a64(exercise_variant(e.id, seed).dump(), h);
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return "bank-" + std::string(hex);
+  }();
+  return version;
+}
 
 std::string detail::describe_value(const json& value) { return shown(value); }
 std::string detail::format_param(const json& value) { return param_text(value); }

@@ -283,8 +283,9 @@ Tensor matmul(const Tensor& a, const Tensor& b, std::string_view variant) {
 void MatmulTiles::validate() const {
   const std::pair<const char*, size_t> fields[] = {{"tile_m", m}, {"tile_n", n}, {"tile_k", k}};
   for (const auto& [name, value] : fields) {
-    if (value < 1) {
-      throw ValueError(std::string(name) + " must be at least 1, got " + std::to_string(value));
+    if (value < 1 || value > kMaxMatmulTile) {
+      throw ValueError(std::string(name) + " must be between 1 and " +
+                       std::to_string(kMaxMatmulTile) + ", got " + std::to_string(value));
     }
   }
 }
@@ -333,6 +334,8 @@ MatmulMeasurement measure_square(const std::string& name, const Kernel2d& kernel
                      ", got " + std::to_string(n));
   }
   options.validate();
+  check_call_fits_budget(cost_matmul(n, n, n).flops,
+                         name + " matmul at n=" + std::to_string(n), options);
 
   const Tensor a = Tensor::random({n, n}, 0x5EED0001);
   const Tensor b = Tensor::random({n, n}, 0x5EED0002);

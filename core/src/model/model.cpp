@@ -281,6 +281,11 @@ Shape parse_input(const json& spec) {
     throw ValueError("input must be a non-empty array of positive integers (batch first), got " +
                      describe(input));
   }
+  if (input.size() > kMaxInputRank) {
+    throw ValueError("input has " + std::to_string(input.size()) + " dimensions; at most " +
+                     std::to_string(kMaxInputRank) +
+                     " are allowed (batch first, e.g. [N, C, H, W] or [B, T, D])");
+  }
   Shape shape;
   for (std::size_t i = 0; i < input.size(); ++i) {
     const std::string problem = check_value(input[i], Kind::PositiveInt);
@@ -503,6 +508,11 @@ Model model_from_json(const json& spec) {
   const json& layers = spec.at("layers");
   if (!layers.is_array() || layers.empty()) {
     throw ValueError("layers must be a non-empty array of layer objects, got " + describe(layers));
+  }
+  if (layers.size() > kMaxModelLayers) {
+    throw ValueError("layers has " + std::to_string(layers.size()) + " entries; at most " +
+                     std::to_string(kMaxModelLayers) +
+                     " are allowed (a TransformerBlock counts as one: use blocks for depth)");
   }
   // Every entry is parsed before any shape is checked, so a typo anywhere is reported as a
   // typo rather than as the shape error it may cause.

@@ -13,6 +13,7 @@
 #include "perflab/base/rates.hpp"
 #include "perflab/tensor/memory.hpp"
 #include "perflab/roofline/roofline.hpp"
+#include "perflab/timing/interleaved.hpp"
 #include "profiler_detail.hpp"
 
 namespace perflab {
@@ -50,6 +51,18 @@ Model model_at_batch(const nlohmann::json& spec, std::size_t batch) {
   nlohmann::json at_batch = spec;
   at_batch["input"][0] = batch;
   return model_from_json(at_batch);
+}
+
+void check_pass_fits_budget(const Model& model, std::size_t batch, bool with_backward,
+                            const TimerOptions& options) {
+  const FlopReport flops = count_flops(model, batch);
+  const std::string at = model.name() + " at batch " + std::to_string(flops.batch);
+  if (with_backward) {
+    check_call_fits_budget(flops.per_batch.total() + flops.backward_per_batch.total(),
+                           "a forward and backward pass of " + at, options);
+  } else {
+    check_call_fits_budget(flops.per_batch.total(), "a forward pass of " + at, options);
+  }
 }
 
 }  // namespace detail
@@ -371,11 +384,16 @@ BackwardProfile profile_backward_pass(Model& model, const ProfileOptions& option
     model.set_keep_for_backward(true);
     const Tensor x = Tensor::random(at_batch(model.input_shape(), r.batch), options.input_seed);
     const Tensor dout = Tensor::full(at_batch(model.output_shape(), r.batch), 1.0f);
-    Timer timer(clock);
-    timer.options(options.timer);
-    r.forward = timer.run([&] { Tensor y = model.forward(x); });
-    { Tensor y = model.forward(x); }  // the forward every timed backward reuses
-    r.backward = timer.run([&] { model.backward_parameters(dout); });
+    { Tensor y = model.forward(x); }  // the kept forward the first timed backward reads
+    // Forward then backward in every round: the training order, and one run, so the ratio
+    // of their medians is not skewed by the machine changing speed between two runs. Every
+    // forward keeps caches of the same input, so each backward reads a forward like its own.
+    InterleavedStats run = run_interleaved(
+        {[&] { Tensor y = model.forward(x); }, [&] { model.backward_parameters(dout); }},
+        options.timer, clock);
+    r.forward = std::move(run.stats[0]);
+    r.backward = std::move(run.stats[1]);
+    r.rounds = run.rounds;
     model.zero_grad();
   }
   r.measured_ms = r.backward.median_ms;
@@ -410,6 +428,9 @@ ModelProfile profile_model(Model& model, const ProfileOptions& options, const Pr
   p.output_shape = at_batch(model.output_shape(), batch);
   p.parameters = count_parameters(model);
   p.flops = count_flops(model, batch);
+  // Refused before any work when its longest pass cannot end within the budget, as the
+  // profiler's points are; a pass that may fit but outlasts it gets one sample (the timer's rule).
+  detail::check_pass_fits_budget(model, batch, options.backward, options.timer);
 
   ProfileOptions forward_options = options;
   forward_options.batch = batch;
@@ -448,6 +469,7 @@ ModelProfile profile_model(Model& model, const ProfileOptions& options, const Pr
     }
     if (options.backward) model.zero_grad();
     p.top_operations = context.top_operations();
+    p.operation_passes = options.context_passes;
     step();
   }
   return p;

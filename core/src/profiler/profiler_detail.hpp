@@ -1,5 +1,5 @@
 // Helpers shared by the profiler's source files: shapes at another batch, restoring the
-// layers' keep_for_backward, and a spec at another batch.
+// layers' keep_for_backward, a spec at another batch, and a pass checked against the budget.
 // Not part of the public API.
 #pragma once
 
@@ -9,6 +9,7 @@
 
 #include "perflab/model/model.hpp"
 #include "perflab/tensor/tensor.hpp"
+#include "perflab/timing/timer.hpp"
 
 namespace perflab::detail {
 
@@ -36,5 +37,12 @@ class KeepGuard {
 // "input": the spec as is, so that model_from_json reports what is wrong). The spec is read
 // by reference and copied only to change the batch: copying recurses per level.
 Model model_at_batch(const nlohmann::json& spec, std::size_t batch);
+
+// Refuses, before any work, a measurement whose one pass of the model at batch (0: the
+// model's) cannot fit options.max_total_ms (check_call_fits_budget): the forward pass, or
+// with with_backward the forward and backward pass a training step times ("one call of a
+// forward pass of x at batch 64 is 5.37e+08 FLOPs, at least 6 ms at 100 GFLOP/s ...").
+void check_pass_fits_budget(const Model& model, std::size_t batch, bool with_backward,
+                            const TimerOptions& options);
 
 }  // namespace perflab::detail

@@ -216,6 +216,8 @@ json to_json(const ForwardProfile& f) {
 
 json to_json(const BackwardProfile& b) {
   return {{"batch_size", b.batch},
+          {"timing", "interleaved"},
+          {"rounds", b.rounds},
           {"measured_ms", b.measured_ms},
           {"estimated_ms", b.estimated_ms},
           {"forward_ms", b.forward.median_ms},
@@ -327,7 +329,8 @@ json to_json(const ModelProfile& p) {
           {"arithmetic_intensity", f.arithmetic_intensity},
           {"bottleneck", to_json(f.bottleneck)},
           {"backward", p.backward ? to_json(*p.backward) : json(nullptr)},
-          {"top_operations", ops}};
+          {"top_operations", ops},
+          {"top_operations_passes", p.operation_passes}};
 }
 
 }  // namespace perflab

@@ -59,6 +59,7 @@ LinearPoint measure_linear_point(std::size_t in_features, std::size_t out_featur
                      product_text(batch, in_features, out_features));
   }
   options.validate();
+  check_call_fits_budget(2 * terms, "a Linear layer's forward", options);
   const LayerMatmulVariantScope scope(variant);  // ValueError for an unknown variant
   Linear layer(in_features, out_features, true, 1);
   const LayerProfile profile = profile_layer(layer, {batch, in_features}, options, 1, clock);
@@ -77,6 +78,7 @@ ForwardPoint measure_forward_point(const nlohmann::json& spec, std::size_t batch
                                    const TimerOptions& options, Clock& clock) {
   options.validate();
   Model model = model_at(spec, batch);
+  detail::check_pass_fits_budget(model, 0, false, options);
   ForwardPoint p;
   p.name = model.name();
   p.batch = model.batch_size();
@@ -95,7 +97,9 @@ ForwardPoint measure_forward_point(const nlohmann::json& spec, std::size_t batch
 
 BackwardProfile measure_backward_point(const nlohmann::json& spec, std::size_t batch,
                                        const TimerOptions& options, Clock& clock) {
+  options.validate();
   Model model = model_at(spec, batch);
+  detail::check_pass_fits_budget(model, 0, true, options);
   ProfileOptions o;
   o.timer = options;
   return profile_backward_pass(model, o, clock);
@@ -110,6 +114,7 @@ OverheadPoint measure_profiling_overhead(const nlohmann::json& spec, std::size_t
                                          const TimerOptions& options, Clock& clock) {
   options.validate();
   Model model = model_at(spec, batch);
+  detail::check_pass_fits_budget(model, 0, false, options);
   OverheadPoint p;
   p.plain = measure_latency(model, options, 0, 1, clock);
   {

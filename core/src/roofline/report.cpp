@@ -236,7 +236,12 @@ json cli_report_from_text(std::string_view text) {
                      "\"; expected \"roofline\" or \"bench\"");
   }
   json out = {{"tool", "perflab"}, {"kind", kind}, {"version", string_field(in, "", "version")}};
-  out["quick"] = in.value("quick", false);
+  const json quick = in.value("quick", json(false));
+  if (!quick.is_boolean()) {
+    throw ValueError(std::string(kBadReport) + "quick must be true or false, got " +
+                     (quick.is_null() ? std::string("null") : quick.dump()));
+  }
+  out["quick"] = quick;
   out["simd_backend"] = in.contains("simd_backend") ? json(string_field(in, "", "simd_backend"))
                                                     : json(nullptr);
   std::optional<Roofs> roofs;

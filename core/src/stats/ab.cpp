@@ -99,24 +99,19 @@ AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
     }
   };
 
+  const std::vector<bool> order = ab_round_order(options.mode, options.rounds, options.seed);
   if (options.mode == AbMode::interleaved) {
-    Rng rng(options.seed);
     for (std::size_t r = 0; r < rounds; ++r) {
-      const bool a_first = (rng.next_u64() >> 63) != 0;
-      result.a_first.push_back(a_first);
-      sample(a_first);
-      sample(!a_first);
+      sample(order[r]);
+      sample(!order[r]);
       report(r + 1, rounds, "rounds");
     }
   } else {
-    result.a_first.assign(rounds, true);
     for (std::size_t i = 0; i < 2 * rounds; ++i) {
       sample(i < rounds);
       report(i + 1, 2 * rounds, "samples");
     }
   }
-
-  result.comparison = compare_samples(result.a_ms, result.b_ms, options.compare, "a_ms", "b_ms");
 
   std::vector<std::string> warnings;
   for (const auto* plan : {&plan_a, &plan_b}) {
@@ -128,14 +123,57 @@ AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
                          ": check the work is not optimised away, or raise max_inner_iterations");
     }
   }
-  if (rounds >= 3) {
-    result.drift_a = drift_of(result.a_ms, options);
-    result.drift_b = drift_of(result.b_ms, options);
-    if (result.drift_a.detected) warnings.push_back(drift_warning("A", result.drift_a, options.mode));
-    if (result.drift_b.detected) warnings.push_back(drift_warning("B", result.drift_b, options.mode));
+  AbResult analysed = analyze_ab(result.a_ms, result.b_ms, order, options, warnings);
+  analysed.inner_iterations_a = result.inner_iterations_a;
+  analysed.inner_iterations_b = result.inner_iterations_b;
+  analysed.resolution_ms = result.resolution_ms;
+  return analysed;
+}
+
+std::vector<bool> ab_round_order(AbMode mode, int rounds, std::uint64_t seed) {
+  detail::check_range("rounds", rounds, 1, 100000);
+  const auto n = static_cast<std::size_t>(rounds);
+  if (mode == AbMode::sequential) return std::vector<bool>(n, true);
+  Rng rng(seed);
+  std::vector<bool> order;
+  order.reserve(n);
+  for (std::size_t r = 0; r < n; ++r) order.push_back((rng.next_u64() >> 63) != 0);
+  return order;
+}
+
+AbResult analyze_ab(const std::vector<double>& a_ms, const std::vector<double>& b_ms,
+                    const std::vector<bool>& a_first, const AbOptions& options,
+                    const std::vector<std::string>& warnings) {
+  options.validate();
+  if (a_ms.size() != b_ms.size() || a_first.size() != a_ms.size()) {
+    throw ValueError("a_ms, b_ms and a_first must hold one value per round, got " +
+                     std::to_string(a_ms.size()) + ", " + std::to_string(b_ms.size()) + " and " +
+                     std::to_string(a_first.size()) + " values");
+  }
+  if (options.mode == AbMode::sequential) {
+    for (std::size_t r = 0; r < a_first.size(); ++r) {
+      if (!a_first[r]) {
+        throw ValueError("a_first[" + std::to_string(r) +
+                         "] is false, but in sequential mode all of A runs before B");
+      }
+    }
+  }
+  AbResult result;
+  result.mode = options.mode;
+  result.a_ms = a_ms;
+  result.b_ms = b_ms;
+  result.a_first = a_first;
+  result.comparison = compare_samples(a_ms, b_ms, options.compare, "a_ms", "b_ms");
+
+  std::vector<std::string> all = warnings;
+  if (a_ms.size() >= 3) {
+    result.drift_a = drift_of(a_ms, options);
+    result.drift_b = drift_of(b_ms, options);
+    if (result.drift_a.detected) all.push_back(drift_warning("A", result.drift_a, options.mode));
+    if (result.drift_b.detected) all.push_back(drift_warning("B", result.drift_b, options.mode));
   }
   std::string& w = result.comparison.warning;
-  for (const std::string& text : warnings) w += (w.empty() ? "" : "; ") + text;
+  for (const std::string& text : all) w += (w.empty() ? "" : "; ") + text;
   return result;
 }
 

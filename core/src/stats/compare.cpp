@@ -41,7 +41,7 @@ Moments moments(const std::vector<double>& v) {
 // Two-sided p of Student's t with df degrees of freedom: P(|T| ≥ |t|) = I_{df/(df+t²)}(df/2, 1/2).
 double two_sided_t_p(double t, double df) {
   if (!std::isfinite(t)) return 0.0;
-  return boost::math::ibeta(df / 2.0, 0.5, df / (df + t * t));
+  return boost::math::ibeta(df / 2.0, 0.5, df / (df + t * t), detail::MathPolicy());
 }
 
 // Counts of every U value for samples of sizes na and nb (no ties): placing the pooled
@@ -133,7 +133,7 @@ MannWhitneyResult mann_whitney_unchecked(const std::vector<double>& a,
   const double d = m.u - mu;
   const double corrected = d > 0 ? d - 0.5 : (d < 0 ? d + 0.5 : 0.0);
   m.z = corrected / sigma;
-  const boost::math::normal standard;
+  const boost::math::normal_distribution<double, detail::MathPolicy> standard;
   m.p_value = std::min(1.0, 2.0 * boost::math::cdf(boost::math::complement(standard, std::fabs(m.z))));
   return m;
 }

@@ -8,9 +8,19 @@
 #include <string>
 #include <vector>
 
+#include <boost/math/policies/policy.hpp>
+
 #include "perflab/base/random.hpp"
 
 namespace perflab::detail {
+
+// Boost.Math's policy for every distribution function core calls (the t quantile, the
+// incomplete beta of Welch's p, the normal tail of Mann-Whitney's z): evaluate in double.
+// Boost's default promotes double arguments to long double, which costs nothing natively
+// (x87's 80 bits) but is 128-bit software arithmetic in wasm: about 170 KB of the page's
+// module and slower calls, for digits past double's. The native and wasm builds compute the
+// same way with it (docs/PERFORMANCE.md, "Load budget").
+using MathPolicy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
 
 // Throws ValueError if values is empty or holds a value that is not finite or is negative:
 // "baseline_ms[3] is -1: values must be finite and not negative".

@@ -32,7 +32,9 @@ double student_t_quantile(double probability, double degrees_of_freedom) {
     throw ValueError("degrees of freedom must be a finite number greater than 0, got " +
                      detail::format_g(degrees_of_freedom));
   }
-  return boost::math::quantile(boost::math::students_t(degrees_of_freedom), probability);
+  return boost::math::quantile(
+      boost::math::students_t_distribution<double, detail::MathPolicy>(degrees_of_freedom),
+      probability);
 }
 
 double percentile(const std::vector<double>& values, double p, const std::string& name) {

@@ -4,8 +4,11 @@
 // names the remedy. Not for: threads, or deciding whether something is "fast".
 #include "perflab/timing/timer.hpp"
 
+#include "perflab/timing/interleaved.hpp"
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "perflab/base/error.hpp"
@@ -170,8 +173,22 @@ bool read_timer_option(TimerOptions& options, const std::string& key,
   return true;
 }
 
+void check_call_fits_budget(double flops, const std::string& what, const TimerOptions& options) {
+  const double least_ms = flops / (kFastestGflopsPerS * 1e6);
+  if (least_ms > options.max_total_ms) {
+    char flops_text[32];
+    std::snprintf(flops_text, sizeof flops_text, "%.3g", flops);
+    throw ValueError("one call of " + what + " is " + flops_text + " FLOPs, at least " +
+                     format_number(std::ceil(least_ms)) + " ms at " +
+                     format_number(kFastestGflopsPerS) +
+                     " GFLOP/s (faster than any one core), more than max_total_ms = " +
+                     format_number(options.max_total_ms) + ": raise max_total_ms to at least " +
+                     format_number(std::ceil(least_ms)) + ", or use a smaller size");
+  }
+}
+
 BatchPlan calibrate_batch(Clock& clock, const std::function<void()>& fn, double target_ms,
-                          long max_inner_iterations) {
+                          long max_inner_iterations, double deadline_ms) {
   // Calibrate as google/benchmark does: grow by target·1.4/elapsed, but by at most 10×
   // (and exactly 10× while a batch is under a tenth of the target, where the estimate is
   // mostly clock noise).
@@ -179,7 +196,7 @@ BatchPlan calibrate_batch(Clock& clock, const std::function<void()>& fn, double 
   plan.target_ms = target_ms;
   long inner = 1;
   double batch_ms = time_batch_ms(clock, fn, inner);
-  while (batch_ms < target_ms && inner < max_inner_iterations) {
+  while (batch_ms < target_ms && inner < max_inner_iterations && clock.now_ms() < deadline_ms) {
     double multiplier = 10.0;
     if (batch_ms > 0.1 * target_ms) multiplier = std::min(10.0, target_ms * 1.4 / batch_ms);
     const double next = std::ceil(static_cast<double>(inner) * multiplier);
@@ -192,63 +209,41 @@ BatchPlan calibrate_batch(Clock& clock, const std::function<void()>& fn, double 
   return plan;
 }
 
-Stats Timer::run(const std::function<void()>& fn) {
-  opts_.validate();
-  Clock& clock = *clock_;
-  const double start_ms = clock.now_ms();
-  const double resolution_ms = measure_resolution_ms(clock);
+namespace {
 
-  for (int i = 0; i < opts_.warmup; ++i) fn();
-
-  const double target_ms = std::max(opts_.resolution_multiple * resolution_ms, opts_.min_sample_ms);
-  const BatchPlan plan = calibrate_batch(clock, fn, target_ms, opts_.max_inner_iterations);
-  const long inner = plan.inner_iterations;
-  const double batch_ms = plan.batch_ms;
-  const bool below_target = plan.below_target();
-
-  const auto wanted = static_cast<std::size_t>(opts_.samples);
-  std::vector<double> per_call_ms;
-  per_call_ms.reserve(wanted);
-  bool budget_stopped = false;
-  while (per_call_ms.size() < wanted) {
-    per_call_ms.push_back(time_batch_ms(clock, fn, inner) / static_cast<double>(inner));
-    const std::size_t taken = per_call_ms.size();
-    const double elapsed_ms = clock.now_ms() - start_ms;
-    if (progress_) {
-      const double fraction = std::min(
-          1.0, std::max(static_cast<double>(taken) / static_cast<double>(wanted),
-                        elapsed_ms / opts_.max_total_ms));
-      if (!progress_(fraction)) {
-        throw CancelledError("cancelled after " + std::to_string(taken) + " of " +
-                             std::to_string(wanted) + " samples");
-      }
-    }
-    if (taken < wanted && taken >= 2 && elapsed_ms >= opts_.max_total_ms) {
-      budget_stopped = true;
-      break;
-    }
-  }
-
-  Stats stats = compute_stats(per_call_ms, opts_.drop_outliers);
-  stats.inner_iterations = inner;
-  stats.resolution_ms = resolution_ms;
-  stats.per_call_ms = per_call_ms;
-
-  // Each problem names a remedy a student can apply on the page, whose experiments have a
-  // "Measure longer" control (more samples in a larger time budget); the CLI's are
-  // --samples and --max-total-ms.
+// What went wrong with one function's samples, each problem with a remedy a student can apply
+// on the page, whose experiments have a "Measure longer" control (more samples in a larger
+// time budget); the CLI's are --samples and --max-total-ms. Empty when reliable.
+// long_call: one call was longer than the budget (warmed_up of opts.warmup warmup calls ran),
+// so the one sample is the whole run.
+std::string timer_warning(const Stats& stats, const TimerOptions& opts, const BatchPlan& plan,
+                          bool budget_stopped, std::size_t taken, std::size_t wanted,
+                          bool long_call, int warmed_up) {
   std::vector<std::string> problems;
-  if (below_target) {
-    problems.push_back("samples last " + format_number(batch_ms) + " ms, under the " +
-                       format_number(target_ms) + " ms target, at max_inner_iterations " +
-                       std::to_string(opts_.max_inner_iterations) +
+  if (plan.below_target() && !long_call) {
+    problems.push_back("samples last " + format_number(plan.batch_ms) + " ms, under the " +
+                       format_number(plan.target_ms) + " ms target, at max_inner_iterations " +
+                       std::to_string(opts.max_inner_iterations) +
                        ": check the work is not optimised away, or give it a larger size");
   }
+  if (long_call && wanted > 1) {
+    // What the whole plan would take at this call's time: warmup, one calibration batch and
+    // the samples, each sample at least the target.
+    const double call_ms = stats.per_call_ms.front();
+    const double needed_ms = call_ms * (opts.warmup + 1) +
+                             std::max(call_ms, plan.target_ms) * static_cast<double>(wanted);
+    problems.push_back("one call takes " + format_number(call_ms) + " ms, so the " +
+                       format_number(opts.max_total_ms) + " ms budget was spent after " +
+                       std::to_string(warmed_up) + " of " + std::to_string(opts.warmup) +
+                       " warmup calls and 1 of " + std::to_string(wanted) +
+                       " samples: raise max_total_ms to about " +
+                       format_number(std::ceil(needed_ms)) +
+                       " for all of them, or measure a smaller size");
+  }
   if (budget_stopped) {
-    problems.push_back("the " + format_number(opts_.max_total_ms) +
-                       " ms budget stopped sampling after " + std::to_string(per_call_ms.size()) +
-                       " of " + std::to_string(wanted) +
-                       " samples: measure longer (a larger time budget)");
+    problems.push_back("the " + format_number(opts.max_total_ms) +
+                       " ms budget stopped sampling after " + std::to_string(taken) + " of " +
+                       std::to_string(wanted) + " samples: measure longer (a larger time budget)");
   }
   // Few samples matter when they leave the median's interval wide, not by their count
   // alone: ten steady samples less two outliers still pin the median down. Under three,
@@ -257,7 +252,8 @@ Stats Timer::run(const std::function<void()>& fn) {
   constexpr double kWideInterval = 0.10;  // the 95% interval spans 10% of the median
   const double interval_width =
       stats.median_ms > 0 ? (stats.ci95_high_ms - stats.ci95_low_ms) / stats.median_ms : 0.0;
-  if (stats.samples < 3 || (stats.samples < kFewSamples && interval_width > kWideInterval)) {
+  if (!long_call &&
+      (stats.samples < 3 || (stats.samples < kFewSamples && interval_width > kWideInterval))) {
     const std::string dropped = stats.outliers > 0
                                     ? " (" + std::to_string(stats.outliers) + " outliers dropped)"
                                     : std::string();
@@ -273,11 +269,102 @@ Stats Timer::run(const std::function<void()>& fn) {
                        std::to_string(stats.samples) +
                        " samples: the machine was busy; close other tabs and run again");
   }
+  std::string warning;
   for (std::size_t i = 0; i < problems.size(); ++i) {
-    if (i > 0) stats.warning += "; ";
-    stats.warning += problems[i];
+    if (i > 0) warning += "; ";
+    warning += problems[i];
   }
-  return stats;
+  return warning;
+}
+
+}  // namespace
+
+InterleavedStats run_interleaved(const std::vector<std::function<void()>>& fns,
+                                 const TimerOptions& opts, Clock& clock,
+                                 const ProgressFn& progress) {
+  if (fns.empty()) throw ValueError("run_interleaved needs at least one function, got none");
+  opts.validate();
+  const double start_ms = clock.now_ms();
+  const double resolution_ms = measure_resolution_ms(clock);
+  // The budget is max_total_ms per function, warmup and calibration included: an overlong
+  // call stops warmup and calibration at the deadline, and then one call per function is
+  // the whole run (never the two samples and calibration that would multiply it).
+  const double budget_ms = opts.max_total_ms * static_cast<double>(fns.size());
+  const double deadline_ms = start_ms + budget_ms;
+
+  int warmed_up = 0;
+  for (; warmed_up < opts.warmup && clock.now_ms() < deadline_ms; ++warmed_up) {
+    for (const auto& fn : fns) fn();
+  }
+
+  const auto wanted = static_cast<std::size_t>(opts.samples);
+  std::vector<std::vector<double>> per_call_ms(fns.size());
+  for (auto& v : per_call_ms) v.reserve(wanted);
+  const double target_ms = std::max(opts.resolution_multiple * resolution_ms, opts.min_sample_ms);
+  std::vector<BatchPlan> plans;
+  plans.reserve(fns.size());
+  for (const auto& fn : fns) {
+    if (clock.now_ms() >= deadline_ms) {
+      BatchPlan one;
+      one.target_ms = target_ms;
+      one.batch_ms = time_batch_ms(clock, fn, 1);
+      plans.push_back(one);
+    } else {
+      plans.push_back(calibrate_batch(clock, fn, target_ms, opts.max_inner_iterations, deadline_ms));
+    }
+  }
+  const bool long_call = clock.now_ms() >= deadline_ms;
+  if (long_call) {
+    // Each function's last batch ran warm and in full: it is its one sample.
+    for (std::size_t f = 0; f < fns.size(); ++f) {
+      per_call_ms[f].push_back(plans[f].batch_ms / static_cast<double>(plans[f].inner_iterations));
+    }
+    // The one sample is the whole run: report it, and let the caller cancel as after any sample.
+    if (progress && !progress(1.0)) {
+      throw CancelledError("cancelled after 1 of " + std::to_string(wanted) + " samples");
+    }
+  }
+
+  std::size_t taken = long_call ? 1 : 0;
+  bool budget_stopped = false;
+  while (!long_call && taken < wanted) {
+    for (std::size_t f = 0; f < fns.size(); ++f) {
+      const long inner = plans[f].inner_iterations;
+      per_call_ms[f].push_back(time_batch_ms(clock, fns[f], inner) / static_cast<double>(inner));
+    }
+    ++taken;
+    const double elapsed_ms = clock.now_ms() - start_ms;
+    if (progress) {
+      const double fraction = std::min(
+          1.0, std::max(static_cast<double>(taken) / static_cast<double>(wanted),
+                        elapsed_ms / budget_ms));
+      if (!progress(fraction)) {
+        throw CancelledError("cancelled after " + std::to_string(taken) + " of " +
+                             std::to_string(wanted) + " samples");
+      }
+    }
+    if (taken < wanted && taken >= 2 && elapsed_ms >= budget_ms) {
+      budget_stopped = true;
+      break;
+    }
+  }
+
+  InterleavedStats result;
+  result.rounds = taken;
+  for (std::size_t f = 0; f < fns.size(); ++f) {
+    Stats stats = compute_stats(per_call_ms[f], opts.drop_outliers);
+    stats.inner_iterations = plans[f].inner_iterations;
+    stats.resolution_ms = resolution_ms;
+    stats.per_call_ms = std::move(per_call_ms[f]);
+    stats.warning =
+        timer_warning(stats, opts, plans[f], budget_stopped, taken, wanted, long_call, warmed_up);
+    result.stats.push_back(std::move(stats));
+  }
+  return result;
+}
+
+Stats Timer::run(const std::function<void()>& fn) {
+  return run_interleaved({fn}, opts_, *clock_, progress_).stats.front();
 }
 
 nlohmann::json to_json(const Stats& s) {

@@ -3,7 +3,7 @@
 // long-form rows (shape.js's toLong makes them from wide rows). Labelled axes with units,
 // a legend and an ARIA label. Not for: computing the values (rows arrive computed).
 
-import * as Plot from '@observablehq/plot';
+import { Plot } from './plot-lib.js';
 import { CHART_STYLE, PlotChart, emptyPlot } from './plot-chart.js';
 import { tickFormatter } from './ticks.js';
 import { formatSig } from '../ui/format.js';

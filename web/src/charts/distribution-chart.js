@@ -4,7 +4,7 @@
 // of it (mean, median, p25, p75, lower_fence, upper_fence), all in the chart's unit.
 // Not for: computing the summary (core does; stats-shape.js only bins and splits).
 
-import * as Plot from '@observablehq/plot';
+import { Plot } from './plot-lib.js';
 import { CHART_STYLE, PlotChart, emptyPlot } from './plot-chart.js';
 import { HISTOGRAM_PARTS, binCount, boxPlot, centreRules, histogram } from './stats-shape.js';
 import { formatSig } from '../ui/format.js';

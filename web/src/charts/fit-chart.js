@@ -4,7 +4,7 @@
 // `{n, value, fit, series?}` evaluated by core at the sizes it chose; every value in the
 // chart's unit. Not for: fitting (core fits; stats-shape.js only groups the curve rows).
 
-import * as Plot from '@observablehq/plot';
+import { Plot } from './plot-lib.js';
 import { CHART_STYLE, PlotChart, emptyPlot, positionalAxis } from './plot-chart.js';
 import { curveSeries } from './stats-shape.js';
 

@@ -3,7 +3,7 @@
 // chart redraws itself when its container changes width.
 // Not for: computing anything shown (rows arrive computed) or animating.
 
-import * as Plot from '@observablehq/plot';
+import { Plot } from './plot-lib.js';
 import { CHART_STYLE, PlotChart, emptyPlot, positionalAxis } from './plot-chart.js';
 
 export class LineChart extends PlotChart {

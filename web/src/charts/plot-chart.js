@@ -3,31 +3,53 @@
 // width, and `destroy()`. Subclasses only say what to draw (`figure(width)`).
 // Not for: computing anything shown (data arrives computed).
 
-import * as Plot from '@observablehq/plot';
+import { Plot, loadPlot, plotLoaded } from './plot-lib.js';
 import { logExtentOf, logTicks, niceLogDomain, tickFormatter } from './ticks.js';
 
 /** Page-wide look of every chart: inherit the page font, let tips overflow the frame. */
 export const CHART_STYLE = Object.freeze({ fontSize: '12px', fontFamily: 'inherit', overflow: 'visible' });
 
-/** The "no data yet" text drawn in the middle of an empty frame, or null when there is data. */
-export function emptyMark(isEmpty, text) {
-  return isEmpty ? Plot.text([text], { frameAnchor: 'middle', fill: 'currentColor', fillOpacity: 0.6 }) : null;
-}
+const SVG = 'http://www.w3.org/2000/svg';
+const svgElement = (name, attrs, ...children) => {
+  const el = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) el.setAttribute(k, String(v));
+  el.append(...children);
+  return el;
+};
 
 /**
  * The whole figure of a chart with nothing to show yet: a faint frame of the chart's size with
  * the hint in the middle. No scales, so no axis: an axis without data would print stray ticks
- * (a lone "0.000000" half outside the card).
+ * (a lone "0.000000" half outside the card). Drawn without Observable Plot (which loads after
+ * the page is usable), in the structure Plot gives its marks (a group labelled "frame" and one
+ * labelled "text"), so an empty chart reads the same before and after Plot has loaded.
  */
 export function emptyPlot(width, { height, ariaLabel, emptyText }) {
-  return Plot.plot({
-    width,
-    height,
-    style: CHART_STYLE,
-    ariaLabel,
-    ariaDescription: emptyText,
-    marks: [Plot.frame({ strokeOpacity: 0.15 }), emptyMark(true, emptyText)],
-  });
+  const style = `font-size: ${CHART_STYLE.fontSize}; font-family: ${CHART_STYLE.fontFamily}; overflow: ${CHART_STYLE.overflow}`;
+  return svgElement(
+    'svg',
+    {
+      class: 'plot-empty',
+      fill: 'currentColor',
+      'text-anchor': 'middle',
+      width,
+      height,
+      viewBox: `0 0 ${width} ${height}`,
+      'aria-label': ariaLabel,
+      'aria-description': emptyText,
+      style,
+    },
+    svgElement(
+      'g',
+      { 'aria-label': 'frame', fill: 'none', stroke: 'currentColor', 'stroke-opacity': 0.15 },
+      svgElement('rect', { x: 20.5, y: 20.5, width: Math.max(0, width - 40), height: Math.max(0, height - 50) }),
+    ),
+    svgElement(
+      'g',
+      { 'aria-label': 'text', 'fill-opacity': 0.6 },
+      svgElement('text', { x: width / 2, y: (height - 10) / 2 + 10, dy: '0.32em' }, emptyText ?? ''),
+    ),
+  );
 }
 
 /**
@@ -66,6 +88,12 @@ export function positionalAxis(dim, { type = 'linear', domain, values = [], tick
   };
 }
 
+/** Whether chart data holds anything to draw: a non-empty array, at any depth of an object. */
+function hasRows(data) {
+  if (Array.isArray(data)) return data.length > 0;
+  return data !== null && typeof data === 'object' && Object.values(data).some(hasRows);
+}
+
 export class PlotChart {
   /**
    * @param {HTMLElement} container the chart replaces this element's children
@@ -87,6 +115,8 @@ export class PlotChart {
   /** @param {any} data the rows (or the object) the subclass documents */
   update(data) {
     this.data = data;
+    // Rows to draw need Plot now; an empty update (a chart reset at mount) does not.
+    if (hasRows(data)) loadPlot();
     this.render();
   }
 
@@ -97,6 +127,7 @@ export class PlotChart {
   }
 
   destroy() {
+    this.destroyed = true;
     this.resizeObserver.disconnect();
     this.container.replaceChildren();
   }
@@ -104,6 +135,19 @@ export class PlotChart {
   render() {
     this.lastWidth = this.container.clientWidth;
     const width = Math.max(320, this.lastWidth || 640);
+    if (!Plot) {
+      // Before Observable Plot has loaded (plot-lib.js): the empty frame and hint, then the
+      // real figure once it is here.
+      this.container.replaceChildren(emptyPlot(width, this.options));
+      if (!this.waitingForPlot) {
+        this.waitingForPlot = true;
+        plotLoaded.then(() => {
+          this.waitingForPlot = false;
+          if (!this.destroyed) this.render();
+        });
+      }
+      return;
+    }
     this.container.replaceChildren(this.figure(width));
   }
 

@@ -3,7 +3,7 @@
 // roofline is its main use (shape.js's rooflineReferences draws the peak and bandwidth
 // lines). Not for: computing the points or the lines (they arrive computed).
 
-import * as Plot from '@observablehq/plot';
+import { Plot } from './plot-lib.js';
 import { placeLabels } from './labels.js';
 import { CHART_STYLE, PlotChart, emptyPlot, positionalAxis } from './plot-chart.js';
 

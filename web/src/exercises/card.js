@@ -12,6 +12,7 @@ import { verdictMark } from './controls.js';
 import { evidenceNote, gateOnEvidence } from './evidence.js';
 import {
   answerWithEvidence,
+  choiceAnswer,
   formatPoints,
   nextHintText,
   promptRuns,
@@ -71,6 +72,8 @@ export function createCard(ex, { bridge, store }) {
       h('h3', { id: ids.title, text: ex.title }),
       h('span', { class: 'pl-ex-kind', text: `${kindLabel(ex)} · ${ex.points} points` }),
     ),
+    // core's sentence on how tries count (a choice's points fall with each wrong try).
+    ex.scoring ? h('p', { class: 'pl-ex-scoring hint', dataset: { role: 'scoring' }, text: ex.scoring }) : null,
     statusLine,
     ex.evidence ? evidenceNote(ex, cleanups) : null,
     body,
@@ -119,19 +122,23 @@ export function createCard(ex, { bridge, store }) {
   };
 
   // One graded attempt: ask core, then count it. A failure to grade is shown beside the
-  // control and counts nothing (the student did nothing wrong).
-  const grade = async (answer, savedAnswer, code = null) => {
-    const sent = answerWithEvidence(answer, ex.evidence, ex.evidence ? latestResult(ex.evidence.experiment) : null);
+  // control and counts nothing (the student did nothing wrong). What core graded is what is
+  // saved: a choice with the number of this try, an evidence-backed answer with its rows.
+  const grade = async (answer, code = null) => {
+    const entry = store.entry(ex.id);
+    const tried = ex.kind === 'choice' && 'choice' in answer ? choiceAnswer(answer.choice, entry) : answer;
+    const sent = answerWithEvidence(tried, ex.evidence, ex.evidence ? latestResult(ex.evidence.experiment) : null);
     const graded = await bridge.call('gradeExercise', { id: ex.id, seed, answer: sent }, { where });
     // An import rebuilt the cards meanwhile: this grade belongs to the replaced progress.
     if (!alive) throw new Error('your progress was replaced by an import while this answer was graded; submit it again');
-    store.update(ex.id, recordAttempt(store.entry(ex.id), graded, savedAnswer, code));
+    store.update(ex.id, recordAttempt(store.entry(ex.id), graded, sent, code, { hintCount: ex.hints.length }));
     refresh();
     return graded;
   };
 
   const showGrade = (graded, extra = []) => {
-    const attemptPoints = `${formatPoints(graded.score)} / ${formatPoints(graded.max_score)} points for this attempt`;
+    const tryNumber = Number.isInteger(graded.attempt) ? `, try ${graded.attempt}` : '';
+    const attemptPoints = `${formatPoints(graded.score)} / ${formatPoints(graded.max_score)} points for this attempt${tryNumber}`;
     result.dataset.correct = String(graded.correct);
     setChildren(result,
       h(
@@ -142,7 +149,7 @@ export function createCard(ex, { bridge, store }) {
           ? null
           : h('strong', { text: graded.correct ? 'Correct. ' : 'Not yet. ' }),
         graded.feedback,
-        h('span', { class: 'pl-ex-attempt-points', text: ` (${attemptPoints})` }),
+        h('span', { class: 'pl-ex-attempt-points', dataset: { role: 'attempt-points', score: String(graded.score) }, text: ` (${attemptPoints})` }),
       ),
       graded.tests?.length
         ? h(

@@ -74,7 +74,7 @@ export function codeControls({ ex, variant, entry, ids, grade, showGrade, showEr
     setRunning('Grading…');
     try {
       const answer = { results: outcome.results };
-      const graded = await grade(answer, answer, code);
+      const graded = await grade(answer, code);
       const extra = [];
       if (outcome.timed_out) {
         extra.push(

@@ -27,7 +27,7 @@ export function gradeOnSubmit(form, submit, { read, grade, show, showError, clea
     submit.disabled = true;
     submit.textContent = 'Grading…';
     try {
-      show(await grade(answer, answer));
+      show(await grade(answer));
     } catch (err) {
       showError(`Your answer could not be graded: ${err.message}`);
     } finally {

@@ -111,7 +111,7 @@ export function mountExercises(container, { bridge, chapter, store = getProgress
       return;
     }
     status.hidden = true;
-    if (progressPanel && !panel) panel = mountProgressPanel(panelHost, { store });
+    if (progressPanel && !panel) panel = mountProgressPanel(panelHost, { store, bridge });
     await renderCards();
   };
 

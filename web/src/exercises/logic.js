@@ -61,21 +61,36 @@ export function nextHintText({ hintCount, attempts, solved }) {
 /**
  * The saved state after one graded attempt: attempts + 1, solved once correct (and staying
  * solved), the best score kept with the answer (and, for code, the code) that earned it, the
- * answer remembered for the next visit. A later, worse attempt replaces only the last answer:
- * an export carries what scored, not an endless loop typed afterwards.
+ * answer remembered for the next visit, and the hints used: each failed try before the
+ * exercise is solved unlocks one more, up to `hintCount`. A later, worse attempt replaces
+ * only the last answer: an export carries what scored, not an endless loop typed afterwards.
+ * `answer` is exactly what core graded (with a choice's attempt and any evidence rows), so a
+ * teacher can grade it again.
  * @param {string|null} [code] the code that was run, for a code exercise
+ * @param {{hintCount?: number}} [options] how many hints the exercise has (no cap when absent)
  */
-export function recordAttempt(entry, grade, answer, code = null) {
+export function recordAttempt(entry, grade, answer, code = null, { hintCount = Infinity } = {}) {
   const score = Number.isFinite(grade.score) ? grade.score : 0;
   const better = score > entry.best_score || (grade.correct === true && !entry.solved);
+  const failedBeforeSolving = !entry.solved && grade.correct !== true;
+  const hintsUsed = entry.hints_used ?? 0;
   return {
     ...entry,
     attempts: entry.attempts + 1,
     solved: entry.solved || grade.correct === true,
     best_score: Math.max(entry.best_score, score),
     last_answer: answer,
+    hints_used: failedBeforeSolving ? Math.min(hintCount, hintsUsed + 1) : hintsUsed,
     ...(better ? { best_answer: answer, best_code: code } : {}),
   };
+}
+
+/**
+ * The answer core grades for a choice exercise: the pick and which try this is (1 for the
+ * first), counting the graded tries before it, so that core can score by tries.
+ */
+export function choiceAnswer(choice, entry) {
+  return { choice, attempt: entry.attempts + 1 };
 }
 
 /**
@@ -156,8 +171,8 @@ export function evidenceState(evidence, result, heading) {
 
 /**
  * The answer core grades for an experiment-backed exercise: the student's answer plus the
- * rows of their latest run ({..., evidence: {experiment, rows}}). The saved answer stays
- * without them, so progress files keep their shape.
+ * rows of their latest run ({..., evidence: {experiment, rows}}). It is saved as graded, rows
+ * included, so that a teacher re-grades the answer from the rows it was graded with.
  */
 export function answerWithEvidence(answer, evidence, result) {
   if (!evidence) return answer;

@@ -8,6 +8,7 @@
 import './experiment.css';
 import { BarChart } from '../charts/bar-chart.js';
 import { LineChart } from '../charts/line-chart.js';
+import { loadPlot } from '../charts/plot-lib.js';
 import { ScatterChart } from '../charts/scatter-chart.js';
 import { labOf } from '../lab/client.js';
 import { cancelledError } from '../lab/protocol.js';
@@ -25,6 +26,7 @@ import {
   labelOf,
   loadOptions,
   measureLongerHint,
+  measureOf,
   planPoints,
   progressText,
   readControls,
@@ -158,7 +160,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   }
 
   function showAnalysis(analysis) {
-    const nodes = analysis != null && spec.renderAnalysis ? spec.renderAnalysis(analysis, { h }) : null;
+    const nodes = analysis != null && spec.renderAnalysis ? spec.renderAnalysis(analysis, { h, bridge }) : null;
     analysisBox.replaceChildren(...[nodes ?? []].flat().filter(Boolean));
     analysisBox.hidden = analysisBox.childNodes.length === 0;
   }
@@ -190,10 +192,17 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   }
 
   let infoPromise = null;
+  // init's facts changed (a new machine probe): later Runs plan with them; charts showing
+  // rows keep the facts those rows were measured with.
+  function updateInfo(info) {
+    infoPromise = Promise.resolve(info);
+    lastCtx = { ...lastCtx, info };
+    if (!current && shown.rows.length === 0) refreshChartOptions(lastCtx);
+  }
   function ensureInfo() {
     if (!spec.init) return Promise.resolve(null);
     if (!infoPromise) {
-      infoPromise = Promise.resolve().then(() => spec.init({ bridge, slot: infoSlot, quick, h }));
+      infoPromise = Promise.resolve().then(() => spec.init({ bridge, slot: infoSlot, quick, h, update: updateInfo }));
       // A failed init must not stick: the next Run tries again.
       infoPromise.catch(() => (infoPromise = null));
     }
@@ -240,7 +249,8 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     if (detail?.row) {
       const row = spec.derive ? spec.derive(detail.row, current.ctx) : detail.row;
       current.rows.push(row);
-      table.appendRow(row);
+      // Pieces that core assembles into rows (spec.assemble) reach the charts, not the table.
+      if (!spec.assemble) table.appendRow(row);
       drawCharts(current.rows, current.ctx);
     }
     current.done = Number.isInteger(detail?.done) ? detail.done : current.rows.length;
@@ -283,8 +293,25 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
         controller.signal.addEventListener('abort', () => reject(cancelledError()), { once: true }),
       );
       aborted.catch(() => {});
-      const info = await Promise.race([ensureInfo(), aborted]);
-      const ctx = { values, quick, info, points: null, analysis: null };
+      // Observable Plot with the machine info, so the run's charts draw as rows arrive.
+      const [info] = await Promise.race([Promise.all([ensureInfo(), loadPlot()]), aborted]);
+      const ctx = { values, quick, info, points: null, analysis: null, prepared: null };
+      const hookCtx = () => ({
+        lab: labOf(bridge),
+        bridge,
+        values,
+        quick,
+        info,
+        prepared: ctx.prepared,
+        signal: controller.signal,
+        where: spec.where ?? domId('run'),
+      });
+      current.hookCtx = hookCtx;
+      if (spec.prepare) {
+        // What the plan needs from core at each run (a seeded order, a calibration).
+        status.textContent = 'Preparing the run in the lab’s core…';
+        ctx.prepared = await Promise.race([spec.prepare(values, hookCtx()), aborted]);
+      }
       // Measure longer scales the planned points' timer options (samples, time budget).
       const factor = values[MEASURE_LONGER_ID] ?? '1';
       ctx.points = scalePoints(planPoints(spec, values, ctx), factor);
@@ -298,7 +325,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
       renderStatus();
       ticker = setInterval(renderStatus, 250);
 
-      const m = spec.measure;
+      const m = measureOf(spec, ctx);
       const payload = m.payload ? m.payload(values, ctx.points, ctx) : { points: ctx.points, build: values.build };
       const result = await bridge.call(m.fn, payload, {
         signal: controller.signal,
@@ -307,7 +334,13 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
       });
       stopTicker();
       // The result is authoritative: redraw from it rather than trusting the progress stream.
-      const rows = result.rows.map((r) => (spec.derive ? spec.derive(r, ctx) : r));
+      let rows = result.rows.map((r) => (spec.derive ? spec.derive(r, ctx) : r));
+      if (spec.assemble) {
+        status.textContent = `Assembling ${rows.length} measurements in the lab’s core…`;
+        current.assembling = true;
+        rows = await spec.assemble(rows, hookCtx());
+        current.assembling = false;
+      }
       show({ rows, build: result.build ?? null, ctx });
       if (spec.analyze) {
         // Core's conclusions from the rows (a verdict, a fit, a report): the rows stay on
@@ -329,7 +362,8 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
       showMeasureHint(rows, values);
       const seconds = ((performance.now() - current.startedAt) / 1000).toFixed(1);
       const build = result.build ? ` (${result.build} build)` : '';
-      status.textContent = `Done: ${rows.length} points in ${seconds} s${build}.`;
+      // The points measured (an assembled run shows fewer rows than it measured points).
+      status.textContent = `Done: ${result.rows.length} points in ${seconds} s${build}.`;
       // A sweep that found its limit (sweep.js `ended`) is a result, with the reason beside it.
       if (result.ended) {
         showNote(
@@ -348,9 +382,26 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
         );
       } else if (measured > 0) {
         showMeasureHint(current.rows, current.values);
-        showNote(
-          `Partial result: ${measured} of ${current.total} points, ${why}. The table and the CSV hold these points only.`,
-        );
+        let held = 'these points only';
+        if (spec.assemble) {
+          // Pieces are not rows: the table and the CSV hold what core assembles from the ones
+          // measured so far (a fresh signal: the run's is aborted), or nothing.
+          let rows = [];
+          if (current.assembling) {
+            held = `nothing: assembling them was ${why}`;
+          } else {
+            try {
+              rows = await spec.assemble(current.rows, { ...current.hookCtx(), signal: undefined });
+              // An assemble that keeps the rows as they are (nothing to pair) leaves the note as it was.
+              if (rows !== current.rows) held = `the ${rows.length} row${rows.length === 1 ? '' : 's'} core assembled from them`;
+            } catch (assembleErr) {
+              rows = [];
+              held = `nothing: core could not assemble them (${assembleErr.message})`;
+            }
+          }
+          show({ rows, build: null, ctx: current.ctx });
+        }
+        showNote(`Partial result: ${measured} of ${current.total} points, ${why}. The table and the CSV hold ${held}.`);
       } else if (previous.rows.length > 0) {
         // Nothing new was measured: keep the last result on screen rather than an empty chart.
         refreshChartOptions(previous.ctx);

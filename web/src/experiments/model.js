@@ -291,13 +291,17 @@ export function specProblems(spec, { chartTypes = ['line', 'bar', 'scatter'] } =
   if (typeof spec.plan !== 'function') out.push('plan must be a function (values, {quick, info}) -> points');
 
   const m = spec.measure;
-  if (!isObject(m) || typeof m.fn !== 'string') {
-    out.push("measure must be a sweep of a declared point function (lab/client.js declaredSweep('measureMatmul'))");
-  } else if (!Object.hasOwn(API, m.fn) || API[m.fn].type !== POINT) {
-    const points = Object.keys(API).filter((k) => API[k].type === POINT);
-    out.push(`measure.fn "${m.fn}" is not a declared sweep point (lab/api.js); declared: ${points.join(', ')}`);
-  } else if (m.payload !== undefined && typeof m.payload !== 'function') {
-    out.push('measure.payload must be a function (values, points, ctx) -> {points, build | builds}');
+  if (typeof m === 'function') {
+    // Chosen per run (measureProblem checks what it returns): labels cannot come from one declaration.
+    if (typeof spec.pointLabel !== 'function') out.push('a measure chosen per run (a function) needs pointLabel');
+  } else {
+    const problem = measureProblem(m);
+    if (problem) out.push(problem);
+  }
+  for (const hook of ['prepare', 'assemble']) {
+    if (spec[hook] !== undefined && typeof spec[hook] !== 'function') {
+      out.push(`${hook} must be an async function (${hook === 'prepare' ? 'values' : 'rows'}, {lab, bridge, values, quick, info, prepared, signal, where})`);
+    }
   }
 
   if (spec.analyze !== undefined && typeof spec.analyze !== 'function') {
@@ -365,6 +369,29 @@ export function specProblems(spec, { chartTypes = ['line', 'bar', 'scatter'] } =
   return out;
 }
 
+/** Null when `m` is a sweep of a declared point function (declaredSweep), else why not. */
+export function measureProblem(m) {
+  if (!isObject(m) || typeof m.fn !== 'string') {
+    return "measure must be a sweep of a declared point function (lab/client.js declaredSweep('measureMatmul'))";
+  }
+  if (!Object.hasOwn(API, m.fn) || API[m.fn].type !== POINT) {
+    const points = Object.keys(API).filter((k) => API[k].type === POINT);
+    return `measure.fn "${m.fn}" is not a declared sweep point (lab/api.js); declared: ${points.join(', ')}`;
+  }
+  if (m.payload !== undefined && typeof m.payload !== 'function') {
+    return 'measure.payload must be a function (values, points, ctx) -> {points, build | builds}';
+  }
+  return null;
+}
+
+/** The run's measure: the spec's, or what its function returns for the run's context. */
+export function measureOf(spec, ctx) {
+  const m = typeof spec.measure === 'function' ? spec.measure(ctx) : spec.measure;
+  const problem = measureProblem(m);
+  if (problem) throw new Error(`experiment "${spec.id}": ${problem}`);
+  return m;
+}
+
 /** Calls the spec's plan and checks it produced points (plain objects). */
 export function planPoints(spec, values, ctx) {
   const points = spec.plan(values, ctx);
@@ -378,7 +405,7 @@ export function planPoints(spec, values, ctx) {
 export function labelOf(spec, point) {
   if (!point) return null;
   if (spec.pointLabel) return spec.pointLabel(point);
-  return spec.measure?.fn ? declaredLabel(spec.measure.fn, point) : null;
+  return typeof spec.measure?.fn === 'string' ? declaredLabel(spec.measure.fn, point) : null;
 }
 
 /** `row.stats.median_ms` for key "stats.median_ms". */

@@ -85,10 +85,17 @@ export const API = Object.freeze({
   exerciseBank: call([], 'list the exercises'),
   exerciseVariant: call(['id', 'seed'], 'make an exercise variant'),
   gradeExercise: call(['id', 'seed', 'answer'], 'grade an answer'),
+  exerciseBankVersion: call([], 'read the exercise bank’s version'),
+  courseFromJson: call(['course'], 'read course.json'),
+  courseSeed: call(['course', 'student_id'], 'derive a student’s seed for the course'),
   // The Benchmarking chapter's statistics (core/include/perflab/stats/).
   timerDefaults: call([], 'read the timer’s default settings'),
   summarizeSample: call(['values', 'options'], 'summarize a sample'),
   compareSamples: call(['a', 'b', 'options'], 'compare two samples'),
+  // An A/B whose arms the page times one sample at a time (in two builds): core's seeded
+  // order of the rounds, then its analysis of the samples, in runAB's shape.
+  abRoundOrder: call(['mode', 'rounds', 'seed'], 'read the seeded order of an A/B’s rounds'),
+  analyzeAB: call(['a_ms', 'b_ms', 'a_first', 'options'], 'compare the rounds of an A/B'),
   fitComplexity: call(['sizes', 'times'], 'fit complexity classes to times against sizes'),
   intervalCoverage: call(['reference', 'sizes', 'options'], 'check how often small samples’ intervals cover the reference median'),
   benchPlan: call(['quick'], 'read the benchmarks perflab bench times'),
@@ -102,8 +109,7 @@ export const API = Object.freeze({
  * it. tests/js/api.test.mjs reports them, and fails once the page uses one that is still
  * listed here (or leaves unused one that is not).
  */
-export const NOT_YET_MOUNTED = Object.freeze({
-});
+export const NOT_YET_MOUNTED = Object.freeze({});
 
 /**
  * Bindings the module exports that the page does not call, each with why; the api test
@@ -163,7 +169,8 @@ export function labelOf(name, named = {}) {
 /**
  * Returns null when `payload` is a well-formed request of `name`, else a sentence saying
  * what is wrong. A call: `{...named args, build?}`. A point: `{points, build?}` or
- * `{points, builds}` (every point measured in each build).
+ * `{points, builds}` (every point measured in each build). A point may name its own `build`
+ * (one of BUILDS): it runs in that build, the others in the sweep's (not with `builds`).
  */
 export function payloadProblem(name, payload) {
   if (!Object.hasOwn(API, name)) {
@@ -187,8 +194,13 @@ export function payloadProblem(name, payload) {
   }
   const bad = points.findIndex((p) => !isObject(p));
   if (bad >= 0) return `sweep point #${bad} must be an object of named arguments, got ${JSON.stringify(points[bad])}`;
+  const badBuild = points.findIndex((p) => p.build !== undefined && !BUILDS.includes(p.build));
+  if (badBuild >= 0) {
+    return `sweep point #${badBuild} names the unknown build ${JSON.stringify(points[badBuild].build)}; allowed: ${BUILDS.join(', ')}`;
+  }
   if (builds !== undefined) {
     if (payload.build !== undefined) return 'a sweep takes build or builds, not both';
+    if (points.some((p) => p.build !== undefined)) return 'a sweep whose points name their build takes no builds';
     if (!Array.isArray(builds) || builds.length === 0 || new Set(builds).size !== builds.length || !builds.every((b) => BUILDS.includes(b))) {
       return `builds must be a non-empty list of distinct builds from ${BUILDS.join(', ')}, got ${JSON.stringify(builds)}`;
     }

@@ -53,6 +53,16 @@ export function declaredSweep(name, { payload } = {}) {
 }
 
 /**
+ * A sweep of the declared point function `name` run outside an experiment's own sweep (a
+ * calibration before it): `payload` is `{points, build?}` or `{points, builds}`; resolves to
+ * `{build, rows}`.
+ */
+export function sweepOnce(bridge, name, payload, { where = name, signal, onProgress } = {}) {
+  declaredSweep(name); // throws for a name that is not a declared point function
+  return bridge.call(name, payload, { where, signal, onProgress });
+}
+
+/**
  * probeMachine, then setMachineRoofs with the roofs it measured, so every later profile
  * judges bottlenecks against this machine: every probe on the page goes through here.
  * @returns {Promise<object>} the probe's result

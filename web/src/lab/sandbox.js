@@ -2,6 +2,9 @@
 // enforced by terminate() (the only way to stop `while (true) {}`), results collected per
 // test so that those finished before a timeout still count. Resolves with what core's grader
 // reads as a code answer ({results: [{value} | {error} | {timeout: true}]}) plus the output.
+// Replies are read only from a private MessagePort handed to the worker with the first
+// message (sandbox-worker.js keeps it out of the student's reach); anything the worker posts
+// on its own channel is ignored, so student code cannot forge a result.
 // Not for: grading (the lab worker does that) or the lab worker's wasm (never touched here).
 
 /** The Error a run rejects with when its AbortSignal fires (the student pressed Stop). */
@@ -43,12 +46,17 @@ export function runInSandbox({
     let timer = null;
     let settled = false;
     let worker;
+    let channel = null;
 
     const cleanup = () => {
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       worker?.terminate();
+      if (channel) {
+        channel.port1.onmessage = null;
+        channel.port1.close();
+      }
     };
     const finish = (timedOut) => {
       if (settled) return;
@@ -72,6 +80,7 @@ export function runInSandbox({
 
     try {
       worker = createWorker();
+      channel = new MessageChannel();
     } catch (e) {
       fail(new Error(`The sandbox for your code could not be started: ${e.message}`));
       return;
@@ -81,7 +90,9 @@ export function runInSandbox({
       () => fail(new Error(`The sandbox for your code did not start within ${startupLimitMs / 1000} s; reload the page and try again.`)),
       startupLimitMs,
     );
-    worker.onmessage = (event) => {
+    // The worker's own channel carries nothing the run reads.
+    worker.onmessage = null;
+    channel.port1.onmessage = (event) => {
       const msg = event.data;
       if (settled || !msg) return;
       if (msg.type === 'started') {
@@ -109,6 +120,6 @@ export function runInSandbox({
       });
       finish(false);
     };
-    worker.postMessage({ code, function_name: functionName, tests });
+    worker.postMessage({ code, function_name: functionName, tests }, [channel.port2]);
   });
 }

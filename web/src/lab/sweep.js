@@ -25,7 +25,9 @@ function measure(Module, name, point, build) {
 
 /**
  * Runs every point in every build, point by point (each point is measured in every build
- * before the next point, so both builds see the machine in the same state). Progress: one
+ * before the next point, so both builds see the machine in the same state); a point that
+ * names its `build` runs in that build only (an A/B across builds alternates them in the
+ * order its points give), the others in the first module's. Progress: one
  * reply before the first point `{done: 0, total, row: null}`, then one per row.
  * A declaration's `endsSweep(message)` may end a one-build sweep early: when a point fails
  * with a message it accepts, the result is the rows so far plus
@@ -43,13 +45,22 @@ export async function runSweep(modules, name, points, ctx, { byBuild = false, yi
   const problem = sweepProblem(name, { points });
   if (problem) throw new Error(problem);
   const entry = API[name];
+  // Points that name their build run there alone (the first module is the others' build).
+  const perPoint = points.some((p) => p.build !== undefined);
+  const targets = (point) => {
+    if (!perPoint) return modules;
+    const wanted = point.build ?? modules[0]?.[0];
+    const found = modules.find(([b]) => b === wanted);
+    if (!found) throw new Error(`sweep point ${labelOf(name, point)} names the ${wanted} build, which was not loaded`);
+    return [found];
+  };
   const several = byBuild || modules.length > 1;
   const build = modules.map(([b]) => b).join(' + ') || undefined;
-  const total = points.length * modules.length;
+  const total = perPoint ? points.length : points.length * modules.length;
   const rows = [];
   ctx.progress(0, { done: 0, total, row: null });
   for (const point of points) {
-    for (const [pointBuild, Module] of modules) {
+    for (const [pointBuild, Module] of targets(point)) {
       // Between points is the only place a cancel can be seen: one point runs synchronously
       // inside core (bounded by its own time budget); the bridge terminates us if it is long.
       await yieldToEvents();
@@ -63,7 +74,9 @@ export async function runSweep(modules, name, points, ctx, { byBuild = false, yi
         if (!several && entry.endsSweep?.(message)) {
           return { build, rows, ended: { message, label, done: rows.length, total } };
         }
-        throw new Error(`${message} (measuring ${label}${several ? ` in the ${pointBuild} build` : ''})`);
+        throw new Error(`${message} (measuring ${label}${several ? ` in the ${pointBuild} build` : ''})`, {
+          cause: err,
+        });
       }
       rows.push(row);
       ctx.progress(rows.length / total, { done: rows.length, total, row });

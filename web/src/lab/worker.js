@@ -11,6 +11,7 @@ import simdWasmUrl from '@wasm/perflab_simd.wasm?url';
 import scalarWasmUrl from '@wasm/perflab_scalar.wasm?url';
 import { API, BUILDS, CALL, payloadProblem, positional } from './api.js';
 import { KINDS, cancelledError, errorReply, progressReply, requestProblem, resultReply } from './protocol.js';
+import { createModuleCache } from './module-cache.js';
 import { runSweep } from './sweep.js';
 
 const simdAvailable = simd();
@@ -21,7 +22,12 @@ const factories = {
   simd: () => import('@wasm/perflab_simd.mjs').then((m) => [m.default, simdWasmUrl]),
   scalar: () => import('@wasm/perflab_scalar.mjs').then((m) => [m.default, scalarWasmUrl]),
 };
-const modules = new Map(); // build -> Promise<Module>
+// One instance per build; one that aborted is replaced by a fresh one (module-cache.js).
+const modules = createModuleCache((build) =>
+  factories[build]().then(([createPerflab, wasmUrl]) =>
+    createPerflab({ locateFile: (path) => (path.endsWith('.wasm') ? wasmUrl : path) }),
+  ),
+);
 
 async function resolveBuild(requested = 'auto') {
   const available = await simdAvailable;
@@ -35,21 +41,7 @@ async function resolveBuild(requested = 'auto') {
   return requested;
 }
 
-async function loadModule(build) {
-  if (!modules.has(build)) {
-    const loading = factories[build]().then(([createPerflab, wasmUrl]) =>
-      createPerflab({ locateFile: (path) => (path.endsWith('.wasm') ? wasmUrl : path) }),
-    );
-    // A failed load must not stick: forget it so the next request tries again.
-    loading.catch(() => modules.delete(build));
-    modules.set(build, loading);
-  }
-  try {
-    return await modules.get(build);
-  } catch (err) {
-    throw new Error(`could not load the ${build} wasm build: ${err?.message ?? err}`);
-  }
-}
+const loadModule = (build) => modules.load(build);
 
 async function moduleFor(payload) {
   const build = await resolveBuild(payload.build);
@@ -58,27 +50,48 @@ async function moduleFor(payload) {
 
 // One handler per declared function (api.js), checked against its declaration before a
 // build is loaded: a call runs once with its named arguments in the declared order; a point
-// function runs the sweep over `points`, in one build or in each of `builds`.
+// function runs the sweep over `points`, in one build, in each of `builds`, or point by
+// point in the build each names. A call that aborts its module (modules.replaceIfAborted)
+// is reported with a note that the module was replaced.
 function declaredHandler(name, entry) {
   return async (payload, ctx) => {
     const problem = payloadProblem(name, payload);
     if (problem) throw new Error(problem);
-    if (entry.type === CALL) {
-      const { Module } = await moduleFor(payload);
-      if (typeof Module[name] !== 'function') {
-        throw new Error(`the wasm build has no function ${name}; rebuild wasm/ (needed to ${entry.label(payload)})`);
+    const used = [];
+    try {
+      if (entry.type === CALL) {
+        const { build, Module } = await moduleFor(payload);
+        used.push(build);
+        if (typeof Module[name] !== 'function') {
+          throw new Error(`the wasm build has no function ${name}; rebuild wasm/ (needed to ${entry.label(payload)})`);
+        }
+        return Module[name](...positional(name, payload));
       }
-      return Module[name](...positional(name, payload));
+      if (payload.builds) {
+        // Every build resolved first, so a browser without SIMD says so before anything runs.
+        for (const build of payload.builds) await resolveBuild(build);
+        const loaded = [];
+        for (const build of payload.builds) loaded.push([build, await loadModule(build)]);
+        used.push(...payload.builds);
+        return await runSweep(loaded, name, payload.points, ctx, { byBuild: true });
+      }
+      const named = [...new Set(payload.points.map((p) => p.build).filter((b) => b !== undefined))];
+      if (named.length > 0) {
+        // Points that name their build: the sweep's own build first (for the points that do
+        // not), then each named one, all resolved before anything runs.
+        const builds = payload.points.some((p) => p.build === undefined) ? [await resolveBuild(payload.build)] : [];
+        for (const build of named) if (!builds.includes(await resolveBuild(build))) builds.push(build);
+        const loaded = [];
+        for (const build of builds) loaded.push([build, await loadModule(build)]);
+        used.push(...builds);
+        return await runSweep(loaded, name, payload.points, ctx);
+      }
+      const { build, Module } = await moduleFor(payload);
+      used.push(build);
+      return await runSweep([[build, Module]], name, payload.points, ctx);
+    } catch (err) {
+      throw modules.replaceIfAborted(used, err);
     }
-    if (payload.builds) {
-      // Every build resolved first, so a browser without SIMD says so before anything runs.
-      for (const build of payload.builds) await resolveBuild(build);
-      const modules = [];
-      for (const build of payload.builds) modules.push([build, await loadModule(build)]);
-      return runSweep(modules, name, payload.points, ctx, { byBuild: true });
-    }
-    const { build, Module } = await moduleFor(payload);
-    return runSweep([[build, Module]], name, payload.points, ctx);
   };
 }
 

@@ -1,45 +1,36 @@
-// The student's progress: a versioned JSON object kept in localStorage (the seed that picks
-// their exercise variants, and per exercise the attempts, solved state, best score with the
-// answer and code that earned it, last answer and code draft), its validation, migration, export and import. The answer shapes
-// follow core's grader ({value}, {values}, {choice}, {results}).
-// Pure validation/migration functions plus a store that takes its storage as an argument, so
-// node:test covers all of it. Not for: grading or rendering (exercises/engine.js does that).
+// The student's progress: a versioned JSON object kept in localStorage (the course and student
+// when the deployment has a course.json, the seed that picks their exercise variants, and per
+// exercise the attempts, solved state, best score with the answer and code that earned it,
+// last answer, code draft and hints used), export and import. Its format is the submission
+// file's (submission.js; docs/SUBMISSION.md) without the fields written at export time.
+// A store that takes its storage as an argument, so node:test covers all of it. Not for:
+// grading or rendering (exercises/engine.js), re-grading an import (web/src/grading/).
 
-export const PROGRESS_VERSION = 1;
+import {
+  SUBMISSION_FORMAT,
+  SUBMISSION_VERSION,
+  buildSubmission,
+  emptyEntry,
+  entryProblems,
+  migrateSubmission,
+  parseSubmission,
+  submissionFileName,
+  validateSubmission,
+} from './submission.js';
+
+export { emptyEntry, jsonTextDepth, MAX_SUBMISSION_DEPTH as MAX_PROGRESS_DEPTH } from './submission.js';
+
+export const PROGRESS_VERSION = SUBMISSION_VERSION;
+// The key predates version 2; a version 1 entry under it is migrated when read.
 export const STORAGE_KEY = 'perflab.progress.v1';
 /** Unreadable entries are moved here (plus a timestamp), never deleted. */
 export const CORRUPT_KEY_PREFIX = 'perflab.progress.corrupt.';
+/** Progress replaced by another identity (a changed student id) is kept here (plus a timestamp). */
+export const ASIDE_KEY_PREFIX = 'perflab.progress.aside.';
 
-const MAX_SEED = 0xffffffff;
-// The deepest nesting of arrays and objects a progress file may have. A valid file nests
-// about 8 levels (exercises → entry → last_answer → results → rows); the bound keeps
-// structuredClone and the validators, which recurse, far from the JS stack's end.
-export const MAX_PROGRESS_DEPTH = 32;
-const TOP_LEVEL_FIELDS = ['version', 'seed', 'exercises', 'exported_at'];
-const ENTRY_FIELDS = ['attempts', 'solved', 'best_score', 'last_answer', 'code'];
-// What earned best_score: the answer core graded then and, for a code exercise, the code that
-// produced it, kept beside the last answer and the draft (which may be worse, or an endless
-// loop). Optional, so progress saved before they existed still reads.
-const BEST_FIELDS = ['best_answer', 'best_code'];
-const ANSWER_FIELDS = ['value', 'values', 'choice', 'results'];
-
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const describe = (v) => {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  if (typeof v === 'number') return `the number ${v}`;
-  return `${typeof v === 'object' ? 'an object' : `a ${typeof v}`}`;
-};
-
-/** A fresh progress object for a student with this seed. */
-export function emptyProgress(seed) {
-  return { version: PROGRESS_VERSION, seed, exercises: {} };
-}
-
-/** The state of an exercise nobody has tried yet. */
-export function emptyEntry() {
-  return { attempts: 0, solved: false, best_score: 0, last_answer: null, code: null };
+/** A fresh progress object: practice mode (no course, no student) unless given. */
+export function emptyProgress(seed, { course = null, student = null } = {}) {
+  return { format: SUBMISSION_FORMAT, version: PROGRESS_VERSION, course, student, seed, exercises: {} };
 }
 
 /** A random unsigned 32-bit seed from the platform's cryptographic generator. */
@@ -48,198 +39,34 @@ export function randomSeed(cryptoImpl = globalThis.crypto) {
 }
 
 /**
- * Every problem with `obj` as a current-version progress object, as sentences naming the
- * field, what it holds and what is allowed. An empty list means valid.
+ * Every problem with `obj` as kept progress (a submission whose export-time fields may be
+ * missing), as sentences naming the field. An empty list means valid.
  */
 export function validateProgress(obj) {
-  if (!isObject(obj)) return [`progress must be a JSON object, got ${describe(obj)}`];
-  const problems = [];
-  for (const key of Object.keys(obj)) {
-    if (!TOP_LEVEL_FIELDS.includes(key)) {
-      problems.push(`unknown field "${key}" (allowed: ${TOP_LEVEL_FIELDS.join(', ')})`);
-    }
-  }
-  if (!('version' in obj)) problems.push('"version" is missing');
-  else if (obj.version !== PROGRESS_VERSION) {
-    problems.push(`"version" is ${describe(obj.version)}, this page reads version ${PROGRESS_VERSION}`);
-  }
-  if (!('seed' in obj)) problems.push('"seed" is missing');
-  else if (!Number.isInteger(obj.seed) || obj.seed < 0 || obj.seed > MAX_SEED) {
-    problems.push(`"seed" is ${describe(obj.seed)}, it must be an integer from 0 to ${MAX_SEED}`);
-  }
-  if ('exported_at' in obj && typeof obj.exported_at !== 'string') {
-    problems.push(`"exported_at" is ${describe(obj.exported_at)}, it must be a string`);
-  }
-  if (!('exercises' in obj)) problems.push('"exercises" is missing');
-  else if (!isObject(obj.exercises)) {
-    problems.push(`"exercises" is ${describe(obj.exercises)}, it must be an object keyed by exercise id`);
-  } else {
-    for (const [id, entry] of Object.entries(obj.exercises)) {
-      problems.push(...entryProblems(id, entry));
-    }
-  }
-  return problems;
+  return validateSubmission(obj, { complete: false });
 }
 
-function entryProblems(id, entry) {
-  const at = `exercises["${id}"]`;
-  if (id.trim() === '') return [`${at}: an exercise id must not be empty`];
-  if (!isObject(entry)) return [`${at} is ${describe(entry)}, it must be an object`];
-  const problems = [];
-  for (const key of Object.keys(entry)) {
-    if (!ENTRY_FIELDS.includes(key) && !BEST_FIELDS.includes(key)) {
-      problems.push(`${at}: unknown field "${key}" (allowed: ${[...ENTRY_FIELDS, ...BEST_FIELDS].join(', ')})`);
-    }
-  }
-  for (const key of ENTRY_FIELDS) {
-    if (!(key in entry)) problems.push(`${at}: "${key}" is missing`);
-  }
-  const { attempts, solved, best_score: best, last_answer: answer, code } = entry;
-  if ('attempts' in entry && !(Number.isInteger(attempts) && attempts >= 0)) {
-    problems.push(`${at}.attempts is ${describe(attempts)}, it must be a whole number ≥ 0`);
-  }
-  if ('solved' in entry && typeof solved !== 'boolean') {
-    problems.push(`${at}.solved is ${describe(solved)}, it must be true or false`);
-  }
-  if ('best_score' in entry && !(Number.isFinite(best) && best >= 0)) {
-    problems.push(`${at}.best_score is ${describe(best)}, it must be a number ≥ 0`);
-  }
-  if ('code' in entry && code !== null && typeof code !== 'string') {
-    problems.push(`${at}.code is ${describe(code)}, it must be a string or null`);
-  }
-  if ('last_answer' in entry && answer !== null) problems.push(...answerProblems(`${at}.last_answer`, answer));
-  if ('best_answer' in entry && entry.best_answer !== null) {
-    problems.push(...answerProblems(`${at}.best_answer`, entry.best_answer));
-  }
-  if ('best_code' in entry && entry.best_code !== null && typeof entry.best_code !== 'string') {
-    problems.push(`${at}.best_code is ${describe(entry.best_code)}, it must be a string or null`);
-  }
-  if (Number.isInteger(attempts) && solved === true && attempts === 0) {
-    problems.push(`${at} is solved with 0 attempts; solving takes at least one attempt`);
-  }
-  return problems;
+/** Brings saved progress or a file to the current version and validates it: {progress, problems}. */
+export function migrateProgress(obj, options = {}) {
+  const { submission, problems } = migrateSubmission(obj, { complete: false, ...options });
+  return { progress: submission, problems };
 }
 
-// last_answer is exactly the answer object core graded ({value}, {values} for a multi-part
-// numeric exercise, {choice} or {results}), so an exported file can be re-graded by the
-// native CLI with grade_exercise(id, seed, answer).
-function answerProblems(at, answer) {
-  if (!isObject(answer)) {
-    return [`${at} is ${describe(answer)}, it must be null, {value}, {values}, {choice} or {results}`];
-  }
-  const keys = Object.keys(answer);
-  if (keys.length !== 1 || !ANSWER_FIELDS.includes(keys[0])) {
-    return [`${at} has fields {${keys.join(', ')}}, it must have exactly one of ${ANSWER_FIELDS.join(', ')}`];
-  }
-  const [key] = keys;
-  const v = answer[key];
-  if (key === 'value' && !Number.isFinite(v)) return [`${at}.value is ${describe(v)}, it must be a finite number`];
-  if (key === 'values') {
-    if (!Array.isArray(v) || v.length === 0) {
-      return [`${at}.values is ${describe(v)}, it must be a non-empty array of finite numbers, one per part`];
-    }
-    return v.flatMap((x, i) => (Number.isFinite(x) ? [] : [`${at}.values[${i}] is ${describe(x)}, it must be a finite number`]));
-  }
-  if (key === 'choice' && !(Number.isInteger(v) && v >= 0)) {
-    return [`${at}.choice is ${describe(v)}, it must be a choice index (a whole number ≥ 0)`];
-  }
-  if (key === 'results') {
-    if (!Array.isArray(v)) return [`${at}.results is ${describe(v)}, it must be an array with one entry per test`];
-    return v.flatMap((r, i) => testResultProblems(`${at}.results[${i}]`, r));
-  }
-  return [];
-}
-
-function testResultProblems(at, r) {
-  const allowed = 'it must be {value}, {error: "text"} or {timeout: true}';
-  if (!isObject(r) || Object.keys(r).length !== 1) return [`${at} is ${describe(r)}, ${allowed}`];
-  if ('value' in r) return [];
-  if ('error' in r) return typeof r.error === 'string' ? [] : [`${at}.error is ${describe(r.error)}, it must be a string`];
-  if ('timeout' in r) return r.timeout === true ? [] : [`${at}.timeout is ${describe(r.timeout)}, it must be true`];
-  return [`${at} has the field "${Object.keys(r)[0]}", ${allowed}`];
-}
-
-/**
- * Steps that turn version n into version n + 1, keyed by n. Empty while version 1 is the only
- * one; a future format adds `1: (p) => ({...p, version: 2, ...})` here and bumps
- * PROGRESS_VERSION, and old saves and exported files keep loading.
- */
-export const MIGRATIONS = Object.freeze({});
-
-/**
- * Brings `obj` to `targetVersion` with `migrations`, then validates it.
- * Returns `{progress, problems}`; `progress` is null when there are problems. Never mutates `obj`.
- */
-export function migrateProgress(obj, { migrations = MIGRATIONS, targetVersion = PROGRESS_VERSION } = {}) {
-  if (!isObject(obj)) return { progress: null, problems: [`progress must be a JSON object, got ${describe(obj)}`] };
-  let current = structuredClone(obj);
-  if (!('version' in current)) {
-    return { progress: null, problems: ['"version" is missing: this is not a perflab progress file'] };
-  }
-  if (!Number.isInteger(current.version) || current.version < 1) {
-    return { progress: null, problems: [`"version" is ${describe(current.version)}, it must be a whole number ≥ 1`] };
-  }
-  if (current.version > targetVersion) {
-    return {
-      progress: null,
-      problems: [`this file is progress version ${current.version}, from a newer perflab; this page reads up to version ${targetVersion}`],
-    };
-  }
-  while (current.version < targetVersion) {
-    const step = migrations[current.version];
-    if (typeof step !== 'function') {
-      return { progress: null, problems: [`no migration from progress version ${current.version} to ${current.version + 1}`] };
-    }
-    const from = current.version;
-    current = step(current);
-    if (!isObject(current) || current.version !== from + 1) {
-      return { progress: null, problems: [`the migration from version ${from} did not produce version ${from + 1}`] };
-    }
-  }
-  const problems = targetVersion === PROGRESS_VERSION ? validateProgress(current) : [];
-  return problems.length ? { progress: null, problems } : { progress: current, problems: [] };
-}
-
-/** How deeply `text` nests arrays and objects (brackets inside strings do not count). */
-export function jsonTextDepth(text) {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  let escaped = false;
-  for (let i = 0; i < text.length; ++i) {
-    const c = text[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (c === '\\') escaped = true;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '[' || c === '{') deepest = Math.max(deepest, ++depth);
-    else if ((c === ']' || c === '}') && depth > 0) --depth;
-  }
-  return deepest;
-}
-
-/** Parses and migrates a JSON text (an exported file, a localStorage entry). */
+/** Parses, migrates and validates a JSON text (a localStorage entry, an exported file). */
 export function parseProgress(text) {
-  const depth = typeof text === 'string' ? jsonTextDepth(text) : 0;
-  if (depth > MAX_PROGRESS_DEPTH) {
-    return {
-      progress: null,
-      problems: [`the file is nested ${depth} levels deep; a progress file has at most ${MAX_PROGRESS_DEPTH}`],
-    };
-  }
-  let obj;
-  try {
-    obj = JSON.parse(text);
-  } catch (e) {
-    return { progress: null, problems: [`not valid JSON (${e.message})`] };
-  }
-  return migrateProgress(obj);
+  const { submission, problems } = parseSubmission(text, { complete: false });
+  return { progress: submission, problems };
 }
 
-/** The file name an export is saved under, dated so several exports do not collide. */
-export function exportFileName(date = new Date()) {
-  return `perflab-progress-${date.toISOString().slice(0, 10)}.json`;
+/** What is kept of a submission: everything but the fields written at export time. */
+export function keptProgress(submission) {
+  const { bank_version: _b, page_version: _p, machine: _m, exported_at: _e, ...rest } = submission;
+  return rest;
+}
+
+/** The file name an export is saved under: course, student and date, so exports do not collide. */
+export function exportFileName(date = new Date(), progress = null) {
+  return submissionFileName(progress, date);
 }
 
 /**
@@ -294,6 +121,21 @@ export function createProgressStore({ storage = safeLocalStorage(), seed = rando
     if (mayOverwrite) persist();
   }
 
+  // Keeps the current progress under ASIDE_KEY_PREFIX + time when it holds any work.
+  const keepAside = () => {
+    if (Object.keys(progress.exercises).length === 0) return { asideKey: null, aside: null };
+    const aside = progress;
+    let asideKey = `${ASIDE_KEY_PREFIX}${now().toISOString()}`;
+    try {
+      if (!storage) throw new Error('this browser does not let the page save');
+      storage.setItem(asideKey, JSON.stringify(aside));
+    } catch (e) {
+      notice = `Your earlier progress could not be kept in this browser (${e.message}); export it before you continue.`;
+      asideKey = null;
+    }
+    return { asideKey, aside };
+  };
+
   const emit = (detail) => {
     for (const fn of listeners) fn(progress, detail);
   };
@@ -305,6 +147,14 @@ export function createProgressStore({ storage = safeLocalStorage(), seed = rando
     },
     get seed() {
       return progress.seed;
+    },
+    /** {id, title, chapters} in course mode, else null (practice mode). */
+    get course() {
+      return progress.course;
+    },
+    /** {id, name} in course mode, else null. */
+    get student() {
+      return progress.student;
     },
     get notice() {
       return notice;
@@ -330,22 +180,71 @@ export function createProgressStore({ storage = safeLocalStorage(), seed = rando
       emit({ reason: 'update', id });
       return next;
     },
+    /**
+     * The submission object of an export: the kept progress with `extra`'s bankVersion,
+     * pageVersion, machine and hintsUsed (submission.js buildSubmission), dated now.
+     */
+    exportSubmission(extra = {}) {
+      return buildSubmission(progress, { ...extra, exportedAt: now().toISOString() });
+    },
     /** The text of an export file. */
-    exportText() {
-      return `${JSON.stringify({ ...progress, exported_at: now().toISOString() }, null, 2)}\n`;
+    exportText(extra = {}) {
+      return `${JSON.stringify(this.exportSubmission(extra), null, 2)}\n`;
     },
     /**
      * Replaces the progress with an exported file's text when it is valid; otherwise changes
-     * nothing. Returns `{ok, problems}`.
+     * nothing. Returns `{ok, problems}`. The page re-grades before it replaces (replace()).
      */
     importText(text) {
       const { progress: loaded, problems } = parseProgress(text);
       if (!loaded) return { ok: false, problems };
-      const { exported_at: _ignored, ...rest } = loaded;
-      progress = rest;
+      this.replace(loaded);
+      return { ok: true, problems: [] };
+    },
+    /**
+     * Replaces the whole progress with a valid (already checked) submission or progress
+     * object. When it draws other variants (another seed) and the current progress holds
+     * work, that work is first kept aside (ASIDE_KEY_PREFIX + time). Returns `{asideKey, aside}`.
+     */
+    replace(next) {
+      const kept = keptProgress(next);
+      const problems = validateProgress(kept);
+      if (problems.length) throw new TypeError(`progress replace refused: ${problems.join('; ')}`);
+      const setAside = kept.seed !== progress.seed ? keepAside() : { asideKey: null, aside: null };
+      progress = structuredClone(kept);
       persist();
       emit({ reason: 'replace' });
-      return { ok: true, problems: [] };
+      return setAside;
+    },
+    /**
+     * Sets who is working: `{course, student, seed}` (null course and student: practice
+     * mode). The same seed keeps every exercise; another seed draws other variants, so the
+     * progress so far is first kept aside in this browser (ASIDE_KEY_PREFIX + time) when it
+     * holds any work, and the student starts fresh. Returns `{asideKey, aside}` (the key and
+     * the progress set aside, or nulls).
+     */
+    setIdentity({ course = null, student = null, seed }) {
+      const same = seed === progress.seed;
+      const next = same ? { ...progress, course, student } : emptyProgress(seed, { course, student });
+      const problems = validateProgress(next);
+      if (problems.length) throw new TypeError(`identity refused: ${problems.join('; ')}`);
+      const { asideKey, aside } = same ? { asideKey: null, aside: null } : keepAside();
+      progress = next;
+      persist();
+      emit({ reason: same ? 'identity' : 'replace' });
+      return { asideKey, aside };
+    },
+    /** Progress kept aside in this browser (set aside or unreadable): [{key, text, when, kind}], newest first. */
+    keptAside() {
+      if (!storage || typeof storage.length !== 'number') return [];
+      const found = [];
+      for (let i = 0; i < storage.length; ++i) {
+        const key = storage.key(i);
+        for (const [prefix, kind] of [[ASIDE_KEY_PREFIX, 'aside'], [CORRUPT_KEY_PREFIX, 'unreadable']]) {
+          if (key?.startsWith(prefix)) found.push({ key, kind, when: key.slice(prefix.length), text: storage.getItem(key) });
+        }
+      }
+      return found.sort((a, b) => b.when.localeCompare(a.when));
     },
     subscribe(fn) {
       listeners.add(fn);

@@ -20,6 +20,13 @@ namespace perflab {
 // (copying, writing, describing a value) far from the stack's end.
 inline constexpr std::size_t kMaxJsonDepth = 64;
 
+// The longest JSON text core parses: 16 MiB. The largest text the lab writes (a `perflab bench
+// --json --samples` report, an experiment's rows as evidence) is well under 1 MiB; a parsed
+// value takes up to about 8 times its text, and the wasm module has 1 GiB in all, so this
+// keeps any text far from the module's end (where the JSON library's destructor, which
+// allocates, would otherwise end in an abort). The CLI reads files up to this size too.
+inline constexpr std::size_t kMaxJsonTextBytes = std::size_t{16} << 20;
+
 // The error parse_json_text throws. what() is the whole sentence
 // ("model spec is not valid JSON: parse error at line 1, column 15: ..."); reason() is the
 // part after the subject ("parse error at line 1, column 15: ...", "it is nested 70 levels
@@ -36,6 +43,7 @@ class JsonTextError : public ValueError {
 
 // `text` parsed as one JSON value; `what` names it in every message ("model spec", "suite",
 // "ANSWER_JSON"). Throws JsonTextError:
+//   "<what> is N bytes of text; at most 16777216 (16 MiB) are allowed" (before anything else);
 //   "<what> is nested N levels deep; at most 64 are allowed" (checked before parsing);
 //   "<what> is not valid JSON: parse error at line L, column C: <what the parser expected>";
 //   "<what> is not valid JSON: the number 1e400 at line L, column C is outside the range of

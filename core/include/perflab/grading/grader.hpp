@@ -78,7 +78,7 @@ const Exercise& find_exercise(std::string_view id);
 
 // {id, chapter, title, prompt (the template), kind, points, hints, grader_reference,
 //  tolerance{rel,abs,text}, unit, parts[{label, unit, tolerance{rel,abs,text}, weight,
-//  points}], choices, function_name, starter_code, time_limit_ms, evidence}: everything but
+//  points}], choices, function_name, starter_code, time_limit_ms, scoring, evidence}: everything but
 // the answers. Every field is present for every kind (empty when unused; evidence is null,
 // or {experiment, title, what} for an experiment-backed exercise).
 nlohmann::json exercise_to_json(const Exercise& e);
@@ -117,7 +117,9 @@ nlohmann::json exercise_bank_json();
 nlohmann::json exercise_variant(std::string_view id, std::uint32_t seed);
 
 // answer: numeric {value: number}; multi-part numeric {values: [number, ...]}, one per part
-// in order; choice {choice: index}; code {results: [{value} | {error: "text"} |
+// in order; choice {choice: index, attempt?: k} (k = which try this is, 1 for the first
+// and when absent; a right answer earns points × choice_score_fraction(choices, k), and
+// the result carries "attempt"); code {results: [{value} | {error: "text"} |
 // {timeout: true}], one per test in order}.
 // Returns {correct, score, max_score, feedback, tests[{name, passed, message}]}; tests is
 // empty for numeric and choice. Code: score = points × passed / tests, correct only when
@@ -148,5 +150,21 @@ inline constexpr double kMinBenchmarkSpeedup = 1.2;
 
 nlohmann::json grade_exercise(std::string_view id, std::uint32_t seed,
                               const nlohmann::json& answer);
+
+// Choice answers are scored by tries so that clicking through the choices does not pay:
+// (choices - attempt) / (choices - 1), at least 0: with four choices 1, 2/3, 1/3, 0;
+// with two, a second try earns nothing. ValueError for fewer than 2 choices or attempt < 1.
+inline constexpr int kMaxChoiceAttempt = 1000;
+double choice_score_fraction(int choices, int attempt);
+
+// How an exercise is scored, one sentence for its card ("Full points on the first try;
+// each wrong try before the right one takes away 1/3 of them, ..."); exercise_to_json
+// carries it as "scoring".
+std::string scoring_text(const Exercise& e);
+
+// The bank's content version, "bank-" + 16 hex digits: a hash of exercise_bank_json() and
+// of the variants for seeds 0-3 of every exercise. A submission records it, so a re-grade
+// with another bank is noticed.
+const std::string& exercise_bank_version();
 
 }  // namespace perflab

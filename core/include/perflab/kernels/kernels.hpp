@@ -59,9 +59,13 @@ Tensor matmul(const Tensor& a, const Tensor& b, std::string_view variant = kDefa
 // while they are in cache. The defaults are the registered "blocked" variant's.
 struct MatmulTiles {
   std::size_t m = 64, n = 256, k = 128;
-  // Throws ValueError "tile_m must be at least 1, got 0" (then tile_n, tile_k).
+  // Throws ValueError "tile_m must be between 1 and 4096, got 0" (then tile_n, tile_k).
   void validate() const;
 };
+// The largest tile along any dimension: the largest matrix the lab measures
+// (kMaxMeasureMatmulN), so a larger tile would only be this one; a 2^31 tile overflows the
+// kernel's loop counters in wasm32, where size_t is 32 bits.
+inline constexpr std::size_t kMaxMatmulTile = 4096;
 // matmul with the "blocked" kernel and these tiles; batched and broadcast as matmul().
 // Tiles larger than the matrix are fine (one tile covers it).
 Tensor matmul_blocked(const Tensor& a, const Tensor& b, MatmulTiles tiles);

@@ -24,6 +24,12 @@ const std::vector<std::string>& layer_types();
 
 // Size fields of a spec (in, out, kernel, input dimensions, ...) are at most this.
 inline constexpr std::size_t kMaxSpecDimension = std::size_t{1} << 24;
+// The most layers a spec may list: the zoo's models have at most a few dozen (a block counts
+// as one), and profiling 1,000 ReLU layers took 36 s in wasm, 10,000 over 300 s.
+inline constexpr std::size_t kMaxModelLayers = 256;
+// The most dimensions an input shape may have: an image batch (N, C, H, W) has 4, a sequence
+// batch (B, T, D) 3.
+inline constexpr std::size_t kMaxInputRank = 6;
 
 class Model {
  public:

@@ -247,15 +247,17 @@ ForwardProfile profile_forward_pass(Model& model, const ProfileOptions& options 
                                     Clock& clock = default_clock());
 
 // Backward measured beside the original's rule (backward ≈ 2 × forward in time and FLOPs).
-// The backward is timed alone (Layer::backward is repeatable on one kept forward); forward
-// and backward medians come from the same Timer options.
+// Forward and backward are timed in one interleaved run (run_interleaved: each round one
+// sample of the forward, then one of the backward, which is repeatable on the kept forward),
+// so the ratio compares two medians of the same run, not of two runs minutes apart.
 struct BackwardProfile {
   std::size_t batch = 0;
-  Stats forward;                // forward with caches kept (what training runs)
-  Stats backward;               // per call
+  Stats forward;                // forward with caches kept (what training runs), per call
+  Stats backward;               // per call, interleaved with `forward`
+  std::size_t rounds = 0;       // rounds of the interleaved run: samples of each before outliers
   double measured_ms = 0;       // backward.median_ms
   double estimated_ms = 0;      // 2 × forward.median_ms, the original's rule
-  double ratio_to_forward = 0;  // measured_ms / forward.median_ms
+  double ratio_to_forward = 0;  // measured_ms / forward.median_ms, both from the same run
   // Counted FLOPs of the training backward (layers.hpp), all categories: every parameter
   // gradient and every input gradient except layer 0's, which nothing reads.
   FlopCounts flops_per_batch;
@@ -353,6 +355,7 @@ struct ModelProfile {
   ForwardProfile forward;  // memory, latency, bottleneck
   std::optional<BackwardProfile> backward;
   std::vector<OperationRow> top_operations;
+  int operation_passes = 0;  // passes the ProfilerContext recorded: top_operations' totals sum them
 };
 // Progress (0..1) between stages; return false to stop (CancelledError).
 ModelProfile profile_model(Model& model, const ProfileOptions& options = {},
@@ -503,7 +506,9 @@ nlohmann::json to_json(const LinearPoint& point);  // the struct's field names
 //      measured_gflops_per_s, fraction_of_attainable, fraction_of_peak,
 //      machine {peak_gflops_per_s, bandwidth_gb_per_s, source, simd_backend},
 //      original_efficiency, original_verdict},
-//   backward {batch_size, measured_ms, estimated_ms, forward_ms, ratio_to_forward, flops
+//   backward {batch_size, timing ("interleaved"), rounds, measured_ms (backward median),
+//             forward_ms (the training forward's median, caches kept, from the same
+//             interleaved run), ratio_to_forward (measured_ms / forward_ms), estimated_ms, flops
 //             (counted matmul FLOPs of the training backward: no dinput for layer 0),
 //             estimated_flops (2 × forward, the original's rule), flops_breakdown,
 //             forward_flops, flops_ratio_to_forward, skipped_input_grad_flops (layer 0's
@@ -511,7 +516,8 @@ nlohmann::json to_json(const LinearPoint& point);  // the struct's field names
 //             training_memory {step_peak_bytes, parameter_bytes, gradient_bytes,
 //             optimizer_bytes, total_bytes}} or null,
 //   top_operations [{layer, type, pass, depth, calls, total_ms, self_ms, percent_of_total,
-//                    flops, gflops_per_s}].
+//                    flops, gflops_per_s}] (total_ms summed over top_operations_passes
+//                    forward (and backward) passes), top_operations_passes.
 nlohmann::json to_json(const ModelProfile& profile);
 
 }  // namespace perflab

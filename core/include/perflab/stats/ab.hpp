@@ -57,6 +57,24 @@ struct AbResult {
   Comparison comparison;             // its warning names any drift
 };
 
+// Which arm runs first in each of `rounds` rounds: interleaved, the seeded generator's draw
+// per round (run_ab's own order for the same seed); sequential, A every time (all of A runs
+// before B). The schedule of an A/B whose arms cannot run in one process (the page's two wasm
+// builds). Throws ValueError when rounds is outside 1..100000.
+std::vector<bool> ab_round_order(AbMode mode, int rounds, std::uint64_t seed);
+
+// The analysis run_ab ends with, on samples collected elsewhere (one sample of each arm per
+// round, a_first[r] saying which ran first in round r): core's comparison of a_ms and b_ms
+// (options.compare), each arm's drift across the rounds (from 3 rounds on), and the warnings
+// (`warnings` first, then one per drifting arm, worded for options.mode) joined into
+// comparison.warning. options.mode names the schedule; rounds, warmup and the batching
+// options are not used. inner_iterations and resolution_ms are left at their defaults.
+// Throws ValueError naming a_ms, b_ms or a_first when they are empty, hold a non-finite or
+// negative value, have different lengths, or (sequential) A did not run first every round.
+AbResult analyze_ab(const std::vector<double>& a_ms, const std::vector<double>& b_ms,
+                    const std::vector<bool>& a_first, const AbOptions& options = {},
+                    const std::vector<std::string>& warnings = {});
+
 // Runs a and b, `rounds` samples each. progress(fraction) is called after every round
 // (interleaved) or every sample (sequential); returning false throws CancelledError.
 AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,

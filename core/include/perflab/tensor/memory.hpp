@@ -11,6 +11,12 @@ namespace perflab {
 
 inline constexpr std::size_t kTensorAlignment = 16;  // one 128-bit SIMD register
 
+// The tensor cap the native CLI sets (the wasm build sets its own, 768 MiB, below the module's
+// 1 GiB): 4 GiB, so a spec whose activations need 16 GiB is refused before it allocates
+// instead of running until the system kills it. The CLI reads PERFLAB_TENSOR_CAP_MIB to
+// change it. 64-bit, as it does not fit a wasm32 size_t.
+inline constexpr unsigned long long kNativeTensorCapBytes = 4ULL << 30;
+
 struct MemorySnapshot {
   std::size_t current_bytes = 0;     // live bytes now, above the session baseline (may be < 0 → 0)
   std::size_t peak_bytes = 0;        // highest live bytes seen since start(), above the baseline

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -90,9 +91,25 @@ struct BatchPlan {
 double time_batch_ms(Clock& clock, const std::function<void()>& fn, long inner);
 
 // Grows the inner iteration count as google/benchmark does until one batch lasts at least
-// target_ms (the Timer's and the A/B runner's shared rule). Calls fn; no warmup.
+// target_ms (the Timer's and the A/B runner's shared rule). Calls fn; no warmup. Stops
+// growing once the clock reads deadline_ms or later (the Timer's budget), so a batch that
+// already spent the budget is not followed by a ten times longer one.
 BatchPlan calibrate_batch(Clock& clock, const std::function<void()>& fn, double target_ms,
-                          long max_inner_iterations);
+                          long max_inner_iterations,
+                          double deadline_ms = std::numeric_limits<double>::infinity());
+
+// The fastest any one core computes float32 with 128-bit SIMD, rounded up: 4 lanes, a
+// multiply and an add on each of two ports per cycle at 5 GHz is 80 GFLOP/s. A call of F
+// floating-point operations takes at least F / this, on any machine the lab runs on.
+inline constexpr double kFastestGflopsPerS = 100.0;
+// Refuses, before any work, a measurement whose one call cannot end within
+// options.max_total_ms even at kFastestGflopsPerS: a ValueError naming the call, its
+// operations, the least time it takes and the budget to give instead ("one call of naive
+// matmul at n=4096 is 1.37e+11 FLOPs, at least 1374 ms at 100 GFLOP/s (faster than any one
+// core), more than max_total_ms = 5: raise max_total_ms to at least 1374, or use a smaller
+// size"). Calls shorter than this bound but longer than the budget are Timer::run's (one
+// sample, and a warning).
+void check_call_fits_budget(double flops, const std::string& what, const TimerOptions& options);
 
 // Called after each sample with the fraction done in [0, 1]; return false to cancel
 // (the timer then throws CancelledError).
@@ -108,7 +125,12 @@ class Timer {
   Timer& max_total_ms(double ms) { opts_.max_total_ms = ms; return *this; }
   Timer& on_progress(ProgressFn fn) { progress_ = std::move(fn); return *this; }
 
-  // Times fn; validates options first.
+  // Times fn; validates options first. max_total_ms holds even when one call is longer than
+  // it: warmup stops when the budget is spent, and when it is spent before sampling begins
+  // (a call longer than the budget), the last calibration batch, or one timed call, is the
+  // only sample and the warning says so. The budget is then exceeded by at most one call
+  // (two with warmup), never by the calls that warmup, calibration and two samples would
+  // take.
   Stats run(const std::function<void()>& fn);
 
  private:

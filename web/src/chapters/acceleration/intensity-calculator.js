@@ -6,7 +6,8 @@
 import { h } from '../../ui/dom.js';
 import { formatSig } from '../../ui/format.js';
 import { labOf } from '../../lab/client.js';
-import { machineProbe } from './machine.js';
+import { machineProbeStore } from '../../state/machine-probe.js';
+import { probeLabel } from '../../ui/probe-line.js';
 
 const ID = 'acceleration-intensity';
 
@@ -45,11 +46,18 @@ export function mountIntensityCalculator(container, { bridge }) {
   );
   container.append(element);
 
+  const probes = machineProbeStore(bridge);
+  // A Re-probe anywhere on the page places the shown kernel again, against the new roofs.
+  probes.subscribe(() => {
+    if (out.childNodes.length > 0) place();
+  });
+
   async function place() {
     errorBox.hidden = true;
     button.disabled = true;
     try {
-      const probe = await machineProbe(bridge);
+      const entry = await probes.current({ where: `${ID}-place` });
+      const probe = entry.probe;
       const kernel = { name: 'your kernel' };
       // Number('') is 0 and Number('x') is NaN: core's checks name the field and what is allowed.
       for (const f of FIELDS) kernel[f.key] = Number(inputs[f.key].value.trim());
@@ -61,6 +69,7 @@ export function mountIntensityCalculator(container, { bridge }) {
         ['attainable', `${formatSig(p.attainable_gflops_per_s)} GFLOP/s`],
         ['bound', p.bound],
         ['verdict', p.verdict],
+        ['judged against the machine', probeLabel(entry)],
       ];
       out.replaceChildren(...items.flatMap(([t, v]) => [h('dt', { text: t }), h('dd', { text: v })]));
     } catch (err) {

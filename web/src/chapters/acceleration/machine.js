@@ -1,25 +1,20 @@
-// What the Acceleration chapter's experiments ask the lab worker once and share: the quick
+// What the Acceleration chapter's experiments ask the lab worker once and share: the page's
 // machine probe (this CPU's peak GFLOP/s and bandwidth, the roofs of every "% of peak" and
-// of the roofline) and core's variant lists, through the declared calls (lab/client.js).
-// Not for: computing anything (core's probe and lists answer; this only caches promises).
+// of the roofline; one probe for the whole page, state/machine-probe.js) and core's variant
+// lists, through the declared calls (lab/client.js).
+// Not for: computing anything (core's probe and lists answer; this only hands them on).
 
 import { formatSig } from '../../ui/format.js';
-import { labOf, probeMachineRoofs } from '../../lab/client.js';
-
-const probes = new WeakMap(); // bridge -> Promise<probe result>
+import { labOf } from '../../lab/client.js';
+import { machineProbeStore } from '../../state/machine-probe.js';
 
 /**
- * probeMachine({quick: true}) once per bridge (well under 2 s), its roofs handed to the
- * profiler; a failure is not cached, so the next caller (an experiment's Run retrying its
- * init) probes again.
+ * The page's probe result (core's probeMachine object): the one every chapter shares,
+ * measured on first use (or kept from an earlier visit) and replaced by Re-probe. A failure
+ * is not kept, so the next caller (an experiment's Run retrying its init) probes again.
  */
-export function machineProbe(bridge) {
-  if (!probes.has(bridge)) {
-    const probing = probeMachineRoofs(bridge, { quick: true }, { where: 'acceleration-probe' });
-    probing.catch(() => probes.delete(bridge));
-    probes.set(bridge, probing);
-  }
-  return probes.get(bridge);
+export async function machineProbe(bridge) {
+  return (await machineProbeStore(bridge).current({ where: 'acceleration-probe' })).probe;
 }
 
 /** `[{name, description}]` from core: fn is 'matmulVariants' or 'geluVariants'. */

@@ -1,10 +1,12 @@
-// The roofline of this machine (acceleration-roofline): the quick probe gives the roofs,
+// The roofline of this machine (acceleration-roofline): the page's machine probe gives the roofs,
 // then each kernel is measured with them and core places it (intensity, attainable bound,
 // verdict); a log-log scatter with the roofs as reference lines and every kernel labelled.
 // Not for: any roofline arithmetic (core's measureOperation does it) or timing.
 
 import { declaredSweep, labOf } from '../../lab/client.js';
-import { machineProbe, probeSummary } from './machine.js';
+import { probeSummary } from './machine.js';
+import { machineProbeStore } from '../../state/machine-probe.js';
+import { placedAgainst, probeLine } from '../../ui/probe-line.js';
 import {
   CSV_COLUMNS,
   TABLE_COLUMNS,
@@ -20,7 +22,8 @@ export const rooflineExperiment = {
   id: 'acceleration-roofline',
   title: 'Experiment: the roofline of this machine',
   explanation:
-    'The probe below measured this CPU’s roofs when the chapter opened. Run places the lab’s kernels ' +
+    'The page’s machine probe below measured this CPU’s roofs (the same probe the Profiling ' +
+    'chapter’s bottleneck verdict uses; Re-probe measures again, everywhere). Run places the lab’s kernels ' +
     'under them: x is each kernel’s arithmetic intensity (its FLOPs over its ideal bytes), y ' +
     'the GFLOP/s it reached. A point near the slanted roof is using the memory bandwidth; ' +
     'near the flat roof, the arithmetic units. Far below both, something else limits it ' +
@@ -29,18 +32,28 @@ export const rooflineExperiment = {
     'Quick mode (?quick=1): smaller arrays (they may fit in cache, so memory-bound kernels can ' +
     'beat the DRAM roof), matmul packed at N = 64 and 128 and the other variants at 64.',
 
-  // The probe's roofs and core's plan (the same kernels `perflab roofline` places).
-  async init({ bridge, slot, h, quick }) {
-    const [probe, plan] = await Promise.all([
-      machineProbe(bridge),
+  // The page's probe (its roofs) and core's plan (the same kernels `perflab roofline` places);
+  // a Re-probe gives later Runs the new roofs.
+  async init({ bridge, slot, h, quick, update }) {
+    const store = machineProbeStore(bridge);
+    const [entry, plan] = await Promise.all([
+      store.current({ where: 'acceleration-roofline-run' }),
       labOf(bridge).rooflinePlan(quick, { where: 'acceleration-roofline-run' }),
     ]);
-    slot.replaceChildren(
-      h('p', { class: 'note', text: 'This machine, probed by core (quick probe):' }),
-      probeSummary(h, probe),
-    );
-    return { ...probe, plan };
+    const figures = h('div', {}, probeSummary(h, entry.probe));
+    slot.replaceChildren(probeLine(store, { where: 'acceleration-roofline-reprobe', figures: false }), figures);
+    store.subscribe((next) => {
+      figures.replaceChildren(probeSummary(h, next.probe));
+      update({ ...next.probe, probe_entry: next, plan });
+    });
+    return { ...entry.probe, probe_entry: entry, plan };
   },
+
+  // Names the probe the kernels were placed against (the verdicts in the table used it).
+  async analyze(rows, { info }) {
+    return { probe_entry: info.probe_entry };
+  },
+  renderAnalysis: (analysis, { bridge }) => placedAgainst(machineProbeStore(bridge), analysis.probe_entry, 'kernel'),
 
   plan: rooflinePoints,
   measure: declaredSweep('measureOperation'),

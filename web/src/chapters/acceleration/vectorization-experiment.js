@@ -5,7 +5,9 @@
 
 import { declaredSweep } from '../../lab/client.js';
 import { buildControl } from '../../experiments/model.js';
-import { coreList, machineProbe, variantList } from './machine.js';
+import { coreList, variantList } from './machine.js';
+import { machineProbeStore } from '../../state/machine-probe.js';
+import { placedAgainst, probeLine } from '../../ui/probe-line.js';
 import { CSV_COLUMNS, SLOW_SIZES_CONTROL, TABLE_COLUMNS, sweepOf, vectorizationPoints, withPeakShare } from './vectorization-data.js';
 
 const xAxis = (quick) => {
@@ -41,14 +43,24 @@ export const vectorizationExperiment = {
     SLOW_SIZES_CONTROL,
   ],
 
-  async init({ bridge, slot, h }) {
-    const [variants, probe] = await Promise.all([
+  async init({ bridge, slot, h, update }) {
+    const store = machineProbeStore(bridge);
+    const [variants, entry] = await Promise.all([
       coreList(bridge, 'matmulVariants', 'acceleration-vectorization-run'),
-      machineProbe(bridge),
+      store.current({ where: 'acceleration-vectorization-run' }),
     ]);
-    slot.replaceChildren(variantList(h, variants));
-    return { variants: variants.map((v) => v.name), peak_gflops_per_s: probe.peak_gflops_per_s };
+    const names = variants.map((v) => v.name);
+    slot.replaceChildren(variantList(h, variants), probeLine(store, { where: 'acceleration-vectorization-reprobe' }));
+    // "of peak" in later Runs divides by the peak of the newest probe.
+    store.subscribe((next) => update({ variants: names, peak_gflops_per_s: next.probe.peak_gflops_per_s, probe_entry: next }));
+    return { variants: names, peak_gflops_per_s: entry.probe.peak_gflops_per_s, probe_entry: entry };
   },
+  // Names the probe whose peak "of peak" divides by.
+  async analyze(rows, { info }) {
+    return { probe_entry: info.probe_entry };
+  },
+  renderAnalysis: (analysis, { bridge }) =>
+    placedAgainst(machineProbeStore(bridge), analysis.probe_entry, (time) => `“of peak” below divides by the SIMD peak of the machine probe of ${time}.`),
 
   plan: vectorizationPoints,
   measure: declaredSweep('measureMatmul'),

@@ -1,8 +1,11 @@
 // The pure half of the A/B experiment (benchmarking-ab): two variants of one kernel compared
-// by core's runAB twice with the same seed, once interleaved and once sequentially; the
-// controls, the two points, the chart's per-round rows, the table and CSV columns, and what
-// the analysis box shows of each row (core's verdict, warning and statistics, unchanged).
-// No DOM and no statistic: core's runAB measures and compares.
+// by core's runAB twice with the same seed, once interleaved and once sequentially, or one
+// variant in the scalar build against the SIMD build (two wasm modules, so each round's arm
+// is a sampleKernel point in its build, in core's seeded order, paired and analysed by
+// core's analyzeAB into runAB's shape); the controls, the points, the chart's per-round
+// rows, the table and CSV columns, and what the analysis box shows of each row (core's
+// verdict, warning and statistics, unchanged).
+// No DOM and no statistic: core measures, orders the rounds and compares.
 
 import {
   formatD,
@@ -34,11 +37,31 @@ const kernelSelect = (id, label, fallback) => ({
   options: ({ lab }) => kernelChoices(lab, 'benchmarking-ab-run'),
 });
 
+/** What the experiment compares: two variants in this page's build, or one variant in both builds. */
+export const COMPARISONS = Object.freeze([
+  { value: 'variants', label: 'variant A against variant B' },
+  { value: 'builds', label: 'scalar build against SIMD build (variant A in both)' },
+]);
+
+/** The cross-build comparison's arms: A, the baseline, in the scalar build; B in the SIMD build. */
+export const BUILD_ARMS = Object.freeze({ A: 'scalar', B: 'simd' });
+export const BUILD_NAMES = Object.freeze({ simd: 'SIMD', scalar: 'scalar' });
+const crossBuild = (values) => values?.compare === 'builds';
+
 export const AB_CONTROLS = Object.freeze([
+  {
+    id: 'compare',
+    type: 'select',
+    label: 'Compare',
+    default: 'variants',
+    options: COMPARISONS,
+    hint: 'Scalar build against SIMD build times variant A in the two WebAssembly builds of the same C++, one sample of each per round.',
+  },
   kernelSelect('variant-a', 'A (baseline)', 'matmul:simd'),
   {
     ...kernelSelect('variant-b', 'B (candidate)', 'matmul:packed'),
     validate: (b, values) => {
+      if (crossBuild(values)) return null; // B is variant A in the SIMD build
       const a = parseKernel(values['variant-a']);
       const other = parseKernel(b);
       if (values['variant-a'] === b) return 'B must differ from A: pick another variant (the A/A experiment above compares a kernel with itself)';
@@ -68,8 +91,13 @@ export const AB_CONTROLS = Object.freeze([
   },
 ]);
 
-/** Two runAB points, interleaved then sequential, same kernel, size and seed. */
-export function abPoints(values, { quick } = {}) {
+/**
+ * The points of a run: two runAB points (interleaved then sequential, same kernel, size and
+ * seed), or across builds the sampleKernel points of buildPoints.
+ */
+export function abPoints(values, ctx = {}) {
+  if (crossBuild(values)) return buildPoints(values, ctx);
+  const { quick } = ctx;
   const a = parseKernel(values['variant-a']);
   const b = parseKernel(values['variant-b']);
   const { rounds, warmup } = abSettings(quick);
@@ -82,23 +110,136 @@ export function abPoints(values, { quick } = {}) {
   }));
 }
 
-/** "A: simd" — the chart's series name of an arm. */
-export const armLabel = (arm, variant) => `${arm}: ${variant}`;
+// ---- across builds: calibration, the seeded schedule, and the pairing of its samples
 
-/** The chart's rows for one mode: each round's per-call time of A and of B. */
+/** Calls per sample are calibrated once per build, by the timer's rule, before the rounds. */
+export const CALIBRATION_SAMPLES = 1;
+/** Untimed calls before each round's sample: its inputs are built afresh in the other module. */
+export const ROUND_WARMUP = 1;
+
+/** One sampleKernel point per build that calibrates its batch (the timer's rule, as runAB's). */
+export function calibrationPoints(values, { quick } = {}) {
+  const a = parseKernel(values['variant-a']);
+  return Object.entries(BUILD_ARMS).map(([arm, build]) => ({
+    arm,
+    build,
+    op: a.op,
+    variant: a.variant,
+    n: values.n,
+    options: { warmup: abSettings(quick).warmup, samples: CALIBRATION_SAMPLES },
+  }));
+}
+
+/**
+ * What the cross-build plan needs from core: its seeded order for each mode (abRoundOrder)
+ * and each arm's calibrated calls per sample, from the calibration rows.
+ */
+export function buildPrepared(orders, calibrationRows) {
+  const calibration = Object.fromEntries(
+    calibrationRows.map((r) => [r.arm, { build: r.build, inner_iterations: r.inner_iterations, resolution_ms: r.resolution_ms }]),
+  );
+  return { orders, calibration };
+}
+
+/**
+ * Across builds: one sampleKernel point per arm and round, each in its arm's build, in the
+ * order core gave (interleaved: per round, A first where a_first; sequential: every A round,
+ * then every B round), both modes with the calibrated batch of each arm.
+ */
+export function buildPoints(values, { prepared } = {}) {
+  if (!prepared?.orders || !prepared?.calibration) throw new Error('the cross-build plan needs core’s order and calibration first');
+  const a = parseKernel(values['variant-a']);
+  const point = (mode, round, arm, aFirst) => ({
+    mode,
+    round: round + 1,
+    arm,
+    a_first: aFirst,
+    build: BUILD_ARMS[arm],
+    op: a.op,
+    variant: a.variant,
+    n: values.n,
+    options: { warmup: ROUND_WARMUP, samples: 1, inner_iterations: prepared.calibration[arm].inner_iterations },
+  });
+  return MODES.flatMap((mode) => {
+    const order = prepared.orders[mode];
+    if (mode === 'sequential') {
+      return ['A', 'B'].flatMap((arm) => order.map((f, r) => point(mode, r, arm, f)));
+    }
+    return order.flatMap((f, r) => (f ? ['A', 'B'] : ['B', 'A']).map((arm) => point(mode, r, arm, f)));
+  });
+}
+
+/** "interleaved round 3: A, packed in the scalar build" — a cross-build point's progress label. */
+export const buildPointLabel = (p) =>
+  `${p.mode} round ${p.round}: ${p.arm}, ${p.variant} in the ${BUILD_NAMES[p.build]} build`;
+
+/**
+ * The measured samples of each mode paired by round, complete rounds only (a cancelled run
+ * keeps its finished rounds), in round order: what core's analyzeAB takes, plus what the
+ * samples were measured with. Arranging only: no statistic.
+ */
+export function pairRounds(pieces) {
+  return MODES.map((mode) => {
+    const byRound = new Map();
+    for (const p of pieces.filter((x) => x.mode === mode)) {
+      byRound.set(p.round, { ...byRound.get(p.round), [p.arm]: p });
+    }
+    const rounds = [...byRound.keys()].sort((x, y) => x - y).map((r) => byRound.get(r)).filter((r) => r.A && r.B);
+    if (rounds.length === 0) return null;
+    const first = rounds[0];
+    return {
+      mode,
+      identity: {
+        op: first.A.op,
+        n: first.A.n,
+        variant_a: first.A.variant,
+        variant_b: first.B.variant,
+        build_a: first.A.build,
+        build_b: first.B.build,
+        inner_iterations_a: first.A.inner_iterations,
+        inner_iterations_b: first.B.inner_iterations,
+        resolution_ms: first.A.resolution_ms,
+      },
+      a_ms: rounds.map((r) => r.A.samples_ms[0]),
+      b_ms: rounds.map((r) => r.B.samples_ms[0]),
+      a_first: rounds.map((r) => r.A.a_first),
+    };
+  }).filter(Boolean);
+}
+
+/** One row per mode in runAB's shape: what was measured, then core's analysis of the rounds. */
+export const assembledRow = (pair, analysis) => ({
+  build: `${pair.identity.build_a} + ${pair.identity.build_b}`,
+  ...pair.identity,
+  ...analysis,
+});
+
+/** "A: simd", or across builds "A: packed, scalar build" — the chart's series name of an arm. */
+export const armLabel = (arm, variant, build) => `${arm}: ${variant}${build ? `, ${BUILD_NAMES[build]} build` : ''}`;
+
+/** "packed in the scalar build", or the variant alone when both arms ran in one build. */
+export const armText = (variant, build) => (build ? `${variant} in the ${BUILD_NAMES[build]} build` : variant);
+
+/** The chart's rows for one mode: each round's per-call time of A and of B (rows, or a cross-build run's samples). */
 export function roundSeries(rows, mode) {
   return rows
     .filter((r) => r.mode === mode)
-    .flatMap((r) => [
-      ...r.a_ms.map((ms, i) => ({ round: i + 1, ms, arm: armLabel('A', r.variant_a) })),
-      ...r.b_ms.map((ms, i) => ({ round: i + 1, ms, arm: armLabel('B', r.variant_b) })),
-    ]);
+    .flatMap((r) =>
+      r.a_ms
+        ? [
+            ...r.a_ms.map((ms, i) => ({ round: i + 1, ms, arm: armLabel('A', r.variant_a, r.build_a) })),
+            ...r.b_ms.map((ms, i) => ({ round: i + 1, ms, arm: armLabel('B', r.variant_b, r.build_b) })),
+          ]
+        : [{ round: r.round, ms: r.samples_ms[0], arm: armLabel(r.arm, r.variant, r.build) }],
+    );
 }
 
 /** Both arms' series names, so colours stay the same across the two charts. */
 export function armDomain(values) {
   if (!values?.['variant-a']) return undefined;
-  return [armLabel('A', parseKernel(values['variant-a']).variant), armLabel('B', parseKernel(values['variant-b']).variant)];
+  const a = parseKernel(values['variant-a']).variant;
+  if (crossBuild(values)) return [armLabel('A', a, BUILD_ARMS.A), armLabel('B', a, BUILD_ARMS.B)];
+  return [armLabel('A', a), armLabel('B', parseKernel(values['variant-b']).variant)];
 }
 
 /** Which arms core found drifting across the rounds: "B", "A and B", or "none". */
@@ -157,9 +298,21 @@ export const AB_CSV_COLUMNS = Object.freeze([
   { name: 'b_ms', value: (r) => r.b_ms.join(' ') },
 ]);
 
+/** The A/B experiment's CSV: the columns above with the build each arm ran in (the scalar and SIMD builds across builds). */
+export const AB_EXPERIMENT_CSV_COLUMNS = Object.freeze([
+  ...AB_CSV_COLUMNS.slice(0, 5),
+  { name: 'build_a', value: (r) => r.build_a ?? r.build },
+  { name: 'build_b', value: (r) => r.build_b ?? r.build },
+  ...AB_CSV_COLUMNS.slice(5),
+]);
+
 /** The per-round CSV's columns (compare-common.js roundRows with the mode). */
-export const AB_ROUND_FIELDS = Object.freeze(['mode', 'op', 'n', 'variant_a', 'variant_b']);
-export const abRoundRows = (rows) => roundRows(rows, AB_ROUND_FIELDS);
+export const AB_ROUND_FIELDS = Object.freeze(['mode', 'op', 'n', 'variant_a', 'variant_b', 'build_a', 'build_b']);
+export const abRoundRows = (rows) =>
+  roundRows(
+    rows.map((r) => ({ ...r, build_a: r.build_a ?? r.build, build_b: r.build_b ?? r.build })),
+    AB_ROUND_FIELDS,
+  );
 
 /**
  * What the analysis box shows: each mode's row as core reported it (verdict, warning,
@@ -172,6 +325,8 @@ export function abAnalysis(rows) {
       mode: r.mode,
       variant_a: r.variant_a,
       variant_b: r.variant_b,
+      build_a: r.build_a,
+      build_b: r.build_b,
       comparison: r.comparison,
       drift_a: r.drift_a,
       drift_b: r.drift_b,

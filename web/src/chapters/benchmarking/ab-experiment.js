@@ -1,17 +1,21 @@
 // The A/B experiment (benchmarking-ab), declared for the experiment framework: two variants
 // of one kernel compared by core's runAB interleaved and then sequentially with the same
-// seed; per-round times of both arms in each mode, core's two verdicts side by side with
-// their statistics and drift warnings, and the per-round samples as CSV.
+// seed, or one variant in the scalar build against the SIMD build (each arm's batch
+// calibrated once in its build, one sampleKernel point per arm and round in core's seeded
+// order, the rounds paired and analysed by core's analyzeAB); per-round times of both arms
+// in each mode, core's two verdicts side by side with their statistics and drift warnings,
+// and the per-round samples as CSV.
 // Not for: running, timing or any statistic (the framework runs, core measures and judges).
 
-import { declaredSweep } from '../../lab/client.js';
+import { labelOf } from '../../lab/api.js';
+import { declaredSweep, sweepOnce } from '../../lab/client.js';
 import { toCsv } from '../../experiments/csv.js';
 import { downloadText } from '../../ui/download.js';
 import { formatSig } from '../../ui/format.js';
 import {
   AB_COLUMNS,
   AB_CONTROLS,
-  AB_CSV_COLUMNS,
+  AB_EXPERIMENT_CSV_COLUMNS,
   FULL_AB,
   MODES,
   QUICK_AB,
@@ -19,6 +23,12 @@ import {
   abPoints,
   abSettings,
   armDomain,
+  armText,
+  assembledRow,
+  buildPointLabel,
+  buildPrepared,
+  calibrationPoints,
+  pairRounds,
   roundSeries,
   roundTicks,
 } from './ab-data.js';
@@ -49,7 +59,7 @@ function modeCard(h, m) {
   return h(
     'div',
     { class: 'compare-card', 'data-mode': m.mode, 'data-verdict': c.verdict.name },
-    h('h4', { text: `${capital(m.mode)}: A = ${m.variant_a}, B = ${m.variant_b}` }),
+    h('h4', { text: `${capital(m.mode)}: A = ${armText(m.variant_a, m.build_a)}, B = ${armText(m.variant_b, m.build_b)}` }),
     h('p', { class: 'verdict', 'data-role': 'verdict', text: c.verdict.sentence }),
     c.warning ? h('p', { class: 'warning', 'data-role': 'warning', text: `Warning: ${c.warning}` }) : null,
     h(
@@ -95,6 +105,33 @@ const roundChart = (mode) => ({
   data: (rows) => roundSeries(rows, mode),
 });
 
+const crossBuild = (values) => values.compare === 'builds';
+
+/**
+ * Across builds, before the plan: core's seeded order of the rounds in each mode, and each
+ * build's calls per sample calibrated once there (the timer's rule), so every round's sample
+ * of an arm is the same batch.
+ */
+async function prepareBuilds(values, { lab, bridge, quick, signal, where }) {
+  if (!crossBuild(values)) return null;
+  const { rounds } = abSettings(quick);
+  const orders = {};
+  for (const mode of MODES) orders[mode] = await lab.abRoundOrder(mode, rounds, values.seed, { signal, where });
+  const calibration = await sweepOnce(bridge, 'sampleKernel', { points: calibrationPoints(values, { quick }) }, { signal, where });
+  return buildPrepared(orders, calibration.rows);
+}
+
+/** Across builds, after the sweep (or a cancel): each mode's complete rounds, analysed by core. */
+async function assembleBuilds(rows, { lab, values, signal, where }) {
+  if (!crossBuild(values)) return rows;
+  const out = [];
+  for (const pair of pairRounds(rows)) {
+    const analysis = await lab.analyzeAB(pair.a_ms, pair.b_ms, pair.a_first, { mode: pair.mode, seed: values.seed }, { signal, where });
+    out.push(assembledRow(pair, analysis));
+  }
+  return out;
+}
+
 export const abExperiment = {
   id: 'benchmarking-ab',
   // Its runs are sized by their own controls (rounds, repeats, the suite's timer), not by
@@ -110,11 +147,24 @@ export const abExperiment = {
     'On a steady machine the two verdicts usually agree. When something drifts (another program starts, the ' +
       'processor warms up), the sequential run adds the drift to the difference, and the interleaved run ' +
       'spreads it over both arms and flags it.',
+    '<b>Scalar build against SIMD build</b> times variant A in the page’s two WebAssembly builds of the same ' +
+      'C++, one compiled with <code>-msimd128</code> and one without. The two are separate modules, so each ' +
+      'round times A in the scalar build and B in the SIMD build as two separate steps, in the order core’s ' +
+      'seeded generator gives (the one runAB uses), each build’s batch calibrated once before the rounds; core ' +
+      'then compares the rounds exactly as it compares a runAB run. A loop written for scalars (naive, ' +
+      'reordered, fused, unfused) uses no vector type, so expect about the same time in both builds. A vector ' +
+      'variant (simd, packed, unfused-simd, fused-simd) is another matter: ' +
+      'the scalar build emulates its vector type, each vector operation becoming four scalar ones plus copies ' +
+      'through memory, so the SIMD build can come out more than 4× faster there. That excess is the cost of the ' +
+      'emulation, not extra gain from SIMD (the Acceleration chapter’s build experiment shows it per variant).',
   ],
   quickNote: `Quick mode (?quick=1): ${QUICK_AB.rounds} rounds per arm instead of ${FULL_AB.rounds}, so the tests have less to go on.`,
   controls: AB_CONTROLS,
+  prepare: prepareBuilds,
   plan: abPoints,
-  measure: declaredSweep('runAB'),
+  measure: ({ values }) => (crossBuild(values) ? declaredSweep('sampleKernel') : declaredSweep('runAB')),
+  pointLabel: (p) => (p.arm ? buildPointLabel(p) : labelOf('runAB', p)),
+  assemble: assembleBuilds,
   // Core's verdicts are already in the rows; the analysis lays them out side by side.
   analyze: async (rows) => abAnalysis(rows),
   renderAnalysis: (analysis, { h }) => [
@@ -134,6 +184,6 @@ export const abExperiment = {
   tableCaption:
     'One row per mode, every number core’s. The ratio is median A / median B with its bootstrap interval; ' +
     'drift compares the median of the last third of rounds with the first third.',
-  csv: { filename: 'perflab-benchmarking-ab.csv', columns: AB_CSV_COLUMNS },
+  csv: { filename: 'perflab-benchmarking-ab.csv', columns: AB_EXPERIMENT_CSV_COLUMNS },
   charts: MODES.map(roundChart),
 };

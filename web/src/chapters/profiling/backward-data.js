@@ -34,7 +34,7 @@ export const RATIO_SERIES = Object.freeze(['measured backward / forward', 'count
 export const BACKWARD_COLUMNS = Object.freeze([
   { key: 'name', label: 'model', format: 'text', align: 'left' },
   { key: 'batch_size', label: 'batch', format: 'int' },
-  { key: 'forward_ms', label: 'forward', unit: 'ms', format: 'sig' },
+  { key: 'forward_ms', label: 'training forward', unit: 'ms', format: 'sig' },
   { key: 'measured_ms', label: 'backward', unit: 'ms', format: 'sig' },
   // The estimate's time (2 × forward) is the chart's third bar and the CSV's estimated_ms.
   { label: 'backward / forward time', format: (r) => `${formatSig(r.ratio_to_forward)} ×` },

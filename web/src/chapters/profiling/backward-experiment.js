@@ -19,6 +19,9 @@ export const backwardExperiment = {
       'approaches 2 ×. (LayerNorm and attention compute their <code>dx</code> anyway: their weight gradients ' +
       'need it.) The table shows the count beside the 2 × estimate; the chart compares the measured time ratio ' +
       'with both (element-wise layers and memory traffic follow neither).',
+    'Core times the two passes in one interleaved run: each round one forward (keeping every layer’s input ' +
+      'for the backward, as training does), then one backward, so both medians come from the same minutes of ' +
+      'the machine and their ratio is not skewed by it slowing down between two runs.',
   ],
   quickNote: 'Quick mode (?quick=1): three small models with small time budgets.',
   controls: [],

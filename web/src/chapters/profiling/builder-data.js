@@ -128,13 +128,20 @@ const flops = (v) => formatInt(v);
 const bytes = (v) => `${formatBytes(v)} (${formatInt(v)} B)`;
 
 /**
- * The totals of a profile as table groups: [{group, rows: [{label, value, estimate?, note?}]}].
- * `value` is what this lab counted or measured, `estimate` the original course's rule where
- * it had one. Strings only: formatting, no arithmetic.
+ * The totals of a profile as table groups: [{group, rows: [{label, value, estimate?, note?,
+ * quantity?, probeAt?}]}]. `value` is what this lab counted or measured, `estimate` the
+ * original course's rule where it had one. Each timed figure names which time it is (the
+ * whole model's inference forward, the training forward timed with the backward, the
+ * backward) and carries a `quantity` key, unique on the builder, so no quantity is shown
+ * twice. `judged` is the bottleneck verdict in force `{reason, probeTime, probeAt}` (core's
+ * sentence against the page's machine probe; default: the profile's own, unnamed probe).
+ * Strings only: formatting, no arithmetic.
  */
-export function totalsRows(p) {
+export function totalsRows(p, judged = null) {
   const lat = p.latency;
   const b = p.bottleneck;
+  const batch = `per batch of ${p.batch_size}`;
+  const verdict = judged ?? { reason: b.reason, probeTime: null, probeAt: null };
   const groups = [
     {
       group: 'Size',
@@ -182,11 +189,12 @@ export function totalsRows(p) {
       ],
     },
     {
-      group: 'Time (forward pass, this machine)',
+      group: 'Inference on this machine (whole model, caches off)',
       rows: [
         {
-          label: 'Latency median',
-          value: `${ms(lat.median_ms)} (95% CI ${formatSig(lat.ci95_low_ms)} – ${formatSig(lat.ci95_high_ms)} ms)`,
+          label: `Forward time, inference, ${batch}`,
+          quantity: 'forward-inference-ms',
+          value: `${ms(lat.median_ms)} median (95% CI ${formatSig(lat.ci95_low_ms)} – ${formatSig(lat.ci95_high_ms)} ms)`,
           note: `p95 ${ms(lat.p95_ms)} · CV ${formatPercent(lat.cv)} · ${lat.samples} samples`,
         },
         ...(lat.warning ? [{ label: 'Timer warning', value: lat.warning, warn: true }] : []),
@@ -197,25 +205,45 @@ export function totalsRows(p) {
         },
         {
           label: 'Bottleneck',
-          value: b.reason,
+          value: verdict.reason,
+          probeAt: verdict.probeAt,
           estimate: `"${b.original_verdict}-bound" (peak MB/s vs 100 × GFLOP/s)`,
           note:
-            `intensity ${formatSig(p.arithmetic_intensity)} FLOP/byte over ${formatBytes(p.bytes_moved)} moved; ` +
-            `roofs ${formatSig(b.machine.peak_gflops_per_s)} GFLOP/s and ${formatSig(b.machine.bandwidth_gb_per_s)} GB/s (${b.machine.source})`,
+            `intensity ${formatSig(p.arithmetic_intensity)} FLOP/byte over ${formatBytes(p.bytes_moved)} moved` +
+            (verdict.probeTime ? `; judged by core against the machine probe of ${verdict.probeTime} (above)` : ''),
         },
       ],
     },
   ];
   if (p.backward) {
     const bw = p.backward;
+    const rounds = bw.rounds ? ` in each of ${bw.rounds} rounds` : '';
+    // The interleaved run's warnings (they often agree: one budget, the same rounds).
+    const warnings = [
+      ['training forward', bw.forward_latency?.warning],
+      ['backward', bw.latency?.warning],
+    ].filter(([, w]) => w);
+    const trainingWarning =
+      warnings.length === 2 && warnings[0][1] === warnings[1][1]
+        ? warnings[0][1]
+        : warnings.map(([what, w]) => `${what}: ${w}`).join(' · ');
     groups.push({
-      group: 'Backward pass (training)',
+      group: 'Training on this machine (whole model, caches kept for the backward)',
       rows: [
         {
-          label: 'Backward time (measured)',
-          value: `${ms(bw.measured_ms)} = ${formatSig(bw.ratio_to_forward)} × forward (${ms(bw.forward_ms)})`,
-          estimate: `${ms(bw.estimated_ms)} (2 × forward)`,
+          label: `Forward time, training, ${batch}`,
+          quantity: 'forward-training-ms',
+          value: `${ms(bw.forward_ms)} median`,
+          note: `timed interleaved with the backward: one forward, then one backward${rounds}; each layer keeps its input for the backward`,
         },
+        {
+          label: `Backward time, ${batch}`,
+          quantity: 'backward-ms',
+          value: `${ms(bw.measured_ms)} median = ${formatSig(bw.ratio_to_forward)} × the training forward`,
+          estimate: `${ms(bw.estimated_ms)} (2 × the training forward)`,
+          note: 'both medians from the same interleaved run',
+        },
+        ...(trainingWarning ? [{ label: 'Timer warning (training run)', value: trainingWarning, warn: true }] : []),
         {
           label: 'Backward FLOPs (counted, matmul)',
           value: `${flops(bw.flops)} = ${formatSig(bw.flops_ratio_to_forward)} × forward; the first layer’s dx (${flops(bw.skipped_input_grad_flops)}) is not computed`,
@@ -242,9 +270,14 @@ export const LAYER_COLUMNS = Object.freeze([
   { key: 'parameters', label: 'parameters', format: 'int' },
   { key: 'flops_per_sample', label: 'FLOPs per sample', format: 'int' },
   { key: 'activation_bytes', label: 'activation', format: 'bytes' },
-  { key: 'forward_ms', label: 'forward', unit: 'ms', format: 'sig' },
+  { key: 'forward_ms', label: 'forward alone, per batch', unit: 'ms', format: 'sig' },
   { key: 'gflops_per_s', label: 'GFLOP/s', format: 'sig' },
 ]);
+
+/** The caption of the per-layer table: what its time column is, and what it is not. */
+export const LAYER_CAPTION =
+  'Each layer counted, and its forward timed alone (inference, median per batch) on an input of its shape. ' +
+  'Each is its own run, apart from the whole model’s, so they need not add up to the whole model’s forward.';
 
 /** Top operations as bar rows {layer, pass, total_ms}: the first `limit` (core sorts them). */
 export function topOperationBars(profile, limit = 10) {
@@ -253,14 +286,22 @@ export function topOperationBars(profile, limit = 10) {
     .map((r) => ({ layer: r.layer, pass: r.pass, total_ms: r.total_ms }));
 }
 
-export const TOP_OPERATION_COLUMNS = Object.freeze([
+/** "3 recorded passes" from core's top_operations_passes. */
+export function passesText(profile) {
+  const n = profile.top_operations_passes;
+  if (!Number.isInteger(n)) return 'the recorded passes';
+  return `${n} recorded pass${n === 1 ? '' : 'es'}`;
+}
+
+/** The top operations' columns; total_ms sums every recorded pass, and says so. */
+export const topOperationColumns = (profile) => [
   { key: 'layer', label: 'layer', format: 'text' },
   { key: 'pass', label: 'pass', format: 'text' },
   { key: 'calls', label: 'calls', format: 'int' },
-  { key: 'total_ms', label: 'total', unit: 'ms', format: 'sig' },
+  { key: 'total_ms', label: `total over ${passesText(profile)}`, unit: 'ms', format: 'sig' },
   { key: 'percent_of_total', label: '% of total', format: (r) => `${formatSig(r.percent_of_total)}%` },
   { key: 'gflops_per_s', label: 'GFLOP/s', format: 'sig' },
-]);
+];
 
 /**
  * A spec as the editor shows it: name, input and other fields first, one layer per line

@@ -12,17 +12,21 @@ import { formatElapsed } from '../../ui/format.js';
 import { createTable } from '../../ui/table.js';
 import { labOf } from '../../lab/client.js';
 import { MEASURE_LONGER } from '../../experiments/model.js';
+import { machineProbeStore, probeTime } from '../../state/machine-probe.js';
+import { probeLine } from '../../ui/probe-line.js';
 import {
   DEFAULT_SPEC_TEXT,
+  LAYER_CAPTION,
   LAYER_COLUMNS,
-  TOP_OPERATION_COLUMNS,
   formatSpec,
+  passesText,
   parseBatch,
   parseWidths,
   profileOptions,
   readSavedSpec,
   saveSpec,
   topOperationBars,
+  topOperationColumns,
   totalsRows,
 } from './builder-data.js';
 
@@ -34,16 +38,22 @@ const TOTALS_COLUMNS = [
   { label: '', rowHeader: true, format: (r) => r.label },
   {
     label: 'counted or measured by this lab',
-    cell: (r) => [h('span', { text: r.value }), r.note ? h('span', { class: 'cell-note', text: r.note }) : null],
+    cell: (r) => [
+      h('span', { text: r.value, 'data-quantity': r.quantity, 'data-label': r.quantity ? r.label : undefined, 'data-probe-at': r.probeAt ?? undefined }),
+      r.note ? h('span', { class: 'cell-note', text: r.note }) : null,
+    ],
   },
   { label: 'the original course’s estimate', className: 'estimate', format: (r) => r.estimate ?? '' },
 ];
 
-function totalsTable(profile) {
+function totalsTable(profile, judged) {
   const table = createTable(TOTALS_COLUMNS, { className: 'totals', role: 'totals', rowClass: (r) => (r.warn ? 'warn' : undefined) });
-  table.setGroups(totalsRows(profile));
+  table.setGroups(totalsRows(profile, judged));
   return table.element;
 }
+
+/** A bottleneck verdict and the probe it was judged against, for totalsRows. */
+const judgedBy = (reason, entry) => ({ reason, probeTime: probeTime(entry.measured_at_ms), probeAt: String(entry.measured_at_ms) });
 
 /**
  * @param {HTMLElement} container
@@ -80,6 +90,10 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
   const cancelButton = h('button', { type: 'button', 'data-action': 'cancel-profile', text: 'Cancel' });
   cancelButton.disabled = true;
   const status = h('span', { class: 'status', 'aria-live': 'polite', 'data-role': 'profile-status', text: 'Not profiled yet.' });
+
+  // The page's machine probe: the roofs the bottleneck verdict is judged against.
+  const probes = machineProbeStore(bridge);
+  const probeBox = probeLine(probes, { where: 'builder-reprobe' });
 
   const results = h('div', { class: 'builder-results', 'data-role': 'results' });
   results.hidden = true;
@@ -123,6 +137,7 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
       cancelButton,
       status,
     ),
+    probeBox,
     results,
   );
   container.append(section);
@@ -215,31 +230,57 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
     editorHost.classList.toggle('invalid', Boolean(err));
   }
 
-  function showResults(p) {
+  // The profile on screen and the verdict in force: a Re-probe judges it again (core's
+  // rooflinePoint, the same sentence as the profile's) against the new roofs.
+  let shown = null;
+  const totalsBox = h('div', { class: 'table-wrap', 'data-role': 'totals-box' });
+  function showTotals() {
+    totalsBox.replaceChildren(totalsTable(shown.profile, shown.judged));
+  }
+  const unsubscribe = probes.subscribe(async (entry) => {
+    if (!shown || shown.judged.probeAt === String(entry.measured_at_ms)) return;
+    const p = shown.profile;
+    const { peak_gflops_per_s, bandwidth_gb_per_s } = entry.probe;
+    try {
+      const placed = await labOf(bridge).rooflinePoint(
+        { name: p.name, flops: p.flops_breakdown.total, bytes: p.bytes_moved, measured_gflops_per_s: p.gflops_per_s_all },
+        { peak_gflops_per_s, bandwidth_gb_per_s },
+        { where: 'builder-reprobe' },
+      );
+      if (shown?.profile !== p) return;
+      shown.judged = judgedBy(placed.verdict, entry);
+      showTotals();
+    } catch (err) {
+      showSpecError(err);
+    }
+  });
+
+  function showResults(p, judged) {
     const bars = topOperationBars(p);
     const ops = p.top_operations ?? [];
+    const passes = passesText(p);
     chart?.destroy();
+    shown = { profile: p, judged };
+    showTotals();
     results.replaceChildren(
       h('h4', { text: `Profile of ${p.name} at batch ${p.batch_size}` }),
-      h('div', { class: 'table-wrap' }, totalsTable(p)),
+      totalsBox,
       h('h4', { text: 'Per layer' }),
       h(
         'div',
         { class: 'table-wrap', 'data-role': 'layers' },
-        createTable(LAYER_COLUMNS, {
-          rows: p.layers,
-          caption: 'Each layer counted, and timed alone on an input of its shape (median of its samples).',
-        }).element,
+        createTable(LAYER_COLUMNS, { rows: p.layers, caption: LAYER_CAPTION }).element,
       ),
       h('h4', { text: 'Top operations' }),
       h('p', {
         class: 'hint',
         text:
-          'Where the time went while a ProfilerContext watched whole forward and backward passes: total ' +
-          'milliseconds per layer and pass, longest first (the first ten in the chart).',
+          `Where the time went while a ProfilerContext recorded ${passes} of the whole model (forward and ` +
+          `backward): milliseconds per layer and pass${p.top_operations_passes > 1 ? `, summed over the ${p.top_operations_passes} passes` : ''}, ` +
+          'longest first (the first ten in the chart).',
       }),
       chartBox,
-      h('div', { class: 'table-wrap', 'data-role': 'top-ops' }, createTable(TOP_OPERATION_COLUMNS, { rows: ops }).element),
+      h('div', { class: 'table-wrap', 'data-role': 'top-ops' }, createTable(topOperationColumns(p), { rows: ops }).element),
     );
     chart = new BarChart(chartBox, {
       x: 'layer',
@@ -248,7 +289,7 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
       seriesDomain: ['forward', 'backward'],
       xDomain: [...new Set(bars.map((b) => b.layer))],
       xLabel: 'Layer',
-      yLabel: '↑ Total time over the recorded passes (ms)',
+      yLabel: `↑ Total time over ${passes} (ms)`,
       ariaLabel: 'Top operations: total milliseconds per layer, forward and backward',
       emptyText: 'No operations recorded.',
       height: 280,
@@ -281,16 +322,25 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
       const factor = longerSelect.value;
       // Scaling core's defaults needs them; quick mode scales its own small budgets.
       const defaults = factor !== '1' && !quick ? await lab.profileTimerDefaults({ signal: controller.signal, where: 'builder-profile' }) : null;
-      const p = await lab.profileModel(editor.text(), profileOptions({ quick, batch: batch.batch, factor, defaults }), {
+      // The page's probe (measured now if none was): the verdict names the roofs it used.
+      const entry = await probes.current({ where: 'builder-probe' }).catch((err) => {
+        throw Object.assign(new Error(err.message), { probeFailed: true });
+      });
+      const { peak_gflops_per_s, bandwidth_gb_per_s } = entry.probe;
+      const options = { ...profileOptions({ quick, batch: batch.batch, factor, defaults }), machine: { peak_gflops_per_s, bandwidth_gb_per_s } };
+      const p = await lab.profileModel(editor.text(), options, {
         signal: controller.signal,
         where: 'builder-profile',
       });
-      showResults(p);
+      showResults(p, judgedBy(p.bottleneck.reason, entry));
       status.textContent = `Done in ${formatElapsed(performance.now() - started)}.`;
       section.dataset.profiled = p.name;
     } catch (err) {
       if (err.cancelled) {
         status.textContent = 'Cancelled; the previous profile (if any) is still shown.';
+      } else if (err.probeFailed) {
+        // Not the spec's fault: the roofs the verdict needs could not be measured.
+        status.textContent = `This machine could not be probed (${err.message}); press Re-probe, then Profile.`;
       } else {
         status.textContent = 'The spec could not be profiled: see the error under the editor.';
         showSpecError(err);
@@ -316,6 +366,8 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
     destroy() {
       controller?.abort();
       clearInterval(ticker);
+      probeBox.destroy();
+      unsubscribe();
       chart?.destroy();
       editor.destroy();
       section.remove();

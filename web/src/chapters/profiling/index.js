@@ -5,6 +5,7 @@
 // Not for: counting or timing anything (core's profiler, through the lab worker).
 
 import './profiling.css';
+import { loadPlot } from '../../charts/plot-lib.js';
 import { mountExperiment } from '../../experiments/experiment.js';
 import { h } from '../../ui/dom.js';
 import { isQuick } from '../../experiments/model.js';
@@ -122,7 +123,7 @@ const SECTIONS = [
 export default {
   id: 'profiling',
   title: 'Profiling',
-  mount(container, { bridge }) {
+  mount(container, { bridge, afterStart }) {
     const quick = isQuick(location.search);
     container.append(
       h('h2', { text: 'Profiling: what does a model cost?' }),
@@ -152,7 +153,14 @@ export default {
       container.append(section);
       if (s.mount === 'builder') {
         const slot = section.appendChild(h('div', { 'data-role': 'builder-slot' }));
-        import('./builder.js')
+        // The builder brings CodeMirror: it loads once the page is usable (main.js).
+        slot.append(h('p', { class: 'loading', 'data-role': 'builder-loading', text: 'Loading the model builder…' }));
+        (afterStart ?? Promise.resolve())
+          .then(() => Promise.all([import('./builder.js'), loadPlot()]))
+          .then(([m]) => {
+            slot.querySelector('[data-role="builder-loading"]')?.remove();
+            return m;
+          })
           .then(({ mountBuilder }) => handles.push(mountBuilder(slot, { bridge, quick })))
           .catch((err) => {
             console.error(err);

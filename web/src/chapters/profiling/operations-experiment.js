@@ -4,8 +4,9 @@
 // Not for: planning or columns (operations-data.js) or measuring and placing (core).
 
 import { rooflineReferences } from '../../charts/shape.js';
-import { formatSig } from '../../ui/format.js';
-import { probeMachineRoofs, declaredSweep } from '../../lab/client.js';
+import { declaredSweep } from '../../lab/client.js';
+import { machineProbeStore } from '../../state/machine-probe.js';
+import { placedAgainst, probeLine } from '../../ui/probe-line.js';
 import { OPERATION_COLUMNS, OPERATION_CSV, operationPoints, withFamily } from './operations-data.js';
 
 const X_DOMAIN = [0.05, 100];
@@ -16,25 +17,26 @@ export const operationsExperiment = {
   explanation: [
     'The same CPU runs an element-wise add at a few GFLOP/s and a matmul many times faster. The reason is the ' +
       'arithmetic intensity: add does 1 FLOP per 12 bytes it moves, a reduction about 1 per 4, an N×N matmul ' +
-      'about N/6. Each operation below is timed by core and placed against the two roofs a quick probe measured ' +
-      'on this machine when the experiment loaded. ' +
+      'about N/6. Each operation below is timed by core and placed against the two roofs of the page’s machine probe (shown below, the same ' +
+      'probe the builder’s bottleneck uses; Re-probe measures again). ' +
       'A point above the memory roof is not an error: a small array stays in cache, which is faster than the ' +
       'main-memory bandwidth the probe measured.',
   ],
   quickNote: 'Quick mode (?quick=1): one element-wise size and two matmul sizes with small time budgets.',
   controls: [],
-  async init({ bridge, slot, h }) {
-    const roofs = await probeMachineRoofs(bridge, { quick: true }, { where: 'profiling-operation-efficiency-probe' });
-    slot.replaceChildren(
-      h('p', {
-        class: 'hint',
-        text:
-          `This machine (quick probe): peak ${formatSig(roofs.peak_gflops_per_s)} GFLOP/s, bandwidth ` +
-          `${formatSig(roofs.bandwidth_gb_per_s)} GB/s, ridge ${formatSig(roofs.ridge_flops_per_byte)} FLOP/byte.`,
-      }),
-    );
-    return { roofs };
+  async init({ bridge, slot, update }) {
+    const store = machineProbeStore(bridge);
+    const entry = await store.current({ where: 'profiling-operation-efficiency-probe' });
+    slot.replaceChildren(probeLine(store, { where: 'profiling-operation-efficiency-reprobe' }));
+    // Later Runs place the operations against the newest probe.
+    store.subscribe((next) => update({ roofs: next.probe, probe_entry: next }));
+    return { roofs: entry.probe, probe_entry: entry };
   },
+  // Names the probe the operations were placed against (the table's verdicts used it).
+  async analyze(rows, { info }) {
+    return { probe_entry: info.probe_entry };
+  },
+  renderAnalysis: (analysis, { bridge }) => placedAgainst(machineProbeStore(bridge), analysis.probe_entry, 'operation'),
   plan: operationPoints,
   measure: declaredSweep('measureOperation'),
   derive: withFamily,

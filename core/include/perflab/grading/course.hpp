@@ -1,0 +1,46 @@
+// A course: what an instructor deploys next to the page as course.json, and the seed each
+// student's variants are drawn from. The seed is derived from the course and the student
+// id, so a student sees the same variants on every machine and after clearing storage, and
+// a teacher re-grading a submission draws exactly what the student saw.
+// Not for: secrecy (the salt is published with the page; integrity comes from re-grading).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace perflab {
+
+struct Course {
+  std::string id;                     // "perf-2026-fall": letters, digits, '.', '_', '-'
+  std::string title;                  // "ML Systems, fall 2026"
+  std::vector<std::string> chapters;  // chapters graded in this course, in the bank's order
+  std::string salt;                   // any text; changing it gives every student new variants
+};
+
+inline constexpr std::size_t kMaxCourseIdLength = 64;
+inline constexpr std::size_t kMaxCourseTextLength = 200;  // title, salt
+inline constexpr std::size_t kMaxStudentIdLength = 100;
+
+// The chapters that have exercises, in the bank's order ("profiling", "acceleration", ...).
+std::vector<std::string> exercise_chapter_names();
+
+// course.json: {id, title, salt, chapters?}; chapters defaults to every chapter with
+// exercises. ValueError naming the field and what is allowed (an unknown chapter lists the
+// known ones; an unknown field lists the allowed ones).
+Course course_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const Course& c);  // {id, title, salt, chapters}
+
+// A student id as the seed sees it: surrounding spaces removed, ASCII letters lower-cased
+// (" S123 " and "s123" are one student). ValueError when empty, longer than
+// kMaxStudentIdLength, or holding a control character.
+std::string normalize_student_id(std::string_view id);
+
+// The variant seed of one student in one course: FNV-1a over course id, salt and the
+// normalized student id, folded to 32 bits. Same on every platform.
+std::uint32_t course_seed(const Course& course, std::string_view student_id);
+
+}  // namespace perflab

@@ -1,0 +1,267 @@
+// Protects the page's and its workers' Content-Security-Policies (tools/csp.mjs) in Chromium:
+// (1) the built page, served as `tools/lab serve` serves it, asks no origin but its own for
+// anything while it loads, runs a quick experiment and grades a code exercise, and each
+// response carries its policy (the page's in a <meta> too, for static hosts); (2) the policies
+// themselves do what tools/csp.mjs says, checked with probe workers served under each one by
+// this test: the sandbox's blocks fetch, XHR, WebSocket, EventSource and a dynamic import of
+// another origin before any request leaves, yet lets the runner compile code with new
+// Function; the lab worker's allows its own wasm and Embind's new Function; the page's <meta>
+// blocks the page's own requests to other origins; (3) a quick run of every experiment of the
+// three chapters (and the model builder's profile) asks no other origin for anything, the
+// workers' requests included (every test that opens the lab through harness.mjs's openLab
+// checks the same over what it does). A second origin records every request.
+// Needs `npx vite build` first (and the wasm build PERFLAB_WASM_DIR points at).
+
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, before, test } from 'node:test';
+import { LAB_WORKER_POLICY, PAGE_META_POLICY, PAGE_POLICY, SANDBOX_POLICY, policyFor } from '../../tools/csp.mjs';
+import {
+  collectErrors,
+  collectForeignRequests,
+  exerciseCards,
+  launchBrowser,
+  startPreview,
+  waitForMachineFacts,
+} from './harness.mjs';
+
+const otherRequests = [];
+const other = http.createServer((req, res) => {
+  otherRequests.push(`${req.method} ${req.url}`);
+  res.writeHead(200, {
+    'content-type': 'text/javascript',
+    'access-control-allow-origin': '*',
+    'cross-origin-resource-policy': 'cross-origin',
+  });
+  res.end('export const escaped = true;');
+});
+other.on('upgrade', (req, socket) => {
+  otherRequests.push(`UPGRADE ${req.url}`);
+  socket.destroy();
+});
+let OTHER;
+let browser;
+
+before(async () => {
+  await new Promise((resolve) => other.listen(0, '127.0.0.1', resolve));
+  OTHER = `http://127.0.0.1:${other.address().port}`;
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  other.close();
+});
+
+test('the page asks no other origin for anything over a load, a quick experiment and a code exercise', async () => {
+  const server = await startPreview();
+  const page = await browser.context.newPage();
+  try {
+    const errors = collectErrors(page);
+    const requests = [];
+    const policies = new Map();
+    browser.context.on('request', (r) => requests.push(r.url()));
+    page.on('response', (r) => policies.set(new URL(r.url()).pathname, r.headers()['content-security-policy'] ?? null));
+    await page.goto(`${server.url}?quick=1#acceleration`);
+    await waitForMachineFacts(page);
+
+    // A quick experiment.
+    const id = 'acceleration-gelu-fusion';
+    await page.click(`[data-experiment="${id}"] [data-action="run"]`);
+    await page.waitForFunction(
+      (s) => /^(Done|Stopped)/.test(document.querySelector(s)?.textContent ?? ''),
+      `[data-experiment="${id}"] [data-role="status"]`,
+      { timeout: 120000 },
+    );
+    // A code exercise.
+    const cards = exerciseCards(page);
+    const ex = 'acceleration.attainable-code';
+    await cards.waitForCards([ex]);
+    await cards.card(ex).locator('.cm-content').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('function attainable(peak, bandwidth, intensity) {\n  return Math.min(peak, intensity * bandwidth);\n}');
+    const correct = await cards.submitAndWait(ex, () => cards.card(ex).locator('button[data-role="run"]').click());
+    assert.equal(correct, 'true');
+
+    const origin = new URL(server.url).origin;
+    const foreign = requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'));
+    assert.deepEqual(foreign, []);
+    // The workers' own requests are seen too (the wasm is fetched by the lab worker).
+    assert.ok(requests.some((u) => u.endsWith('.wasm')), requests.join('\n'));
+    assert.ok(requests.some((u) => /\/sandbox\/sandbox-worker-[\w-]+\.js$/.test(u)), requests.join('\n'));
+    assert.deepEqual(otherRequests, []);
+
+    // Each response carries its policy; the page's is in the document as well.
+    const byPattern = (re) => [...policies].filter(([p]) => re.test(p)).map(([, v]) => v);
+    assert.deepEqual(byPattern(/^\/$/), [PAGE_POLICY]);
+    assert.deepEqual([...new Set(byPattern(/\/assets\/worker-[\w-]+\.js$/))], [LAB_WORKER_POLICY]);
+    assert.deepEqual([...new Set(byPattern(/\/sandbox\/sandbox-worker-[\w-]+\.js$/))], [SANDBOX_POLICY]);
+    assert.equal(
+      await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content'),
+      PAGE_META_POLICY,
+    );
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});
+
+// Every experiment the page mounts with a Run button, found in the DOM (so a new one is covered without editing
+// this list), run in quick mode one after the other; whatever each ends in (Done, Stopped, or
+// a message asking for input) is fine here: the count of requests to other origins is what
+// is checked, and it must be zero.
+test('a quick run of every experiment of every chapter asks no other origin for anything', async () => {
+  const server = await startPreview();
+  const origin = new URL(server.url).origin;
+  const foreign = collectForeignRequests(browser.context, origin);
+  const own = [];
+  const countOwn = (r) => own.push(r.url());
+  browser.context.on('request', countOwn);
+  const ran = [];
+  otherRequests.length = 0;
+  try {
+    for (const chapter of ['profiling', 'acceleration', 'benchmarking']) {
+      const page = await browser.context.newPage();
+      try {
+        const errors = collectErrors(page);
+        await page.goto(`${server.url}?quick=1#${chapter}`);
+        await waitForMachineFacts(page);
+        const section = `section[data-chapter="${chapter}"]`;
+        if (chapter === 'profiling') {
+          await page.click('[data-role="builder"] [data-action="profile"]');
+          await page.waitForFunction(
+            () => document.querySelector('[data-role="builder"]')?.dataset.state === 'idle',
+            null,
+            { timeout: 120000 },
+          );
+          ran.push('profiling builder');
+        }
+        // Every experiment with a Run button (the intensity calculator and the CLI comparison
+        // have none: they compute from what is typed or pasted).
+        const ids = await page.$$eval(`${section} [data-experiment]`, (els) =>
+          els.filter((e) => e.querySelector('[data-action="run"]')).map((e) => e.dataset.experiment),
+        );
+        assert.ok(ids.length >= 5, `${chapter}: ${ids.length} experiments found`);
+        for (const id of ids) {
+          const run = `${section} [data-experiment="${id}"] [data-action="run"]`;
+          // Selects whose options come from core keep Run disabled until they arrive.
+          await page.waitForFunction((s) => document.querySelector(s)?.disabled === false, run, { timeout: 60000 })
+            .catch((err) => assert.fail(`${id}: Run stayed disabled (${err.message}); ran before it:\n${ran.join('\n')}`));
+          await page.click(run);
+          await page.waitForFunction(
+            (s) => /^(Done|Stopped|Fix the setting)/.test(document.querySelector(s)?.textContent ?? ''),
+            `${section} [data-experiment="${id}"] [data-role="status"]`,
+            { timeout: 180000 },
+          );
+          ran.push(`${id}: ${(await page.textContent(`${section} [data-experiment="${id}"] [data-role="status"]`)).split(':')[0]}`);
+        }
+        assert.deepEqual(errors, [], chapter);
+      } finally {
+        await page.close();
+      }
+    }
+    assert.deepEqual(foreign, [], ran.join('\n'));
+    assert.deepEqual(otherRequests, []);
+    // The count saw the page's own requests, the workers' included.
+    assert.ok(own.some((u) => u.endsWith('.wasm')), own.join('\n'));
+    assert.ok(ran.filter((r) => r.endsWith(': Done')).length >= 15, ran.join('\n'));
+  } finally {
+    browser.context.off('request', countOwn);
+    await server.close();
+  }
+});
+
+// ---- the policies themselves, with probe workers ---------------------------------------------
+
+// Runs in a worker: tries each way out and posts what happened.
+const probeWorker = (other) => `
+const OTHER = ${JSON.stringify(other)};
+const out = {};
+async function attempt(name, f) {
+  try { out[name] = 'allowed: ' + String(await f()); } catch (e) { out[name] = 'blocked: ' + e.name; }
+}
+await attempt('new Function', () => new Function('return 1')());
+await attempt('wasm', () => WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(() => 'compiled'));
+await attempt('fetch self', () => fetch('/probe.txt').then((r) => r.status));
+await attempt('fetch other', () => fetch(OTHER + '/fetch?data=1').then((r) => r.status));
+await attempt('import other', () => import(OTHER + '/import.js').then((m) => m.escaped));
+await attempt('sync XHR', () => { const x = new XMLHttpRequest(); x.open('GET', OTHER + '/xhr', false); x.send(); return x.status; });
+await attempt('WebSocket', () => new Promise((resolve, reject) => {
+  const ws = new WebSocket(OTHER.replace('http', 'ws') + '/ws');
+  ws.onopen = () => resolve('open');
+  ws.onerror = () => reject(Object.assign(new Error('refused'), { name: 'WebSocketError' }));
+}));
+await attempt('EventSource', () => new Promise((resolve, reject) => {
+  const es = new EventSource(OTHER + '/es');
+  es.onopen = () => resolve('open');
+  es.onerror = () => reject(Object.assign(new Error('refused'), { name: 'EventSourceError' }));
+}));
+postMessage(out);
+`;
+
+const probePage = `
+const run = (url) => new Promise((resolve) => {
+  const w = new Worker(url, { type: 'module' });
+  w.onmessage = (e) => resolve(e.data);
+  w.onerror = (e) => resolve({ error: e.message || 'could not start' });
+});
+const pageFetch = await fetch(new URL('/fetch-from-page', OTHER_ORIGIN)).then(() => 'allowed', (e) => 'blocked: ' + e.name);
+window.probes = {
+  page: pageFetch,
+  sandbox: await run('/sandbox/sandbox-worker-probe.js'),
+  lab: await run('/assets/worker-probe.js'),
+};
+`;
+
+test('each policy allows what its context needs and stops every request to another origin', async () => {
+  const served = [];
+  const site = http.createServer((req, res) => {
+    const { pathname } = new URL(req.url, 'http://localhost');
+    served.push(pathname);
+    const policy = policyFor(pathname);
+    const headers = { ...(policy ? { 'content-security-policy': policy } : {}) };
+    if (pathname === '/') {
+      res.writeHead(200, { ...headers, 'content-type': 'text/html' });
+      res.end(`<!doctype html><meta http-equiv="Content-Security-Policy" content="${PAGE_META_POLICY}"><script type="module" src="/probe-page.js"></script>`);
+    } else if (pathname === '/probe-page.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(`const OTHER_ORIGIN = ${JSON.stringify(OTHER)};\n${probePage}`);
+    } else if (pathname.endsWith('-probe.js')) {
+      res.writeHead(200, { ...headers, 'content-type': 'text/javascript' });
+      res.end(probeWorker(OTHER));
+    } else {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+    }
+  });
+  await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const page = await browser.context.newPage();
+  try {
+    otherRequests.length = 0;
+    await page.goto(`http://127.0.0.1:${site.address().port}/`);
+    await page.waitForFunction(() => window.probes, null, { timeout: 20000 });
+    const probes = await page.evaluate(() => window.probes);
+    assert.equal(probes.page, 'blocked: TypeError');
+    assert.deepEqual(probes.sandbox, {
+      'new Function': 'allowed: 1',
+      wasm: 'allowed: compiled',
+      'fetch self': 'blocked: TypeError',
+      'fetch other': 'blocked: TypeError',
+      'import other': 'blocked: TypeError',
+      'sync XHR': 'blocked: NetworkError',
+      WebSocket: 'blocked: WebSocketError',
+      EventSource: 'blocked: EventSourceError',
+    });
+    assert.equal(probes.lab['new Function'], 'allowed: 1');
+    assert.equal(probes.lab.wasm, 'allowed: compiled');
+    assert.equal(probes.lab['fetch self'], 'allowed: 200');
+    for (const name of ['fetch other', 'import other', 'sync XHR', 'WebSocket', 'EventSource']) {
+      assert.match(probes.lab[name], /^blocked: /, name);
+    }
+    assert.deepEqual(otherRequests, []);
+    assert.ok(served.includes('/probe.txt')); // the lab worker's own-origin fetch went out
+  } finally {
+    await page.close();
+    site.close();
+  }
+});

@@ -1,0 +1,116 @@
+// The instructor view in Chromium: #/instructor takes a course.json and a folder's worth of
+// submission files through its file inputs, re-grades them in the page (core in the lab
+// worker, code in the sandbox), and shows the class with flags, the problems, the charts and
+// the downloads; the Canvas gradebook it downloads is the command line's. The submissions
+// are generated from the real bank in Node (tests/js/grading-generate.mjs).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { loadNodeLab } from '../../tools/grading/node-lab.mjs';
+import { generateSubmission } from '../js/grading-generate.mjs';
+import { openLab } from './harness.mjs';
+
+const COURSE = { id: 'perf-browser', title: 'Instructor view test', salt: 'browser-salt', chapters: ['profiling'] };
+const json = (name, obj) => ({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(obj, null, 2)) });
+let lab;
+let files;
+let many;
+
+before(async () => {
+  const node = (await loadNodeLab()).lab;
+  const ada = await generateSubmission(node, COURSE, 'ada', { skill: 1 });
+  const bob = await generateSubmission(node, COURSE, 'bob', { skill: 0.5 });
+  const tampered = structuredClone(ada);
+  tampered.student = { id: 'cy', name: 'Cy Tamper' };
+  tampered.seed = (await node.courseSeed(COURSE, 'cy')).seed;
+  tampered.exercises['profiling.linear-params'].best_answer = { value: 1 };
+  tampered.exercises['profiling.linear-params'].best_score = 10;
+  files = [
+    json('ada.json', ada),
+    json('bob.json', bob),
+    json('cy.json', tampered),
+    { name: 'empty.json', mimeType: 'application/json', buffer: Buffer.from('') },
+    { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('my answers: 42') },
+  ];
+  many = [];
+  for (let i = 0; i < 12; i++) many.push(json(`m${i}.json`, await generateSubmission(node, COURSE, `m${i}`, { skill: 0.7, fast: true })));
+  lab = await openLab({ hash: '#/instructor' });
+});
+after(() => lab?.close());
+
+test('the instructor view re-grades dropped files and shows the class', async () => {
+  const { page } = lab;
+  await page.locator('[data-role="course"]').filter({ hasText: 'No course.json' }).waitFor();
+  await page.locator('input[aria-label="course.json"]').setInputFiles([json('course.json', COURSE)]);
+  await page.locator('[data-role="course"]').filter({ hasText: 'Instructor view test (perf-browser)' }).waitFor();
+
+  await page.locator('[data-role="files"]').setInputFiles(files);
+  await page.locator('[data-role="chosen"]').filter({ hasText: '5 files chosen' }).waitFor();
+  await page.locator('[data-role="grade"]').click();
+  await page.locator('[data-role="class-table"]').waitFor({ timeout: 120_000 });
+
+  const rows = await page.locator('[data-role="class-table"] tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.children].map((td) => td.textContent.trim())));
+  assert.deepEqual(rows.map((r) => r[0]), ['ada', 'bob', 'cy']);
+  const flagsOf = (id) => rows.find((r) => r[0] === id)[5];
+  // cy's file is ada's with another id and a forged answer: flagged twice, and ada with cy.
+  assert.equal(flagsOf('bob'), 'none');
+  assert.match(flagsOf('ada'), /^identical-code/);
+  assert.match(flagsOf('cy'), /^score-differs, identical-code/);
+  assert.match(await page.locator('[data-role="class-flags"]').textContent(), /profiling\.median: the same code .* from 2 students: ada, cy/);
+
+  const problems = await page.locator('[data-role="problems-table"] tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.children].map((td) => td.textContent.trim())));
+  const kinds = Object.fromEntries(problems.map((p) => [p[0], p[2]]));
+  assert.deepEqual(kinds, { 'empty.json': 'empty', 'notes.txt': 'non-json', 'cy.json': 'tampered' });
+
+  // Both charts drew something, and the wrong answers name the tampered exercise.
+  assert.equal(await page.locator('[data-chart="distribution"] svg').count() > 0, true);
+  assert.equal(await page.locator('[data-chart="machines"] svg').count() > 0, true);
+  assert.match(await page.locator('[data-role="wrong-answers"]').textContent(), /profiling\.linear-params/);
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator('[data-download="gradebook-canvas.csv"]').click(),
+  ]);
+  const text = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
+  const lines = text.trimEnd().split('\r\n');
+  assert.equal(lines[0], 'Student,ID,SIS User ID,SIS Login ID,Section,perflab: Profiling');
+  assert.match(lines[1], /^ {4}Points Possible,,,,,\d+$/);
+  assert.equal(lines.length, 5);
+  assert.deepEqual(lab.errors, []);
+});
+
+test('Cancel keeps the files graded so far and lists the others as not graded', async () => {
+  const { page } = lab;
+  await page.locator('[data-role="files"]').setInputFiles(many);
+  await page.locator('[data-role="chosen"]').filter({ hasText: '12 files chosen' }).waitFor();
+  await page.locator('[data-role="grade"]').click();
+  await page.locator('[data-role="status"]').filter({ hasText: /Graded [1-9]\d* of 12/ }).waitFor({ timeout: 60_000 });
+  await page.locator('[data-role="cancel"]').click();
+  await page.locator('[data-role="status"]').filter({ hasText: 'Cancelled' }).waitFor({ timeout: 60_000 });
+  const graded = await page.locator('[data-role="class-table"] tbody tr').count();
+  const notGraded = await page.locator('[data-role="problems-table"] tbody tr').evaluateAll((trs) =>
+    trs.filter((tr) => tr.children[2].textContent.trim() === 'not-graded').length);
+  assert.ok(graded >= 1 && graded < 12, `${graded} graded`);
+  assert.equal(graded + notGraded, 12);
+  assert.equal(await page.locator('[data-role="grade"]').isDisabled(), false);
+  assert.deepEqual(lab.errors, []);
+});
+
+test('the deployed course.json is read by core and used', async () => {
+  process.env.PERFLAB_COURSE = '';
+  const { writeFileSync, mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const file = `${mkdtempSync(`${tmpdir()}/perflab-course-`)}/course.json`;
+  writeFileSync(file, JSON.stringify({ ...COURSE, title: 'Deployed course' }));
+  process.env.PERFLAB_COURSE = file;
+  const deployed = await openLab({ hash: '#/instructor' });
+  try {
+    await deployed.page.locator('[data-role="course"]').filter({ hasText: 'Deployed course (perf-browser), from this page’s course.json' }).waitFor();
+    assert.deepEqual(deployed.errors, []);
+  } finally {
+    delete process.env.PERFLAB_COURSE;
+    await deployed.close();
+  }
+});

@@ -1,0 +1,114 @@
+// The command line's code runner (tools/grading/code-runner.mjs): the page's test runner in a
+// fresh context per job inside worker threads; an endless loop ends at the time limit with the
+// finished tests kept, a worker that does not come back is terminated and replaced, and the
+// student's code sees neither Node's globals nor another job's changes.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+
+import { createCodeRunner } from '../../tools/grading/code-runner.mjs';
+import { runnerSource } from '../../tools/grading/code-worker.mjs';
+
+const runner = createCodeRunner({ workers: 2, marginMs: 500 });
+after(() => runner.close());
+const tests = (...args) => args.map((a, i) => ({ name: `t${i}`, args: [a] }));
+
+describe('createCodeRunner', () => {
+  it('runs a function on each test and returns what core grades', async () => {
+    const results = await runner.runCode({ code: 'function double(x) { return 2 * x; }', functionName: 'double', tests: tests(1, 2, 3), timeLimitMs: 2000 });
+    assert.deepEqual(results, [{ value: 2 }, { value: 4 }, { value: 6 }]);
+  });
+
+  it('reports what the code threw, and a missing function', async () => {
+    const thrown = await runner.runCode({ code: 'function f(x) { return x.y.z; }', functionName: 'f', tests: tests(1), timeLimitMs: 2000 });
+    assert.match(thrown[0].error, /^TypeError/);
+    const missing = await runner.runCode({ code: 'const g = 1;', functionName: 'f', tests: tests(1), timeLimitMs: 2000 });
+    assert.match(missing[0].error, /must define a function named f/);
+  });
+
+  it('stops an endless loop at the time limit and keeps the tests that finished', async () => {
+    const code = 'function f(x) { while (x === 2) {} return x; }';
+    const results = await runner.runCode({ code, functionName: 'f', tests: tests(1, 2, 3), timeLimitMs: 200 });
+    assert.deepEqual(results, [{ value: 1 }, { timeout: true }, { timeout: true }]);
+    // The worker is still usable afterwards.
+    assert.deepEqual(await runner.runCode({ code, functionName: 'f', tests: tests(5), timeLimitMs: 200 }), [{ value: 5 }]);
+  });
+
+  it('ends a blocking wait at the time limit too', async () => {
+    const code = 'function f(x) { if (x === 2) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); return x; }';
+    const results = await runner.runCode({ code, functionName: 'f', tests: tests(1, 2), timeLimitMs: 100 });
+    assert.deepEqual(results, [{ value: 1 }, { timeout: true }]);
+  });
+
+  it('terminates a worker that has not answered by the hard timeout, keeps its finished tests and replaces it', async () => {
+    // A negative margin puts the hard timeout before the worker's own limit, which is the
+    // case of code the worker cannot interrupt.
+    const strict = createCodeRunner({ workers: 1, marginMs: -250 });
+    try {
+      const code = 'function f(x) { while (x === 2) {} return x; }';
+      const results = await strict.runCode({ code, functionName: 'f', tests: tests(1, 2, 3), timeLimitMs: 400 });
+      assert.deepEqual(results, [{ value: 1 }, { timeout: true }, { timeout: true }]);
+      assert.equal(strict.stats.hard_timeouts, 1);
+      assert.equal(strict.stats.restarts, 1);
+      assert.deepEqual(await strict.runCode({ code, functionName: 'f', tests: tests(7), timeLimitMs: 400 }), [{ value: 7 }]);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('gives the code no Node globals, not even through a constructor', async () => {
+    const code = `function f() {
+      const viaConstructor = [].constructor.constructor('return typeof process')();
+      return [typeof process, typeof require, typeof fetch, typeof globalThis.Buffer, viaConstructor, typeof __post, typeof __runner];
+    }`;
+    const [result] = await runner.runCode({ code, functionName: 'f', tests: tests(0), timeLimitMs: 2000 });
+    assert.deepEqual(result, { value: Array(7).fill('undefined') });
+  });
+
+  it('runs each job in a fresh context: one job\'s changes to built-ins do not reach the next', async () => {
+    const polluted = await runner.runCode({ code: 'Math.max = () => 42; globalThis.leak = 1; function f() { return Math.max(1, 2); }', functionName: 'f', tests: tests(0), timeLimitMs: 2000 });
+    assert.deepEqual(polluted, [{ value: 42 }]);
+    for (let i = 0; i < 3; i++) {
+      const clean = await runner.runCode({ code: 'function f() { return [Math.max(1, 2), typeof leak]; }', functionName: 'f', tests: tests(0), timeLimitMs: 2000 });
+      assert.deepEqual(clean, [{ value: [2, 'undefined'] }]);
+    }
+  });
+
+  it('runs a job with a timed test alone: it waits for running jobs, and later jobs wait for it', async () => {
+    const order = [];
+    const slow = 'function f(x) { const t = Date.now(); while (Date.now() - t < 300) {} return x; }';
+    const matmul = `function matmul(a, b, n) {
+      const c = new Float64Array(n * n);
+      for (let i = 0; i < n; i++) for (let k = 0; k < n; k++) for (let j = 0; j < n; j++) c[i * n + j] += a[i * n + k] * b[k * n + j];
+      return c;
+    }`;
+    const timed = [{ name: 'timed', args: [], benchmark: { reference: 'matmul-ijk', n: 8, rounds: 1, seed: 3 } }];
+    const a = runner.runCode({ code: slow, functionName: 'f', tests: tests(1), timeLimitMs: 5000 }).then(() => order.push('slow'));
+    const b = runner.runCode({ code: matmul, functionName: 'matmul', tests: timed, timeLimitMs: 5000 }).then((r) => {
+      order.push('timed');
+      assert.ok(r[0].value.student_median_ms >= 0, JSON.stringify(r));
+    });
+    const c = runner.runCode({ code: 'function g() { return 1; }', functionName: 'g', tests: tests(0), timeLimitMs: 5000 }).then(() => order.push('after'));
+    await Promise.all([a, b, c]);
+    assert.deepEqual(order, ['slow', 'timed', 'after']);
+  });
+
+  it('turns the fake-clock markers into a live clock, as the page does', async () => {
+    const code = `function measure(fn, clock) { const t0 = clock.now(); fn(); fn(); return clock.now() - t0; }`;
+    const results = await runner.runCode({ code, functionName: 'measure', tests: [{ name: 'a', args: [{ $fake_fn: { costs_ms: [3, 4] } }, { $fake_clock: { start_ms: 100 } }] }], timeLimitMs: 2000 });
+    assert.deepEqual(results, [{ value: 7 }]);
+  });
+});
+
+describe('runnerSource', () => {
+  it('keeps the runner\'s top-level names private and returns its exports', () => {
+    const source = runnerSource('const secret = 1;\nexport function a() { return secret; }\nexport const b = 2;\nexport class C {}\n');
+    const api = new Function(`return ${source};`)();
+    assert.deepEqual(Object.keys(api).sort(), ['C', 'a', 'b']);
+    assert.equal(api.a(), 1);
+    assert.equal(typeof globalThis.secret, 'undefined');
+  });
+
+  it('refuses a runner that imports something, rather than half-loading it', () => {
+    assert.throws(() => runnerSource("import { x } from './y.js';\nexport const a = x;"), /import or an export list/);
+  });
+});

@@ -1,0 +1,92 @@
+// Protects the page's one machine probe (state/machine-probe.js): probed once and shared by
+// every caller, dated, handed to core (setMachineRoofs), kept in localStorage so a reload
+// restores it without probing, replaced everywhere by Re-probe, and a probe core could not
+// time (a roof of 0) or a damaged saved entry never becomes the page's probe.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PROBE_STORAGE_KEY, machineProbeStore, probeProblem, probeTime, readSavedProbe } from '../../web/src/state/machine-probe.js';
+
+function memoryStorage(initial = {}) {
+  const data = new Map(Object.entries(initial));
+  return { data, getItem: (k) => (data.has(k) ? data.get(k) : null), setItem: (k, v) => data.set(k, String(v)) };
+}
+
+// A bridge whose probes read the next of `probes`; it records every call.
+function fakeBridge(probes) {
+  const calls = [];
+  let i = 0;
+  return {
+    calls,
+    async call(kind, payload) {
+      calls.push([kind, payload]);
+      if (kind === 'probeMachine') return probes[i++];
+      if (kind === 'setMachineRoofs') return { ...payload.roofs, source: 'probe' };
+      throw new Error(`unexpected ${kind}`);
+    },
+  };
+}
+
+const probe = (peak, bandwidth) => ({ peak_gflops_per_s: peak, bandwidth_gb_per_s: bandwidth, ridge_flops_per_byte: peak / bandwidth, simd_backend: 'wasm-simd128' });
+
+test('the first caller probes, every other caller shares that probe, and core gets its roofs', async () => {
+  const bridge = fakeBridge([probe(40, 10)]);
+  const storage = memoryStorage();
+  const store = machineProbeStore(bridge, { storage, now: () => 1000 });
+  const [a, b] = await Promise.all([store.current(), store.current()]);
+  assert.equal(a, b);
+  assert.deepEqual(a, { probe: probe(40, 10), measured_at_ms: 1000 });
+  assert.equal(await store.current(), a);
+  assert.deepEqual(bridge.calls.map(([k]) => k), ['probeMachine', 'setMachineRoofs']);
+  assert.deepEqual(bridge.calls[1][1], { roofs: { peak_gflops_per_s: 40, bandwidth_gb_per_s: 10 } });
+  assert.deepEqual(readSavedProbe(storage), a);
+  assert.equal(machineProbeStore(bridge), store, 'one store per bridge');
+});
+
+test('a reload restores the saved probe without probing; Re-probe replaces it for every subscriber', async () => {
+  const storage = memoryStorage();
+  await machineProbeStore(fakeBridge([probe(40, 10)]), { storage, now: () => 1000 }).current();
+
+  const bridge = fakeBridge([probe(50, 20)]);
+  let t = 5000;
+  const store = machineProbeStore(bridge, { storage, now: () => t });
+  const seen = [];
+  store.subscribe((e) => seen.push(e.measured_at_ms));
+  const restored = await store.current();
+  assert.deepEqual(restored, { probe: probe(40, 10), measured_at_ms: 1000 });
+  assert.deepEqual(bridge.calls, [['setMachineRoofs', { roofs: { peak_gflops_per_s: 40, bandwidth_gb_per_s: 10 } }]]);
+
+  const next = await store.reprobe();
+  assert.deepEqual(next, { probe: probe(50, 20), measured_at_ms: 5000 });
+  assert.equal(store.latest(), next);
+  assert.deepEqual(seen, [1000, 5000]);
+  assert.deepEqual(readSavedProbe(storage), next);
+});
+
+test('a probe that read 0 is refused with a reason naming Re-probe, and nothing is kept', async () => {
+  const storage = memoryStorage();
+  const store = machineProbeStore(fakeBridge([probe(0, 10), probe(40, 10)]), { storage, now: () => 7 });
+  await assert.rejects(store.current(), /peak_gflops_per_s = 0: the machine was too busy to time; Re-probe/);
+  assert.equal(store.latest(), null);
+  assert.equal(storage.getItem(PROBE_STORAGE_KEY), null);
+  assert.equal((await store.current()).probe.peak_gflops_per_s, 40, 'the next caller probes again');
+});
+
+test('a damaged or foreign saved entry is ignored, never thrown', () => {
+  const good = { version: 1, measured_at_ms: 1000, probe: probe(40, 10) };
+  const saved = (value) => readSavedProbe(memoryStorage({ [PROBE_STORAGE_KEY]: typeof value === 'string' ? value : JSON.stringify(value) }));
+  assert.deepEqual(saved(good), { probe: good.probe, measured_at_ms: 1000 });
+  assert.equal(saved('{not json'), null);
+  assert.equal(saved({ ...good, version: 2 }), null);
+  assert.equal(saved({ ...good, measured_at_ms: 'yesterday' }), null);
+  assert.equal(saved({ ...good, probe: { ...good.probe, bandwidth_gb_per_s: -1 } }), null);
+  assert.equal(saved({ ...good, probe: { ...good.probe, ridge_flops_per_byte: null } }), null);
+  assert.equal(readSavedProbe({ getItem: () => { throw new Error('blocked'); } }), null);
+  assert.equal(probeProblem(null), 'the probe gave no result');
+});
+
+test('a probe of today is named by its time, an older one by its date too', () => {
+  const at = new Date(2026, 10, 26, 3, 12, 5).getTime();
+  assert.equal(probeTime(at, at + 60000), '03:12:05');
+  assert.equal(probeTime(at, at + 3 * 86400000), '26 Nov 03:12:05');
+});

@@ -1,0 +1,86 @@
+// A seeded fuzzer over every binding of both Node builds: each function is called with
+// arguments drawn from a pool of wrong types, NaN, ±Infinity, negative, zero, 2^31, 2^32,
+// sparse and huge arrays, cyclic and deep objects, throwing getters, Proxies and BigInts.
+// Every call must return or throw an Error whose message is a sentence (not a bare number,
+// not the JSON library's or Embind's own text), never a wasm trap or abort; a normal call
+// must work after each, and no Embind handle or tracked tensor byte may be left behind.
+// Seeded (PERFLAB_FUZZ_SEED, PERFLAB_FUZZ_CALLS to run longer); a few thousand calls.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { BUILDS, loadPerflab, rng } from './perflab_module.mjs';
+
+const modules = await Promise.all(BUILDS.map(loadPerflab));
+const SEED = Number(process.env.PERFLAB_FUZZ_SEED ?? 14);
+const CALLS = Number(process.env.PERFLAB_FUZZ_CALLS ?? 3000); // per build
+
+// Calls that measure or probe with their defaults when every argument is undefined take
+// seconds; the fuzzer gives them a short budget instead of undefined as their options.
+const SHORT = { warmup: 0, samples: 2, min_sample_ms: 0, max_total_ms: 5 };
+
+function pool() {
+  const cyclic = { a: 1 };
+  cyclic.self = cyclic;
+  let deep = 1;
+  for (let i = 0; i < 200; ++i) deep = [deep];
+  const sparse = [];
+  sparse[5] = 1;
+  const huge = new Array(2 ** 32 - 1);
+  return [
+    undefined, null, true, false, 0, -1, 1, 2, 3, 8, 16, 1.5, -0.5, NaN, Infinity, -Infinity,
+    2 ** 31, 2 ** 32, 2 ** 53, -(2 ** 31), 1e308, 5e-324, 10n, -1n, '', 'naive', 'simd', 'x',
+    'fused', '64', 'profiling.linear-params', '{"a":', '{}', '[]', 'x'.repeat(1000), Symbol('s'),
+    [], [1], [2, 3], [0], [-1], [1.5], ['a'], [NaN], [1, 2, 3, 4], sparse, huge,
+    new Float32Array(4), new Float64Array(3), new Int32Array(2), new Float32Array(0),
+    {}, { value: 1 }, { samples: 0 }, { samples: 1e9 }, { max_total_ms: 0 }, { warmup: -1 },
+    { tile_m: 0 }, { tile_n: 2147483647 }, { quick: 'yes' }, { results: [] }, { name: 'x' },
+    { name: 'x', input: [2, 3], layers: [{ type: 'ReLU' }] }, { toJSON: () => { throw new Error('json'); } },
+    { get samples() { throw new Error('getter'); } }, new Proxy({}, { ownKeys: () => { throw new Error('trap'); } }),
+    cyclic, deep, () => 1, new Map(), new Date(0), SHORT,
+  ];
+}
+
+// Ends of what a sentence may not be: a bare exception pointer, a library's own text.
+const NOT_A_SENTENCE = /^\d+$|json\.exception|Cannot convert|BindingError|UnboundTypeError|^undefined$|^$/;
+
+for (const [b, build] of BUILDS.entries()) {
+  describe(`fuzzing the ${build.flavour} Node build`, () => {
+    const m = modules[b];
+    const names = Object.keys(m).filter((k) => k.startsWith('raw_')).map((k) => k.slice(4));
+
+    it(`answers ${CALLS} seeded calls of wrong arguments with a return or a sentence`, () => {
+      const random = rng(SEED + b);
+      const values = pool();
+      const pick = () => values[Math.floor(random() * values.length)];
+      const good = () => Array.from(m.add([1], [1], [2], [1]).data);
+      good();
+      const handles = m.count_emval_handles();
+      const tensorBytes = m.memoryStats().current_bytes;
+      const slow = [];
+      for (let i = 0; i < CALLS; ++i) {
+        const name = names[Math.floor(random() * names.length)];
+        const arity = m[`raw_${name}`].length;
+        const args = Array.from({ length: arity }, pick);
+        // A measurement's last argument is its options: undefined would mean the defaults
+        // (seconds per call), so half the time it is the short budget.
+        if (arity > 0 && args[arity - 1] === undefined && random() < 0.9) args[arity - 1] = SHORT;
+        const started = performance.now();
+        try {
+          m[name](...args);
+        } catch (e) {
+          const what = `${name}(${args.map((a) => typeof a).join(', ')}) [call ${i}, seed ${SEED + b}]`;
+          assert.ok(e instanceof Error, `${what} threw a non-Error: ${String(e)}`);
+          assert.ok(!(e instanceof WebAssembly.RuntimeError), `${what} trapped: ${e.message}`);
+          assert.doesNotMatch(e.message, NOT_A_SENTENCE, `${what}: not a sentence`);
+        }
+        const ms = performance.now() - started;
+        if (ms > 2000) slow.push(`${name} ${Math.round(ms)} ms`);
+        assert.deepEqual(good(), [3], `a normal call after ${name} [call ${i}]`);
+      }
+      assert.equal(m.count_emval_handles(), handles, 'live Embind handles');
+      assert.equal(m.memoryStats().current_bytes, tensorBytes, 'tracked tensor bytes');
+      // Informational: calls over 2 s are reported, not failed (timing is not asserted).
+      if (slow.length > 0) console.log(`slow calls in the ${build.flavour} build: ${slow.join(', ')}`);
+    });
+  });
+}

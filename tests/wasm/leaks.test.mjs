@@ -1,0 +1,127 @@
+// Nothing leaks across calls, good or failing, in both Node builds:
+// - JS exceptions raised while the bindings read their arguments (a throwing getter, a
+//   Proxy whose traps throw, a throwing toJSON, cycles and BigInts) arrive as an Error naming
+//   the function, and leave no Embind handle and no heap byte behind, over 100+ such calls;
+// - 1,000 mixed calls (measurements, a zoo profile, grading, conversions, failing calls)
+//   leave the malloc heap, the tracked tensor bytes, the Embind handles and the wasm stack
+//   pointer where they started.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { BUILDS, loadPerflab } from './perflab_module.mjs';
+
+const modules = await Promise.all(BUILDS.map(loadPerflab));
+
+const boom = () => {
+  throw new Error('boom');
+};
+const throwingOptions = () => ({ get samples() { return boom(); } });
+const trapProxy = () => new Proxy({}, { ownKeys: boom, get: boom, getOwnPropertyDescriptor: boom });
+const cyclic = () => {
+  const o = { value: 1 };
+  o.self = o;
+  return o;
+};
+
+// [what, call(m), message]: JS exceptions thrown while arguments are read.
+const THROWING = [
+  ['a throwing getter in timer options', (m) => m.measureMatmul('naive', 8, throwingOptions()),
+    /^measureMatmul\(\) could not read its arguments: boom$/],
+  ['a Proxy as timer options', (m) => m.measureGelu('fused', 64, trapProxy()),
+    /^measureGelu\(\) could not read its arguments: boom$/],
+  ['a throwing getter in tiles', (m) => m.measureMatmulBlocked(8, { get tile_m() { return boom(); } }),
+    /^measureMatmulBlocked\(\) could not read its arguments: boom$/],
+  ['a Proxy as a shape', (m) => m.gelu(new Float32Array(4), new Proxy([4], { get: boom })),
+    /^gelu\(\) could not read its arguments: boom$/],
+  ['a throwing toJSON in an answer', (m) => m.gradeExercise('profiling.linear-params', 1, { toJSON: boom }),
+    /^answer cannot be written as JSON: boom$/],
+  ['a cyclic answer', (m) => m.gradeExercise('profiling.linear-params', 1, cyclic()),
+    /^answer cannot be written as JSON: Converting circular structure to JSON/],
+  ['a BigInt in a spec', (m) => m.profileModel({ name: 'x', input: [1n, 2], layers: [] }),
+    /^spec cannot be written as JSON: Do not know how to serialize a BigInt$/],
+  ['a BigInt size', (m) => m.measureMatmul('naive', 8n), /^n must be a non-negative integer, got 8n$/],
+  ['a BigInt in data', (m) => m.median([1, 2n]), /^values\[1\] must be a number, got 2n$/],
+  ['a throwing getter in profile options',
+    (m) => m.profileModel({ name: 'x', input: [2, 3], layers: [] }, { get batch() { return boom(); } }),
+    /^profileModel\(\) could not read its arguments: boom$/],
+  ['a revoked Proxy as data', (m) => {
+    const { proxy, revoke } = Proxy.revocable([], {});
+    revoke();
+    return m.median(proxy);
+  }, /^median\(\) could not read its arguments: Cannot perform 'IsArray' on a proxy that has been revoked$/],
+];
+
+for (const [b, build] of BUILDS.entries()) {
+  describe(`leaks in the ${build.flavour} Node build`, () => {
+    const m = modules[b];
+    const good = () => Array.from(m.add([1, 2], [2], [3, 4], [2]).data);
+
+    for (const [what, call, message] of THROWING) {
+      it(`answers ${what} with an Error naming what failed`, () => {
+        assert.throws(() => call(m), (e) => {
+          assert.ok(e instanceof Error, `not an Error: ${e}`);
+          assert.match(e.message, message);
+          return true;
+        });
+        assert.deepEqual(good(), [4, 6]);
+      });
+    }
+
+    it('leaks no Embind handle over 120 calls whose arguments throw while read', () => {
+      for (const [, call] of THROWING) assert.throws(() => call(m)); // caches exist first
+      good();
+      const handles = m.count_emval_handles();
+      const heap = m.memoryStats().heap_bytes;
+      const stackPointer = m.stackSave();
+      for (let i = 0; i < 120; ++i) assert.throws(() => THROWING[i % THROWING.length][1](m));
+      assert.equal(m.count_emval_handles(), handles, 'live Embind handles');
+      assert.equal(m.memoryStats().heap_bytes, heap, 'bytes malloc holds');
+      assert.equal(m.stackSave(), stackPointer, 'wasm stack pointer');
+      assert.deepEqual(good(), [4, 6]);
+    });
+
+    it('keeps heap, tensor bytes and handles flat over 1,000 mixed calls, failing ones included', () => {
+      const spec = m.zooSpec(m.zooNames()[0]);
+      const quick = { warmup: 0, samples: 2, min_sample_ms: 0, max_total_ms: 20 };
+      const CALLS = [
+        () => m.measureMatmul('simd', 16, quick),
+        () => m.matmul(new Float32Array(64), [8, 8], new Float32Array(64), [8, 8]),
+        () => m.gelu(new Float32Array(256), [256]),
+        () => m.memoryBreakdown(spec, 2),
+        () => m.gradeExercise('profiling.linear-params', 1, { value: 1 }),
+        () => m.exerciseVariant('profiling.linear-params', 7),
+        () => m.median([3, 1, 2]),
+        () => m.mlpSpec([8, 4, 2], 2),
+        () => m.attentionScaling(16, 2, [4, 8], 1),
+        () => m.measureMatmul('naive', 5000), // failing: n out of range
+        () => m.matmul(new Float32Array(2), [1, 2], new Float32Array(3), [3, 1]), // shapes
+        () => m.gradeExercise('profiling.linear-params', 1, cyclic()), // a JS exception inside
+        () => m.measureMatmul('naive', 8, throwingOptions()), // a JS exception inside
+        () => m.cliReport('{"a":'), // not JSON
+        () => m.profileModel('{"name": "x", "input": [2, 3], "layers": [{"type": "Nope"}]}'),
+      ];
+      const call = (i) => {
+        try {
+          CALLS[i % CALLS.length]();
+        } catch (e) {
+          assert.ok(e instanceof Error && !(e instanceof WebAssembly.RuntimeError), `call ${i}: ${e}`);
+        }
+      };
+      // A lap first, so lazily created state (Embind's caches, static tables, the allocator's
+      // free lists) exists before the baseline.
+      for (let i = 0; i < 2 * CALLS.length; ++i) call(i);
+      const before = m.memoryStats();
+      assert.equal(typeof before.heap_bytes, 'number', 'memoryStats().heap_bytes');
+      const handles = m.count_emval_handles();
+      const stackPointer = m.stackSave();
+      for (let i = 0; i < 1000; ++i) call(i);
+      const after = m.memoryStats();
+      assert.equal(after.current_bytes, before.current_bytes, 'tracked tensor bytes');
+      assert.equal(m.count_emval_handles(), handles, 'live Embind handles');
+      assert.equal(m.stackSave(), stackPointer, 'wasm stack pointer');
+      // malloc's in-use bytes: equal after the same lap of calls (a leak of one byte per call
+      // would show as 1,000 more).
+      assert.equal(after.heap_bytes, before.heap_bytes, 'bytes malloc holds');
+    });
+  });
+}

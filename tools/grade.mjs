@@ -1,0 +1,231 @@
+#!/usr/bin/env node
+// Re-grades a class's submission files on the command line, with core's grader in wasm and
+// the students' code in worker threads (tools/grading/), through the same grading module as
+// the page's instructor view (web/src/grading/). Usage: see USAGE below.
+// Exit status: 0 graded (the outputs are written; unreadable files are in problems.csv and
+// flags in flags.csv), 2 bad usage (an unknown option, no input, no --out, a path that does
+// not exist, a course.json core refuses), 1 the grader could not start (no wasm build).
+import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { CANVAS_ID_COLUMNS, classOutputs } from '../web/src/grading/outputs.js';
+import { gradeClass } from '../web/src/grading/class.js';
+import { createCodeRunner } from './grading/code-runner.mjs';
+import { loadNodeLab } from './grading/node-lab.mjs';
+
+export const USAGE = `usage: node tools/grade.mjs SUBMISSIONS_OR_DIRS... --out DIR [options]
+
+Re-grades perflab submission files (the page's progress export, version 2) from their
+answers: numeric and choice answers for the seed each student id gives, code re-run with
+each exercise's time limit, evidence-backed answers against the rows they came with. The
+score a file claims is never used, only compared.
+
+  SUBMISSIONS_OR_DIRS   files, or folders read recursively (every file in them)
+  --out DIR             where the outputs go (created if missing; files are overwritten):
+                          gradebook-canvas.csv  Canvas gradebook import, one column per chapter
+                          exercises.csv         one row per file, one column per exercise
+                          problems.csv          files not graded (or not as claimed), and why
+                          flags.csv             every flag with its reason
+                          feedback/<id>.md      per student: score, feedback, hints used
+  --course FILE         the course.json the page was deployed with (its salt derives each
+                        student's seed); without it each file's own seed is used, unchecked
+  --canvas-id COLUMN    which Canvas column holds the student id: sis-user-id (default),
+                        sis-login-id or id
+  --workers N           worker threads for students' code (default: the number of cores)
+  --quiet               no progress on stderr
+
+exit status: 0 graded, 2 bad usage or a bad course.json, 1 the grader could not start`;
+
+// Larger files are reported, not read: a submission is a few hundred kB at most.
+export const MAX_FILE_BYTES = 32 * 1024 * 1024;
+
+class UsageError extends Error {}
+
+export function parseArgs(argv) {
+  const options = { inputs: [], out: null, course: null, canvasId: 'sis-user-id', workers: null, quiet: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length || argv[i + 1].startsWith('--')) throw new UsageError(`${arg} needs a value`);
+      return argv[++i];
+    };
+    if (arg === '--out') options.out = value();
+    else if (arg === '--course') options.course = value();
+    else if (arg === '--canvas-id') {
+      options.canvasId = value();
+      if (!Object.hasOwn(CANVAS_ID_COLUMNS, options.canvasId)) throw new UsageError(`--canvas-id must be one of ${Object.keys(CANVAS_ID_COLUMNS).join(', ')}, got ${JSON.stringify(options.canvasId)}`);
+    } else if (arg === '--workers') {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError('--workers must be an integer from 1 to 64');
+      options.workers = n;
+    } else if (arg === '--quiet') options.quiet = true;
+    else if (arg === '--help' || arg === '-h') options.help = true;
+    else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
+    else options.inputs.push(arg);
+  }
+  if (options.help) return options;
+  if (!options.inputs.length) throw new UsageError('no submission files or folders given');
+  if (!options.out) throw new UsageError('--out DIR is required');
+  return options;
+}
+
+/**
+ * Every file under the inputs as {name, text} (name relative to the input it came from,
+ * prefixed by it), plus read failures as problems. A path that does not exist is a usage error.
+ */
+export function collectFiles(inputs) {
+  const files = [];
+  const problems = [];
+  const visit = (full, shown) => {
+    let stat;
+    try {
+      stat = lstatSync(full);
+    } catch (e) {
+      problems.push({ file: shown, student_id: '', kind: 'unreadable', reason: `could not be read: ${e.message}`, graded: false });
+      return;
+    }
+    if (stat.isSymbolicLink()) {
+      try {
+        stat = statSync(full);
+      } catch (e) {
+        problems.push({ file: shown, student_id: '', kind: 'unreadable', reason: `a broken link: ${e.message}`, graded: false });
+        return;
+      }
+    }
+    if (stat.isDirectory()) {
+      let entries;
+      try {
+        entries = readdirSync(full).sort();
+      } catch (e) {
+        problems.push({ file: shown, student_id: '', kind: 'unreadable', reason: `the folder could not be listed: ${e.message}`, graded: false });
+        return;
+      }
+      for (const entry of entries) visit(path.join(full, entry), path.join(shown, entry));
+      return;
+    }
+    if (!stat.isFile()) {
+      problems.push({ file: shown, student_id: '', kind: 'unreadable', reason: 'not a regular file', graded: false });
+      return;
+    }
+    if (stat.size > MAX_FILE_BYTES) {
+      problems.push({ file: shown, student_id: '', kind: 'too-large', reason: `${stat.size} bytes, over the ${MAX_FILE_BYTES}-byte limit for a submission`, graded: false });
+      return;
+    }
+    try {
+      files.push({ name: shown, text: readFileSync(full, 'utf8') });
+    } catch (e) {
+      problems.push({ file: shown, student_id: '', kind: 'unreadable', reason: `could not be read: ${e.message}`, graded: false });
+    }
+  };
+  for (const input of inputs) {
+    try {
+      statSync(input);
+    } catch {
+      throw new UsageError(`${input} does not exist`);
+    }
+    visit(input, input);
+  }
+  return { files, problems };
+}
+
+async function readCourse(file, lab) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--course ${file} could not be read: ${e.message}`);
+  }
+  let obj;
+  try {
+    obj = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--course ${file} is not JSON: ${e.message}`);
+  }
+  try {
+    return await lab.courseFromJson(obj);
+  } catch (e) {
+    throw new UsageError(`--course ${file}: ${e.message}`);
+  }
+}
+
+/** Runs the command; resolves the exit status. */
+export async function main(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
+  let options;
+  try {
+    options = parseArgs(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    stderr.write(`grade: ${e.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (options.help) {
+    stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  let collected;
+  try {
+    collected = collectFiles(options.inputs);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    stderr.write(`grade: ${e.message}\n`);
+    return 2;
+  }
+  let lab;
+  try {
+    ({ lab } = await loadNodeLab());
+  } catch (e) {
+    stderr.write(`grade: the grader could not start: ${e.message}\n`);
+    return 1;
+  }
+  let course = null;
+  if (options.course) {
+    try {
+      course = await readCourse(options.course, lab);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      stderr.write(`grade: ${e.message}\n`);
+      return 2;
+    }
+  }
+
+  const runner = createCodeRunner(options.workers ? { workers: options.workers } : {});
+  const started = performance.now();
+  const cpuStart = process.cpuUsage(); // this process, worker threads included
+  let graded;
+  try {
+    const progress = options.quiet || !stderr.isTTY ? () => {} : ({ done, total }) => stderr.write(`\rgraded ${done} of ${total} files`);
+    // choiceTexts: the chosen choices' texts are for the page's common wrong answers only.
+    graded = await gradeClass(collected.files, { lab, runCode: runner.runCode, course, choiceTexts: false }, {
+      concurrency: Math.max(2, (options.workers ?? 2) * 2),
+      onProgress: progress,
+    });
+    if (!options.quiet && stderr.isTTY) stderr.write('\n');
+  } finally {
+    await runner.close();
+  }
+  graded.problems.unshift(...collected.problems);
+
+  const outputs = classOutputs(graded, { idColumn: options.canvasId });
+  mkdirSync(path.join(options.out, 'feedback'), { recursive: true });
+  for (const [name, text] of Object.entries(outputs)) writeFileSync(path.join(options.out, name), text);
+
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const notGraded = graded.problems.filter((p) => !p.graded).length;
+  const flagged = graded.students.filter((s) => s.result.flags.length).length;
+  stdout.write(`${graded.students.length} files graded (${graded.students.filter((s) => s.in_gradebook).length} students in the gradebook), ${notGraded} not graded, ${flagged} flagged, in ${seconds.toFixed(1)} s (${cpuSeconds.toFixed(1)} s of CPU)\n`);
+  stdout.write(`wrote ${Object.keys(outputs).length} files to ${options.out}: gradebook-canvas.csv, exercises.csv, problems.csv, flags.csv, feedback/\n`);
+  if (notGraded) stdout.write(`see ${path.join(options.out, 'problems.csv')} for the ${notGraded} files not graded\n`);
+  return 0;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main(process.argv.slice(2)).then((status) => {
+    process.exitCode = status;
+  }, (e) => {
+    process.stderr.write(`grade: ${e?.stack ?? e}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,146 @@
+// The files a class grading produces, written the same way by tools/grade.mjs and the
+// page's instructor view: the Canvas gradebook CSV, a CSV with one column per exercise,
+// problems.csv, flags.csv and one feedback file per student. Pure text; the caller saves it.
+//
+// The Canvas layout follows Canvas's own gradebook export, which its import reads back
+// (instructure/canvas-lms, lib/gradebook_exporter.rb): the header "Student", "ID",
+// "SIS User ID", "SIS Login ID", "Section", then one column per assignment; the second row
+// starts with "    Points Possible" (four spaces, as Canvas writes it) and gives each
+// assignment's points under its column, the identity cells empty. Canvas matches a row to a
+// student by ID, SIS User ID or SIS Login ID (one suffices; Ohio State's Canvas guide,
+// "Import a CSV file to Carmen Grades"), and a column whose title is not an existing
+// assignment creates one. The student id typed in the page goes in SIS User ID unless
+// `idColumn` says otherwise; Canvas's internal ID is unknown here and stays empty.
+// Not for: grading (class.js) or saving files (the CLI writes them, the page downloads them).
+
+import { csvField } from '../experiments/csv.js';
+
+/** Canvas's identity columns, in Canvas's order. */
+export const CANVAS_IDENTITY_COLUMNS = Object.freeze(['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section']);
+/** The first cell of Canvas's second row, exactly as Canvas's export writes it. */
+export const CANVAS_POINTS_POSSIBLE = '    Points Possible';
+/** Which identity column carries the student id: the option values and their columns. */
+export const CANVAS_ID_COLUMNS = Object.freeze({ 'sis-user-id': 'SIS User ID', 'sis-login-id': 'SIS Login ID', id: 'ID' });
+
+/** A score as Canvas shows one: at most two decimals, no trailing zeros. */
+export const formatPoints = (x) => (Number.isFinite(x) ? String(Math.round(x * 100) / 100) : '');
+
+// A cell a spreadsheet would read as a formula (=, +, -, @ first) gets an apostrophe, so
+// opening a CSV never runs a student's text.
+function safeText(value) {
+  const text = String(value ?? '');
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+const line = (cells) => cells.map(csvField).join(',');
+const toText = (rows) => `${rows.map(line).join('\r\n')}\r\n`;
+
+/** "perflab: Profiling": the gradebook column of a chapter. */
+export const chapterColumn = (chapter) => `perflab: ${chapter.charAt(0).toUpperCase()}${chapter.slice(1)}`;
+
+const gradebookStudents = (graded) => graded.students.filter((s) => s.in_gradebook);
+
+/**
+ * The gradebook CSV for Canvas: one row per student (the latest file of each id), one
+ * column per chapter with the re-graded points.
+ * @param {object} graded gradeClass's result
+ * @param {{idColumn?: 'sis-user-id'|'sis-login-id'|'id'}} [options]
+ */
+export function canvasGradebookCsv(graded, { idColumn = 'sis-user-id' } = {}) {
+  const idHeader = CANVAS_ID_COLUMNS[idColumn];
+  if (!idHeader) throw new Error(`idColumn must be one of ${Object.keys(CANVAS_ID_COLUMNS).join(', ')}, got ${JSON.stringify(idColumn)}`);
+  const chapters = graded.chapters;
+  const possible = Object.fromEntries(chapters.map((c) => [c, 0]));
+  for (const e of graded.exercises) possible[e.chapter] += e.points;
+  const rows = [
+    [...CANVAS_IDENTITY_COLUMNS, ...chapters.map(chapterColumn)],
+    [CANVAS_POINTS_POSSIBLE, '', '', '', '', ...chapters.map((c) => formatPoints(possible[c]))],
+  ];
+  for (const s of gradebookStudents(graded)) {
+    const { student, chapters: totals } = s.result;
+    const identity = Object.fromEntries(CANVAS_IDENTITY_COLUMNS.map((c) => [c, '']));
+    identity.Student = safeText(student.name || student.id);
+    identity[idHeader] = safeText(student.id.trim());
+    rows.push([...CANVAS_IDENTITY_COLUMNS.map((c) => identity[c]), ...chapters.map((c) => formatPoints(totals[c]?.score ?? 0))]);
+  }
+  return toText(rows);
+}
+
+/** One row per graded file, one column per exercise (its re-graded points), then totals. */
+export function exercisesCsv(graded) {
+  const ids = graded.exercises.map((e) => e.id);
+  const rows = [['student_id', 'student_name', 'file', 'in_gradebook', 'total', 'max_total', 'flags', ...ids]];
+  for (const s of graded.students) {
+    const { student, total, exercises, flags } = s.result;
+    const byId = Object.fromEntries(exercises.map((e) => [e.id, e]));
+    rows.push([
+      safeText(student.id), safeText(student.name), safeText(s.file), s.in_gradebook ? 'yes' : 'no',
+      formatPoints(total.score), formatPoints(total.max_score), [...new Set(flags.map((f) => f.code))].join(';'),
+      ...ids.map((id) => formatPoints(byId[id]?.score ?? 0)),
+    ]);
+  }
+  return toText(rows);
+}
+
+/** Every file that could not be read or graded as it claims, and why. */
+export function problemsCsv(graded) {
+  const rows = [['file', 'student_id', 'kind', 'graded', 'reason']];
+  for (const p of graded.problems) rows.push([safeText(p.file), safeText(p.student_id ?? ''), p.kind, p.graded ? 'yes' : 'no', safeText(p.reason)]);
+  return toText(rows);
+}
+
+/** Every flag of every graded file, with its reason. */
+export function flagsCsv(graded) {
+  const rows = [['file', 'student_id', 'flag', 'exercise', 'reason']];
+  for (const s of graded.students) {
+    for (const f of s.result.flags) rows.push([safeText(s.file), safeText(s.result.student.id), f.code, f.exercise ?? '', safeText(f.reason)]);
+  }
+  return toText(rows);
+}
+
+/** A file name for a student's feedback: the id with anything unsafe replaced. */
+export function feedbackFileName(student, used = new Set()) {
+  const base = String(student.id).trim().toLowerCase().replace(/[^a-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 80) || 'student';
+  let name = `${base}.md`;
+  for (let k = 2; used.has(name); k++) name = `${base}-${k}.md`;
+  used.add(name);
+  return name;
+}
+
+/** The feedback a student reads: totals, flags, then per exercise its score, feedback and hints used. */
+export function feedbackText(entry, graded) {
+  const { student, total, chapters, exercises, flags } = entry.result;
+  const out = [];
+  out.push(`# ${student.name || student.id} (${student.id})`, '');
+  out.push(`Re-graded from ${entry.file} with the exercise bank ${graded.bank_version}.`, '');
+  out.push(`Total: ${formatPoints(total.score)} of ${formatPoints(total.max_score)} points.`, '');
+  for (const [c, t] of Object.entries(chapters)) out.push(`- ${chapterColumn(c)}: ${formatPoints(t.score)} of ${formatPoints(t.max_score)}`);
+  out.push('');
+  if (flags.length) {
+    out.push('## Notes from the re-grade', '');
+    for (const f of flags) out.push(`- ${f.code}: ${f.reason}`);
+    out.push('');
+  }
+  out.push('## Exercises', '');
+  for (const e of exercises) {
+    out.push(`### ${e.title} (${e.id})`, '');
+    out.push(`Score: ${formatPoints(e.score)} of ${formatPoints(e.max_score)}${e.claimed_score !== null && Math.abs(e.claimed_score - e.score) > 1e-6 ? ` (the page showed ${formatPoints(e.claimed_score)})` : ''}. Hints used: ${e.hints_used}. Graded tries: ${e.attempts}.`, '');
+    out.push(e.feedback, '');
+    for (const t of e.tests ?? []) if (!t.passed) out.push(`- ${t.message}`);
+    if ((e.tests ?? []).some((t) => !t.passed)) out.push('');
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** Every output, as {path: text}: what the CLI writes into --out and the page offers. */
+export function classOutputs(graded, options = {}) {
+  const files = {
+    'gradebook-canvas.csv': canvasGradebookCsv(graded, options),
+    'exercises.csv': exercisesCsv(graded),
+    'problems.csv': problemsCsv(graded),
+    'flags.csv': flagsCsv(graded),
+  };
+  const used = new Set();
+  for (const s of graded.students) files[`feedback/${feedbackFileName(s.result.student, used)}`] = feedbackText(s, graded);
+  return files;
+}

@@ -1,0 +1,188 @@
+// Re-grades one submission file from what it carries, never from what it claims: numeric and
+// choice answers are graded by core for the seed the student id gives (courseSeed), code is
+// re-run (deps.runCode: the page's sandbox worker, or a worker thread on the command line)
+// on the variant's tests with the exercise's time limit and its results graded by core,
+// and an experiment-backed answer is graded by core against the rows it came with. The
+// page's own score (best_score) is only compared: a difference is a flag with its reason.
+// Runs in the page and in Node (no DOM). Not for: reading files (read.js), class-level
+// checks such as duplicates (class.js) or writing CSV (csv.js).
+
+/** Flag codes, each reported with a sentence saying why. */
+export const FLAGS = Object.freeze({
+  SCORE_DIFFERS: 'score-differs', // the file's claimed score differs from the re-grade
+  SEED_MISMATCH: 'seed-mismatch', // the file's seed is not the one the student id gives
+  BANK_VERSION: 'bank-version', // exported with another exercise bank; re-graded with this one
+  COURSE_MISMATCH: 'course-mismatch', // the file names another course than the one graded
+  NO_COURSE: 'no-course', // no course.json given: the file's own seed was used, unchecked
+  DUPLICATE_STUDENT: 'duplicate-student', // several files for one student id (class.js)
+  IDENTICAL_CODE: 'identical-code', // same normalized code as another student (class.js)
+  UNGRADED_ANSWERS: 'ungraded-answers', // answers for exercises this bank or course does not grade
+});
+
+const SCORE_EPSILON = 1e-6;
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const formatScore = (x) => (Number.isInteger(x) ? String(x) : String(Number(x.toFixed(2))));
+
+// The bank and its version, read once per lab (the page's lab goes through a worker).
+const bankCache = new WeakMap();
+async function bankOf(lab) {
+  if (!bankCache.has(lab)) {
+    bankCache.set(lab, Promise.all([lab.exerciseBank(), lab.exerciseBankVersion()])
+      .then(([bank, version]) => ({ bank, version })));
+  }
+  return bankCache.get(lab);
+}
+
+/** The chapters a course grades, in the bank's order: course.chapters, else every chapter. */
+export function gradedChapters(bank, course) {
+  const all = [...new Set(bank.map((e) => e.chapter))];
+  const wanted = Array.isArray(course?.chapters) && course.chapters.length ? course.chapters : all;
+  return all.filter((c) => wanted.includes(c));
+}
+
+/**
+ * The seed to grade with and the flags about it: the id's seed from the course when one is
+ * given (a different seed in the file is flagged and not used), else the file's own seed.
+ */
+async function seedFor(submission, { lab, course }, flags) {
+  const fileSeed = submission.seed;
+  if (!course) {
+    flags.push({ code: FLAGS.NO_COURSE, reason: `no course.json was given, so the file's own seed ${fileSeed} was used and could not be checked against the student id` });
+    return fileSeed;
+  }
+  const fileCourse = isObject(submission.course) ? submission.course.id : null;
+  if (fileCourse !== course.id) {
+    flags.push({ code: FLAGS.COURSE_MISMATCH, reason: `the file names the course ${JSON.stringify(fileCourse)}, graded as ${JSON.stringify(course.id)}` });
+  }
+  const { seed, student_id: normalized } = await lab.courseSeed(course, submission.student.id);
+  if (seed !== fileSeed) {
+    flags.push({ code: FLAGS.SEED_MISMATCH, reason: `the file's seed ${fileSeed} is not the seed ${seed} that student id ${JSON.stringify(normalized)} gives in ${course.id}; graded with ${seed}` });
+  }
+  return seed;
+}
+
+async function gradeOne(exercise, entry, seed, deps) {
+  const { lab, runCode } = deps;
+  if (exercise.kind === 'code') {
+    const code = typeof entry?.best_code === 'string' ? entry.best_code : null;
+    if (code === null || code.trim() === '') return { score: 0, correct: false, feedback: 'No code was submitted.', tests: [] };
+    const variant = await lab.exerciseVariant(exercise.id, seed);
+    const results = await runCode({
+      code,
+      functionName: exercise.function_name,
+      tests: variant.tests,
+      timeLimitMs: exercise.time_limit_ms,
+      exerciseId: exercise.id,
+      seed,
+    });
+    return lab.gradeExercise(exercise.id, seed, { results });
+  }
+  const answer = entry?.best_answer;
+  if (!isObject(answer)) return { score: 0, correct: false, feedback: 'No graded answer was submitted.', tests: [] };
+  const graded = await lab.gradeExercise(exercise.id, seed, answer);
+  if (exercise.kind === 'choice' && Number.isInteger(answer.choice) && deps.choiceTexts !== false) {
+    // The choice as this student saw it (choices are shown in a per-variant order).
+    const { choices } = await lab.exerciseVariant(exercise.id, seed);
+    return { ...graded, answer_text: choices?.[answer.choice] ?? null };
+  }
+  return graded;
+}
+
+/**
+ * Re-grades `submission` (a read submission file, see read.js).
+ * @param {object} submission
+ * @param {{lab: object, runCode: Function, course?: object|null, signal?: AbortSignal, choiceTexts?: boolean}} deps
+ *        signal: when it fires, a run that fails is not scored 0 but ends the re-grade;
+ *        choiceTexts: false skips reading the text of each chosen choice (answer_text, for
+ *        the instructor view's common wrong answers), one variant per choice exercise
+ * @returns {Promise<{student, course_id, seed, bank_version, exercises, chapters, total, flags}>}
+ */
+export async function regradeSubmission(submission, deps) {
+  const { lab, course = null } = deps;
+  const { bank, version } = await bankOf(lab);
+  const flags = [];
+  const seed = await seedFor(submission, { lab, course }, flags);
+  if (submission.bank_version !== version) {
+    flags.push({ code: FLAGS.BANK_VERSION, reason: `exported with the exercise bank ${JSON.stringify(submission.bank_version ?? null)}; re-graded with the current bank ${version}, whose variants or grading may differ` });
+  }
+
+  const chapters = gradedChapters(bank, course ?? submission.course);
+  const given = isObject(submission.exercises) ? submission.exercises : {};
+  const exercises = [];
+  for (const exercise of bank) {
+    if (!chapters.includes(exercise.chapter)) continue;
+    const entry = isObject(given[exercise.id]) ? given[exercise.id] : null;
+    let graded;
+    let error = null;
+    try {
+      graded = await gradeOne(exercise, entry, seed, deps);
+    } catch (e) {
+      if (deps.signal?.aborted) throw e; // cancelled: this submission is not graded at all
+      // core refused the answer as malformed (or the code could not be run): no points.
+      error = e?.message ?? String(e);
+      graded = { score: 0, correct: false, feedback: `The answer could not be graded: ${error}`, tests: [] };
+    }
+    const claimed = typeof entry?.best_score === 'number' ? entry.best_score : null;
+    const row = {
+      id: exercise.id,
+      chapter: exercise.chapter,
+      title: exercise.title,
+      kind: exercise.kind,
+      max_score: exercise.points,
+      score: graded.score,
+      correct: graded.correct,
+      feedback: graded.feedback,
+      claimed_score: claimed,
+      attempts: Number.isInteger(entry?.attempts) ? entry.attempts : 0,
+      hints_used: Number.isInteger(entry?.hints_used) ? entry.hints_used : 0,
+      tests: graded.tests ?? [],
+      parts: graded.parts ?? null,
+      answer: exercise.kind === 'code' ? null : (entry?.best_answer ?? null),
+      answer_text: graded.answer_text ?? null,
+      code: exercise.kind === 'code' ? (entry?.best_code ?? null) : null,
+      error,
+    };
+    exercises.push(row);
+    if (claimed !== null && Math.abs(claimed - graded.score) > SCORE_EPSILON) {
+      flags.push({
+        code: FLAGS.SCORE_DIFFERS,
+        exercise: exercise.id,
+        reason: `${exercise.id}: the file claims ${formatScore(claimed)} of ${exercise.points}, the re-grade gives ${formatScore(graded.score)} (${graded.feedback})`,
+      });
+    }
+  }
+
+  const graded = new Set(exercises.map((e) => e.id));
+  const known = new Set(bank.map((e) => e.id));
+  const extra = Object.keys(given).filter((id) => !graded.has(id));
+  if (extra.length) {
+    const unknown = extra.filter((id) => !known.has(id));
+    const outside = extra.filter((id) => known.has(id));
+    const parts = [];
+    if (unknown.length) parts.push(`not in the current exercise bank: ${unknown.join(', ')}`);
+    if (outside.length) parts.push(`in chapters the course does not grade: ${outside.join(', ')}`);
+    flags.push({ code: FLAGS.UNGRADED_ANSWERS, reason: `the file has answers that count for nothing here, ${parts.join('; ')}` });
+  }
+
+  const chapterTotals = {};
+  for (const c of chapters) chapterTotals[c] = { score: 0, max_score: 0 };
+  for (const e of exercises) {
+    chapterTotals[e.chapter].score += e.score;
+    chapterTotals[e.chapter].max_score += e.max_score;
+  }
+  const total = { score: 0, max_score: 0 };
+  for (const t of Object.values(chapterTotals)) {
+    total.score += t.score;
+    total.max_score += t.max_score;
+  }
+  return {
+    student: isObject(submission.student) ? { id: submission.student.id, name: submission.student.name ?? '' } : null,
+    course_id: course?.id ?? (isObject(submission.course) ? submission.course.id : null),
+    seed,
+    bank_version: version,
+    exercises,
+    chapters: chapterTotals,
+    total,
+    flags,
+  };
+}

@@ -1,0 +1,324 @@
+// The instructor view (#/instructor): the teacher drops a folder or many submission files,
+// the page re-grades them through the grading module (web/src/grading: core in the lab
+// worker, code in a fresh sandbox worker per run, exactly as the student's page ran it),
+// with progress and cancel, then shows the class: a table with each student's re-graded
+// score and flags, what the class could not hand in (problems), each exercise's score
+// distribution hardest first, what wrong answers had in common, and the machines the
+// class measured on, on one roofline. The downloads are the command line's files
+// (grading/outputs.js), so both ways give the same gradebook.
+// Not for: grading logic (grading/), drawing (charts/), statistics (core: the mean that
+// orders the exercises is summarizeSample's).
+
+import { ScatterChart } from '../charts/scatter-chart.js';
+import { ScoreDistributionChart } from '../charts/score-distribution-chart.js';
+import { rooflineReferences } from '../charts/shape.js';
+import { GradingCancelledError, gradeClass } from '../grading/class.js';
+import { chapterColumn, classOutputs, feedbackFileName, feedbackText, formatPoints } from '../grading/outputs.js';
+import { exclusiveScheduler } from '../grading/schedule.js';
+import { SCORE_BANDS, classMachines, commonWrongAnswers, distributionRows, exerciseDistributions } from '../grading/summary.js';
+import { fetchCourseJson } from '../identity/course.js';
+import { labOf } from '../lab/client.js';
+import { runInSandbox } from '../lab/sandbox.js';
+import { downloadText } from '../ui/download.js';
+import { h, setChildren } from '../ui/dom.js';
+import { createTable } from '../ui/table.js';
+import { readDrop, readFileList } from './files.js';
+import './instructor.css';
+
+const WHERE = 'instructor';
+// Submissions graded at once: one in core while another's code runs in a sandbox.
+const CONCURRENCY = 2;
+// Roofs are drawn for at most this many machines (more would hide the points); every
+// machine is a point at its ridge either way.
+const MAX_ROOFS = 8;
+const MAX_POINT_LABELS = 16;
+
+/** The lab and code runner the grading module takes, over the page's worker and sandbox. */
+export function pageGradingDeps(bridge, signal) {
+  const lab = labOf(bridge);
+  const schedule = exclusiveScheduler();
+  return {
+    lab: {
+      exerciseBank: () => lab.exerciseBank({ where: WHERE }),
+      exerciseBankVersion: () => lab.exerciseBankVersion({ where: WHERE }),
+      exerciseVariant: (id, seed) => lab.exerciseVariant(id, seed, { where: WHERE }),
+      gradeExercise: (id, seed, answer) => lab.gradeExercise(id, seed, answer, { where: WHERE }),
+      courseSeed: (course, studentId) => lab.courseSeed(course, studentId, { where: WHERE }),
+    },
+    runCode: ({ code, functionName, tests, timeLimitMs }) =>
+      schedule(tests.some((t) => t?.benchmark !== undefined), async () => (await runInSandbox({ code, functionName, tests, timeLimitMs, signal })).results),
+  };
+}
+
+// The course the page is deployed with, read by core: null when there is no course.json.
+async function deployedCourse(lab) {
+  const found = await fetchCourseJson();
+  if (found.status === 'absent') return null;
+  if (found.status === 'error') throw new Error(found.message);
+  return lab.courseFromJson(found.course, { where: WHERE });
+}
+
+/**
+ * Mounts the view into `section`.
+ * @param {HTMLElement} section
+ * @param {{bridge: object}} deps
+ */
+export function mountInstructor(section, { bridge }) {
+  const lab = labOf(bridge);
+  let pending = { files: [], problems: [] };
+  let course = null;
+  let courseSource = null;
+  let controller = null;
+  let charts = [];
+
+  const courseLine = h('p', { class: 'course-line', 'data-role': 'course' }, 'Looking for the course.json this page is deployed with…');
+  const courseInput = h('input', { type: 'file', accept: '.json,application/json', 'aria-label': 'course.json' });
+  const courseError = h('p', { class: 'note error', 'data-role': 'course-error', role: 'alert', hidden: true });
+  const filesInput = h('input', { type: 'file', multiple: true, accept: '.json,application/json,text/plain', 'data-role': 'files' });
+  const folderInput = h('input', { type: 'file', multiple: true, webkitdirectory: true, 'data-role': 'folder' });
+  const chosen = h('p', { class: 'chosen', 'data-role': 'chosen', 'aria-live': 'polite' }, 'No files chosen yet.');
+  const drop = h(
+    'div',
+    { class: 'drop-zone', 'data-role': 'drop-zone', tabindex: '0' },
+    h('p', {}, h('strong', {}, 'Drop submission files or a folder here'), ', or choose them:'),
+    h('div', { class: 'pickers' },
+      h('label', {}, 'Files ', filesInput),
+      h('label', {}, 'A folder ', folderInput)),
+    chosen,
+  );
+  const gradeButton = h('button', { type: 'button', class: 'primary', 'data-role': 'grade', disabled: true }, 'Grade');
+  const cancelButton = h('button', { type: 'button', 'data-role': 'cancel', disabled: true }, 'Cancel');
+  const progress = h('progress', { max: '1', value: '0', 'aria-label': 'grading progress', 'data-role': 'progress' });
+  const status = h('p', { class: 'status', 'data-role': 'status', 'aria-live': 'polite' });
+  const error = h('p', { class: 'note error', 'data-role': 'error', role: 'alert', hidden: true });
+  const results = h('div', { class: 'results', 'data-role': 'results' });
+
+  setChildren(
+    section,
+    h('h2', {}, 'Instructor: re-grade a class'),
+    h('p', {}, 'Every answer in a submission is graded again here, by the same core the students’ pages used: numeric and choice answers for the seed each student id gives, code re-run in the sandbox with the exercise’s time limit, answers from a student’s own run checked against the rows they came with. The score a file claims is never used, only compared. Nothing leaves this browser. The same grading runs on the command line: ', h('code', {}, 'node tools/grade.mjs SUBMISSIONS… --out DIR'), '.'),
+    h('div', { class: 'course' }, courseLine, h('label', {}, 'Another course.json ', courseInput), courseError),
+    drop,
+    h('div', { class: 'controls' }, gradeButton, cancelButton, progress, status),
+    error,
+    results,
+  );
+
+  const showError = (node, message) => {
+    node.textContent = message ?? '';
+    node.hidden = !message;
+  };
+
+  const describeCourse = () => {
+    if (course) {
+      courseLine.textContent = `Course: ${course.title} (${course.id}), from ${courseSource}. Each student's seed is derived from this course and their id; a file whose seed differs is flagged and graded with the id's seed.`;
+    } else {
+      courseLine.textContent = 'No course.json: each file is graded with its own seed, which cannot be checked against the student id. Choose the course.json the page was deployed with to check it.';
+    }
+  };
+
+  deployedCourse(lab)
+    .then((c) => {
+      if (c && !course) {
+        course = c;
+        courseSource = 'this page’s course.json';
+      }
+      describeCourse();
+    })
+    .catch((e) => {
+      describeCourse();
+      showError(courseError, `This page's course.json could not be read: ${e.message}`);
+    });
+
+  courseInput.addEventListener('change', async () => {
+    const file = courseInput.files?.[0];
+    if (!file) return;
+    try {
+      const parsed = JSON.parse(await file.text());
+      course = await lab.courseFromJson(parsed, { where: WHERE });
+      courseSource = file.name;
+      showError(courseError, null);
+      describeCourse();
+    } catch (e) {
+      // The earlier course stays.
+      showError(courseError, `${file.name} is not a usable course.json: ${e.message}`);
+    }
+  });
+
+  const setPending = (read) => {
+    pending = read;
+    const n = read.files.length;
+    chosen.textContent = n || read.problems.length
+      ? `${n} file${n === 1 ? '' : 's'} chosen${read.problems.length ? `, ${read.problems.length} that could not be read` : ''}.`
+      : 'No files chosen yet.';
+    gradeButton.disabled = n + read.problems.length === 0 || controller !== null;
+  };
+  const fromInput = (input) => async () => setPending(await readFileList([...(input.files ?? [])]));
+  filesInput.addEventListener('change', fromInput(filesInput));
+  folderInput.addEventListener('change', fromInput(folderInput));
+  drop.addEventListener('dragover', (event) => {
+    event.preventDefault();
+    drop.classList.add('over');
+  });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', async (event) => {
+    event.preventDefault();
+    drop.classList.remove('over');
+    setPending(await readDrop(event.dataTransfer));
+  });
+
+  cancelButton.addEventListener('click', () => controller?.abort());
+  gradeButton.addEventListener('click', async () => {
+    controller = new AbortController();
+    const { signal } = controller;
+    gradeButton.disabled = true;
+    cancelButton.disabled = false;
+    showError(error, null);
+    progress.value = 0;
+    status.textContent = 'Reading the exercise bank…';
+    const total = pending.files.length;
+    try {
+      const graded = await gradeClass(pending.files, { ...pageGradingDeps(bridge, signal), course }, {
+        signal,
+        concurrency: CONCURRENCY,
+        onProgress: ({ done, file }) => {
+          progress.value = total ? done / total : 1;
+          status.textContent = `Graded ${done} of ${total} file${total === 1 ? '' : 's'}${file ? ` (last: ${file})` : ''}…`;
+        },
+      });
+      graded.problems.unshift(...pending.problems);
+      const kept = graded.students.length;
+      await showResults(graded);
+      // Said once the tables below show this run.
+      status.textContent = graded.partial
+        ? `Cancelled: ${kept} file${kept === 1 ? '' : 's'} graded before the cancel are shown; the others are listed as not graded.`
+        : `Graded ${kept} file${kept === 1 ? '' : 's'}; ${graded.problems.filter((p) => !p.graded).length} not graded (see the problems below).`;
+      progress.value = graded.partial ? progress.value : 1;
+    } catch (e) {
+      if (!(e instanceof GradingCancelledError)) showError(error, `Grading stopped: ${e.message}`);
+      status.textContent = '';
+    } finally {
+      controller = null;
+      cancelButton.disabled = true;
+      gradeButton.disabled = pending.files.length + pending.problems.length === 0;
+    }
+  });
+
+  async function showResults(graded) {
+    for (const chart of charts) chart.destroy();
+    charts = [];
+    const meanOf = async (values) => (await lab.summarizeSample(values, {}, { where: WHERE })).mean;
+    const distributions = await exerciseDistributions(graded, meanOf);
+    const order = distributions.map((d) => d.id);
+    const outputs = classOutputs(graded);
+
+    const downloads = h('div', { class: 'actions downloads', 'data-role': 'downloads' },
+      ...['gradebook-canvas.csv', 'exercises.csv', 'problems.csv', 'flags.csv'].map((name) =>
+        h('button', { type: 'button', 'data-download': name, onclick: () => downloadText(name, outputs[name], 'text/csv') }, name)),
+      h('button', {
+        type: 'button',
+        'data-download': 'feedback.md',
+        onclick: () => downloadText('feedback.md', Object.entries(outputs).filter(([k]) => k.startsWith('feedback/')).map(([, t]) => t).join('\n---\n\n'), 'text/markdown'),
+      }, 'feedback.md (every student)'));
+
+    const used = new Set();
+    const classRows = graded.students.map((s) => ({ ...s, feedbackName: feedbackFileName(s.result.student, used) }));
+    const classTable = createTable([
+      { label: 'student id', key: 'result.student.id', format: 'text', rowHeader: true },
+      { label: 'name', key: 'result.student.name', format: 'text' },
+      { label: 'file', key: 'file', format: 'text' },
+      { label: 'total', format: (r) => `${formatPoints(r.result.total.score)} / ${formatPoints(r.result.total.max_score)}` },
+      ...graded.chapters.map((c) => ({ label: chapterColumn(c).replace('perflab: ', ''), format: (r) => formatPoints(r.result.chapters[c]?.score ?? 0) })),
+      { label: 'flags', align: 'left', cell: (r) => flagCell(r) },
+      {
+        label: 'feedback',
+        align: 'left',
+        cell: (r) => h('button', { type: 'button', class: 'link', onclick: () => downloadText(r.feedbackName, feedbackText(r, graded), 'text/markdown') }, r.feedbackName),
+      },
+    ], { rows: classRows, role: 'class-table', caption: 'The class, re-graded (points)', rowClass: (r) => (r.result.flags.length ? 'warn' : undefined) });
+
+    const problemTable = createTable([
+      { label: 'file', key: 'file', format: 'text', rowHeader: true },
+      { label: 'student id', key: 'student_id', format: 'text' },
+      { label: 'problem', key: 'kind', format: 'text' },
+      { label: 'graded', format: (p) => (p.graded ? 'yes' : 'no'), align: 'left' },
+      { label: 'why', key: 'reason', format: 'text' },
+    ], { rows: graded.problems, role: 'problems-table', caption: 'Files not graded, or not graded as they claim' });
+
+    const classFlags = graded.flags.length
+      ? h('ul', { class: 'class-flags', 'data-role': 'class-flags' }, graded.flags.map((f) => h('li', {}, h('strong', {}, f.code), `: ${f.reason}`)))
+      : h('p', { 'data-role': 'class-flags' }, 'No duplicate student ids and no identical code between students.');
+
+    const distributionBox = h('div', { class: 'chart', 'data-role': 'chart', 'data-chart': 'distribution' });
+    const wrong = commonWrongAnswers(graded, order);
+    const wrongTable = createTable([
+      { label: 'exercise', key: 'id', format: 'text', rowHeader: true },
+      { label: 'wrong', format: (w) => String(w.wrong) },
+      { label: 'what the wrong answers had in common (students)', align: 'left', cell: (w) => h('ul', {}, w.answers.map((a) => h('li', {}, `${a.text} (${a.students})`))) },
+    ], { rows: wrong, role: 'wrong-answers', caption: 'Common wrong answers, hardest exercise first' });
+
+    const machines = classMachines(graded);
+    const machineBox = h('div', { class: 'chart', 'data-role': 'chart', 'data-chart': 'machines' });
+
+    setChildren(
+      results,
+      h('h3', {}, 'Downloads'),
+      h('p', {}, 'The same files as ', h('code', {}, 'tools/grade.mjs --out'), ': the Canvas gradebook (one column per chapter, Canvas’s “Points Possible” row second; the student id in SIS User ID), one column per exercise, the problems and flags with their reasons, and each student’s feedback.'),
+      downloads,
+      h('h3', {}, 'Class'),
+      h('div', { class: 'table-wrap' }, classTable.element),
+      classFlags,
+      h('h3', {}, 'Problems'),
+      graded.problems.length ? h('div', { class: 'table-wrap' }, problemTable.element) : h('p', { 'data-role': 'problems-table' }, 'Every file was read and graded as it claims.'),
+      h('h3', {}, 'Score distribution per exercise, hardest first'),
+      h('p', {}, `Students with no points, part of the points and full points on each exercise (${graded.students.filter((s) => s.in_gradebook).length} students), ordered by core's mean score, lowest first.`),
+      distributionBox,
+      h('h3', {}, 'Common wrong answers'),
+      wrong.length ? h('div', { class: 'table-wrap' }, wrongTable.element) : h('p', { 'data-role': 'wrong-answers' }, 'No wrong answers.'),
+      h('h3', {}, 'The class’s machines'),
+      h('p', {}, machines.length
+        ? `Each student's probed peak and bandwidth (${machines.length} machine${machines.length === 1 ? '' : 's'}): a point at each machine's ridge (peak ÷ bandwidth, where its roofline turns flat)${machines.length <= MAX_ROOFS ? ', with each machine’s roofline' : `; the rooflines of more than ${MAX_ROOFS} machines would hide the points, so only the points are drawn`}.`
+        : 'No submission carries a probe of its machine (the student did not run the Acceleration chapter’s probe).'),
+      machineBox,
+    );
+
+    const chart = new ScoreDistributionChart(distributionBox, {
+      bands: [...SCORE_BANDS],
+      ariaLabel: 'Students with no, part and full points on each exercise, hardest exercise first',
+      emptyText: 'No student was graded.',
+    });
+    chart.update({ rows: distributionRows(distributions), order });
+    charts.push(chart);
+
+    const points = machines.map((m) => ({
+      intensity: m.peak_gflops_per_s / m.bandwidth_gb_per_s,
+      gflops_per_s: m.peak_gflops_per_s,
+      label: machines.length <= MAX_POINT_LABELS ? m.student : '',
+      machine: m.student,
+    }));
+    const ridges = points.map((p) => p.intensity);
+    const xDomain = ridges.length ? [Math.min(0.05, Math.min(...ridges) / 4), Math.max(64, Math.max(...ridges) * 4)] : [0.05, 64];
+    const references = machines.length <= MAX_ROOFS
+      ? machines.flatMap((m) => rooflineReferences({ ...m, xDomain, peakLabel: '', bandwidthLabel: '' }).map((r) => ({ ...r, label: '' })))
+      : [];
+    const roofline = new ScatterChart(machineBox, {
+      x: 'intensity',
+      y: 'gflops_per_s',
+      label: 'label',
+      xDomain,
+      xLabel: 'arithmetic intensity (FLOP/byte) →',
+      yLabel: '↑ peak (GFLOP/s)',
+      ariaLabel: 'Each student machine’s probed roofline and ridge point',
+      emptyText: 'No probed machines in these submissions.',
+    });
+    roofline.update({ points, references });
+    charts.push(roofline);
+  }
+}
+
+function flagCell(row) {
+  const flags = row.result.flags;
+  if (!flags.length) return 'none';
+  return h('details', {}, h('summary', {}, [...new Set(flags.map((f) => f.code))].join(', ')), h('ul', {}, flags.map((f) => h('li', {}, f.reason))));
+}
+
