@@ -179,6 +179,7 @@ test('totals print core’s values beside the original’s estimates', () => {
   assert.equal(row('Backward time, per batch of 32').estimate, '0.200 ms (2 × the training forward)');
   assert.equal(row('Backward FLOPs (counted, matmul)').value, '524,288 = 1.00 × forward; the first layer’s dx (524,288) is not computed');
   assert.equal(row('Backward FLOPs (counted, matmul)').estimate, '1,048,576 (2 × forward)');
+  assert.equal(row('Throughput').value, '5.24 GFLOP/s (matmul) · 320,000 samples/s');
   assert.equal(row('Bottleneck').estimate, '"memory-bound" (peak MB/s vs 100 × GFLOP/s)');
   assert.equal(row('Timer warning'), undefined, 'no warning row without a warning');
 });
