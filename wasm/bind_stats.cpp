@@ -145,7 +145,8 @@ json comparison_json(const Comparison& c) {
 }
 
 json drift_json(const Drift& d) {
-  return {{"rho", d.rho}, {"p_value", d.p_value}, {"change", d.change}, {"detected", d.detected}};
+  return {{"rho", d.rho},           {"p_value", d.p_value},    {"change", d.change},
+          {"detected", d.detected}, {"alpha", d.alpha},        {"threshold", d.threshold}};
 }
 
 val summarize_sample_js(val values, val options) {

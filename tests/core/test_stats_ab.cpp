@@ -104,6 +104,9 @@ TEST_CASE("drift: sequential mode turns it into a false difference, interleaving
             "in sequential mode drift reads as a difference between A and B: use "
             "interleaved") != std::string::npos);
   CHECK(seq.drift_a.detected);
+  // Each arm carries the rule it was judged by, from the options.
+  CHECK(seq.drift_a.alpha == 0.01);
+  CHECK(seq.drift_b.threshold == 0.02);
   // Samples 0..9 against 20..29 of A, each one call 1% slower than the one before: ≈ 1.01^20.
   CHECK(seq.drift_a.change == doctest::Approx(std::pow(1.01, 20) - 1).epsilon(0.01));
 
@@ -427,6 +430,16 @@ TEST_CASE("analyze_ab on hand-made samples: the verdict, warnings first, and its
   const AbResult two = analyze_ab({2, 2}, {1, 1}, {true, false}, o);
   CHECK(two.comparison.verdict == Verdict::too_few_samples);
   CHECK(two.drift_a.p_value == 1.0);
+  // Both drifts carry the rule they were judged by, below three rounds too.
+  AbOptions rule = o;
+  rule.drift_alpha = 0.05;
+  rule.compare.threshold = 0.1;
+  for (const AbResult& x : {analyze_ab(a, b, first, rule), analyze_ab({2, 2}, {1, 1}, {true, false}, rule)}) {
+    for (const Drift& d : {x.drift_a, x.drift_b}) {
+      CHECK(d.alpha == 0.05);
+      CHECK(d.threshold == 0.1);
+    }
+  }
 
   CHECK_THROWS_WITH_AS(analyze_ab({1, 2}, {1}, {true, true}, o),
                        "a_ms, b_ms and a_first must hold one value per round, got 2, 1 and 2 values",

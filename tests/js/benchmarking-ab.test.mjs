@@ -37,7 +37,7 @@ const comparison = (over = {}) => ({
   warning: '',
   ...over,
 });
-const drift = { rho: 0.1, p_value: 0.8, change: 0.01, detected: false };
+const drift = { rho: 0.1, p_value: 0.8, change: 0.01, detected: false, alpha: 0.01, threshold: 0.02 };
 const measured = (mode) => ({
   op: 'matmul',
   n: 64,
@@ -129,6 +129,17 @@ test('ab: the chart shows each round’s A and B of one mode, in colours fixed b
   assert.deepEqual(ab.roundTicks(30), [1, 5, 10, 15, 20, 25, 30]);
   assert.equal(ab.driftedArms({ drift_a: { detected: true }, drift_b: { detected: true } }), 'A and B');
   assert.equal(ab.driftedArms({ drift_a: { detected: false }, drift_b: { detected: false } }), 'none');
+});
+
+test('ab: each arm’s drift reads with the rule core judged it by', () => {
+  assert.equal(
+    ab.driftText({ rho: -0.4392, p_value: 0.01524, change: -0.1271, detected: false, alpha: 0.01, threshold: 0.02 }),
+    'not detected (the rule: p below 0.01 and a change beyond ±2%): Spearman ρ -0.439 (p 0.0152), last third against first -12.7%',
+  );
+  assert.equal(
+    ab.driftText({ rho: 1, p_value: 0, change: 0.22, detected: true, alpha: 0.05, threshold: 0.025 }),
+    'detected (the rule: p below 0.05 and a change beyond ±2.5%): Spearman ρ 1.00 (p < 0.0001), last third against first +22.0%',
+  );
 });
 
 test('ab: a row prints core’s numbers, with p-values, ratios and drift readable', () => {

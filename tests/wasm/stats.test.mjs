@@ -254,7 +254,12 @@ for (const [b, build] of BUILDS.entries()) {
       assert.equal(r.a_first.length, 6);
       assert.ok(r.a_first.every((f) => typeof f === 'boolean'));
       assert.ok(r.inner_iterations_a >= 1 && r.inner_iterations_b >= 1);
-      for (const d of [r.drift_a, r.drift_b]) assert.deepEqual(Object.keys(d), ['change', 'detected', 'p_value', 'rho']);
+      for (const d of [r.drift_a, r.drift_b]) {
+        assert.deepEqual(Object.keys(d), ['alpha', 'change', 'detected', 'p_value', 'rho', 'threshold']);
+        // The drift rule's change threshold is the comparison's noise threshold.
+        assert.equal(d.threshold, r.comparison.threshold);
+        assert.ok(d.alpha > 0 && d.alpha < 1);
+      }
       // The runner's comparison is compareSamples of its own samples with the same options.
       const again = m.compareSamples(r.a_ms, r.b_ms, { bootstrap_resamples: 200, seed: 3 });
       assert.equal(r.comparison.ratio, again.ratio);

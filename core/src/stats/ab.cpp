@@ -37,6 +37,8 @@ Drift drift_of(const std::vector<double>& samples, const AbOptions& options) {
   for (std::size_t r = 0; r < n; ++r) round_index[r] = static_cast<double>(r);
   const RankCorrelation rc = spearman(round_index, samples);
   Drift d;
+  d.alpha = options.drift_alpha;
+  d.threshold = options.compare.threshold;
   d.rho = rc.rho;
   d.p_value = rc.p_value;
   const auto third = static_cast<std::ptrdiff_t>(n / 3);
@@ -166,6 +168,10 @@ AbResult analyze_ab(const std::vector<double>& a_ms, const std::vector<double>& 
   result.comparison = compare_samples(a_ms, b_ms, options.compare, "a_ms", "b_ms");
 
   std::vector<std::string> all = warnings;
+  for (Drift* d : {&result.drift_a, &result.drift_b}) {  // the rule, even with too few rounds
+    d->alpha = options.drift_alpha;
+    d->threshold = options.compare.threshold;
+  }
   if (a_ms.size() >= 3) {
     result.drift_a = drift_of(a_ms, options);
     result.drift_b = drift_of(b_ms, options);

@@ -45,6 +45,8 @@ struct Drift {
   double p_value = 1;
   double change = 0;  // median(last third) / median(first third) − 1
   bool detected = false;
+  double alpha = 0.01;      // the rule it was judged by: options.drift_alpha
+  double threshold = 0.02;  // and options.compare.threshold
 };
 
 struct AbResult {
@@ -53,7 +55,7 @@ struct AbResult {
   std::vector<bool> a_first;       // per round: A ran before B (sequential: all true)
   long inner_iterations_a = 1, inner_iterations_b = 1;
   double resolution_ms = 0;
-  Drift drift_a, drift_b;            // rounds < 3: rho 0, p 1, not detected
+  Drift drift_a, drift_b;            // rounds < 3: rho 0, p 1, not detected (with the rule)
   Comparison comparison;             // its warning names any drift
 };
 

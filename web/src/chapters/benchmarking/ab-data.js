@@ -7,6 +7,7 @@
 // verdict, warning and statistics, unchanged).
 // No DOM and no statistic: core measures, orders the rounds and compares.
 
+import { formatSig } from '../../ui/format.js';
 import {
   formatD,
   formatInterval,
@@ -246,6 +247,18 @@ export function armDomain(values) {
 export function driftedArms(row) {
   const arms = [row.drift_a?.detected && 'A', row.drift_b?.detected && 'B'].filter(Boolean);
   return arms.length ? arms.join(' and ') : 'none';
+}
+
+/**
+ * One arm's drift as core judged it, with the rule core judged it by (its alpha and change
+ * threshold), so that "not detected" beside a p of 0.02 and a change of -13% reads as the
+ * rule's answer: "not detected (the rule: p below 0.01 and a change beyond ±2%): Spearman ρ
+ * -0.439 (p 0.0152), last third against first -12.7%".
+ */
+export function driftText(d) {
+  const change = `${d.change >= 0 ? '+' : ''}${(d.change * 100).toFixed(1)}%`;
+  const rule = `the rule: p below ${d.alpha} and a change beyond ±${Number((d.threshold * 100).toFixed(2))}%`;
+  return `${d.detected ? 'detected' : 'not detected'} (${rule}): Spearman ρ ${formatSig(d.rho)} (p ${formatP(d.p_value)}), last third against first ${change}`;
 }
 
 /** Integer ticks for a round axis of `rounds` rounds: every round up to 10, else 1 and every 5th. */

@@ -28,6 +28,7 @@ import {
   buildPointLabel,
   buildPrepared,
   calibrationPoints,
+  driftText,
   pairRounds,
   roundSeries,
   roundTicks,
@@ -43,13 +44,7 @@ const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function driftLine(h, arm, d) {
   if (!d) return null;
-  const change = `${d.change >= 0 ? '+' : ''}${(d.change * 100).toFixed(1)}%`;
-  return [
-    h('dt', { text: `drift of ${arm} across rounds` }),
-    h('dd', {
-      text: `${d.detected ? 'detected' : 'not detected'}: Spearman ρ ${formatSig(d.rho)} (p ${formatP(d.p_value)}), last third against first ${change}`,
-    }),
-  ];
+  return [h('dt', { text: `drift of ${arm} across rounds` }), h('dd', { text: driftText(d) })];
 }
 
 /** One mode's verdict card: core's sentence, its warning, and the numbers behind them. */
