@@ -414,6 +414,29 @@ TEST_CASE("a noisy measurement warns with its CV and a remedy on the page") {
         "CV 20% over 30 samples: the machine was busy; close other tabs and run again");
 }
 
+TEST_CASE("a noisy measurement with outliers counts the samples its CV was computed from") {
+  // The page's tables show every sample taken; the warning's count must say which of them the
+  // CV was computed from, or "CV 6% over 145 samples" reads wrong beside "samples 200".
+  FakeClock clock(0.0, kReadCostMs);
+  TimerOptions o;
+  o.warmup = 0;
+  o.min_sample_ms = 0;
+  o.resolution_multiple = 1;
+  int calls = 0;
+  // 1.0 and 1.5 ms alternating, and the 15th call 10 ms: beyond Tukey's upper fence
+  // (Q3 + 1.5 IQR = 1.5 + 0.75), so one of the 30 is dropped and 29 are kept.
+  const Stats s = Timer(clock).options(o).run([&] {
+    ++calls;
+    clock.advance(calls == 15 ? 10.0 : (calls % 2 ? 1.0 : 1.5));
+  });
+  REQUIRE(s.inner_iterations == 1);
+  REQUIRE(s.outliers == 1);
+  REQUIRE(s.samples == 29);
+  CHECK(s.warning ==
+        "CV 20% over 29 samples kept (1 outlier dropped): the machine was busy; close other "
+        "tabs and run again");
+}
+
 TEST_CASE("a function too fast to batch up to the target says to give it more work") {
   FakeClock clock(0.0, kReadCostMs);
   TimerOptions o;

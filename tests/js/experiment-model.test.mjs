@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { columnsOf, csvField, flattenRow, toCsv } from '../../web/src/experiments/csv.js';
-import { formatBytes, formatElapsed, formatInt, formatPercent, formatSig } from '../../web/src/ui/format.js';
+import { formatBytes, formatCount, formatElapsed, formatInt, formatPercent, formatSig } from '../../web/src/ui/format.js';
 import {
   allowedText,
   buildControl,
@@ -57,6 +57,11 @@ test('formats print significant digits, percentages, integers, bytes and elapsed
   assert.equal(formatBytes(3 * 2 ** 20), '3.00 MiB');
   assert.equal(formatElapsed(4200), '4.2 s');
   assert.equal(formatElapsed(125000), '2 min 05 s');
+  // "Done: 1 points" was on the page for a one-point run.
+  assert.equal(formatCount(1, 'point'), '1 point');
+  assert.equal(formatCount(8, 'point'), '8 points');
+  assert.equal(formatCount(0, 'entry', 'entries'), '0 entries');
+  assert.equal(formatCount(1200, 'sample'), '1,200 samples');
 });
 
 test('csvField quotes commas, quotes and line breaks, and doubles quotes', () => {

@@ -211,6 +211,13 @@ BatchPlan calibrate_batch(Clock& clock, const std::function<void()>& fn, double 
 
 namespace {
 
+// " (1 outlier dropped)", " (3 outliers dropped)", or nothing when none were.
+std::string dropped_text(std::size_t outliers) {
+  if (outliers == 0) return {};
+  return " (" + std::to_string(outliers) + (outliers == 1 ? " outlier" : " outliers") +
+         " dropped)";
+}
+
 // What went wrong with one function's samples, each problem with a remedy a student can apply
 // on the page, whose experiments have a "Measure longer" control (more samples in a larger
 // time budget); the CLI's are --samples and --max-total-ms. Empty when reliable.
@@ -254,20 +261,22 @@ std::string timer_warning(const Stats& stats, const TimerOptions& opts, const Ba
       stats.median_ms > 0 ? (stats.ci95_high_ms - stats.ci95_low_ms) / stats.median_ms : 0.0;
   if (!long_call &&
       (stats.samples < 3 || (stats.samples < kFewSamples && interval_width > kWideInterval))) {
-    const std::string dropped = stats.outliers > 0
-                                    ? " (" + std::to_string(stats.outliers) + " outliers dropped)"
-                                    : std::string();
     problems.push_back(
-        "only " + std::to_string(stats.samples) + " samples kept" + dropped +
+        "only " + std::to_string(stats.samples) + " samples kept" + dropped_text(stats.outliers) +
         (stats.samples < 3 ? std::string(": too few for an interval of the median")
                            : ": the median's 95% interval spans " +
                                  format_number(std::round(interval_width * 100)) + "% of it") +
         "; measure longer (more samples)");
   }
   if (stats.cv > 0.05) {
-    problems.push_back("CV " + format_number(std::round(stats.cv * 100)) + "% over " +
-                       std::to_string(stats.samples) +
-                       " samples: the machine was busy; close other tabs and run again");
+    // The count is of the samples the CV was computed from; with outliers dropped it says so,
+    // so it agrees with a table that shows every sample taken.
+    const std::string over = stats.outliers > 0 ? std::to_string(stats.samples) +
+                                                      " samples kept" +
+                                                      dropped_text(stats.outliers)
+                                                : std::to_string(stats.samples) + " samples";
+    problems.push_back("CV " + format_number(std::round(stats.cv * 100)) + "% over " + over +
+                       ": the machine was busy; close other tabs and run again");
   }
   std::string warning;
   for (std::size_t i = 0; i < problems.size(); ++i) {

@@ -14,6 +14,7 @@ import { labOf } from '../lab/client.js';
 import { cancelledError } from '../lab/protocol.js';
 import { h } from '../ui/dom.js';
 import { downloadText } from '../ui/download.js';
+import { formatCount } from '../ui/format.js';
 import { createTable } from '../ui/table.js';
 import { controlField } from './controls.js';
 import { toCsv } from './csv.js';
@@ -363,7 +364,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
       const seconds = ((performance.now() - current.startedAt) / 1000).toFixed(1);
       const build = result.build ? ` (${result.build} build)` : '';
       // The points measured (an assembled run shows fewer rows than it measured points).
-      status.textContent = `Done: ${result.rows.length} points in ${seconds} s${build}.`;
+      status.textContent = `Done: ${formatCount(result.rows.length, 'point')} in ${seconds} s${build}.`;
       // A sweep that found its limit (sweep.js `ended`) is a result, with the reason beside it.
       if (result.ended) {
         showNote(

@@ -46,6 +46,11 @@ export function formatElapsed(ms) {
   return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`;
 }
 
+/** A count with its noun, singular for one: (1, 'point') -> "1 point", (8, 'point') -> "8 points". */
+export function formatCount(n, singular, plural = `${singular}s`) {
+  return `${formatInt(n)} ${n === 1 ? singular : plural}`;
+}
+
 /** The formats a table column may name. */
 export const FORMATS = Object.freeze({
   text: formatText,
