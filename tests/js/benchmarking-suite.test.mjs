@@ -94,7 +94,7 @@ test('suite: rows keep the index and label; charts, table, CSV and the report po
     batch: '64',
     'latency (median) (ms)': '1.50',
     'latency mean ± spread (ms)': '1.60 ± 0.360',
-    'throughput (samples/s)': '42667',
+    'throughput (samples/s)': '42,667',
     'peak memory': '128 KiB',
     parameters: '235,146',
     size: '919 KiB',

@@ -47,7 +47,10 @@ test('formats print significant digits, percentages, integers, bytes and elapsed
   assert.equal(formatSig(0.0123456), '0.0123');
   assert.equal(formatSig(1.23456), '1.23');
   assert.equal(formatSig(123.456), '123');
-  assert.equal(formatSig(98765.4), '98765');
+  assert.equal(formatSig(98765.4), '98,765');
+  assert.equal(formatSig(-1234.4), '-1,234');
+  assert.equal(formatSig(999.94), '1,000');
+  assert.equal(formatSig(999.4), '999');
   assert.equal(formatSig(0), '0');
   assert.equal(formatSig(NaN), '—');
   assert.equal(formatPercent(0.0385), '3.9%');

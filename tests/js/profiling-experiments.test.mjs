@@ -139,7 +139,7 @@ test('batch size: the plan always holds batch 1 and 32, quick or not', () => {
 
 test('batch size: table and CSV carry the fields exercises read', () => {
   const row = { ...forwardRow, name: 'mlp_784' };
-  assert.deepEqual(BATCH_COLUMNS.map((c) => cellText(c, row)), ['32', '0.500', '0.450 – 0.550', '4.0%', '0.0156', '64000', '7.01', '17.3 KiB', '8.00 KiB', 'CV 12% over 10 samples']);
+  assert.deepEqual(BATCH_COLUMNS.map((c) => cellText(c, row)), ['32', '0.500', '0.450 – 0.550', '4.0%', '0.0156', '64,000', '7.01', '17.3 KiB', '8.00 KiB', 'CV 12% over 10 samples']);
   const [header, line] = csvLines([row], BATCH_CSV);
   assert.match(header, /^build,name,batch_size,parameters,flops_per_sample,flops_per_batch,ms_per_sample,samples_per_s,/);
   assert.match(line, /^simd,mlp_784,32,55050,109568,3506176,0\.015625,64000,/);

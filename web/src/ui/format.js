@@ -1,10 +1,15 @@
 // Number formats for tables, charts and status lines, by name so a spec's column can say
 // `format: 'sig'`. Pure. Not for: CSV (which writes the raw numbers, unrounded).
 
-/** Three significant digits, never exponent notation for the ranges we show. */
+/**
+ * Three significant digits, never exponent notation for the ranges we show; from 1,000 up the
+ * whole number with thousands separators, as counts are shown ("92,419 samples/s" beside
+ * "235,146 parameters", not "92419").
+ */
 export function formatSig(value, digits = 3) {
   if (!Number.isFinite(value)) return '—';
   if (value === 0) return '0';
+  if (Math.abs(Number(value.toPrecision(digits))) >= 1000) return formatInt(value);
   const magnitude = Math.floor(Math.log10(Math.abs(value)));
   const decimals = Math.max(0, digits - 1 - magnitude);
   return value.toFixed(Math.min(decimals, 6));

@@ -200,7 +200,7 @@ export function totalsRows(p, judged = null) {
         ...(lat.warning ? [{ label: 'Timer warning', value: lat.warning, warn: true }] : []),
         {
           label: 'Throughput',
-          value: `${formatSig(p.gflops_per_s)} GFLOP/s (matmul) · ${p.samples_per_s >= 1000 ? formatInt(p.samples_per_s) : formatSig(p.samples_per_s)} samples/s`,
+          value: `${formatSig(p.gflops_per_s)} GFLOP/s (matmul) · ${formatSig(p.samples_per_s)} samples/s`,
           estimate: `${formatPercent(b.original_efficiency)} of an assumed 100 GFLOP/s`,
         },
         {
