@@ -259,8 +259,9 @@ std::string timer_warning(const Stats& stats, const TimerOptions& opts, const Ba
   constexpr double kWideInterval = 0.10;  // the 95% interval spans 10% of the median
   const double interval_width =
       stats.median_ms > 0 ? (stats.ci95_high_ms - stats.ci95_low_ms) / stats.median_ms : 0.0;
-  if (!long_call &&
-      (stats.samples < 3 || (stats.samples < kFewSamples && interval_width > kWideInterval))) {
+  const bool few = !long_call && (stats.samples < 3 || (stats.samples < kFewSamples &&
+                                                         interval_width > kWideInterval));
+  if (few) {
     problems.push_back(
         "only " + std::to_string(stats.samples) + " samples kept" + dropped_text(stats.outliers) +
         (stats.samples < 3 ? std::string(": too few for an interval of the median")
@@ -271,7 +272,9 @@ std::string timer_warning(const Stats& stats, const TimerOptions& opts, const Ba
   if (stats.cv > 0.05) {
     // The count is of the samples the CV was computed from; with outliers dropped it says so,
     // so it agrees with a table that shows every sample taken.
-    const std::string over = stats.outliers > 0 ? std::to_string(stats.samples) +
+    // After "only 4 samples kept (1 outlier dropped)" the CV's count need not be said twice.
+    const std::string over = few               ? "those " + std::to_string(stats.samples)
+                             : stats.outliers > 0 ? std::to_string(stats.samples) +
                                                       " samples kept" +
                                                       dropped_text(stats.outliers)
                                                 : std::to_string(stats.samples) + " samples";
