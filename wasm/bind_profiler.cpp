@@ -54,6 +54,8 @@ val zoo_models_js() {
   return to_val(out);
 }
 
+val layer_types_js() { return to_val(layer_type_reference()); }
+
 val zoo_spec_js(val name) { return to_val(zoo_spec(to_string(name, "name"))); }
 
 val mlp_spec_js(val widths, val batch) {
@@ -156,6 +158,7 @@ EMSCRIPTEN_BINDINGS(perflab_profiler) {
   expose<&profile_timer_defaults_js>("profileTimerDefaults");
   expose<&zoo_names_js>("zooNames");
   expose<&zoo_models_js>("zooModels");
+  expose<&layer_types_js>("layerTypes");
   expose<&zoo_spec_js>("zooSpec");
   expose<&mlp_spec_js>("mlpSpec");
   expose<&attention_scaling_js>("attentionScaling");

@@ -47,7 +47,7 @@ async function moduleZoo() {
   const script =
     `const { BUILDS, loadPerflab } = await import(${JSON.stringify(loader)});` +
     'const m = await loadPerflab(BUILDS[0]);' +
-    'console.log(JSON.stringify({ names: m.zooNames(), descriptions: m.zooModels().map((z) => z.description) }));';
+    'console.log(JSON.stringify({ names: m.zooNames(), descriptions: m.zooModels().map((z) => z.description), layerTypes: m.layerTypes() }));';
   const { stdout } = await promisify(execFile)(process.execPath, ['--no-experimental-fetch', '--input-type=module', '-e', script], {
     timeout: 60000,
   });
@@ -185,6 +185,40 @@ describe('model builder', () => {
     await page.click(b('[data-action="load-zoo"]'));
     await profileAndWait(page);
     assert.equal(await page.getAttribute(builder, 'data-profiled'), 'linear_128_64');
+  });
+
+  test('lists core’s layer types and fields, says whose results a failed profile left, and which spec the editor holds', async () => {
+    const { page } = lab;
+    const zooNote = b('[data-role="zoo-description"]');
+    const stale = b('[data-role="stale-results"]');
+    // The reference is core's own table (the one its errors quote), folded under the editor.
+    await page.click(b('.layer-reference summary'));
+    await page.waitForSelector(b('[data-role="layer-reference"] tbody tr'), { timeout: 20000 });
+    const rows = await page.$$eval(b('[data-role="layer-reference"] tbody tr'), (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    const { layerTypes } = await moduleZoo();
+    assert.deepEqual(rows.map((r) => r[0]), layerTypes.map((t) => t.type));
+    assert.equal(rows[1][1], 'in_channels (positive integer), out_channels (positive integer), kernel (positive integer), stride = 1 (positive integer), padding = 0 (non-negative integer), bias = true (true or false)');
+
+    await page.selectOption('#builder-zoo', 'linear_128_64');
+    await page.click(b('[data-action="load-zoo"]'));
+    assert.match(await page.textContent(zooNote), /^In the editor: linear_128_64, /);
+    await profileAndWait(page);
+    assert.equal(await page.isVisible(stale), false);
+    // The student's own spec: the note stops saying the zoo model is in the editor.
+    await setEditorText(page, '{"name": "x", "input": [2, 3], "layers": [{"type": "Dense"}]}');
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.startsWith('linear_128_64 (not in the editor'), zooNote, { timeout: 5000 });
+    // It fails; the results below are marked as the previous model's.
+    await profileAndWait(page);
+    assert.equal(await page.isVisible(b('[data-role="spec-error"]')), true);
+    assert.equal(await page.isVisible(stale), true);
+    assert.match(await page.textContent(stale), /^These results are of the previous profile \(linear_128_64 at batch \d+\)/);
+    assert.equal(await page.getAttribute(b('[data-role="results"]'), 'data-stale'), 'true');
+    // A good spec replaces them, unmarked.
+    await setEditorText(page, '{"name": "small", "input": [4, 3], "layers": [{"type": "Linear", "in": 3, "out": 4}]}');
+    await profileAndWait(page);
+    assert.equal(await page.getAttribute(builder, 'data-profiled'), 'small');
+    assert.equal(await page.isVisible(stale), false);
+    assert.equal(await page.getAttribute(b('[data-role="results"]'), 'data-stale'), 'false');
   });
 
   test('logged no console errors', () => {

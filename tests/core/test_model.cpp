@@ -331,6 +331,48 @@ TEST_CASE("unknown layer types list the known ones") {
   CHECK(joined == kKnownTypes);
 }
 
+TEST_CASE("the layer type reference is the table the parser checks against") {
+  const json ref = layer_type_reference();
+  REQUIRE(ref.size() == layer_types().size());
+  for (std::size_t i = 0; i < ref.size(); ++i) CHECK(ref[i].at("type") == layer_types()[i]);
+  CHECK(ref[0] == json::parse(R"({"type": "Linear", "takes": "in, out, bias [true]", "fields": [
+      {"name": "in", "kind": "positive integer", "default": null},
+      {"name": "out", "kind": "positive integer", "default": null},
+      {"name": "bias", "kind": "true or false", "default": "true"}]})"));
+  CHECK(ref[7].at("takes") == "kernel, stride [kernel]");  // MaxPool2d
+  CHECK(ref[2].at("fields").empty());                      // ReLU
+  // Every field the reference lists is accepted, every required one is required, and one it
+  // does not list is refused with the reference's own "takes" text.
+  for (const json& t : ref) {
+    json layer = {{"type", t.at("type")}};
+    for (const json& f : t.at("fields")) {
+      if (!f.at("default").is_null()) continue;
+      layer[f.at("name").get<std::string>()] = 8;  // valid for every required field
+    }
+    json full = layer;
+    for (const json& f : t.at("fields")) {
+      if (f.at("kind") == "true or false") full[f.at("name").get<std::string>()] = false;
+      if (f.at("kind") == "positive number") full[f.at("name").get<std::string>()] = 0.5;
+      if (f.at("kind") == "non-negative integer") full[f.at("name").get<std::string>()] = 0;
+    }
+    const std::string where = "layers[0]";
+    const std::string type = t.at("type");
+    CHECK_MESSAGE(error_of(one_layer(full)).find("is not a field") == std::string::npos, type);
+    json extra = layer;
+    extra["not_a_field"] = 1;
+    CHECK(error_of(one_layer(extra)) == where + ".not_a_field is not a field of " + type + "; " +
+                                            type + " takes " + t.at("takes").get<std::string>());
+    for (const json& f : t.at("fields")) {
+      if (!f.at("default").is_null()) continue;
+      json missing = layer;
+      missing.erase(f.at("name").get<std::string>());
+      CHECK(error_of(one_layer(missing)) == where + "." + f.at("name").get<std::string>() +
+                                                " is missing; " + type + " takes " +
+                                                t.at("takes").get<std::string>());
+    }
+  }
+}
+
 TEST_CASE("missing and unknown fields name the layer, the field and the fields allowed") {
   CHECK_THROWS_WITH_AS(model_from_json(one_layer({{"type", "Linear"}, {"in", 8}})),
                        "layers[0].out is missing; Linear takes in, out, bias [true]", ValueError);

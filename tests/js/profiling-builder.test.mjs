@@ -12,16 +12,20 @@ import {
   DEFAULT_SPEC_TEXT,
   LAYER_COLUMNS,
   MAX_SPEC_CHARS,
+  editorHoldsSpec,
   formatSpec,
+  layerReferenceRows,
   parseBatch,
   parseWidths,
   profileOptions,
   readSavedSpec,
   saveSpec,
   passesText,
+  staleResultsText,
   topOperationBars,
   topOperationColumns,
   totalsRows,
+  zooNoteText,
 } from '../../web/src/chapters/profiling/builder-data.js';
 
 function memoryStorage(initial = {}) {
@@ -236,4 +240,40 @@ test('the top-operations chart takes core’s first ten rows in its order', () =
   assert.equal(bars.length, 10);
   assert.deepEqual(bars[0], { layer: 'L0', pass: 'forward', total_ms: 12 });
   assert.deepEqual(topOperationBars({}), []);
+});
+
+test('the layer reference lists each type with its required and defaulted fields', () => {
+  const rows = layerReferenceRows([
+    { type: 'Linear', takes: 'in, out, bias [true]', fields: [
+      { name: 'in', kind: 'positive integer', default: null },
+      { name: 'out', kind: 'positive integer', default: null },
+      { name: 'bias', kind: 'true or false', default: 'true' },
+    ] },
+    { type: 'ReLU', takes: 'no fields besides type', fields: [] },
+  ]);
+  assert.deepEqual(rows, [
+    { type: 'Linear', fields: 'in (positive integer), out (positive integer), bias = true (true or false)' },
+    { type: 'ReLU', fields: 'none besides type' },
+  ]);
+});
+
+test('the zoo note says whether the editor holds the chosen zoo model or another spec', () => {
+  const entry = { name: 'mlp_784', description: 'an MNIST MLP', spec: { name: 'mlp_784', input: [64, 784], layers: [{ type: 'Linear', in: 784, out: 10 }] } };
+  // The zoo's spec as the editor shows it (other key order and layout) is the same spec.
+  assert.ok(editorHoldsSpec(formatSpec(entry.spec), entry.spec));
+  assert.ok(editorHoldsSpec('{"layers":[{"out":10,"in":784,"type":"Linear"}],"input":[64,784],"name":"mlp_784"}', entry.spec));
+  assert.equal(zooNoteText(entry, formatSpec(entry.spec)), 'In the editor: mlp_784, an MNIST MLP');
+  // Once the student edits it, the note no longer says it is in the editor.
+  const edited = formatSpec({ ...entry.spec, layers: [{ type: 'Linear', in: 784, out: 32 }] });
+  assert.ok(!editorHoldsSpec(edited, entry.spec));
+  assert.ok(!editorHoldsSpec('{ not json', entry.spec));
+  assert.equal(zooNoteText(entry, edited), 'mlp_784 (not in the editor, which holds another spec; Load into editor replaces it): an MNIST MLP');
+  assert.equal(zooNoteText(undefined, edited), '');
+});
+
+test('results a failed profile leaves standing are named as the previous profile', () => {
+  assert.equal(
+    staleResultsText({ name: 'cnn_28', batch_size: 32 }),
+    'These results are of the previous profile (cnn_28 at batch 32): the spec in the editor could not be profiled, see the error under it.',
+  );
 });

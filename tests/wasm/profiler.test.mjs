@@ -101,6 +101,18 @@ for (const [index, build] of BUILDS.entries()) {
       });
     });
 
+    it('layerTypes lists every layer type with the fields the parser takes', () => {
+      const types = m.layerTypes();
+      assert.deepEqual(types.map((t) => t.type), ['Linear', 'Conv2d', 'ReLU', 'GELU', 'Sigmoid', 'Softmax', 'LayerNorm', 'MaxPool2d', 'Flatten', 'MultiHeadAttention', 'TransformerBlock']);
+      const conv = types[1];
+      assert.equal(conv.takes, 'in_channels, out_channels, kernel, stride [1], padding [0], bias [true]');
+      assert.deepEqual(conv.fields.find((f) => f.name === 'padding'), { name: 'padding', kind: 'non-negative integer', default: '0' });
+      // The parser's own message for a wrong field quotes the same text.
+      assert.throws(() => m.profileModel({ name: 'x', input: [1, 1, 8, 8], layers: [{ type: 'Conv2d', in_channels: 1, kernel: 3 }] }, FAST), {
+        message: `layers[0].out_channels is missing; Conv2d takes ${conv.takes}`,
+      });
+    });
+
     it('profileTimerDefaults gives the settings a profile uses when none are given (the builder scales them)', () => {
       const d = m.profileTimerDefaults();
       for (const key of ['warmup', 'samples', 'min_sample_ms', 'max_total_ms']) assert.equal(typeof d[key], 'number', key);

@@ -296,7 +296,31 @@ Shape parse_input(const json& spec) {
   return shape;
 }
 
+const char* kind_text(Kind kind) {
+  switch (kind) {
+    case Kind::PositiveInt: return "positive integer";
+    case Kind::NonNegativeInt: return "non-negative integer";
+    case Kind::Bool: return "true or false";
+    case Kind::PositiveNumber: return "positive number";
+  }
+  return "";
+}
+
 }  // namespace
+
+nlohmann::json layer_type_reference() {
+  json out = json::array();
+  for (const TypeSpec& t : type_specs()) {
+    json fields = json::array();
+    for (const Field& f : t.fields) {
+      fields.push_back({{"name", f.name},
+                        {"kind", kind_text(f.kind)},
+                        {"default", f.default_text == nullptr ? json(nullptr) : json(f.default_text)}});
+    }
+    out.push_back({{"type", t.type}, {"fields", std::move(fields)}, {"takes", field_list(t)}});
+  }
+  return out;
+}
 
 const std::vector<std::string>& layer_types() {
   static const std::vector<std::string> names = [] {

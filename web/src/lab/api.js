@@ -73,6 +73,7 @@ export const API = Object.freeze({
   profileModel: call(['spec', 'options'], 'profile a model spec'),
   profileTimerDefaults: call([], 'read the profile’s default timer settings'),
   zooModels: call([], 'list the model zoo with specs'),
+  layerTypes: call([], 'list the spec’s layer types and the fields each takes'),
   mlpSpec: call(['widths', 'batch'], 'build an MLP spec'),
   matmulVariants: call([], 'list the matmul variants'),
   matmulDefaults: call([], 'read the blocked matmul’s default tiles'),

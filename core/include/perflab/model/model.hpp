@@ -22,6 +22,12 @@ namespace perflab {
 // LayerNorm, MaxPool2d, Flatten, MultiHeadAttention, TransformerBlock.
 const std::vector<std::string>& layer_types();
 
+// What each layer type takes, from the table the parser checks specs against, in
+// layer_types()' order: [{type, fields: [{name, kind ("positive integer", "non-negative
+// integer", "true or false", "positive number"), default (its text, e.g. "true" or "kernel";
+// null when required)}], takes ("in, out, bias [true]", as the parser's errors say it)}].
+nlohmann::json layer_type_reference();
+
 // Size fields of a spec (in, out, kernel, input dimensions, ...) are at most this.
 inline constexpr std::size_t kMaxSpecDimension = std::size_t{1} << 24;
 // The most layers a spec may list: the zoo's models have at most a few dozen (a block counts

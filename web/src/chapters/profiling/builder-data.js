@@ -329,3 +329,50 @@ export function formatSpec(spec) {
   });
   return `{\n${lines.join(',\n')}\n}\n`;
 }
+
+/**
+ * Core's layer type reference (layerTypes) as the builder's table rows: a required field by
+ * name and kind, a defaulted one with its default ("bias = true (true or false)").
+ */
+export function layerReferenceRows(types) {
+  return types.map((t) => ({
+    type: t.type,
+    fields: t.fields.length
+      ? t.fields.map((f) => (f.default === null ? `${f.name} (${f.kind})` : `${f.name} = ${f.default} (${f.kind})`)).join(', ')
+      : 'none besides type',
+  }));
+}
+
+/** JSON with every object's keys sorted, so two specs compare by content, not key order. */
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Whether the editor's text is the given spec (any layout or key order); false when it does not parse. */
+export function editorHoldsSpec(text, spec) {
+  try {
+    return canonical(JSON.parse(text)) === canonical(spec);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The line under the zoo picker: the chosen zoo model's description, saying whether the
+ * editor holds that model or the student's own spec (which Load into editor would replace).
+ */
+export function zooNoteText(entry, editorText) {
+  if (!entry) return '';
+  return editorHoldsSpec(editorText, entry.spec)
+    ? `In the editor: ${entry.name}, ${entry.description}`
+    : `${entry.name} (not in the editor, which holds another spec; Load into editor replaces it): ${entry.description}`;
+}
+
+/** The note over results a failed profile left standing: they are of the previous model. */
+export function staleResultsText(profile) {
+  return `These results are of the previous profile (${profile.name} at batch ${profile.batch_size}): the spec in the editor could not be profiled, see the error under it.`;
+}

@@ -19,18 +19,25 @@ import {
   LAYER_CAPTION,
   LAYER_COLUMNS,
   formatSpec,
+  layerReferenceRows,
   passesText,
   parseBatch,
   parseWidths,
   profileOptions,
   readSavedSpec,
   saveSpec,
+  staleResultsText,
   topOperationBars,
   topOperationColumns,
   totalsRows,
+  zooNoteText,
 } from './builder-data.js';
 
 const SAVE_DELAY_MS = 400;
+const LAYER_REFERENCE_COLUMNS = [
+  { key: 'type', label: 'type', format: 'text' },
+  { key: 'fields', label: 'fields (= default when optional)', format: 'text' },
+];
 
 // The totals: a row header, the lab's figure (with its note) and the original course's
 // estimate, grouped; a figure that needs a second look is a warned row.
@@ -75,6 +82,18 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
   const specError = h('p', { class: 'error spec-error', role: 'alert', 'data-role': 'spec-error', id: 'builder-spec-error' });
   specError.hidden = true;
   const saveNote = h('p', { class: 'hint', 'data-role': 'save-note', text: 'Your spec is kept in this browser, so a reload keeps it.' });
+  // The layer types and fields, from the table core's parser checks specs against.
+  const referenceBody = h('div', { 'data-role': 'layer-reference' }, h('p', { class: 'hint', text: 'Loading the layer types…' }));
+  const reference = h(
+    'details',
+    { class: 'layer-reference' },
+    h('summary', { text: 'Layer types and the fields each takes' }),
+    h('p', {
+      class: 'hint',
+      html: 'Each layer is an object with its <code>type</code> and these fields; <code>input</code> is the shape with the batch first, e.g. <code>[64, 784]</code>. The list is core’s own, the one its errors quote.',
+    }),
+    referenceBody,
+  );
 
   const batchInput = h('input', { id: 'builder-batch', type: 'text', inputmode: 'numeric', size: 6, placeholder: 'spec’s', 'aria-describedby': 'builder-batch-error' });
   const batchError = h('span', { class: 'field-error', id: 'builder-batch-error', 'data-role': 'field-error' });
@@ -96,6 +115,8 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
   const probeBox = probeLine(probes, { where: 'builder-reprobe' });
 
   const results = h('div', { class: 'builder-results', 'data-role': 'results' });
+  // Over results a failed profile left standing: they are of the previous model.
+  const staleNote = h('p', { class: 'note warn', role: 'status', 'data-role': 'stale-results', hidden: true });
   results.hidden = true;
   const chartBox = h('div', { class: 'chart', 'data-role': 'top-ops-chart' });
 
@@ -128,6 +149,7 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
     editorHost,
     specError,
     saveNote,
+    reference,
     h(
       'div',
       { class: 'controls' },
@@ -149,6 +171,7 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
     language: json(),
     onRun: () => profile(),
     onSave: (text) => {
+      describeZoo();
       const problem = saveSpec(storage, text);
       saveNote.textContent = problem ?? 'Your spec is kept in this browser, so a reload keeps it.';
       saveNote.classList.toggle('warn', Boolean(problem));
@@ -170,7 +193,7 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
   let zoo = [];
   const describeZoo = () => {
     const entry = zoo.find((m) => m.name === zooSelect.value);
-    zooNote.textContent = entry ? `${entry.name}: ${entry.description}` : '';
+    zooNote.textContent = zooNoteText(entry, editor.text());
   };
   labOf(bridge)
     .zooModels({ where: 'builder-zoo' })
@@ -188,6 +211,14 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
       showPickerError(err);
     });
   zooSelect.addEventListener('change', describeZoo);
+  labOf(bridge)
+    .layerTypes({ where: 'builder-layer-types' })
+    .then((types) => {
+      referenceBody.replaceChildren(h('div', { class: 'table-wrap' }, createTable(LAYER_REFERENCE_COLUMNS, { rows: layerReferenceRows(types) }).element));
+    })
+    .catch((err) => {
+      referenceBody.replaceChildren(h('p', { class: 'error', role: 'alert', text: `Error: the layer types could not be read (${err.message}).` }));
+    });
   loadZoo.addEventListener('click', () => {
     const entry = zoo.find((m) => m.name === zooSelect.value);
     if (!entry) return;
@@ -263,6 +294,7 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
     shown = { profile: p, judged };
     showTotals();
     results.replaceChildren(
+      staleNote,
       h('h4', { text: `Profile of ${p.name} at batch ${p.batch_size}` }),
       totalsBox,
       h('h4', { text: 'Per layer' }),
@@ -333,6 +365,8 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
         where: 'builder-profile',
       });
       showResults(p, judgedBy(p.bottleneck.reason, entry));
+      staleNote.hidden = true;
+      results.dataset.stale = 'false';
       status.textContent = `Done in ${formatElapsed(performance.now() - started)}.`;
       section.dataset.profiled = p.name;
     } catch (err) {
@@ -344,6 +378,11 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
       } else {
         status.textContent = 'The spec could not be profiled: see the error under the editor.';
         showSpecError(err);
+        if (shown) {
+          staleNote.textContent = staleResultsText(shown.profile);
+          staleNote.hidden = false;
+          results.dataset.stale = 'true';
+        }
       }
     } finally {
       clearInterval(ticker);
