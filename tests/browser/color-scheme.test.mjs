@@ -50,6 +50,19 @@ async function colours(page) {
   }, builder);
 }
 
+// Emulates a scheme and waits until the editor has redrawn its syntax colours: the media
+// query's change event fires at the next rendering step, which the rAF polling drives.
+async function switchScheme(page, colorScheme) {
+  const firstToken = `${builder} .cm-content .cm-line span`;
+  const before = await page.$eval(firstToken, (el) => getComputedStyle(el).color);
+  await page.emulateMedia({ colorScheme });
+  await page.waitForFunction(
+    ([sel, old]) => getComputedStyle(document.querySelector(sel)).color !== old,
+    [firstToken, before],
+    { polling: 'raf', timeout: 5000 },
+  );
+}
+
 function assertReadable(c, scheme) {
   assert.ok(contrast(c.text, c.bg) >= 7, `${scheme}: body text ${c.text} on ${c.bg}`);
   assert.ok(contrast(c.hint, c.bg) >= 4.5, `${scheme}: hint ${c.hint} on ${c.bg}`);
@@ -85,7 +98,7 @@ describe('light and dark schemes', () => {
   });
 
   test('dark, switched live: a dark page, editor and chart included, everything readable', async () => {
-    await lab.page.emulateMedia({ colorScheme: 'dark' });
+    await switchScheme(lab.page, 'dark');
     const c = await colours(lab.page);
     assert.ok(luminance(c.bg) < 0.05, `dark background, got ${c.bg}`);
     assert.ok(luminance(c.editorBg) < 0.05, `dark editor, got ${c.editorBg}`);
@@ -93,7 +106,7 @@ describe('light and dark schemes', () => {
   });
 
   test('back to light, live', async () => {
-    await lab.page.emulateMedia({ colorScheme: 'light' });
+    await switchScheme(lab.page, 'light');
     const c = await colours(lab.page);
     assert.ok(luminance(c.bg) > 0.8 && luminance(c.editorBg) > 0.8, `light again, got ${c.bg} and ${c.editorBg}`);
     assertReadable(c, 'light');
