@@ -311,6 +311,27 @@ describe('suite, quick', () => {
     assert.equal(rows.lines.length, 3);
   });
 
+  test('an optimized model against its base: a half pair is refused beside it, a whole one adds core’s comparison', async () => {
+    const { page } = lab;
+    const models = (await checkboxes(page)).filter((c) => c.id.includes('-model-'));
+    const [base, optimized] = [models[0].label, models[1].label];
+    const select = (id) => `${su.EXP} [data-control="${id}"] select`;
+    await page.selectOption(select('optimized'), optimized);
+    await page.click(su.btn('run'));
+    assert.equal(await page.textContent(`${su.EXP} [data-control="base"] [data-role="field-error"]`), 'choose both the optimized model and its base, or none for neither');
+    await page.selectOption(select('base'), base);
+    await page.click(su.btn('run'));
+    await waitDone(page, su);
+    const report = await page.textContent(su.role('report'));
+    assert.match(report, /## Optimized against base/);
+    assert.ok(report.includes(`| ${optimized} | ${base} | `), 'the pair’s row');
+    assert.match(report, new RegExp(`- ${optimized} against ${base}: latency `));
+    const doc = JSON.parse((await download(page, su.btn('report-json'))).text);
+    assert.deepEqual(doc.optimizations.map((o) => [o.optimized, o.base]), [[optimized, base]]);
+    const [b, o] = [doc.models.find((m) => m.name === base), doc.models.find((m) => m.name === optimized)];
+    assert.equal(doc.optimizations[0].size_ratio, o.size_bytes / b.size_bytes);
+  });
+
   test('logged no console errors', () => {
     assert.deepEqual(lab.errors, []);
   });

@@ -55,6 +55,32 @@ test('suite --json: the report with system facts, counted values and recommendat
   assert.match(r.stderr, /point 1 of 3/);
 });
 
+test('suite with optimizations: the optimized model against its base, ratios of the measured and counted values', () => {
+  const file = writeSuite('optimized.json', { ...SUITE, kernels: [], optimizations: [{ base: 'linear_128_64', optimized: 'tiny' }] });
+  const r = perflab('suite', file, '--json');
+  assert.equal(r.status, 0, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.equal(report.optimizations.length, 1);
+  const o = report.optimizations[0];
+  assert.equal(o.base, 'linear_128_64');
+  assert.equal(o.optimized, 'tiny');
+  // Counted, so exact: tiny's 27 parameters against linear_128_64's 8,256.
+  assert.equal(o.size_ratio, (8 * 3 + 3) / (128 * 64 + 64));
+  const [base, tiny] = report.models;
+  assert.equal(o.speedup, base.latency_ms / tiny.latency_ms);
+  assert.equal(o.accuracy_retention, null);
+  assert.match(o.accuracy_retention_reason, /^not measured/);
+  assert.match(o.recommendations.at(-1), /Accuracy retention is not measured/);
+  const md = perflab('suite', file);
+  assert.match(md.stdout, /## Optimized against base\n/);
+  assert.match(md.stdout, /\| tiny \| linear_128_64 \| /);
+  const bad = writeSuite('optimized-bad.json', { ...SUITE, optimizations: [{ base: 'linear_128_64', optimized: 'mlp_784' }] });
+  const refused = perflab('suite', bad);
+  assert.equal(refused.status, 2);
+  assert.match(refused.stderr, /suite\.optimizations\[0\]\.optimized must name one of the suite's models \(linear_128_64, tiny\), got "mlp_784"/);
+  assert.equal(refused.stdout, '');
+});
+
 test('suite (Markdown by default) has every section; --csv has a row per point', () => {
   const md = perflab('suite', good);
   assert.equal(md.status, 0, md.stderr);

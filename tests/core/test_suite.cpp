@@ -193,6 +193,36 @@ TEST_CASE("suite files are checked field by field") {
     CHECK(s.timer.samples == default_suite_timer_options().samples);
     CHECK(suite_point_count(s) == 1);
   }
+  SUBCASE("optimizations name two different models of the suite") {
+    json j = json::parse(R"({"name": "o", "models": ["mlp_784", "linear_128_64"], "metrics": ["latency_ms"],
+                             "optimizations": [{"base": "mlp_784", "optimized": "linear_128_64"}]})");
+    const Suite s = suite_from_json(j);
+    REQUIRE(s.optimizations.size() == 1);
+    CHECK(s.optimizations[0].base == "mlp_784");
+    CHECK(s.optimizations[0].optimized == "linear_128_64");
+    j["optimizations"][0]["base"] = "cnn_28";
+    CHECK_THROWS_WITH_AS(suite_from_json(j),
+                         "suite.optimizations[0].base must name one of the suite's models "
+                         "(mlp_784, linear_128_64), got \"cnn_28\"",
+                         ValueError);
+    j["optimizations"][0] = json{{"base", "mlp_784"}, {"optimized", "mlp_784"}};
+    CHECK_THROWS_WITH_AS(suite_from_json(j),
+                         "suite.optimizations[0] compares \"mlp_784\" with itself; the optimized "
+                         "model and its base must differ",
+                         ValueError);
+    j["optimizations"][0] = json{{"base", "mlp_784"}};
+    CHECK_THROWS_WITH_AS(suite_from_json(j),
+                         "suite.optimizations[0].optimized must name one of the suite's models "
+                         "(mlp_784, linear_128_64), got nothing",
+                         ValueError);
+    j["optimizations"][0] = json{{"base", "mlp_784"}, {"optimized", "linear_128_64"}, {"by", 2}};
+    CHECK_THROWS_WITH_AS(suite_from_json(j),
+                         "suite.optimizations[0].by is not a field of an optimization; the fields "
+                         "are base, optimized",
+                         ValueError);
+    j["optimizations"] = json::array({"mlp_784"});
+    CHECK_THROWS_AS(suite_from_json(j), ValueError);
+  }
   SUBCASE("kernels, batch and options") {
     const Suite s = suite_from_json(json::parse(
         R"({"name": "k", "models": [], "metrics": ["latency_ms"], "batch": 8,
@@ -214,11 +244,11 @@ TEST_CASE("suite files are checked field by field") {
   };
   CHECK_THROWS_WITH_AS(suite_from_json(json::array()),
                        "suite must be a JSON object with name, models, kernels, metrics, "
-                       "batch, options, got []",
+                       "batch, options, optimizations, got []",
                        ValueError);
   CHECK_THROWS_WITH_AS(suite_from_json(with("colour", "red")),
                        "suite.colour is not a field of a suite; the fields are name, models, "
-                       "kernels, metrics, batch, options",
+                       "kernels, metrics, batch, options, optimizations",
                        ValueError);
   CHECK_THROWS_WITH_AS(suite_from_json(with("name", 3)),
                        "suite.name must be a non-empty string, got 3", ValueError);
@@ -365,6 +395,35 @@ TEST_CASE("the report names the best per metric and recommends from what was mea
     mixed[0].model.batch = 8;
     const SuiteReport r4 = make_suite_report(suite, mixed, system);
     CHECK(r4.recommendations[0].reason.find("set the suite's batch") != std::string::npos);
+  }
+  SUBCASE("an optimized model against its base: ratios and sentences in all the report's forms") {
+    Suite s5 = suite;
+    s5.optimizations = {{"b", "a"}, {"a", "c"}};  // {base, optimized}
+    const SuiteReport r5 = make_suite_report(s5, points, system);
+    REQUIRE(r5.optimizations.size() == 2);
+    // a against b: latency 4 -> 2 ms is 2x faster; peak memory 100 -> 400 B is 4x.
+    CHECK(r5.optimizations[0].speedup == doctest::Approx(2.0));
+    CHECK(r5.optimizations[0].memory_ratio == doctest::Approx(4.0));
+    CHECK(r5.optimizations[1].speedup == doctest::Approx(2.0 / 3.0));
+    const json j = to_json(r5);
+    REQUIRE(j.at("optimizations").size() == 2);
+    CHECK(j.at("optimizations")[0].at("base") == "b");
+    CHECK(j.at("optimizations")[0].at("optimized") == "a");
+    CHECK(j.at("optimizations")[0].at("accuracy_retention").is_null());
+    CHECK(j.at("optimizations_not_measured").empty());
+    const std::string md = suite_report_markdown(r5);
+    CHECK(md.find("## Optimized against base") != std::string::npos);
+    CHECK(md.find("| a | b | 2x | 2x | 4x |") != std::string::npos);
+    CHECK(md.find("- a against b: latency 2x faster") != std::string::npos);
+    CHECK(md.find("a trade-off: choose a only where its gain (latency) matters more than its "
+                  "loss (memory)") != std::string::npos);
+    // Without the pairs, no section.
+    CHECK(suite_report_markdown(r).find("Optimized against base") == std::string::npos);
+    // A pair whose model was not measured (a cancelled run) is named, not compared.
+    const SuiteReport partial = make_suite_report(s5, {points[1], points[2]}, system);
+    REQUIRE(partial.optimizations.size() == 1);
+    CHECK(partial.optimizations_not_measured == std::vector<std::string>{"c against a"});
+    CHECK(suite_report_markdown(partial).find("- c against a: not compared") != std::string::npos);
   }
   SUBCASE("without latency, latency-critical is not decided") {
     Suite s3 = suite;

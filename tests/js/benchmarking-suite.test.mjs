@@ -21,7 +21,7 @@ const LISTS = {
     { name: 'parameters', label: 'parameters (counted)', unit: 'parameters', lower_is_better: true, timed: false },
   ],
 };
-const raws = (over = {}) => ({ 'model-0': true, 'model-1': true, 'model-2': true, 'metric-0': true, 'metric-1': true, batch: '0', ...over });
+const raws = (over = {}) => ({ 'model-0': true, 'model-1': true, 'model-2': true, 'metric-0': true, 'metric-1': true, optimized: '', base: '', batch: '0', ...over });
 const valuesOf = (over) => readControls(suite.suiteControls(LISTS), raws(over)).values;
 
 const model = (name, batch) => ({
@@ -42,7 +42,7 @@ const model = (name, batch) => ({
   latency: { median_ms: 1.5, samples: 10, warning: 'CV 22% over 10 samples' },
 });
 
-test('suite: a checkbox per zoo model and metric, all ticked, and a batch', () => {
+test('suite: a checkbox per zoo model and metric, all ticked, an optional optimized/base pair, and a batch', () => {
   const controls = suite.suiteControls(LISTS);
   assert.deepEqual(controls.map((c) => [c.id, c.type, c.label]), [
     ['model-0', 'checkbox', 'mlp_784'],
@@ -50,9 +50,24 @@ test('suite: a checkbox per zoo model and metric, all ticked, and a batch', () =
     ['model-2', 'checkbox', 'transformer_block'],
     ['metric-0', 'checkbox', 'metric latency_ms'],
     ['metric-1', 'checkbox', 'metric parameters'],
+    ['optimized', 'select', 'Optimized model'],
+    ['base', 'select', 'against base'],
     ['batch', 'number', 'Batch'],
   ]);
-  assert.deepEqual(controlDefaults(controls), { 'model-0': true, 'model-1': true, 'model-2': true, 'metric-0': true, 'metric-1': true, batch: 0 });
+  assert.deepEqual(controlDefaults(controls), { 'model-0': true, 'model-1': true, 'model-2': true, 'metric-0': true, 'metric-1': true, optimized: '', base: '', batch: 0 });
+  assert.deepEqual(controls[5].options.map((o) => o.value), ['', 'mlp_784', 'cnn_28', 'transformer_block']);
+});
+
+test('suite: an optimized model against its base goes into the suite; a half or wrong pair is refused beside the base', () => {
+  const controls = suite.suiteControls(LISTS);
+  const problems = (over) => readControls(controls, raws(over)).problems;
+  assert.deepEqual(problems({ optimized: 'cnn_28', base: 'mlp_784' }), {});
+  assert.deepEqual(problems({ optimized: 'cnn_28' }), { base: 'choose both the optimized model and its base, or none for neither' });
+  assert.deepEqual(problems({ optimized: 'cnn_28', base: 'cnn_28' }), { base: 'the optimized model and its base must differ' });
+  assert.deepEqual(problems({ optimized: 'cnn_28', base: 'mlp_784', 'model-1': false }), { base: 'tick cnn_28 above to compare it' });
+  const [point] = suite.suitePoints(valuesOf({ optimized: 'cnn_28', base: 'mlp_784' }), { quick: false, info: LISTS });
+  assert.deepEqual(point.suite.optimizations, [{ base: 'mlp_784', optimized: 'cnn_28' }]);
+  assert.equal(suite.suitePoints(valuesOf(), { quick: false, info: LISTS })[0].suite.optimizations, undefined);
 });
 
 test('suite: no model or no metric ticked is refused beside the first checkbox of its group', () => {

@@ -24,7 +24,7 @@ namespace {
 
 using nlohmann::json;
 
-const char* const kSuiteFields = "name, models, kernels, metrics, batch, options";
+const char* const kSuiteFields = "name, models, kernels, metrics, batch, options, optimizations";
 
 std::string join(const std::vector<std::string>& names) {
   std::string out;
@@ -89,6 +89,35 @@ SuiteKernel kernel_from_json(const json& k, const std::string& where) {
   return out;
 }
 
+// {base, optimized}: two different models of the suite, by the names the report gives them.
+SuiteOptimization optimization_from_json(const json& o, const std::vector<std::string>& names,
+                                         const std::string& where) {
+  if (!o.is_object()) {
+    throw ValueError(where + " must be an object {base, optimized} naming two of the suite's "
+                     "models, got " + describe(o));
+  }
+  for (const auto& item : o.items()) {
+    if (item.key() != "base" && item.key() != "optimized") {
+      throw ValueError(where + "." + item.key() +
+                       " is not a field of an optimization; the fields are base, optimized");
+    }
+  }
+  SuiteOptimization out;
+  for (const char* field : {"base", "optimized"}) {
+    const json v = o.contains(field) ? o.at(field) : json();
+    if (!v.is_string() || std::find(names.begin(), names.end(), v.get<std::string>()) == names.end()) {
+      throw ValueError(where + "." + field + " must name one of the suite's models (" + join(names) +
+                       "), got " + (o.contains(field) ? describe(v) : std::string("nothing")));
+    }
+    (std::string(field) == "base" ? out.base : out.optimized) = v.get<std::string>();
+  }
+  if (out.base == out.optimized) {
+    throw ValueError(where + " compares " + describe(json(out.base)) +
+                     " with itself; the optimized model and its base must differ");
+  }
+  return out;
+}
+
 TimerOptions options_from_json(const json& o) {
   TimerOptions t = default_suite_timer_options();
   if (o.is_null()) return t;
@@ -122,7 +151,7 @@ Suite suite_from_json(const json& j) {
   for (const auto& [key, value] : j.items()) {
     const std::string k = key;
     if (k != "name" && k != "models" && k != "kernels" && k != "metrics" && k != "batch" &&
-        k != "options") {
+        k != "options" && k != "optimizations") {
       throw ValueError("suite." + k + " is not a field of a suite; the fields are " +
                        kSuiteFields);
     }
@@ -160,10 +189,17 @@ Suite suite_from_json(const json& j) {
   }
 
   const json& models = array_field(j, "models", true);
+  std::vector<std::string> model_names;  // as the report names them
   for (std::size_t i = 0; i < models.size(); ++i) {
     // Checked now, kept as given, so a zoo model is reported as one.
-    (void)resolve_model(models[i], "suite.models[" + std::to_string(i) + "]");
+    const json spec = resolve_model(models[i], "suite.models[" + std::to_string(i) + "]");
+    model_names.push_back(spec.value("name", std::string()));
     s.models.push_back(models[i]);
+  }
+  const json& optimizations = array_field(j, "optimizations", false);
+  for (std::size_t i = 0; i < optimizations.size(); ++i) {
+    s.optimizations.push_back(
+        optimization_from_json(optimizations[i], model_names, "suite.optimizations[" + std::to_string(i) + "]"));
   }
   const json& kernels = array_field(j, "kernels", false);
   for (std::size_t i = 0; i < kernels.size(); ++i) {
@@ -463,6 +499,19 @@ SuiteReport make_suite_report(const Suite& suite, const std::vector<SuitePointRe
     return Recommendation{use, "", true,
                           std::string("not decided: add ") + metric + " to the suite's metrics"};
   };
+  for (const auto& o : suite.optimizations) {
+    const auto find = [&](const std::string& name) {
+      return std::find_if(r.models.begin(), r.models.end(),
+                          [&](const ModelBenchmark& b) { return b.name == name; });
+    };
+    const auto base = find(o.base), optimized = find(o.optimized);
+    if (base == r.models.end() || optimized == r.models.end()) {
+      r.optimizations_not_measured.push_back(o.optimized + " against " + o.base);
+    } else {
+      r.optimizations.push_back(compare_optimization(*base, *optimized));
+    }
+  }
+
   Recommendation latency = lowest(r.summary, "latency-critical", "latency_ms",
                                   " (a single run, not a significance test)");
   if (latency.model.empty()) latency = missing("latency-critical", "latency_ms");

@@ -82,6 +82,15 @@ json to_json(const SuiteReport& r) {
                                {"measured", rec.measured},
                                {"reason", rec.reason}});
   }
+  // Each pair by its models' names (their rows are under "models"), then compare_optimization's
+  // ratios and sentences.
+  json optimizations = json::array();
+  for (const auto& o : r.optimizations) {
+    json row = to_json(o);
+    row["base"] = o.base.name;
+    row["optimized"] = o.optimized.name;
+    optimizations.push_back(std::move(row));
+  }
   return {{"tool", "perflab"},
           {"kind", "suite"},
           {"name", r.name},
@@ -99,6 +108,8 @@ json to_json(const SuiteReport& r) {
           {"summary", summary},
           {"recommendations", recommendations},
           {"accuracy", r.accuracy},
+          {"optimizations", optimizations},
+          {"optimizations_not_measured", r.optimizations_not_measured},
           {"energy_note", energy_note()},
           {"complete", r.complete},
           {"points_done", r.points_done},
@@ -170,6 +181,29 @@ std::string suite_report_markdown(const SuiteReport& r) {
   for (const auto& rec : r.recommendations) {
     md << "- **" << rec.use << "**: " << (rec.model.empty() ? "none" : rec.model) << ". "
        << rec.reason << "\n";
+  }
+
+  if (!r.optimizations.empty() || !r.optimizations_not_measured.empty()) {
+    md << "\n## Optimized against base\n\n";
+    if (!r.optimizations.empty()) {
+      md << "Ratios of one run each (the timed ones are medians); above 1 means more.\n\n"
+            "| optimized | base | speedup (base latency / optimized) | throughput ratio "
+            "(optimized / base) | peak memory ratio | size ratio | FLOPs ratio | accuracy "
+            "retention |\n|---|---|---|---|---|---|---|---|\n";
+      for (const auto& o : r.optimizations) {
+        md << "| " << o.optimized.name << " | " << o.base.name << " | " << num(o.speedup) << "x | "
+           << num(o.throughput_ratio) << "x | " << num(o.memory_ratio) << "x | "
+           << num(o.size_ratio) << "x | " << num(o.flops_ratio) << "x | not measured |\n";
+      }
+      md << "\n";
+      for (const auto& o : r.optimizations) {
+        for (const auto& sentence : o.recommendations) md << "- " << sentence << "\n";
+      }
+    }
+    for (const auto& pair : r.optimizations_not_measured) {
+      md << "- " << pair << ": not compared, a model of the pair was not measured (the run "
+         << "stopped before it)\n";
+    }
   }
 
   md << "\n## Notes\n\n- Accuracy: " << r.accuracy << ".\n";

@@ -28,6 +28,12 @@ struct SuiteKernel {
 // (default_profile_timer_options: small, so a suite of the zoo answers in seconds).
 TimerOptions default_suite_timer_options();
 
+// One optimized model against its base, both named as models of the suite (the name in the
+// zoo or the spec's "name"): the report adds compare_optimization's ratios and sentences.
+struct SuiteOptimization {
+  std::string base, optimized;
+};
+
 struct Suite {
   std::string name;
   std::vector<nlohmann::json> models;  // as given: zoo names or specs (checked by resolve_model)
@@ -35,15 +41,17 @@ struct Suite {
   std::vector<std::string> metrics;    // model_metrics() names, at least one
   std::size_t batch = 0;               // 0: each spec's own batch
   TimerOptions timer = default_suite_timer_options();
+  std::vector<SuiteOptimization> optimizations;  // may be empty
 };
 
 // From {name, models: [zoo name | spec], kernels?: [{op, variant?, n}], metrics: [...],
-// batch?, options?: {warmup, samples, min_sample_ms, max_total_ms}}. At least one model or
-// kernel. ValueError naming the field and what is allowed:
+// batch?, options?: {warmup, samples, min_sample_ms, max_total_ms}, optimizations?: [{base,
+// optimized}]}. At least one model or kernel. ValueError naming the field and what is allowed:
 //   suite.models[1]: unknown zoo model "resnet"; the zoo has ...
 //   suite.metrics[0]: unknown metric "speed"; the metrics are ...
 //   suite.kernels[0].n must be a positive integer, got "big"
 //   suite.colour is not a field of a suite; the fields are name, models, ...
+//   suite.optimizations[0].base must name one of the suite's models (a, b), got "c"
 Suite suite_from_json(const nlohmann::json& json);
 // spec_from_text's twin for suite files: ValueError "suite is not valid JSON: ..." first.
 Suite suite_from_text(std::string_view text);
@@ -107,6 +115,10 @@ struct SuiteReport {
   std::vector<MetricSummary> summary;
   std::vector<Recommendation> recommendations;
   std::string accuracy;  // kAccuracyNotMeasured
+  // The suite's optimized-against-base pairs whose two models were measured, in suite order;
+  // a pair with a model not measured (a cancelled run) is named in optimizations_not_measured.
+  std::vector<OptimizationComparison> optimizations;
+  std::vector<std::string> optimizations_not_measured;  // "mlp_small against mlp_784"
   bool complete = true;  // false: built from the points measured before a cancel
   std::size_t points_done = 0, points_total = 0;
 };
@@ -126,8 +138,10 @@ SuiteReport run_suite(const Suite& suite, std::string_view version,
 
 // The report three ways. JSON: {tool: "perflab", kind: "suite", name, system, metrics
 // (MetricInfo objects), batch, options, models, kernels, summary, recommendations, accuracy,
-// energy_note, complete, points_done, points_total}. Markdown: headings System, Models,
-// Kernels, Best per metric, Recommendations, Notes. CSV: one row per model and per kernel,
+// optimizations (to_json(OptimizationComparison) with base and optimized as names),
+// optimizations_not_measured, energy_note, complete, points_done, points_total}. Markdown:
+// headings System, Models, Kernels, Best per metric, Recommendations, Optimized against base
+// (when the suite names pairs), Notes. CSV: one row per model and per kernel,
 // a header row first, the energy column named by kEnergyEstimateLabel.
 nlohmann::json to_json(const SuiteReport& report);
 std::string suite_report_markdown(const SuiteReport& report);

@@ -38,6 +38,25 @@ export function suiteControls({ models, metrics }) {
       default: true,
       ...(i === 0 ? { validate: none(metricIds, 'metric') } : {}),
     })),
+    // The original course's "optimized model against its base": core's ratios and advice for a
+    // pair of the ticked models (the zoo has no pruned or quantized twins, so the pair is the
+    // student's choice).
+    {
+      id: 'optimized',
+      type: 'select',
+      label: 'Optimized model',
+      default: '',
+      options: [{ value: '', label: 'none' }, ...models.map((m) => ({ value: m.name, label: m.name }))],
+    },
+    {
+      id: 'base',
+      type: 'select',
+      label: 'against base',
+      default: '',
+      options: [{ value: '', label: 'none' }, ...models.map((m) => ({ value: m.name, label: m.name }))],
+      validate: (base, values) => optimizationProblem(values, models),
+      hint: 'Pick an optimized model and its base to add core’s comparison of the two (speedup, memory, size and FLOPs ratios, advice) to the report; accuracy retention is not measured.',
+    },
     {
       id: 'batch',
       type: 'number',
@@ -51,6 +70,19 @@ export function suiteControls({ models, metrics }) {
   ];
 }
 
+/** What is wrong with the optimized/base choice, or null (both none is fine). */
+export function optimizationProblem(values, models) {
+  const { optimized, base } = values;
+  if (!optimized && !base) return null;
+  if (!optimized || !base) return 'choose both the optimized model and its base, or none for neither';
+  if (optimized === base) return 'the optimized model and its base must differ';
+  for (const name of [optimized, base]) {
+    const i = models.findIndex((m) => m.name === name);
+    if (i < 0 || !values[modelId(i)]) return `tick ${name} above to compare it`;
+  }
+  return null;
+}
+
 /** The suite the controls describe: the ticked models and metrics in core's order. */
 export function suiteOf(values, { models, metrics }, { quick } = {}) {
   const suite = {
@@ -59,6 +91,7 @@ export function suiteOf(values, { models, metrics }, { quick } = {}) {
     metrics: metrics.filter((_, i) => values[metricId(i)]).map((m) => m.name),
   };
   if (values.batch) suite.batch = values.batch;
+  if (values.optimized && values.base) suite.optimizations = [{ base: values.base, optimized: values.optimized }];
   if (quick) suite.options = { ...QUICK_SUITE_OPTIONS };
   return suite;
 }

@@ -85,6 +85,10 @@ export function suiteSpec(lists) {
         'tracking allocator; parameters, size and FLOPs are counted. Then core writes the report, the same one ' +
         '<code>perflab suite SUITE.json --markdown</code> prints: the system it ran on, every model with its ' +
         'timed values as median (mean ± spread), the best model per metric, recommendations, and what was not measured.',
+      'Pick an optimized model and its base to add the original course’s comparison of the two: speedup, throughput, ' +
+        'peak memory, size and FLOPs as ratios, and advice. The zoo has no pruned or quantized twins, so any two ' +
+        'ticked models will do to see how the comparison reads; accuracy retention is reported as not measured, ' +
+        'never simulated.',
     ],
     quickNote: `Quick mode (?quick=1): each model timed with ${QUICK_SUITE_OPTIONS.samples} samples of at least ${QUICK_SUITE_OPTIONS.min_sample_ms} ms, so the latencies are rough.`,
     controls: suiteControls(lists),
