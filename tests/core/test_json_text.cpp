@@ -61,11 +61,24 @@ TEST_CASE("no message of the JSON library's own reaches the reader") {
       CHECK(message.find("json.exception") == std::string::npos);
     }
   }
+  // A lone surrogate escape: a sentence with its place, not the library's code point ranges.
   CHECK_THROWS_WITH_AS(parse_json_text("\"\\uD800\"", "ANSWER_JSON"),
-                       "ANSWER_JSON is not valid JSON: parse error at line 1, column 8: syntax "
-                       "error while parsing value - invalid string: surrogate U+D800..U+DBFF "
-                       "must be followed by U+DC00..U+DFFF; last read: '\"\\uD800\"'",
+                       "ANSWER_JSON is not valid JSON: the escape \\uD800 at line 1, column 2 is "
+                       "the first half of a UTF-16 surrogate pair, and no second half (\\uDC00 "
+                       "to \\uDFFF) follows it; write the character itself, or both halves",
                        ValueError);
+  CHECK_THROWS_WITH_AS(parse_json_text("{\"a\\\"\": \"x\\uDC01y\"}", "suite"),
+                       "suite is not valid JSON: the escape \\uDC01 at line 1, column 11 is the "
+                       "second half of a UTF-16 surrogate pair with no first half (\\uD800 to "
+                       "\\uDBFF) before it; write the character itself, or both halves",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(parse_json_text("[\"\\uD83D\\u0041\"]", "spec"),
+                       "spec is not valid JSON: the escape \\uD83D at line 1, column 3 is the "
+                       "first half of a UTF-16 surrogate pair, and no second half (\\uDC00 to "
+                       "\\uDFFF) follows it; write the character itself, or both halves",
+                       ValueError);
+  // A whole pair parses.
+  CHECK(parse_json_text("\"\\uD83D\\uDE00\"", "spec") == nlohmann::json("\xF0\x9F\x98\x80"));
 }
 
 TEST_CASE("text nested deeper than the limit is refused before it is parsed") {

@@ -69,6 +69,65 @@ std::string number_out_of_range(std::string_view text) {
   return {};
 }
 
+int hex4(std::string_view text, std::size_t at) {
+  if (at + 4 > text.size()) return -1;
+  int value = 0;
+  for (std::size_t k = at; k < at + 4; ++k) {
+    const char c = text[k];
+    const int digit = c >= '0' && c <= '9'   ? c - '0'
+                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                      : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                             : -1;
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+// The first \u escape in a string that is half of a UTF-16 surrogate pair without its other
+// half (the library's "surrogate U+D800..U+DBFF must be followed by ..."), as a sentence with
+// its position. Empty when there is none.
+std::string lone_surrogate(std::string_view text) {
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (!in_string) {
+      in_string = c == '"';
+      continue;
+    }
+    if (c == '"') {
+      in_string = false;
+    } else if (c == '\\' && i + 1 < text.size()) {
+      if (text[i + 1] != 'u') {
+        ++i;  // a one-character escape, such as a quote or a backslash
+        continue;
+      }
+      const int code = hex4(text, i + 2);
+      const std::string escape(text.substr(i, 6));
+      const bool high = code >= 0xD800 && code <= 0xDBFF;
+      const bool low = code >= 0xDC00 && code <= 0xDFFF;
+      if (high) {
+        const bool paired = i + 7 < text.size() && text[i + 6] == '\\' && text[i + 7] == 'u' &&
+                            hex4(text, i + 8) >= 0xDC00 && hex4(text, i + 8) <= 0xDFFF;
+        if (!paired) {
+          return "the escape " + escape + " at " + line_and_column(text, i) +
+                 " is the first half of a UTF-16 surrogate pair, and no second half (\\uDC00 to "
+                 "\\uDFFF) follows it; write the character itself, or both halves";
+        }
+        i += 11;  // both halves
+        continue;
+      }
+      if (low) {
+        return "the escape " + escape + " at " + line_and_column(text, i) +
+               " is the second half of a UTF-16 surrogate pair with no first half (\\uD800 to "
+               "\\uDBFF) before it; write the character itself, or both halves";
+      }
+      i += 5;
+    }
+  }
+  return {};
+}
+
 // The library's message without its "[json.exception.parse_error.101] " prefix: the rest
 // ("parse error at line 1, column 15: syntax error while parsing ...") reads as a sentence.
 std::string without_prefix(std::string message) {
@@ -125,7 +184,10 @@ json parse_json_text(std::string_view text, const std::string& what) {
   try {
     return json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
-    fail(what, without_prefix(e.what()));
+    // A lone surrogate escape: the library's text is about code point ranges; say where it is.
+    const std::string surrogate =
+        std::string(e.what()).find("surrogate") != std::string::npos ? lone_surrogate(text) : "";
+    fail(what, surrogate.empty() ? without_prefix(e.what()) : surrogate);
   } catch (const json::out_of_range& e) {
     // 406: a number the library read as infinite. Its message has no position; find it.
     const std::string reason = number_out_of_range(text);
