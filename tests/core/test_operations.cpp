@@ -46,7 +46,9 @@ void check_rates(const OperationMeasurement& m) {
   CHECK(finite_positive(m.gflops_per_s));
   CHECK(finite_positive(m.gb_per_s));
   CHECK(finite_positive(m.ns_per_element));
-  CHECK(m.stats.samples >= 2);
+  // Two samples fit the 30 ms budget on an idle machine; under a sanitizer on a busy one a
+  // single call can outlast it, and then the Timer stops after one sample and says so.
+  CHECK((m.stats.samples >= 2 || m.stats.warning.find("budget") != std::string::npos));
   CHECK(m.gflops_per_s == doctest::Approx(m.flops / (m.stats.median_ms * 1e6)));
   CHECK(m.intensity == doctest::Approx(m.flops / m.bytes));
 }
