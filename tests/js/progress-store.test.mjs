@@ -1,8 +1,10 @@
 // Protects the student's saved progress: what counts as a valid progress object (and the
 // message for each kind of malformed one), that import refuses bad files without changing
-// anything, that exports round-trip, that corrupt saved entries are kept aside rather than
-// destroyed, that the version-migration hook runs its steps in order, that a version 1 save
-// still loads, and that a new identity (another seed) keeps the earlier progress aside.
+// anything, that exports round-trip, that corrupt saved progress is kept aside rather than
+// destroyed (one bad entry costs only itself: the readable ones load, the bad ones can be
+// repaired for a re-graded restore), that the version-migration hook runs its steps in
+// order, that a version 1 save still loads, and that a new identity (another seed) keeps the
+// earlier progress aside.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -16,6 +18,8 @@ import {
   exportFileName,
   migrateProgress,
   parseProgress,
+  repairEntry,
+  salvageProgress,
   validateProgress,
 } from '../../web/src/state/progress-store.js';
 
@@ -223,14 +227,146 @@ test('a corrupt saved entry is kept aside under another key and the student is t
   assert.ok(store.notice.includes(asideKey));
   assert.equal(store.corrupt.key, asideKey);
   assert.equal(store.corrupt.text, '{"version":1,"seed":"oops"');
+  assert.equal(store.corrupt.entries, null);
 });
 
-test('a saved entry with wrong field types is kept aside too, with the problem named', () => {
-  const bad = JSON.stringify({ version: 1, seed: 3, exercises: { a: entry({ attempts: 'many' }) } });
+test('one bad entry in saved progress keeps the others: only its id is named, the whole text is kept aside', () => {
+  const saved = valid();
+  saved.exercises['profiling.roofline-bound'] = entry({ attempts: 'many', last_answer: { choice: 1 } });
+  const bad = JSON.stringify(saved);
   const storage = new MemoryStorage({ [STORAGE_KEY]: bad });
   const store = createProgressStore({ storage, seed: () => 5, now: fixedNow });
-  assert.equal(storage.getItem(`${CORRUPT_KEY_PREFIX}2025-01-02T03:04:05.000Z`), bad);
-  assert.ok(store.notice.includes('exercises["a"].attempts is the string "many"'));
+  const asideKey = `${CORRUPT_KEY_PREFIX}2025-01-02T03:04:05.000Z`;
+  // The same seed (the same variants) and every readable entry with its points.
+  assert.equal(store.seed, 123456789);
+  const { 'profiling.roofline-bound': _gone, ...others } = valid().exercises;
+  assert.deepEqual(store.progress.exercises, others);
+  assert.equal(store.entry('profiling.linear-params').best_score, 10);
+  // The text as it was, bad entry included, is kept; the saved progress is the readable part.
+  assert.equal(storage.getItem(asideKey), bad);
+  assert.deepEqual(JSON.parse(storage.getItem(STORAGE_KEY)), store.progress);
+  assert.deepEqual(store.corrupt, {
+    key: asideKey,
+    text: bad,
+    problems: ['exercises["profiling.roofline-bound"].attempts is the string "many", it must be a whole number ≥ 0'],
+    entries: ['profiling.roofline-bound'],
+  });
+  assert.equal(
+    store.notice,
+    '1 saved exercise entry could not be read: profiling.roofline-bound (exercises["profiling.roofline-bound"].attempts is the string "many", it must be a whole number ≥ 0); the other 3 were loaded. ' +
+      `The saved progress as it was, unreadable entry included, is kept unchanged in this browser's storage under "${asideKey}".`,
+  );
+  // The next visit reads the repaired save without a notice; the copy stays aside.
+  const again = createProgressStore({ storage, seed: () => 6, now: fixedNow });
+  assert.equal(again.notice, null);
+  assert.equal(again.seed, 123456789);
+  assert.equal(storage.getItem(asideKey), bad);
+});
+
+test('several bad entries, in a version 1 save too, are each named and the rest loaded', () => {
+  const v1 = {
+    version: 1,
+    seed: 9,
+    exercises: {
+      good: { attempts: 1, solved: false, best_score: 0, last_answer: { value: 3 }, code: null },
+      worse: { attempts: 1, solved: 'yes', best_score: 0, last_answer: null, code: null },
+      worst: 'not an entry',
+    },
+  };
+  const { progress, unreadable } = salvageProgress(JSON.stringify(v1));
+  assert.equal(progress.seed, 9);
+  assert.equal(progress.course, null);
+  assert.deepEqual(Object.keys(progress.exercises), ['good']);
+  assert.deepEqual(progress.exercises.good.best_answer, { value: 3 });
+  assert.deepEqual(unreadable.map((u) => [u.id, u.problems]), [
+    ['worse', ['exercises["worse"].solved is the string "yes", it must be true or false']],
+    ['worst', ['exercises["worst"] is the string "not an entry", it must be an object']],
+  ]);
+  const store = createProgressStore({ storage: new MemoryStorage({ [STORAGE_KEY]: JSON.stringify(v1) }), seed: () => 5, now: fixedNow });
+  assert.deepEqual(store.corrupt.entries, ['worse', 'worst']);
+  assert.match(store.notice, /^2 saved exercise entries could not be read: worse, worst \(/);
+  assert.match(store.notice, /the other 1 was loaded/);
+});
+
+test('a malformed top level still sets the whole save aside and starts fresh', () => {
+  for (const bad of [
+    JSON.stringify({ ...valid(), seed: 'oops' }),
+    JSON.stringify({ ...valid(), exercises: [] }),
+    JSON.stringify({ ...valid(), version: 9 }),
+    JSON.stringify([valid()]),
+  ]) {
+    const storage = new MemoryStorage({ [STORAGE_KEY]: bad });
+    const store = createProgressStore({ storage, seed: () => 5, now: fixedNow });
+    assert.equal(store.seed, 5, bad);
+    assert.deepEqual(store.progress.exercises, {});
+    assert.equal(storage.getItem(`${CORRUPT_KEY_PREFIX}2025-01-02T03:04:05.000Z`), bad);
+    assert.equal(store.corrupt.entries, null);
+    assert.match(store.notice, /^Your saved progress could not be read \(.+\)\. It was kept unchanged .+, and a fresh start was made \(new exercise variants, no points yet\)\.$/);
+  }
+});
+
+test('when a save with one bad entry cannot be set aside, the readable part loads but nothing is overwritten at load', () => {
+  const saved = valid();
+  saved.exercises.x = 7;
+  const bad = JSON.stringify(saved);
+  const storage = new MemoryStorage({ [STORAGE_KEY]: bad });
+  storage.setItem = () => {
+    throw new Error('QuotaExceededError');
+  };
+  const store = createProgressStore({ storage, seed: () => 5, now: fixedNow });
+  assert.equal(storage.map.get(STORAGE_KEY), bad);
+  assert.equal(store.seed, 123456789);
+  assert.deepEqual(store.corrupt.entries, ['x']);
+  assert.equal(store.corrupt.key, STORAGE_KEY);
+  assert.match(store.notice, /could not be set aside; download it before you continue/);
+});
+
+test('repairEntry keeps each field of a bad entry that is valid on its own; counts start at what the answers imply', () => {
+  const bad = {
+    attempts: 'two',
+    solved: true,
+    best_score: 999,
+    best_answer: { value: 3 },
+    best_code: 7,
+    last_answer: { value: 'x' },
+    code: 'function f() {}',
+    hints_used: 1,
+    extra: true,
+  };
+  assert.deepEqual(repairEntry('e', bad), {
+    attempts: 1,
+    solved: true,
+    best_score: 999,
+    best_answer: { value: 3 },
+    best_code: null,
+    last_answer: null,
+    code: 'function f() {}',
+    hints_used: 1,
+  });
+  assert.equal(repairEntry('e', { ...bad, hints_used: 3 }).attempts, 3);
+  assert.equal(repairEntry('e', { ...bad, attempts: 4 }).attempts, 4);
+  // Nothing worth restoring, or not an entry at all.
+  assert.equal(repairEntry('e', { attempts: 'two', best_answer: 'x' }), null);
+  assert.equal(repairEntry('e', 'text'), null);
+  assert.equal(repairEntry('', { ...bad, attempts: 1 }), null);
+});
+
+test('restoreEntries adds entries only where the progress has none, saves, and re-renders', () => {
+  const storage = new MemoryStorage();
+  const store = createProgressStore({ storage, seed: () => 1 });
+  store.update('a', { attempts: 2, last_answer: { value: 1 } });
+  const heard = [];
+  store.subscribe((_p, d) => heard.push(d.reason));
+  const added = store.restoreEntries({ a: entry({ attempts: 9 }), b: entry({ best_answer: { value: 2 } }) });
+  assert.deepEqual(added, ['b']);
+  assert.equal(store.entry('a').attempts, 2);
+  assert.deepEqual(store.entry('b').best_answer, { value: 2 });
+  assert.deepEqual(JSON.parse(storage.getItem(STORAGE_KEY)).exercises.b, entry({ best_answer: { value: 2 } }));
+  assert.deepEqual(heard, ['replace']);
+  assert.deepEqual(store.restoreEntries({ b: entry() }), []);
+  assert.throws(() => store.restoreEntries({ c: entry({ attempts: -1 }) }), /progress restore refused: exercises\["c"\]\.attempts is the number -1/);
+  assert.throws(() => store.restoreEntries(null), /restoreEntries: entries must be an object keyed by exercise id, got null/);
+  assert.equal(store.entry('c').attempts, 0);
 });
 
 test('when the corrupt entry cannot be set aside it is not overwritten at load', () => {

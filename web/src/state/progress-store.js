@@ -7,11 +7,16 @@
 // grading or rendering (exercises/engine.js), re-grading an import (web/src/grading/).
 
 import {
+  ENTRY_FIELDS,
+  MAX_SUBMISSION_DEPTH,
+  MIGRATIONS,
   SUBMISSION_FORMAT,
   SUBMISSION_VERSION,
   buildSubmission,
   emptyEntry,
   entryProblems,
+  isObject,
+  jsonTextDepth,
   migrateSubmission,
   parseSubmission,
   submissionFileName,
@@ -58,6 +63,78 @@ export function parseProgress(text) {
   return { progress: submission, problems };
 }
 
+/**
+ * Reads saved progress entry by entry, so that one bad entry does not cost the student every
+ * other one: `{progress, problems, unreadable}`. A text that parses whole gives its progress
+ * and `unreadable: []`. When only some exercise entries are malformed, `progress` holds the
+ * others and `unreadable` lists `{id, problems, repaired}` for each bad one (`repaired`: see
+ * repairEntry). Text that is not JSON, or whose top level (format, version, seed, course,
+ * student) is malformed, gives a null progress and `unreadable: null`: without a readable
+ * seed no entry can be told apart from another student's variant.
+ */
+export function salvageProgress(text) {
+  const whole = parseProgress(text);
+  if (whole.progress) return { ...whole, unreadable: [] };
+  const none = { ...whole, unreadable: null };
+  // parseProgress refused too deep a text before parsing it; so does this.
+  if (typeof text !== 'string' || jsonTextDepth(text) > MAX_SUBMISSION_DEPTH) return none;
+  let obj;
+  try {
+    obj = JSON.parse(text);
+  } catch {
+    return none;
+  }
+  if (!isObject(obj) || !isObject(obj.exercises)) return none;
+  const top = migrateProgress({ ...obj, exercises: {} });
+  if (!top.progress) return none;
+  const readable = [];
+  const unreadable = [];
+  for (const [id, raw] of Object.entries(obj.exercises)) {
+    // Object.fromEntries defines the key, so an id such as "__proto__" stays an entry.
+    const one = migrateProgress({ ...obj, exercises: Object.fromEntries([[id, raw]]) });
+    if (one.progress) readable.push([id, one.progress.exercises[id]]);
+    else unreadable.push({ id, problems: one.problems, repaired: repairEntry(id, migratedEntry(obj, id, raw)) });
+  }
+  const progress = { ...top.progress, exercises: Object.fromEntries(readable) };
+  // Each part is valid on its own, so the whole is; checked anyway, as the store trusts it.
+  if (validateProgress(progress).length) return none;
+  return { progress, problems: whole.problems, unreadable };
+}
+
+// One entry of an older version's file brought to the current version, unvalidated, so that
+// repairEntry reads the same fields a valid entry would have.
+function migratedEntry(obj, id, raw) {
+  let current = { ...obj, exercises: Object.fromEntries([[id, raw]]) };
+  while (Number.isInteger(current.version) && current.version < SUBMISSION_VERSION && MIGRATIONS[current.version]) {
+    current = MIGRATIONS[current.version](current);
+  }
+  return current?.exercises?.[id];
+}
+
+/**
+ * What can be restored of an unreadable entry: every field that is valid on its own; a count
+ * that is not starts at the least the readable fields imply (a saved answer took an attempt,
+ * a hint followed a failed one). best_score and solved are the file's claim, which only the
+ * re-grade replaces (the page restores through regradeImport). Null when the entry is not an
+ * object or holds no answer, code or attempt worth restoring.
+ */
+export function repairEntry(id, entry) {
+  if (typeof id !== 'string' || !isObject(entry)) return null;
+  // A huge attempt count lets each other field be judged alone (hints_used ≤ attempts, no
+  // solved entry with 0 attempts); attempts is judged with every other field empty.
+  const judgedWith = { ...emptyEntry(), attempts: Number.MAX_SAFE_INTEGER };
+  const repaired = emptyEntry();
+  for (const key of ENTRY_FIELDS) {
+    if (!(key in entry)) continue;
+    const probe = key === 'attempts' ? emptyEntry() : judgedWith;
+    if (entryProblems(id, { ...probe, [key]: entry[key] }).length === 0) repaired[key] = entry[key];
+  }
+  const answered = repaired.best_answer !== null || repaired.last_answer !== null || repaired.solved;
+  repaired.attempts = Math.max(repaired.attempts, repaired.hints_used, answered ? 1 : 0);
+  const worth = repaired.attempts > 0 || repaired.code !== null || repaired.best_code !== null;
+  return worth && entryProblems(id, repaired).length === 0 ? repaired : null;
+}
+
 /** What is kept of a submission: everything but the fields written at export time. */
 export function keptProgress(submission) {
   const { bank_version: _b, page_version: _p, machine: _m, exported_at: _e, ...rest } = submission;
@@ -89,8 +166,11 @@ export function createProgressStore({ storage = safeLocalStorage(), seed = rando
     }
   };
 
-  // Load once: valid → use it; corrupt → keep the raw text aside under another key (never
-  // destroy what we cannot read: the student may still recover it), start fresh.
+  // Load once: valid → use it. Some entries unreadable → use the others (same seed, so the
+  // same variants and the points they earned), and keep the whole raw text aside under
+  // another key, bad entries included. Nothing readable (not JSON, a malformed top level) →
+  // keep the raw text aside and start fresh. Never destroy what we cannot read: the student
+  // may still recover it (restoreEntries, or the text downloaded).
   let raw = null;
   let corrupt = null;
   try {
@@ -101,18 +181,27 @@ export function createProgressStore({ storage = safeLocalStorage(), seed = rando
   if (!storage) notice = 'This browser does not let the page save progress; use Export before you leave.';
   let mayOverwrite = raw === null;
   if (raw !== null) {
-    const { progress: loaded, problems } = parseProgress(raw);
-    if (loaded) progress = loaded;
+    const { progress: loaded, problems, unreadable } = salvageProgress(raw);
+    if (loaded && unreadable.length === 0) progress = loaded;
     else {
+      const entries = loaded ? unreadable.map((u) => u.id) : null;
       const key = `${CORRUPT_KEY_PREFIX}${now().toISOString()}`;
+      const what = loaded ? unreadableSentence(unreadable, Object.keys(loaded.exercises).length) : `Your saved progress could not be read (${problems.join('; ')}).`;
       try {
         storage.setItem(key, raw);
         mayOverwrite = true;
-        corrupt = { key, text: raw, problems };
-        notice = `Your saved progress could not be read (${problems.join('; ')}). It was kept unchanged in this browser's storage under "${key}", and a fresh start was made.`;
+        corrupt = { key, text: raw, problems, entries };
+        notice = loaded
+          ? `${what} The saved progress as it was, unreadable ${entries.length === 1 ? 'entry' : 'entries'} included, is kept unchanged in this browser's storage under "${key}".`
+          : `${what} It was kept unchanged in this browser's storage under "${key}", and a fresh start was made (new exercise variants, no points yet).`;
       } catch {
-        corrupt = { key: STORAGE_KEY, text: raw, problems };
-        notice = `Your saved progress could not be read (${problems.join('; ')}) and could not be set aside; download it before you continue, or it is replaced by your next answer.`;
+        corrupt = { key: STORAGE_KEY, text: raw, problems, entries };
+        notice = `${what} It could not be set aside; download it before you continue, or it is replaced by your next answer.`;
+      }
+      if (loaded) {
+        progress = loaded;
+        // The readable part replaces the saved text only once that text is safe elsewhere.
+        if (mayOverwrite) persist();
       }
     }
   }
@@ -162,7 +251,11 @@ export function createProgressStore({ storage = safeLocalStorage(), seed = rando
     dismissNotice() {
       notice = null;
     },
-    /** `{key, text, problems}` of an unreadable saved entry found at load, else null. */
+    /**
+     * `{key, text, problems, entries}` of unreadable saved progress found at load, else null:
+     * `key` where its text is kept, `entries` the exercise ids that could not be read (the
+     * others were loaded), or null when nothing could be read.
+     */
     get corrupt() {
       return corrupt;
     },
@@ -217,6 +310,23 @@ export function createProgressStore({ storage = safeLocalStorage(), seed = rando
       return setAside;
     },
     /**
+     * Adds entries brought back from a copy set aside (already re-graded: the page restores
+     * through regradeImport), each only when this progress holds no entry for its id, so a
+     * restore never overwrites work done since. Returns the ids added.
+     */
+    restoreEntries(entries) {
+      if (!isObject(entries)) throw new TypeError(`restoreEntries: entries must be an object keyed by exercise id, got ${entries === null ? 'null' : typeof entries}`);
+      const fresh = Object.entries(entries).filter(([id]) => !Object.hasOwn(progress.exercises, id));
+      if (fresh.length === 0) return [];
+      const next = { ...progress, exercises: { ...progress.exercises, ...Object.fromEntries(fresh) } };
+      const problems = validateProgress(next);
+      if (problems.length) throw new TypeError(`progress restore refused: ${problems.join('; ')}`);
+      progress = next;
+      persist();
+      emit({ reason: 'replace' });
+      return fresh.map(([id]) => id);
+    },
+    /**
      * Sets who is working: `{course, student, seed}` (null course and student: practice
      * mode). The same seed keeps every exercise; another seed draws other variants, so the
      * progress so far is first kept aside in this browser (ASIDE_KEY_PREFIX + time) when it
@@ -251,6 +361,18 @@ export function createProgressStore({ storage = safeLocalStorage(), seed = rando
       return () => listeners.delete(fn);
     },
   };
+}
+
+// "2 saved exercise entries could not be read: a.b, c.d (the problems, each naming its
+// entry); the other 5 were loaded." Long lists are cut: the notice must stay readable.
+function unreadableSentence(unreadable, loadedCount) {
+  const n = unreadable.length;
+  const ids = unreadable.map((u) => u.id);
+  const problems = unreadable.flatMap((u) => u.problems);
+  const listed = `${ids.slice(0, 10).join(', ')}${n > 10 ? ` and ${n - 10} more` : ''}`;
+  const why = `${problems.slice(0, 3).join('; ')}${problems.length > 3 ? `; and ${problems.length - 3} more problems` : ''}`;
+  const others = loadedCount === 0 ? 'no other entry was saved' : `the other ${loadedCount} ${loadedCount === 1 ? 'was' : 'were'} loaded`;
+  return `${n} saved exercise ${n === 1 ? 'entry' : 'entries'} could not be read: ${listed} (${why}); ${others}.`;
 }
 
 /** localStorage when the page may use it, else null (private modes can throw on access). */
