@@ -7,6 +7,7 @@
 
 import { labOf } from '../lab/client.js';
 import { submissionFileName } from '../state/submission.js';
+import { showBanner } from '../ui/banner.js';
 import { downloadText } from '../ui/download.js';
 import { h, nextId, setChildren } from '../ui/dom.js';
 import { fetchCourseJson, setCurrentCourse } from './course.js';
@@ -70,13 +71,6 @@ export async function setupIdentity({ bridge, store, slot, banner, fetchImpl = g
 
 /** The course as a submission records it: no salt (docs/SUBMISSION.md). */
 const publicCourse = (course) => ({ id: course.id, title: course.title, chapters: [...course.chapters] });
-
-function showBanner(banner, text, kind = 'error') {
-  if (!banner) return;
-  banner.className = `note ${kind}`;
-  banner.textContent = text;
-  banner.hidden = false;
-}
 
 function renderPractice(slot, store) {
   const saved = store.student && store.course ? ` · saved work of ${store.student.id} in ${store.course.title}` : '';
