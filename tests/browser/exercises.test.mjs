@@ -4,7 +4,9 @@
 // variant shown on the page; hints unlock after a failed attempt; an endless loop is stopped
 // at the time limit while the page stays responsive; progress (seed, answers, attempts,
 // scores, code) survives a reload; a malformed import is refused and changes nothing; an
-// export imports back; an unreadable saved entry is kept aside and reported.
+// export imports back; unreadable saved progress is announced at the top of the page, one bad
+// entry costing only itself (named, downloadable, restorable re-graded) and a save that cannot
+// be read at all kept aside whole.
 // Needs `npx vite build` first (and the wasm build PERFLAB_WASM_DIR points at).
 
 import assert from 'node:assert/strict';
@@ -336,24 +338,96 @@ test('an exported file imports back into a fresh start: same seed, variants and 
   assert.match(await card(CODE).locator('.cm-content').textContent(), /a draft typed after the last run/);
 });
 
-test('an unreadable saved entry is kept aside, the student is told, and it can be downloaded', async () => {
+// Where the header's progress notice sits: its top in page coordinates (a reload may keep
+// the scroll position), the first exercise card's, and the window's height.
+const noticePlace = () =>
+  page.evaluate((firstCard) => {
+    const top = (el) => el.getBoundingClientRect().top + window.scrollY;
+    return {
+      notice: top(document.querySelector('header [data-role="progress-notice"]')),
+      card: top(document.querySelector(`article[data-exercise-id="${firstCard}"]`)),
+      viewport: window.innerHeight,
+    };
+  }, CHAPTER[0][0]);
+
+const corruptCopies = () =>
+  page.evaluate(() =>
+    Object.keys(localStorage)
+      .filter((k) => k.startsWith('perflab.progress.corrupt.'))
+      .sort()
+      .map((k) => localStorage.getItem(k)),
+  );
+
+test('one unreadable saved entry costs only itself: the notice at the top names it, Download and a re-graded Restore work', async () => {
+  const good = JSON.parse(await savedProgress());
+  const earned = (await summary()).earned;
+  assert.ok(good.exercises[NUMERIC].solved && earned >= 10);
+  const paramsBefore = await params(NUMERIC);
+  // An unreadable count, and a score the page must not take from the damaged save.
+  const bad = JSON.stringify({ ...good, exercises: { ...good.exercises, [NUMERIC]: { ...good.exercises[NUMERIC], attempts: 'two', best_score: 999 } } });
+  await page.evaluate(([key, text]) => localStorage.setItem(key, text), [STORAGE_KEY, bad]);
+  await page.reload();
+  await waitForCards();
+
+  const notice = page.locator('header [data-role="progress-notice"]');
+  assert.equal(await notice.isVisible(), true);
+  const place = await noticePlace();
+  assert.ok(place.notice < place.viewport && place.notice < place.card, JSON.stringify(place));
+  const text = await notice.textContent();
+  assert.match(text, /^1 saved exercise entry could not be read: profiling\.linear-params \(exercises\["profiling\.linear-params"\]\.attempts is the string "two"/);
+  assert.match(text, /kept unchanged in this browser's storage under "perflab\.progress\.corrupt\.[^"]+"/);
+  // The other entries are loaded under the same seed: same variants, their points kept.
+  assert.deepEqual(await params(NUMERIC), paramsBefore);
+  assert.equal((await summary()).earned, earned - 10);
+  assert.equal((await dataOf(CHOICE)).attempts, String(good.exercises[CHOICE].attempts));
+  assert.deepEqual(await corruptCopies(), [bad]);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), notice.getByRole('button', { name: 'Download the saved copy' }).click()]);
+  assert.equal(await readFile(await download.path(), 'utf8'), bad);
+  // "Your progress" lists the copy too, for after the notice is dismissed.
+  const kept = page.locator('.pl-exercises[data-chapter="profiling"] [data-role="kept-unreadable"]');
+  assert.match(await kept.textContent(), /profiling\.linear-params can be restored/);
+
+  await notice.getByRole('button', { name: 'Restore the unreadable entries' }).click();
+  await page.waitForFunction(() => /Restored profiling\.linear-params/.test(document.querySelector('[data-role="restore-status"]')?.textContent ?? ''), null, { timeout: 20000 });
+  await waitForCards();
+  // Core's score, not the 999 the save claimed; its answer still grades as solved.
+  assert.match(await notice.locator('[data-role="restore-status"]').textContent(), /re-graded lower: .*999 → 10/);
+  const restored = await dataOf(NUMERIC);
+  assert.equal(restored.bestScore, '10');
+  assert.equal(restored.solved, 'true');
+  assert.equal((await summary()).earned, earned);
+  assert.equal(JSON.parse(await savedProgress()).exercises[NUMERIC].best_score, 10);
+  assert.equal(await notice.getByRole('button', { name: 'Restore the unreadable entries' }).count(), 0);
+  assert.doesNotMatch(await kept.textContent(), /can be restored/);
+  assert.equal(await kept.getByRole('button', { name: 'Restore' }).count(), 0);
+});
+
+test('an unreadable save is kept aside whole: the notice at the top says so, and it can be downloaded from there and from the panel', async () => {
   await page.evaluate((key) => localStorage.setItem(key, '{"version": 1, "seed": '), STORAGE_KEY);
   await page.reload();
   await waitForCards();
-  const notice = page.locator('.pl-exercises[data-chapter="profiling"] [data-role="progress-notice"]');
+  const notice = page.locator('header [data-role="progress-notice"]');
   assert.equal(await notice.isVisible(), true);
+  const place = await noticePlace();
+  assert.ok(place.notice < place.viewport && place.notice < place.card, JSON.stringify(place));
   assert.match(await notice.textContent(), /could not be read \(not valid JSON/);
-  const aside = await page.evaluate(() =>
-    Object.keys(localStorage)
-      .filter((k) => k.startsWith('perflab.progress.corrupt.'))
-      .map((k) => localStorage.getItem(k)),
-  );
-  assert.deepEqual(aside, ['{"version": 1, "seed": ']);
-  const [download] = await Promise.all([page.waitForEvent('download'), notice.getByRole('button', { name: 'Download the unreadable copy' }).click()]);
+  assert.match(await notice.textContent(), /kept unchanged in this browser's storage under "perflab\.progress\.corrupt\.[^"]+", and a fresh start was made/);
+  const aside = await corruptCopies();
+  assert.equal(aside.length, 2);
+  assert.equal(aside[1], '{"version": 1, "seed": ');
+  // Nothing in it can be read, so there is nothing to restore.
+  assert.equal(await notice.getByRole('button', { name: 'Restore the unreadable entries' }).count(), 0);
+  const [download] = await Promise.all([page.waitForEvent('download'), notice.getByRole('button', { name: 'Download the saved copy' }).click()]);
   assert.equal(await readFile(await download.path(), 'utf8'), '{"version": 1, "seed": ');
   await notice.getByRole('button', { name: 'Dismiss' }).click();
   assert.equal(await notice.isVisible(), false);
   assert.equal((await summary()).earned, 0);
+  // Once the notice is dismissed, both saves stay listed under "Your progress", downloadable.
+  const kept = page.locator('.pl-exercises[data-chapter="profiling"] [data-role="kept-unreadable"]');
+  assert.equal(await kept.count(), 2);
+  const [again] = await Promise.all([page.waitForEvent('download'), kept.first().getByRole('button', { name: 'Download' }).click()]);
+  assert.equal(await readFile(await again.path(), 'utf8'), '{"version": 1, "seed": ');
 });
 
 test('the page logged no console errors', () => {

@@ -45,7 +45,7 @@ const identity = afterStart
   .then(({ setupIdentity }) =>
     setupIdentity({
       bridge,
-      store: getProgressStore(),
+      store: progressStore,
       slot: document.querySelector('[data-role="identity"]'),
       banner: document.querySelector('[data-role="course-error"]'),
     }),
@@ -57,6 +57,18 @@ const identity = afterStart
     banner.hidden = false;
     return { mode: 'practice', ready: () => Promise.resolve() };
   });
+
+// Progress this browser could not read (or cannot save) is announced in the header, where the
+// student looks on load, not in the panel below a chapter's exercises. The module is small
+// (Restore loads the re-grading when clicked); it is fetched at once when there is something
+// to say, else once the page is usable, for a save that fails later.
+const progressStore = getProgressStore();
+(progressStore.notice ? Promise.resolve() : afterStart)
+  .then(() => import('./exercises/progress-notice.js'))
+  .then(({ mountProgressNotice }) =>
+    mountProgressNotice(document.querySelector('[data-role="progress-notice"]'), { store: progressStore, bridge }),
+  )
+  .catch((err) => console.error(err));
 
 function setFact(name, text, value) {
   const dd = document.querySelector(`[data-fact="${name}"] dd`);

@@ -1,9 +1,10 @@
 // The progress panel: Export of the student's progress as the submission file they hand in,
 // Import of such a file (re-graded by core before anything is kept, with what changed said),
-// what the browser keeps and under which seed, any notice about unreadable or unsaved
-// progress, and the copies kept aside (a changed student id, an unreadable save) to download
-// or restore. Not for: the file's format (state/submission.js), re-grading
-// (import-regrade.js, web/src/grading/) or the exercises themselves (engine.js, card.js).
+// what the browser keeps and under which seed, and the copies kept aside (a changed student
+// id, an unreadable save) to download or restore. Not for: the notice about unreadable or
+// unsaved progress (progress-notice.js, at the top of the page), the file's format
+// (state/submission.js), re-grading (import-regrade.js, web/src/grading/) or the exercises
+// themselves (engine.js, card.js).
 
 import { currentCourse } from '../identity/course.js';
 import { submissionExtras } from '../identity/export.js';
@@ -12,18 +13,18 @@ import { parseSubmission, submissionFileName } from '../state/submission.js';
 import { h, nextId, setChildren } from '../ui/dom.js';
 import { downloadText } from '../ui/download.js';
 import { identityProblem, pageGradingDeps, regradeImport } from './import-regrade.js';
+import { restorableEntries, restoreUnreadable } from './progress-notice.js';
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 
 /**
- * Export / import of the student's progress, and any notice about unreadable or unsaved
- * progress. mountExercises places one under each chapter's exercises; a shell that wants a
- * single panel elsewhere can call this itself. `onChange(progress)` hears successful imports.
+ * Export / import of the student's progress and the copies kept aside. mountExercises
+ * places one under each chapter's exercises; a shell that wants a single panel elsewhere can
+ * call this itself. `onChange(progress)` hears successful imports.
  */
 export function mountProgressPanel(container, { store = getProgressStore(), bridge, onChange } = {}) {
   const headingId = nextId('pl-progress-heading');
   const message = h('p', { class: 'pl-progress-message', role: 'status', dataset: { role: 'progress-message' } });
-  const notice = h('div', { class: 'note warn pl-progress-notice', role: 'alert', dataset: { role: 'progress-notice' }, hidden: true });
   const fileInput = h('input', {
     type: 'file',
     accept: '.json,application/json',
@@ -43,55 +44,56 @@ export function mountProgressPanel(container, { store = getProgressStore(), brid
       'Export saves the file you hand in; Import brings one back here or in another browser, re-graded.';
   };
   const renderAside = () => {
-    const kept = store.keptAside().filter((k) => k.kind === 'aside');
+    const kept = store.keptAside();
     asideList.hidden = kept.length === 0;
     setChildren(asideList,
       kept.length ? h('h4', { text: 'Earlier work kept in this browser' }) : null,
-      kept.length
-        ? h('ul', {}, kept.map((k) => {
-            let label = k.when;
-            try {
-              const p = JSON.parse(k.text);
-              label = `${p.student ? `${p.student.id}, ` : 'practice mode, '}seed ${p.seed}, ${Object.keys(p.exercises ?? {}).length} exercises (set aside ${k.when})`;
-            } catch {
-              // The label falls back to the time; Download still gives the text.
-            }
-            return h('li', {},
-              `${label} `,
-              h('button', { type: 'button', text: 'Download', onclick: () => downloadText(`perflab-kept-${k.when.slice(0, 10)}.json`, k.text, 'application/json') }),
-              ' ',
-              h('button', { type: 'button', text: 'Restore', dataset: { role: 'restore-aside' }, onclick: () => importFrom(`the copy set aside ${k.when}`, k.text) }),
-            );
-          }))
+      kept.length ? h('ul', {}, kept.map((k) => (k.kind === 'aside' ? asideItem(k) : unreadableItem(k)))) : null,
+    );
+  };
+  const asideItem = (k) => {
+    let label = k.when;
+    try {
+      const p = JSON.parse(k.text);
+      label = `${p.student ? `${p.student.id}, ` : 'practice mode, '}seed ${p.seed}, ${Object.keys(p.exercises ?? {}).length} exercises (set aside ${k.when})`;
+    } catch {
+      // The label falls back to the time; Download still gives the text.
+    }
+    return h('li', {},
+      `${label} `,
+      h('button', { type: 'button', text: 'Download', onclick: () => downloadText(`perflab-kept-${k.when.slice(0, 10)}.json`, k.text, 'application/json') }),
+      ' ',
+      h('button', { type: 'button', text: 'Restore', dataset: { role: 'restore-aside' }, onclick: () => importFrom(`the copy set aside ${k.when}`, k.text) }),
+    );
+  };
+  // A save this page could not read (whole, or some entries): Download always, and Restore of
+  // what its unreadable entries still hold while they are missing here, re-graded by core.
+  const unreadableItem = (k) => {
+    const restorable = bridge ? restorableEntries(store, k.text) : [];
+    return h('li', { dataset: { role: 'kept-unreadable' } },
+      `A save this page could not read (kept ${k.when}${restorable.length ? `; ${restorable.map((u) => u.id).join(', ')} can be restored` : ''}) `,
+      h('button', { type: 'button', text: 'Download', onclick: () => downloadText(`perflab-unreadable-${k.when.slice(0, 10)}.json`, k.text, 'application/json') }),
+      restorable.length ? ' ' : null,
+      restorable.length
+        ? h('button', { type: 'button', text: 'Restore', dataset: { role: 'restore-unreadable' }, onclick: () => restoreFrom(`the save kept ${k.when}`, k.text) })
         : null,
     );
   };
-  const renderNotice = () => {
-    notice.hidden = !store.notice;
-    if (!store.notice) return;
-    const corrupt = store.corrupt;
-    setChildren(notice,
-      h('p', { text: store.notice }),
-      h(
-        'div',
-        { class: 'pl-ex-row' },
-        corrupt
-          ? h('button', {
-              type: 'button',
-              text: 'Download the unreadable copy',
-              onclick: () => downloadText('perflab-progress-unreadable.json', corrupt.text, 'application/json'),
-            })
-          : null,
-        h('button', {
-          type: 'button',
-          text: 'Dismiss',
-          onclick: () => {
-            store.dismissNotice();
-            renderNotice();
-          },
-        }),
-      ),
-    );
+  const restoreFrom = async (name, text) => {
+    if (importing) return;
+    importing = true;
+    message.className = 'pl-progress-message';
+    message.textContent = `Re-grading what ${name} still holds with core (code is run again)…`;
+    try {
+      const { added, changes } = await restoreUnreadable({ store, bridge, text });
+      message.className = 'pl-progress-message ok';
+      message.textContent = `Restored ${added.join(', ')} from ${name}, re-graded by core${changes.length ? ` (${changes.join('; ')})` : ''}.`;
+    } catch (err) {
+      message.className = 'pl-progress-message error';
+      message.textContent = `Nothing was restored from ${name}: ${err.message}. Your progress is unchanged.`;
+    } finally {
+      importing = false;
+    }
   };
 
   exportButton.addEventListener('click', async () => {
@@ -180,11 +182,9 @@ export function mountProgressPanel(container, { store = getProgressStore(), brid
 
   const unsubscribe = store.subscribe(() => {
     renderExplanation();
-    renderNotice();
     renderAside();
   });
   renderExplanation();
-  renderNotice();
   renderAside();
   container.append(
     h(
@@ -194,7 +194,6 @@ export function mountProgressPanel(container, { store = getProgressStore(), brid
       explanation,
       h('div', { class: 'pl-ex-row' }, exportButton, importButton, fileInput),
       message,
-      notice,
       asideList,
     ),
   );
