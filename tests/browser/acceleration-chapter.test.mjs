@@ -3,7 +3,8 @@
 // dot each, the two roofs drawn) and its rows carry the probed roofs; the intensity
 // calculator answers from core; the CLI comparison accepts real `perflab roofline --json
 // --quick` output (table, page-against-native chart with marks, CSV with its header) and
-// rejects garbage with core's message, keeping what was pasted; the cache sweep states the
+// rejects garbage with core's message, keeping what was pasted, and a file over core's JSON
+// limit unread; the cache sweep states the
 // memory cap it planned with; and a cancel (full plan, Measure longer 4x) stops a run. No
 // timing asserted beyond "within two seconds" for cancel.
 // Env: PERFLAB_CLI, the native perflab binary (default build/native/tools/perflab).
@@ -280,6 +281,27 @@ describe('the Acceleration chapter, quick mode', () => {
     });
     assert.equal(await cliRows(page), JSON.parse(stdout).rows.length);
     assert.equal(await page.isVisible(sel('acceleration-cli', 'error')), false);
+  });
+
+  test('the CLI comparison refuses a file over core’s JSON limit unread, keeping what it showed', async () => {
+    const { page } = lab;
+    const pasted = await page.inputValue('#acceleration-cli-input');
+    const rows = await cliRows(page);
+    const tableShown = await page.isVisible(sel('acceleration-cli', 'table'));
+    await page.setInputFiles('#acceleration-cli-file', {
+      name: 'huge.json',
+      mimeType: 'application/json',
+      buffer: Buffer.alloc(16 * 1024 * 1024 + 1, 0x20),
+    });
+    await page.waitForSelector(`${sel('acceleration-cli', 'error')}:not([hidden])`, { timeout: 20000 });
+    assert.equal(
+      await page.textContent(sel('acceleration-cli', 'error')),
+      'Error: huge.json is 16.0 MiB (16,777,217 bytes); the lab reads JSON files of at most 16.0 MiB (16,777,216 bytes). ' +
+        'Load the file that perflab roofline --json or perflab bench --json wrote.',
+    );
+    assert.equal(await page.inputValue('#acceleration-cli-input'), pasted, 'the pasted text stays');
+    assert.equal(await cliRows(page), rows, 'the last comparison stays');
+    assert.equal(await page.isVisible(sel('acceleration-cli', 'table')), tableShown);
   });
 
   test('logged no console errors', () => {

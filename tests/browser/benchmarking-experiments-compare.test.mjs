@@ -6,8 +6,8 @@
 // partial rows on Cancel; the suite runs the ticked zoo models and shows a chart per metric and
 // core's report with its three files, and refuses a suite without models beside the checkbox;
 // the regression check saves a run as its baseline (in localStorage), compares the next run
-// with it in core's table, refuses a bad file beside the loader keeping the baseline, and
-// loads a perflab bench --json file as the baseline.
+// with it in core's table, refuses a bad or oversized file beside the loader keeping the
+// baseline, and loads a perflab bench --json file as the baseline.
 // No timing and no verdict is asserted (they are this machine's).
 
 import assert from 'node:assert/strict';
@@ -392,6 +392,25 @@ describe('regression, quick', () => {
     await page.waitForFunction((sel) => /other\.json/.test(document.querySelector(sel).textContent), re.role('baseline-error'));
     assert.match(await page.textContent(re.role('baseline-error')), /^other\.json was not loaded: .*samples_ms/);
     assert.equal(await baselineText(page), before);
+  });
+
+  test('a file over core’s JSON limit is refused unread beside the loader and the baseline stays', async () => {
+    const { page } = lab;
+    const before = await baselineText(page);
+    const stored = await page.evaluate(() => localStorage.getItem('perflab.benchmarking.regression-baseline.v1'));
+    await page.setInputFiles('#benchmarking-regression-baseline-file', {
+      name: 'huge.json',
+      mimeType: 'application/json',
+      buffer: Buffer.alloc(16 * 1024 * 1024 + 1, 0x20),
+    });
+    await page.waitForFunction((sel) => /^huge\.json/.test(document.querySelector(sel).textContent), re.role('baseline-error'));
+    assert.equal(
+      await page.textContent(re.role('baseline-error')),
+      'huge.json was not loaded: huge.json is 16.0 MiB (16,777,217 bytes); the lab reads JSON files of at most 16.0 MiB ' +
+        '(16,777,216 bytes). Load the file that perflab bench --json --samples wrote.',
+    );
+    assert.equal(await baselineText(page), before);
+    assert.equal(await page.evaluate(() => localStorage.getItem('perflab.benchmarking.regression-baseline.v1')), stored);
   });
 
   test('a perflab bench --json --samples file becomes the baseline', async () => {

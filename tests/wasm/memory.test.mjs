@@ -2,9 +2,11 @@
 // tensor cap (long lists, long text, answers with millions of entries) are refused up front
 // by a stated limit, as a JS Error with a sentence, and the module stays usable after each.
 // These calls ended in `RuntimeError: Aborted()` (or a bare std::bad_alloc) before the limits.
+// The text limit is also the page's file limit (lab/json-text-limit.js), checked here.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
+import { MAX_JSON_TEXT_BYTES } from '../../web/src/lab/json-text-limit.js';
 import { BUILDS, loadPerflab } from './perflab_module.mjs';
 
 const modules = await Promise.all(BUILDS.map(loadPerflab));
@@ -60,6 +62,19 @@ for (const [b, build] of BUILDS.entries()) {
         return true;
       });
       assert.deepEqual(good(), [1, 2, 3, 4]);
+    });
+
+    it('has the limit the page refuses files by (lab/json-text-limit.js), to the character', () => {
+      // The page mirrors core's kMaxJsonTextBytes, which no binding exposes: a file core would
+      // read must never be refused by the page, nor one it would refuse be read in full.
+      assert.throws(() => m.cliReport('x'.repeat(MAX_JSON_TEXT_BYTES + 1)), (e) => {
+        assert.equal(e.message, `text is ${MAX_JSON_TEXT_BYTES + 1} characters long; at most ${MAX_JSON_TEXT_BYTES} (16 MiB) are allowed`);
+        return true;
+      });
+      assert.throws(() => m.cliReport('x'.repeat(MAX_JSON_TEXT_BYTES)), (e) => {
+        assert.match(e.message, /^pasted text is not perflab JSON/);
+        return true;
+      });
     });
   });
 }

@@ -3,7 +3,7 @@
 // validates and normalizes it, and the page shows the native rows beside its own latest
 // rows of the matching experiment, as a table, a chart per metric (page against native,
 // log-log, with the diagonal page = native) and a CSV of the comparison rows. Bad input gets
-// core's message; the textarea keeps it.
+// core's message; the textarea keeps it. A file larger than core reads is refused unread.
 // Not for: checking the JSON (core does) or measuring (the experiments above do).
 
 import { ScatterChart } from '../../charts/scatter-chart.js';
@@ -14,6 +14,7 @@ import { formatSig } from '../../ui/format.js';
 import { createTable } from '../../ui/table.js';
 import { latestResult, publishResult, subscribeResults } from '../../experiments/results.js';
 import { labOf } from '../../lab/client.js';
+import { oversizeFileProblem } from '../../lab/json-text-limit.js';
 import {
   CSV_COLUMNS,
   MACHINE_FIELDS,
@@ -215,6 +216,16 @@ export function mountCliComparison(container, { bridge }) {
   fileInput.addEventListener('change', async () => {
     const file = fileInput.files?.[0];
     if (!file) return;
+    // Refused by its size before it is read: a wrong pick would otherwise fill the tab's
+    // memory and the textarea, replacing what the student had pasted.
+    const tooLarge = oversizeFileProblem(file, 'Load the file that perflab roofline --json or perflab bench --json wrote.');
+    if (tooLarge) {
+      fileInput.value = '';
+      errorBox.textContent = `Error: ${tooLarge}`;
+      errorBox.hidden = false;
+      status.textContent = report ? 'Still showing the last report that was accepted.' : 'Nothing compared yet.';
+      return;
+    }
     textarea.value = await file.text();
     await compare();
   });

@@ -7,6 +7,7 @@
 // which hands it each complete run). Not for: timing, comparing or judging (core).
 
 import { declaredSweep, labOf } from '../../lab/client.js';
+import { oversizeFileProblem } from '../../lab/json-text-limit.js';
 import { formatSig } from '../../ui/format.js';
 import { createTable } from '../../ui/table.js';
 import {
@@ -103,6 +104,13 @@ function baselinePanel(h, state, lab) {
   file.addEventListener('change', async () => {
     const chosen = file.files?.[0];
     if (!chosen) return;
+    // Refused by its size before it is read; the previous baseline stays.
+    const tooLarge = oversizeFileProblem(chosen, 'Load the file that perflab bench --json --samples wrote.');
+    if (tooLarge) {
+      say(`${chosen.name} was not loaded: ${tooLarge}`, true);
+      file.value = '';
+      return;
+    }
     say('Reading…');
     try {
       const doc = parseBaselineFile(chosen.name, await chosen.text());

@@ -1,0 +1,33 @@
+// The longest JSON text core reads, for the page's file inputs that hand a file's text to
+// core (the CLI comparison, the regression baseline): a larger file is refused by its size
+// before it is read, so a wrong pick (a video, a disk image) never fills the tab's memory
+// only to be refused by core afterwards. Pure (no DOM).
+// Not for: pasted text (core refuses it with its own message) or submissions (grading/).
+
+import { formatBytes, formatInt } from '../ui/format.js';
+
+/**
+ * Core's kMaxJsonTextBytes (core/include/perflab/base/json_text.hpp), which no binding
+ * exposes: tests/wasm/memory.test.mjs checks that core refuses one character more than this
+ * and reads this many, so the two cannot drift apart.
+ */
+export const MAX_JSON_TEXT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Why `file` is too large for core to read, as a sentence naming the file, its size, the limit
+ * and `remedy` (what to load instead); null when it is within the limit.
+ * @param {{name: string, size: number}} file a File (or anything with its name and size)
+ * @param {string} remedy a sentence saying what to do, e.g. "Load what perflab bench --json
+ *        --samples wrote."
+ */
+export function oversizeFileProblem(file, remedy) {
+  if (!file || typeof file !== 'object') throw new TypeError(`file must be a File (an object with name and size), got ${file === null ? 'null' : typeof file}`);
+  if (typeof file.name !== 'string') throw new TypeError(`file.name must be a string, got ${typeof file.name}`);
+  if (!Number.isSafeInteger(file.size) || file.size < 0) throw new RangeError(`file.size must be a whole number of bytes (0 or more), got ${String(file.size)}`);
+  if (typeof remedy !== 'string' || remedy.trim() === '') throw new TypeError('remedy must be a sentence saying what to load instead');
+  if (file.size <= MAX_JSON_TEXT_BYTES) return null;
+  return (
+    `${file.name} is ${formatBytes(file.size)} (${formatInt(file.size)} bytes); the lab reads JSON files of at most ` +
+    `${formatBytes(MAX_JSON_TEXT_BYTES)} (${formatInt(MAX_JSON_TEXT_BYTES)} bytes). ${remedy}`
+  );
+}
