@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { GELU_SIMD_VECTOR_OPS_PER_4_ELEMENTS, fractionOfGeluRoof, geluComputeRoof } from './gelu-roof.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -28,12 +29,8 @@ const GELU_FUSED_FLOOR = 2.0; // fused-simd over unfused
 // GELU has no bandwidth floor (issue 14 item 9): in 128-bit wasm without a fused multiply-add
 // it is bound by its arithmetic, not by memory (docs/PERFORMANCE.md, "Why the GELU
 // copy-bandwidth floor is not met"). Reported instead: its fraction of its own compute roof,
-// the probe's SIMD multiply/add rate (GFLOP/s over 4 lanes: vector operations per second)
-// over the vector operations fused-simd spends per four elements: two clamps, four for t,
-// three for the rounding, eight for 2^f, one shift, four to combine, one divide (core's
-// detail::GeluVec). Counting the clamps, shift and divide at the multiply/add rate makes the
-// roof optimistic, so the fraction is a lower bound of how close the kernel is.
-const GELU_SIMD_VECTOR_OPS_PER_4_ELEMENTS = 23;
+// the probe's SIMD multiply/add rate over the vector operations fused-simd spends per element
+// (gelu-roof.mjs, which says how that count relates to core's 9 FLOPs per element).
 const GELU_BYTES_PER_ELEMENT = 8; // cost_gelu_fused (roofline.hpp): read x, write out
 const MATMUL_TOLERANCE = 1e-4; // normwise, as core's kMatmulTolerance
 const GELU_TOLERANCE = 1e-5; // absolute, |x| < 1: both sides are float32 tanh approximations
@@ -397,6 +394,7 @@ const bestGelu = geluNames.includes('fused-simd') ? 'fused-simd' : 'fused';
   if (!(error <= GELU_TOLERANCE)) fail(`GELU: ours (${bestGelu}) and tfjs differ by up to ${error}`);
 }
 const gbPerS = (ms) => (GELU_BYTES_PER_ELEMENT * n) / ms / 1e6;
+const roofPeaks = []; // the probe's SIMD peak (GFLOP/s) of each round, in round order
 const geluFigures = runGroup('GELU 4 Mi', [
   ...geluNames.map((name) => ({ side: 'ours', what: name, name, rate: gbPerS, unit: 'GB/s',
     time: () => perflab.measureGelu(name, n, timerOptions).stats })),
@@ -413,11 +411,14 @@ const geluFigures = runGroup('GELU 4 Mi', [
       return { median_ms: (s.median_ms * n) / GELU_L1_ELEMENTS, cv: s.cv };
     } },
   probeEntry('copy bandwidth (probeMachine)', (p) => p.copy_gb_per_s, GELU_BYTES_PER_ELEMENT * n, 'GB/s'),
-  // The compute roof in the group's unit: peak/4 G vector ops/s ÷ (23/4 per element) =
-  // peak/23 G elements/s, at 8 bytes per element.
-  { ...probeEntry(`compute roof (peak/${GELU_SIMD_VECTOR_OPS_PER_4_ELEMENTS} per 4)`,
-    (p) => (simdPeak(p) * GELU_BYTES_PER_ELEMENT) / GELU_SIMD_VECTOR_OPS_PER_4_ELEMENTS,
-    GELU_BYTES_PER_ELEMENT * n, 'GB/s'), side: 'roof' },
+  // The compute roof, shown in the group's unit (8 bytes per element); each round's probe
+  // peak is kept so that each round's fraction is taken against its own roof.
+  { side: 'roof', what: `compute roof (peak/${GELU_SIMD_VECTOR_OPS_PER_4_ELEMENTS} per 4)`, rate: gbPerS, unit: 'GB/s',
+    time: () => {
+      const peak = simdPeak(perflab.probeMachine());
+      roofPeaks.push(peak);
+      return { median_ms: n / geluComputeRoof(peak).g_elements_per_s / 1e6, cv: 0 };
+    } },
 ]);
 for (const t of [x, half, one, cubic, sqrt2OverPi]) t.dispose();
 
@@ -436,21 +437,22 @@ summary.push(
   floors.push({ what: `GELU ${bestGelu}/unfused ${ratio.toFixed(1)}x >= ${GELU_FUSED_FLOOR}x`,
     met: ratio >= GELU_FUSED_FLOOR });
   const copyFigure = geluFigures.find((f) => f.side === 'probe');
-  const roofFigure = geluFigures.find((f) => f.side === 'roof');
-  const { ratio: fraction, perRound } = ratioLine(best, [roofFigure]);
   const { ratio: copyFraction } = ratioLine(best, [copyFigure]);
   const gElementsPerS = (ms) => n / ms / 1e6;
-  // The roof figure's median over rounds, and the peak it came from (peak = roof × 23).
-  const roofElements = gElementsPerS(roofFigure.median_ms);
-  const peak = roofElements * GELU_SIMD_VECTOR_OPS_PER_4_ELEMENTS;
+  // Each round's rate against that round's roof; the median of those, as for every ratio.
+  const roofFractions = (figure) => figure.ms.map((ms, r) => fractionOfGeluRoof(gElementsPerS(ms), roofPeaks[r]));
+  const perRound = roofFractions(best);
+  const fraction = median(perRound);
+  const peak = median(roofPeaks);
+  const roof = geluComputeRoof(peak);
   summary.push(`${bestGelu} GELU 4 Mi: ${gElementsPerS(best.median_ms).toFixed(3)} G elements/s = ` +
     `${pct(fraction)} of its compute roof (rounds ${pctRange(perRound)}): the probe's SIMD peak ` +
-    `${peak.toFixed(1)} GFLOP/s is ${(peak / 4).toFixed(2)} G vector operations/s, over ` +
-    `${GELU_SIMD_VECTOR_OPS_PER_4_ELEMENTS} per 4 elements = ${roofElements.toFixed(3)} G elements/s; ` +
+    `${peak.toFixed(1)} GFLOP/s is ${roof.g_vector_ops_per_s.toFixed(2)} G vector operations/s, over ` +
+    `${GELU_SIMD_VECTOR_OPS_PER_4_ELEMENTS} per 4 elements = ${roof.g_elements_per_s.toFixed(3)} G elements/s; ` +
     `${pct(copyFraction)} of copy bandwidth (no floor: compute-bound)`);
-  // Same statistic (median of per-round ratios against the roof), with the data in L1.
+  // Same statistic (median of per-round fractions of the roof), with the data in L1.
   const inL1 = geluOurs('in-l1');
-  const { ratio: l1Fraction } = ratioLine(inL1, [roofFigure]);
+  const l1Fraction = median(roofFractions(inL1));
   const nsPerElement = (ms) => (ms * 1e6) / n;
   summary.push(`${bestGelu} GELU with its data in L1: ${nsPerElement(inL1.median_ms).toFixed(2)} ns/element ` +
     `(at 4 Mi: ${nsPerElement(best.median_ms).toFixed(2)}), ${pct(l1Fraction)} of its compute roof ` +
