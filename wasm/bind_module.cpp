@@ -3,6 +3,7 @@
 #include <malloc.h>
 
 #include "convert.hpp"
+#include "perflab/base/json_text.hpp"
 #include "perflab/kernels/kernels.hpp"
 #include "perflab/tensor/memory.hpp"
 
@@ -36,11 +37,21 @@ val memory_stats() {
   return o;
 }
 
+// {max_bytes, max_depth}: the longest and deepest JSON text core reads, so the page can refuse
+// a file by its size before reading it, with core's own limit.
+val json_text_limits() {
+  val o = val::object();
+  o.set("max_bytes", static_cast<double>(kMaxJsonTextBytes));
+  o.set("max_depth", static_cast<double>(kMaxJsonDepth));
+  return o;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(perflab_module) {
   expose<&build_info>("buildInfo");
   expose<&memory_stats>("memoryStats");
+  expose<&json_text_limits>("jsonTextLimits");
 }
 
 }  // namespace perflab::wasm

@@ -2,11 +2,10 @@
 // tensor cap (long lists, long text, answers with millions of entries) are refused up front
 // by a stated limit, as a JS Error with a sentence, and the module stays usable after each.
 // These calls ended in `RuntimeError: Aborted()` (or a bare std::bad_alloc) before the limits.
-// The text limit is also the page's file limit (lab/json-text-limit.js), checked here.
+// The text limit is also the page's file limit (jsonTextLimits, lab/json-text-limit.js), checked here.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { MAX_JSON_TEXT_BYTES } from '../../web/src/lab/json-text-limit.js';
 import { BUILDS, loadPerflab } from './perflab_module.mjs';
 
 const modules = await Promise.all(BUILDS.map(loadPerflab));
@@ -64,9 +63,11 @@ for (const [b, build] of BUILDS.entries()) {
       assert.deepEqual(good(), [1, 2, 3, 4]);
     });
 
-    it('has the limit the page refuses files by (lab/json-text-limit.js), to the character', () => {
-      // The page mirrors core's kMaxJsonTextBytes, which no binding exposes: a file core would
-      // read must never be refused by the page, nor one it would refuse be read in full.
+    it('jsonTextLimits gives the limit core reads by, to the character (the page refuses files by it)', () => {
+      // A file core would read must never be refused by the page, nor one it would refuse be read in full.
+      const { max_bytes: MAX_JSON_TEXT_BYTES, max_depth } = m.jsonTextLimits();
+      assert.equal(max_depth, 64);
+      assert.throws(() => m.cliReport('['.repeat(max_depth + 1) + ']'.repeat(max_depth + 1)), /nested 65 levels deep; at most 64 are allowed/);
       assert.throws(() => m.cliReport('x'.repeat(MAX_JSON_TEXT_BYTES + 1)), (e) => {
         assert.equal(e.message, `text is ${MAX_JSON_TEXT_BYTES + 1} characters long; at most ${MAX_JSON_TEXT_BYTES} (16 MiB) are allowed`);
         return true;

@@ -70,6 +70,7 @@ export const API = Object.freeze({
   buildInfo: call([], 'read which wasm build this is'),
   timerResolutionMs: call([], 'measure the clock’s resolution'),
   memoryStats: call([], 'read what the lab has allocated and its memory cap'),
+  jsonTextLimits: call([], 'read the longest and deepest JSON text core reads'),
   profileModel: call(['spec', 'options'], 'profile a model spec'),
   profileTimerDefaults: call([], 'read the profile’s default timer settings'),
   zooModels: call([], 'list the model zoo with specs'),

@@ -7,27 +7,22 @@
 import { formatBytes, formatInt } from '../ui/format.js';
 
 /**
- * Core's kMaxJsonTextBytes (core/include/perflab/base/json_text.hpp), which no binding
- * exposes: tests/wasm/memory.test.mjs checks that core refuses one character more than this
- * and reads this many, so the two cannot drift apart.
- */
-export const MAX_JSON_TEXT_BYTES = 16 * 1024 * 1024;
-
-/**
  * Why `file` is too large for core to read, as a sentence naming the file, its size, the limit
- * and `remedy` (what to load instead); null when it is within the limit.
+ * and `remedy` (what to load instead); null when it is within the limit. `maxBytes` is core's
+ * (the jsonTextLimits binding's max_bytes): the page does not restate it.
  * @param {{name: string, size: number}} file a File (or anything with its name and size)
  * @param {string} remedy a sentence saying what to do, e.g. "Load what perflab bench --json
  *        --samples wrote."
  */
-export function oversizeFileProblem(file, remedy) {
+export function oversizeFileProblem(file, remedy, maxBytes) {
   if (!file || typeof file !== 'object') throw new TypeError(`file must be a File (an object with name and size), got ${file === null ? 'null' : typeof file}`);
   if (typeof file.name !== 'string') throw new TypeError(`file.name must be a string, got ${typeof file.name}`);
   if (!Number.isSafeInteger(file.size) || file.size < 0) throw new RangeError(`file.size must be a whole number of bytes (0 or more), got ${String(file.size)}`);
   if (typeof remedy !== 'string' || remedy.trim() === '') throw new TypeError('remedy must be a sentence saying what to load instead');
-  if (file.size <= MAX_JSON_TEXT_BYTES) return null;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new RangeError(`maxBytes must be core's limit, a positive whole number of bytes, got ${String(maxBytes)}`);
+  if (file.size <= maxBytes) return null;
   return (
     `${file.name} is ${formatBytes(file.size)} (${formatInt(file.size)} bytes); the lab reads JSON files of at most ` +
-    `${formatBytes(MAX_JSON_TEXT_BYTES)} (${formatInt(MAX_JSON_TEXT_BYTES)} bytes). ${remedy}`
+    `${formatBytes(maxBytes)} (${formatInt(maxBytes)} bytes). ${remedy}`
   );
 }

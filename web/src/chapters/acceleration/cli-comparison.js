@@ -216,17 +216,28 @@ export function mountCliComparison(container, { bridge }) {
   fileInput.addEventListener('change', async () => {
     const file = fileInput.files?.[0];
     if (!file) return;
-    // Refused by its size before it is read: a wrong pick would otherwise fill the tab's
-    // memory and the textarea, replacing what the student had pasted.
-    const tooLarge = oversizeFileProblem(file, 'Load the file that perflab roofline --json or perflab bench --json wrote.');
-    if (tooLarge) {
+    const refuse = (message) => {
       fileInput.value = '';
-      errorBox.textContent = `Error: ${tooLarge}`;
+      errorBox.textContent = `Error: ${message}`;
       errorBox.hidden = false;
       status.textContent = report ? 'Still showing the last report that was accepted.' : 'Nothing compared yet.';
+    };
+    // Refused by its size (core's limit) before it is read: a wrong pick would otherwise fill
+    // the tab's memory and the textarea, replacing what the student had pasted.
+    let text;
+    try {
+      const { max_bytes } = await labOf(bridge).jsonTextLimits({ where: id('compare') });
+      const tooLarge = oversizeFileProblem(file, 'Load the file that perflab roofline --json or perflab bench --json wrote.', max_bytes);
+      if (tooLarge) {
+        refuse(tooLarge);
+        return;
+      }
+      text = await file.text();
+    } catch (err) {
+      refuse(`${file.name} could not be read (${err.message})`);
       return;
     }
-    textarea.value = await file.text();
+    textarea.value = text;
     await compare();
   });
   compareButton.addEventListener('click', compare);

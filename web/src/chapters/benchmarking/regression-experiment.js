@@ -104,15 +104,16 @@ function baselinePanel(h, state, lab) {
   file.addEventListener('change', async () => {
     const chosen = file.files?.[0];
     if (!chosen) return;
-    // Refused by its size before it is read; the previous baseline stays.
-    const tooLarge = oversizeFileProblem(chosen, 'Load the file that perflab bench --json --samples wrote.');
-    if (tooLarge) {
-      say(`${chosen.name} was not loaded: ${tooLarge}`, true);
-      file.value = '';
-      return;
-    }
     say('Reading…');
     try {
+      // Refused by its size before it is read (core's limit); the previous baseline stays.
+      const { max_bytes } = await lab.jsonTextLimits({ where: `${REGRESSION_ID}-baseline-file` });
+      const tooLarge = oversizeFileProblem(chosen, 'Load the file that perflab bench --json --samples wrote.', max_bytes);
+      if (tooLarge) {
+        say(`${chosen.name} was not loaded: ${tooLarge}`, true);
+        file.value = '';
+        return;
+      }
       const doc = parseBaselineFile(chosen.name, await chosen.text());
       // Core reads it the way compareRuns will, and says what is wrong with it if anything.
       await lab.compareRuns(doc, doc, undefined, { where: `${REGRESSION_ID}-baseline-file` });
