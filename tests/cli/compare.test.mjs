@@ -99,6 +99,8 @@ test('malformed files exit 2 naming the file and the field', () => {
     [writeBench('negative.json', [{ ...row('matmul', 'packed', 64, 1), samples_ms: [1, -2, 1] }]),
       /negative\.json matmul packed n=64 samples_ms\[1\] is -2: values must be finite and not negative/],
     [writeBench('roofline.json', [], { kind: 'roofline' }), /roofline\.json: kind must be "bench", got "roofline"/],
+    [writeBench('micro.json', [{ op: 'matmul', variant: 'packed', n: 64, samples_us: [1000, 1100] }]),
+      /micro\.json: rows\[0\]\.samples_us holds per-call times in microseconds; perflab compare compares samples in one unit, milliseconds/],
     [writeBench('noop.json', [{ variant: 'packed', n: 64, samples_ms: [1] }]), /noop\.json: rows\[0\]\.op is missing/],
     [writeBench('twice.json', [row('matmul', 'packed', 64, 1), row('matmul', 'packed', 64, 1)]),
       /twice\.json: rows\[1\] repeats matmul packed n=64 \(rows\[0\]\)/],

@@ -48,6 +48,15 @@ TEST_CASE("bench_run_from_json names what is wrong and how to make a bench run")
                        "b.json: kind must be \"bench\", got \"roofline\"", ValueError);
   CHECK_THROWS_WITH_AS(bench_run_from_json(json::array({row("matmul", "packed", 64, {})}), "b"),
                        doctest::Contains("b: rows[0].samples_ms must be a non-empty array"), ValueError);
+  // Samples in another unit are refused by name, not compared with milliseconds.
+  json micro = json::array({row("matmul", "packed", 64, {1})});
+  micro[0]["samples_us"] = micro[0]["samples_ms"];
+  micro[0].erase("samples_ms");
+  CHECK_THROWS_WITH_AS(bench_run_from_json(micro, "new.json"),
+                       "new.json: rows[0].samples_us holds per-call times in microseconds; perflab "
+                       "compare compares samples in one unit, milliseconds (samples_ms): convert "
+                       "them, or make the file with `perflab bench --json --samples`",
+                       ValueError);
   json missing = json::array({row("matmul", "packed", 64, {1})});
   missing[0].erase("variant");
   CHECK_THROWS_WITH_AS(bench_run_from_json(missing, "b"), "b: rows[0].variant is missing", ValueError);

@@ -49,6 +49,19 @@ BenchRun bench_run_from_json(const json& doc, const std::string& name) {
     if (!op.is_string()) malformed(name, where + "op must be a string");
     if (!variant.is_string()) malformed(name, where + "variant must be a string");
     if (!n.is_number()) malformed(name, where + "n must be a number");
+    // Samples in another unit are named, never compared with milliseconds.
+    if (!r.contains("samples_ms")) {
+      for (const auto& [key, unit] : {std::pair<const char*, const char*>{"samples_s", "seconds"},
+                                      {"samples_us", "microseconds"},
+                                      {"samples_ns", "nanoseconds"}}) {
+        if (r.contains(key)) {
+          malformed(name, where + key + " holds per-call times in " + unit +
+                              "; perflab compare compares samples in one unit, milliseconds "
+                              "(samples_ms): convert them, or make the file with `perflab bench "
+                              "--json --samples`");
+        }
+      }
+    }
     const json& samples = member(name, r, where, "samples_ms");
     if (!samples.is_array() || samples.empty()) {
       malformed(name, where + "samples_ms must be a non-empty array of numbers (from `perflab "
