@@ -139,8 +139,13 @@ for (const [b, build] of BUILDS.entries()) {
       assert.deepEqual(s.outliers, [{ index: 4, value: 100 }]);
       assert.equal(s.median, 14.5);
       assert.equal(s.mad, 2.5);
-      assert.equal(s.warning, "1 of 10 values in values lie outside Tukey's fences (5.5 to 23.5): the median and " +
+      assert.equal(s.warning, "1 of 10 values lie outside Tukey's fences (5.5 to 23.5): the median and " +
         'the MAD resist them, the mean and the std do not');
+    });
+
+    it('one value: a warning that does not name the sample after its own argument', () => {
+      const s = m.summarizeSample([3]);
+      assert.equal(s.warning, 'only one value: the spread and every interval are 0, which says nothing about the next run; take at least 5 samples');
     });
 
     it('reports the bootstrap seed and resamples it was given, and repeats with them', () => {
