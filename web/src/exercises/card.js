@@ -20,6 +20,7 @@ import {
   unlockedHintCount,
 } from './logic.js';
 import { numericControls } from './numeric.js';
+import { formatCount } from '../ui/format.js';
 
 const KIND_LABELS = { numeric: 'Numeric answer', choice: 'Multiple choice', code: 'JavaScript' };
 const kindLabel = (ex) =>
@@ -99,7 +100,7 @@ export function createCard(ex, { bridge, store }) {
     element.dataset.attempts = String(entry.attempts);
     element.dataset.bestScore = String(entry.best_score);
     element.classList.toggle('solved', entry.solved);
-    const attempts = `${entry.attempts} ${entry.attempts === 1 ? 'attempt' : 'attempts'}`;
+    const attempts = formatCount(entry.attempts, 'attempt');
     const score = `${formatPoints(Math.min(entry.best_score, ex.points))} / ${ex.points} points`;
     setChildren(statusLine,
       entry.solved

@@ -9,6 +9,7 @@ import { createCodeEditor } from '../code-editor.js';
 import { SandboxStoppedError, runInSandbox } from '../lab/sandbox.js';
 import { h, nextId } from '../ui/dom.js';
 import { formatSeconds } from './logic.js';
+import { formatCount } from '../ui/format.js';
 
 const DRAFT_SAVE_DELAY_MS = 400;
 
@@ -90,7 +91,7 @@ export function codeControls({ ex, variant, entry, ids, grade, showGrade, showEr
           h(
             'details',
             { class: 'pl-ex-console' },
-            h('summary', { text: `Console output (${outcome.logs.length} ${outcome.logs.length === 1 ? 'line' : 'lines'})` }),
+            h('summary', { text: `Console output (${formatCount(outcome.logs.length, 'line')})` }),
             h('pre', { text: outcome.logs.join('\n') }),
           ),
         );

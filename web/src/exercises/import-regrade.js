@@ -9,6 +9,7 @@ import { regradeSubmission } from '../grading/regrade.js';
 import { labOf } from '../lab/client.js';
 import { runInSandbox } from '../lab/sandbox.js';
 import { formatPoints } from './logic.js';
+import { formatCount } from '../ui/format.js';
 
 const SCORE_EPSILON = 1e-6;
 
@@ -80,8 +81,8 @@ export async function regradeImport(submission, { deps, course = null }) {
   }
   const changes = [];
   const list = (items) => items.join(', ');
-  if (lower.length) changes.push(`${lower.length} ${lower.length === 1 ? 'entry' : 'entries'} re-graded lower: ${list(lower)}`);
-  if (higher.length) changes.push(`${higher.length} ${higher.length === 1 ? 'entry' : 'entries'} re-graded higher: ${list(higher)}`);
+  if (lower.length) changes.push(`${formatCount(lower.length, 'entry', 'entries')} re-graded lower: ${list(lower)}`);
+  if (higher.length) changes.push(`${formatCount(higher.length, 'entry', 'entries')} re-graded higher: ${list(higher)}`);
   if (droppedSolved.length) {
     changes.push(`solved flag dropped on ${list(droppedSolved)} (the saved answer does not grade as correct)`);
   }

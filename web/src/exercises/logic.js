@@ -4,6 +4,8 @@
 // node:test (tests/js/exercise-logic.test.mjs).
 // Not for: deciding whether an answer is right (core's grader does that, identically to the CLI).
 
+import { formatCount } from '../ui/format.js';
+
 /**
  * Reads what a student typed into a numeric answer: "12544", "12,544", "12 544", "1.25e4",
  * "-0.5". Returns `{value}` or `{problem}` (a sentence for beside the input).
@@ -164,7 +166,7 @@ export function evidenceState(evidence, result, heading) {
   const rows = result?.rows?.length ?? 0;
   const ready = rows > 0;
   const status = ready
-    ? `Graded against your run (${rows} ${rows === 1 ? 'row' : 'rows'}). Running it again replaces it.`
+    ? `Graded against your run (${formatCount(rows, 'row')}). Running it again replaces it.`
     : 'Submit unlocks once it has finished a run on this page.';
   return { ready, title, anchor: `${evidence.experiment}-title`, status };
 }

@@ -14,6 +14,7 @@ import { h, nextId, setChildren } from '../ui/dom.js';
 import { downloadText } from '../ui/download.js';
 import { identityProblem, pageGradingDeps, regradeImport } from './import-regrade.js';
 import { restorableEntries, restoreUnreadable } from './progress-notice.js';
+import { formatCount } from '../ui/format.js';
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 
@@ -147,7 +148,7 @@ export function mountProgressPanel(container, { store = getProgressStore(), brid
     const count = Object.keys(store.progress.exercises).length;
     message.className = 'pl-progress-message ok';
     setChildren(message,
-      `Imported ${name}: ${count} ${count === 1 ? 'exercise' : 'exercises'} with saved work, seed ${store.seed}, every answer re-graded by core`,
+      `Imported ${name}: ${formatCount(count, 'exercise')} with saved work, seed ${store.seed}, every answer re-graded by core`,
       migratedFrom ? ` (a version ${migratedFrom} file, read as practice mode)` : '',
       '. ',
       outcome.changes.length

@@ -394,7 +394,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
             try {
               rows = await spec.assemble(current.rows, { ...current.hookCtx(), signal: undefined });
               // An assemble that keeps the rows as they are (nothing to pair) leaves the note as it was.
-              if (rows !== current.rows) held = `the ${rows.length} row${rows.length === 1 ? '' : 's'} core assembled from them`;
+              if (rows !== current.rows) held = `the ${formatCount(rows.length, 'row')} core assembled from them`;
             } catch (assembleErr) {
               rows = [];
               held = `nothing: core could not assemble them (${assembleErr.message})`;

@@ -12,6 +12,7 @@ import { downloadText } from '../ui/download.js';
 import { h, nextId, setChildren } from '../ui/dom.js';
 import { fetchCourseJson, setCurrentCourse } from './course.js';
 import { submissionExtras } from './export.js';
+import { formatCount } from '../ui/format.js';
 
 const workCount = (progress) => Object.values(progress.exercises).filter((e) => e.attempts > 0 || e.code).length;
 
@@ -115,7 +116,7 @@ function askStudent({ lab, store, course, bridge, banner, changing }) {
     ? h('p', {
         class: 'note warn',
         dataset: { role: 'identity-warning' },
-        text: `Another student id draws other variants, so your work under ${store.student?.id ?? 'this id'} (${work} ${work === 1 ? 'exercise' : 'exercises'}) is downloaded as a file and kept aside in this browser, and you start afresh. The same id (another spelling of its case or spaces included) keeps everything.`,
+        text: `Another student id draws other variants, so your work under ${store.student?.id ?? 'this id'} (${formatCount(work, 'exercise')}) is downloaded as a file and kept aside in this browser, and you start afresh. The same id (another spelling of its case or spaces included) keeps everything.`,
       })
     : null;
   if (changing && store.student) {
@@ -180,7 +181,7 @@ function askStudent({ lab, store, course, bridge, banner, changing }) {
         const { asideKey, aside } = store.setIdentity({ course: publicCourse(course), student, seed });
         if (asideKey) {
           const n = workCount(aside);
-          showBanner(banner, `Your earlier work (${n} ${n === 1 ? 'exercise' : 'exercises'}, seed ${aside.seed}) was kept aside in this browser under "${asideKey}"${changing ? ' and downloaded' : ''}; "Your progress" can restore or download it.`, 'warn');
+          showBanner(banner, `Your earlier work (${formatCount(n, 'exercise')}, seed ${aside.seed}) was kept aside in this browser under "${asideKey}"${changing ? ' and downloaded' : ''}; "Your progress" can restore or download it.`, 'warn');
         }
         close();
       } catch (err) {

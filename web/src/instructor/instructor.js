@@ -21,6 +21,7 @@ import { labOf } from '../lab/client.js';
 import { runInSandbox } from '../lab/sandbox.js';
 import { downloadText } from '../ui/download.js';
 import { h, setChildren } from '../ui/dom.js';
+import { formatCount } from '../ui/format.js';
 import { createTable } from '../ui/table.js';
 import { readDrop, readFileList } from './files.js';
 import './instructor.css';
@@ -149,7 +150,7 @@ export function mountInstructor(section, { bridge }) {
     pending = read;
     const n = read.files.length;
     chosen.textContent = n || read.problems.length
-      ? `${n} file${n === 1 ? '' : 's'} chosen${read.problems.length ? `, ${read.problems.length} that could not be read` : ''}.`
+      ? `${formatCount(n, 'file')} chosen${read.problems.length ? `, ${read.problems.length} that could not be read` : ''}.`
       : 'No files chosen yet.';
     gradeButton.disabled = n + read.problems.length === 0 || controller !== null;
   };
@@ -183,7 +184,7 @@ export function mountInstructor(section, { bridge }) {
         concurrency: CONCURRENCY,
         onProgress: ({ done, file }) => {
           progress.value = total ? done / total : 1;
-          status.textContent = `Graded ${done} of ${total} file${total === 1 ? '' : 's'}${file ? ` (last: ${file})` : ''}…`;
+          status.textContent = `Graded ${done} of ${formatCount(total, 'file')}${file ? ` (last: ${file})` : ''}…`;
         },
       });
       graded.problems.unshift(...pending.problems);
@@ -191,8 +192,8 @@ export function mountInstructor(section, { bridge }) {
       await showResults(graded);
       // Said once the tables below show this run.
       status.textContent = graded.partial
-        ? `Cancelled: ${kept} file${kept === 1 ? '' : 's'} graded before the cancel are shown; the others are listed as not graded.`
-        : `Graded ${kept} file${kept === 1 ? '' : 's'}; ${graded.problems.filter((p) => !p.graded).length} not graded (see the problems below).`;
+        ? `Cancelled: ${formatCount(kept, 'file')} graded before the cancel are shown; the others are listed as not graded.`
+        : `Graded ${formatCount(kept, 'file')}; ${graded.problems.filter((p) => !p.graded).length} not graded (see the problems below).`;
       progress.value = graded.partial ? progress.value : 1;
     } catch (e) {
       if (!(e instanceof GradingCancelledError)) showError(error, `Grading stopped: ${e.message}`);
@@ -277,7 +278,7 @@ export function mountInstructor(section, { bridge }) {
       wrong.length ? h('div', { class: 'table-wrap' }, wrongTable.element) : h('p', { 'data-role': 'wrong-answers' }, 'No wrong answers.'),
       h('h3', {}, 'The class’s machines'),
       h('p', {}, machines.length
-        ? `Each student's probed peak and bandwidth (${machines.length} machine${machines.length === 1 ? '' : 's'}): a point at each machine's ridge (peak ÷ bandwidth, where its roofline turns flat)${machines.length <= MAX_ROOFS ? ', with each machine’s roofline' : `; the rooflines of more than ${MAX_ROOFS} machines would hide the points, so only the points are drawn`}.`
+        ? `Each student's probed peak and bandwidth (${formatCount(machines.length, 'machine')}): a point at each machine's ridge (peak ÷ bandwidth, where its roofline turns flat)${machines.length <= MAX_ROOFS ? ', with each machine’s roofline' : `; the rooflines of more than ${MAX_ROOFS} machines would hide the points, so only the points are drawn`}.`
         : 'No submission carries a probe of its machine (the student did not run the Acceleration chapter’s probe).'),
       machineBox,
     );

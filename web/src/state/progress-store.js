@@ -22,6 +22,7 @@ import {
   submissionFileName,
   validateSubmission,
 } from './submission.js';
+import { formatCount } from '../ui/format.js';
 
 export { emptyEntry, jsonTextDepth, MAX_SUBMISSION_DEPTH as MAX_PROGRESS_DEPTH } from './submission.js';
 
@@ -372,7 +373,7 @@ function unreadableSentence(unreadable, loadedCount) {
   const listed = `${ids.slice(0, 10).join(', ')}${n > 10 ? ` and ${n - 10} more` : ''}`;
   const why = `${problems.slice(0, 3).join('; ')}${problems.length > 3 ? `; and ${problems.length - 3} more problems` : ''}`;
   const others = loadedCount === 0 ? 'no other entry was saved' : `the other ${loadedCount} ${loadedCount === 1 ? 'was' : 'were'} loaded`;
-  return `${n} saved exercise ${n === 1 ? 'entry' : 'entries'} could not be read: ${listed} (${why}); ${others}.`;
+  return `${formatCount(n, 'saved exercise entry', 'saved exercise entries')} could not be read: ${listed} (${why}); ${others}.`;
 }
 
 /** localStorage when the page may use it, else null (private modes can throw on access). */

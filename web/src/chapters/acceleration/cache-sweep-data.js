@@ -3,6 +3,8 @@
 // capped by what the lab may still allocate (core's memoryStats: cap_bytes − current_bytes).
 // Plans, the compact size names the axis and table print, and the columns. No DOM.
 
+import { formatCount } from '../../ui/format.js';
+
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
@@ -97,7 +99,7 @@ export function bytesPerCallText(row) {
   if (!(perCall > 0)) return '—';
   const passes = perCall / row.bytes;
   const name = Number.isInteger(perCall) ? sizeName(perCall) : `${perCall} B`;
-  return Number.isInteger(passes) ? `${name} (${passes} ${passes === 1 ? 'pass' : 'passes'})` : name;
+  return Number.isInteger(passes) ? `${name} (${formatCount(passes, 'pass', 'passes')})` : name;
 }
 
 export const CSV_COLUMNS = Object.freeze([

@@ -4,7 +4,7 @@
 // and the tally of core's verdicts the analysis sentence reports.
 // No DOM and no statistic: core's runAB measures and compares; this only counts its answers.
 
-import { formatSig } from '../../ui/format.js';
+import { formatCount, formatSig } from '../../ui/format.js';
 import { AB_CSV_COLUMNS, driftedArms } from './ab-data.js';
 import { formatInterval, formatP, formatRatio, kernelChoices, parseKernel, sizeProblem } from './compare-common.js';
 
@@ -128,7 +128,7 @@ export function aaTally(rows) {
 }
 
 const share = (k, n) => `${Number(formatSig((100 * k) / n, 2))}%`;
-const runs = (k) => `${k} run${k === 1 ? '' : 's'}`;
+const runs = (k) => formatCount(k, 'run');
 
 /**
  * The analysis in sentences that hold for any count: what was found, against what chance

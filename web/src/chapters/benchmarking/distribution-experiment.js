@@ -6,7 +6,7 @@
 import { declaredSweep } from '../../lab/client.js';
 import { DistributionChart } from '../../charts/distribution-chart.js';
 import { createTable } from '../../ui/table.js';
-import { formatInt, formatSig } from '../../ui/format.js';
+import { formatCount, formatInt, formatSig } from '../../ui/format.js';
 import { kernelControl, kernelText, sizeControl } from './samples-common.js';
 import {
   CSV_COLUMNS,
@@ -42,7 +42,7 @@ export function renderDistribution(a, { h }) {
       'data-role': 'sample-note',
       text:
         `${formatInt(s.n)} samples of the ${kernelText(k)}. Each sample is the time per call of a batch of ` +
-        `${formatInt(k.inner_iterations)} call${k.inner_iterations === 1 ? '' : 's'} (the timer's batching for this ` +
+        `${formatCount(k.inner_iterations, 'call')} (the timer's batching for this ` +
         `clock's ${ms(k.resolution_ms)} resolution), so the histogram shows batches, not single calls.`,
     }),
     h('p', {

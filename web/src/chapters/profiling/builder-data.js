@@ -5,7 +5,7 @@
 // No DOM and no arithmetic on measurements: every number comes from profileModel.
 
 import { scalePoint } from '../../experiments/model.js';
-import { formatBytes, formatInt, formatPercent, formatSig } from '../../ui/format.js';
+import { formatBytes, formatCount, formatInt, formatPercent, formatSig } from '../../ui/format.js';
 
 export const BUILDER_STORAGE_KEY = 'perflab.profiling.builder.v1';
 export const BUILDER_STORAGE_VERSION = 1;
@@ -290,7 +290,7 @@ export function topOperationBars(profile, limit = 10) {
 export function passesText(profile) {
   const n = profile.top_operations_passes;
   if (!Number.isInteger(n)) return 'the recorded passes';
-  return `${n} recorded pass${n === 1 ? '' : 'es'}`;
+  return formatCount(n, 'recorded pass', 'recorded passes');
 }
 
 /** The top operations' columns; total_ms sums every recorded pass, and says so. */
