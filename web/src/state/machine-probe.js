@@ -6,6 +6,7 @@
 
 import { labOf, probeMachineRoofs } from '../lab/client.js';
 import { recordProbe } from '../lab/machine-facts.js';
+import { readStoredJson, writeStoredJson } from './stored-json.js';
 
 export const PROBE_STORAGE_KEY = 'perflab.machine-probe.v1';
 export const PROBE_STORAGE_VERSION = 1;
@@ -29,35 +30,18 @@ export function probeProblem(probe) {
 
 /** The saved entry `{probe, measured_at_ms}`, or null when nothing usable is saved (never throws). */
 export function readSavedProbe(storage) {
-  let raw;
-  try {
-    raw = storage?.getItem(PROBE_STORAGE_KEY);
-  } catch {
-    return null;
-  }
-  if (typeof raw !== 'string') return null;
-  let saved;
-  try {
-    saved = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  const ok =
-    saved !== null &&
-    typeof saved === 'object' &&
-    saved.version === PROBE_STORAGE_VERSION &&
-    Number.isFinite(saved.measured_at_ms) &&
-    saved.measured_at_ms > 0 &&
-    probeProblem(saved.probe) === null;
-  return ok ? { probe: saved.probe, measured_at_ms: saved.measured_at_ms } : null;
+  const saved = readStoredJson(
+    storage,
+    PROBE_STORAGE_KEY,
+    PROBE_STORAGE_VERSION,
+    (s) => Number.isFinite(s.measured_at_ms) && s.measured_at_ms > 0 && probeProblem(s.probe) === null,
+  );
+  return saved ? { probe: saved.probe, measured_at_ms: saved.measured_at_ms } : null;
 }
 
 function saveProbe(storage, entry) {
-  try {
-    storage?.setItem(PROBE_STORAGE_KEY, JSON.stringify({ version: PROBE_STORAGE_VERSION, ...entry }));
-  } catch {
-    // Storage blocked or full: the probe still holds for this page.
-  }
+  // Storage blocked or full: the probe still holds for this page, so the error is dropped.
+  writeStoredJson(storage, PROBE_STORAGE_KEY, PROBE_STORAGE_VERSION, entry);
 }
 
 /** "03:12:05" for a probe of today, "25 Nov 03:12:05" for an older one (local time). */

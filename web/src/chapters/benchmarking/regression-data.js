@@ -6,6 +6,7 @@
 // sentence that counts core's verdicts.
 // No DOM and no statistic: core times, compares and judges; this keeps and counts.
 
+import { readStoredJson, writeStoredJson } from '../../state/stored-json.js';
 import { formatSig } from '../../ui/format.js';
 import { formatP } from './compare-common.js';
 
@@ -122,24 +123,15 @@ export function regressionSentence(c) {
 export function baselineStore(storage) {
   return {
     get() {
-      try {
-        const value = JSON.parse(storage?.getItem(BASELINE_KEY) ?? 'null');
-        const ok = value && value.version === 1 && typeof value.label === 'string' && value.data && typeof value.data === 'object';
-        return ok ? value : null;
-      } catch {
-        return null;
-      }
+      return readStoredJson(storage, BASELINE_KEY, 1, (v) => typeof v.label === 'string' && v.data !== null && typeof v.data === 'object');
     },
     /** Stores a baseline; throws an Error saying why when the browser refuses (quota, private mode). */
     set({ source, label, data, saved_at_ms }) {
       if (!storage) throw new Error('this browser does not let the page keep data (localStorage is off)');
-      const value = { version: 1, source, label, saved_at_ms, data };
-      try {
-        storage.setItem(BASELINE_KEY, JSON.stringify(value));
-      } catch (err) {
-        throw new Error(`the browser refused to keep the baseline: ${err.message}`);
-      }
-      return value;
+      const fields = { source, label, saved_at_ms, data };
+      const err = writeStoredJson(storage, BASELINE_KEY, 1, fields);
+      if (err) throw new Error(`the browser refused to keep the baseline: ${err.message}`);
+      return { version: 1, ...fields };
     },
     clear() {
       storage?.removeItem(BASELINE_KEY);

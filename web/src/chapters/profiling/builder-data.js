@@ -5,6 +5,7 @@
 // No DOM and no arithmetic on measurements: every number comes from profileModel.
 
 import { scalePoint } from '../../experiments/model.js';
+import { readStoredJson, writeStoredJson } from '../../state/stored-json.js';
 import { formatBytes, formatCount, formatInt, formatPercent, formatSig } from '../../ui/format.js';
 
 export const BUILDER_STORAGE_KEY = 'perflab.profiling.builder.v1';
@@ -30,26 +31,13 @@ export const DEFAULT_SPEC_TEXT = `{
  * @param {{getItem: (key: string) => string|null}} storage
  */
 export function readSavedSpec(storage) {
-  let raw;
-  try {
-    raw = storage?.getItem(BUILDER_STORAGE_KEY);
-  } catch {
-    return null; // storage blocked (private mode, sandboxed iframe)
-  }
-  if (typeof raw !== 'string') return null;
-  let saved;
-  try {
-    saved = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  const ok =
-    saved !== null &&
-    typeof saved === 'object' &&
-    saved.version === BUILDER_STORAGE_VERSION &&
-    typeof saved.text === 'string' &&
-    saved.text.length <= MAX_SPEC_CHARS;
-  return ok ? saved.text : null;
+  const saved = readStoredJson(
+    storage,
+    BUILDER_STORAGE_KEY,
+    BUILDER_STORAGE_VERSION,
+    (s) => typeof s.text === 'string' && s.text.length <= MAX_SPEC_CHARS,
+  );
+  return saved ? saved.text : null;
 }
 
 /**
@@ -61,12 +49,8 @@ export function saveSpec(storage, text) {
   if (text.length > MAX_SPEC_CHARS) {
     return `the model spec is ${text.length} characters; at most ${MAX_SPEC_CHARS} are saved`;
   }
-  try {
-    storage.setItem(BUILDER_STORAGE_KEY, JSON.stringify({ version: BUILDER_STORAGE_VERSION, text }));
-    return null;
-  } catch (err) {
-    return `your model spec could not be saved in this browser: ${err?.message ?? err}`;
-  }
+  const err = writeStoredJson(storage, BUILDER_STORAGE_KEY, BUILDER_STORAGE_VERSION, { text });
+  return err ? `your model spec could not be saved in this browser: ${err.message}` : null;
 }
 
 /**
