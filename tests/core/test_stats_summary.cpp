@@ -73,7 +73,7 @@ TEST_CASE("Tukey outliers are listed with index and value, and nothing is droppe
   CHECK(s.median == 14.5);
   CHECK(s.mad == 2.5);
   CHECK(s.warning ==
-        "1 of 10 values in latency_ms lie outside Tukey's fences (5.5 to 23.5): the median and "
+        "1 of 10 values lie outside Tukey's fences (5.5 to 23.5): the median and "
         "the MAD resist them, the mean and the std do not");
 }
 
@@ -88,7 +88,7 @@ TEST_CASE("one value: std 0, intervals of width 0, and a warning") {
     CHECK(i.high == 4.25);
   }
   CHECK(s.warning ==
-        "only one value in latency_ms: the spread and every interval are 0, which says nothing "
+        "only one value: the spread and every interval are 0, which says nothing "
         "about the next run; take at least 5 samples");
 }
 

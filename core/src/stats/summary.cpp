@@ -110,16 +110,15 @@ Summary summarize(const std::vector<double>& values, const std::string& name,
     if (values[i] < s.lower_fence || values[i] > s.upper_fence) s.outliers.push_back({i, values[i]});
   }
 
-  // "in latency_ms" names the sample; a sample named "values" (a binding's argument) is not
-  // named again ("20 of 200 values in values" read as a slip on the page).
-  const std::string in = name == "values" ? std::string() : " in " + name;
+  // The warning is about these values and travels with their summary, so it does not name
+  // them: `name` names the argument in errors, and as a sample's name it read "20 of 200
+  // values in values" on the page.
   if (s.n == 1) {
-    s.warning = "only one value" + in +
-                ": the spread and every interval are 0, which says nothing about the "
-                "next run; take at least 5 samples";
+    s.warning =
+        "only one value: the spread and every interval are 0, which says nothing about the next "
+        "run; take at least 5 samples";
   } else if (!s.outliers.empty()) {
-    s.warning = std::to_string(s.outliers.size()) + " of " + std::to_string(s.n) + " values" + in +
-                " lie outside Tukey's fences (" + detail::format_g(s.lower_fence, 4) +
+    s.warning = std::to_string(s.outliers.size()) + " of " + std::to_string(s.n) + " values lie outside Tukey's fences (" + detail::format_g(s.lower_fence, 4) +
                 " to " + detail::format_g(s.upper_fence, 4) +
                 "): the median and the MAD resist them, the mean and the std do not";
   }

@@ -52,7 +52,8 @@ struct Summary {
   std::string warning;                      // empty when nothing is suspicious
 };
 
-// Summarises values. `name` names the argument in error messages ("baseline_ms"). Throws
+// Summarises values. `name` names the argument in error messages ("baseline_ms"), not in the
+// warning, which travels with the summary. Throws
 // ValueError when values is empty, or names the index and the value of the first value that
 // is not finite or is negative.
 Summary summarize(const std::vector<double>& values, const std::string& name = "sample",
