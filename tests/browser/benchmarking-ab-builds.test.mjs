@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { exerciseCards, openLab } from './harness.mjs';
+import { answerCapstoneFromRow, openLab } from './harness.mjs';
 
 const EXP = '[data-experiment="benchmarking-ab"]';
 const role = (r) => `${EXP} [data-role="${r}"]`;
@@ -101,21 +101,12 @@ describe('A/B across builds, quick', () => {
 
   test('the capstone grades the cross-build run: its interleaved numbers as the page shows them are correct', async () => {
     const { page } = lab;
-    const { card, submitAndWait } = exerciseCards(page);
-    const id = 'benchmarking.ab-capstone';
     const head = await headers(page);
     const row = (await tableRows(page)).find((r) => r[0] === 'interleaved');
-    const ratio = Number(row[head.indexOf('ratio A/B')].replace('×', ''));
-    const [low, high] = row[head.indexOf('ratio CI')].replace('×', '').split('–').map(Number);
-    const verdict = { faster: 1, slower: -1 }[row[head.indexOf('verdict')]] ?? 0;
-    const parts = card(id).locator('input[data-role="answer"]');
-    await page.waitForFunction((cid) => !document.querySelector(`article[data-exercise-id="${cid}"] button[type="submit"]`).disabled, id);
-    const submit = () => card(id).locator('button[type="submit"]').click();
+    const { wrongVerdict, right } = await answerCapstoneFromRow(page, head, row);
     // A wrong verdict first: the grade must be able to fail.
-    for (const [i, v] of [ratio, low, high, verdict === 1 ? -1 : 1].entries()) await parts.nth(i).fill(String(v));
-    assert.equal(await submitAndWait(id, submit), 'false');
-    for (const [i, v] of [ratio, low, high, verdict].entries()) await parts.nth(i).fill(String(v));
-    assert.equal(await submitAndWait(id, submit), 'true');
+    assert.equal(wrongVerdict, 'false');
+    assert.equal(right, 'true');
   });
 
   test('Cancel partway keeps the complete rounds, assembled and judged by core', async () => {

@@ -350,6 +350,19 @@ const noticePlace = () =>
     };
   }, CHAPTER[0][0]);
 
+// Saves `text` as the progress, reloads, and returns the header's notice after checking that
+// it shows at the top: in the first screen, above the first exercise card.
+async function reloadWithSaved(text) {
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [STORAGE_KEY, text]);
+  await page.reload();
+  await waitForCards();
+  const notice = page.locator('header [data-role="progress-notice"]');
+  assert.equal(await notice.isVisible(), true);
+  const place = await noticePlace();
+  assert.ok(place.notice < place.viewport && place.notice < place.card, JSON.stringify(place));
+  return notice;
+}
+
 const corruptCopies = () =>
   page.evaluate(() =>
     Object.keys(localStorage)
@@ -365,14 +378,7 @@ test('one unreadable saved entry costs only itself: the notice at the top names 
   const paramsBefore = await params(NUMERIC);
   // An unreadable count, and a score the page must not take from the damaged save.
   const bad = JSON.stringify({ ...good, exercises: { ...good.exercises, [NUMERIC]: { ...good.exercises[NUMERIC], attempts: 'two', best_score: 999 } } });
-  await page.evaluate(([key, text]) => localStorage.setItem(key, text), [STORAGE_KEY, bad]);
-  await page.reload();
-  await waitForCards();
-
-  const notice = page.locator('header [data-role="progress-notice"]');
-  assert.equal(await notice.isVisible(), true);
-  const place = await noticePlace();
-  assert.ok(place.notice < place.viewport && place.notice < place.card, JSON.stringify(place));
+  const notice = await reloadWithSaved(bad);
   const text = await notice.textContent();
   assert.match(text, /^1 saved exercise entry could not be read: profiling\.linear-params \(exercises\["profiling\.linear-params"\]\.attempts is the string "two"/);
   assert.match(text, /kept unchanged in this browser's storage under "perflab\.progress\.corrupt\.[^"]+"/);
@@ -404,13 +410,7 @@ test('one unreadable saved entry costs only itself: the notice at the top names 
 });
 
 test('an unreadable save is kept aside whole: the notice at the top says so, and it can be downloaded from there and from the panel', async () => {
-  await page.evaluate((key) => localStorage.setItem(key, '{"version": 1, "seed": '), STORAGE_KEY);
-  await page.reload();
-  await waitForCards();
-  const notice = page.locator('header [data-role="progress-notice"]');
-  assert.equal(await notice.isVisible(), true);
-  const place = await noticePlace();
-  assert.ok(place.notice < place.viewport && place.notice < place.card, JSON.stringify(place));
+  const notice = await reloadWithSaved('{"version": 1, "seed": ');
   assert.match(await notice.textContent(), /could not be read \(not valid JSON/);
   assert.match(await notice.textContent(), /kept unchanged in this browser's storage under "perflab\.progress\.corrupt\.[^"]+", and a fresh start was made/);
   const aside = await corruptCopies();

@@ -190,3 +190,27 @@ export function exerciseCards(page) {
   }
   return { card, params, dataOf, waitForCards, submitAndWait };
 }
+
+/**
+ * Answers the Benchmarking capstone (benchmarking.ab-capstone) from an A/B table's interleaved
+ * row as the page shows it (`head`: the table's headers, `row`: its cells): first with the
+ * verdict flipped, then right. Returns the two results' data-correct, so a test can check
+ * that the grade can fail and that the shown numbers pass.
+ */
+export async function answerCapstoneFromRow(page, head, row) {
+  const { card, submitAndWait } = exerciseCards(page);
+  const id = 'benchmarking.ab-capstone';
+  const ratio = Number(row[head.indexOf('ratio A/B')].replace('×', ''));
+  const [low, high] = row[head.indexOf('ratio CI')].replace('×', '').split('–').map(Number);
+  const verdict = { faster: 1, slower: -1 }[row[head.indexOf('verdict')]] ?? 0;
+  const parts = card(id).locator('input[data-role="answer"]');
+  await page.waitForFunction((cid) => !document.querySelector(`article[data-exercise-id="${cid}"] button[type="submit"]`).disabled, id);
+  const submit = () => card(id).locator('button[type="submit"]').click();
+  const answer = async (values) => {
+    for (const [i, v] of values.entries()) await parts.nth(i).fill(String(v));
+    return submitAndWait(id, submit);
+  };
+  const wrongVerdict = await answer([ratio, low, high, verdict === 1 ? -1 : 1]);
+  const right = await answer([ratio, low, high, verdict]);
+  return { wrongVerdict, right };
+}

@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TestDescriptionError, materializeArgs, runStudentTests } from '../../web/src/lab/sandbox-runner.js';
+import { SOLUTIONS } from './grading-generate.mjs';
 
 const fakeFn = (costs_ms) => ({ $fake_fn: { costs_ms } });
 const fakeClock = (start_ms) => ({ $fake_clock: start_ms === undefined ? true : { start_ms } });
@@ -114,19 +115,8 @@ function run(code) {
   return runStudentTests({ code, functionName: 'measureLatency', tests: latencyTests });
 }
 
-const CORRECT = `
-function measureLatency(fn, { warmup, iterations }, clock) {
-  for (let i = 0; i < warmup; i++) fn();
-  const times = [];
-  for (let i = 0; i < iterations; i++) {
-    const t0 = clock.now();
-    fn();
-    times.push(clock.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  const m = times.length >> 1;
-  return times.length % 2 ? times[m] : (times[m - 1] + times[m]) / 2;
-}`;
+// The reference solution the re-grading tests submit too (grading-generate.mjs).
+const CORRECT = SOLUTIONS['profiling.measure-latency'];
 
 test('a correct measureLatency returns the median of the timed calls on every test', () => {
   const results = run(CORRECT);
