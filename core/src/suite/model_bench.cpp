@@ -241,8 +241,8 @@ nlohmann::json to_json(const ModelBenchmark& b) {
 }
 
 nlohmann::json to_json(const OptimizationComparison& c) {
-  return {{"base", to_json(c.base)},
-          {"optimized", to_json(c.optimized)},
+  return {{"base", c.base.name},
+          {"optimized", c.optimized.name},
           {"speedup", c.speedup},
           {"throughput_ratio", c.throughput_ratio},
           {"memory_ratio", c.memory_ratio},

@@ -82,15 +82,8 @@ json to_json(const SuiteReport& r) {
                                {"measured", rec.measured},
                                {"reason", rec.reason}});
   }
-  // Each pair by its models' names (their rows are under "models"), then compare_optimization's
-  // ratios and sentences.
-  json optimizations = json::array();
-  for (const auto& o : r.optimizations) {
-    json row = to_json(o);
-    row["base"] = o.base.name;
-    row["optimized"] = o.optimized.name;
-    optimizations.push_back(std::move(row));
-  }
+  json optimizations = json::array();  // each pair by its models' names (rows under "models")
+  for (const auto& o : r.optimizations) optimizations.push_back(to_json(o));
   return {{"tool", "perflab"},
           {"kind", "suite"},
           {"name", r.name},

@@ -131,8 +131,9 @@ OptimizationComparison compare_optimization(const ModelBenchmark& base,
 nlohmann::json to_json(const ModelBenchmark& benchmark);
 nlohmann::json to_json(const MetricInfo& metric);
 nlohmann::json to_json(const MetricRanking& ranking);
-// {base, optimized, speedup, throughput_ratio, memory_ratio, size_ratio, flops_ratio,
-//  accuracy_retention: null, accuracy_retention_reason, noise_threshold, recommendations}
+// {base, optimized (the models' names: a report lists the models themselves), speedup,
+//  throughput_ratio, memory_ratio, size_ratio, flops_ratio, accuracy_retention: null,
+//  accuracy_retention_reason, noise_threshold, recommendations}
 nlohmann::json to_json(const OptimizationComparison& comparison);
 
 }  // namespace perflab

@@ -138,7 +138,7 @@ SuiteReport run_suite(const Suite& suite, std::string_view version,
 
 // The report three ways. JSON: {tool: "perflab", kind: "suite", name, system, metrics
 // (MetricInfo objects), batch, options, models, kernels, summary, recommendations, accuracy,
-// optimizations (to_json(OptimizationComparison) with base and optimized as names),
+// optimizations (to_json(OptimizationComparison)),
 // optimizations_not_measured, energy_note, complete, points_done, points_total}. Markdown:
 // headings System, Models, Kernels, Best per metric, Recommendations, Optimized against base
 // (when the suite names pairs), Notes. CSV: one row per model and per kernel,
