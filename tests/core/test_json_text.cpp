@@ -6,9 +6,12 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <utility>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
 #include "perflab/base/json_text.hpp"
+#include "perflab/base/utf8.hpp"
 #include "perflab/model/model.hpp"
 #include "perflab/roofline/report.hpp"
 #include "perflab/suite/suite.hpp"
@@ -79,6 +82,114 @@ TEST_CASE("no message of the JSON library's own reaches the reader") {
                        ValueError);
   // A whole pair parses.
   CHECK(parse_json_text("\"\\uD83D\\uDE00\"", "spec") == nlohmann::json("\xF0\x9F\x98\x80"));
+}
+
+// The library's own wording, in any of its messages: none of it may reach a reader.
+static bool has_library_wording(const std::string& message) {
+  for (const char* words : {"json.exception", "syntax error while parsing", "last read",
+                            "invalid literal", "unexpected end of input", "literal;",
+                            "U+D800..U+DBFF", "ill-formed UTF-8 byte", "<U+"}) {
+    if (message.find(words) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST_CASE("every malformed text gets core's sentence with its place, in valid UTF-8") {
+  // [text, the sentence after "x is not valid JSON: "]
+  const std::pair<std::string, std::string> table[] = {
+      {"", "parse error at line 1, column 1: the text is empty; a JSON value (an object, an "
+           "array, a string, a number, true, false or null) was expected"},
+      {"{\"a\": tru}", "parse error at line 1, column 7: \"tru}\" is not a JSON value; a value "
+                       "is an object, an array, a string in double quotes, a number, true, false "
+                       "or null"},
+      {"[1,]", "parse error at line 1, column 3: a comma stands before ']'; JSON allows no "
+               "comma after the last element"},
+      {"{\"a\": 1,}", "parse error at line 1, column 8: a comma stands before '}'; JSON allows "
+                      "no comma after the last element"},
+      {"[1 2]", "parse error at line 1, column 4: found \"2]\" where ',' or ']' was expected"},
+      {"{\"a\" 1}", "parse error at line 1, column 6: found \"1}\" where ':' after the key was "
+                    "expected"},
+      {"{a:1}", "parse error at line 1, column 2: \"a:1}\" is not a key; keys are strings in "
+                "double quotes"},
+      {"{\"a\":1", "parse error at line 1, column 7: the text ends before the JSON value is "
+                   "complete; expected ',' or '}'"},
+      {"[1] 2", "parse error at line 1, column 5: there is more text after the JSON value: \"2\""},
+      {"\"a\nb\"", "parse error at line 1, column 3: a string holds the control character "
+                   "U+000A, which JSON allows only as an escape such as \\u000A"},
+      {"1e+", "parse error at line 1, column 1: the number \"1e+\" needs a digit in the exponent"},
+      {"\"\\q\"", "parse error at line 1, column 2: \"\\q\" is not an escape; a backslash in a "
+                  "string is followed by \", \\, /, b, f, n, r, t or u"},
+      // A character cut by the library's quote: here the whole character is quoted, and the
+      // column counts characters, not bytes.
+      {"[\"\xE2\x82\xAC\xE2\x82\xAC\", tr\xE2\x82\xAC]",
+       "parse error at line 1, column 8: \"tr\xE2\x82\xAC]\" is not a JSON value; a value is an "
+       "object, an array, a string in double quotes, a number, true, false or null"},
+      {"[\"\xC3\"]", "parse error at line 1, column 3: the text holds bytes that are not UTF-8: "
+                     "\"\\xC3\"]\""},
+      {"\"\\uD800x\"", "the escape \\uD800 at line 1, column 2 is the first half of a UTF-16 "
+                       "surrogate pair, and no second half (\\uDC00 to \\uDFFF) follows it; write "
+                       "the character itself, or both halves"},
+  };
+  for (const auto& [text, reason] : table) {
+    CAPTURE(text);
+    CHECK_THROWS_WITH_AS(parse_json_text(text, "x"), ("x is not valid JSON: " + reason).c_str(),
+                         JsonTextError);
+  }
+  // Many more shapes: none keeps the library's wording, each names a place, all valid UTF-8.
+  const std::string euros = "\"" + std::string(30, 'a') + "\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC";
+  const std::string broken[] = {
+      "  ", "nul", "'a'", "-", "1.", "\"abc", "\"\\u12\"", "\xEF\xBB", "\xFF", "{\"a\":[1,2}",
+      "{\"a\": 1 \"b\": 2}", "[\"\xF0\x9F\x98", euros, euros + "\" x", "[" + euros + "\"",
+      "{\"\xE2\x82\xAC\": \xE2\x82\xAC}", "[\x01]", "[\"\x7F\xC0\xAF\"]", "\"\\uDC00\"",
+      "{\"a\":\n  [1,\n   2,]}", "[1e400]"};
+  for (const std::string& text : broken) {
+    CAPTURE(text);
+    try {
+      parse_json_text(text, "x");
+      FAIL("no error");
+    } catch (const JsonTextError& e) {
+      const std::string message = e.what();
+      CHECK_FALSE(has_library_wording(message));
+      CHECK(is_valid_utf8(message));
+      CHECK(message.find(" at line ") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("a library exception outside parsing is translated into a sentence too") {
+  const nlohmann::json spec = {{"name", 5}};
+  try {
+    (void)spec.at("name").get<std::string>();
+    FAIL("no error");
+  } catch (const nlohmann::json::exception& e) {
+    CHECK(json_error_reason(e) == "a JSON value is number where string is needed");
+  }
+  try {
+    (void)spec.at("layers");
+    FAIL("no error");
+  } catch (const nlohmann::json::exception& e) {
+    CHECK(json_error_reason(e) == "the field 'layers' is missing");
+  }
+}
+
+TEST_CASE("UTF-8 rules: cuts at character boundaries, lone surrogates keep their neighbours") {
+  CHECK(is_valid_utf8("caf\xC3\xA9"));
+  CHECK_FALSE(is_valid_utf8("caf\xC3"));
+  CHECK_FALSE(is_valid_utf8("\xED\xA0\x80"));  // a surrogate written as UTF-8
+  CHECK(valid_utf8("a\xC3z") == "a\xEF\xBF\xBDz");
+  CHECK(utf8_prefix("ab\xE2\x82\xAC", 4) == "ab");
+  CHECK(utf8_prefix("ab\xE2\x82\xAC", 5) == "ab\xE2\x82\xAC");
+  CHECK(text_place("a\n\xE2\x82\xAC\xE2\x82\xACx", 8) == "line 2, column 3");
+  CHECK(text_excerpt("\xE2\x82\xAC\xE2\x82\xAC", 1, 1) == "\xE2\x82\xAC...");
+  CHECK(text_excerpt("a\tb\x01", 0) == "a\\tb\\u0001");
+  // A lone surrogate becomes U+FFFD on its own; the character after it stays.
+  CHECK(utf16_to_utf8(u"\xD800x") == "\xEF\xBF\xBDx");
+  CHECK(utf16_to_utf8(u"x\xDC00") == "x\xEF\xBF\xBD");
+  CHECK(utf16_to_utf8(u"\xD83D\xDE00!") == "\xF0\x9F\x98\x80!");
+  CHECK(utf16_to_utf8(u"\xD83D\xD83D\xDE00") == "\xEF\xBF\xBD\xF0\x9F\x98\x80");
+  // describe() cuts at 60 bytes without cutting a character in half.
+  const std::string long_euros(std::string(56, 'a') + "\xE2\x82\xAC\xE2\x82\xAC");
+  CHECK(is_valid_utf8(describe(nlohmann::json(long_euros))));
 }
 
 TEST_CASE("text nested deeper than the limit is refused before it is parsed") {

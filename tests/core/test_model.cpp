@@ -462,14 +462,14 @@ TEST_CASE("the top level of a spec is checked like the layers") {
 
 TEST_CASE("text that is not JSON is a clear error") {
   CHECK_THROWS_WITH_AS(model_from_json_text("{\"name\": \"x\", "),
-                       "model spec is not valid JSON: parse error at line 1, column 15: syntax "
-                       "error while parsing object key - unexpected end of input; expected string "
-                       "literal",
+                       "model spec is not valid JSON: parse error at line 1, column 15: the "
+                       "text ends before the JSON value is complete; expected a key in double "
+                       "quotes",
                        ValueError);
   CHECK_THROWS_WITH_AS(model_from_json_text(""),
-                       "model spec is not valid JSON: parse error at line 1, column 1: syntax "
-                       "error while parsing value - unexpected end of input; expected '[', '{', or "
-                       "a literal",
+                       "model spec is not valid JSON: parse error at line 1, column 1: the text "
+                       "is empty; a JSON value (an object, an array, a string, a number, true, "
+                       "false or null) was expected",
                        ValueError);
 }
 

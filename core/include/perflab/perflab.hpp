@@ -8,6 +8,7 @@
 #include "perflab/base/json_fields.hpp"
 #include "perflab/base/json_text.hpp"
 #include "perflab/base/random.hpp"
+#include "perflab/base/utf8.hpp"
 #include "perflab/tensor/memory.hpp"
 #include "perflab/tensor/tensor.hpp"
 #include "perflab/kernels/kernels.hpp"

@@ -1,6 +1,8 @@
 // format_number and describe (format.hpp).
 #include "perflab/base/format.hpp"
 
+#include "perflab/base/utf8.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -44,7 +46,8 @@ std::string describe(const nlohmann::json& value) {
     text = value.dump();
   }
   constexpr std::size_t kMaxChars = 60;
-  if (text.size() > kMaxChars) text = text.substr(0, kMaxChars - 3) + "...";
+  // Cut at a character boundary: half a character would reach the page as U+FFFD.
+  if (text.size() > kMaxChars) text = utf8_prefix(text, kMaxChars - 3) + "...";
   return text;
 }
 

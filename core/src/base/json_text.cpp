@@ -3,6 +3,9 @@
 // rewritten, so none of them (nor its "[json.exception...]" prefix) leaves core.
 #include "perflab/base/json_text.hpp"
 
+#include "perflab/base/utf8.hpp"
+
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -13,20 +16,9 @@ namespace {
 
 using json = nlohmann::json;
 
-// Where `offset` is in `text`, as the JSON library counts it: lines from 1 ("\n" only),
-// columns in bytes from 1.
+// Where `offset` is in `text`: "line 2, column 5", columns in characters (utf8.hpp).
 std::string line_and_column(std::string_view text, std::size_t offset) {
-  std::size_t line = 1;
-  std::size_t column = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+  return text_place(text, offset);
 }
 
 bool starts_number(char c) { return c == '-' || (c >= '0' && c <= '9'); }
@@ -128,15 +120,198 @@ std::string lone_surrogate(std::string_view text) {
   return {};
 }
 
-// The library's message without its "[json.exception.parse_error.101] " prefix: the rest
-// ("parse error at line 1, column 15: syntax error while parsing ...") reads as a sentence.
-std::string without_prefix(std::string message) {
-  const auto close = message.find("] ");
-  if (message.rfind("[json.exception.", 0) == 0 && close != std::string::npos) {
-    message = message.substr(close + 2);
-  }
-  return message;
+// ---- The translator (json_error_reason). The library's message is read only for which of
+// its errors it is (the part between " - " and "; last read"); the place and the quoted text
+// come from `text` itself, since the library's own quote can end inside a character.
+
+std::string between(const std::string& s, const std::string& from, const std::string& to) {
+  const auto a = s.find(from);
+  if (a == std::string::npos) return {};
+  const auto b = to.empty() ? std::string::npos : s.find(to, a + from.size());
+  return s.substr(a + from.size(), b == std::string::npos ? std::string::npos : b - a - from.size());
 }
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_word(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// The start of the token that holds byte `at`, by lexing `text` from its start the way JSON
+// does: strings with their escapes, runs of number or word characters, single characters.
+std::size_t token_start(std::string_view text, std::size_t at) {
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < text.size() && i <= at;) {
+    if (is_space(text[i])) {
+      ++i;
+      continue;
+    }
+    start = i;
+    if (text[i] == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\') ++i;
+      }
+      ++i;
+    } else if (in_number(text[i]) || is_word(text[i])) {
+      while (i < text.size() && (in_number(text[i]) || is_word(text[i]))) ++i;
+    } else {
+      ++i;
+    }
+  }
+  return start;
+}
+
+// The library's name of a token, as the reader's words.
+std::string token_words(const std::string& token, const std::string& context) {
+  if (token == "'[', '{', or a literal") {
+    return "a value (an object, an array, a string in double quotes, a number, true, false or "
+           "null)";
+  }
+  if (token == "string literal") return context == "object key" ? "a key in double quotes" : "a string";
+  if (token == "number literal") return "a number";
+  if (token == "true literal") return "true";
+  if (token == "false literal") return "false";
+  if (token == "null literal") return "null";
+  if (token == "']'" && context == "array") return "',' or ']'";
+  if (token == "'}'" && context == "object") return "',' or '}'";
+  if (token == "':'") return "':' after the key";
+  if (token == "end of input") return "the end of the text";
+  if (token.size() == 3 && token.front() == '\'' && token.back() == '\'') return token;
+  return "something else";
+}
+
+std::string quoted(std::string_view text, std::size_t at) {
+  return "\"" + text_excerpt(text, at) + "\"";
+}
+
+std::size_t first_invalid_byte(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) continue;
+    std::size_t n = 1;
+    while (n <= 4 && i + n <= text.size() && !is_valid_utf8(text.substr(i, n))) ++n;
+    if (n > 4 || i + n > text.size()) return i;
+    i += n - 1;
+  }
+  return text.size();
+}
+
+std::string parse_reason(const nlohmann::json::parse_error& e, std::string_view text) {
+  const std::string message = e.what();
+  const std::string context = between(message, "syntax error while parsing ", " - ");
+  const std::string detail = between(message, " - ", "");
+  std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
+  if (at > text.size()) at = text.size();
+  const auto place = [&](std::size_t offset) {
+    return "parse error at " + line_and_column(text, offset) + ": ";
+  };
+  if (text.find_first_not_of(" \t\n\r") == std::string_view::npos) {
+    return place(text.size()) + "the text is empty; a JSON value (an object, an array, a string, "
+           "a number, true, false or null) was expected";
+  }
+  if (detail.rfind("unexpected ", 0) == 0) {
+    const std::string found = between(detail, "unexpected ", "; expected ");
+    const std::string expected = between(detail, "; expected ", "");
+    if (found == "end of input") {
+      return place(text.size()) + "the text ends before the JSON value is complete; expected " +
+             token_words(expected, context);
+    }
+    const std::size_t start = token_start(text, at);
+    if (expected == "end of input") {
+      return place(start) + "there is more text after the JSON value: " + quoted(text, start);
+    }
+    std::size_t before = start;
+    while (before > 0 && is_space(text[before - 1])) --before;
+    if ((found == "']'" || found == "'}'") && before > 0 && text[before - 1] == ',') {
+      return place(before - 1) + "a comma stands before " + found +
+             "; JSON allows no comma after the last element";
+    }
+    return place(start) + "found " + quoted(text, start) + " where " +
+           token_words(expected, context) + " was expected";
+  }
+  const std::string lexer = between(detail, "", "; last read");
+  if (lexer.find("surrogate") != std::string::npos) {
+    const std::string surrogate = lone_surrogate(text);
+    if (!surrogate.empty()) return surrogate;
+  }
+  if (lexer == "invalid literal") {
+    // The library stops at the character that ends the word; the word started before it.
+    const std::size_t start =
+        token_start(text, at > 0 && at <= text.size() && is_word(text[at - 1]) ? at - 1 : at);
+    if (detail.find("; expected end of input") != std::string::npos) {
+      return place(start) + "there is more text after the JSON value: " + quoted(text, start);
+    }
+    if (context == "object key") {
+      return place(start) + quoted(text, start) + " is not a key; keys are strings in double quotes";
+    }
+    return place(start) + quoted(text, start) +
+           " is not a JSON value; a value is an object, an array, a string in double quotes, "
+           "a number, true, false or null";
+  }
+  if (lexer.find("control character U+") != std::string::npos) {
+    const std::string code = between(lexer, "control character ", " (");
+    return place(at) + "a string holds the control character " + code +
+           ", which JSON allows only as an escape such as \\u" + code.substr(2);
+  }
+  if (lexer.find("missing closing quote") != std::string::npos) {
+    return place(token_start(text, at)) + "the string " + quoted(text, token_start(text, at)) +
+           " has no closing double quote";
+  }
+  if (lexer.find("ill-formed UTF-8") != std::string::npos) {
+    const std::size_t bad = std::min(first_invalid_byte(text), at);
+    return place(bad) + "the text holds bytes that are not UTF-8: " + quoted(text, bad);
+  }
+  if (lexer.find("forbidden character after backslash") != std::string::npos) {
+    const std::size_t slash = at > 0 ? at - 1 : 0;
+    return place(slash) + "\"" + text_excerpt(text.substr(0, slash + 2), slash, 2) +
+           "\" is not an escape; a backslash in a string is followed by \", \\, /, b, f, n, r, "
+           "t or u";
+  }
+  if (lexer.find("\\u' must be followed by 4 hex digits") != std::string::npos) {
+    const std::size_t slash = text.rfind("\\u", at);
+    const std::size_t from = slash == std::string_view::npos ? at : slash;
+    return place(from) + "\\u must be followed by 4 hex digits, got \"" +
+           text_excerpt(text.substr(0, from + 6), from, 6) + "\"";
+  }
+  if (lexer.rfind("invalid number", 0) == 0) {
+    const std::size_t start = token_start(text, at);
+    const std::string after = lexer.find("after '-'") != std::string::npos  ? "after '-'"
+                              : lexer.find("after '.'") != std::string::npos ? "after '.'"
+                                                                             : "in the exponent";
+    return place(start) + "the number " + quoted(text, start) + " needs a digit " + after;
+  }
+  if (lexer.find("BOM") != std::string::npos) {
+    return place(0) + "the text starts with part of a byte order mark (EF BB BF)";
+  }
+  return place(at) + "the text is not valid JSON here: " + quoted(text, at);
+}
+
+}  // namespace
+
+std::string json_error_reason(const nlohmann::json::exception& e, std::string_view text) {
+  std::string reason;
+  if (const auto* parse = dynamic_cast<const nlohmann::json::parse_error*>(&e)) {
+    reason = parse_reason(*parse, text);
+  } else if (e.id == 406) {
+    // A number the library read as infinite. Its message has no position; find it.
+    reason = number_out_of_range(text);
+    if (reason.empty()) reason = "a number is outside the range of a double";
+  } else if (e.id == 302) {
+    // "type must be number, but is string"
+    const std::string message = e.what();
+    reason = "a JSON value is " + between(message, "but is ", "") + " where " +
+             between(message, "type must be ", ",") + " is needed";
+  } else if (e.id == 403) {
+    reason = "the field " + between(std::string(e.what()), "key ", " not found") + " is missing";
+  } else if (e.id == 401) {
+    reason = "a list is shorter than the position asked for";
+  } else if (e.id == 316) {
+    reason = "a string is not valid UTF-8";
+  } else {
+    reason = "a JSON value does not have the form needed here";
+  }
+  return valid_utf8(reason);
+}
+
+namespace {
 
 [[noreturn]] void fail(const std::string& what, const std::string& reason) {
   throw JsonTextError(what + " is not valid JSON: " + reason, reason);
@@ -183,17 +358,8 @@ json parse_json_text(std::string_view text, const std::string& what) {
   }
   try {
     return json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    // A lone surrogate escape: the library's text is about code point ranges; say where it is.
-    const std::string surrogate =
-        std::string(e.what()).find("surrogate") != std::string::npos ? lone_surrogate(text) : "";
-    fail(what, surrogate.empty() ? without_prefix(e.what()) : surrogate);
-  } catch (const json::out_of_range& e) {
-    // 406: a number the library read as infinite. Its message has no position; find it.
-    const std::string reason = number_out_of_range(text);
-    fail(what, reason.empty() ? without_prefix(e.what()) : reason);
   } catch (const json::exception& e) {
-    fail(what, without_prefix(e.what()));
+    fail(what, json_error_reason(e, text));
   }
 }
 

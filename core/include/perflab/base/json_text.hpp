@@ -45,10 +45,18 @@ class JsonTextError : public ValueError {
 // "ANSWER_JSON"). Throws JsonTextError:
 //   "<what> is N bytes of text; at most 16777216 (16 MiB) are allowed" (before anything else);
 //   "<what> is nested N levels deep; at most 64 are allowed" (checked before parsing);
-//   "<what> is not valid JSON: parse error at line L, column C: <what the parser expected>";
+//   "<what> is not valid JSON: parse error at line L, column C: <what is wrong there>";
 //   "<what> is not valid JSON: the number 1e400 at line L, column C is outside the range of
 //    a double (magnitudes up to about 1.8e308)".
 nlohmann::json parse_json_text(std::string_view text, const std::string& what);
+
+// The one translator of the JSON library's exceptions into core's sentences: parse_json_text
+// uses it for every failure, and the wasm error seam and the CLI for any library exception
+// that escapes a reader, so none of the library's wording reaches a reader. `text` is what was
+// parsed (empty when the exception did not come from parsing it). The reason names the place
+// ("parse error at line 1, column 7: ..."; columns count characters) and quotes at most a few
+// characters of the text, never a part of one: it is valid UTF-8 whatever the text holds.
+std::string json_error_reason(const nlohmann::json::exception& e, std::string_view text = {});
 
 // How deeply `text` nests arrays and objects (brackets inside strings do not count); 0 for a
 // lone number, string or literal. Linear in the text, no recursion.
