@@ -133,3 +133,71 @@ TEST_CASE("complexity fits refuse bad sizes and times, naming them") {
                        "a complexity fit needs at least 2 different sizes, got 0 points",
                        ValueError);
 }
+
+TEST_CASE("each class's expected exponent is the log-log slope of its own curve over the sizes") {
+  // Over 2⁴ … 2¹⁴ log₂ n runs 4 … 14; the least-squares slope of ln(log₂ n) against ln n
+  // over the eleven sizes, by hand in Python: 0.17434.
+  const ComplexityReport r = fit_complexity(sweep(), sweep());
+  CHECK(fit_of(r, ComplexityClass::log_n).expected_exponent == doctest::Approx(0.17434).epsilon(1e-4));
+  CHECK(fit_of(r, ComplexityClass::constant).expected_exponent == doctest::Approx(0.0));
+  CHECK(fit_of(r, ComplexityClass::n).expected_exponent == doctest::Approx(1.0));
+  CHECK(fit_of(r, ComplexityClass::n_squared).expected_exponent == doctest::Approx(2.0));
+  CHECK(fit_of(r, ComplexityClass::n_cubed).expected_exponent == doctest::Approx(3.0));
+  CHECK(fit_of(r, ComplexityClass::n_log_n).expected_exponent ==
+        doctest::Approx(1.0 + fit_of(r, ComplexityClass::log_n).expected_exponent));
+  // log₂ 1 = 0 has no logarithm: no expected exponent for O(log n) with n = 1 among the sizes.
+  CHECK(std::isnan(fit_of(fit_complexity({1, 10, 100}, {1, 2, 3}), ComplexityClass::log_n)
+                       .expected_exponent));
+}
+
+TEST_CASE("the conclusion names a class only when the RMS ranking and the slope agree on one") {
+  SUBCASE("O(n³) with 2% noise: the best fit and the only slope in the interval") {
+    const std::vector<double> ns = {16, 32, 64, 128, 256};
+    const double noise[] = {1.02, 0.98, 1.01, 0.99, 1.0};
+    std::vector<double> ts;
+    for (std::size_t i = 0; i < ns.size(); ++i) ts.push_back(1e-6 * ns[i] * ns[i] * ns[i] * noise[i]);
+    const ComplexityReport r = fit_complexity(ns, ts);
+    CHECK(r.named_class == "O(n^3)");
+    CHECK(r.conclusion ==
+          "O(n^3): the best fit by RMS is O(n^3) (normalized RMS 0.2%), and the log-log slope "
+          "b = 3.00 (95% interval 2.97 to 3.02) holds its 3.00 over these sizes and no other "
+          "class's.");
+  }
+  SUBCASE("n log n plus a fixed cost: O(n log n) ranks first, the slope says O(n)") {
+    // GELU over 2¹⁰ … 2²⁰ elements: a fixed 4 µs per call flattens the small sizes, so the
+    // slope (0.89) sits below both 1 and n log n's 1.10 while RMS, ruled by the large sizes,
+    // still prefers n log n.
+    const std::vector<double> ns = {1024, 4096, 16384, 65536, 262144, 1048576};
+    const double noise[] = {1, 1.1, 0.9, 1.05, 0.97, 1.0};
+    std::vector<double> ts;
+    for (std::size_t i = 0; i < ns.size(); ++i) {
+      ts.push_back(0.004 + 1e-7 * ns[i] * std::log2(ns[i]) * noise[i]);
+    }
+    const ComplexityReport r = fit_complexity(ns, ts);
+    REQUIRE(r.fits.front().complexity == ComplexityClass::n_log_n);
+    CHECK(r.named_class.empty());
+    CHECK(r.conclusion ==
+          "no class named: the best fit by RMS is O(n log n) (normalized RMS 1.4%), but the "
+          "log-log slope b = 0.89 (95% interval 0.72 to 1.07) excludes its 1.10 over these sizes "
+          "and holds O(n) (1.00).");
+  }
+  SUBCASE("three noisy sizes: the interval holds every class") {
+    const std::vector<double> ns = {16, 64, 256};
+    const std::vector<double> ts = {1e-5 * 16 * 16 * 1.6, 1e-5 * 64 * 64 * 0.7, 1e-5 * 256 * 256};
+    const ComplexityReport r = fit_complexity(ns, ts);
+    REQUIRE(r.fits.front().complexity == ComplexityClass::n_squared);
+    CHECK(r.named_class.empty());
+    CHECK(r.conclusion ==
+          "too close to tell: the best fit by RMS is O(n^2) (normalized RMS 3.1%), but the "
+          "log-log slope b = 1.83 (95% interval -1.30 to 4.96) holds the slopes of O(1) (0.00), "
+          "O(log n) (0.25), O(n) (1.00), O(n log n) (1.25), O(n^2) (2.00) and O(n^3) (3.00) over "
+          "these sizes; measure more sizes, over a wider range.");
+  }
+  SUBCASE("two sizes: no interval, no class") {
+    const ComplexityReport r = fit_complexity({1, 2}, {1, 3});
+    CHECK(r.named_class.empty());
+    CHECK(r.conclusion.rfind("no class named: the best fit by RMS is O(n^2) (normalized RMS 8.6%), "
+                             "but with 2 sizes the log-log slope b = 1.58 has no interval",
+                             0) == 0);
+  }
+}

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "perflab/base/error.hpp"
@@ -97,4 +98,89 @@ TEST_CASE("interval_coverage refuses what it cannot do, saying why") {
   CoverageOptions few;
   few.trials = 3;
   CHECK_THROWS_WITH_AS(interval_coverage(ref, {5}, few), doctest::Contains("trials"), ValueError);
+}
+
+TEST_CASE("wilson_interval: the Monte Carlo noise of a coverage counted over trials") {
+  // Wilson's score interval, (p + z²/2n ± z·√(p(1−p)/n + z²/4n²)) / (1 + z²/n) with
+  // z = 1.959964, evaluated by hand (Python) for each count.
+  const Interval i = wilson_interval(94, 100);
+  CHECK(i.low == doctest::Approx(0.875232).epsilon(1e-5));
+  CHECK(i.high == doctest::Approx(0.972214).epsilon(1e-5));
+  CHECK(wilson_interval(377, 400).low == doctest::Approx(0.915199).epsilon(1e-5));
+  CHECK(wilson_interval(377, 400).high == doctest::Approx(0.961382).epsilon(1e-5));
+  // Never empty at 0 or at all, never outside [0, 1].
+  CHECK(wilson_interval(0, 10).low == 0.0);
+  CHECK(wilson_interval(0, 10).high == doctest::Approx(0.277533).epsilon(1e-5));
+  CHECK(wilson_interval(10, 10).low == doctest::Approx(0.722467).epsilon(1e-5));
+  CHECK(wilson_interval(10, 10).high <= 1.0);
+  CHECK_THROWS_WITH_AS(wilson_interval(11, 10),
+                       "a Wilson interval needs 0 <= successes <= trials and trials >= 1, got 11 of 10",
+                       ValueError);
+}
+
+TEST_CASE("coverage_finding: short only when the interval, as printed, lies below 95%") {
+  CHECK(coverage_finding(wilson_interval(94, 100)) == CoverageFinding::within_noise);
+  CHECK(coverage_finding(wilson_interval(81, 100)) == CoverageFinding::short_of_promise);
+  // 90 of 100: the interval's top is 94.48%, printed 94.5%: short.
+  CHECK(coverage_finding(wilson_interval(90, 100)) == CoverageFinding::short_of_promise);
+  CHECK(coverage_finding(wilson_interval(400, 400)) == CoverageFinding::above_promise);
+  // A top of 94.96% prints 95.0%: within the noise, as the sentence beside it reads.
+  CHECK(coverage_finding({0.90, 0.9496}) == CoverageFinding::within_noise);
+  CHECK(coverage_finding({0.90, 0.9494}) == CoverageFinding::short_of_promise);
+  CHECK(std::string(coverage_finding_name(CoverageFinding::short_of_promise)) == "short");
+}
+
+namespace {
+
+MethodCoverage counted(double hits, double trials) {
+  MethodCoverage m;
+  m.coverage = hits / trials;
+  m.coverage_interval = wilson_interval(hits, trials);
+  m.finding = coverage_finding(m.coverage_interval);
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("coverage_sentence: 94 of 100 is within the noise, 81 of 100 fell short") {
+  CoverageRow row;
+  row.n = 5;
+  row.z = counted(94, 100);
+  row.t = counted(96, 100);
+  row.bootstrap = counted(81, 100);
+  CHECK(coverage_sentence(row, 100) ==
+        "At n = 5: z 94.0% of 100 trials (95% Monte Carlo interval 87.5% to 97.2%), t 96.0% "
+        "(90.2% to 98.4%) and bootstrap 81.0% (72.2% to 87.5%). bootstrap fell short of the "
+        "promised 95%: its interval lies below it. z and t are within the noise of 100 trials "
+        "of 95%.");
+  row.bootstrap = counted(95, 100);
+  CHECK(coverage_sentence(row, 100) ==
+        "At n = 5: z 94.0% of 100 trials (95% Monte Carlo interval 87.5% to 97.2%), t 96.0% "
+        "(90.2% to 98.4%) and bootstrap 95.0% (88.8% to 97.8%). All three are within the noise "
+        "of 100 trials of 95%.");
+  row.z = counted(81, 100);
+  row.t = counted(90, 100);
+  row.bootstrap = counted(400, 400);
+  CHECK(coverage_sentence(row, 100) ==
+        "At n = 5: z 81.0% of 100 trials (95% Monte Carlo interval 72.2% to 87.5%), t 90.0% "
+        "(82.6% to 94.5%) and bootstrap 100.0% (99.0% to 100.0%). z and t fell short of the "
+        "promised 95%: their intervals lie below it. bootstrap covered more often than the "
+        "promised 95%: its interval lies above it, so that interval is wider than 95% needs.");
+}
+
+TEST_CASE("interval_coverage gives each method its interval and finding, and each size its sentence") {
+  const std::vector<double> ref = normal_reference(2000);
+  CoverageOptions o;
+  o.trials = 100;
+  o.bootstrap_resamples = 100;
+  const CoverageReport r = interval_coverage(ref, {5, 50}, o);
+  for (const CoverageRow& row : r.rows) {
+    for (const MethodCoverage* m : {&row.z, &row.t, &row.bootstrap}) {
+      const Interval w = wilson_interval(std::round(m->coverage * 100), 100);
+      CHECK(m->coverage_interval.low == doctest::Approx(w.low));
+      CHECK(m->coverage_interval.high == doctest::Approx(w.high));
+      CHECK(m->finding == coverage_finding(w));
+    }
+    CHECK(row.sentence == coverage_sentence(row, 100));
+  }
 }

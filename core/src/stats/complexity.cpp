@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "perflab/base/error.hpp"
 #include "stats_detail.hpp"
@@ -25,6 +27,89 @@ void check_positive(const std::vector<double>& v, const char* name) {
                        detail::format_g(v[i]) + ": values must be finite and greater than 0");
     }
   }
+}
+
+// The least-squares slope of ln y against ln x (x positive, at least two distinct).
+double log_log_slope(const std::vector<double>& xs, const std::vector<double>& ys) {
+  double mx = 0, my = 0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    mx += std::log(xs[i]);
+    my += std::log(ys[i]);
+  }
+  mx /= static_cast<double>(xs.size());
+  my /= static_cast<double>(xs.size());
+  double sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const double dx = std::log(xs[i]) - mx;
+    sxx += dx * dx;
+    sxy += dx * (std::log(ys[i]) - my);
+  }
+  return sxy / sxx;
+}
+
+// Slopes as the conclusion prints them, and compared at that precision, so that a sentence
+// never says an interval printed "0.80 to 1.05" excludes a slope printed "1.05".
+std::string slope_text(double b) { return detail::format_fixed(b, 2); }
+double hundredths(double b) { return std::round(100.0 * b); }
+
+// "O(n) (1.00)", "O(n) (1.00) and O(n log n) (1.10)", with commas before the last.
+std::string classes_text(const std::vector<const ComplexityFit*>& fits) {
+  std::string out;
+  for (std::size_t i = 0; i < fits.size(); ++i) {
+    out += std::string(i == 0 ? "" : i + 1 == fits.size() ? " and " : ", ") + fits[i]->name + " (" +
+           slope_text(fits[i]->expected_exponent) + ")";
+  }
+  return out;
+}
+
+// Names a class only when the RMS ranking and the slope agree on exactly one (see the header).
+void conclude(ComplexityReport& report, std::size_t points) {
+  const ComplexityFit& best = report.fits.front();
+  const PowerLaw& law = report.power_law;
+  const std::string fit = "the best fit by RMS is " + best.name + " (normalized RMS " +
+                          detail::format_fixed(100.0 * best.normalized_rms, 1) + "%)";
+  if (points < 3) {
+    report.conclusion = "no class named: " + fit + ", but with 2 sizes the log-log slope b = " +
+                        slope_text(law.exponent) +
+                        " has no interval to check it against; measure at least 5 sizes.";
+    return;
+  }
+  const std::string slope = "the log-log slope b = " + slope_text(law.exponent) +
+                            " (95% interval " + slope_text(law.exponent_interval.low) + " to " +
+                            slope_text(law.exponent_interval.high) + ")";
+  const auto held = [&](const ComplexityFit& f) {
+    const double e = hundredths(f.expected_exponent);
+    return std::isfinite(e) && hundredths(law.exponent_interval.low) <= e &&
+           e <= hundredths(law.exponent_interval.high);
+  };
+  std::vector<const ComplexityFit*> consistent;
+  for (const ComplexityFit& f : report.fits) {
+    if (held(f)) consistent.push_back(&f);
+  }
+  std::sort(consistent.begin(), consistent.end(), [](const auto* x, const auto* y) {
+    return x->complexity < y->complexity;
+  });
+  if (!held(best)) {
+    const std::string expected = std::isfinite(best.expected_exponent)
+                                     ? "its " + slope_text(best.expected_exponent)
+                                     : "it (its curve is not positive at every size)";
+    report.conclusion =
+        "no class named: " + fit + ", but " + slope + " excludes " + expected +
+        " over these sizes and " +
+        (consistent.empty() ? "holds no class's slope: the fit and the slope disagree."
+                            : "holds " + classes_text(consistent) + ".");
+    return;
+  }
+  if (consistent.size() > 1) {
+    report.conclusion = "too close to tell: " + fit + ", but " + slope + " holds the slopes of " +
+                        classes_text(consistent) +
+                        " over these sizes; measure more sizes, over a wider range.";
+    return;
+  }
+  report.named_class = best.name;
+  report.conclusion = best.name + ": " + fit + ", and " + slope + " holds its " +
+                      slope_text(best.expected_exponent) +
+                      " over these sizes and no other class's.";
 }
 
 }  // namespace
@@ -91,6 +176,12 @@ ComplexityReport fit_complexity(const std::vector<double>& sizes,
       squares += r * r;
     }
     fit.normalized_rms = std::sqrt(squares / points) / mean_time;
+    std::vector<double> curve;
+    for (double n : sizes) curve.push_back(complexity_curve(c, n));
+    fit.expected_exponent =
+        std::all_of(curve.begin(), curve.end(), [](double g) { return g > 0; })
+            ? log_log_slope(sizes, curve)
+            : std::numeric_limits<double>::quiet_NaN();
     report.fits.push_back(fit);
   }
   // Stable: on a tie the simpler class stays ahead.
@@ -137,6 +228,7 @@ ComplexityReport fit_complexity(const std::vector<double>& sizes,
                        "of 10 or more");
   }
   for (const std::string& w : warnings) report.warning += (report.warning.empty() ? "" : "; ") + w;
+  conclude(report, count);
   return report;
 }
 

@@ -3,8 +3,11 @@
 #include "perflab/stats/coverage.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "perflab/base/error.hpp"
 #include "perflab/base/random.hpp"
@@ -13,6 +16,95 @@
 #include "stats_detail.hpp"
 
 namespace perflab {
+
+namespace {
+
+constexpr double kZ975 = 1.959963984540054;  // the normal's 97.5th percentile
+
+// A share as the page prints it: one decimal of a percent ("94.0%").
+std::string percent(double share) { return detail::format_fixed(100.0 * share, 1) + "%"; }
+
+// "z", "z and t", "z, t and bootstrap".
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+const char* coverage_finding_name(CoverageFinding f) {
+  switch (f) {
+    case CoverageFinding::short_of_promise: return "short";
+    case CoverageFinding::within_noise: return "within_noise";
+    case CoverageFinding::above_promise: return "above";
+  }
+  return "unknown";
+}
+
+Interval wilson_interval(double successes, double trials) {
+  if (!(trials >= 1) || !(successes >= 0) || !(successes <= trials)) {
+    throw ValueError("a Wilson interval needs 0 <= successes <= trials and trials >= 1, got " +
+                     detail::format_g(successes) + " of " + detail::format_g(trials));
+  }
+  const double p = successes / trials, z2 = kZ975 * kZ975;
+  const double scale = 1.0 + z2 / trials;
+  const double centre = (p + z2 / (2.0 * trials)) / scale;
+  const double half =
+      kZ975 / scale * std::sqrt(p * (1.0 - p) / trials + z2 / (4.0 * trials * trials));
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+CoverageFinding coverage_finding(const Interval& i) {
+  // In tenths of a percent, as printed: 0.9496 prints 95.0% and does not fall short.
+  const auto tenths = [](double share) { return std::round(1000.0 * share); };
+  const double promised = tenths(kPromisedCoverage);
+  if (tenths(i.high) < promised) return CoverageFinding::short_of_promise;
+  if (tenths(i.low) > promised) return CoverageFinding::above_promise;
+  return CoverageFinding::within_noise;
+}
+
+std::string coverage_sentence(const CoverageRow& row, int trials) {
+  const std::pair<const char*, const MethodCoverage*> methods[] = {
+      {"z", &row.z}, {"t", &row.t}, {"bootstrap", &row.bootstrap}};
+  const std::string promised = detail::format_g(100.0 * kPromisedCoverage) + "%";
+  std::string s = "At n = " + std::to_string(row.n) + ": ";
+  std::vector<std::string> short_of, within, above;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto& [name, m] = methods[i];
+    const std::string range =
+        percent(m->coverage_interval.low) + " to " + percent(m->coverage_interval.high);
+    s += std::string(i == 0 ? "" : i == 2 ? " and " : ", ") + name + " " + percent(m->coverage) +
+         (i == 0 ? " of " + std::to_string(trials) + " trials (95% Monte Carlo interval " + range +
+                       ")"
+                 : " (" + range + ")");
+    (m->finding == CoverageFinding::short_of_promise ? short_of
+     : m->finding == CoverageFinding::above_promise  ? above
+                                                     : within)
+        .push_back(name);
+  }
+  s += ".";
+  const auto its = [](const std::vector<std::string>& v) {
+    return v.size() == 1 ? std::string("its interval lies") : std::string("their intervals lie");
+  };
+  if (!short_of.empty()) {
+    s += " " + joined(short_of) + " fell short of the promised " + promised + ": " + its(short_of) +
+         " below it.";
+  }
+  if (!above.empty()) {
+    s += " " + joined(above) + " covered more often than the promised " + promised + ": " +
+         its(above) + " above it, so " + (above.size() == 1 ? "that interval is" : "those are") +
+         " wider than " + promised + " needs.";
+  }
+  if (!within.empty()) {
+    s += " " + (within.size() == 3 ? std::string("All three are") : joined(within) +
+                (within.size() == 1 ? " is" : " are")) +
+         " within the noise of " + std::to_string(trials) + " trials of " + promised + ".";
+  }
+  return s;
+}
 
 void CoverageOptions::validate() const {
   detail::check_range("trials", trials, 10, 100000);
@@ -83,9 +175,12 @@ CoverageReport interval_coverage(const std::vector<double>& reference,
       tally(row.bootstrap, s.bootstrap_median_interval);
     }
     for (MethodCoverage* m : {&row.z, &row.t, &row.bootstrap}) {
+      m->coverage_interval = wilson_interval(m->coverage, options.trials);
+      m->finding = coverage_finding(m->coverage_interval);
       m->mean_width /= options.trials;
       m->coverage /= options.trials;
     }
+    row.sentence = coverage_sentence(row, options.trials);
     report.rows.push_back(row);
   }
   return report;

@@ -23,6 +23,10 @@ struct ComplexityFit {
   std::string name;          // complexity_name(complexity)
   double coefficient = 0;    // c in time ≈ c·g(n), in time units per g(n)
   double normalized_rms = 0; // √(mean squared residual) / mean time
+  // The log-log slope the curve g(n) itself has over the fitted sizes (least squares of
+  // ln g against ln n): 0 for O(1), 1 for O(n), about 1.1 for O(n log n) over 10³…10⁶. NaN
+  // when g is not positive at every size (log n at n = 1).
+  double expected_exponent = 0;
 };
 
 struct PowerLaw {
@@ -36,6 +40,15 @@ struct ComplexityReport {
   std::vector<ComplexityFit> fits;  // all six, best (smallest normalized RMS) first
   PowerLaw power_law;
   std::string warning;              // e.g. too few sizes for an interval
+  // The class core names, or empty when it names none: the best fit only when the slope's
+  // 95% interval holds that class's expected exponent and no other class's (all at the two
+  // decimals the conclusion prints). Otherwise the fit and the slope disagree, or the data
+  // cannot tell the classes apart, and the conclusion says which.
+  std::string named_class;
+  // The verdict in a sentence with its numbers, e.g. "no class named: the best fit by RMS is
+  // O(n log n) (normalized RMS 3.2%), but the log-log slope b = 0.93 (95% interval 0.80 to
+  // 1.05) excludes its 1.10 over these sizes and holds O(n)'s 1.00."
+  std::string conclusion;
 };
 
 // sizes: positive and finite, at least two distinct; times: positive and finite (the
