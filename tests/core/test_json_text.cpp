@@ -130,10 +130,11 @@ TEST_CASE("every malformed text gets core's sentence with its place, in valid UT
                        "surrogate pair, and no second half (\\uDC00 to \\uDFFF) follows it; write "
                        "the character itself, or both halves"},
   };
-  for (const auto& [text, reason] : table) {
+  for (const auto& entry : table) {
+    const std::string& text = entry.first;
     CAPTURE(text);
-    CHECK_THROWS_WITH_AS(parse_json_text(text, "x"), ("x is not valid JSON: " + reason).c_str(),
-                         JsonTextError);
+    CHECK_THROWS_WITH_AS(parse_json_text(text, "x"),
+                         ("x is not valid JSON: " + entry.second).c_str(), JsonTextError);
   }
   // Many more shapes: none keeps the library's wording, each names a place, all valid UTF-8.
   const std::string euros = "\"" + std::string(30, 'a') + "\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC";
