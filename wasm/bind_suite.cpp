@@ -41,10 +41,7 @@ val suite_plan_js(val suite) {
   const Suite s = to_suite(suite);
   json points = json::array();
   for (std::size_t i = 0; i < s.models.size(); ++i) {
-    const json& m = s.models[i];
-    points.push_back({{"kind", "model"},
-                      {"index", i},
-                      {"label", m.is_string() ? m.get<std::string>() : m.value("name", "a spec")}});
+    points.push_back({{"kind", "model"}, {"index", i}, {"label", model_name(s.models[i])}});
   }
   for (std::size_t i = 0; i < s.kernels.size(); ++i) {
     const SuiteKernel& k = s.kernels[i];
@@ -65,6 +62,26 @@ val measure_suite_point_js(val suite, val index) {
   return to_val(to_json(measure_suite_point(s, to_size(index, "index"))));
 }
 
+// The host, which a wasm build cannot ask its OS for: what the worker's navigator says
+// (platform, hardwareConcurrency), or Node's process.platform and arch in the tests.
+void name_host(SystemInfo& system) {
+  const val navigator = val::global("navigator");
+  const val process = val::global("process");
+  if (!navigator.isUndefined() && !navigator.isNull()) {
+    const val platform = navigator["platform"];
+    const val cpus = navigator["hardwareConcurrency"];
+    if (platform.isString() && !platform.as<std::string>().empty()) {
+      system.platform = "WebAssembly on " + platform.as<std::string>();
+    }
+    if (cpus.isNumber() && cpus.as<double>() >= 1 && cpus.as<double>() < 1e6) {
+      system.cpu_count = static_cast<std::size_t>(cpus.as<double>());
+    }
+  } else if (!process.isUndefined() && !process.isNull() && process["platform"].isString()) {
+    system.platform = "WebAssembly on " + process["platform"].as<std::string>() + " " +
+                      process["arch"].as<std::string>();
+  }
+}
+
 // The report of the points measured so far (a cancelled run's report says it is partial).
 val suite_report_js(val suite, val points, val version) {
   const Suite s = to_suite(suite);
@@ -78,8 +95,9 @@ val suite_report_js(val suite, val points, val version) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     measured.push_back(suite_point_from_json(list[i], s, "points[" + std::to_string(i) + "]"));
   }
-  const SuiteReport r =
-      make_suite_report(s, measured, system_info(to_string(version, "version")));
+  SystemInfo system = system_info(to_string(version, "version"));
+  name_host(system);
+  const SuiteReport r = make_suite_report(s, measured, system);
   return to_val({{"json", to_json(r)},
                  {"markdown", suite_report_markdown(r)},
                  {"csv", suite_report_csv(r)}});

@@ -16,6 +16,7 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
+#include "perflab/model/model.hpp"
 #include "perflab/model/zoo.hpp"
 #include "perflab/suite/model_bench.hpp"
 #include "perflab/suite/suite.hpp"
@@ -537,4 +538,113 @@ TEST_CASE("a measured point survives the JSON round trip a page makes, and a for
   wrong = kernel_json;
   wrong["kernel"].erase("stats");
   CHECK_THROWS_WITH_AS(suite_point_from_json(wrong, suite), "point.kernel.stats is missing", ValueError);
+}
+
+TEST_CASE("a spec without a name is the model called \"model\" everywhere a suite names it") {
+  const json unnamed = json::parse(R"({"input": [2, 8], "layers": [{"type": "Linear", "in": 8, "out": 3}]})");
+  const json named = json::parse(
+      R"({"name": "small", "input": [2, 8], "layers": [{"type": "Linear", "in": 8, "out": 2}]})");
+  CHECK(spec_name(unnamed) == "model");
+  CHECK(model_name(unnamed) == "model");
+  CHECK(model_name("mlp_784") == "mlp_784");
+  json file = {{"name", "names"},
+               {"models", json::array({unnamed, named})},
+               {"metrics", json::array({"parameters"})},
+               {"optimizations", json::array({{{"base", "model"}, {"optimized", "small"}}})}};
+  Suite suite = suite_from_json(file);
+  REQUIRE(suite.optimizations.size() == 1);
+  CHECK(suite.optimizations[0].base == "model");
+  suite.timer = tiny_timer();
+  const SuitePointResult a = measure_suite_point(suite, 0), b = measure_suite_point(suite, 1);
+  CHECK(a.model.name == "model");
+  // A point read back is checked against the same name.
+  CHECK(suite_point_from_json(to_json(a), suite).model.name == "model");
+  const SystemInfo system{"1.0", "native, optimized", "sse2", 1e-6, "fake"};
+  const SuiteReport r = make_suite_report(suite, {a, b}, system);
+  // Both were measured, so the pair is compared, not "not measured".
+  CHECK(r.optimizations_not_measured.empty());
+  REQUIRE(r.optimizations.size() == 1);
+  CHECK(r.optimizations[0].base.name == "model");
+  CHECK(r.optimizations[0].size_ratio == doctest::Approx((8.0 * 2 + 2) / (8.0 * 3 + 3)));
+
+  SUBCASE("the empty name is not a model of the suite") {
+    file["optimizations"][0]["base"] = "";
+    CHECK_THROWS_WITH_AS(suite_from_json(file),
+                         "suite.optimizations[0].base must name one of the suite's models "
+                         "(model, small), got \"\"",
+                         ValueError);
+  }
+  SUBCASE("two models of one name are refused, naming both") {
+    json twice = file;
+    twice.erase("optimizations");
+    twice["models"] = json::array({named, unnamed, named});
+    CHECK_THROWS_WITH_AS(suite_from_json(twice),
+                         "suite.models[2] is named \"small\", as suite.models[0] is; give each "
+                         "model its own \"name\" (a spec without one is named \"model\", and a "
+                         "zoo model is named by its zoo name)",
+                         ValueError);
+    twice["models"] = json::array({unnamed, json::parse(R"({"name": "model", "input": [1, 4],
+                                     "layers": [{"type": "ReLU"}]})")});
+    CHECK_THROWS_AS(suite_from_json(twice), ValueError);
+    twice["models"] = json::array({"mlp_784", "mlp_784"});
+    CHECK_THROWS_AS(suite_from_json(twice), ValueError);
+  }
+}
+
+TEST_CASE("the Markdown report reads as a person reads numbers: a named header, grouped digits, one size text, each warning once") {
+  Suite suite;
+  suite.name = "read";
+  suite.metrics = {"parameters", "size_bytes"};
+  suite.models = {json::object(), json::object(), json::object()};
+  ModelBenchmark a = bench("a", 2, 400, 8256), b = bench("b", 3, 400, 235146), c = bench("c", 4, 400);
+  const std::string busy = "CV 12% over 10 samples: the machine was busy; close other tabs and run again";
+  a.latency.warning = busy;
+  c.latency.warning = busy;
+  b.latency.warning = "only 3 samples kept";
+  SystemInfo system{"1.0", "native, optimized", "sse2", 1e-6, "fake"};
+  system.platform = "Linux x86_64";
+  system.cpu_count = 2;
+  const SuiteReport r =
+      make_suite_report(suite, {model_point(0, a), model_point(1, b), model_point(2, c)}, system);
+  const std::string md = suite_report_markdown(r);
+  CHECK(md.find("| | |") == std::string::npos);
+  CHECK(md.find("| fact | value |\n|---|---|\n") != std::string::npos);
+  CHECK(md.find("| platform | Linux x86_64 |") != std::string::npos);
+  CHECK(md.find("| CPUs | 2 logical (the lab measures on one) |") != std::string::npos);
+  // 8,256 parameters × 4 = 33,024 bytes: core's one text for it, in the report and the JSON
+  // the page's table reads.
+  CHECK(a.size_text() == "32.2 KiB");
+  CHECK(md.find("| a | 4 | 8,256 | 32.2 KiB |") != std::string::npos);
+  CHECK(md.find("| b | 4 | 235,146 | 918.5 KiB |") != std::string::npos);
+  CHECK(to_json(a)["size_text"] == "32.2 KiB");
+  CHECK(to_json(a)["peak_memory_text"] == "400 B");
+  // A size column names no unit of its own: each cell has one.
+  CHECK(md.find("model size (parameters × 4 bytes) |") != std::string::npos);
+  CHECK(md.find("[bytes]") == std::string::npos);
+  // The ranking's factors are grouped too: 235,146 / 100 parameters.
+  CHECK(md.find("b 2,351x") != std::string::npos);
+  // One line per distinct warning, naming its points.
+  CHECK(md.find("- Timer warning (2 points: a, c): " + busy + "\n") != std::string::npos);
+  CHECK(md.find("- Timer warning (1 point: b): only 3 samples kept\n") != std::string::npos);
+  CHECK(md.find(busy) == md.rfind(busy));
+  const json j = to_json(r);
+  CHECK(j["system"]["platform"] == "Linux x86_64");
+  CHECK(j["system"]["cpu_count"] == 2);
+  // CSV keeps plain numbers for programs.
+  CHECK(suite_report_csv(r).find(",235146,") != std::string::npos);
+
+  SUBCASE("a machine that does not say how many CPUs it has") {
+    SystemInfo unknown = system;
+    unknown.cpu_count = 0;
+    CHECK(suite_report_markdown(make_suite_report(suite, {model_point(0, a)}, unknown))
+              .find("| CPUs | not known (this platform does not say) |") != std::string::npos);
+  }
+}
+
+TEST_CASE("system_info names this machine's platform and CPU count") {
+  const SystemInfo s = system_info("test");
+  CHECK_FALSE(s.platform.empty());
+#ifndef __EMSCRIPTEN__
+  CHECK(s.cpu_count >= 1);
+#endif
 }

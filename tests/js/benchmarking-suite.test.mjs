@@ -40,6 +40,9 @@ const model = (name, batch) => ({
   latency_spread_kind: 'sample standard deviation',
   throughput_samples_per_s: 42666.7,
   latency: { median_ms: 1.5, samples: 10, warning: 'CV 22% over 10 samples' },
+  // core's text of the two sizes (format_bytes), which its report prints too
+  peak_memory_text: '128.0 KiB',
+  size_text: '918.5 KiB',
 });
 
 test('suite: a checkbox per zoo model and metric, all ticked, an optional optimized/base pair, and a batch', () => {
@@ -110,9 +113,9 @@ test('suite: rows keep the index and label; charts, table, CSV and the report po
     'latency (median) (ms)': '1.50',
     'latency mean ± spread (ms)': '1.60 ± 0.360',
     'throughput (samples/s)': '42,667',
-    'peak memory': '128 KiB',
+    'peak memory': '128.0 KiB',
     parameters: '235,146',
-    size: '919 KiB',
+    size: '918.5 KiB',
     'FLOPs per sample': '469,504',
     'timer warning': 'CV 22% over 10 samples',
   });

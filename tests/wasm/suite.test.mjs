@@ -70,10 +70,25 @@ for (const [b, build] of BUILDS.entries()) {
       assert.match(report.markdown, /## Recommendations/);
       assert.equal(report.csv.split('\n')[0].split(',')[0], 'kind');
       // A cancelled run's points make a report that says it is partial.
+      // The host the wasm build ran on, as the binding could see it (Node's process here).
+      assert.equal(report.json.system.platform, `WebAssembly on ${process.platform} ${process.arch}`);
+      assert.match(report.markdown, /\| platform \| WebAssembly on /);
+      // One text per size: the row's and the report's.
+      assert.equal(points[0].model.size_text, '32.2 KiB');
+      assert.match(report.markdown, /\| linear_128_64 \| [^\n]*\|/);
       const partial = m.suiteReport(SUITE, points.slice(0, 1), 'test');
       assert.equal(partial.json.complete, false);
       assert.equal(partial.json.points_done, 1);
       assert.equal(partial.json.points_total, 3);
+    });
+
+    it('labels a spec without a name "model", the name its optimizations and report use', () => {
+      const spec = { input: [1, 4], layers: [{ type: 'Linear', in: 4, out: 2 }] };
+      const suite = { ...SUITE, models: ['linear_128_64', spec], kernels: [],
+        optimizations: [{ base: 'linear_128_64', optimized: 'model' }] };
+      assert.deepEqual(m.suitePlan(suite).points.map((p) => p.label), ['linear_128_64', 'model']);
+      assert.throws(() => m.suitePlan({ ...suite, models: [spec, spec], optimizations: [] }),
+        /suite\.models\[1\] is named "model", as suite\.models\[0\] is/);
     });
 
     it('names the benchmarks perflab bench times', () => {

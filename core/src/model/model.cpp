@@ -493,6 +493,11 @@ void Model::reset_parameters(std::uint64_t seed) {
 // ---------------------------------------------------------------------------------------
 // JSON
 
+std::string spec_name(const json& spec) {
+  const auto it = spec.is_object() ? spec.find("name") : spec.end();
+  return it != spec.end() && it->is_string() ? it->get<std::string>() : kDefaultModelName;
+}
+
 Model model_from_json(const json& spec) {
   if (!spec.is_object()) {
     throw ValueError(
@@ -508,13 +513,10 @@ Model model_from_json(const json& spec) {
                        "seed [0]");
     }
   }
-  std::string name = "model";
-  if (spec.contains("name")) {
-    if (!spec.at("name").is_string()) {
-      throw ValueError("name must be a string, got " + describe(spec.at("name")));
-    }
-    name = spec.at("name").get<std::string>();
+  if (spec.contains("name") && !spec.at("name").is_string()) {
+    throw ValueError("name must be a string, got " + describe(spec.at("name")));
   }
+  std::string name = spec_name(spec);
   std::uint64_t seed = 0;
   if (spec.contains("seed")) {
     const json& s = spec.at("seed");

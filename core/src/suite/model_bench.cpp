@@ -12,6 +12,7 @@
 #include "perflab/model/model.hpp"
 #include "perflab/model/zoo.hpp"
 #include "perflab/profiler/profiler.hpp"
+#include "perflab/tensor/memory.hpp"
 
 namespace perflab {
 
@@ -92,6 +93,10 @@ nlohmann::json resolve_model(const nlohmann::json& model, std::string_view what)
     throw ValueError(where + ": " + e.what());
   }
   return model;
+}
+
+std::string model_name(const nlohmann::json& model) {
+  return model.is_string() ? model.get<std::string>() : spec_name(model);
 }
 
 ModelBenchmark benchmark_model(const nlohmann::json& model, std::size_t batch,
@@ -237,7 +242,16 @@ nlohmann::json to_json(const ModelBenchmark& b) {
           {"throughput_samples_per_s", b.throughput_samples_per_s},
           {"latency", to_json(b.latency)},
           {"original_energy_estimate_j", b.original_energy_estimate_j},
-          {"original_energy_estimate_label", kEnergyEstimateLabel}};
+          {"original_energy_estimate_label", kEnergyEstimateLabel},
+          {"peak_memory_text", b.peak_memory_text()},
+          {"size_text", b.size_text()}};
+}
+
+std::string ModelBenchmark::peak_memory_text() const {
+  return format_bytes(static_cast<std::size_t>(peak_memory_bytes));
+}
+std::string ModelBenchmark::size_text() const {
+  return format_bytes(static_cast<std::size_t>(size_bytes));
 }
 
 nlohmann::json to_json(const OptimizationComparison& c) {

@@ -8,6 +8,11 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <thread>
+
+#ifndef __EMSCRIPTEN__
+#include <sys/utsname.h>
+#endif
 
 #include "perflab/base/error.hpp"
 #include "perflab/base/json_text.hpp"
@@ -189,11 +194,22 @@ Suite suite_from_json(const json& j) {
   }
 
   const json& models = array_field(j, "models", true);
-  std::vector<std::string> model_names;  // as the report names them
+  std::vector<std::string> model_names;  // as the report names them (model_name)
   for (std::size_t i = 0; i < models.size(); ++i) {
     // Checked now, kept as given, so a zoo model is reported as one.
-    const json spec = resolve_model(models[i], "suite.models[" + std::to_string(i) + "]");
-    model_names.push_back(spec.value("name", std::string()));
+    const std::string where = "suite.models[" + std::to_string(i) + "]";
+    (void)resolve_model(models[i], where);
+    const std::string name = model_name(models[i]);
+    const auto same = std::find(model_names.begin(), model_names.end(), name);
+    if (same != model_names.end()) {
+      // Rankings, recommendations and optimizations name models, so two of one name would
+      // read as one model listed twice.
+      throw ValueError(where + " is named " + describe(json(name)) + ", as suite.models[" +
+                       std::to_string(same - model_names.begin()) +
+                       "] is; give each model its own \"name\" (a spec without one is named \"" +
+                       kDefaultModelName + "\", and a zoo model is named by its zoo name)");
+    }
+    model_names.push_back(name);
     s.models.push_back(models[i]);
   }
   const json& optimizations = array_field(j, "optimizations", false);
@@ -336,9 +352,7 @@ SuitePointResult suite_point_from_json(const json& j, const Suite& suite, const 
     const json& m = need(j, where, "model");
     ModelBenchmark& b = r.model;
     b.name = string_at(m, w, "name");
-    const json& given = suite.models[r.index];
-    const std::string expected =
-        given.is_string() ? given.get<std::string>() : given.value("name", std::string());
+    const std::string expected = model_name(suite.models[r.index]);
     if (b.name != expected) {
       throw ValueError(w + ".name is \"" + b.name + "\", but the suite's models[" +
                        std::to_string(r.index) + "] is \"" + expected + "\"");
@@ -403,6 +417,13 @@ SystemInfo system_info(std::string_view version, Clock& clock) {
   s.simd_backend = simd_backend();
   s.timer_resolution_ms = measure_resolution_ms(clock);
   s.clock = clock.name();
+#ifdef __EMSCRIPTEN__
+  s.platform = "WebAssembly (the host was not named)";
+#else
+  utsname host{};
+  s.platform = uname(&host) == 0 ? std::string(host.sysname) + " " + host.machine : "not known";
+  s.cpu_count = std::thread::hardware_concurrency();
+#endif
   return s;
 }
 

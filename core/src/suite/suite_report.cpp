@@ -2,8 +2,11 @@
 // to read or paste, CSV for a spreadsheet. All three carry the same numbers; the energy
 // figure appears only under its label, apart from the measurements.
 // Not for: deciding anything (suite.cpp makes the summary and the recommendations).
+#include <algorithm>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "perflab/base/format.hpp"
 #include "perflab/suite/suite.hpp"
@@ -24,7 +27,18 @@ std::string energy_note() {
          "course, never as a result.";
 }
 
-std::string num(double v) { return format_number(v, 4); }
+// Four significant digits, the integer part grouped in thousands as a person reads it
+// (235,146; 1,777); CSV and JSON keep plain numbers for the programs that read them.
+std::string num(double v) {
+  std::string text = format_number(v, 4);
+  if (text.find_first_of("eEIN") != std::string::npos) return text;  // 1e+15, Infinity, NaN
+  const std::size_t begin = text[0] == '-' ? 1 : 0;
+  std::size_t end = text.find('.');
+  if (end == std::string::npos) end = text.size();
+  for (std::size_t at = end; at > begin + 3; at -= 3) text.insert(at - 3, ",");
+  return text;
+}
+std::string num(std::size_t v) { return num(static_cast<double>(v)); }
 
 // A metric's value as the Markdown table shows it: bytes as sizes, timed values with their
 // mean ± spread.
@@ -34,10 +48,14 @@ std::string cell(const ModelBenchmark& b, const std::string& metric) {
     return num(t.median) + " (" + num(t.mean) + " ± " + num(t.spread) + ")";
   }
   const double v = metric_value(b, metric);
-  if (metric == "peak_memory_bytes" || metric == "size_bytes") {
-    return format_bytes(static_cast<std::size_t>(v));
-  }
+  if (metric == "peak_memory_bytes") return b.peak_memory_text();
+  if (metric == "size_bytes") return b.size_text();
   return num(v);
+}
+
+std::string cpu_text(std::size_t cpus) {
+  if (cpus == 0) return "not known (this platform does not say)";
+  return num(cpus) + " logical (the lab measures on one)";
 }
 
 std::string csv_field(const std::string& s) {
@@ -92,7 +110,9 @@ json to_json(const SuiteReport& r) {
             {"build", r.system.build},
             {"simd_backend", r.system.simd_backend},
             {"timer_resolution_ms", r.system.timer_resolution_ms},
-            {"clock", r.system.clock}}},
+            {"clock", r.system.clock},
+            {"platform", r.system.platform},
+            {"cpu_count", r.system.cpu_count}}},
           {"metrics", metrics},
           {"batch", r.batch},
           {"options", to_json(r.timer)},
@@ -116,13 +136,15 @@ std::string suite_report_markdown(const SuiteReport& r) {
     md << "**Partial report:** cancelled after " << r.points_done << " of " << r.points_total
        << " points.\n\n";
   }
-  md << "## System\n\n| | |\n|---|---|\n"
+  md << "## System\n\n| fact | value |\n|---|---|\n"
      << "| version | " << r.system.version << " |\n"
      << "| build | " << r.system.build << " |\n"
+     << "| platform | " << r.system.platform << " |\n"
+     << "| CPUs | " << cpu_text(r.system.cpu_count) << " |\n"
      << "| SIMD backend | " << r.system.simd_backend << " |\n"
      << "| timer resolution | " << num(r.system.timer_resolution_ms) << " ms |\n"
      << "| clock | " << r.system.clock << " |\n"
-     << "| batch | " << (r.batch == 0 ? std::string("each spec's own") : std::to_string(r.batch))
+     << "| batch | " << (r.batch == 0 ? std::string("each spec's own") : num(r.batch))
      << " |\n"
      << "| timer | warmup " << r.timer.warmup << ", " << r.timer.samples
      << " samples, each at least " << num(r.timer.min_sample_ms) << " ms, at most "
@@ -131,12 +153,16 @@ std::string suite_report_markdown(const SuiteReport& r) {
   if (!r.models.empty()) {
     md << "## Models\n\nTimed values: median (mean ± "
        << summarize_timing(Stats{}).spread_kind << ") of per-call times.\n\n| model | batch |";
-    for (const auto& m : r.metrics) md << " " << model_metric(m).label << " [" << model_metric(m).unit << "] |";
+    for (const auto& m : r.metrics) {
+      // Sizes carry their own unit in each cell (KiB, MiB), so the header names none.
+      const MetricInfo& info = model_metric(m);
+      md << " " << info.label << (info.unit == "bytes" ? "" : " [" + info.unit + "]") << " |";
+    }
     md << "\n|---|---|";
     for (std::size_t i = 0; i < r.metrics.size(); ++i) md << "---|";
     md << "\n";
     for (const auto& b : r.models) {
-      md << "| " << b.name << " | " << b.batch << " |";
+      md << "| " << b.name << " | " << num(b.batch) << " |";
       for (const auto& m : r.metrics) md << " " << cell(b, m) << " |";
       md << "\n";
     }
@@ -148,7 +174,7 @@ std::string suite_report_markdown(const SuiteReport& r) {
        << summarize_timing(Stats{}).spread_kind << ") | GFLOP/s | GB/s |\n|---|---|---|---|---|---|\n";
     for (const auto& k : r.kernels) {
       const TimedSummary t = summarize_timing(k.stats);
-      md << "| " << k.op << " | " << k.variant << " | " << k.n << " | " << num(t.median) << " ("
+      md << "| " << k.op << " | " << k.variant << " | " << num(k.n) << " | " << num(t.median) << " ("
          << num(t.mean) << " ± " << num(t.spread) << ") | " << num(k.gflops_per_s) << " | "
          << num(k.gb_per_s) << " |\n";
     }
@@ -200,14 +226,21 @@ std::string suite_report_markdown(const SuiteReport& r) {
   }
 
   md << "\n## Notes\n\n- Accuracy: " << r.accuracy << ".\n";
-  for (const auto& b : r.models) {
-    if (!b.latency.warning.empty()) md << "- Timer warning (" << b.name << "): " << b.latency.warning << "\n";
-  }
-  for (const auto& k : r.kernels) {
-    if (!k.stats.warning.empty()) {
-      md << "- Timer warning (" << k.op << " " << k.variant << ", n " << k.n
-         << "): " << k.stats.warning << "\n";
-    }
+  // Each warning once, with the points that gave it, in report order.
+  std::vector<std::pair<std::string, std::vector<std::string>>> warnings;
+  const auto warn = [&](const std::string& text, std::string where) {
+    if (text.empty()) return;
+    auto it = std::find_if(warnings.begin(), warnings.end(),
+                           [&](const auto& w) { return w.first == text; });
+    if (it == warnings.end()) it = warnings.insert(warnings.end(), {text, {}});
+    it->second.push_back(std::move(where));
+  };
+  for (const auto& b : r.models) warn(b.latency.warning, b.name);
+  for (const auto& k : r.kernels) warn(k.stats.warning, k.op + " " + k.variant + " at n=" + num(k.n));
+  for (const auto& [text, where] : warnings) {
+    md << "- Timer warning (" << where.size() << (where.size() == 1 ? " point: " : " points: ");
+    for (std::size_t i = 0; i < where.size(); ++i) md << (i ? ", " : "") << where[i];
+    md << "): " << text << "\n";
   }
   if (!r.models.empty()) {
     md << "\n### " << kEnergyEstimateLabel << "\n\n" << energy_note()

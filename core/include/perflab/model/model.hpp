@@ -104,6 +104,12 @@ class Model {
   std::uint64_t seed_;
 };
 
+// The name of a spec without "name" (docs/MODEL_SPEC.md).
+inline constexpr const char* kDefaultModelName = "model";
+// A spec's name as model_from_json reads it: its "name" when that is a string, else
+// kDefaultModelName (a spec whose "name" is not a string is refused by model_from_json).
+std::string spec_name(const nlohmann::json& spec);
+
 // Builds a Model from a parsed spec. ValueError for a malformed spec, naming the field:
 //   layers[3].type "Dense" is not a known layer type; known types: Linear, Conv2d, ...
 //   layers[0].out is missing; Linear takes in, out, bias [true]

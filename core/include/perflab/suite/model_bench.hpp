@@ -73,6 +73,11 @@ struct ModelBenchmark {
   double latency_ms = 0;          // latency.median_ms
   double throughput_samples_per_s = 0;  // batch / latency_ms
   double original_energy_estimate_j = 0;  // the formula above; not a measurement
+
+  // The sizes as the report and the page's table print them (format_bytes, "32.2 KiB"):
+  // one writer, so one size never reads two ways side by side.
+  std::string peak_memory_text() const;
+  std::string size_text() const;
 };
 
 // The value of a metric (model_metric's names) for one benchmark.
@@ -82,6 +87,11 @@ double metric_value(const ModelBenchmark& benchmark, std::string_view metric);
 // `what` ("models[2]") for anything else, an unknown zoo name, or a spec model_from_json
 // refuses (its message, prefixed with `what`).
 nlohmann::json resolve_model(const nlohmann::json& model, std::string_view what = "model");
+
+// The name a benchmark and a report give a model: the zoo name for a string, else
+// spec_name(spec) (its "name", or "model" when it has none). One rule for the suite file's
+// checks, its optimizations, its report and the page's labels.
+std::string model_name(const nlohmann::json& model);
 
 // Measures one model at `batch` (0: the spec's): counts, the peak memory of one inference
 // forward, and the Timer's statistics of that forward.
@@ -127,7 +137,7 @@ OptimizationComparison compare_optimization(const ModelBenchmark& base,
 // {name, source, batch, parameters, size_bytes, flops_per_sample, flops_per_batch,
 //  peak_memory_bytes, activation_bytes, latency_ms, latency_mean_ms, latency_spread_ms,
 //  latency_spread_kind, throughput_samples_per_s, latency (Stats),
-//  original_energy_estimate_j, original_energy_estimate_label}
+//  original_energy_estimate_j, original_energy_estimate_label, peak_memory_text, size_text}
 nlohmann::json to_json(const ModelBenchmark& benchmark);
 nlohmann::json to_json(const MetricInfo& metric);
 nlohmann::json to_json(const MetricRanking& ranking);

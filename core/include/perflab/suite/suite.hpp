@@ -28,8 +28,9 @@ struct SuiteKernel {
 // (default_profile_timer_options: small, so a suite of the zoo answers in seconds).
 TimerOptions default_suite_timer_options();
 
-// One optimized model against its base, both named as models of the suite (the name in the
-// zoo or the spec's "name"): the report adds compare_optimization's ratios and sentences.
+// One optimized model against its base, both named as models of the suite (model_name: the
+// zoo name, or the spec's "name", "model" when it has none): the report adds
+// compare_optimization's ratios and sentences.
 struct SuiteOptimization {
   std::string base, optimized;
 };
@@ -52,6 +53,8 @@ struct Suite {
 //   suite.kernels[0].n must be a positive integer, got "big"
 //   suite.colour is not a field of a suite; the fields are name, models, ...
 //   suite.optimizations[0].base must name one of the suite's models (a, b), got "c"
+//   suite.models[2] is named "same", as suite.models[0] is; give each model its own "name" ...
+// (every model has one name, model_name's, and no two models share it).
 Suite suite_from_json(const nlohmann::json& json);
 // spec_from_text's twin for suite files: ValueError "suite is not valid JSON: ..." first.
 Suite suite_from_text(std::string_view text);
@@ -86,6 +89,11 @@ struct SystemInfo {
   std::string simd_backend;  // simd_backend()
   double timer_resolution_ms = 0;  // measured on `clock`
   std::string clock;         // clock.name()
+  // The machine: natively the OS and architecture ("Linux x86_64") and the logical CPUs the
+  // OS reports; a wasm build cannot see its host, so its caller (the page's binding) names
+  // them. cpu_count 0: not known. The lab measures on one thread either way.
+  std::string platform;
+  std::size_t cpu_count = 0;
 };
 SystemInfo system_info(std::string_view version, Clock& clock = default_clock());
 

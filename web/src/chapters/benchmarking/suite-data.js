@@ -126,9 +126,10 @@ export const SUITE_COLUMNS = Object.freeze([
     format: (r) => `${formatSig(r.model.latency_mean_ms)} ± ${formatSig(r.model.latency_spread_ms)}`,
   },
   { key: 'model.throughput_samples_per_s', label: 'throughput', unit: 'samples/s', format: 'sig' },
-  { key: 'model.peak_memory_bytes', label: 'peak memory', format: 'bytes' },
+  // Sizes as core writes them (the report beside the table prints the same text).
+  { key: 'model.peak_memory_bytes', label: 'peak memory', format: (r) => r.model.peak_memory_text },
   { key: 'model.parameters', label: 'parameters', format: 'int' },
-  { key: 'model.size_bytes', label: 'size', format: 'bytes' },
+  { key: 'model.size_bytes', label: 'size', format: (r) => r.model.size_text },
   { key: 'model.flops_per_sample', label: 'FLOPs per sample', format: 'int' },
   { key: 'model.latency.warning', label: 'timer warning', format: 'text' },
 ]);
