@@ -75,6 +75,17 @@ TEST_CASE("describe writes a JSON value as its writer would, at most 60 characte
     CHECK(describe(json(1e20)) == "1e+20");
     CHECK(describe(json(std::nan(""))) == "NaN");
   }
+  SUBCASE("floats inside arrays and objects read as alone, not as the round-trip digits") {
+    // A code exercise's feedback read "expected [17.494999999999997, ...]".
+    CHECK(describe(json::parse("[17.494999999999997, 2.5, 8.0, 3]")) == "[17.495,2.5,8.0,3]");
+    CHECK(describe(json::parse(R"({"x": [0.30000000000000004], "s": "a"})")) ==
+          R"({"s":"a","x":[0.3]})");
+    // A long array is cut without writing it all out first.
+    const std::string d = describe(json(std::vector<double>(100000, 0.1)));
+    CHECK(d.size() == 60);
+    CHECK(d.substr(0, 9) == "[0.1,0.1,");
+    CHECK(d.substr(57) == "...");
+  }
   SUBCASE("a long value is cut to 57 characters and ...") {
     const std::string long_text(100, 'x');
     const std::string d = describe(json(long_text));

@@ -149,10 +149,13 @@ test('the chapter summary adds best scores against points and counts solved exer
   assert.deepEqual(chapterSummary([], () => null), { earned: 0, possible: 0, solved: 0, total: 0 });
 });
 
-test('points show partial credit to one decimal', () => {
+test('points show partial credit to two decimals, as the gradebook writes them', () => {
   assert.equal(formatPoints(10), '10');
   assert.equal(formatPoints(2.5), '2.5');
-  assert.equal(formatPoints(10 / 3), '3.3');
+  // A quarter of 15 points read "3.8 / 15": a score the grader never gave.
+  assert.equal(formatPoints(3.75), '3.75');
+  assert.equal(formatPoints(10 / 3), '3.33');
+  assert.equal(formatPoints(NaN), '—');
 });
 
 test('the tolerance sentence uses core wording and falls back to rel/abs', () => {

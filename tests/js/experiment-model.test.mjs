@@ -254,7 +254,7 @@ test('specProblems lists every mistake in a spec as a sentence', () => {
     'plan must be a function (values, {quick, info}) -> points',
     `measure.fn "eval" is not a declared sweep point (lab/api.js); declared: ${Object.keys(API).filter((k) => API[k].type === POINT).join(', ')}`,
     'column "x" needs a key or a format function',
-    'column "y": format "hex" is not one of text, sig, percent, int, bytes',
+    'column "y": format "hex" is not one of text, sig, sci, percent, int, bytes',
     'csv.filename must be a file name ending in .csv',
     'chart #0: type must be one of line, bar, scatter (or a chart class)',
     'control "build": its default is invalid (Build must be one of auto, simd, scalar, got "avx")',

@@ -32,20 +32,52 @@ std::string format_number(double v, int significant) {
   return buf;
 }
 
-std::string describe(const nlohmann::json& value) {
-  std::string text;
+namespace {
+
+constexpr std::size_t kMaxChars = 60;
+
+// The value's text, floats at any depth with 10 significant digits: an array of expected
+// values reads [17.495,2.5], not the [17.494999999999997,2.5] that dump() writes. Stops
+// once `out` holds more than `limit` characters (the rest would be cut anyway).
+void append_value(std::string& out, const nlohmann::json& value, std::size_t limit) {
+  if (out.size() > limit) return;
   if (value.is_number_float() && std::isfinite(value.get<double>())) {
     const double v = value.get<double>();
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.10g", v);
-    text = buf;
-    if (v == std::trunc(v) && text.find_first_of(".e") == std::string::npos) text += ".0";
+    const std::string text = buf;
+    out += text;
+    if (v == std::trunc(v) && text.find_first_of(".e") == std::string::npos) out += ".0";
   } else if (value.is_number_float()) {
-    text = format_number(value.get<double>());
+    out += format_number(value.get<double>());
+  } else if (value.is_array()) {
+    out += '[';
+    for (std::size_t i = 0; i < value.size() && out.size() <= limit; ++i) {
+      if (i) out += ',';
+      append_value(out, value[i], limit);
+    }
+    out += ']';
+  } else if (value.is_object()) {
+    out += '{';
+    bool first = true;
+    for (const auto& item : value.items()) {
+      if (out.size() > limit) break;
+      if (!first) out += ',';
+      out += nlohmann::json(item.key()).dump() + ':';
+      append_value(out, item.value(), limit);
+      first = false;
+    }
+    out += '}';
   } else {
-    text = value.dump();
+    out += value.dump();
   }
-  constexpr std::size_t kMaxChars = 60;
+}
+
+}  // namespace
+
+std::string describe(const nlohmann::json& value) {
+  std::string text;
+  append_value(text, value, kMaxChars);
   // Cut at a character boundary: half a character would reach the page as U+FFFD.
   if (text.size() > kMaxChars) text = utf8_prefix(text, kMaxChars - 3) + "...";
   return text;

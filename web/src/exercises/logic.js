@@ -4,7 +4,7 @@
 // node:test (tests/js/exercise-logic.test.mjs).
 // Not for: deciding whether an answer is right (core's grader does that, identically to the CLI).
 
-import { formatCount } from '../ui/format.js';
+import { formatCount, formatPoints } from '../ui/format.js';
 
 /**
  * Reads what a student typed into a numeric answer: "12544", "12,544", "12 544", "1.25e4",
@@ -112,10 +112,8 @@ export function chapterSummary(exercises, entryOf) {
   return { earned, possible, solved, total: exercises.length };
 }
 
-/** Points for display: whole numbers as they are, fractions (partial credit) to one decimal. */
-export function formatPoints(x) {
-  return Number.isInteger(x) ? String(x) : x.toFixed(1);
-}
+/** Points for display: ui/format.js's one rule (3.75 -> "3.75", not "3.8"). */
+export { formatPoints };
 
 /**
  * "The answer must be within 1% or 0.5." from the exercise's tolerance. core's

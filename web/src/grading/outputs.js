@@ -14,6 +14,7 @@
 // Not for: grading (class.js) or saving files (the CLI writes them, the page downloads them).
 
 import { csvField } from '../experiments/csv.js';
+import { formatPoints as formatScore } from '../ui/format.js';
 
 /** Canvas's identity columns, in Canvas's order. */
 export const CANVAS_IDENTITY_COLUMNS = Object.freeze(['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section']);
@@ -22,8 +23,8 @@ export const CANVAS_POINTS_POSSIBLE = '    Points Possible';
 /** Which identity column carries the student id: the option values and their columns. */
 export const CANVAS_ID_COLUMNS = Object.freeze({ 'sis-user-id': 'SIS User ID', 'sis-login-id': 'SIS Login ID', id: 'ID' });
 
-/** A score as Canvas shows one: at most two decimals, no trailing zeros. */
-export const formatPoints = (x) => (Number.isFinite(x) ? String(Math.round(x * 100) / 100) : '');
+/** A score as Canvas shows one (ui/format.js's rule: at most two decimals, no trailing zeros); no number, an empty cell. */
+export const formatPoints = (x) => (Number.isFinite(x) ? formatScore(x) : '');
 
 // A cell a spreadsheet would read as a formula (=, +, -, @ first) gets an apostrophe, so
 // opening a CSV never runs a student's text.

@@ -7,6 +7,8 @@
 // Runs in the page and in Node (no DOM). Not for: reading files (read.js), class-level
 // checks such as duplicates (class.js) or writing CSV (csv.js).
 
+import { formatPoints } from '../ui/format.js';
+
 /** Flag codes, each reported with a sentence saying why. */
 export const FLAGS = Object.freeze({
   SCORE_DIFFERS: 'score-differs', // the file's claimed score differs from the re-grade
@@ -21,7 +23,6 @@ export const FLAGS = Object.freeze({
 
 const SCORE_EPSILON = 1e-6;
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const formatScore = (x) => (Number.isInteger(x) ? String(x) : String(Number(x.toFixed(2))));
 
 // The bank and its version, read once per lab (the page's lab goes through a worker).
 const bankCache = new WeakMap();
@@ -147,7 +148,7 @@ export async function regradeSubmission(submission, deps) {
       flags.push({
         code: FLAGS.SCORE_DIFFERS,
         exercise: exercise.id,
-        reason: `${exercise.id}: the file claims ${formatScore(claimed)} of ${exercise.points}, the re-grade gives ${formatScore(graded.score)} (${graded.feedback})`,
+        reason: `${exercise.id}: the file claims ${formatPoints(claimed)} of ${exercise.points}, the re-grade gives ${formatPoints(graded.score)} (${graded.feedback})`,
       });
     }
   }

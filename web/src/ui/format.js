@@ -2,17 +2,43 @@
 // `format: 'sig'`. Pure. Not for: CSV (which writes the raw numbers, unrounded).
 
 /**
- * Three significant digits, never exponent notation for the ranges we show; from 1,000 up the
- * whole number with thousands separators, as counts are shown ("92,419 samples/s" beside
- * "235,146 parameters", not "92419").
+ * Three significant digits in positional notation at every magnitude, so one column never mixes
+ * "5.57e-7" with "0.0000886" and a tiny value keeps its digits (0.000000557, not "0.000001");
+ * from 1,000 up the whole number with thousands separators, as counts are shown ("92,419
+ * samples/s" beside "235,146 parameters", not "92419"). A column whose values span many
+ * decades (fitted coefficients) names `formatSci` instead.
  */
 export function formatSig(value, digits = 3) {
   if (!Number.isFinite(value)) return '—';
   if (value === 0) return '0';
-  if (Math.abs(Number(value.toPrecision(digits))) >= 1000) return formatInt(value);
-  const magnitude = Math.floor(Math.log10(Math.abs(value)));
+  const rounded = Number(value.toPrecision(digits));
+  if (Math.abs(rounded) >= 1000) return formatInt(value);
+  // The magnitude after rounding: 0.0099996 is "0.0100", not "0.01000".
+  const magnitude = Math.floor(Math.log10(Math.abs(rounded)));
   const decimals = Math.max(0, digits - 1 - magnitude);
-  return value.toFixed(Math.min(decimals, 6));
+  return rounded.toFixed(Math.min(decimals, 100));
+}
+
+const SUPERSCRIPT = Object.freeze({ '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' });
+
+/**
+ * Scientific notation with three significant digits, for every value of a column whose values
+ * span decades: 5.57e-7 -> "5.57 × 10⁻⁷", 0.0000886 -> "8.86 × 10⁻⁵", 1.5 -> "1.50 × 10⁰".
+ */
+export function formatSci(value, digits = 3) {
+  if (!Number.isFinite(value)) return '—';
+  if (value === 0) return '0';
+  const [mantissa, exponent] = value.toExponential(digits - 1).split('e');
+  const power = String(Number(exponent)).replace(/./g, (c) => SUPERSCRIPT[c]);
+  return `${mantissa} × 10${power}`;
+}
+
+/**
+ * Points as a score is read and as the gradebook writes it: at most two decimals, no trailing
+ * zeros (3.75 -> "3.75", 2.5 -> "2.5", 10 -> "10", 10/3 -> "3.33").
+ */
+export function formatPoints(value) {
+  return Number.isFinite(value) ? String(Math.round(value * 100) / 100) : '—';
 }
 
 /** A fraction as a percentage with one decimal: 0.0385 -> "3.9%". */
@@ -60,6 +86,7 @@ export function formatCount(n, singular, plural = `${singular}s`) {
 export const FORMATS = Object.freeze({
   text: formatText,
   sig: formatSig,
+  sci: formatSci,
   percent: formatPercent,
   int: formatInt,
   bytes: formatBytes,

@@ -24,10 +24,11 @@ inline constexpr int kRoundTripDigits = 0;
 // same double (0.1, 2.575, 0.30000000000000004).
 std::string format_number(double v, int significant = 3);
 
-// A JSON value as its writer would write it, for "got ..." in messages: strings quoted,
-// floats with up to 10 significant digits (2.575, not the 2.5749999999999997 that
-// round-trips; the whole number 2.0 keeps its ".0" so it does not read as an integer),
-// anything else as compact JSON; at most 60 characters, the rest cut to "...".
+// A JSON value as its writer would write it, for "got ..." and "expected ..." in messages:
+// strings quoted, floats at any depth (alone, in arrays and objects) with up to 10
+// significant digits (2.575, not the 2.5749999999999997 that round-trips; the whole number
+// 2.0 keeps its ".0" so it does not read as an integer), anything else as compact JSON; at
+// most 60 characters, the rest cut to "...".
 std::string describe(const nlohmann::json& value);
 
 }  // namespace perflab

@@ -14,7 +14,7 @@ import { CSV_COLUMNS, FULL_SWEEP, QUICK_SWEEP, TABLE_COLUMNS, complexityPoints, 
 const FIT_COLUMNS = [
   { key: 'rank', label: 'rank', format: 'int' },
   { key: 'complexity', label: 'class', format: 'text', rowHeader: true },
-  { key: 'coefficient', label: 'c (ms per g(n))', format: (r) => r.coefficient.toPrecision(3) },
+  { key: 'coefficient', label: 'c (ms per g(n))', format: 'sci' },
   { key: 'normalized_rms', label: 'normalized RMS', format: 'percent' },
 ];
 

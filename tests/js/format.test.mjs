@@ -1,0 +1,37 @@
+// Protects the page's number formats (web/src/ui/format.js) where a reader once met them
+// wrong: one notation per column at every magnitude, digits kept for tiny values, a
+// scientific format for columns that span decades, and points as the grader gives them.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { FORMATS, formatPoints, formatSci, formatSig } from '../../web/src/ui/format.js';
+
+test('formatSig writes every magnitude in positional notation and keeps three digits', () => {
+  // One column read "5.57e-7" beside "0.0000886"; six decimals at most turned 5.57e-7 into "0.000001".
+  assert.equal(formatSig(5.57e-7), '0.000000557');
+  assert.equal(formatSig(0.0000886), '0.0000886');
+  assert.equal(formatSig(-0.00123), '-0.00123');
+  // Rounded first: 0.0099996 has three digits as "0.0100", not four as "0.01000".
+  assert.equal(formatSig(0.0099996), '0.0100');
+  for (const v of [1e-12, 3.3e-9, 5.57e-7, 0.0000886, 0.0123, 1.5, 12.5, 999.4]) {
+    assert.doesNotMatch(formatSig(v), /e/, `${v}`);
+  }
+});
+
+test('formatSci writes a column that spans decades in one notation', () => {
+  assert.equal(formatSci(5.57e-7), '5.57 × 10⁻⁷');
+  assert.equal(formatSci(0.0000886), '8.86 × 10⁻⁵');
+  assert.equal(formatSci(1.5), '1.50 × 10⁰');
+  assert.equal(formatSci(-1234.5), '-1.23 × 10³');
+  assert.equal(formatSci(0), '0');
+  assert.equal(formatSci(NaN), '—');
+  assert.equal(FORMATS.sci, formatSci);
+});
+
+test('points keep the grader’s two decimals: 3.75 is not "3.8"', () => {
+  assert.equal(formatPoints(3.75), '3.75');
+  assert.equal(formatPoints(10 / 3), '3.33');
+  assert.equal(formatPoints(2.5), '2.5');
+  assert.equal(formatPoints(15), '15');
+  assert.equal(formatPoints(Infinity), '—');
+});
