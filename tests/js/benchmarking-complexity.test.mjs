@@ -114,3 +114,17 @@ test('complexity: the spec passes the framework’s checks and is mounted in its
   assert.deepEqual(specProblems(complexityExperiment), []);
   assert.equal(EXPERIMENTS.complexity, complexityExperiment);
 });
+
+test('complexity: the ranked fits print every coefficient in one notation', () => {
+  // The column read "5.57e-7" beside "0.0000886": toPrecision switches notation at 1e-6.
+  const fits = [
+    { complexity: 'O(n^3)', coefficient: 5.57e-7, normalized_rms: 0.03 },
+    { complexity: 'O(n^2)', coefficient: 0.0000886, normalized_rms: 0.4 },
+    { complexity: 'O(n)', coefficient: 0.0123, normalized_rms: 0.9 },
+  ];
+  const text = renderComplexity({ kernels: [{ ...KERNEL, fits }] }, { h })
+    .map((n) => n.textContent)
+    .join('\n');
+  for (const c of ['5.57 × 10⁻⁷', '8.86 × 10⁻⁵', '1.23 × 10⁻²']) assert.ok(text.includes(c), `${c} in ${text}`);
+  assert.doesNotMatch(text, /\de-\d/);
+});
