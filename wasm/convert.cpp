@@ -15,6 +15,7 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/base/json_text.hpp"
+#include "perflab/base/utf8.hpp"
 #include "perflab/kernels/kernels.hpp"
 
 namespace perflab::wasm {
@@ -41,7 +42,26 @@ bool is_float_array(const val& v) {
 
 std::size_t js_length(const val& v) { return static_cast<std::size_t>(v["length"].as<double>()); }
 
-std::string js_string(const val& v) { return val::global("String")(v).as<std::string>(); }
+// The first `count` UTF-16 units of the JS string `handle`, written to `out`.
+EM_JS(void, perflab_copy_utf16, (emscripten::EM_VAL handle, char16_t* out, double count), {
+  var s = Emval.toValue(handle);
+  var base = out >> 1;
+  for (var i = 0; i < count; ++i) HEAPU16[base + i] = s.charCodeAt(i);
+});
+
+// A JS string as UTF-8, at most `most` UTF-16 units of it (a pair is never cut in half). Not
+// Embind's conversion, which joins a lone surrogate with the unit after it and so swallows
+// that character: core's utf16_to_utf8 writes U+FFFD for the lone half alone.
+std::string utf8_of(const val& s, std::size_t most = std::numeric_limits<std::size_t>::max()) {
+  const std::size_t length = static_cast<std::size_t>(s["length"].as<double>());
+  std::size_t n = std::min(length, most);
+  std::u16string units(n, u'\0');
+  perflab_copy_utf16(s.as_handle(), units.data(), static_cast<double>(n));
+  if (n < length && n > 0 && units[n - 1] >= 0xD800 && units[n - 1] <= 0xDBFF) units.pop_back();
+  return utf16_to_utf8(units);
+}
+
+std::string js_string(const val& v) { return utf8_of(val::global("String")(v)); }
 
 // Refuses an array longer than `most` by its length, before any element is read.
 void check_length(const val& v, const std::string& name, std::size_t most) {
@@ -65,8 +85,7 @@ std::string describe_at(const val& v, int depth) {
     // Sliced in JS first: copying a 200 MB string into wasm to quote 40 characters of it
     // could fill the module's memory.
     const bool cut = js_length(v) > kMaxQuotedChars;
-    const std::string s = cut ? v.call<val>("slice", 0, kMaxQuotedChars).as<std::string>()
-                              : v.as<std::string>();
+    const std::string s = utf8_of(v, kMaxQuotedChars);
     return "\"" + s + (cut ? "..." : "") + "\"";
   }
   if (v.isNull()) return "null";
@@ -172,7 +191,7 @@ std::string to_string(const val& v, const std::string& name) {
     throw ValueError(name + " is " + std::to_string(js_length(v)) + " characters long; at most " +
                      std::to_string(kMaxJsonTextBytes) + " (16 MiB) are allowed");
   }
-  return v.as<std::string>();
+  return utf8_of(v);
 }
 
 Shape to_shape(const val& v, const std::string& name) {
@@ -277,7 +296,7 @@ nlohmann::json to_json(const val& v, const std::string& name) {
                        " characters as JSON; at most " + std::to_string(kMaxJsonTextBytes) +
                        " (16 MiB) are allowed");
     }
-    return parse_json_text(text.as<std::string>(), name);
+    return parse_json_text(utf8_of(text), name);
   }
   if (text.isUndefined()) {
     throw ValueError(name + " must be a JSON value such as an object, got " + describe(v));
@@ -286,10 +305,14 @@ nlohmann::json to_json(const val& v, const std::string& name) {
     throw ValueError(name + " is nested too deeply to read; at most " +
                      std::to_string(kMaxJsonDepth) + " levels are allowed");
   }
-  throw ValueError(name + " cannot be written as JSON: " + text["message"].as<std::string>());
+  throw ValueError(name + " cannot be written as JSON: " + utf8_of(text["message"]));
 }
 
-val to_val(const nlohmann::json& j) { return val::global("JSON").call<val>("parse", j.dump()); }
+// Strings that are not UTF-8 (never expected) are written with U+FFFD rather than thrown on.
+val to_val(const nlohmann::json& j) {
+  return val::global("JSON").call<val>(
+      "parse", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
 
 val to_val(const Shape& shape) {
   val out = val::array();
@@ -311,30 +334,68 @@ val copy_to_float32_array(const float* data, std::size_t n) {
 
 // std::string, not const char*: Embind decodes std::string as UTF-8 but a C string as Latin-1,
 // and messages contain characters such as "×".
-val make_js_error(const char* message) { return val::global("Error").new_(std::string(message)); }
+// The message is made valid UTF-8 first (Embind would turn a broken byte into U+FFFD anyway,
+// and a sentence cut inside a character is a bug this keeps visible as one character only).
+val make_js_error(const char* message) {
+  return val::global("Error").new_(valid_utf8(message));
+}
 
 // The JS half of expose(). A JS exception raised inside wasm by JS that the bindings call (a
-// throwing getter, a Proxy's trap) would bypass guarded() and every C++ destructor between,
-// leaking the heap memory those destructors free. So each argument is first copied one level
-// deep in JS (an object's own enumerable fields, an array of up to 10,000 entries: options,
-// tiles, shapes and sizes), which runs any getter or trap before wasm is entered; what they
-// throw becomes an Error naming the function. Deeper values reach C++ only through
-// JSON.stringify, whose exceptions to_json catches in JS. Should an exception still cross
+// throwing getter, a Proxy's trap, an own property of a typed array) would bypass guarded()
+// and every C++ destructor between, leaking the heap memory those destructors free. So each
+// argument is first copied in JS into inert data, which runs every getter and trap before
+// wasm is entered; what they throw becomes an Error naming the function. The copy goes four
+// levels deep (deeper than any binding reads through val; deeper values reach
+// C++ only through JSON.stringify, whose exceptions to_json catches in JS): an object becomes
+// a plain object of its own enumerable fields, an array a plain array (one longer than
+// kMaxArrayBytes allows only by its length, which is all C++ reads of it), and a typed array a
+// fresh view of the same memory (no own properties, the standard prototype; its kind and
+// extent read through the intrinsic getters captured here). Should an exception still cross
 // wasm, the catch restores the stack pointer and releases the Embind handles the call created
 // (each a slot that was free, or past the end of the handle table, before the call). A wasm
-// trap or an abort (WebAssembly.RuntimeError) is rethrown as it is, for the worker to
-// replace the module.
-EM_JS(void, perflab_define_js_wrapper, (const char* name_ptr), {
+// trap or an abort (WebAssembly.RuntimeError) is rethrown as it is, for the worker to replace
+// the module.
+EM_JS(void, perflab_define_js_wrapper, (const char* name_ptr, double max_array_length), {
   var name = UTF8ToString(name_ptr);
   var rawName = 'raw_' + name;
   var unreadable = function(e) {
     var reason = e instanceof Error ? e.message : String(e);
     return new Error(name + '() could not read its arguments: ' + reason, {cause: e});
   };
-  var snapshot = function(v) {
-    if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v)) return v;
-    if (Array.isArray(v)) return v.length <= 10000 ? Array.prototype.slice.call(v) : v;
-    return Object.assign({}, v);
+  var typed = Object.getPrototypeOf(Int8Array.prototype);
+  var getter = function(key) { return Object.getOwnPropertyDescriptor(typed, key).get; };
+  var kindOf = getter(Symbol.toStringTag);
+  var bufferOf = getter('buffer');
+  var offsetOf = getter('byteOffset');
+  var lengthOf = getter('length');
+  var isArray = Array.isArray;
+  var slice = Array.prototype.slice;
+  var assign = Object.assign;
+  var snapshot = function(v, depth) {
+    if (v === null || typeof v !== 'object') return v;
+    if (ArrayBuffer.isView(v)) {
+      var kind = kindOf.call(v);
+      if (kind === undefined) return {};  // a DataView: no binding reads one
+      return new globalThis[kind](bufferOf.call(v), offsetOf.call(v), lengthOf.call(v));
+    }
+    var copy;
+    if (isArray(v)) {
+      var length = v.length;
+      if (length > max_array_length) return new Array(length);
+      copy = slice.call(v);
+    } else {
+      copy = assign({}, v);
+    }
+    if (depth < 4) {
+      var keys = isArray(copy) ? null : Object.keys(copy);
+      var n = keys === null ? copy.length : keys.length;
+      for (var i = 0; i < n; ++i) {
+        var key = keys === null ? i : keys[i];
+        var x = copy[key];
+        if (x !== null && typeof x === 'object') copy[key] = snapshot(x, depth + 1);
+      }
+    }
+    return copy;
   };
   Module[name] = function() {
     var raw = Module[rawName];
@@ -344,7 +405,7 @@ EM_JS(void, perflab_define_js_wrapper, (const char* name_ptr), {
     }
     while (args.length < raw.length) args.push(undefined);
     try {
-      args = args.map(snapshot);
+      args = args.map(function(v) { return snapshot(v, 0); });
     } catch (e) {
       throw unreadable(e);
     }
@@ -355,6 +416,8 @@ EM_JS(void, perflab_define_js_wrapper, (const char* name_ptr), {
     try {
       result = raw.apply(null, args);
     } catch (e) {
+      // Counted, so the Node fuzzer can hold this path at zero.
+      Module['jsExceptionsInsideWasm'] = (Module['jsExceptionsInsideWasm'] || 0) + 1;
       stackRestore(sp);
       var wasFree = new Set(free);
       for (var h = 5; h < emval_handle_array.length; ++h) {
@@ -372,7 +435,9 @@ EM_JS(void, perflab_define_js_wrapper, (const char* name_ptr), {
 });
 
 namespace detail {
-void define_js_wrapper(const char* name) { perflab_define_js_wrapper(name); }
+void define_js_wrapper(const char* name) {
+  perflab_define_js_wrapper(name, static_cast<double>(kMaxArrayBytes / sizeof(float)));
+}
 }  // namespace detail
 
 }  // namespace perflab::wasm

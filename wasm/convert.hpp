@@ -16,6 +16,7 @@
 #include <emscripten/val.h>
 #include <nlohmann/json.hpp>
 
+#include "perflab/base/json_text.hpp"
 #include "perflab/tensor/tensor.hpp"
 #include "perflab/timing/timer.hpp"
 
@@ -82,6 +83,9 @@ val guarded(Fn&& fn) noexcept {
   } catch (const std::bad_alloc&) {
     return make_js_error(
         "out of memory: the WebAssembly heap could not grow (std::bad_alloc); use smaller sizes");
+  } catch (const nlohmann::json::exception& e) {
+    // A JSON library exception that escaped a reader: core's sentence, never the library's.
+    return make_js_error(json_error_reason(e).c_str());
   } catch (const std::exception& e) {
     // perflab::Error and everything else: the message is already the whole story.
     return make_js_error(e.what());

@@ -1,9 +1,12 @@
 // A seeded fuzzer over every binding of both Node builds: each function is called with
 // arguments drawn from a pool of wrong types, NaN, ±Infinity, negative, zero, 2^31, 2^32,
-// sparse and huge arrays, cyclic and deep objects, throwing getters, Proxies and BigInts.
+// sparse and huge arrays, cyclic and deep objects, throwing getters, Proxies and BigInts, at
+// the top and nested inside objects and arrays, typed arrays with own properties, and strings
+// with lone UTF-16 surrogates.
 // Every call must return or throw an Error whose message is a sentence (not a bare number,
 // not the JSON library's or Embind's own text), never a wasm trap or abort; a normal call
-// must work after each, and no Embind handle or tracked tensor byte may be left behind.
+// must work after each, no JS exception may be raised inside wasm (the wrapper reads every
+// argument in JS first), and no Embind handle or tracked tensor byte may be left behind.
 // Seeded (PERFLAB_FUZZ_SEED, PERFLAB_FUZZ_CALLS to run longer); a few thousand calls.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -26,7 +29,30 @@ function pool() {
   const sparse = [];
   sparse[5] = 1;
   const huge = new Array(2 ** 32 - 1);
+  const boom = () => {
+    throw new Error('nested');
+  };
+  // Typed arrays with own properties that shadow what a reader might use.
+  const ownLength = new Float32Array(4);
+  Object.defineProperty(ownLength, 'length', { get: boom });
+  const ownConstructor = new Float64Array([1, 2, 3]);
+  Object.defineProperty(ownConstructor, 'constructor', { get: boom });
+  const ownIndex = new Float32Array([1, 2]);
+  ownIndex.extra = { get x() { return boom(); } };
+  const otherProto = new Float32Array(2);
+  Object.setPrototypeOf(otherProto, new Proxy({}, { get: boom }));
+  const lateGetter = new Array(20000).fill(1);
+  Object.defineProperty(lateGetter, 15000, { get: boom });
   return [
+    ownLength, ownConstructor, ownIndex, otherProto, lateGetter,
+    { samples: { get x() { return boom(); } } }, { warmup: [1, { get a() { return boom(); } }] },
+    { name: 'x', input: [2, 3], layers: [{ get type() { return boom(); } }] },
+    [1, { get a() { return boom(); } }], [[2, new Proxy({}, { ownKeys: boom })]],
+    new Proxy([8, 4], { get: (t, k) => (k === 'length' ? 2 : boom()) }),
+    new Proxy(new Float32Array(4), {}), { seed: new Proxy({}, { get: boom }) },
+    [new Proxy({}, { getOwnPropertyDescriptor: boom, ownKeys: () => ['a'] })],
+    Object.create({ get samples() { return boom(); } }),
+    '\uD800naive', 'naive\uDC00', '{"a": "\uD800x"}',
     undefined, null, true, false, 0, -1, 1, 2, 3, 8, 16, 1.5, -0.5, NaN, Infinity, -Infinity,
     2 ** 31, 2 ** 32, 2 ** 53, -(2 ** 31), 1e308, 5e-324, 10n, -1n, '', 'naive', 'simd', 'x',
     'fused', '64', 'profiling.linear-params', '{"a":', '{}', '[]', 'x'.repeat(1000), Symbol('s'),
@@ -41,7 +67,8 @@ function pool() {
 }
 
 // Ends of what a sentence may not be: a bare exception pointer, a library's own text.
-const NOT_A_SENTENCE = /^\d+$|json\.exception|Cannot convert|BindingError|UnboundTypeError|^undefined$|^$/;
+const NOT_A_SENTENCE =
+  /^\d+$|json\.exception|syntax error while parsing|last read:|Cannot convert|BindingError|UnboundTypeError|^undefined$|^$/;
 
 for (const [b, build] of BUILDS.entries()) {
   describe(`fuzzing the ${build.flavour} Node build`, () => {
@@ -79,6 +106,9 @@ for (const [b, build] of BUILDS.entries()) {
       }
       assert.equal(m.count_emval_handles(), handles, 'live Embind handles');
       assert.equal(m.memoryStats().current_bytes, tensorBytes, 'tracked tensor bytes');
+      // A JS exception inside wasm skips C++ destructors (heap that is never freed); the
+      // wrapper counts each one it had to catch.
+      assert.equal(m.jsExceptionsInsideWasm ?? 0, 0, 'JS exceptions raised inside wasm');
       // Informational: calls over 2 s are reported, not failed (timing is not asserted).
       if (slow.length > 0) console.log(`slow calls in the ${build.flavour} build: ${slow.join(', ')}`);
     });

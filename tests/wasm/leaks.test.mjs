@@ -1,7 +1,8 @@
 // Nothing leaks across calls, good or failing, in both Node builds:
 // - JS exceptions raised while the bindings read their arguments (a throwing getter, a
 //   Proxy whose traps throw, a throwing toJSON, cycles and BigInts) arrive as an Error naming
-//   the function, and leave no Embind handle and no heap byte behind, over 100+ such calls;
+//   the function, and leave no Embind handle and no heap byte behind, over 100+ such calls,
+//   nested in objects and arrays and as own properties of typed arrays too;
 // - 1,000 mixed calls (measurements, a zoo profile, grading, conversions, failing calls)
 //   leave the malloc heap, the tracked tensor bytes, the Embind handles and the wasm stack
 //   pointer where they started.
@@ -17,6 +18,10 @@ const boom = () => {
 };
 const throwingOptions = () => ({ get samples() { return boom(); } });
 const trapProxy = () => new Proxy({}, { ownKeys: boom, get: boom, getOwnPropertyDescriptor: boom });
+// Typed arrays whose own properties shadow the prototype's, and an array with a getter deep in it.
+const ownLength = () => Object.defineProperty(new Float32Array(4), 'length', { get: boom });
+const ownConstructor = () => Object.defineProperty(new Float64Array(3), 'constructor', { get: boom });
+const lateGetter = () => Object.defineProperty(new Array(20000).fill(1), 15000, { get: boom });
 const cyclic = () => {
   const o = { value: 1 };
   o.self = o;
@@ -44,6 +49,21 @@ const THROWING = [
   ['a throwing getter in profile options',
     (m) => m.profileModel({ name: 'x', input: [2, 3], layers: [] }, { get batch() { return boom(); } }),
     /^profileModel\(\) could not read its arguments: boom$/],
+  ['a nested throwing getter in timer options',
+    (m) => m.measureMatmul('naive', 8, { samples: { get x() { return boom(); } } }),
+    /^measureMatmul\(\) could not read its arguments: boom$/],
+  ['a throwing getter in a layer of a spec',
+    (m) => m.profileModel({ name: 'x', input: [2, 3], layers: [{ get type() { return boom(); } }] }),
+    /^profileModel\(\) could not read its arguments: boom$/],
+  ['a Proxy inside an array of sizes',
+    (m) => m.mlpSpec([8, new Proxy({}, { get: boom, ownKeys: boom, getOwnPropertyDescriptor: boom })], 2),
+    /^mlpSpec\(\) could not read its arguments: boom$/],
+  ['a getter past the 10,000th element of an array',
+    (m) => m.median(lateGetter()), /^median\(\) could not read its arguments: boom$/],
+  ['a typed array whose own constructor throws, quoted in a message',
+    (m) => m.measureMatmul(ownConstructor(), 8), /^variant must be a string, got Float64Array of length 3$/],
+  ['a typed array whose own length throws, as data',
+    (m) => m.gelu(ownLength(), [5]), /^shape \(5\) has 5 elements but 4 values were given$/],
   ['a revoked Proxy as data', (m) => {
     const { proxy, revoke } = Proxy.revocable([], {});
     revoke();
@@ -99,6 +119,10 @@ for (const [b, build] of BUILDS.entries()) {
         () => m.measureMatmul('naive', 8, throwingOptions()), // a JS exception inside
         () => m.cliReport('{"a":'), // not JSON
         () => m.profileModel('{"name": "x", "input": [2, 3], "layers": [{"type": "Nope"}]}'),
+        () => m.measureMatmul(ownConstructor(), 8), // a typed array's own property, quoted
+        () => m.gelu(ownLength(), [4]), // a typed array's own length
+        () => m.profileModel({ input: [2, 3], layers: [{ get type() { return boom(); } }] }),
+        () => m.median(lateGetter()),
       ];
       const call = (i) => {
         try {
