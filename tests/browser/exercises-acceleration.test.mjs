@@ -1,7 +1,9 @@
 // Protects the Acceleration chapter's exercises end to end in the page (?quick=1): a
 // multi-part numeric answer, a choice decided from the roofline, the attainable() code
-// exercise, the timed matmul whose last test reports both medians and their ratio (whether it
-// passes depends on the machine, so only the report is asserted), and the experiment-backed
+// exercise, the timed matmul whose last test reports both medians, their ratio and every
+// round's times, timed on a copy of the function that has seen only the timed inputs, as the
+// reference has (whether it passes depends on the machine, so only the report is asserted;
+// bench/timed-test-fairness.mjs measures the starter code's ratio), and the experiment-backed
 // exercises: Submit stays disabled until the roofline experiment on the page has run, then
 // answers computed from the figures the page shows are graded right from that run's rows,
 // and are saved with those rows.
@@ -69,8 +71,17 @@ test('code: attainable() passes the hidden tests built from core\'s roofline', a
   assert.equal((await dataOf(ATTAINABLE)).bestScore, '10');
 });
 
-test('timed code: a cache-friendly matmul is correct and its timed test reports both medians and the ratio', async () => {
-  const ikj = `function matmul(a, b, n) {
+test('timed code: a cache-friendly matmul is correct and its timed test reports both medians, the ratio and every round', async () => {
+  assert.equal(
+    await card(MATMUL).locator('[data-role="scoring"]').textContent(),
+    'The timed test earns 10 of the 15 points, the other tests share the rest equally; reruns cost nothing.',
+  );
+  // The timed copy must not have run the small tests' plain arrays (the reference never has):
+  // it throws if it had.
+  const ikj = `const seen = [];
+function matmul(a, b, n) {
+  seen.push(Object.prototype.toString.call(a));
+  if (n === 512 && seen.includes('[object Array]')) throw new Error('the timed copy saw ' + seen.join(', '));
   const c = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     for (let k = 0; k < n; k++) {
@@ -88,7 +99,7 @@ test('timed code: a cache-friendly matmul is correct and its timed test reports 
   assert.deepEqual(passed.slice(0, 5), ['true', 'true', 'true', 'true', 'true']);
   assert.match(
     await tests.nth(5).textContent(),
-    /faster than the naive loop at N = 512: yours [\d.e+-]+ ms, the naive ijk loop [\d.e+-]+ ms \(medians of 3 interleaved rounds at N = 512\): (only )?[\d.]+× as fast/,
+    /faster than the naive loop at N = 512: yours [\d.e+-]+ ms, the naive ijk loop [\d.e+-]+ ms \(medians of 3 interleaved rounds at N = 512; each round: yours [\d.e+-]+, [\d.e+-]+, [\d.e+-]+ ms, the naive ijk loop [\d.e+-]+, [\d.e+-]+, [\d.e+-]+ ms\): (only )?[\d.]+× as fast/,
   );
 });
 

@@ -115,7 +115,7 @@ function matmul(a, b, n) {
   const c = slowProduct(a, b, n);
   if (n === 512) {
     try {
-      self.postMessage({ type: 'result', index: 5, result: { value: { student_median_ms: 1, reference_median_ms: 1000, rounds: 3, max_abs_difference: 0 } } });
+      self.postMessage({ type: 'result', index: 5, result: { value: { student_ms: [1, 1, 1], reference_ms: [1000, 1000, 1000], max_abs_difference: 0 } } });
       self.postMessage({ type: 'done' });
     } catch (e) {}
   }
@@ -125,13 +125,13 @@ function matmul(a, b, n) {
   assert.doesNotMatch(outcome.tests[5].text, /yours 1 ms/);
 });
 
-test('wrapping self.postMessage cannot rewrite the student\'s median', async () => {
+test('wrapping self.postMessage cannot rewrite the student\'s times', async () => {
   const outcome = await run(MATMUL, `${SLOW_MATMUL}
 try {
   const post = self.postMessage.bind(self);
   self.postMessage = (m) => {
-    if (m && m.result && m.result.value && m.result.value.student_median_ms !== undefined) {
-      m.result.value.student_median_ms = m.result.value.reference_median_ms / 100;
+    if (m && m.result && m.result.value && m.result.value.student_ms !== undefined) {
+      m.result.value.student_ms = m.result.value.reference_ms.map((x) => x / 100);
     }
     post(m);
   };

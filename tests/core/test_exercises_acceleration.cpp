@@ -41,10 +41,10 @@ json right_matmul_results(const json& variant) {
   json results = json::array();
   for (const auto& test : variant.at("tests")) {
     if (test.contains("benchmark")) {
+      const auto rounds = test.at("benchmark").at("rounds").get<std::size_t>();
       results.push_back({{"value",
-                          {{"student_median_ms", 10.0},
-                           {"reference_median_ms", 30.0},
-                           {"rounds", 5},
+                          {{"student_ms", std::vector<double>(rounds, 10.0)},
+                           {"reference_ms", std::vector<double>(rounds, 30.0)},
                            {"max_abs_difference", 0.0}}}});
       continue;
     }
@@ -293,39 +293,72 @@ TEST_CASE("matmul-loop-order exercise checks products against core and sends one
   wrong[3]["value"][1] = wrong[3]["value"][1].get<double>() + 1;
   const json w = grade_exercise("acceleration.matmul-loop-order", 7, {{"results", wrong}});
   CHECK(w.at("correct") == false);
-  CHECK(w.at("feedback") == "5 of 6 tests passed.");
+  CHECK(w.at("feedback") == "5 of 6 tests passed. 14 of 15 points: the timed test is worth 10.");
+  CHECK(w.at("score") == 14);
+}
+
+TEST_CASE("the loop order, which only the timed test rewards, is worth most of matmul's points") {
+  const json v = exercise_variant("acceleration.matmul-loop-order", 7);
+  const json right = right_matmul_results(v);
+  // The starter code: every product right, the timed test failed.
+  json starter = right;
+  starter[5] = {{"value",
+                 {{"student_ms", {30.0, 31.0, 29.0}},
+                  {"reference_ms", {30.0, 30.0, 30.0}},
+                  {"max_abs_difference", 0.0}}}};
+  const json g = grade_exercise("acceleration.matmul-loop-order", 7, {{"results", starter}});
+  CHECK(g.at("correct") == false);
+  CHECK(g.at("score") == 5);
+  CHECK(g.at("max_score") == 15);
+  CHECK(g.at("feedback") == "5 of 6 tests passed. 5 of 15 points: the timed test is worth 10.");
+  // The timed test alone: 10 of 15.
+  json timed_only = right;
+  for (std::size_t i = 0; i < 5; ++i) timed_only[i] = {{"error", "TypeError: no"}};
+  CHECK(grade_exercise("acceleration.matmul-loop-order", 7, {{"results", timed_only}})
+            .at("score") == 10);
+  const Exercise& e = find_exercise("acceleration.matmul-loop-order");
+  CHECK(e.timed_points == 10);
+  CHECK(scoring_text(e) ==
+        "The timed test earns 10 of the 15 points, the other tests share the rest equally; "
+        "reruns cost nothing.");
+  // Other code exercises still count every test the same.
+  CHECK(scoring_text(find_exercise("acceleration.attainable-code")) ==
+        "Points in proportion to the tests your code passes; reruns cost nothing.");
 }
 
 TEST_CASE("the timed matmul test passes at 1.2× the naive loop's speed and fails below it") {
   const json v = exercise_variant("acceleration.matmul-loop-order", 3);
   json results = right_matmul_results(v);
-  const auto timed = [&](double student_ms, double reference_ms, double difference) {
+  const auto timed = [&](std::vector<double> student_ms, std::vector<double> reference_ms,
+                         double difference) {
     results[5] = {{"value",
-                   {{"student_median_ms", student_ms},
-                    {"reference_median_ms", reference_ms},
-                    {"rounds", 5},
+                   {{"student_ms", student_ms},
+                    {"reference_ms", reference_ms},
                     {"max_abs_difference", difference}}}};
     return grade_exercise("acceleration.matmul-loop-order", 3, {{"results", results}})
         .at("tests")[5];
   };
-  const json fast = timed(12.5, 31.25, 0);
+  // core takes the medians of the rounds and shows every round.
+  const json fast = timed({12.5, 14, 11}, {31.25, 29, 40}, 0);
   CHECK(fast.at("passed") == true);
   CHECK(fast.at("message") ==
         "faster than the naive loop at N = 512: yours 12.5 ms, the naive ijk loop 31.2 ms "
-        "(medians of 5 interleaved rounds at N = 512): 2.50× as fast, at least 1.2× needed");
-  CHECK(timed(25, 30, 0).at("passed") == true);  // exactly 1.2×
-  const json slow = timed(28, 30, 0);
+        "(medians of 3 interleaved rounds at N = 512; each round: yours 12.5, 14, 11 ms, the "
+        "naive ijk loop 31.2, 29, 40 ms): 2.50× as fast, at least 1.2× needed");
+  CHECK(timed({25, 25, 25}, {30, 30, 30}, 0).at("passed") == true);  // exactly 1.2×
+  const json slow = timed({28, 50, 20}, {30, 30, 30}, 0);
   CHECK(slow.at("passed") == false);
   CHECK(slow.at("message") ==
         "faster than the naive loop at N = 512: yours 28 ms, the naive ijk loop 30 ms "
-        "(medians of 5 interleaved rounds at N = 512): only 1.07× as fast; at least 1.2× "
-        "needed (if your loop order is right, close other tabs and run again)");
-  const json different = timed(1, 30, 0.5);
+        "(medians of 3 interleaved rounds at N = 512; each round: yours 28, 50, 20 ms, the "
+        "naive ijk loop 30, 30, 30 ms): only 1.07× as fast; at least 1.2× needed (if your "
+        "loop order is right, close other tabs and run again)");
+  const json different = timed({1, 1, 1}, {30, 30, 30}, 0.5);
   CHECK(different.at("passed") == false);
   CHECK(different.at("message") ==
         "faster than the naive loop at N = 512: at N = 512 your result differs from the "
         "naive ijk loop's by up to 0.5 (allowed 1e-06), so its speed does not count");
-  CHECK(timed(0, 30, 0).at("passed") == true);  // below the clock's resolution: fast enough
+  CHECK(timed({0, 0, 0}, {30, 30, 30}, 0).at("passed") == true);  // below the clock's resolution
 
   // A function that threw or timed out in the timed test fails it like any test.
   results[5] = {{"error", "TypeError: x is undefined"}};
@@ -334,23 +367,38 @@ TEST_CASE("the timed matmul test passes at 1.2× the naive loop's speed and fail
             .at("message") == "faster than the naive loop at N = 512: threw TypeError: x is "
                               "undefined");
 
-  // The sandbox's timing object is checked field by field.
+  // The sandbox's timing object is checked field by field: one time per round of the test.
   results[5] = {{"value", 3}};
   CHECK_THROWS_WITH_AS(
       grade_exercise("acceleration.matmul-loop-order", 3, {{"results", results}}),
-      "answer.results[5].value must be the sandbox's timing object {student_median_ms, "
-      "reference_median_ms, rounds, max_abs_difference}, got 3",
+      "answer.results[5].value must be the sandbox's timing object {student_ms, reference_ms, "
+      "max_abs_difference}, got 3",
       ValueError);
   results[5] = {{"value",
-                 {{"student_median_ms", 1}, {"reference_median_ms", nullptr}, {"rounds", 5},
+                 {{"student_ms", {1, 1, 1}}, {"reference_ms", {2, nullptr, 2}},
                   {"max_abs_difference", 0}}}};
   CHECK_THROWS_WITH_AS(
       grade_exercise("acceleration.matmul-loop-order", 3, {{"results", results}}),
-      "answer.results[5].value.reference_median_ms must be a finite number >= 0, got null",
+      "answer.results[5].value.reference_ms[1] must be a finite number >= 0, got null",
       ValueError);
-  results[5] = {{"value", {{"student_median_ms", 1}, {"reference_median_ms", 2}, {"rounds", 5}}}};
+  results[5] = {{"value",
+                 {{"student_ms", {1, 1}}, {"reference_ms", {2, 2, 2}}, {"max_abs_difference", 0}}}};
+  CHECK_THROWS_WITH_AS(
+      grade_exercise("acceleration.matmul-loop-order", 3, {{"results", results}}),
+      "answer.results[5].value.student_ms must be an array of 3 times in ms, one per round, got "
+      "[1,1]",
+      ValueError);
+  results[5] = {{"value", {{"student_ms", {1, 1, 1}}, {"reference_ms", {2, 2, 2}}}}};
   CHECK_THROWS_WITH_AS(
       grade_exercise("acceleration.matmul-loop-order", 3, {{"results", results}}),
       "answer.results[5].value.max_abs_difference must be a finite number >= 0, got nothing",
+      ValueError);
+  results[5] = {{"value",
+                 {{"student_median_ms", 1}, {"student_ms", {1, 1, 1}}, {"reference_ms", {2, 2, 2}},
+                  {"max_abs_difference", 0}}}};
+  CHECK_THROWS_WITH_AS(
+      grade_exercise("acceleration.matmul-loop-order", 3, {{"results", results}}),
+      "answer.results[5].value has an unknown field \"student_median_ms\"; allowed: student_ms, "
+      "reference_ms, max_abs_difference",
       ValueError);
 }

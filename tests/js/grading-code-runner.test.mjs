@@ -85,11 +85,30 @@ describe('createCodeRunner', () => {
     const a = runner.runCode({ code: slow, functionName: 'f', tests: tests(1), timeLimitMs: 5000 }).then(() => order.push('slow'));
     const b = runner.runCode({ code: matmul, functionName: 'matmul', tests: timed, timeLimitMs: 5000 }).then((r) => {
       order.push('timed');
-      assert.ok(r[0].value.student_median_ms >= 0, JSON.stringify(r));
+      assert.equal(r[0].value.student_ms.length, 1, JSON.stringify(r));
+      assert.equal(r[0].value.reference_ms.length, 1, JSON.stringify(r));
     });
     const c = runner.runCode({ code: 'function g() { return 1; }', functionName: 'g', tests: tests(0), timeLimitMs: 5000 }).then(() => order.push('after'));
     await Promise.all([a, b, c]);
     assert.deepEqual(order, ['slow', 'timed', 'after']);
+  });
+
+  it('times a copy of the student\'s function that has seen only the timed inputs, as the page does', async () => {
+    // The copy the small tests ran on has seen plain arrays; the timed copy must not have.
+    const code = `const seen = [];
+function matmul(a, b, n) {
+  seen.push(Object.prototype.toString.call(a));
+  if (n === 8 && seen.includes('[object Array]')) throw new Error('the timed copy saw ' + seen.join(', '));
+  const c = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let k = 0; k < n; k++) for (let j = 0; j < n; j++) c[i * n + j] += a[i * n + k] * b[k * n + j];
+  return c;
+}`;
+    const timed = { name: 'timed', args: [], benchmark: { reference: 'matmul-ijk', n: 8, rounds: 3, seed: 3 } };
+    const r = await runner.runCode({ code, functionName: 'matmul', tests: [{ name: '1×1', args: [[2], [3], 1] }, timed], timeLimitMs: 5000 });
+    assert.deepEqual(r[0], { value: [6] });
+    assert.equal(r[1].value?.student_ms.length, 3, JSON.stringify(r[1]));
+    assert.equal(r[1].value.reference_ms.length, 3);
+    assert.equal(r[1].value.max_abs_difference, 0);
   });
 
   it('turns the fake-clock markers into a live clock, as the page does', async () => {

@@ -1,13 +1,16 @@
 // Protects the sandbox's timed tests (core's `benchmark` objects): the student's function and
-// the naive reference are timed in interleaved rounds, every call on fresh inputs of its own
-// (a per-call seed from the test's seed and the run's nonce) and every result checked, so a
-// function that caches or precomputes cannot win; the answer is {value: {student_median_ms,
-// reference_median_ms, rounds, max_abs_difference}} for core to grade, a wrong or malformed
+// the naive reference are timed the same way (both compiled afresh from source text by one
+// function, the reference's text being the exercise's starter code, the same warm-up, then
+// interleaved rounds), every call on fresh inputs of its own (a per-call seed from the test's
+// seed and the run's nonce) and every result checked, so a function that caches or
+// precomputes cannot win; the answer is {value: {student_ms, reference_ms,
+// max_abs_difference}}, every round's time of both, for core to grade, a wrong or malformed
 // result is reported instead of timed, and a malformed benchmark description is named as the
 // exercise's bug. Timing is driven by a fake clock, never asserted against the real one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BENCHMARK_REFERENCES, benchmarkSeed, freshNonce, runBenchmark, runStudentTests } from '../../web/src/lab/sandbox-runner.js';
+import { readFileSync } from 'node:fs';
+import { BENCHMARK_REFERENCES, benchmarkSeed, compileFunction, freshNonce, runBenchmark, runStudentTests } from '../../web/src/lab/sandbox-runner.js';
 
 const ikj = `
 function matmul(a, b, n) {
@@ -44,21 +47,89 @@ test('the reference multiplies matrices in the textbook order, from seeded input
   assert.deepEqual([...ref.args({ n: 2, seed: 1 })[0]], [...a]); // same seed, same input
   assert.notDeepEqual([...ref.args({ n: 2, seed: 2 })[0]], [...a]);
   assert.ok(a.every((x) => x >= -1 && x < 1));
-  const c = ref.run(a, b, n);
+  const c = compileFunction(ref.source, ref.functionName, 'console, Float64Array', [console, Float64Array])(a, b, n);
   assert.deepEqual([...c], [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3]]);
 });
 
-test('a timed test reports both medians of interleaved rounds and the largest difference', () => {
-  const fn = new Function(`${ikj}; return matmul;`)();
+test('the reference is the exercise\'s starter code, character for character', () => {
+  const bank = JSON.parse(readFileSync(new URL('../../core/exercises/acceleration.json', import.meta.url), 'utf8'));
+  const exercise = bank.exercises.find((e) => e.id === 'acceleration.matmul-loop-order');
+  const ref = BENCHMARK_REFERENCES['matmul-ijk'];
+  assert.equal(ref.source, exercise.starter_code.join('\n'));
+  assert.equal(ref.functionName, exercise.function_name);
+  assert.equal(ref.run, undefined); // no precompiled copy that could be timed instead
+});
+
+test('a timed test compiles the student\'s code and the reference afresh, through the same function', () => {
+  const calls = [];
+  const compile = (...args) => {
+    calls.push(args);
+    return compileFunction(...args);
+  };
+  const studentConsole = { log() {} };
+  const result = runBenchmark(ikj, 'matmul', spec, nothing, { nonce: 1, console: studentConsole, compile });
+  assert.ok(result.value, JSON.stringify(result));
+  assert.equal(calls.length, 2);
+  assert.deepEqual(calls[0], [ikj, 'matmul', 'console', [studentConsole]]);
+  const ref = BENCHMARK_REFERENCES['matmul-ijk'];
+  assert.equal(calls[1][0], ref.source);
+  assert.equal(calls[1][1], 'matmul');
+  // The reference's Float64Array is the one captured when the runner loaded.
+  assert.equal(calls[1][2], 'console, Float64Array');
+  assert.equal(calls[1][3][1], Float64Array);
+});
+
+test('compileFunction returns a new function each call, never one with an earlier call\'s state', () => {
+  const code = 'let calls = 0; function f() { return ++calls; }';
+  const one = compileFunction(code, 'f', 'console', [console]);
+  const two = compileFunction(code, 'f', 'console', [console]);
+  assert.notEqual(one, two);
+  assert.equal(one(), 1);
+  assert.equal(one(), 2);
+  assert.equal(two(), 1);
+  assert.equal(compileFunction('const x = 1;', 'f', 'console', [console]), undefined);
+  assert.throws(() => compileFunction('function f( {', 'f', 'console', [console]), SyntaxError);
+});
+
+test('the timed copy of the student\'s function has seen only the timed inputs, as the reference has', () => {
+  // Type feedback from the plain arrays of the small tests would slow the student's copy down
+  // (the reference sees only Float64Arrays): the timed test runs a copy of its own.
+  const probe = `const seen = [];
+${ikj.replace('function matmul(a, b, n) {', `function matmul(a, b, n) {
+  seen.push(Object.prototype.toString.call(a));
+  if (n === ${spec.n} && seen.includes('[object Array]')) throw new Error('the timed copy saw ' + seen.join(', '));`)}`;
+  const logs = [];
+  const results = runStudentTests({
+    code: `console.log('top level');\n${probe}`,
+    functionName: 'matmul',
+    tests: [
+      { name: '1×1', args: [[2], [3], 1] },
+      { name: 'timed', args: [], benchmark: spec },
+    ],
+    onLog: (line) => logs.push(line),
+  });
+  assert.deepEqual(results[0], { value: [6] });
+  assert.ok(results[1].value, JSON.stringify(results[1]));
+  assert.deepEqual(logs, ['top level']); // the copy's top level is not shown twice
+});
+
+test('a timed test reports every round of both sides, interleaved, and the largest difference', () => {
   // An untimed warm-up (reference first), then rounds alternating the order: student first in
   // even rounds, the reference first in odd ones.
   const clock = scriptedClock([500, 600, 10, 30, 31, 12, 11, 29, 33, 13, 9, 40]);
-  const result = runBenchmark(fn, spec, clock);
-  assert.equal(result.value.rounds, 5);
-  assert.equal(result.value.student_median_ms, 11); // 10, 12, 11, 13, 9
-  assert.equal(result.value.reference_median_ms, 31); // 30, 31, 29, 33, 40
+  const result = runBenchmark(ikj, 'matmul', spec, clock);
+  assert.deepEqual(result.value.student_ms, [10, 12, 11, 13, 9]);
+  assert.deepEqual(result.value.reference_ms, [30, 31, 29, 33, 40]);
+  assert.ok(Array.isArray(result.value.student_ms)); // plain arrays: JSON carries them to core
   assert.ok(result.value.max_abs_difference < 1e-12);
-  assert.deepEqual(Object.keys(result.value).sort(), ['max_abs_difference', 'reference_median_ms', 'rounds', 'student_median_ms']);
+  assert.deepEqual(Object.keys(result.value).sort(), ['max_abs_difference', 'reference_ms', 'student_ms']);
+});
+
+test('code that defines no function, or throws at its top level, is reported in the timed test', () => {
+  assert.deepEqual(runBenchmark('const matmul = 3;', 'matmul', spec, nothing), {
+    error: 'ReferenceError: your code must define a function named matmul',
+  });
+  assert.deepEqual(runBenchmark('throw new RangeError("no");', 'matmul', spec, nothing), { error: 'RangeError: no' });
 });
 
 test('runStudentTests answers a benchmark test with the timing object, other tests as before', () => {
@@ -71,26 +142,27 @@ test('runStudentTests answers a benchmark test with the timing object, other tes
     ],
   });
   assert.deepEqual(results[0], { value: [6] });
-  assert.ok(results[1].value.student_median_ms >= 0);
-  assert.ok(results[1].value.reference_median_ms >= 0);
+  assert.equal(results[1].value.student_ms.length, spec.rounds);
+  assert.equal(results[1].value.reference_ms.length, spec.rounds);
   assert.ok(results[1].value.max_abs_difference < 1e-12);
 });
 
 test('a wrong product still times, and core sees how far off it is', () => {
-  const wrong = new Function(`${ikj.replace('+= x * b', '+= 2 * x * b')}; return matmul;`)();
-  const result = runBenchmark(wrong, spec, scriptedClock(Array(12).fill(1)));
+  const wrong = ikj.replace('+= x * b', '+= 2 * x * b');
+  const result = runBenchmark(wrong, 'matmul', spec, scriptedClock(Array(12).fill(1)));
   assert.ok(result.value.max_abs_difference > 0.1);
 });
 
 test('a result of the wrong shape, a throw or NaN is reported instead of timed', () => {
-  assert.deepEqual(runBenchmark(() => undefined, spec), {
+  const returning = (body) => `function matmul(a, b, n) { ${body} }`;
+  assert.deepEqual(runBenchmark(returning('return undefined;'), 'matmul', spec), {
     error: 'at N = 12 your function returned undefined, not an array of n·n = 144 numbers',
   });
-  assert.deepEqual(runBenchmark(() => new Float64Array(10), spec), {
+  assert.deepEqual(runBenchmark(returning('return new Float64Array(10);'), 'matmul', spec), {
     error: 'at N = 12 your function returned an array of 10 values, not an array of n·n = 144 numbers',
   });
-  assert.deepEqual(runBenchmark(() => { throw new TypeError('b is undefined'); }, spec), { error: 'TypeError: b is undefined' });
-  assert.deepEqual(runBenchmark(() => new Array(144).fill(NaN), spec), {
+  assert.deepEqual(runBenchmark(returning("throw new TypeError('b is undefined');"), 'matmul', spec), { error: 'TypeError: b is undefined' });
+  assert.deepEqual(runBenchmark(returning('return new Array(144).fill(NaN);'), 'matmul', spec), {
     error: 'at N = 12 your result holds a value that is not a finite number',
   });
 });
@@ -105,6 +177,15 @@ test('a malformed benchmark description is reported as the exercise bug it is', 
 });
 
 const nothing = () => 0;
+
+// The runner compiles the student's code from its text, so a test's closure (a spy) is reached
+// through a global the text names.
+let hooks = 0;
+function delegating(fn) {
+  const name = `__matmulHook${hooks++}`;
+  globalThis[name] = fn;
+  return `function matmul(a, b, n) { return globalThis.${name}(a, b, n); }`;
+}
 
 test('each call gets inputs of its own: a per-call seed from the test seed and the run nonce', () => {
   const seeds = new Set();
@@ -124,7 +205,7 @@ test('the student never sees the same arrays or the same values twice, nor the r
     seen.push([a, b, a[0], b[0]]);
     return fn(a, b, n);
   };
-  const result = runBenchmark(spy, spec, nothing, { nonce: 1 });
+  const result = runBenchmark(delegating(spy), 'matmul', spec, nothing, { nonce: 1 });
   assert.equal(seen.length, 1 + spec.rounds);
   assert.equal(new Set(seen.map((s) => s[0])).size, seen.length);
   assert.equal(new Set(seen.map((s) => s[2])).size, seen.length);
@@ -132,7 +213,7 @@ test('the student never sees the same arrays or the same values twice, nor the r
   assert.ok(result.value.max_abs_difference < 1e-12);
   // Another run draws other inputs.
   const again = [];
-  runBenchmark((a, b, n) => (again.push(a[0]), fn(a, b, n)), spec, nothing, { nonce: 2 });
+  runBenchmark(delegating((a, b, n) => (again.push(a[0]), fn(a, b, n))), 'matmul', spec, nothing, { nonce: 2 });
   assert.ok(again.every((x) => !seen.some((s) => s[2] === x)));
 });
 
@@ -148,7 +229,7 @@ test('a function that caches its result for repeated arguments gains nothing and
     }
     return cache.get(key);
   };
-  const result = runBenchmark(caching, spec, nothing, { nonce: 3 });
+  const result = runBenchmark(delegating(caching), 'matmul', spec, nothing, { nonce: 3 });
   assert.equal(computed, 1 + spec.rounds); // no call was answered from the cache
   assert.ok(result.value.max_abs_difference < 1e-12);
 });
@@ -157,7 +238,7 @@ test('a result that is right in the warm-up and stale afterwards is caught', () 
   const fn = new Function(`${ikj}; return matmul;`)();
   let first = null;
   const stale = (a, b, n) => (first ??= fn(a, b, n));
-  const result = runBenchmark(stale, spec, nothing, { nonce: 4 });
+  const result = runBenchmark(delegating(stale), 'matmul', spec, nothing, { nonce: 4 });
   assert.ok(result.value.max_abs_difference > 0.01, JSON.stringify(result));
 });
 
@@ -180,8 +261,8 @@ test('a result whose values are computed when read is read inside the timed wind
       return target[key];
     },
   });
-  const result = runBenchmark(lazy, spec, clock, { nonce: 5 });
-  assert.equal(result.value.student_median_ms, 144); // every one of the n·n reads was timed
+  const result = runBenchmark(delegating(lazy), 'matmul', spec, clock, { nonce: 5 });
+  assert.deepEqual(result.value.student_ms, Array(spec.rounds).fill(144)); // every one of the n·n reads was timed
   assert.ok(result.value.max_abs_difference < 1e-12);
   assert.equal(fn.length, 3);
 });
@@ -191,11 +272,11 @@ test('inputs do not depend on globals the student\'s code can replace', () => {
   const imul = Math.imul;
   const F64 = globalThis.Float64Array;
   const before = [];
-  runBenchmark((a, b, n) => (before.push(a[0]), fn(a, b, n)), spec, nothing, { nonce: 6 });
+  runBenchmark(delegating((a, b, n) => (before.push(a[0]), fn(a, b, n))), 'matmul', spec, nothing, { nonce: 6 });
   const after = [];
   try {
     Math.imul = () => 0;
-    runBenchmark((a, b, n) => (after.push(a[0]), fn(a, b, n)), spec, nothing, { nonce: 6 });
+    runBenchmark(delegating((a, b, n) => (after.push(a[0]), fn(a, b, n))), 'matmul', spec, nothing, { nonce: 6 });
   } finally {
     Math.imul = imul;
     globalThis.Float64Array = F64;
@@ -203,7 +284,7 @@ test('inputs do not depend on globals the student\'s code can replace', () => {
   assert.deepEqual(after, before);
 });
 
-test('patched prototypes do not reach the medians or the stored results', () => {
+test('patched prototypes do not reach the timings or the stored results', () => {
   const fn = new Function(`${ikj}; return matmul;`)();
   const saved = {
     sort: Array.prototype.sort,
@@ -215,7 +296,7 @@ test('patched prototypes do not reach the medians or the stored results', () => 
 Array.prototype.sort = function () { return [0, 0, 0]; };
 const forEach = Array.prototype.forEach;
 Array.prototype.forEach = function (...args) { globalThis.__seen = (globalThis.__seen ?? 0) + 1; return forEach.apply(this, args); };
-Object.defineProperty(Array.prototype, '0', { set(v) { if (v && v.value) v.value.student_median_ms = 0.001; }, configurable: true });
+Object.defineProperty(Array.prototype, '0', { set(v) { if (v && v.value) v.value.student_ms = [0.001]; }, configurable: true });
 `;
   let results;
   try {
@@ -233,8 +314,8 @@ Object.defineProperty(Array.prototype, '0', { set(v) { if (v && v.value) v.value
     delete globalThis.__seen;
   }
   assert.equal(seenByForEach, 0);
-  assert.equal(results[0].value.student_median_ms, 10);
-  assert.equal(results[0].value.reference_median_ms, 5);
+  assert.deepEqual(results[0].value.student_ms, [10, 10, 10, 10, 10]);
+  assert.deepEqual(results[0].value.reference_ms, [5, 5, 5, 5, 5]);
   assert.equal(fn.length, 3);
   assert.equal(saved.iterator, Array.prototype[Symbol.iterator]);
 });

@@ -126,7 +126,7 @@ test('answers are exactly what core graded: one kind, a choice’s attempt, evid
   const check = (answer) => validateSubmission({ ...valid(), exercises: { x: entry({ best_answer: answer }) } });
   assert.deepEqual(check({ choice: 0, attempt: 3 }), []);
   assert.deepEqual(check({ values: [1], evidence: { experiment: 'e', rows: [] } }), []);
-  assert.deepEqual(check({ results: [{ value: { student_median_ms: 1, reference_median_ms: 2 } }] }), []);
+  assert.deepEqual(check({ results: [{ value: { student_ms: [1], reference_ms: [2], max_abs_difference: 0 } }] }), []);
   const at = 'exercises["x"].best_answer';
   const shapes = '{value}, {values}, {choice, attempt} or {results}, each with an optional evidence';
   assert.deepEqual(check({ value: 1, choice: 2 }), [`${at} has fields {value, choice}, it must be ${shapes}`]);

@@ -174,6 +174,13 @@ Exercise exercise_from(const EntryReader& r, const json& entry, const std::strin
   e.grader_reference = r.text("grader_reference");
   e.tolerance = code.tolerance;
   e.time_limit_ms = code.time_limit_ms;
+  e.timed_points = code.timed_points;
+  if (code.timed_points < 0 || code.timed_points >= code.points ||
+      (code.timed_points > 0 && code.kind != ExerciseKind::Code)) {
+    r.fail("timed_points " + std::to_string(code.timed_points) +
+           " must be 0, or for a code exercise below its " + std::to_string(code.points) +
+           " points");
+  }
 
   // Each kind's fields, and none of another kind's (the page picks its control from them).
   const auto only = [&](std::initializer_list<const char*> allowed) {

@@ -319,9 +319,12 @@ std::vector<ExerciseCode> acceleration_exercises() {
        .constants = {{"gelu_flops_per_element", static_cast<int>(kGeluFlopsPerElement)}}},
       {.id = "acceleration.attainable-code", .kind = Code, .points = 10,
        .draw = draw_attainable_code, .tolerance = {1e-9, 1e-12}},
-      // The naive loop takes ~1 s per product at N = 512 on a laptop; 2 × 4 products.
+      // The naive loop takes ~1 s per product at N = 512 on a laptop; 2 × 4 products. The
+      // starter code already passes the small tests: the loop order, which only the timed
+      // test rewards, earns most of the points.
       {.id = "acceleration.matmul-loop-order", .kind = Code, .points = 15,
-       .draw = draw_matmul_loop_order, .tolerance = {1e-9, 1e-9}, .time_limit_ms = 60000},
+       .draw = draw_matmul_loop_order, .tolerance = {1e-9, 1e-9}, .time_limit_ms = 60000,
+       .timed_points = 10},
       {.id = "acceleration.my-ridge", .kind = Numeric, .points = 15, .draw = draw_nothing,
        .parts = {{{0.02, 0.0}}, {{0.02, 0.0}}}, .experiment = "acceleration-roofline",
        .from_evidence = my_ridge_from_evidence},

@@ -12,11 +12,13 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
 #include "perflab/base/hash.hpp"
 #include "perflab/detail/exercise_bank.hpp"
+#include "perflab/timing/timer.hpp"
 
 namespace perflab {
 namespace {
@@ -276,28 +278,58 @@ json grade_choice(const Exercise& e, const VariantData& v, const json& answer) {
 std::string format_ms(double ms) { return format_number(ms) + " ms"; }
 
 // A timed test's answer is the sandbox's measurement, not a value the student returned:
-// {student_median_ms, reference_median_ms, rounds, max_abs_difference}. The rule lives here
-// so that the page and the CLI decide alike: the same result as the reference (within
-// 1e-6) and at least kMinBenchmarkSpeedup times faster, medians of interleaved rounds.
+// {student_ms: [...], reference_ms: [...], max_abs_difference}, each round's time of each
+// side. The rule lives here so that the page and the CLI decide alike: the same result as the
+// reference (within 1e-6) and at least kMinBenchmarkSpeedup times faster, medians of the
+// interleaved rounds; the message shows every round, so the student sees the noise too.
 std::pair<bool, std::string> grade_benchmark(const detail::CodeTest& test, const json& value,
                                              const std::string& where) {
-  static const char* const kFields[] = {"student_median_ms", "reference_median_ms", "rounds",
-                                        "max_abs_difference"};
   const std::string shape =
-      " must be the sandbox's timing object {student_median_ms, reference_median_ms, rounds, "
-      "max_abs_difference}";
+      " must be the sandbox's timing object {student_ms, reference_ms, max_abs_difference}";
   if (!value.is_object()) throw ValueError(where + shape + ", got " + describe(value));
-  for (const char* field : kFields) {
-    const bool ok = value.contains(field) && value.at(field).is_number() &&
-                    std::isfinite(value.at(field).get<double>()) &&
-                    value.at(field).get<double>() >= 0;
-    if (!ok) {
-      throw ValueError(where + "." + field + " must be a finite number >= 0, got " +
-                       (value.contains(field) ? describe(value.at(field)) : "nothing"));
+  for (const auto& item : value.items()) {
+    if (item.key() != "student_ms" && item.key() != "reference_ms" &&
+        item.key() != "max_abs_difference") {
+      throw ValueError(where + " has an unknown field \"" + item.key() +
+                       "\"; allowed: student_ms, reference_ms, max_abs_difference");
     }
   }
-  const double student_ms = value.at("student_median_ms").get<double>();
-  const double reference_ms = value.at("reference_median_ms").get<double>();
+  const auto finite_non_negative = [](const json& x) {
+    return x.is_number() && std::isfinite(x.get<double>()) && x.get<double>() >= 0;
+  };
+  const json rounds_json = test.benchmark.value("rounds", json(nullptr));
+  const std::size_t rounds = rounds_json.is_number_integer() && rounds_json.get<long long>() > 0
+                                 ? static_cast<std::size_t>(rounds_json.get<long long>())
+                                 : 0;
+  const std::string round_count = std::to_string(rounds);
+  const auto times_of = [&](const char* field) {
+    const std::string at = where + "." + field;
+    if (!value.contains(field) || !value.at(field).is_array() || value.at(field).size() != rounds) {
+      throw ValueError(at + " must be an array of " + round_count +
+                       " times in ms, one per round, got " +
+                       (value.contains(field) ? describe(value.at(field)) : "nothing"));
+    }
+    std::vector<double> times;
+    for (std::size_t i = 0; i < rounds; ++i) {
+      const json& x = value.at(field)[i];
+      if (!finite_non_negative(x)) {
+        throw ValueError(at + "[" + std::to_string(i) + "] must be a finite number >= 0, got " +
+                         describe(x));
+      }
+      times.push_back(x.get<double>());
+    }
+    return times;
+  };
+  const std::vector<double> student_times = times_of("student_ms");
+  const std::vector<double> reference_times = times_of("reference_ms");
+  const json difference_json = value.value("max_abs_difference", json(nullptr));
+  if (!finite_non_negative(difference_json)) {
+    throw ValueError(where + ".max_abs_difference must be a finite number >= 0, got " +
+                     (value.contains("max_abs_difference") ? describe(difference_json)
+                                                           : "nothing"));
+  }
+  const double student_ms = median(student_times);
+  const double reference_ms = median(reference_times);
   const double difference = value.at("max_abs_difference").get<double>();
   const std::string n = test.benchmark.contains("n") ? test.benchmark.at("n").dump() : "?";
   const std::string reference = test.benchmark.value("reference", std::string("reference"));
@@ -306,17 +338,23 @@ std::pair<bool, std::string> grade_benchmark(const detail::CodeTest& test, const
     return {false, "at N = " + n + " your result differs from " + naive + "'s by up to " +
                        shown(json(difference)) + " (allowed 1e-06), so its speed does not count"};
   }
-  const std::string rounds = format_number(value.at("rounds").get<double>(), kRoundTripDigits);
   if (reference_ms <= 0) {
     return {false, naive + " took " + format_ms(reference_ms) +
                        ", too short to compare against; run the tests again"};
   }
+  const auto each_round = [](const std::vector<double>& times) {
+    std::string out;
+    for (std::size_t i = 0; i < times.size(); ++i) out += (i ? ", " : "") + format_number(times[i]);
+    return out + " ms";
+  };
   const double ratio = student_ms > 0 ? reference_ms / student_ms : HUGE_VAL;
   char ratio_text[32];
   std::snprintf(ratio_text, sizeof ratio_text, "%.2f×", ratio);
   const std::string times = "yours " + format_ms(student_ms) + ", " + naive + " " +
-                            format_ms(reference_ms) + " (medians of " + rounds +
-                            " interleaved rounds at N = " + n + "): ";
+                            format_ms(reference_ms) + " (medians of " + round_count +
+                            " interleaved rounds at N = " + n + "; each round: yours " +
+                            each_round(student_times) + ", " + naive + " " +
+                            each_round(reference_times) + "): ";
   const std::string needed = format_number(kMinBenchmarkSpeedup, 2) + "×";
   if (ratio >= kMinBenchmarkSpeedup) {
     return {true, times + ratio_text + " as fast, at least " + needed + " needed"};
@@ -390,6 +428,7 @@ json grade_code(const Exercise& e, const VariantData& v, const json& answer) {
 
   json tests = json::array();
   std::size_t passed = 0;
+  std::size_t timed = 0, timed_passed = 0;
   for (std::size_t i = 0; i < v.tests.size(); ++i) {
     const json& r = results[i];
     const std::string where = "answer.results[" + std::to_string(i) + "]";
@@ -424,17 +463,38 @@ json grade_code(const Exercise& e, const VariantData& v, const json& answer) {
       message = "did not finish within " + format_number(e.time_limit_ms, kRoundTripDigits) + " ms";
     }
     passed += ok ? 1 : 0;
+    if (!test.benchmark.is_null()) {
+      ++timed;
+      timed_passed += ok ? 1 : 0;
+    }
     // A failed plain test says how it was called (a timed test's inputs are fresh each run).
     if (!ok && test.benchmark.is_null()) message += " (called as " + call_text(e.function_name, test.args) + ")";
     tests.push_back({{"name", test.name}, {"passed", ok}, {"message", test.name + ": " + message}});
   }
 
   const bool all = passed == v.tests.size();
-  const double score = v.tests.empty() ? 0.0
-                                       : e.points * static_cast<double>(passed) /
-                                             static_cast<double>(v.tests.size());
+  double score = v.tests.empty() ? 0.0
+                                 : e.points * static_cast<double>(passed) /
+                                       static_cast<double>(v.tests.size());
   std::string feedback = all ? "All " + n + " tests passed."
                              : std::to_string(passed) + " of " + n + " tests passed.";
+  // Weighted: the timed tests carry timed_points together, the others the rest.
+  if (e.timed_points > 0) {
+    const std::size_t others = v.tests.size() - timed;
+    if (timed == 0 || others == 0) {
+      throw Error("exercise " + e.id + " gives its timed tests " +
+                  std::to_string(e.timed_points) + " points but its variant has " +
+                  std::to_string(timed) + " timed and " + std::to_string(others) + " other tests");
+    }
+    score = e.timed_points * static_cast<double>(timed_passed) / static_cast<double>(timed) +
+            (e.points - e.timed_points) * static_cast<double>(passed - timed_passed) /
+                static_cast<double>(others);
+    if (!all) {
+      feedback += " " + format_number(score, kRoundTripDigits) + " of " +
+                  std::to_string(e.points) + " points: the timed test is worth " +
+                  std::to_string(e.timed_points) + ".";
+    }
+  }
   return result(all, score, e, std::move(feedback), std::move(tests));
 }
 
@@ -619,6 +679,11 @@ std::string scoring_text(const Exercise& e) {
              " choices earns nothing.";
     }
     case ExerciseKind::Code:
+      if (e.timed_points > 0) {
+        return "The timed test earns " + std::to_string(e.timed_points) + " of the " +
+               std::to_string(e.points) +
+               " points, the other tests share the rest equally; reruns cost nothing.";
+      }
       return "Points in proportion to the tests your code passes; reruns cost nothing.";
   }
   return "";

@@ -2,8 +2,9 @@
 // calls it once per test on a fresh copy of the arguments (with core's fake-clock markers turned
 // into a live clock and function, see materializeArgs), and turns each outcome into what core's
 // grader reads ({value} or {error: "TypeError: ..."}). A timed test (core's `benchmark`) is
-// run against a naive reference instead and answered with both medians (runBenchmark). Pure
-// and synchronous, so node:test covers it; sandbox-worker.js runs it inside a throwaway Worker.
+// run against a naive reference instead and answered with every round's time of both
+// (runBenchmark). Pure and synchronous, so node:test covers it; sandbox-worker.js runs it
+// inside a throwaway Worker, tools/grading/code-worker.mjs in a node:vm context.
 //
 // The student's code runs in the same realm as this module, so once it has started nothing the
 // runner relies on may be reachable or replaceable from it: the clock, the constructors and the
@@ -25,6 +26,7 @@ const ArrayBufferIsView = ArrayBuffer.isView;
 const MathImul = Math.imul;
 const ObjectDefineProperty = Object.defineProperty;
 const ObjectHasOwn = Object.hasOwn;
+const ReflectApply = Reflect.apply;
 const capturedNow = typeof performance === 'object' && typeof performance.now === 'function'
   ? performance.now.bind(performance)
   : Date.now;
@@ -206,11 +208,36 @@ export function freshNonce() {
   return (capturedNow() * 1000) >>> 0;
 }
 
+// ---- compiling ---------------------------------------------------------------------------
+
+let compiles = 0;
+
+/**
+ * The one way the runner turns source text into a function, for the student's code and for a
+ * timed test's reference alike: `code` becomes the body of a function made by the Function
+ * constructor, whose parameters are `parameters` (one string, "console, Float64Array") bound
+ * to `values`, and which returns the function named `functionName` that the code declares
+ * (undefined when it declares none). Every call compiles afresh: a numbered comment makes each
+ * text unique, so the engine's cache of compiled source cannot hand back a function that
+ * carries an earlier compile's type feedback or optimized code. Throws what compiling or the
+ * code's top level throws.
+ */
+export function compileFunction(code, functionName, parameters, values) {
+  compiles += 1;
+  const define = new FunctionConstructor(
+    parameters,
+    `${code}\n;return typeof ${functionName} === 'function' ? ${functionName} : undefined;\n// compile ${compiles}`,
+  );
+  return ReflectApply(define, undefined, values);
+}
+
 /**
  * The references a timed test (core's `benchmark` object, grader.hpp) may name: how to build
- * one call's arguments from a seed, the naive function the student's is timed against, and
- * the length of a result. Only captured constructors are used, so the student's code cannot
- * change the inputs or slow the reference down by patching globals.
+ * one call's arguments from a seed, the naive function the student's is timed against (its
+ * `source`, compiled by compileFunction exactly as the student's code is), and the length of
+ * a result. Only captured constructors are used (the reference's `Float64Array` is a
+ * parameter bound to the captured one), so the student's code cannot change the inputs or
+ * slow the reference down by patching globals.
  */
 export const BENCHMARK_REFERENCES = Object.freeze({
   'matmul-ijk': Object.freeze({
@@ -222,18 +249,20 @@ export const BENCHMARK_REFERENCES = Object.freeze({
       for (let i = 0; i < n * n; i++) b[i] = random() * 2 - 1;
       return [a, b, n];
     },
-    // The textbook order: the inner loop reads b down a column, n·8 bytes apart.
-    run(a, b, n) {
-      const c = new Float64ArrayConstructor(n * n);
-      for (let i = 0; i < n; i++) {
-        for (let j = 0; j < n; j++) {
-          let sum = 0;
-          for (let k = 0; k < n; k++) sum += a[i * n + k] * b[k * n + j];
-          c[i * n + j] = sum;
-        }
-      }
-      return c;
-    },
+    // The textbook order, character for character the exercise's starter code: the inner loop
+    // reads b down a column, n·8 bytes apart.
+    functionName: 'matmul',
+    source: `function matmul(a, b, n) {
+  const c = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      let sum = 0;
+      for (let k = 0; k < n; k++) sum += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = sum;
+    }
+  }
+  return c;
+}`,
     resultLength: (n) => n * n,
     shape: (n) => `an array of n·n = ${n * n} numbers`,
   }),
@@ -269,22 +298,6 @@ function maxAbsDifference(expected, got) {
   return max;
 }
 
-/** The median of a Float64Array, by insertion sort on a copy (no prototype method). */
-function medianOfSamples(samples) {
-  const s = new Float64ArrayConstructor(samples.length);
-  for (let i = 0; i < samples.length; i++) {
-    const x = samples[i];
-    let j = i - 1;
-    while (j >= 0 && s[j] > x) {
-      s[j + 1] = s[j];
-      j--;
-    }
-    s[j + 1] = x;
-  }
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
 /**
  * A benchmark description checked and copied into the runner's own record; throws
  * TestDescriptionError when it is malformed.
@@ -302,23 +315,53 @@ export function benchmarkPlan(spec) {
   return Object.freeze({ reference, n, rounds, seed });
 }
 
-/**
- * Runs one timed test. Every call, of the student's function and of the reference alike, gets
- * inputs of its own, fresh from the seeded generator with a per-call seed (benchmarkSeed: the
- * test's seed and this run's nonce), and every result of the student's is checked against the
- * reference's on the same inputs; the result is read inside the timed window. One untimed
- * warm-up call of each, then `rounds` interleaved rounds, alternating which goes first so
- * drift (a busy tab, frequency scaling) hits both alike. Returns what core grades:
- * {value: {student_median_ms, reference_median_ms, rounds, max_abs_difference}} (the largest
- * difference over every call) or {error}. core applies the speed rule.
- * Throws TestDescriptionError when `spec` is malformed; `nonce` fixes the inputs (tests).
- */
-export function runBenchmark(fn, spec, now = capturedNow, { nonce = freshNonce() } = {}) {
-  return runPlan(fn, benchmarkPlan(spec), now, nonce);
+/** A Float64Array's values as a plain array (JSON carries it), without a prototype method. */
+function plainArray(values) {
+  const out = [];
+  for (let i = 0; i < values.length; i++) {
+    ObjectDefineProperty(out, i, { value: values[i], writable: true, enumerable: true, configurable: true });
+  }
+  return out;
 }
 
-function runPlan(fn, plan, now = capturedNow, nonce) {
+const quietConsole = Object.freeze({ log() {}, info() {}, warn() {}, error() {}, debug() {} });
+
+/**
+ * Runs one timed test of `code` (the student's source text, declaring `functionName`). Both
+ * sides are timed the same way: the student's function and the reference are each compiled
+ * afresh from source text by compileFunction, so neither carries type feedback from another
+ * call (the student's copy has not seen the plain arrays of the other tests), and both get the
+ * same history: one untimed warm-up call, then `rounds` interleaved rounds, alternating which
+ * goes first so drift (a busy tab, frequency scaling) hits both alike. Every call gets inputs
+ * of its own, fresh from the seeded generator with a per-call seed (benchmarkSeed: the test's
+ * seed and this run's nonce), every result of the student's is checked against the
+ * reference's on the same inputs, and results are read inside the timed window. Returns what
+ * core grades: {value: {student_ms: [...], reference_ms: [...], max_abs_difference}}, each
+ * round's time of each side in ms (core takes the medians and applies the speed rule) and the
+ * largest difference over every call, or {error}. `console` is the student's (their code's
+ * top level is run again for the fresh copy, with console output muted while it runs).
+ * Throws TestDescriptionError when `spec` is malformed; `nonce` fixes the inputs and
+ * `compile` (compileFunction's signature) sees both compiles (tests).
+ */
+export function runBenchmark(code, functionName, spec, now = capturedNow, { nonce = freshNonce(), console = quietConsole, compile = compileFunction } = {}) {
+  return runPlan(code, functionName, benchmarkPlan(spec), now, nonce, console, () => {}, compile);
+}
+
+function runPlan(code, functionName, plan, now, nonce, console, muteConsole, compile = compileFunction) {
   const { reference, n, rounds, seed } = plan;
+  let fn;
+  muteConsole(true);
+  try {
+    fn = compile(code, functionName, 'console', [console]);
+  } catch (e) {
+    return { error: errorText(e) };
+  } finally {
+    muteConsole(false);
+  }
+  if (typeof fn !== 'function') {
+    return { error: `ReferenceError: your code must define a function named ${functionName}` };
+  }
+  const referenceFn = compile(reference.source, reference.functionName, 'console, Float64Array', [quietConsole, Float64ArrayConstructor]);
   const length = reference.resultLength(n);
   const studentMs = new Float64ArrayConstructor(rounds);
   const referenceMs = new Float64ArrayConstructor(rounds);
@@ -344,7 +387,7 @@ function runPlan(fn, plan, now = capturedNow, nonce) {
     let referenceEnd = 0;
     const timeReference = () => {
       referenceStart = now();
-      expected = takeResult(reference.run(theirs[0], theirs[1], theirs[2]), length);
+      expected = takeResult(referenceFn(theirs[0], theirs[1], theirs[2]), length);
       referenceEnd = now();
     };
 
@@ -371,9 +414,8 @@ function runPlan(fn, plan, now = capturedNow, nonce) {
   }
   return {
     value: {
-      student_median_ms: medianOfSamples(studentMs),
-      reference_median_ms: medianOfSamples(referenceMs),
-      rounds,
+      student_ms: plainArray(studentMs),
+      reference_ms: plainArray(referenceMs),
       max_abs_difference: worst,
     },
   };
@@ -461,7 +503,9 @@ export function runStudentTests({ code, functionName, tests, onResult = () => {}
   const plans = planTests(tests);
 
   let logged = 0;
+  let muted = false;
   const log = (...args) => {
+    if (muted) return;
     logged += 1;
     if (logged > MAX_LOG_LINES) return;
     if (logged === MAX_LOG_LINES) {
@@ -477,19 +521,9 @@ export function runStudentTests({ code, functionName, tests, onResult = () => {}
   // The student's code is the body of a function whose own scope holds their declarations;
   // `console` is shadowed so their logging reaches the page. Only the function they define
   // leaves that scope; the runner's variables are not in it.
-  let define;
-  try {
-    define = new FunctionConstructor(
-      'console',
-      `${code}\n;return typeof ${functionName} === 'function' ? ${functionName} : undefined;`,
-    );
-  } catch (e) {
-    finishAll({ error: errorText(e) });
-    return results;
-  }
   let fn;
   try {
-    fn = define(studentConsole);
+    fn = compileFunction(code, functionName, 'console', [studentConsole]);
   } catch (e) {
     finishAll({ error: errorText(e) });
     return results;
@@ -506,7 +540,11 @@ export function runStudentTests({ code, functionName, tests, onResult = () => {}
       continue;
     }
     if (plan.kind === 'benchmark') {
-      finish(i, runPlan(fn, plan.benchmark, now, freshNonce()));
+      // Timed on a copy of its own, compiled like the reference (runPlan); the output of its
+      // top level, already shown once, is not repeated.
+      finish(i, runPlan(code, functionName, plan.benchmark, now ?? capturedNow, freshNonce(), studentConsole, (on) => {
+        muted = on;
+      }));
       continue;
     }
     // A fresh copy per test (a function that sorts its input in place must not change the next

@@ -68,6 +68,9 @@ struct Exercise {
   std::string function_name;
   std::string starter_code;
   double time_limit_ms = 2000;
+  // code with a timed test: the points its timed tests earn together (0: every test counts
+  // the same); the other tests share the rest equally.
+  int timed_points = 0;
   // experiment-backed (any kind): graded from the student's own measurements.
   EvidenceSpec evidence;
 };
@@ -109,9 +112,10 @@ nlohmann::json exercise_bank_json();
 // A timed test has a `benchmark` object instead of meaningful args (args is []):
 //   {"reference": "matmul-ijk", "n": 256, "rounds": 5, "seed": 7}
 // The sandbox builds the reference's arguments itself (matmul-ijk: two n×n Float64Arrays
-// filled from seed, and n), warms up, then times the student's function and its own naive
-// reference interleaved for `rounds` rounds, and answers that test with {value:
-// {student_median_ms, reference_median_ms, rounds, max_abs_difference}} (the largest
+// filled from seed, and n), compiles the student's code and the reference's source text
+// afresh the same way, warms both up alike, then times them interleaved for `rounds`
+// rounds, and answers that test with {value: {student_ms: [...], reference_ms: [...],
+// max_abs_difference}} (each round's time of each side, `rounds` of each, and the largest
 // difference between the two functions' results). core decides from those numbers whether
 // the test passed (kMinBenchmarkSpeedup below), so the rule is the same for the CLI.
 nlohmann::json exercise_variant(std::string_view id, std::uint32_t seed);
@@ -122,8 +126,9 @@ nlohmann::json exercise_variant(std::string_view id, std::uint32_t seed);
 // the result carries "attempt"); code {results: [{value} | {error: "text"} |
 // {timeout: true}], one per test in order}.
 // Returns {correct, score, max_score, feedback, tests[{name, passed, message}]}; tests is
-// empty for numeric and choice. Code: score = points × passed / tests, correct only when
-// all pass; messages read "odd length: expected 3, got 4", "odd length: threw TypeError:
+// empty for numeric and choice. Code: score = points × passed / tests (with timed_points,
+// timed_points × timed passed / timed tests + the rest × others passed / other tests),
+// correct only when all pass; messages read "odd length: expected 3, got 4", "odd length: threw TypeError:
 // ...", "odd length: did not finish within 2000 ms".
 // Multi-part numeric adds parts[{label, correct, score, max_score, feedback}], one per
 // part: score = points × (Σ weights of the right parts) / (Σ weights), correct only when
@@ -144,8 +149,9 @@ nlohmann::json exercise_variant(std::string_view id, std::uint32_t seed);
 // field like any unknown field.
 //
 // Benchmark tests of code exercises (see exercise_variant) pass when the student's result
-// matches the reference's within 1e-6 and reference_median_ms / student_median_ms is at
-// least kMinBenchmarkSpeedup; the message shows both medians and the ratio.
+// matches the reference's within 1e-6 and median(reference_ms) / median(student_ms) is at
+// least kMinBenchmarkSpeedup; the message shows both medians, the ratio and every round's
+// times.
 inline constexpr double kMinBenchmarkSpeedup = 1.2;
 
 nlohmann::json grade_exercise(std::string_view id, std::uint32_t seed,
