@@ -3,8 +3,8 @@
 // anything, that exports round-trip, that corrupt saved progress is kept aside rather than
 // destroyed (one bad entry costs only itself: the readable ones load, the bad ones can be
 // repaired for a re-graded restore), that the version-migration hook runs its steps in
-// order, that a version 1 save still loads, and that a new identity (another seed) keeps the
-// earlier progress aside.
+// order, that a version 1 save still loads, that a new identity (another seed) keeps the
+// earlier progress aside, and that a full storage still loads what it holds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -19,6 +19,7 @@ import {
   migrateProgress,
   parseProgress,
   repairEntry,
+  safeLocalStorage,
   salvageProgress,
   validateProgress,
 } from '../../web/src/state/progress-store.js';
@@ -441,6 +442,60 @@ test('a failed save tells the student to export', () => {
   store.update('q', { attempts: 1 });
   assert.equal(store.entry('q').attempts, 1);
   assert.equal(store.notice, 'Your progress could not be saved in this browser (quota exceeded); use Export to keep a copy.');
+});
+
+// A storage that is full: it reads what it holds, and every write throws the browser's
+// QuotaExceededError (a DOMException in browsers; an Error with that name here).
+class FullStorage extends MemoryStorage {
+  setItem() {
+    const e = new Error("Failed to execute 'setItem' on 'Storage': Setting the value exceeded the quota.");
+    e.name = 'QuotaExceededError';
+    throw e;
+  }
+}
+
+test('a full storage loads the saved progress, keeps its seed and says new progress cannot be saved', () => {
+  const saved = valid();
+  const storage = new FullStorage({ [STORAGE_KEY]: JSON.stringify(saved) });
+  const store = createProgressStore({ storage, seed: () => 42, now: fixedNow });
+  assert.equal(store.seed, saved.seed, 'the saved seed, not a new one');
+  assert.deepEqual(store.progress.exercises, saved.exercises);
+  assert.equal(store.cannotSave, "this browser's storage for the page is full");
+  assert.equal(
+    store.notice,
+    "Your saved progress was loaded, but new progress cannot be saved in this browser (this browser's " +
+      "storage for the page is full). Use Export to keep a copy of your work, or free space in this site's " +
+      'storage and reload.',
+  );
+  // Work goes on in memory, the stored text is untouched, and an export carries both.
+  store.update('profiling.roofline-bound', { attempts: 2, last_answer: { choice: 0 } });
+  assert.equal(storage.getItem(STORAGE_KEY), JSON.stringify(saved));
+  const exported = JSON.parse(store.exportText({ bankVersion: 'bank-0123456789abcdef' }));
+  assert.equal(exported.seed, saved.seed);
+  assert.equal(exported.exercises['profiling.roofline-bound'].attempts, 2);
+  assert.equal(exported.exercises['profiling.linear-params'].best_score, 10);
+});
+
+test('a storage that has room says nothing and can save', () => {
+  const store = createProgressStore({ storage: new MemoryStorage({ [STORAGE_KEY]: JSON.stringify(valid()) }), seed: () => 42 });
+  assert.equal(store.notice, null);
+  assert.equal(store.cannotSave, null);
+});
+
+test('safeLocalStorage hands back a full localStorage, so what it holds still loads', () => {
+  const saved = valid();
+  const full = new FullStorage({ [STORAGE_KEY]: JSON.stringify(saved) });
+  const had = Object.getOwnPropertyDescriptor(globalThis, 'localStorage');
+  Object.defineProperty(globalThis, 'localStorage', { value: full, configurable: true });
+  try {
+    assert.equal(safeLocalStorage(), full);
+    const store = createProgressStore({ seed: () => 42 });
+    assert.equal(store.seed, saved.seed);
+    assert.match(store.notice, /new progress cannot be saved/);
+  } finally {
+    if (had) Object.defineProperty(globalThis, 'localStorage', had);
+    else delete globalThis.localStorage;
+  }
 });
 
 test('the export file name carries the date', () => {

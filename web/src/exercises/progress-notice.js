@@ -1,13 +1,14 @@
 // The notice about progress this browser could not read or save, in the header banner where
 // the student looks on load (the progress panel sits below a chapter's exercises, thousands
 // of pixels down, while the top shows the points): what was kept aside and under which key,
-// Download of the text as it was, and Restore of what unreadable entries still hold,
-// re-graded by core through the import's path (regradeImport) so that no score is taken
-// from the damaged text. Not for: reading or keeping progress (state/progress-store.js) or
+// Download of the text as it was, Restore of what unreadable entries still hold (re-graded
+// by core through the import's path, regradeImport, so that no score is taken from the
+// damaged text), and Export when new progress cannot be saved (a full storage). Not for: reading or keeping progress (state/progress-store.js) or
 // export and import (progress-panel.js).
 
 import { currentCourse } from '../identity/course.js';
 import { STORAGE_KEY, salvageProgress } from '../state/progress-store.js';
+import { submissionFileName } from '../state/submission.js';
 import { hideBanner, showBanner } from '../ui/banner.js';
 import { h } from '../ui/dom.js';
 import { downloadText } from '../ui/download.js';
@@ -80,6 +81,23 @@ export function mountProgressNotice(banner, { store, bridge = null }) {
     }
   };
 
+  // The same file as the progress panel's Export, offered here when saving fails: the panel
+  // sits below a chapter's exercises, and a student who cannot save needs it now.
+  const exportProgress = async () => {
+    try {
+      const { submissionExtras } = await import('../identity/export.js');
+      const submission = store.exportSubmission(await submissionExtras(bridge));
+      const name = submissionFileName(submission);
+      downloadText(name, `${JSON.stringify(submission, null, 2)}\n`, 'application/json');
+      status.className = 'ok';
+      status.textContent = `Exported ${name}. Import restores it here or in another browser.`;
+    } catch (err) {
+      status.className = 'error';
+      status.textContent = `Export failed: ${err.message}`;
+    }
+    render();
+  };
+
   const render = () => {
     if (!store.notice) {
       hideBanner(banner);
@@ -108,6 +126,9 @@ export function mountProgressNotice(banner, { store, bridge = null }) {
             : null,
           canRestore || restoring
             ? h('button', { type: 'button', text: 'Restore the unreadable entries', dataset: { role: 'restore-unreadable' }, disabled: restoring, onclick: restore })
+            : null,
+          store.cannotSave
+            ? h('button', { type: 'button', text: 'Export progress', dataset: { role: 'notice-export' }, onclick: exportProgress })
             : null,
           h('button', {
             type: 'button',

@@ -158,12 +158,16 @@ export function createProgressStore({ storage = safeLocalStorage(), seed = rando
   let notice = null;
   const listeners = new Set();
 
+  // Why the last save failed (a full storage, a blocked one), or null while saves work.
+  let cannotSave = null;
   const persist = () => {
     if (!storage) return;
     try {
       storage.setItem(STORAGE_KEY, JSON.stringify(progress));
+      cannotSave = null;
     } catch (e) {
-      notice = `Your progress could not be saved in this browser (${e.message}); use Export to keep a copy.`;
+      cannotSave = saveProblem(e);
+      notice = `Your progress could not be saved in this browser (${cannotSave}); use Export to keep a copy.`;
     }
   };
 
@@ -209,6 +213,16 @@ export function createProgressStore({ storage = safeLocalStorage(), seed = rando
   if (!progress) {
     progress = emptyProgress(typeof seed === 'function' ? seed() : seed);
     if (mayOverwrite) persist();
+  } else if (!notice && storage) {
+    // Saved progress loaded, nothing written yet: a full storage still reads, so the student
+    // keeps their seed and work, but is told now that new work will not be kept here.
+    const why = writeProblem(storage);
+    if (why) {
+      cannotSave = why;
+      notice =
+        `Your saved progress was loaded, but new progress cannot be saved in this browser (${why}). ` +
+        "Use Export to keep a copy of your work, or free space in this site's storage and reload.";
+    }
   }
 
   // Keeps the current progress under ASIDE_KEY_PREFIX + time when it holds any work.
@@ -248,6 +262,10 @@ export function createProgressStore({ storage = safeLocalStorage(), seed = rando
     },
     get notice() {
       return notice;
+    },
+    /** Why progress cannot be saved in this browser now (a sentence's part), or null. */
+    get cannotSave() {
+      return cannotSave;
     },
     dismissNotice() {
       notice = null;
@@ -376,14 +394,38 @@ function unreadableSentence(unreadable, loadedCount) {
   return `${formatCount(n, 'saved exercise entry', 'saved exercise entries')} could not be read: ${listed} (${why}); ${others}.`;
 }
 
-/** localStorage when the page may use it, else null (private modes can throw on access). */
+// A storage error as words: a full storage by its name in every browser (Chrome and Safari
+// throw QuotaExceededError, Firefox NS_ERROR_DOM_QUOTA_REACHED), anything else by its message.
+function saveProblem(e) {
+  const name = e?.name ?? '';
+  if (name === 'QuotaExceededError' || name === 'NS_ERROR_DOM_QUOTA_REACHED' || e?.code === 22) {
+    return "this browser's storage for the page is full";
+  }
+  return e instanceof Error ? e.message : String(e);
+}
+
+// Why a small write to `storage` fails (see saveProblem), or null when it succeeds.
+function writeProblem(storage) {
+  const probe = `${STORAGE_KEY}.probe`;
+  try {
+    storage.setItem(probe, '1');
+    storage.removeItem(probe);
+    return null;
+  } catch (e) {
+    return saveProblem(e);
+  }
+}
+
+/**
+ * localStorage when the page may read it, else null (private modes can throw on access).
+ * A storage that reads but cannot be written (full) is returned: what it holds must still
+ * load; each write reports its own failure.
+ */
 export function safeLocalStorage() {
   try {
     const s = globalThis.localStorage;
     if (!s) return null;
-    const probe = `${STORAGE_KEY}.probe`;
-    s.setItem(probe, '1');
-    s.removeItem(probe);
+    s.getItem(STORAGE_KEY);
     return s;
   } catch {
     return null;
