@@ -24,28 +24,16 @@ namespace {
 
 using nlohmann::json;
 
-// The most values one sample (or one list of sizes or times) may hold, checked on the JS
-// array's length before anything is copied into wasm memory. 100,000 is the most rounds the
-// A/B runner takes (AbOptions::validate), so every sample the lab itself produces fits; a
-// larger array is a mistake on the page, and its bootstrap (10,000 resamples by default)
-// would keep the worker busy for minutes.
-constexpr std::size_t kMaxSampleValues = 100000;
-
 bool is_array_like(const val& v) {
   return val::global("Array").call<bool>("isArray", v) ||
          (val::global("ArrayBuffer").call<bool>("isView", v) && !v["length"].isUndefined());
 }
 
-// A sample of numbers: the length first (a large array is refused before it is copied), then
-// the type of each element; core checks empty, non-finite and negative values by name.
+// A sample of numbers: the length first against core's kMaxSampleValues (a large array is
+// refused with core's sentence before it is copied), then the type of each element; core
+// checks empty, non-finite and negative values by name.
 std::vector<double> to_sample(const val& v, const std::string& name) {
-  if (is_array_like(v)) {
-    const double length = v["length"].as<double>();
-    if (length > static_cast<double>(kMaxSampleValues)) {
-      throw ValueError(name + " has " + describe(v["length"]) + " values; at most " +
-                       std::to_string(kMaxSampleValues) + " are allowed");
-    }
-  }
+  if (is_array_like(v)) check_sample_size(v["length"].as<double>(), name);
   return to_double_vector(v, name);
 }
 
@@ -104,6 +92,7 @@ json summary_json(const Summary& s) {
           {"t_interval", interval_json(s.t_interval)},
           {"bootstrap_median_interval", interval_json(s.bootstrap_median_interval)},
           {"bootstrap_resamples", s.bootstrap_resamples},
+          {"bootstrap_resamples_requested", s.bootstrap_resamples_requested},
           {"bootstrap_seed", s.bootstrap_seed},
           {"lower_fence", s.lower_fence},
           {"upper_fence", s.upper_fence},
@@ -139,14 +128,20 @@ json comparison_json(const Comparison& c) {
           {"threshold", c.threshold},
           {"min_samples", c.min_samples},
           {"bootstrap_resamples", c.bootstrap_resamples},
+          {"bootstrap_resamples_requested", c.bootstrap_resamples_requested},
           {"seed", c.seed},
-          {"verdict", {{"name", verdict_name(c.verdict)}, {"sentence", c.sentence}}},
+          {"verdict",
+           {{"name", verdict_name(c.verdict)},
+            {"word", verdict_word(c.verdict)},
+            {"sentence", c.sentence}}},
           {"warning", c.warning}};
 }
 
 json drift_json(const Drift& d) {
   return {{"rho", d.rho},           {"p_value", d.p_value},    {"change", d.change},
-          {"detected", d.detected}, {"alpha", d.alpha},        {"threshold", d.threshold}};
+          {"detected", d.detected}, {"alpha", d.alpha},        {"threshold", d.threshold},
+          {"rounds", d.rounds},     {"min_rounds", d.min_rounds},
+          {"critical_rho", number_or_null(d.critical_rho)},   {"sentence", d.sentence}};
 }
 
 val summarize_sample_js(val values, val options) {
@@ -176,7 +171,11 @@ val fit_complexity_js(val sizes, val times) {
   for (const ComplexityFit& f : r.fits) {
     fits.push_back({{"complexity", f.name},
                     {"coefficient", f.coefficient},
-                    {"normalized_rms", f.normalized_rms}});
+                    {"normalized_rms", f.normalized_rms},
+                    // NaN (log n at n = 1) travels as null
+                    {"expected_exponent", std::isfinite(f.expected_exponent)
+                                              ? json(f.expected_exponent)
+                                              : json(nullptr)}});
   }
   return to_val({{"fits", fits},
                  {"power_law",
@@ -184,6 +183,8 @@ val fit_complexity_js(val sizes, val times) {
                    {"coefficient", r.power_law.coefficient},
                    {"exponent_interval", interval_json(r.power_law.exponent_interval)},
                    {"r_squared", r.power_law.r_squared}}},
+                 {"named_class", r.named_class},
+                 {"conclusion", r.conclusion},
                  {"warning", r.warning}});
 }
 
@@ -258,10 +259,7 @@ val analyze_ab_js(val a_ms, val b_ms, val a_first, val options) {
     throw ValueError("a_first must be an array of booleans, got " + describe(a_first));
   }
   const double length = a_first["length"].as<double>();
-  if (length > static_cast<double>(kMaxSampleValues)) {
-    throw ValueError("a_first has " + describe(a_first["length"]) + " values; at most " +
-                     std::to_string(kMaxSampleValues) + " are allowed");
-  }
+  check_sample_size(length, "a_first");
   for (std::size_t i = 0; i < static_cast<std::size_t>(length); ++i) {
     const val f = a_first[i];
     if (!f.isTrue() && !f.isFalse()) {
@@ -330,12 +328,15 @@ val interval_coverage_js(val reference, val sizes, val options) {
               [&](const val& v, const std::string& k) { o.seed = to_seed_option(v, k); });
   const CoverageReport r = interval_coverage(ref, ns, o);
   const auto method = [](const MethodCoverage& m) {
-    return json{{"mean_width", m.mean_width}, {"coverage", m.coverage}};
+    return json{{"mean_width", m.mean_width},
+                {"coverage", m.coverage},
+                {"coverage_interval", interval_json(m.coverage_interval)},
+                {"finding", coverage_finding_name(m.finding)}};
   };
   json rows = json::array();
   for (const CoverageRow& row : r.rows) {
     rows.push_back({{"n", row.n}, {"z", method(row.z)}, {"t", method(row.t)},
-                    {"bootstrap", method(row.bootstrap)}});
+                    {"bootstrap", method(row.bootstrap)}, {"sentence", row.sentence}});
   }
   return to_val({{"reference_median", r.reference_median},
                  {"reference_n", r.reference_n},
@@ -345,12 +346,14 @@ val interval_coverage_js(val reference, val sizes, val options) {
                  {"rows", rows}});
 }
 
-// A regression check of two runs (compare_runs): each a `perflab bench --json --samples`
+// A regression check of two runs (compare_runs): each a `perflab bench --json`
 // object or an array of rows {op, variant, n, samples_ms}; what `perflab compare --json`
-// prints, the runs named "baseline" and "this run".
+// prints, the runs named "baseline" and "this run" (in sentences "the baseline", "this run").
 val compare_runs_js(val baseline, val run, val options) {
-  const BenchRun a = bench_run_from_json(to_json(baseline, "baseline"), "baseline");
-  const BenchRun b = bench_run_from_json(to_json(run, "run"), "this run");
+  BenchRun a = bench_run_from_json(to_json(baseline, "baseline"), "baseline");
+  BenchRun b = bench_run_from_json(to_json(run, "run"), "this run");
+  a.label = "the baseline";
+  b.label = "this run";
   check_option_keys(options, {"alpha", "threshold"});
   CompareOptions o;
   read_option(options, "alpha",
@@ -360,9 +363,21 @@ val compare_runs_js(val baseline, val run, val options) {
   return to_val(compare_runs(a, b, o));
 }
 
+// Core's bounds on the statistics' work, for the page to state beside its controls
+// (summary.hpp, regression.hpp, ab.hpp).
+val stats_limits() {
+  return to_val({{"max_sample_values", kMaxSampleValues},
+                 {"max_bootstrap_draws", kMaxBootstrapDraws},
+                 {"max_bench_rows", kMaxBenchRows},
+                 {"ab_max_total_ms", kMaxAbTotalMs},
+                 {"ab_max_n",
+                  {{"matmul", kMaxAbMatmulN}, {"gelu", kMaxAbGeluN}, {"model", kMaxAbModelBatch}}}});
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(perflab_stats) {
+  expose<&stats_limits>("statsLimits");
   expose<&compare_runs_js>("compareRuns");
   expose<&interval_coverage_js>("intervalCoverage");
   expose<&summarize_sample_js>("summarizeSample");

@@ -2,8 +2,8 @@
 // files written here by hand (so verdicts are known without timing anything): exit 1 when a
 // benchmark is significantly slower by more than the threshold, 0 for no change or a change
 // inside the threshold, 2 for a malformed file naming the file and the field; rows present in
-// only one file are listed. One quick `perflab bench --json --samples` run checks that the
-// samples it writes are what compare reads (its timings are never asserted). Run by ctest
+// only one file are listed. Quick `perflab bench --json` runs check that the samples it writes
+// by default are what compare reads (its timings are never asserted). Run by ctest
 // (tools/CMakeLists.txt) with PERFLAB_CLI set to the built binary.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { perflab, scratchDir } from './cli.mjs';
 
 const dir = scratchDir('compare');
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 
 // 10 samples around `median_ms`, spread ±0.45%, no ties.
@@ -55,7 +56,11 @@ test('a benchmark 10% slower: exit 1, named slower, with its change and p-value'
   assert.ok(Math.abs(m.change - 0.1) < 1e-9);
   // Every new sample is above every base sample: exact Mann-Whitney p = 2 / C(20, 10).
   assert.ok(Math.abs(m.p_value - 2 / 184756) < 1e-12);
-  assert.match(m.sentence, /^B is 1\.10x slower than A \(95% CI 1\.\d\d-1\.\d\dx, p < 0\.001\)$/);
+  // The sentence names the two files, and its interval is that of the factor it states.
+  assert.match(m.sentence, new RegExp(`^${escape(slower)} is 1\\.10x slower than ${escape(base)} \\(95% CI 1\\.\\d\\d-1\\.\\d\\dx, p < 0\\.001\\)$`));
+  const [low, high] = m.sentence.match(/CI ([\d.]+)-([\d.]+)x/).slice(1).map(Number);
+  assert.ok(low <= 1.1 && 1.1 <= high, m.sentence);
+  assert.ok(Math.abs(m.change_interval[0] - (1 / m.ratio_interval[1] - 1)) < 1e-12);
   assert.equal(out.rows[1].verdict, 'no_difference');
   // The text mode says the same and ends with the regression line.
   const text = perflab('compare', base, slower);
@@ -71,6 +76,8 @@ test('a slowdown inside the threshold, or a speedup, exits 0', () => {
   const out = JSON.parse(r.stdout);
   assert.equal(out.rows[0].verdict, 'no_difference');
   assert.match(out.rows[0].sentence, /within the 2% noise threshold/);
+  // 1.01x slower, and the interval printed is the slowdown's (not 0.99-0.99x, the ratio's).
+  assert.match(out.rows[0].sentence, /is 1\.01x slower than .* \(95% CI 1\.01-1\.01x, p < 0\.001\)$/);
   // The same 1% counts with a 0.5% threshold.
   assert.equal(perflab('compare', base, slightly, '--threshold', '0.5').status, 1);
   const faster = writeBench('faster.json', [row('matmul', 'packed', 64, 0.8)]);
@@ -87,7 +94,7 @@ test('rows present in only one file are listed, not an error', () => {
   assert.deepEqual(out.only_in_base, ['gelu fused-simd n=65536', 'matmul naive n=64']);
   assert.deepEqual(out.only_in_new, ['softmax naive n=1024']);
   const text = perflab('compare', base, other);
-  assert.match(text.stdout, new RegExp(`^only in ${other.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: softmax naive n=1024$`, 'm'));
+  assert.match(text.stdout, new RegExp(`^only in ${escape(other)}: softmax naive n=1024$`, 'm'));
 });
 
 test('malformed files exit 2 naming the file and the field', () => {
@@ -127,8 +134,8 @@ test('bad options exit 2 with the reason', () => {
   assert.match(one.stderr, /compare needs BASE.json and NEW.json, got 1 files/);
 });
 
-test('bench --json --samples writes the raw samples compare reads', () => {
-  const r = perflab('bench', '--json', '--quick', '--samples');
+test('a plain bench --json keeps the raw samples compare reads', () => {
+  const r = perflab('bench', '--json', '--quick');
   assert.equal(r.status, 0, r.stderr);
   const report = JSON.parse(r.stdout);
   for (const x of report.rows) {
@@ -141,6 +148,31 @@ test('bench --json --samples writes the raw samples compare reads', () => {
   const c = perflab('compare', file, file, '--json');
   assert.equal(c.status, 0, c.stderr);
   assert.equal(JSON.parse(c.stdout).rows.length, report.rows.length);
-  // Without --samples the rows stay as they were.
-  assert.equal(JSON.parse(perflab('bench', '--json', '--quick').stdout).rows[0].samples_ms, undefined);
+  // The old --samples flag is still accepted and changes nothing: the rows keep their samples.
+  const old = perflab('bench', '--json', '--quick', '--samples');
+  assert.equal(old.status, 0, old.stderr);
+  assert.ok(JSON.parse(old.stdout).rows.every((x) => Array.isArray(x.samples_ms)));
+});
+
+test('runs over core’s limits exit 2 before any comparison; a large run says its bootstrap was cut', () => {
+  const many = writeBench('many.json', Array.from({ length: 65 }, (_, i) => row('gelu', 'fused', i + 1, 1)));
+  let r = perflab('compare', base, many);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /many\.json: rows has 65 benchmarks; at most 64 are allowed in one run: compare the runs in parts/);
+  const heavy = writeBench('heavy.json', [{ op: 'gelu', variant: 'fused', n: 1, samples_ms: new Array(100001).fill(1) }]);
+  r = perflab('compare', heavy, base);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /heavy\.json: the rows hold 100001 samples in all; at most 100000 are allowed in one run/);
+  // 20,000 samples a side: 40,000 drawn a resample, so 5,000 of the 10,000 resamples fit.
+  const big = (name, scale) => writeBench(name, [{ op: 'gelu', variant: 'fused', n: 1,
+    samples_ms: Array.from({ length: 20000 }, (_, i) => scale * (1 + 0.001 * (i % 997))) }]);
+  const a = big('big-a.json', 1);
+  const b = big('big-b.json', 1.5);
+  r = perflab('compare', a, b, '--json');
+  assert.equal(r.status, 1, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.deepEqual([report.bootstrap_resamples, report.bootstrap_resamples_requested], [5000, 10000]);
+  const note = 'the bootstrap used 5000 resamples, not the 10000 asked for: one bootstrap draws at most 200000000 values, and each resample here draws 40000';
+  assert.equal(report.note, note);
+  assert.match(perflab('compare', a, b).stdout, new RegExp(escape(note)));
 });

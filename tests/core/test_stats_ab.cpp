@@ -120,6 +120,72 @@ TEST_CASE("drift: sequential mode turns it into a false difference, interleaving
   CHECK(inter.comparison.warning.find("B's samples drift") != std::string::npos);
 }
 
+TEST_CASE("drift: the fewest rounds at which the rule can fire, and both sides of it") {
+  // The rule is Spearman p < drift_alpha (and a change beyond the threshold). The strongest
+  // evidence n rounds can give is a perfect order, exact p = 2/n!: 2/120 = 0.0167 at 5
+  // rounds is not below 0.01, 2/720 = 0.0028 at 6 is.
+  const auto perfect_p = [](std::size_t n) {
+    std::vector<double> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<double>(i);
+    return spearman(order, order).p_value;
+  };
+  CHECK(perfect_p(5) >= 0.01);
+  CHECK(perfect_p(6) < 0.01);
+  CHECK(drift_min_rounds(0.01) == 6);
+  // 2/7! = 0.0004 is not below 0.0001, 2/8! = 0.00005 is; a perfect order of 3 is below 0.5.
+  CHECK(perfect_p(7) >= 0.0001);
+  CHECK(perfect_p(8) < 0.0001);
+  CHECK(drift_min_rounds(0.0001) == 8);
+  CHECK(drift_min_rounds(0.5) == 3);
+  CHECK_THROWS_WITH_AS(drift_min_rounds(0.9), "drift_alpha must be between 0.0001 and 0.5, got 0.9",
+                       ValueError);
+
+  // B slows by 20% every round, in perfect order; A is steady.
+  const auto analyse = [](std::size_t rounds) {
+    std::vector<double> a(rounds, 1.0), b;
+    for (std::size_t r = 0; r < rounds; ++r) b.push_back(std::pow(1.2, static_cast<double>(r)));
+    AbOptions o;
+    o.compare.bootstrap_resamples = 200;
+    return analyze_ab(a, b, std::vector<bool>(rounds, true), o);
+  };
+  const AbResult five = analyse(5);
+  CHECK(five.drift_b.rho == doctest::Approx(1.0));
+  CHECK_FALSE(five.drift_b.detected);
+  CHECK(five.drift_b.min_rounds == 6);
+  CHECK(five.drift_b.rounds == 5);
+  CHECK(std::isinf(five.drift_b.critical_rho));
+  CHECK(five.drift_b.sentence ==
+        "too few rounds to detect drift: the rule (Spearman p below 0.01 and a change beyond "
+        "±2%) can fire from 6 rounds on, and this run has 5 (even samples in perfect order have "
+        "p = 0.017 at 5 rounds)");
+  CHECK(five.drift_a.sentence.rfind("too few rounds to detect drift", 0) == 0);
+  CHECK(five.comparison.warning.empty());
+  const AbResult six = analyse(6);
+  CHECK(six.drift_b.detected);
+  CHECK(six.drift_b.critical_rho == doctest::Approx(1.0));
+  // p = 2/720; thirds of 2 rounds: medians (1 + 1.2) / 2 = 1.1 and (1.2^4 + 1.2^5) / 2 =
+  // 2.28096, a change of +107.4%.
+  CHECK(six.drift_b.sentence ==
+        "detected: Spearman ρ 1.000 against the round (p = 0.0028), +107.4% from the first to "
+        "the last third (the rule: p below 0.01 and a change beyond ±2%)");
+  CHECK(six.comparison.warning.find("B's samples drift across rounds") != std::string::npos);
+  // Steady A at 6 rounds: not detected, with how strong an order would have to be.
+  CHECK(six.drift_a.sentence ==
+        "not detected: Spearman ρ 0.000 against the round (p = 1), +0.0% from the first to the "
+        "last third; the rule needs both p below 0.01 (at 6 rounds, |ρ| of at least 1.000) and a "
+        "change beyond ±2%");
+  // The page's 8 rounds: the rule can fire when the order is strong enough (|ρ| ≥ 0.881).
+  const AbResult eight = analyse(8);
+  CHECK(eight.drift_b.detected);
+  CHECK(eight.drift_a.critical_rho == doctest::Approx(1 - 60.0 / 504));
+  CHECK(eight.drift_a.sentence.find("(at 8 rounds, |ρ| of at least 0.881)") != std::string::npos);
+  // Below 3 rounds there is nothing to rank.
+  const AbResult two = analyse(2);
+  CHECK(two.drift_b.sentence ==
+        "too few rounds to detect drift: the rule (Spearman p below 0.01 and a change beyond "
+        "±2%) can fire from 6 rounds on, and this run has 2");
+}
+
 TEST_CASE("A/B progress reports every round and can cancel between rounds") {
   FakeClock clock(0.0, kReadCostMs);
   const auto a = [&] { clock.advance(1.0); };
@@ -219,9 +285,13 @@ TEST_CASE("run_kernel_ab times two of the lab's kernel variants and names a bad 
                          "op must be \"matmul\", \"gelu\" or \"model\", got \"conv\"", ValueError);
     CHECK_THROWS_AS(run_kernel_ab("matmul", "naive", "nope", 4, o, clock), ValueError);
     CHECK_THROWS_WITH_AS(run_kernel_ab("matmul", "naive", "packed", 0, o, clock),
-                         "n must be between 1 and 4096 for matmul, got 0", ValueError);
+                         "n must be between 1 and 512 for an A/B of matmul, got 0: one round calls both "
+                         "arms, and an A/B runs many rounds in at most 6000 ms",
+                         ValueError);
     CHECK_THROWS_WITH_AS(run_kernel_ab("gelu", "fused", "unfused", 0, o, clock),
-                         "n must be between 1 and 67108864 for gelu, got 0", ValueError);
+                         "n must be between 1 and 4194304 for an A/B of gelu, got 0: one round calls "
+                         "both arms, and an A/B runs many rounds in at most 6000 ms",
+                         ValueError);
   }
 }
 

@@ -2,7 +2,8 @@
 // compareSamples and fitComplexity give the values core's doctests check by hand
 // (tests/core/test_stats_*.cpp), runAB returns both arms' raw samples with the comparison of
 // exactly those samples (and abRoundOrder and analyzeAB give its order and its analysis for
-// rounds timed elsewhere), every bad argument is refused with a message naming it, and the
+// rounds timed elsewhere), every bad argument is refused with a message naming it (inputs
+// over core's bounds on the work with core's sentence, before any work), and the
 // module stays usable after 100 failing calls; sampleKernel keeps every sample it took.
 // No timing is asserted.
 import assert from 'node:assert/strict';
@@ -17,6 +18,9 @@ const close = (got, want, tol = 1e-6) =>
 // 10.0, 10.1, ..., 10.9 (no ties) and the same scaled: core's compare doctest's samples.
 const tens = Array.from({ length: 10 }, (_, i) => 10 + 0.1 * i);
 const scaled = (v, by) => v.map((x) => x * by);
+// `count` rows of a bench run, each with `samples` samples: compareRuns' input.
+const benchRows = (count, samples) =>
+  Array.from({ length: count }, (_, i) => ({ op: 'gelu', variant: 'fused', n: i + 1, samples_ms: new Array(samples).fill(1) }));
 const QUICK_AB = { rounds: 6, warmup: 1, min_sample_ms: 0.05, bootstrap_resamples: 200, seed: 3 };
 
 // [what, call(m), exact message]: the boundary's messages (wasm/convert.cpp, bind_stats.cpp)
@@ -31,11 +35,11 @@ const BAD_CALLS = [
    'values must be a Float32Array, a Float64Array or an array of numbers, got "abc"'],
   ['a string in values', (m) => m.summarizeSample([1, 'x']), 'values[1] must be a number, got "x"'],
   ['a sample over the limit', (m) => m.summarizeSample(new Float64Array(100001)),
-   'values has 100001 values; at most 100000 are allowed'],
+   'values has 100001 values; at most 100000 are allowed in one sample: summarize a part of it, or split the run'],
   // Copying 2^32 − 1 holes would need 32 GiB: only a check of the length before the copy
   // can give this message.
   ['a sparse array far over the limit', (m) => m.summarizeSample(new Array(2 ** 32 - 1)),
-   'values has 4294967295 values; at most 100000 are allowed'],
+   'values has 4294967295 values; at most 100000 are allowed in one sample: summarize a part of it, or split the run'],
   ['an unknown summary option', (m) => m.summarizeSample([1], { resamples: 5 }),
    'unknown option "resamples"; the allowed options are bootstrap_resamples and seed'],
   ['too few resamples', (m) => m.summarizeSample([1], { bootstrap_resamples: 5 }),
@@ -47,7 +51,7 @@ const BAD_CALLS = [
   ['an empty b', (m) => m.compareSamples([1, 2], []), 'b is empty: a sample needs at least one value'],
   ['a negative value in a', (m) => m.compareSamples([1, -1], [1]), 'a[1] is -1: values must be finite and not negative'],
   ['b over the limit', (m) => m.compareSamples([1], new Float32Array(100001)),
-   'b has 100001 values; at most 100000 are allowed'],
+   'b has 100001 values; at most 100000 are allowed in one sample: summarize a part of it, or split the run'],
   ['an alpha out of range', (m) => m.compareSamples([1], [2], { alpha: 0.9 }),
    'alpha must be between 0.0001 and 0.5, got 0.9'],
   ['a threshold that is not a number', (m) => m.compareSamples([1], [2], { threshold: 'x' }),
@@ -64,7 +68,22 @@ const BAD_CALLS = [
    'times must be a Float32Array, a Float64Array or an array of numbers, got null'],
   ['an unknown op', (m) => m.runAB('conv', 'naive', 'packed', 8), 'op must be "matmul", "gelu" or "model", got "conv"'],
   ['a variant that is not a string', (m) => m.runAB('gelu', 'fused', 3, 8), 'variant_b must be a string, got 3'],
-  ['a matmul N of 0', (m) => m.runAB('matmul', 'naive', 'packed', 0), 'n must be between 1 and 4096 for matmul, got 0'],
+  ['a matmul N of 0', (m) => m.runAB('matmul', 'naive', 'packed', 0),
+   'n must be between 1 and 512 for an A/B of matmul, got 0: one round calls both arms, and an A/B runs many rounds in at most 6000 ms'],
+  // The bounds on the work (core's kMaxAbMatmulN, kMaxAbTotalMs, kMaxBenchRows,
+  // kMaxSampleValues), refused before any kernel is called or any sample is compared.
+  ['a matmul N over the A/B limit', (m) => m.runAB('matmul', 'naive', 'packed', 513),
+   'n must be between 1 and 512 for an A/B of matmul, got 513: one round calls both arms, and an A/B runs many rounds in at most 6000 ms'],
+  ['a GELU n over the A/B limit', (m) => m.runAB('gelu', 'fused', 'unfused', 2 ** 22 + 1),
+   'n must be between 1 and 4194304 for an A/B of gelu, got 4194305: one round calls both arms, and an A/B runs many rounds in at most 6000 ms'],
+  ['A/B rounds whose samples cannot fit the limit', (m) => m.runAB('gelu', 'fused', 'unfused', 8, { rounds: 3001 }),
+   '3001 rounds of an A and a B sample of at least 1 ms each (min_sample_ms) take at least 6002 ms; one A/B may take at most 6000 ms: use at most 3000 rounds, or a shorter min_sample_ms'],
+  ['a_first over the sample limit', (m) => m.analyzeAB([1], [1], new Array(100001).fill(true)),
+   'a_first has 100001 values; at most 100000 are allowed in one sample: summarize a part of it, or split the run'],
+  ['a run of more benchmarks than allowed', (m) => m.compareRuns(benchRows(65, 1), benchRows(1, 1)),
+   'baseline: rows has 65 benchmarks; at most 64 are allowed in one run: compare the runs in parts'],
+  ['a run of more samples than allowed', (m) => m.compareRuns(benchRows(1, 5), benchRows(2, 50001)),
+   'this run: the rows hold 100002 samples in all; at most 100000 are allowed in one run: keep fewer samples per benchmark, or compare the runs in parts'],
   ['an unknown mode', (m) => m.runAB('gelu', 'fused', 'unfused', 8, { mode: 'parallel' }),
    'options.mode must be "interleaved" or "sequential", got "parallel"'],
   ['one round', (m) => m.runAB('gelu', 'fused', 'unfused', 8, { rounds: 1 }), 'rounds must be between 2 and 100000, got 1'],
@@ -87,7 +106,7 @@ const BAD_CALLS = [
   ['an unknown op to sample', (m) => m.sampleKernel('conv', 'naive', 8), 'op must be "matmul", "gelu" or "model", got "conv"'],
   ['a GELU n of 0 to sample', (m) => m.sampleKernel('gelu', 'fused', 0), 'n must be between 1 and 67108864 for gelu, got 0'],
   ['an unknown sampling option', (m) => m.sampleKernel('gelu', 'fused', 8, { rounds: 3 }),
-   'unknown option "rounds"; the allowed options are warmup, samples, min_sample_ms, max_total_ms, inner_iterations and clock_tick_ms'],
+   'unknown option "rounds"; the allowed options are warmup, samples, min_sample_ms, max_total_ms, inner_iterations, clock_tick_ms and controls'],
   ['a reference too short for coverage', (m) => m.intervalCoverage([1, 2, 3], [5]),
    'reference must hold at least 20 values to stand for the population, got 3'],
   ['a fractional coverage size', (m) => m.intervalCoverage(new Array(30).fill(1), [2.5]),
@@ -218,6 +237,12 @@ for (const [b, build] of BUILDS.entries()) {
       close(r.power_law.exponent, 2, 1e-9);
       assert.ok(r.power_law.exponent_interval.low <= 2 + 1e-9 && r.power_law.exponent_interval.high >= 2 - 1e-9);
       assert.equal(r.warning, '');
+      // Each class's own slope over the sizes; the class named when the fit and the slope agree.
+      close(r.fits.find((f) => f.complexity === 'O(n^3)').expected_exponent, 3);
+      assert.equal(r.named_class, 'O(n^2)');
+      assert.match(r.conclusion, /^O\(n\^2\): the best fit by RMS is O\(n\^2\) .* holds its 2\.00 over these sizes and no other class's\.$/);
+      // log₂ 1 = 0: O(log n) has no slope over sizes that include 1, sent as null.
+      assert.equal(m.fitComplexity([1, 10, 100], [1, 2, 3]).fits.find((f) => f.complexity === 'O(log n)').expected_exponent, null);
     });
 
     it('samples a kernel: every per-call sample in order, none dropped, with the batch size', () => {
@@ -236,8 +261,30 @@ for (const [b, build] of BUILDS.entries()) {
       assert.deepEqual([r.reference_median, r.reference_n, r.trials, r.bootstrap_resamples, r.seed], [2, 30, 20, 100, 4]);
       assert.deepEqual(r.rows.map((row) => row.n), [5, 10]);
       for (const row of r.rows) {
-        for (const method of ['z', 't', 'bootstrap']) assert.deepEqual(row[method], { mean_width: 0, coverage: 1 });
+        for (const method of ['z', 't', 'bootstrap']) {
+          const { coverage_interval: ci, ...rest } = row[method];
+          // 20 of 20 trials: Wilson's interval 0.8389 to 1 holds 95%, so within the noise.
+          assert.deepEqual(rest, { mean_width: 0, coverage: 1, finding: 'within_noise' });
+          close(ci.low, 0.838875, 1e-5);
+        }
+        assert.match(row.sentence, new RegExp(`^At n = ${row.n}: z 100\\.0% of 20 trials \\(95% Monte Carlo interval 83\\.9% to 100\\.0%\\).* All three are within the noise of 20 trials of 95%\\.$`));
       }
+    });
+
+    it('reads core’s bounds on the work, and reports the resamples a bootstrap used and was asked for', () => {
+      assert.deepEqual(m.statsLimits(), {
+        max_sample_values: 100000,
+        max_bootstrap_draws: 2e8,
+        max_bench_rows: 64,
+        ab_max_total_ms: 6000,
+        ab_max_n: { matmul: 512, gelu: 4194304, model: 16 },
+      });
+      const s = m.summarizeSample(tens, { bootstrap_resamples: 1000 });
+      assert.deepEqual([s.bootstrap_resamples, s.bootstrap_resamples_requested, s.warning], [1000, 1000, '']);
+      const c = m.compareSamples(tens, scaled(tens, 2), { bootstrap_resamples: 1000 });
+      assert.deepEqual([c.bootstrap_resamples, c.bootstrap_resamples_requested], [1000, 1000]);
+      const runs = m.compareRuns(benchRows(2, 10), benchRows(2, 10));
+      assert.deepEqual([runs.bootstrap_resamples, runs.bootstrap_resamples_requested, runs.note], [10000, 10000, '']);
     });
 
     it('samples one call per sample on a coarsened clock: every reading a whole number of ticks', () => {
@@ -260,7 +307,12 @@ for (const [b, build] of BUILDS.entries()) {
       assert.ok(r.a_first.every((f) => typeof f === 'boolean'));
       assert.ok(r.inner_iterations_a >= 1 && r.inner_iterations_b >= 1);
       for (const d of [r.drift_a, r.drift_b]) {
-        assert.deepEqual(Object.keys(d), ['alpha', 'change', 'detected', 'p_value', 'rho', 'threshold']);
+        assert.deepEqual(Object.keys(d), ['alpha', 'change', 'critical_rho', 'detected', 'min_rounds', 'p_value', 'rho', 'rounds', 'sentence', 'threshold']);
+        // Six rounds at alpha 0.01: the fewest at which the rule can fire (only a perfect order).
+        assert.equal(d.rounds, 6);
+        assert.equal(d.min_rounds, 6);
+        assert.equal(d.critical_rho, 1);
+        assert.match(d.sentence, /^(not )?detected: Spearman ρ -?\d\.\d{3} against the round/);
         // The drift rule's change threshold is the comparison's noise threshold.
         assert.equal(d.threshold, r.comparison.threshold);
         assert.ok(d.alpha > 0 && d.alpha < 1);
@@ -299,7 +351,12 @@ for (const [b, build] of BUILDS.entries()) {
       assert.equal(hand.rounds, 5);
       assert.equal(hand.comparison.ratio, 2);
       assert.equal(hand.comparison.verdict.name, 'faster');
+      assert.equal(hand.comparison.verdict.word, 'faster');
       assert.equal(hand.mode, 'interleaved');
+      // Five rounds: core says the rule could not have fired, rather than "not detected".
+      assert.equal(hand.drift_a.min_rounds, 6);
+      assert.equal(hand.drift_a.critical_rho, null);
+      assert.match(hand.drift_a.sentence, /^too few rounds to detect drift: .* can fire from 6 rounds on, and this run has 5 /);
     });
 
     for (const [what, call, message] of BAD_CALLS) {

@@ -114,6 +114,10 @@ int compare_files(const std::string& base_path, const std::string& new_path,
   }
   for (const json& k : only_base) std::printf("only in %s: %s\n", base.name.c_str(), k.get<std::string>().c_str());
   for (const json& k : only_new) std::printf("only in %s: %s\n", next.name.c_str(), k.get<std::string>().c_str());
+  // Large runs get fewer bootstrap resamples (core's kMaxBootstrapDraws): say so.
+  if (const std::string note = report.value("note", ""); !note.empty()) {
+    std::printf("\n%s\n", note.c_str());
+  }
   if (regression) std::printf("\nregression: at least one benchmark is significantly slower\n");
   return regression ? 1 : 0;
 }

@@ -12,6 +12,25 @@
 
 namespace perflab {
 
+namespace {
+
+// Refuses `rounds` rounds whose two samples of at least sample_ms each cannot fit in
+// kMaxAbTotalMs, naming the most rounds that can (from 2, the fewest an A/B takes).
+void check_ab_rounds_fit(int rounds, double sample_ms, const std::string& why,
+                         const std::string& instead) {
+  const double least_ms = 2.0 * rounds * sample_ms;
+  if (!(least_ms > kMaxAbTotalMs)) return;
+  const auto fit = static_cast<int>(std::floor(kMaxAbTotalMs / (2.0 * sample_ms)));
+  throw ValueError(std::to_string(rounds) + " rounds of an A and a B sample of at least " +
+                   detail::format_g(sample_ms, 3) + " ms each (" + why + ") take at least " +
+                   detail::format_g(std::ceil(least_ms)) + " ms; one A/B may take at most " +
+                   detail::format_g(kMaxAbTotalMs) + " ms: " +
+                   (fit >= 2 ? "use at most " + std::to_string(fit) + " rounds, or " : "use ") +
+                   instead);
+}
+
+}  // namespace
+
 const char* ab_mode_name(AbMode mode) {
   return mode == AbMode::interleaved ? "interleaved" : "sequential";
 }
@@ -27,6 +46,7 @@ void AbOptions::validate() const {
   }
   detail::check_range("drift_alpha", drift_alpha, 0.0001, 0.5);
   compare.validate();
+  check_ab_rounds_fit(rounds, min_sample_ms, "min_sample_ms", "a shorter min_sample_ms");
 }
 
 namespace {
@@ -50,6 +70,35 @@ Drift drift_of(const std::vector<double>& samples, const AbOptions& options) {
   return d;
 }
 
+// What the rule found, or why it could not have found anything, with the rule beside it.
+std::string drift_sentence(const Drift& d) {
+  const std::string alpha = detail::format_g(d.alpha, 3);
+  const std::string beyond = "a change beyond ±" + detail::format_g(100 * d.threshold, 3) + "%";
+  const std::string rounds = std::to_string(d.rounds);
+  if (d.rounds < static_cast<std::size_t>(d.min_rounds)) {
+    std::string text = "too few rounds to detect drift: the rule (Spearman p below " + alpha +
+                       " and " + beyond + ") can fire from " + std::to_string(d.min_rounds) +
+                       " rounds on, and this run has " + rounds;
+    if (d.rounds >= 3) {
+      std::vector<double> order(d.rounds);
+      for (std::size_t r = 0; r < d.rounds; ++r) order[r] = static_cast<double>(r);
+      text += " (even samples in perfect order have p = " +
+              detail::format_g(spearman(order, order).p_value, 2) + " at " + rounds + " rounds)";
+    }
+    return text;
+  }
+  const std::string p =
+      d.p_value < 0.001 ? "p < 0.001" : "p = " + detail::format_g(d.p_value, 2);
+  const std::string found = "Spearman ρ " + detail::format_fixed(d.rho, 3) +
+                            " against the round (" + p + "), " + (d.change >= 0 ? "+" : "") +
+                            detail::format_fixed(100 * d.change, 1) +
+                            "% from the first to the last third";
+  if (d.detected) return "detected: " + found + " (the rule: p below " + alpha + " and " + beyond + ")";
+  return "not detected: " + found + "; the rule needs both p below " + alpha + " (at " + rounds +
+         " rounds, |ρ| of at least " + detail::format_fixed(d.critical_rho, 3) + ") and " +
+         beyond;
+}
+
 std::string drift_warning(const char* arm, const Drift& r, AbMode mode) {
   const std::string p =
       r.p_value < 0.001 ? "p < 0.001" : "p = " + detail::format_g(r.p_value, 2);
@@ -68,24 +117,48 @@ std::string drift_warning(const char* arm, const Drift& r, AbMode mode) {
 
 }  // namespace
 
+int drift_min_rounds(double drift_alpha) {
+  detail::check_range("drift_alpha", drift_alpha, 0.0001, 0.5);
+  std::size_t n = 3;
+  // From 10 rounds on the critical rho comes from the t quantile and is below 1: the loop ends.
+  while (!(spearman_critical_rho(n, drift_alpha) <= 1.0)) ++n;
+  return static_cast<int>(n);
+}
+
 AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
                 const AbOptions& options, Clock& clock, const ProgressFn& progress) {
   options.validate();
+  const double deadline_ms = clock.now_ms() + kMaxAbTotalMs;
   AbResult result;
   result.mode = options.mode;
   result.resolution_ms = measure_resolution_ms(clock);
-
-  for (int i = 0; i < options.warmup; ++i) a();
-  for (int i = 0; i < options.warmup; ++i) b();
-
   const double target_ms =
       std::max(options.resolution_multiple * result.resolution_ms, options.min_sample_ms);
-  const BatchPlan plan_a = calibrate_batch(clock, a, target_ms, options.max_inner_iterations);
-  const BatchPlan plan_b = calibrate_batch(clock, b, target_ms, options.max_inner_iterations);
+  if (target_ms > options.min_sample_ms) {  // the clock's ticks set the samples' length
+    check_ab_rounds_fit(options.rounds, target_ms,
+                        detail::format_g(options.resolution_multiple) + " ticks of a " +
+                            detail::format_g(result.resolution_ms, 3) + " ms clock",
+                        "a finer clock");
+  }
+
+  for (int i = 0; i < options.warmup && clock.now_ms() < deadline_ms; ++i) a();
+  for (int i = 0; i < options.warmup && clock.now_ms() < deadline_ms; ++i) b();
+
+  const BatchPlan plan_a =
+      calibrate_batch(clock, a, target_ms, options.max_inner_iterations, deadline_ms);
+  const BatchPlan plan_b =
+      calibrate_batch(clock, b, target_ms, options.max_inner_iterations, deadline_ms);
   result.inner_iterations_a = plan_a.inner_iterations;
   result.inner_iterations_b = plan_b.inner_iterations;
 
-  const auto rounds = static_cast<std::size_t>(options.rounds);
+  // The rounds that fit in what is left of kMaxAbTotalMs, judged by the calibrated batches
+  // (one round is about one batch of each arm); at least one.
+  const double round_ms = plan_a.batch_ms + plan_b.batch_ms;
+  const double left_ms = deadline_ms - clock.now_ms();
+  auto rounds = static_cast<std::size_t>(options.rounds);
+  if (round_ms * static_cast<double>(rounds) > left_ms) {
+    rounds = static_cast<std::size_t>(std::max(1.0, std::floor(left_ms / round_ms)));
+  }
   result.a_ms.reserve(rounds);
   result.b_ms.reserve(rounds);
   const auto sample = [&](bool arm_a) {
@@ -101,21 +174,41 @@ AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
     }
   };
 
-  const std::vector<bool> order = ab_round_order(options.mode, options.rounds, options.seed);
+  std::vector<bool> order = ab_round_order(options.mode, options.rounds, options.seed);
+  // Past the limit (rounds slower than calibrated) the rounds stop; sequential mode stops A
+  // at half of what is left, so that B gets as many samples in about as long.
   if (options.mode == AbMode::interleaved) {
     for (std::size_t r = 0; r < rounds; ++r) {
       sample(order[r]);
       sample(!order[r]);
       report(r + 1, rounds, "rounds");
+      if (r + 1 < rounds && clock.now_ms() > deadline_ms) rounds = r + 1;
     }
   } else {
-    for (std::size_t i = 0; i < 2 * rounds; ++i) {
-      sample(i < rounds);
+    const double a_until_ms = clock.now_ms() + 0.5 * (deadline_ms - clock.now_ms());
+    for (std::size_t i = 0; i < rounds; ++i) {
+      sample(true);
       report(i + 1, 2 * rounds, "samples");
+      if (i + 1 < rounds && clock.now_ms() > a_until_ms) rounds = i + 1;
+    }
+    for (std::size_t i = 0; i < rounds; ++i) {
+      sample(false);
+      report(rounds + i + 1, 2 * rounds, "samples");
     }
   }
+  order.resize(rounds);
 
   std::vector<std::string> warnings;
+  if (rounds < static_cast<std::size_t>(options.rounds)) {
+    // One call a sample: the calls themselves are long. Otherwise the samples' length is.
+    const bool long_calls = plan_a.inner_iterations == 1 || plan_b.inner_iterations == 1;
+    warnings.push_back("the A/B stopped after " + std::to_string(rounds) + " of " +
+                       std::to_string(options.rounds) + " rounds at its limit of " +
+                       detail::format_g(kMaxAbTotalMs) + " ms (a round of A and B takes about " +
+                       detail::format_g(round_ms, 3) + " ms): " +
+                       (long_calls ? "a smaller size runs them all"
+                                   : "fewer rounds, or a shorter min_sample_ms, run them all"));
+  }
   for (const auto* plan : {&plan_a, &plan_b}) {
     if (plan->below_target()) {
       warnings.push_back(std::string(plan == &plan_a ? "A" : "B") + "'s samples last " +
@@ -168,15 +261,20 @@ AbResult analyze_ab(const std::vector<double>& a_ms, const std::vector<double>& 
   result.comparison = compare_samples(a_ms, b_ms, options.compare, "a_ms", "b_ms");
 
   std::vector<std::string> all = warnings;
-  for (Drift* d : {&result.drift_a, &result.drift_b}) {  // the rule, even with too few rounds
-    d->alpha = options.drift_alpha;
-    d->threshold = options.compare.threshold;
-  }
   if (a_ms.size() >= 3) {
     result.drift_a = drift_of(a_ms, options);
     result.drift_b = drift_of(b_ms, options);
     if (result.drift_a.detected) all.push_back(drift_warning("A", result.drift_a, options.mode));
     if (result.drift_b.detected) all.push_back(drift_warning("B", result.drift_b, options.mode));
+  }
+  const int min_rounds = drift_min_rounds(options.drift_alpha);
+  for (Drift* d : {&result.drift_a, &result.drift_b}) {  // the rule, even with too few rounds
+    d->alpha = options.drift_alpha;
+    d->threshold = options.compare.threshold;
+    d->rounds = a_ms.size();
+    d->min_rounds = min_rounds;
+    d->critical_rho = spearman_critical_rho(a_ms.size(), options.drift_alpha);
+    d->sentence = drift_sentence(*d);
   }
   std::string& w = result.comparison.warning;
   for (const std::string& text : all) w += (w.empty() ? "" : "; ") + text;

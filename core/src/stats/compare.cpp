@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/special_functions/beta.hpp>
@@ -58,6 +59,34 @@ std::vector<double> exact_u_counts(std::size_t na, std::size_t nb) {
     }
   }
   return count[na];
+}
+
+// Spearman's p is exact (every arrangement of the ranks) up to this many pairs, as R's
+// cor.test: the t approximation gives p = 0 for a perfect order, which among 3 pairs happens
+// by chance one time in three, and among 5 one time in 60.
+constexpr std::size_t kSpearmanExactLimit = 9;
+
+// Σ (2·rx − (n + 1))·(2·ry − (n + 1)) over the pairs: doubled centred midranks are integers,
+// so the sum is exact and arrangements compare without rounding.
+double centred_rank_product(const std::vector<double>& rx, const std::vector<double>& ry) {
+  const double centre = static_cast<double>(rx.size()) + 1;
+  double s = 0;
+  for (std::size_t i = 0; i < rx.size(); ++i) s += (2 * rx[i] - centre) * (2 * ry[i] - centre);
+  return s;
+}
+
+// Two-sided exact p: the share of arrangements of the y ranks whose |product| is at least the
+// observed one. A multiset's arrangements are each enumerated once (tied ranks), and each
+// stands for the same number of orderings, so the share is that of all n! orderings.
+double spearman_exact_p(const std::vector<double>& rx, std::vector<double> ry) {
+  const double observed = std::fabs(centred_rank_product(rx, ry));
+  std::sort(ry.begin(), ry.end());
+  double at_least = 0, total = 0;
+  do {
+    total += 1;
+    if (std::fabs(centred_rank_product(rx, ry)) >= observed) at_least += 1;
+  } while (std::next_permutation(ry.begin(), ry.end()));
+  return at_least / total;
 }
 
 double ratio_or_inf(double num, double den) {
@@ -161,44 +190,63 @@ double cliffs_delta_unchecked(const std::vector<double>& a, const std::vector<do
   return score / (static_cast<double>(a.size()) * static_cast<double>(b.size()));
 }
 
-std::string verdict_sentence(const Comparison& c) {
+// B against A as a factor of at least 1 in B's direction ("1.25x faster", "1.10x slower"), with
+// the interval of that same factor: the ratio A/B's interval as it is, or inverted when B is
+// slower. Every branch of the sentence prints this pair, so the interval always belongs to the
+// factor beside it.
+struct Factor {
+  std::string text;  // "B is 1.10x slower than A", or "B's median equals A's"
+  std::string ci;    // "95% CI 1.08-1.12x"
+};
+
+Factor factor_of(const Comparison& c, const std::string& level, const std::string& name_a,
+                 const std::string& name_b) {
+  const Interval& r = c.ratio_interval;
+  if (c.ratio == 1.0) {
+    return {name_b + "'s median equals " + name_a + "'s",
+            level + "of " + name_a + " / " + name_b + " " + ratio_text(r.low) + "-" +
+                ratio_text(r.high) + "x"};
+  }
+  if (c.ratio > 1.0) {
+    return {name_b + " is " + ratio_text(c.ratio) + "x faster than " + name_a,
+            level + ratio_text(r.low) + "-" + ratio_text(r.high) + "x"};
+  }
+  return {name_b + " is " + ratio_text(1.0 / c.ratio) + "x slower than " + name_a,
+          level + ratio_text(1.0 / r.high) + "-" + ratio_text(1.0 / r.low) + "x"};
+}
+
+std::string verdict_sentence(const Comparison& c, const std::string& name_a,
+                             const std::string& name_b) {
   const std::string level = detail::format_g(100.0 * (1.0 - c.alpha), 3) + "% CI ";
-  const std::string ci = ratio_text(c.ratio_interval.low) + "-" +
-                         ratio_text(c.ratio_interval.high) + "x";
   const std::string p = p_text(c.mann_whitney.p_value);
+  const Factor f = factor_of(c, level, name_a, name_b);
   switch (c.verdict) {
     case Verdict::too_few_samples:
-      return "too few samples to decide: " + std::to_string(c.n_a) + " and " +
-             std::to_string(c.n_b) + ", need at least " +
+      return "too few samples to decide: " + std::to_string(c.n_a) + " of " + name_a + " and " +
+             std::to_string(c.n_b) + " of " + name_b + ", need at least " +
              std::to_string(c.min_samples) + " each";
     case Verdict::faster:
-      return "B is " + ratio_text(c.ratio) + "x faster than A (" + level + ci + ", " + p + ")";
     case Verdict::slower:
-      return "B is " + ratio_text(1.0 / c.ratio) + "x slower than A (" + level +
-             ratio_text(1.0 / c.ratio_interval.high) + "-" +
-             ratio_text(1.0 / c.ratio_interval.low) + "x, " + p + ")";
+      return f.text + " (" + f.ci + ", " + p + ")";
     case Verdict::no_difference:
       break;
   }
   const bool significant = c.mann_whitney.p_value < c.alpha;
   const bool includes_one = c.ratio_interval.contains(1.0);
   if (significant && !includes_one) {
-    const bool b_faster = c.ratio > 1;
-    const double factor = b_faster ? c.ratio : 1.0 / c.ratio;
-    return "no meaningful difference: B is " + ratio_text(factor) + "x " +
-           (b_faster ? "faster" : "slower") + " than A, within the " +
-           detail::format_g(100.0 * c.threshold, 3) + "% noise threshold (" + level + ci + ", " +
-           p + ")";
+    return "no meaningful difference: " + f.text + ", within the " +
+           detail::format_g(100.0 * c.threshold, 3) + "% noise threshold (" + f.ci + ", " + p +
+           ")";
   }
   if (significant) {
-    return "no significant difference (" + p + ", but the ratio's " + level + ci +
+    return "no significant difference: " + f.text + " (" + p + ", but the " + f.ci +
            " includes 1)";
   }
   if (includes_one) {
-    return "no significant difference (" + p + "; the ratio's " + level + ci + " includes 1)";
+    return "no significant difference: " + f.text + " (" + p + "; the " + f.ci + " includes 1)";
   }
-  return "no significant difference (" + p + ", not below " + detail::format_g(c.alpha, 3) +
-         ", though the ratio's " + level + ci + " excludes 1)";
+  return "no significant difference: " + f.text + " (" + p + ", not below " +
+         detail::format_g(c.alpha, 3) + ", though the " + f.ci + " excludes 1)";
 }
 
 }  // namespace
@@ -211,6 +259,21 @@ const char* verdict_name(Verdict v) {
     case Verdict::too_few_samples: return "too_few_samples";
   }
   return "unknown";
+}
+
+const char* verdict_word(Verdict v) {
+  switch (v) {
+    case Verdict::faster: return "faster";
+    case Verdict::slower: return "slower";
+    case Verdict::no_difference: return "no clear difference";
+    case Verdict::too_few_samples: return "too few samples";
+  }
+  return "unknown";
+}
+
+std::string comparison_sentence(const Comparison& c, const std::string& name_a,
+                                const std::string& name_b) {
+  return verdict_sentence(c, name_a, name_b);
 }
 
 void CompareOptions::validate() const {
@@ -276,6 +339,10 @@ RankCorrelation spearman(const std::vector<double>& xs, const std::vector<double
   RankCorrelation r;
   if (sxx == 0 || syy == 0) return r;
   r.rho = std::clamp(sxy / std::sqrt(sxx * syy), -1.0, 1.0);
+  if (xs.size() <= kSpearmanExactLimit) {
+    r.p_value = spearman_exact_p(rx, ry);
+    return r;
+  }
   if (std::fabs(r.rho) == 1.0) {
     r.p_value = 0.0;
     return r;
@@ -283,6 +350,37 @@ RankCorrelation spearman(const std::vector<double>& xs, const std::vector<double
   const double df = n - 2;
   r.p_value = two_sided_t_p(r.rho * std::sqrt(df / (1 - r.rho * r.rho)), df);
   return r;
+}
+
+double spearman_critical_rho(std::size_t n, double alpha) {
+  detail::check_range("alpha", alpha, 0.0001, 0.5);
+  if (n < 3) return std::numeric_limits<double>::infinity();
+  if (n > kSpearmanExactLimit) {
+    // p < alpha exactly when |t| exceeds the quantile; t = rho·√(df / (1 − rho²)) inverted.
+    const double df = static_cast<double>(n) - 2;
+    const double t = student_t_quantile(1.0 - alpha / 2.0, df);
+    return t / std::sqrt(df + t * t);
+  }
+  // Every arrangement of 1..n against 1..n: how often each |product| occurs, then the smallest
+  // |product| whose share of arrangements at least as extreme is below alpha.
+  std::vector<double> rx(n), ry(n);
+  for (std::size_t i = 0; i < n; ++i) rx[i] = ry[i] = static_cast<double>(i + 1);
+  std::map<double, double> count;  // |product| -> arrangements
+  double total = 0;
+  do {
+    count[std::fabs(centred_rank_product(rx, ry))] += 1;
+    total += 1;
+  } while (std::next_permutation(ry.begin(), ry.end()));
+  const double dn = static_cast<double>(n);
+  const double most = dn * (dn * dn - 1) / 3;  // the product of a perfect order
+  double at_least = 0;
+  double critical = std::numeric_limits<double>::infinity();
+  for (auto it = count.rbegin(); it != count.rend(); ++it) {
+    at_least += it->second;
+    if (at_least / total >= alpha) break;
+    critical = it->first / most;
+  }
+  return critical;
 }
 
 Comparison compare_samples(const std::vector<double>& a, const std::vector<double>& b,
@@ -297,7 +395,10 @@ Comparison compare_samples(const std::vector<double>& a, const std::vector<doubl
   c.n_b = b.size();
   c.alpha = options.alpha;
   c.threshold = options.threshold;
-  c.bootstrap_resamples = options.bootstrap_resamples;
+  c.bootstrap_resamples_requested = options.bootstrap_resamples;
+  const double drawn = static_cast<double>(a.size() + b.size());  // per resample
+  c.bootstrap_resamples = bootstrap_resamples_within_budget(options.bootstrap_resamples, drawn);
+  c.warning = bootstrap_cut_note(c.bootstrap_resamples_requested, c.bootstrap_resamples, drawn);
   c.seed = options.seed;
   c.min_samples = options.min_samples;
   c.median_a = median(a);
@@ -316,7 +417,7 @@ Comparison compare_samples(const std::vector<double>& a, const std::vector<doubl
   Rng rng(options.seed);
   const std::vector<double> sa = detail::sorted_copy(a), sb = detail::sorted_copy(b);
   std::vector<std::uint32_t> counts;
-  std::vector<double> ratios(static_cast<std::size_t>(options.bootstrap_resamples));
+  std::vector<double> ratios(static_cast<std::size_t>(c.bootstrap_resamples));
   for (double& r : ratios) {
     const double ma = detail::resampled_median(sa, rng, counts);
     r = ratio_or_inf(ma, detail::resampled_median(sb, rng, counts));
@@ -347,7 +448,7 @@ Comparison compare_samples(const std::vector<double>& a, const std::vector<doubl
       c.verdict = Verdict::no_difference;
     }
   }
-  c.sentence = verdict_sentence(c);
+  c.sentence = verdict_sentence(c, "A", "B");
   return c;
 }
 

@@ -134,12 +134,14 @@ CoverageReport interval_coverage(const std::vector<double>& reference,
     if (!seen.insert(n).second) {
       throw ValueError("sizes[" + std::to_string(i) + "] repeats the size " + std::to_string(n));
     }
-    work_per_trial += static_cast<double>(n);
+    work_per_trial += static_cast<double>(n) + kCoverageResampleOverhead;
   }
   const double work = work_per_trial * options.trials * options.bootstrap_resamples;
   if (work > kMaxCoverageWork) {
     throw ValueError("this coverage run would draw " + detail::format_g(work, 3) +
-                     " values (trials × bootstrap_resamples × the sum of the sizes); the limit "
+                     " values (trials × bootstrap_resamples × the sum of the sizes, each "
+                     "size counted as " + detail::format_g(kCoverageResampleOverhead) +
+                     " more for its resample's own cost); the limit "
                      "is " + detail::format_g(kMaxCoverageWork, 3) +
                      ": use fewer trials, fewer resamples or smaller sizes");
   }

@@ -22,6 +22,8 @@ const json& member(const std::string& name, const json& object, const std::strin
   return *it;
 }
 
+const std::string& label_of(const BenchRun& run) { return run.label.empty() ? run.name : run.label; }
+
 }  // namespace
 
 BenchRun bench_run_from_json(const json& doc, const std::string& name) {
@@ -29,12 +31,30 @@ BenchRun bench_run_from_json(const json& doc, const std::string& name) {
   if (!doc.is_array()) {
     if (!doc.is_object() || !doc.contains("tool") || doc["tool"] != "perflab") {
       malformed(name, "not perflab JSON (no \"tool\": \"perflab\"); make it with `perflab bench "
-                      "--json --samples`");
+                      "--json`");
     }
     const json& kind = member(name, doc, "", "kind");
     if (kind != "bench") malformed(name, "kind must be \"bench\", got " + kind.dump());
     rows = &member(name, doc, "", "rows");
     if (!rows->is_array()) malformed(name, "rows must be an array");
+  }
+
+  // The limits first, from the rows' lengths alone: nothing is converted from a run over them.
+  if (rows->size() > kMaxBenchRows) {
+    malformed(name, "rows has " + std::to_string(rows->size()) + " benchmarks; at most " +
+                        std::to_string(kMaxBenchRows) + " are allowed in one run: compare the "
+                        "runs in parts");
+  }
+  std::size_t total = 0;
+  for (const json& r : *rows) {
+    if (r.is_object() && r.contains("samples_ms") && r["samples_ms"].is_array()) {
+      total += r["samples_ms"].size();
+    }
+  }
+  if (total > kMaxSampleValues) {
+    malformed(name, "the rows hold " + std::to_string(total) + " samples in all; at most " +
+                        std::to_string(kMaxSampleValues) + " are allowed in one run: keep fewer "
+                        "samples per benchmark, or compare the runs in parts");
   }
 
   BenchRun run{name, {}};
@@ -58,14 +78,14 @@ BenchRun bench_run_from_json(const json& doc, const std::string& name) {
           malformed(name, where + key + " holds per-call times in " + unit +
                               "; perflab compare compares samples in one unit, milliseconds "
                               "(samples_ms): convert them, or make the file with `perflab bench "
-                              "--json --samples`");
+                              "--json`");
         }
       }
     }
     const json& samples = member(name, r, where, "samples_ms");
     if (!samples.is_array() || samples.empty()) {
       malformed(name, where + "samples_ms must be a non-empty array of numbers (from `perflab "
-                              "bench --json --samples`)");
+                              "bench --json`)");
     }
     BenchSamples b;
     b.key = op.get<std::string>() + " " + variant.get<std::string>() + " n=" + n.dump();
@@ -87,9 +107,32 @@ BenchRun bench_run_from_json(const json& doc, const std::string& name) {
 
 json compare_runs(const BenchRun& base, const BenchRun& next, const CompareOptions& options) {
   options.validate();
+  for (const BenchRun* run : {&base, &next}) {
+    std::size_t total = 0;
+    for (const BenchSamples& b : run->rows) total += b.samples_ms.size();
+    if (run->rows.size() > kMaxBenchRows || total > kMaxSampleValues) {
+      malformed(run->name, "holds " + std::to_string(run->rows.size()) + " benchmarks and " +
+                               std::to_string(total) + " samples; at most " +
+                               std::to_string(kMaxBenchRows) + " benchmarks and " +
+                               std::to_string(kMaxSampleValues) +
+                               " samples in all are allowed in one run");
+    }
+  }
   std::map<std::string, const BenchSamples*> in_new;
   for (const BenchSamples& b : next.rows) in_new[b.key] = &b;
   std::map<std::string, bool> in_base;
+
+  // One bootstrap budget for the run: each resample draws every compared benchmark's samples.
+  double drawn = 0;
+  for (const BenchSamples& b : base.rows) {
+    const auto it = in_new.find(b.key);
+    if (it != in_new.end()) {
+      drawn += static_cast<double>(b.samples_ms.size() + it->second->samples_ms.size());
+    }
+  }
+  CompareOptions per_row = options;
+  per_row.bootstrap_resamples =
+      bootstrap_resamples_within_budget(options.bootstrap_resamples, drawn);
 
   json rows = json::array(), only_base = json::array(), only_new = json::array();
   bool regression = false;
@@ -101,17 +144,20 @@ json compare_runs(const BenchRun& base, const BenchRun& next, const CompareOptio
       continue;
     }
     const std::string where = " " + b.key + " samples_ms";
-    const Comparison c = compare_samples(b.samples_ms, it->second->samples_ms, options,
+    const Comparison c = compare_samples(b.samples_ms, it->second->samples_ms, per_row,
                                          base.name + where, next.name + where);
     regression = regression || c.verdict == Verdict::slower;
     rows.push_back({{"benchmark", b.key},
                     {"base_median_ms", c.median_a},
                     {"new_median_ms", c.median_b},
                     {"change", c.change},
+                    {"change_interval",
+                     {1.0 / c.ratio_interval.high - 1.0, 1.0 / c.ratio_interval.low - 1.0}},
                     {"p_value", c.mann_whitney.p_value},
                     {"ratio_interval", {c.ratio_interval.low, c.ratio_interval.high}},
                     {"verdict", verdict_name(c.verdict)},
-                    {"sentence", c.sentence}});
+                    {"verdict_word", verdict_word(c.verdict)},
+                    {"sentence", comparison_sentence(c, label_of(base), label_of(next))}});
   }
   for (const BenchSamples& b : next.rows) {
     if (!in_base.count(b.key)) only_new.push_back(b.key);
@@ -120,6 +166,10 @@ json compare_runs(const BenchRun& base, const BenchRun& next, const CompareOptio
           {"new", next.name},
           {"alpha", options.alpha},
           {"threshold", options.threshold},
+          {"bootstrap_resamples", per_row.bootstrap_resamples},
+          {"bootstrap_resamples_requested", options.bootstrap_resamples},
+          {"note", bootstrap_cut_note(options.bootstrap_resamples, per_row.bootstrap_resamples,
+                                      drawn)},
           {"rows", rows},
           {"only_in_base", only_base},
           {"only_in_new", only_new},

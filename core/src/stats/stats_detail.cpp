@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "perflab/base/error.hpp"
+#include "perflab/stats/summary.hpp"
 
 namespace perflab::detail {
 
@@ -31,6 +32,7 @@ void check_sample(const std::vector<double>& values, const std::string& name) {
   if (values.empty()) {
     throw ValueError(name + " is empty: a sample needs at least one value");
   }
+  check_sample_size(static_cast<double>(values.size()), name);
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double v = values[i];
     if (!std::isfinite(v) || v < 0) {

@@ -22,7 +22,8 @@ namespace perflab::detail {
 // same way with it (docs/PERFORMANCE.md, "Load budget").
 using MathPolicy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
 
-// Throws ValueError if values is empty or holds a value that is not finite or is negative:
+// Throws ValueError if values is empty, holds more than kMaxSampleValues (check_sample_size)
+// or a value that is not finite or is negative:
 // "baseline_ms[3] is -1: values must be finite and not negative".
 void check_sample(const std::vector<double>& values, const std::string& name);
 

@@ -19,6 +19,27 @@ namespace {
 constexpr double kOriginalZ = 1.96;  // the original course's 95% z value, kept as it wrote it
 }  // namespace
 
+void check_sample_size(double count, const std::string& name) {
+  if (count > static_cast<double>(kMaxSampleValues)) {
+    throw ValueError(name + " has " + detail::format_g(count) + " values; at most " +
+                     std::to_string(kMaxSampleValues) +
+                     " are allowed in one sample: summarize a part of it, or split the run");
+  }
+}
+
+int bootstrap_resamples_within_budget(int requested, double values_per_resample) {
+  const double fit = std::floor(kMaxBootstrapDraws / std::max(1.0, values_per_resample));
+  return fit < requested ? static_cast<int>(fit) : requested;
+}
+
+std::string bootstrap_cut_note(int requested, int used, double values_per_resample) {
+  if (used >= requested) return "";
+  return "the bootstrap used " + std::to_string(used) + " resamples, not the " +
+         std::to_string(requested) + " asked for: one bootstrap draws at most " +
+         detail::format_g(kMaxBootstrapDraws) + " values, and each resample here draws " +
+         detail::format_g(values_per_resample);
+}
+
 void SummaryOptions::validate() const {
   detail::check_range("bootstrap_resamples", bootstrap_resamples, 100, 1000000);
 }
@@ -47,6 +68,15 @@ Interval bootstrap_median_interval(const std::vector<double>& values, int resamp
                                    const std::string& name) {
   detail::check_sample(values, name);
   detail::check_range("bootstrap_resamples", resamples, 100, 1000000);
+  const double draws = static_cast<double>(resamples) * static_cast<double>(values.size());
+  if (draws > kMaxBootstrapDraws) {
+    throw ValueError("a bootstrap of " + std::to_string(resamples) + " resamples of " +
+                     std::to_string(values.size()) + " values draws " + detail::format_g(draws) +
+                     " values; at most " + detail::format_g(kMaxBootstrapDraws) +
+                     " are allowed: use at most " +
+                     std::to_string(bootstrap_resamples_within_budget(resamples, values.size())) +
+                     " resamples");
+  }
   if (!(confidence > 0 && confidence < 1)) {
     throw ValueError("confidence must be between 0 and 1 (exclusive), got " +
                      detail::format_g(confidence));
@@ -98,10 +128,11 @@ Summary summarize(const std::vector<double>& values, const std::string& name,
   const double t = s.n >= 2 ? student_t_quantile(0.975, n - 1) : 0.0;
   s.t_interval = {s.mean - t * se, s.mean + t * se};
 
-  s.bootstrap_resamples = options.bootstrap_resamples;
+  s.bootstrap_resamples_requested = options.bootstrap_resamples;
+  s.bootstrap_resamples = bootstrap_resamples_within_budget(options.bootstrap_resamples, n);
   s.bootstrap_seed = options.seed;
   s.bootstrap_median_interval =
-      bootstrap_median_interval(values, options.bootstrap_resamples, options.seed, 0.95, name);
+      bootstrap_median_interval(values, s.bootstrap_resamples, options.seed, 0.95, name);
 
   const double iqr = s.p75 - s.p25;
   s.lower_fence = s.p25 - 1.5 * iqr;
@@ -122,6 +153,8 @@ Summary summarize(const std::vector<double>& values, const std::string& name,
                 " to " + detail::format_g(s.upper_fence, 4) +
                 "): the median and the MAD resist them, the mean and the std do not";
   }
+  const std::string cut = bootstrap_cut_note(s.bootstrap_resamples_requested, s.bootstrap_resamples, n);
+  if (!cut.empty()) s.warning += (s.warning.empty() ? "" : "; ") + cut;
   return s;
 }
 

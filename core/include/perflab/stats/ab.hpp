@@ -18,6 +18,20 @@
 
 namespace perflab {
 
+// The longest one A/B run may take, warmup, calibration and rounds together (the page waits
+// for it in one call): rounds whose samples alone need more are refused up front
+// (AbOptions::validate, and run_ab once it knows the clock's resolution); rounds that turn out
+// slower stop at this limit with the rounds done so far and a warning saying so.
+inline constexpr double kMaxAbTotalMs = 6000;
+// The largest n run_kernel_ab takes per op, so that one call of the slowest variant (a round
+// times two, however few) stays under about half a second in the scalar wasm build: N = 512
+// for matmul (naive 512×512 @ 512×512: 0.2 s), 2^22 elements for GELU (0.2 s), batch 16 for a
+// zoo model (conv7x7_224: 0.6 s; 2.3 s at batch 64). Larger sizes are the measurements'
+// (measure_matmul, the timer, profiles), not a comparison's.
+inline constexpr std::size_t kMaxAbMatmulN = 512;
+inline constexpr std::size_t kMaxAbGeluN = std::size_t{1} << 22;
+inline constexpr std::size_t kMaxAbModelBatch = 16;
+
 enum class AbMode { interleaved, sequential };
 const char* ab_mode_name(AbMode mode);  // "interleaved", "sequential"
 
@@ -32,7 +46,8 @@ struct AbOptions {
   double drift_alpha = 0.01;           // Spearman p below this (and a change over the
                                        // noise threshold) in either arm warns of drift
   CompareOptions compare;              // verdict rules (alpha, threshold, bootstrap)
-  // Throws ValueError naming the field, its value and the allowed range.
+  // Throws ValueError naming the field, its value and the allowed range, and when rounds ×
+  // 2 samples × min_sample_ms exceed kMaxAbTotalMs (naming the most rounds that fit).
   void validate() const;
 };
 
@@ -40,6 +55,10 @@ struct AbOptions {
 // relative change from the median of the first third of rounds to that of the last third.
 // Detected when p < drift_alpha and |change| exceeds the comparison's noise threshold (a
 // rank test alone flags changes of a few ulps on a perfectly steady clock).
+// The rule can fire only from min_rounds on: below it even a perfect order of the samples has
+// a p of at least alpha (exact p, 2/n! for n rounds: 6 rounds at alpha 0.01), and the
+// sentence says "too few rounds to detect drift" instead of "not detected". From there on,
+// critical_rho says how strong the order must be at this many rounds (0.88 at 8 rounds).
 struct Drift {
   double rho = 0;
   double p_value = 1;
@@ -47,7 +66,16 @@ struct Drift {
   bool detected = false;
   double alpha = 0.01;      // the rule it was judged by: options.drift_alpha
   double threshold = 0.02;  // and options.compare.threshold
+  std::size_t rounds = 0;   // rounds judged
+  int min_rounds = 6;       // drift_min_rounds(alpha)
+  double critical_rho = 0;  // spearman_critical_rho(rounds, alpha); infinity below min_rounds
+  std::string sentence;     // "not detected: Spearman ρ 0.43 against the round (p = 0.29), ..."
 };
+
+// The fewest rounds at which the drift rule can fire: the smallest n from 3 on whose
+// spearman_critical_rho(n, drift_alpha) is at most 1 (at least 3, so that thirds exist).
+// Throws ValueError when drift_alpha is outside 0.0001..0.5.
+int drift_min_rounds(double drift_alpha);
 
 struct AbResult {
   AbMode mode = AbMode::interleaved;
@@ -79,6 +107,10 @@ AbResult analyze_ab(const std::vector<double>& a_ms, const std::vector<double>& 
 
 // Runs a and b, `rounds` samples each. progress(fraction) is called after every round
 // (interleaved) or every sample (sequential); returning false throws CancelledError.
+// Bounded by kMaxAbTotalMs: refused before any call when the rounds' samples (each at least
+// max(100 ticks, min_sample_ms)) cannot fit; warmup and calibration stop at the limit; when
+// the calibrated rounds would pass it, only the rounds that fit are run (at least one; in
+// sequential mode as many of B as of A) and the comparison's warning says how many of how many.
 AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
                 const AbOptions& options = {}, Clock& clock = default_clock(),
                 const ProgressFn& progress = {});
@@ -88,7 +120,9 @@ AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
 // or "gelu" (a variant of gelu_variants() over n elements, 1..kMaxMeasureGeluN). Each arm
 // times one call of the lab's Tensor API (matmul(a, b, variant), gelu(x, variant)), so both
 // arms pay the same allocation of their output (measure_gelu's fused rows reuse one output,
-// so their ratios can differ). Throws ValueError naming op, the variant or n.
+// so their ratios can differ). Throws ValueError naming op, the variant or n; n above
+// kMaxAbMatmulN, kMaxAbGeluN or kMaxAbModelBatch (op "model") is refused before any input is
+// built.
 AbResult run_kernel_ab(const std::string& op, const std::string& variant_a,
                        const std::string& variant_b, std::size_t n,
                        const AbOptions& options = {}, Clock& clock = default_clock(),

@@ -29,8 +29,11 @@ struct MannWhitneyResult {
 };
 
 enum class Verdict { faster, slower, no_difference, too_few_samples };
-// "faster", "slower", "no_difference", "too_few_samples".
+// "faster", "slower", "no_difference", "too_few_samples": identifiers for JSON and code.
 const char* verdict_name(Verdict v);
+// The verdict in words for tables and legends: "faster", "slower", "no clear difference",
+// "too few samples".
+const char* verdict_word(Verdict v);
 
 struct CompareOptions {
   double alpha = 0.05;        // significance level of the test; intervals are (1 − alpha)
@@ -59,20 +62,31 @@ struct Comparison {
   double cliffs_delta = 0;   // P(b > a) − P(b < a), in [−1, 1]: negative when B tends to be faster
   double alpha = 0.05, threshold = 0.02;
   int min_samples = 5;
-  int bootstrap_resamples = 0;
+  int bootstrap_resamples = 0;            // used: the request, cut past kMaxBootstrapDraws
+  int bootstrap_resamples_requested = 0;  // CompareOptions.bootstrap_resamples
   std::uint64_t seed = 0;
   Verdict verdict = Verdict::too_few_samples;
   std::string sentence;      // "B is 1.23x faster than A (95% CI 1.18-1.29x, p < 0.001)"
-  std::string warning;       // e.g. drift across rounds (run_ab); empty when none
+  std::string warning;       // e.g. a cut bootstrap, drift across rounds (run_ab); empty when none
 };
 
 // Compares A and B. The names are used in error messages ("a_ms[2] is nan: ..."). Throws
 // ValueError for an empty sample, a value that is not finite or is negative, a median of 0
 // (no ratio), or options out of range. Fewer than min_samples values is not an error: the
-// statistics are computed and the verdict says "too few samples to decide".
+// statistics are computed and the verdict says "too few samples to decide". Either sample over
+// kMaxSampleValues is refused; the ratio's bootstrap draws
+// bootstrap_resamples_within_budget(options.bootstrap_resamples, n_a + n_b) resamples, and
+// the warning says when that is fewer than asked.
 Comparison compare_samples(const std::vector<double>& a, const std::vector<double>& b,
                            const CompareOptions& options = {}, const std::string& name_a = "a",
                            const std::string& name_b = "b");
+
+// The comparison's sentence with A and B named (compare_samples fills Comparison.sentence with
+// "A" and "B"): "the new run is 1.10x slower than the baseline (95% CI 1.08-1.12x, p < 0.001)".
+// Every branch states B against A as a factor of at least 1 in B's direction and prints the
+// interval of that factor (the ratio's interval, inverted when B is slower).
+std::string comparison_sentence(const Comparison& c, const std::string& name_a = "A",
+                                const std::string& name_b = "B");
 
 // The tests on their own (same validation; at least 2 values each for Welch).
 WelchResult welch_t_test(const std::vector<double>& a, const std::vector<double>& b,
@@ -81,7 +95,9 @@ MannWhitneyResult mann_whitney_u(const std::vector<double>& a, const std::vector
 double cohens_d(const std::vector<double>& a, const std::vector<double>& b);
 double cliffs_delta(const std::vector<double>& a, const std::vector<double>& b);
 
-// Spearman's rank correlation of ys against xs (midranks), with the two-sided p-value of
+// Spearman's rank correlation of ys against xs (midranks) with its two-sided p-value: exact up
+// to 9 pairs (the share of the n! orderings of the ranks correlating at least as strongly, as
+// R's cor.test; a perfect order among n has p = 2/n!), from 10 pairs on that of
 // t = rho·√((n − 2) / (1 − rho²)) on n − 2 degrees of freedom. n ≥ 3; rho 0 when either
 // side is constant.
 struct RankCorrelation {
@@ -89,5 +105,11 @@ struct RankCorrelation {
   double p_value = 1;
 };
 RankCorrelation spearman(const std::vector<double>& xs, const std::vector<double>& ys);
+
+// The smallest |rho| among n untied pairs whose p (as spearman computes it) is below alpha:
+// exact up to 9 pairs, the t quantile inverted from 10 on (p < alpha above it). Infinity when
+// no order of n pairs reaches alpha (n < 3, or a perfect order's 2/n! is not below alpha).
+// Throws ValueError when alpha is outside 0.0001..0.5.
+double spearman_critical_rho(std::size_t n, double alpha);
 
 }  // namespace perflab

@@ -22,9 +22,14 @@ struct CoverageOptions {
   void validate() const;
 };
 
-// The work one coverage run may do (trials × resamples × the sum of the sizes): about a
+// The work one coverage run may do (trials × resamples × the sum of the sizes, each size
+// counted with kCoverageResampleOverhead): about a
 // second of wasm. Larger plans are refused up front, naming this limit.
 inline constexpr double kMaxCoverageWork = 2e8;
+// A resample also costs about as much as drawing this many more values (its median's scan and
+// its place among the sorted medians), so each size n counts as n + this in the work: without
+// it 100,000 trials at n = 2 fit the limit and took 12 s in wasm.
+inline constexpr double kCoverageResampleOverhead = 16;
 
 // What the three intervals promise: they are 95% intervals.
 inline constexpr double kPromisedCoverage = 0.95;

@@ -25,6 +25,34 @@ struct Outlier {
   double value = 0;
 };
 
+// The most values one sample may hold (every statistic here, a summary, a comparison, an A/B
+// analysis, one benchmark of a run compared): 100,000, the most rounds an A/B takes and far
+// more than any run of the lab. Checked before any work (and by the page's bindings before a
+// value is copied), by check_sample_size.
+inline constexpr std::size_t kMaxSampleValues = 100000;
+
+// The most values one bootstrap may draw, resamples × values per resample (a summary's n; a
+// comparison's n_a + n_b; a run compared, every benchmark's together): about 1 s natively and
+// 2 s in wasm at 4-10 ns a draw. Larger samples get fewer resamples, never a refusal: the cost
+// grows with n up to this and then stays there (bootstrap_resamples_within_budget).
+inline constexpr double kMaxBootstrapDraws = 2e8;
+
+// Throws ValueError when `count` values exceed kMaxSampleValues: "values has 100001 values; at
+// most 100000 are allowed in one sample (kMaxSampleValues): summarize a part of it, or split
+// the run".
+void check_sample_size(double count, const std::string& name);
+
+// The resamples a bootstrap of `values_per_resample` values draws when `requested` are asked
+// for: the request, cut to kMaxBootstrapDraws / values_per_resample when it would draw more.
+// At the largest samples allowed (2 × kMaxSampleValues values a resample) that is still 1,000,
+// the usual least for a 95% percentile interval.
+int bootstrap_resamples_within_budget(int requested, double values_per_resample);
+
+// The sentence that says a bootstrap was cut, "" when used == requested: "the bootstrap used
+// 2,000 resamples, not the 10,000 asked for: one bootstrap draws at most 200,000,000 values,
+// and each resample here draws 100,000".
+std::string bootstrap_cut_note(int requested, int used, double values_per_resample);
+
 struct SummaryOptions {
   int bootstrap_resamples = 10000;  // resamples for the median's interval; 1000 is a quick look
   std::uint64_t seed = 1;           // the bootstrap's generator; reported back in the summary
@@ -45,17 +73,19 @@ struct Summary {
   Interval z_interval;                 // mean ± 1.96·std/√n
   Interval t_interval;                 // mean ± t(0.975, n − 1)·std/√n
   Interval bootstrap_median_interval;  // percentile bootstrap of the median
-  int bootstrap_resamples = 0;
+  int bootstrap_resamples = 0;            // used: the request, cut past kMaxBootstrapDraws
+  int bootstrap_resamples_requested = 0;  // SummaryOptions.bootstrap_resamples
   std::uint64_t bootstrap_seed = 0;
   double lower_fence = 0, upper_fence = 0;  // Q1 − 1.5·IQR and Q3 + 1.5·IQR
   std::vector<Outlier> outliers;            // outside the fences, in sample order
-  std::string warning;                      // empty when nothing is suspicious
+  std::string warning;  // empty when nothing is suspicious; says when the bootstrap was cut
 };
 
 // Summarises values. `name` names the argument in error messages ("baseline_ms"), not in the
 // warning, which travels with the summary. Throws
-// ValueError when values is empty, or names the index and the value of the first value that
-// is not finite or is negative.
+// ValueError when values is empty or holds more than kMaxSampleValues, or names the index and
+// the value of the first value that is not finite or is negative. The bootstrap draws
+// bootstrap_resamples_within_budget(options.bootstrap_resamples, n) resamples.
 Summary summarize(const std::vector<double>& values, const std::string& name = "sample",
                   const SummaryOptions& options = {});
 
@@ -68,7 +98,8 @@ double student_t_quantile(double probability, double degrees_of_freedom);
 
 // Percentile bootstrap interval of the median: `resamples` resamples with replacement drawn
 // by Rng(seed); returns the (1 − confidence)/2 and (1 + confidence)/2 percentiles of their
-// medians by the linear rule. Validates values like summarize.
+// medians by the linear rule. Validates values like summarize, and refuses resamples × n over
+// kMaxBootstrapDraws (summarize cuts its resamples to fit).
 Interval bootstrap_median_interval(const std::vector<double>& values, int resamples,
                                    std::uint64_t seed, double confidence = 0.95,
                                    const std::string& name = "sample");
