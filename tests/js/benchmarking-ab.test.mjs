@@ -12,7 +12,7 @@ import { toCsv } from '../../web/src/experiments/csv.js';
 import { readControls, specProblems } from '../../web/src/experiments/model.js';
 import { cellText, headerText } from '../../web/src/ui/columns.js';
 import * as ab from '../../web/src/chapters/benchmarking/ab-data.js';
-import { kernelChoices, parseKernel, sizeProblem } from '../../web/src/chapters/benchmarking/compare-common.js';
+import { kernelChoices, parseKernel, setComparisonLimits, sizeProblem } from '../../web/src/chapters/benchmarking/compare-common.js';
 
 const VALUES = { 'variant-a': 'matmul:simd', 'variant-b': 'matmul:packed', n: 64, seed: 7 };
 
@@ -33,11 +33,11 @@ const comparison = (over = {}) => ({
   min_samples: 5,
   bootstrap_resamples: 10000,
   seed: 7,
-  verdict: { name: 'too_few_samples', sentence: 'too few samples to decide (3 and 3; at least 5 each)' },
+  verdict: { name: 'too_few_samples', word: 'too few samples', sentence: 'too few samples to decide: 3 of A and 3 of B' },
   warning: '',
   ...over,
 });
-const drift = { rho: 0.1, p_value: 0.8, change: 0.01, detected: false, alpha: 0.01, threshold: 0.02 };
+const drift = { rho: 0.1, p_value: 0.8, change: 0.01, detected: false, alpha: 0.01, threshold: 0.02, rounds: 8, min_rounds: 6, critical_rho: 0.881, sentence: 'not detected: …' };
 const measured = (mode) => ({
   op: 'matmul',
   n: 64,
@@ -81,7 +81,11 @@ test('ab: the rows keep what the capstone grades (mode, op, variants, n, both sa
   assert.equal(rows[0].options, undefined, 'options are an argument, not a row field');
 });
 
-test('ab: A and B must differ and belong to one kernel, and n stays within the page’s budget', () => {
+// Core's statsLimits() as the page reads it (kMaxAbMatmulN, kMaxAbGeluN, kMaxAbModelBatch).
+const LIMITS = { ab_max_n: { matmul: 512, gelu: 4194304, model: 16 } };
+
+test('ab: A and B must differ and belong to one kernel, and n stays within core’s limits', () => {
+  setComparisonLimits(LIMITS);
   const controls = ab.AB_CONTROLS.map((c) =>
     typeof c.options === 'function'
       ? { ...c, options: ['matmul:simd', 'matmul:packed', 'gelu:fused'].map((value) => ({ value, label: value })) }
@@ -105,16 +109,20 @@ test('ab: the kernel choices are core’s two variant lists and the zoo, labelle
     matmulVariants: async ({ where }) => (asked.push(['matmul', where]), [{ name: 'naive', description: 'loops' }]),
     geluVariants: async () => (asked.push(['gelu']), [{ name: 'fused', description: 'one pass' }]),
     zooModels: async () => (asked.push(['zoo']), [{ name: 'mlp_784', description: 'MNIST MLP', spec: {} }]),
+    statsLimits: async () => (asked.push(['limits']), { ...LIMITS, ab_max_n: { ...LIMITS.ab_max_n, model: 8 } }),
   };
+  setComparisonLimits({});
+  assert.equal(sizeProblem('model:mlp_784', 100), null, 'before core’s limits are read, core judges');
   assert.deepEqual(await kernelChoices(lab, 'x'), [
     { value: 'matmul:naive', label: 'matmul · naive', title: 'loops' },
     { value: 'gelu:fused', label: 'gelu · fused', title: 'one pass' },
     { value: 'model:mlp_784', label: 'model · mlp_784', title: 'MNIST MLP' },
   ]);
-  assert.deepEqual(asked, [['matmul', 'x'], ['gelu'], ['zoo']]);
-  // A model's n is its batch, capped so that every round stays short.
-  assert.equal(sizeProblem('model:mlp_784', 32), null);
-  assert.match(sizeProblem('model:mlp_784', 65), /^for model, n must be at most 64 here \(a larger batch/);
+  assert.deepEqual(asked, [['limits'], ['matmul', 'x'], ['gelu'], ['zoo']]);
+  // A model's n is its batch, capped (by core's limit, read with the choices) so that every
+  // round stays short.
+  assert.equal(sizeProblem('model:mlp_784', 8), null);
+  assert.match(sizeProblem('model:mlp_784', 9), /^for model, n must be at most 8 here \(a larger batch/);
 });
 
 test('ab: the chart shows each round’s A and B of one mode, in colours fixed by the controls', () => {
@@ -129,17 +137,15 @@ test('ab: the chart shows each round’s A and B of one mode, in colours fixed b
   assert.deepEqual(ab.roundTicks(30), [1, 5, 10, 15, 20, 25, 30]);
   assert.equal(ab.driftedArms({ drift_a: { detected: true }, drift_b: { detected: true } }), 'A and B');
   assert.equal(ab.driftedArms({ drift_a: { detected: false }, drift_b: { detected: false } }), 'none');
+  // Below the rounds at which core's rule can fire, "none" would claim what was not looked for.
+  const few = { detected: false, rounds: 5, min_rounds: 6 };
+  assert.equal(ab.driftedArms({ drift_a: few, drift_b: few }), 'too few rounds to tell');
+  assert.equal(ab.driftedArms({ drift_a: { ...few, rounds: 6 }, drift_b: { ...few, rounds: 6 } }), 'none');
 });
 
-test('ab: each arm’s drift reads with the rule core judged it by', () => {
-  assert.equal(
-    ab.driftText({ rho: -0.4392, p_value: 0.01524, change: -0.1271, detected: false, alpha: 0.01, threshold: 0.02 }),
-    'not detected (the rule: p below 0.01 and a change beyond ±2%): Spearman ρ -0.439 (p 0.0152), last third against first -12.7%',
-  );
-  assert.equal(
-    ab.driftText({ rho: 1, p_value: 0, change: 0.22, detected: true, alpha: 0.05, threshold: 0.025 }),
-    'detected (the rule: p below 0.05 and a change beyond ±2.5%): Spearman ρ 1.00 (p < 0.0001), last third against first +22.0%',
-  );
+test('ab: each arm’s drift is core’s sentence, the rule and its reach in it', () => {
+  const sentence = 'too few rounds to detect drift: the rule (Spearman p below 0.01 and a change beyond ±2%) can fire from 6 rounds on, and this run has 5';
+  assert.equal(ab.driftText({ ...drift, rounds: 5, sentence }), sentence);
 });
 
 test('ab: a row prints core’s numbers, with p-values, ratios and drift readable', () => {
@@ -156,7 +162,7 @@ test('ab: a row prints core’s numbers, with p-values, ratios and drift readabl
     'Welch p': '0.0100',
     'Cohen’s d': '-4.00',
     'Cliff’s δ': '-1.00',
-    verdict: 'too_few_samples',
+    verdict: 'too few samples',
     'drift in': 'B',
   });
   const tiny = { ...row, comparison: comparison({ mann_whitney: { p_value: 1e-9, exact: false }, cohens_d: null }) };
@@ -169,7 +175,7 @@ test('ab: the CSV has one line per mode with both samples; the per-round CSV one
   const lines = toCsv(rows, ab.AB_CSV_COLUMNS).trimEnd().split('\r\n');
   assert.equal(lines.length, 3);
   assert.match(lines[0], /^build,op,n,variant_a,variant_b,mode,rounds,.*,verdict,sentence,warning,a_ms,b_ms$/);
-  assert.match(lines[1], /^simd,matmul,64,simd,packed,interleaved,3,4,8,0\.005,2,1,2,1\.5,2\.5,0\.1,0\.01,-4,-1,7,too_few_samples,too few samples to decide \(3 and 3; at least 5 each\),,2 2\.1 1\.9,1 1\.1 0\.9$/);
+  assert.match(lines[1], /^simd,matmul,64,simd,packed,interleaved,3,4,8,0\.005,2,1,2,1\.5,2\.5,0\.1,0\.01,-4,-1,7,too_few_samples,too few samples to decide: 3 of A and 3 of B,,2 2\.1 1\.9,1 1\.1 0\.9$/);
   const rounds = toCsv(ab.abRoundRows(rows)).trimEnd().split('\r\n');
   assert.equal(rounds[0], 'mode,op,n,variant_a,variant_b,build_a,build_b,round,a_first,a_ms,b_ms');
   assert.equal(rounds.length, 1 + 6);

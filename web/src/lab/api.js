@@ -61,6 +61,11 @@ export const API = Object.freeze({
   runAB: point(['op', 'variant_a', 'variant_b', 'n', 'options'], ['op', 'variant_a', 'variant_b', 'n'], (a) =>
     `${a.variant_a} against ${a.variant_b} ${a.op}${a.op === 'matmul' ? ` at N=${a.n}` : ` on ${a.n} elements`}${a.options?.mode ? `, ${a.options.mode}` : ''}`,
   ),
+  // One convolution by one method (direct loops or im2col + matmul), verified then timed,
+  // with the bytes of the unfolded matrix.
+  measureConv: point(['method', 'shape', 'options'], ['method'], (a) =>
+    `${a.method} convolution ${a.shape?.channels}→${a.shape?.filters}, ${a.shape?.kernel}×${a.shape?.kernel} on ${a.shape?.height}×${a.shape?.width}`,
+  ),
   // One point of a benchmark suite (a model or a kernel), as JSON suiteReport reads back.
   measureSuitePoint: point(['suite', 'index'], ['index'], (a) => `suite point ${a.index}`),
   // Counted, nothing timed: attention's FLOPs and bytes at one sequence length.
@@ -79,6 +84,10 @@ export const API = Object.freeze({
   matmulVariants: call([], 'list the matmul variants'),
   matmulDefaults: call([], 'read the blocked matmul’s default tiles'),
   geluVariants: call([], 'list the GELU variants'),
+  convMethods: call([], 'list the convolution methods'),
+  convPlan: call(['quick'], 'read the convolution experiment’s sizes'),
+  im2col: call(['x', 'shape', 'kernel', 'stride', 'padding'], 'unfold an image’s patches (im2col)'),
+  col2im: call(['col', 'col_shape', 'image_shape', 'kernel', 'stride', 'padding'], 'fold patches back onto an image (col2im)'),
   rooflinePlan: call(['quick'], 'read the roofline plan'),
   probeMachine: call(['options'], 'probe this machine’s peak and bandwidth'),
   setMachineRoofs: call(['roofs'], 'give the profiler this machine’s roofs'),
@@ -92,6 +101,7 @@ export const API = Object.freeze({
   courseSeed: call(['course', 'student_id'], 'derive a student’s seed for the course'),
   // The Benchmarking chapter's statistics (core/include/perflab/stats/).
   timerDefaults: call([], 'read the timer’s default settings'),
+  statsLimits: call([], 'read the limits on the statistics’ work (sample sizes, bootstrap, A/B sizes)'),
   summarizeSample: call(['values', 'options'], 'summarize a sample'),
   compareSamples: call(['a', 'b', 'options'], 'compare two samples'),
   // An A/B whose arms the page times one sample at a time (in two builds): core's seeded

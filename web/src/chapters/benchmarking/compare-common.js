@@ -1,7 +1,7 @@
 // What the Benchmarking chapter's comparison experiments (A/A, A/B) share: the kernels a
 // student may pick (core's matmul and GELU variant lists and the model zoo, one select naming
 // op and variant),
-// the page's size limits for a comparison that a student waits for, and how core's numbers
+// core's size limits for a comparison that a student waits for, and how core's numbers
 // print (p-values, ratios and their intervals). Pure apart from asking core for its lists.
 // Not for: any statistic (core's runAB computes every number shown).
 
@@ -25,28 +25,35 @@ export function parseKernel(value) {
 export const kernelValue = (op, variant) => `${op}:${variant}`;
 
 /**
+ * The largest size a comparison takes per op, core's (statsLimits().ab_max_n: kMaxAbMatmulN,
+ * kMaxAbGeluN, kMaxAbModelBatch): above it one call of the slowest variant times the rounds of
+ * a comparison would pass the time one A/B may take. Set when kernelChoices fills the selects;
+ * until then sizeProblem refuses nothing and core's runAB refuses with its own sentence.
+ */
+let maxSize = {};
+/** @param {{ab_max_n: Object<string, number>}} limits core's statsLimits() */
+export function setComparisonLimits(limits) {
+  maxSize = { ...(limits?.ab_max_n ?? {}) };
+}
+
+/**
  * A select's choices: every variant core lists for each op (matmulVariants, geluVariants),
- * labelled "matmul · packed", with core's description as the title.
+ * labelled "matmul · packed", with core's description as the title. Also reads core's size
+ * limits for comparisons (setComparisonLimits), which the size controls beside it check.
  * @param {object} lab labOf(bridge)
  */
 export async function kernelChoices(lab, where) {
-  const lists = await Promise.all(OPS.map((o) => lab[o.list]({ where })));
+  const [limits, ...lists] = await Promise.all([lab.statsLimits({ where }), ...OPS.map((o) => lab[o.list]({ where }))]);
+  setComparisonLimits(limits);
   return OPS.flatMap((o, i) =>
     lists[i].map((v) => ({ value: kernelValue(o.op, v.name), label: `${o.op} · ${v.name}`, title: v.description })),
   );
 }
 
-/**
- * The largest size the page offers per op: above it one call of the slowest variant (naive
- * matmul at N = 1024 takes seconds) times the rounds of a comparison is minutes of waiting.
- * Core's own limits are wider; these are the page's time budget.
- */
-export const MAX_SIZE = Object.freeze({ matmul: 512, gelu: 1 << 22, model: 64 });
-
-/** Null when n suits the kernel's op, else the sentence shown beside the size control. */
+/** Null when n suits the kernel's op (or core's limits are not read yet), else the sentence shown beside the size control. */
 export function sizeProblem(kernel, n) {
   const { op } = parseKernel(kernel);
-  const max = MAX_SIZE[op];
+  const max = maxSize[op];
   if (max === undefined || n <= max) return null;
   const why =
     op === 'matmul'
