@@ -12,6 +12,7 @@ import { toCsv } from '../../web/src/experiments/csv.js';
 import { readControls, specProblems } from '../../web/src/experiments/model.js';
 import { cellText, headerText } from '../../web/src/ui/columns.js';
 import * as aa from '../../web/src/chapters/benchmarking/aa-data.js';
+import { setComparisonLimits } from '../../web/src/chapters/benchmarking/compare-common.js';
 
 const VALUES = { kernel: 'gelu:fused', n: 4096, repeats: 40, seed: 11 };
 
@@ -82,6 +83,8 @@ test('aa: rows carry the repeat index and what the exercises read', () => {
 });
 
 test('aa: the controls check the size against the chosen kernel', () => {
+  // Core's limits as kernelChoices reads them (statsLimits) before the controls are checked.
+  setComparisonLimits({ ab_max_n: { matmul: 512, gelu: 4194304 } });
   const controls = aa.AA_CONTROLS.map((c) =>
     typeof c.options === 'function' ? { ...c, options: [{ value: 'matmul:naive' }, { value: 'gelu:fused' }] } : c,
   );
@@ -97,14 +100,20 @@ test('aa: the charts plot each repeat’s p-value against alpha and its ratio wi
   const rows = [rowOf('runAB', points[0], measured(points[0], { p: 0.01, verdict: 'faster' }), 'simd'), rowOf('runAB', points[1], measured(points[1]), 'simd')];
   assert.deepEqual(aa.pValueChart(rows), {
     points: [
-      { repeat: 1, p_value: 0.01, verdict: 'faster' },
-      { repeat: 2, p_value: 0.5, verdict: 'no_difference' },
+      { repeat: 1, p_value: 0.01, verdict: 'faster', call: aa.CALLED },
+      { repeat: 2, p_value: 0.5, verdict: 'no_difference', call: aa.NOT_CALLED },
     ],
     references: [{ y: 0.05, label: 'α = 0.05', dashed: true }],
   });
   const ratio = aa.ratioChart(rows);
   assert.equal(ratio.points.length, 2);
-  assert.deepEqual(ratio.references[1], { x1: 1, x2: 1, y1: 0.9, y2: 1.1 });
+  // 1, then core's 2% threshold on both sides, then each repeat's interval.
+  assert.deepEqual(ratio.references.slice(0, 3), [
+    { y: 1, dashed: true },
+    { y: 1.02, label: '±2% noise threshold', dashed: true, stroke: 'gray' },
+    { y: 1 / 1.02, dashed: true, stroke: 'gray' },
+  ]);
+  assert.deepEqual(ratio.references[3], { x1: 1, x2: 1, y1: 0.9, y2: 1.1 });
   assert.deepEqual(aa.pValueChart([]), { points: [], references: [] });
   assert.deepEqual(aa.ratioChart([]), { points: [], references: [] });
 });
@@ -144,13 +153,41 @@ test('aa: the tally counts core’s p-values below alpha and its verdicts, and t
     drifted: 1,
     verdicts: { slower: 1, no_difference: 19 },
   });
-  const [first, second] = aa.aaSentences(tally);
-  assert.match(first, /^2 of 20 A\/A runs \(10%\) had Mann-Whitney p < 0\.05\. .* about 5% of runs .*: about 1 of 20 here\./);
-  assert.match(second, /^Core’s verdict called B faster or slower in 1 of 20\. .* more than 2%, .* In 1 run core found A or B drifting/);
+  const [first, second, third] = aa.aaSentences(tally);
+  assert.match(first, /^Core’s verdict called B faster or slower in 1 of 20 A\/A runs \(the points coloured “verdict: B faster or slower”\): that is a false alarm/);
+  assert.match(second, /^2 of 20 \(10%\) had Mann-Whitney p < 0\.05, below the dashed line\. .* about 5% of runs .*: about 1 of 20 here\./);
+  assert.match(third, /^p < 0\.05 is not enough for the verdict: .* outside the ±2% noise threshold .*; here 1 of the runs with p < 0\.05 did not pass the other two\. In 1 run core found A or B drifting/);
   const none = aa.aaSentences(aa.aaTally(rows.slice(2)));
-  assert.match(none[0], /^0 of 18 A\/A runs \(0%\) had Mann-Whitney p < 0\.05\. .*about 0\.9 of 18 here/);
-  assert.match(none[1], /in 0 of 18\. .*Core found no drift across the rounds in any run\.$/);
+  assert.match(none[0], /^Core’s verdict called B faster or slower in 0 of 18 A\/A runs \(.*\): no false alarm this time\.$/);
+  assert.match(none[1], /^0 of 18 \(0%\) had Mann-Whitney p < 0\.05.*about 0\.9 of 18 here/);
+  assert.match(none[2], /where p alone does not\. Core found no drift across the rounds in any run\.$/);
   assert.deepEqual(aa.aaSentences(aa.aaTally([])), []);
+});
+
+test('aa: the text, both charts’ colours and the exercise count the same thing: core’s verdicts of a difference', async () => {
+  // A repeat with p below alpha whose verdict is no difference (the ratio inside the threshold)
+  // is not counted, nor coloured as a call; one called slower is both.
+  const points = aa.aaPoints({ ...VALUES, repeats: 3 }, { quick: false });
+  const rows = [
+    rowOf('runAB', points[0], measured(points[0], { p: 0.01, verdict: 'slower' }), 'simd'),
+    rowOf('runAB', points[1], measured(points[1], { p: 0.02 }), 'simd'),
+    rowOf('runAB', points[2], measured(points[2]), 'simd'),
+  ];
+  const called = (chart) => chart.points.filter((p) => p.call === aa.CALLED).map((p) => p.repeat);
+  assert.deepEqual(called(aa.pValueChart(rows)), [1]);
+  assert.deepEqual(called(aa.ratioChart(rows)), [1]);
+  const tally = aa.aaTally(rows);
+  assert.equal(tally.differences, 1, 'what the exercise counts');
+  assert.equal(tally.significant, 2);
+  const { aaExperiment } = await import('../../web/src/chapters/benchmarking/aa-experiment.js');
+  const text = aaExperiment.explanation.join(' ');
+  assert.match(text, /Count the repeats whose verdict calls B faster or slower/);
+  assert.doesNotMatch(text, /Count the repeats with p below/);
+  for (const chart of aaExperiment.charts) {
+    assert.equal(chart.options.series, 'call');
+    assert.deepEqual(chart.options.seriesDomain, [aa.CALLED, aa.NOT_CALLED]);
+  }
+  assert.doesNotMatch(aaExperiment.charts[0].title, /below it the test calls a difference/);
 });
 
 test('aa: the spec passes the framework’s checks', async () => {

@@ -77,6 +77,25 @@ const KERNEL = {
   medians: [0.008, 0.066, 0.52],
   fits: FITS,
   power_law: { exponent: 2.98, coefficient: 2e-6, exponent_interval: { low: 2.5, high: 3.46 }, r_squared: 0.9991 },
+  named_class: 'O(n^3)',
+  conclusion: 'O(n^3): core’s conclusion.',
+  warning: '',
+};
+// GELU as the lab once printed it, "O(n log n)" beside a slope of 0.93 (0.80 to 1.05): core
+// names no class, and neither may the page.
+const GELU = {
+  op: 'gelu',
+  variant: 'fused-simd',
+  name: 'fused-simd GELU',
+  sizes: [1024, 4096, 1048576],
+  medians: [0.002, 0.007, 1.3],
+  fits: [
+    { complexity: 'O(n log n)', coefficient: 6e-8, normalized_rms: 0.05 },
+    { complexity: 'O(n)', coefficient: 1.2e-6, normalized_rms: 0.08 },
+  ],
+  power_law: { exponent: 0.93, coefficient: 3e-6, exponent_interval: { low: 0.8, high: 1.05 }, r_squared: 0.998 },
+  named_class: '',
+  conclusion: 'No class named: the best fit by RMS is O(n log n) (normalized RMS 5.0%), but the log-log slope b = 0.93 (95% interval 0.80 to 1.05) excludes its 1.10 over these sizes and holds O(n) (1.00).',
   warning: '',
 };
 
@@ -98,16 +117,21 @@ test('complexity: the chart draws core’s medians and each kernel’s best clas
 });
 
 test('complexity: the sentence and tables quote core’s fit', () => {
-  assert.equal(
-    fitSentence(KERNEL),
-    'naive matmul: best fit O(n^3) (normalized RMS 3.0%); log-log slope b = 2.98, 95% interval 2.50 to 3.46, R² = 0.999, over n = 16 … 64.',
-  );
+  assert.equal(fitSentence(KERNEL), 'naive matmul — O(n^3): core’s conclusion. R² = 0.999, over n = 16 … 64.');
   const text = renderComplexity({ kernels: [{ ...KERNEL, warning: 'only three sizes' }] }, { h })
     .map((n) => n.textContent)
     .join('\n');
   assert.match(text, /naive matmul: only three sizes/);
   assert.match(text, /Ranked fits: naive matmul/);
   assert.match(text, /O\(n\^2\)/);
+});
+
+test('complexity: a class core did not name is named neither in the sentence nor in the legend', () => {
+  const sentence = fitSentence(GELU);
+  assert.match(sentence, /^fused-simd GELU — No class named: .* excludes its 1\.10 over these sizes and holds O\(n\) \(1\.00\)\. R² = 0\.998, over n = 1,024 … 1,048,576\.$/);
+  assert.doesNotMatch(sentence, /best fit O\(n log n\)/);
+  const { curves } = cx.fitChartData({ kernels: [KERNEL, GELU] });
+  assert.deepEqual([...new Set(curves.map((c) => c.fit))], ['O(n^3)', 'O(n log n) (RMS only)']);
 });
 
 test('complexity: the spec passes the framework’s checks and is mounted in its slot', () => {

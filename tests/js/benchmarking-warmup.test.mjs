@@ -77,10 +77,39 @@ test('warmup: the sentences quote core’s summaries of both stretches', () => {
   };
   const text = renderWarmup(a, { h }).map((n) => n.textContent).join('\n');
   assert.match(text, /300 calls of the blocked matmul at N = 128, each timed on its own from the first\. The first call took 3\.00 ms\./);
-  assert.match(text, /Median of the first 10 calls: 1\.50 ms; of the last 100 calls: 1\.00 ms, so the first calls are above the steady level\./);
+  assert.match(text, /Median of the first 10 calls: 1\.50 ms; of the last 100 calls: 1\.00 ms, so by their medians the first calls are above the steady level\./);
   assert.doesNotMatch(text, /choose a larger n/);
   const short = renderWarmup({ ...a, resolution_ms: 0.1 }, { h }).map((n) => n.textContent).join('\n');
   assert.match(short, /under 20 ticks of this page’s clock \(0\.100 ms\)/);
+});
+
+test('warmup: medians that print alike are equal, and the first calls a median hides are named', () => {
+  // The run the chapter once described as "0.325 ms; of the last 50 calls: 0.325 ms, so the
+  // first calls are below the steady level": a warmup of two calls, mean 2.10 ms against 0.453 ms.
+  const a = {
+    calls: 100,
+    first_call_ms: 9.89,
+    first_calls_ms: [9.89, 8.1, 0.33, 0.324, 0.326, 0.3249, 0.325, 0.323, 0.327, 0.331],
+    resolution_ms: 0.005,
+    parts: [
+      { key: 'first', label: 'first 10 calls', from: 1, to: 10, summary: summary(0.32492, { mean: 2.1, max: 9.89 }) },
+      { key: 'last', label: 'last 50 calls', from: 51, to: 100, summary: summary(0.32501, { mean: 0.453, max: 0.61 }) },
+    ],
+    kernel: { op: 'matmul', variant: 'blocked', n: 128, warning: '' },
+  };
+  const text = renderWarmup(a, { h }).map((n) => n.textContent).join('\n');
+  assert.match(text, /Median of the first 10 calls: 0\.325 ms; of the last 50 calls: 0\.325 ms: equal at the precision shown/);
+  assert.doesNotMatch(text, /first calls are (below|above)/);
+  assert.match(
+    text,
+    /Calls 1 and 2 took 9\.89 and 8\.10 ms, slower than every one of the last 50 calls \(at most 0\.610 ms\): a warmup the median of the first 10 calls hides\. The mean of the first 10 calls is 2\.10 ms against 0\.453 ms for the last 50 calls; their slowest took 9\.89 ms\./,
+  );
+  // No call above the steady stretch's slowest: said so, with the means beside it.
+  const calm = renderWarmup({ ...a, first_calls_ms: [0.5, 0.33, 0.61] }, { h }).map((n) => n.textContent).join('\n');
+  assert.match(calm, /None of the first 10 calls was slower than the slowest of the last 50 calls \(0\.610 ms\): no warmup stands out in this run\./);
+  // Medians that differ as printed still say above or below.
+  const above = renderWarmup({ ...a, parts: [{ ...a.parts[0], summary: summary(0.4, { mean: 2.1, max: 9.89 }) }, a.parts[1]] }, { h });
+  assert.match(above.map((n) => n.textContent).join('\n'), /0\.400 ms; of the last 50 calls: 0\.325 ms, so by their medians the first calls are above the steady level\./);
 });
 
 test('warmup: the spec passes the framework’s checks and is mounted in its slot', () => {

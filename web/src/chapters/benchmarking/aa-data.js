@@ -8,6 +8,9 @@ import { formatCount, formatSig } from '../../ui/format.js';
 import { AB_CSV_COLUMNS, driftedArms } from './ab-data.js';
 import { formatInterval, formatP, formatRatio, kernelChoices, parseKernel, sizeProblem } from './compare-common.js';
 
+const share = (k, n) => `${Number(formatSig((100 * k) / n, 2))}%`;
+const runs = (k) => formatCount(k, 'run');
+
 /** Repeats and rounds per arm; quick mode caps the repeats so the run takes seconds. */
 export const FULL_AA = Object.freeze({ rounds: 30, warmup: 3, maxRepeats: Infinity });
 export const QUICK_AA = Object.freeze({ rounds: 10, warmup: 1, maxRepeats: 8 });
@@ -59,12 +62,26 @@ export function aaPoints(values, { quick } = {}) {
   }));
 }
 
-/** The p-value chart's points: each repeat's Mann-Whitney p, coloured by core's verdict. */
+/**
+ * What core's verdict called, as both charts colour it: the repeats the exercise counts are
+ * exactly those coloured CALLED (faster or slower), whatever their p-value.
+ */
+export const CALLED = 'verdict: B faster or slower';
+export const NOT_CALLED = 'verdict: no difference';
+const TOO_FEW = 'verdict: too few samples';
+// The legend's two entries in a fixed order (so their colours stay put); too few samples cannot
+// happen at the rounds this experiment runs.
+export const CALL_DOMAIN = Object.freeze([CALLED, NOT_CALLED]);
+export const verdictCall = (name) =>
+  name === 'faster' || name === 'slower' ? CALLED : name === 'too_few_samples' ? TOO_FEW : NOT_CALLED;
+
+/** The p-value chart's points: each repeat's Mann-Whitney p, coloured by what core's verdict called. */
 export function pValuePoints(rows) {
   return rows.map((r) => ({
     repeat: r.repeat,
     p_value: r.comparison.mann_whitney.p_value,
     verdict: r.comparison.verdict.name,
+    call: verdictCall(r.comparison.verdict.name),
   }));
 }
 
@@ -77,12 +94,28 @@ export function pValueChart(rows) {
   };
 }
 
-/** The ratio chart's data: each repeat's ratio of medians, its interval as a segment, and 1. */
+/**
+ * The ratio chart's data: each repeat's ratio of medians coloured as the p-value chart, its
+ * interval as a segment, 1, and core's noise threshold on both sides (1 + threshold and its
+ * inverse, the bounds the verdict's ratio must pass): the verdict's other two conditions.
+ */
 export function ratioChart(rows) {
+  const threshold = rows[0]?.comparison.threshold;
   return {
-    points: rows.map((r) => ({ repeat: r.repeat, ratio: r.comparison.ratio, verdict: r.comparison.verdict.name })),
+    points: rows.map((r) => ({
+      repeat: r.repeat,
+      ratio: r.comparison.ratio,
+      verdict: r.comparison.verdict.name,
+      call: verdictCall(r.comparison.verdict.name),
+    })),
     references: [
-      ...(rows.length ? [{ y: 1, label: 'no difference', dashed: true }] : []),
+      ...(rows.length
+        ? [
+            { y: 1, dashed: true },
+            { y: 1 + threshold, label: `±${share(threshold, 1)} noise threshold`, dashed: true, stroke: 'gray' },
+            { y: 1 / (1 + threshold), dashed: true, stroke: 'gray' },
+          ]
+        : []),
       ...rows.map((r) => ({
         x1: r.repeat,
         x2: r.repeat,
@@ -127,24 +160,26 @@ export function aaTally(rows) {
   };
 }
 
-const share = (k, n) => `${Number(formatSig((100 * k) / n, 2))}%`;
-const runs = (k) => formatCount(k, 'run');
 
 /**
- * The analysis in sentences that hold for any count: what was found, against what chance
- * alone gives when nothing differs and nothing drifts. Every count is core's verdicts or
- * p-values counted; the expectation is alpha × R.
+ * The analysis in sentences that hold for any count: first what the exercise counts (core's
+ * verdicts of a difference), then the p-values below alpha against what chance alone gives
+ * when nothing differs and nothing drifts (alpha × R), then why the two counts differ.
  */
 export function aaSentences(t) {
   if (!t.runs) return [];
   const expected = t.alpha * t.runs;
   return [
-    `${t.significant} of ${t.runs} A/A runs (${share(t.significant, t.runs)}) had Mann-Whitney p < ${t.alpha}. ` +
+    `Core’s verdict called B faster or slower in ${t.differences} of ${t.runs} A/A runs (the points coloured ` +
+      `“${CALLED}”)${t.differences === 0 ? ': no false alarm this time.' : `: ${t.differences === 1 ? 'that is a false alarm' : 'each is a false alarm'}, since A and B are the same code.`}`,
+    `${t.significant} of ${t.runs} (${share(t.significant, t.runs)}) had Mann-Whitney p < ${t.alpha}, below the dashed line. ` +
       `With no true difference and nothing drifting, a sound test gives that in about ${share(t.alpha, 1)} of runs ` +
       `by chance alone: about ${Number(formatSig(expected, 2))} of ${t.runs} here. ` +
       'Each run is one draw, so a small R can land well above or below that.',
-    `Core’s verdict called B faster or slower in ${t.differences} of ${t.runs}. It also needs the ratio’s interval ` +
-      `to exclude 1 and a change of more than ${share(t.threshold, 1)}, so it never calls a difference where p ` +
-      `alone does not. ${t.drifted ? `In ${runs(t.drifted)} core found A or B drifting across the rounds (its warnings are in the CSV).` : 'Core found no drift across the rounds in any run.'}`,
+    `p < ${t.alpha} is not enough for the verdict: it also needs the ratio’s interval to exclude 1 and the ratio ` +
+      `to lie outside the ±${share(t.threshold, 1)} noise threshold (the grey lines around 1 on the ratio chart), because ` +
+      'a p-value only says that the two samples differ, not by how much. So the verdict never calls a difference ' +
+      `where p alone does not${t.significant > t.differences ? `; here ${t.significant - t.differences} of the runs with p < ${t.alpha} did not pass the other two` : ''}. ` +
+      `${t.drifted ? `In ${runs(t.drifted)} core found A or B drifting across the rounds (its warnings are in the CSV).` : 'Core found no drift across the rounds in any run.'}`,
   ];
 }

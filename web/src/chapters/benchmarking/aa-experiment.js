@@ -5,7 +5,7 @@
 // Not for: running, timing or any statistic (the framework runs, core measures and judges).
 
 import { declaredSweep } from '../../lab/client.js';
-import { AA_COLUMNS, AA_CONTROLS, AA_CSV_COLUMNS, QUICK_AA, aaPoints, aaSentences, aaTally, pValueChart, ratioChart } from './aa-data.js';
+import { AA_COLUMNS, AA_CONTROLS, AA_CSV_COLUMNS, CALL_DOMAIN, QUICK_AA, aaPoints, aaSentences, aaTally, pValueChart, ratioChart } from './aa-data.js';
 
 export const aaExperiment = {
   id: 'benchmarking-aa',
@@ -17,7 +17,10 @@ export const aaExperiment = {
     'A and B below are the same kernel at the same size, so any difference the comparison reports is noise. ' +
       'Each repeat is a whole interleaved A/B run by core (its own seed, batched as in the A/B experiment) with ' +
       'core’s Mann-Whitney p-value, ratio of medians and verdict.',
-    'Count the repeats with p below the dashed α line: that is how often the test cries wolf on this machine when nothing differs.',
+    'Count the repeats whose verdict calls B faster or slower (coloured so in both charts): that is how often ' +
+      'core’s verdict cries wolf on this machine when nothing differs, and what the exercise below counts. A p ' +
+      'below the dashed α line is not enough for that call: the verdict also needs the ratio’s interval to ' +
+      'exclude 1 and the ratio to lie beyond the grey noise-threshold lines of the ratio chart.',
   ],
   quickNote: `Quick mode (?quick=1): at most ${QUICK_AA.maxRepeats} repeats of ${QUICK_AA.rounds} rounds each. Remove it for R repeats of the full length.`,
   controls: AA_CONTROLS,
@@ -39,17 +42,18 @@ export const aaExperiment = {
     {
       type: 'scatter',
       name: 'p-values',
-      title: 'Each repeat’s p-value (dashed: α; below it the test calls a difference)',
+      title: 'Each repeat’s p-value, coloured by core’s verdict (dashed: α; a verdict of a difference needs p below it, and more)',
       options: {
         x: 'repeat',
         y: 'p_value',
-        series: 'verdict',
+        series: 'call',
+        seriesDomain: CALL_DOMAIN,
         xType: 'point', // repeats are whole numbers: one tick each
         yType: 'linear',
         yDomain: [0, 1],
         xLabel: 'Repeat →',
         yLabel: '↑ Mann-Whitney p-value',
-        ariaLabel: 'Mann-Whitney p-value of each A/A repeat, with the significance level as a dashed line',
+        ariaLabel: 'Mann-Whitney p-value of each A/A repeat, coloured by core’s verdict, with the significance level as a dashed line',
         emptyText: 'Press Run to measure.',
         height: 280,
       },
@@ -58,16 +62,17 @@ export const aaExperiment = {
     {
       type: 'scatter',
       name: 'ratios',
-      title: 'Each repeat’s ratio of medians A/B with its interval (dashed: 1, no difference)',
+      title: 'Each repeat’s ratio of medians A/B with its interval (dashed: 1, no difference; grey: core’s noise threshold)',
       options: {
         x: 'repeat',
         y: 'ratio',
-        series: 'verdict',
+        series: 'call',
+        seriesDomain: CALL_DOMAIN,
         xType: 'point',
         yType: 'log', // a ratio of 2 and one of 1/2 lie equally far from 1
         xLabel: 'Repeat →',
         yLabel: '↑ Ratio of medians A/B (×, log scale)',
-        ariaLabel: 'Ratio of medians of each A/A repeat with its bootstrap interval, and the line at 1',
+        ariaLabel: 'Ratio of medians of each A/A repeat with its bootstrap interval, coloured by core’s verdict, the line at 1 and the noise threshold on both sides',
         emptyText: 'Press Run to measure.',
         height: 280,
       },

@@ -80,7 +80,9 @@ export function curveSizes(sizes, steps = 4) {
 
 /**
  * The chart's data from core's analysis: each kernel's medians as points and its best fit
- * (core's first) drawn as c·g(n) over its sizes. A class this does not know is not drawn.
+ * (core's first) drawn as c·g(n) over its sizes. A class this does not know is not drawn. The
+ * curve is labelled with its class when core named it, else "<class> (RMS only)": the legend
+ * never names a class the slope did not confirm.
  */
 export function fitChartData(analysis) {
   const kernels = analysis?.kernels ?? [];
@@ -89,7 +91,8 @@ export function fitChartData(analysis) {
     const best = k.fits[0];
     const g = best && CURVES[best.complexity];
     if (!g) return [];
-    return curveSizes(k.sizes).map((n) => ({ n, value: best.coefficient * g(n), fit: best.complexity, series: k.name }));
+    const fit = k.named_class === best.complexity ? best.complexity : `${best.complexity} (RMS only)`;
+    return curveSizes(k.sizes).map((n) => ({ n, value: best.coefficient * g(n), fit, series: k.name }));
   });
   return { points, curves };
 }

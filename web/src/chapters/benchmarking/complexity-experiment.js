@@ -7,7 +7,7 @@
 import { declaredSweep } from '../../lab/client.js';
 import { FitChart } from '../../charts/fit-chart.js';
 import { createTable } from '../../ui/table.js';
-import { formatInt, formatPercent, formatSig } from '../../ui/format.js';
+import { formatInt } from '../../ui/format.js';
 import { kernelText } from './samples-common.js';
 import { CSV_COLUMNS, FULL_SWEEP, QUICK_SWEEP, TABLE_COLUMNS, complexityPoints, fitChartData, kernelGroups } from './complexity-data.js';
 
@@ -24,14 +24,14 @@ const MEDIAN_COLUMNS = [
   { key: 'median', label: 'median', unit: 'ms', format: 'sig' },
 ];
 
-/** One kernel's fit in a sentence: the best class and the slope with its interval (core's numbers). */
+/**
+ * One kernel's fit in a sentence: core's conclusion (a class only when its RMS ranking and the
+ * log-log slope agree on one; else that they disagree, or are too close to tell), then the
+ * fit's R² and the sizes it covers.
+ */
 export function fitSentence(k) {
-  const best = k.fits[0];
-  const p = k.power_law;
   return (
-    `${k.name}: best fit ${best.complexity} (normalized RMS ${formatPercent(best.normalized_rms)}); ` +
-    `log-log slope b = ${formatSig(p.exponent)}, 95% interval ${formatSig(p.exponent_interval.low)} to ` +
-    `${formatSig(p.exponent_interval.high)}, R² = ${p.r_squared.toFixed(3)}, over n = ${formatInt(k.sizes[0])} … ` +
+    `${k.name} — ${k.conclusion} R² = ${k.power_law.r_squared.toFixed(3)}, over n = ${formatInt(k.sizes[0])} … ` +
     `${formatInt(k.sizes.at(-1))}.`
   );
 }
@@ -69,6 +69,9 @@ export const complexityExperiment = {
       `elements for GELU), ${FULL_SWEEP.options.samples} samples per size. The lab’s core takes the median of ` +
       'each size’s samples, fits every class to each kernel’s medians, and fits the log-log slope. The chart ' +
       'draws each kernel’s medians and its best-fitting curve; the tables rank all six classes.',
+    'Core names a class only when the two fits agree: the class ranked first by RMS must be the only one whose ' +
+      'own slope over these sizes lies in the measured slope’s 95% interval. Otherwise it says that the fits ' +
+      'disagree, or that they are too close to tell, and the chart marks that curve “RMS only”.',
   ],
   quickNote: `Quick mode (?quick=1): ${sizesText(QUICK_SWEEP)}, ${QUICK_SWEEP.options.samples} samples per size. Three sizes make a wide slope interval; remove it for the full sweep.`,
   plan: complexityPoints,
@@ -96,7 +99,7 @@ export const complexityExperiment = {
     {
       type: FitChart,
       name: 'fit',
-      title: 'Median time per call against size, log-log, with each kernel’s best fit',
+      title: 'Median time per call against size, log-log, with each kernel’s best fit by RMS',
       options: {
         xLabel: 'size n (N for matmul, elements for GELU; log scale) →',
         yLabel: '↑ median time per call (ms, log scale)',

@@ -152,6 +152,11 @@ export const SECTIONS = Object.freeze([
         'Welch’s t-test is shown beside it. B is called faster or slower only ' +
         'when the test is significant, the ratio’s interval excludes 1 and the ratio differs from 1 by more than a ' +
         'noise threshold ({{threshold_percent}} by default).',
+      'Why more than p < α? A p-value says only that the two samples’ orders differ, not by how much. With ' +
+        'enough rounds a steady difference of a fraction of a percent becomes significant even between two runs ' +
+        'of the same code: each arm has its own buffers and its own batch size, and either can cost a little. ' +
+        'The interval asks that the ratio be pinned down away from 1, and the threshold that it be larger than ' +
+        'differences of that kind. So the verdict calls a difference only in runs with p < α, never in more runs than p alone.',
     ],
     formula:
       'Cohen’s d = (x̄_B − x̄_A) / s_pooled\n' +
@@ -160,8 +165,9 @@ export const SECTIONS = Object.freeze([
       'ratio = median A / median B   (> 1: B is faster)',
     run:
       'Run it: an A/A comparison, the same kernel against itself, repeated many times. There is no true ' +
-      'difference, so when the test is sound and nothing drifts about 1 run in 20 still has p < 0.05: count ' +
-      'how many of yours do.',
+      'difference, so when the test is sound and nothing drifts about 1 run in 20 still has p < 0.05; core’s ' +
+      'verdict, which also asks for the interval and the threshold, calls a difference in fewer. Count the runs ' +
+      'whose verdict calls one.',
     slots: ['aa'],
   },
   {
@@ -198,12 +204,21 @@ export const SECTIONS = Object.freeze([
       'Real kernels bend these lines. At small sizes fixed costs such as the call and the loop setup flatten the ' +
         'curve; when the working set outgrows a cache level, each operation can get slower and the curve steepens. ' +
         'Fit over the range of sizes you care about, and read the ranking together with the chart.',
+      'O(n) and O(n log n) are the hardest pair to tell apart. Over one decade of sizes, n = 1,000 to 10,000, ' +
+        'log₂ n grows only from 10 to 13.3, so n log n is n times a factor that changes by a third while the time ' +
+        'grows tenfold: its log-log slope over that decade is 1.12 against 1. Fixed costs at the small sizes lower ' +
+        'a measured slope by about as much, cache effects at the large sizes raise it, and the slope’s interval ' +
+        'from a handful of sizes is often wider than 0.12, so it holds both. Over three decades the slopes still ' +
+        'differ by only 0.10, but the interval is about three times narrower. So the lab names a class only when ' +
+        'the RMS ranking and the slope’s interval agree on one; otherwise it says that they disagree, or that the ' +
+        'data are too close to tell.',
     ],
     formula:
       'classes g(n): 1, log₂ n, n, n log₂ n, n², n³       c = Σ tᵢ·g(nᵢ) / Σ g(nᵢ)²\n' +
       'normalized RMS = √( mean (tᵢ − c·g(nᵢ))² ) / mean tᵢ\n' +
       'log-log: ln t = ln a + b·ln n\n' +
-      '  operation counts predict b = 3 for an N×N naive matmul, b = 1 for GELU over n elements',
+      '  operation counts predict b = 3 for an N×N naive matmul, b = 1 for GELU over n elements\n' +
+      '  n log₂ n has slope 1.12 over n = 10³ … 10⁴ and 1.10 over 10³ … 10⁶; n has slope 1',
     run:
       'Run it: sweep the size of several kernels, see the fitted curves on log-log axes and the ranked fits, ' +
       'and compare the slope with the class you expect.',
@@ -224,7 +239,7 @@ export const SECTIONS = Object.freeze([
     ],
     formula: 'change = median_new / median_base − 1\nregression: p < α  and  change > threshold',
     run:
-      'Run it: save a baseline run in the browser (or load a perflab bench --json --samples file), run again, and read ' +
+      'Run it: save a baseline run in the browser (or load a perflab bench --json file), run again, and read ' +
       'the comparison table and its verdicts.',
     slots: ['regression'],
   },

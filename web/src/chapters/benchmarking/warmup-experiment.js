@@ -21,6 +21,38 @@ const PART_COLUMNS = [
   { key: 'summary.mad', label: 'MAD', unit: 'ms', format: 'sig' },
 ];
 
+// How two medians compare, at the precision they are printed: equal when they print alike.
+function levelText(firstMedian, lastMedian) {
+  if (ms(firstMedian) === ms(lastMedian)) return ': equal at the precision shown, so by their medians the first calls are at the steady level.';
+  return `, so by their medians the first calls are ${firstMedian > lastMedian ? 'above' : 'below'} the steady level.`;
+}
+
+const listText = (items) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+const MAX_NAMED = 5;
+
+/**
+ * What a median of the first calls hides: the first calls slower than every one of the last
+ * calls (compared as printed), named one by one, and the two stretches' means and maxima, which
+ * a warmup of one or two calls moves although the median does not.
+ */
+export function firstCallsText(firstCalls, first, last) {
+  const slowest = last.summary.max;
+  const slow = firstCalls
+    .map((time, i) => ({ call: i + 1, time }))
+    .filter((c) => c.time > slowest && ms(c.time) !== ms(slowest));
+  const means = `The mean of the ${first.label} is ${ms(first.summary.mean)} against ${ms(last.summary.mean)} for the ${last.label}; their slowest took ${ms(first.summary.max)}.`;
+  if (slow.length === 0) {
+    return `None of the ${first.label} was slower than the slowest of the ${last.label} (${ms(slowest)}): no warmup stands out in this run. ${means}`;
+  }
+  const named = slow.slice(0, MAX_NAMED);
+  const more = slow.length > named.length ? ` (and ${slow.length - named.length} more)` : '';
+  return (
+    `${named.length === 1 ? 'Call' : 'Calls'} ${listText(named.map((c) => String(c.call)))}${more} took ` +
+    `${listText(named.map((c) => formatSig(c.time)))} ms, slower than every one of the ${last.label} (at most ${ms(slowest)}): ` +
+    `a warmup the median of the ${first.label} hides. ${means}`
+  );
+}
+
 /** The two stretches in sentences and a table; every statistic is core's. */
 export function renderWarmup(a, { h }) {
   const [first, last] = a.parts;
@@ -33,15 +65,15 @@ export function renderWarmup(a, { h }) {
     }),
   ];
   if (last) {
-    const cmp = first.summary.median > last.summary.median ? 'above' : first.summary.median < last.summary.median ? 'below' : 'equal to';
     nodes.push(
       h('p', {
         'data-role': 'parts',
         text:
-          `Median of the ${first.label}: ${ms(first.summary.median)}; of the ${last.label}: ${ms(last.summary.median)}, ` +
-          `so the first calls are ${cmp} the steady level. Where the line in the chart flattens is how many calls ` +
-          'this kernel needs untimed before its samples count.',
+          `Median of the ${first.label}: ${ms(first.summary.median)}; of the ${last.label}: ${ms(last.summary.median)}` +
+          `${levelText(first.summary.median, last.summary.median)} Where the line in the chart flattens is how many ` +
+          'calls this kernel needs untimed before its samples count.',
       }),
+      h('p', { 'data-role': 'first-calls', text: firstCallsText(a.first_calls_ms ?? [], first, last) }),
     );
   }
   if (last && last.summary.median < 20 * a.resolution_ms) {
@@ -97,6 +129,8 @@ export const warmupExperiment = {
     return {
       calls: row.samples_ms.length,
       first_call_ms: row.samples_ms[0],
+      // The first stretch's calls one by one: what its median hides.
+      first_calls_ms: row.samples_ms.slice(0, parts[0].to),
       resolution_ms: info?.resolution_ms ?? row.resolution_ms,
       parts,
       kernel: { op: row.op, variant: row.variant, n: row.n, warning: row.warning },
