@@ -177,7 +177,7 @@ TEST_CASE("the conclusion names a class only when the RMS ranking and the slope 
     REQUIRE(r.fits.front().complexity == ComplexityClass::n_log_n);
     CHECK(r.named_class.empty());
     CHECK(r.conclusion ==
-          "no class named: the best fit by RMS is O(n log n) (normalized RMS 1.4%), but the "
+          "No class named: the best fit by RMS is O(n log n) (normalized RMS 1.4%), but the "
           "log-log slope b = 0.89 (95% interval 0.72 to 1.07) excludes its 1.10 over these sizes "
           "and holds O(n) (1.00).");
   }
@@ -188,7 +188,7 @@ TEST_CASE("the conclusion names a class only when the RMS ranking and the slope 
     REQUIRE(r.fits.front().complexity == ComplexityClass::n_squared);
     CHECK(r.named_class.empty());
     CHECK(r.conclusion ==
-          "too close to tell: the best fit by RMS is O(n^2) (normalized RMS 3.1%), but the "
+          "Too close to tell: the best fit by RMS is O(n^2) (normalized RMS 3.1%), but the "
           "log-log slope b = 1.83 (95% interval -1.30 to 4.96) holds the slopes of O(1) (0.00), "
           "O(log n) (0.25), O(n) (1.00), O(n log n) (1.25), O(n^2) (2.00) and O(n^3) (3.00) over "
           "these sizes; measure more sizes, over a wider range.");
@@ -196,7 +196,7 @@ TEST_CASE("the conclusion names a class only when the RMS ranking and the slope 
   SUBCASE("two sizes: no interval, no class") {
     const ComplexityReport r = fit_complexity({1, 2}, {1, 3});
     CHECK(r.named_class.empty());
-    CHECK(r.conclusion.rfind("no class named: the best fit by RMS is O(n^2) (normalized RMS 8.6%), "
+    CHECK(r.conclusion.rfind("No class named: the best fit by RMS is O(n^2) (normalized RMS 8.6%), "
                              "but with 2 sizes the log-log slope b = 1.58 has no interval",
                              0) == 0);
   }

@@ -69,7 +69,7 @@ void conclude(ComplexityReport& report, std::size_t points) {
   const std::string fit = "the best fit by RMS is " + best.name + " (normalized RMS " +
                           detail::format_fixed(100.0 * best.normalized_rms, 1) + "%)";
   if (points < 3) {
-    report.conclusion = "no class named: " + fit + ", but with 2 sizes the log-log slope b = " +
+    report.conclusion = "No class named: " + fit + ", but with 2 sizes the log-log slope b = " +
                         slope_text(law.exponent) +
                         " has no interval to check it against; measure at least 5 sizes.";
     return;
@@ -94,14 +94,14 @@ void conclude(ComplexityReport& report, std::size_t points) {
                                      ? "its " + slope_text(best.expected_exponent)
                                      : "it (its curve is not positive at every size)";
     report.conclusion =
-        "no class named: " + fit + ", but " + slope + " excludes " + expected +
+        "No class named: " + fit + ", but " + slope + " excludes " + expected +
         " over these sizes and " +
         (consistent.empty() ? "holds no class's slope: the fit and the slope disagree."
                             : "holds " + classes_text(consistent) + ".");
     return;
   }
   if (consistent.size() > 1) {
-    report.conclusion = "too close to tell: " + fit + ", but " + slope + " holds the slopes of " +
+    report.conclusion = "Too close to tell: " + fit + ", but " + slope + " holds the slopes of " +
                         classes_text(consistent) +
                         " over these sizes; measure more sizes, over a wider range.";
     return;

@@ -45,7 +45,7 @@ struct ComplexityReport {
   // decimals the conclusion prints). Otherwise the fit and the slope disagree, or the data
   // cannot tell the classes apart, and the conclusion says which.
   std::string named_class;
-  // The verdict in a sentence with its numbers, e.g. "no class named: the best fit by RMS is
+  // The verdict in a sentence with its numbers, e.g. "No class named: the best fit by RMS is
   // O(n log n) (normalized RMS 3.2%), but the log-log slope b = 0.93 (95% interval 0.80 to
   // 1.05) excludes its 1.10 over these sizes and holds O(n)'s 1.00."
   std::string conclusion;
