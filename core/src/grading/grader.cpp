@@ -489,10 +489,9 @@ json grade_code(const Exercise& e, const VariantData& v, const json& answer) {
     score = e.timed_points * static_cast<double>(timed_passed) / static_cast<double>(timed) +
             (e.points - e.timed_points) * static_cast<double>(passed - timed_passed) /
                 static_cast<double>(others);
-    if (!all) {
-      feedback += " " + format_number(score, kRoundTripDigits) + " of " +
-                  std::to_string(e.points) + " points: the timed test is worth " +
-                  std::to_string(e.timed_points) + ".";
+    if (timed_passed < timed) {
+      feedback += " The timed test, worth " + std::to_string(e.timed_points) + " of the " +
+                  std::to_string(e.points) + " points, did not pass.";
     }
   }
   return result(all, score, e, std::move(feedback), std::move(tests));

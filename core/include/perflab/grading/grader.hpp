@@ -128,8 +128,8 @@ nlohmann::json exercise_variant(std::string_view id, std::uint32_t seed);
 // Returns {correct, score, max_score, feedback, tests[{name, passed, message}]}; tests is
 // empty for numeric and choice. Code: score = points × passed / tests (with timed_points,
 // timed_points × timed passed / timed tests + the rest × others passed / other tests),
-// correct only when all pass; messages read "odd length: expected 3, got 4", "odd length: threw TypeError:
-// ...", "odd length: did not finish within 2000 ms".
+// correct only when all pass; messages read "odd length: expected 3, got 4", "odd length:
+// threw TypeError: ...", "odd length: did not finish within 2000 ms".
 // Multi-part numeric adds parts[{label, correct, score, max_score, feedback}], one per
 // part: score = points × (Σ weights of the right parts) / (Σ weights), correct only when
 // every part is right; feedback reads "2 of 3 parts correct."
