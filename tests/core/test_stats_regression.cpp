@@ -2,6 +2,7 @@
 // per benchmark, on samples whose answer is plain (the same values, or every new value 1.5x).
 #include <doctest/doctest.h>
 
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -55,7 +56,7 @@ TEST_CASE("bench_run_from_json names what is wrong and how to make a bench run")
   CHECK_THROWS_WITH_AS(bench_run_from_json(micro, "new.json"),
                        "new.json: rows[0].samples_us holds per-call times in microseconds; perflab "
                        "compare compares samples in one unit, milliseconds (samples_ms): convert "
-                       "them, or make the file with `perflab bench --json --samples`",
+                       "them, or make the file with `perflab bench --json`",
                        ValueError);
   json missing = json::array({row("matmul", "packed", 64, {1})});
   missing[0].erase("variant");
@@ -89,6 +90,24 @@ TEST_CASE("compare_runs: a benchmark 1.5x slower is a regression, an unchanged o
   CHECK(r["only_in_base"] == json::array({"add  n=8"}));
   CHECK(r["only_in_new"] == json::array({"mul  n=8"}));
   CHECK(r["regression"] == true);
+
+  // The sentence names the runs by their labels (their names when unlabelled) and prints the
+  // interval of the factor it states; change_interval is the change's own, in its direction.
+  const json& slow = r["rows"][0];
+  CHECK(slow["verdict_word"] == "slower");
+  CHECK(r["rows"][1]["verdict_word"] == "no clear difference");
+  const double low = slow["ratio_interval"][0], high = slow["ratio_interval"][1];
+  CHECK(slow["change_interval"][0].get<double>() == doctest::Approx(1 / high - 1));
+  CHECK(slow["change_interval"][1].get<double>() == doctest::Approx(1 / low - 1));
+  CHECK(slow["change_interval"][0].get<double>() <= 0.5);
+  CHECK(slow["change_interval"][1].get<double>() >= 0.5);
+  CHECK(slow["sentence"].get<std::string>().rfind("this run is 1.50x slower than baseline (95% CI 1.", 0) == 0);
+  BenchRun labelled_base = base, labelled_next = next;
+  labelled_base.label = "the baseline";
+  const json labelled = compare_runs(labelled_base, labelled_next);
+  CHECK(labelled["base"] == "baseline");
+  CHECK(labelled["rows"][0]["sentence"].get<std::string>().rfind(
+            "this run is 1.50x slower than the baseline (95% CI 1.", 0) == 0);
 
   const json same = compare_runs(base, base);
   CHECK(same["regression"] == false);
