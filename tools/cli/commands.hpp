@@ -12,7 +12,7 @@ namespace perflab::cli {
 
 // `perflab roofline [--json] [--quick]`; args are those after the subcommand.
 int roofline_command(const std::vector<std::string>& args);
-// `perflab bench [--json] [--quick] [--samples]`.
+// `perflab bench [--json] [--quick]` (JSON rows keep their samples; --samples is accepted).
 int bench_command(const std::vector<std::string>& args);
 // `perflab compare BASE.json NEW.json [--threshold PCT] [--alpha A] [--json]`: 1 when a
 // benchmark regressed.

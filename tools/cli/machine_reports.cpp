@@ -19,7 +19,9 @@ namespace {
 struct Flags {
   bool json = false;
   bool quick = false;
-  bool samples = false;  // bench only: raw per-call samples in each JSON row
+  // bench: raw per-call samples in each JSON row, always (what `perflab compare` reads);
+  // --samples is still accepted, from when they were optional.
+  bool samples = true;
 };
 
 // --json and --quick (and --samples for bench); anything else is a usage error naming it.
