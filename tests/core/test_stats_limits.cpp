@@ -209,8 +209,20 @@ TEST_CASE("an A/B is bounded by kMaxAbTotalMs and its sizes, before any call whe
     CHECK(r.a_first.size() == 28);
     CHECK(clock.raw_ms() <= kMaxAbTotalMs);
     CHECK(r.comparison.warning.find(
-              "the A/B stopped after 28 of 40 rounds at its limit of 6000 ms (a round of A and B "
-              "takes about 200 ms): a smaller size runs them all") != std::string::npos);
+              "the A/B ran 28 of its 40 rounds, the most that fit its limit of 6000 ms (a round "
+              "of A and B took about 200 ms at calibration): a smaller size runs them all") !=
+          std::string::npos);
+  }
+  SUBCASE("short calls batched into long samples: the advice is fewer rounds, not a smaller size") {
+    FakeClock clock(0.0, kReadCostMs);
+    AbOptions o;
+    o.rounds = 3000;  // 3,000 × 2 × 1 ms: accepted up front, but batches overshoot 1 ms
+    o.warmup = 0;
+    o.compare.bootstrap_resamples = 100;
+    const AbResult r = run_ab([&] { clock.advance(0.3); }, [&] { clock.advance(0.3); }, o, clock);
+    CHECK(r.a_ms.size() < 3000);
+    CHECK(r.comparison.warning.find("fewer rounds, or a shorter min_sample_ms, run them all") !=
+          std::string::npos);
   }
   SUBCASE("rounds that slow down after calibration stop at the limit, in both modes") {
     for (const AbMode mode : {AbMode::interleaved, AbMode::sequential}) {
@@ -230,9 +242,9 @@ TEST_CASE("an A/B is bounded by kMaxAbTotalMs and its sizes, before any call whe
       CHECK(r.a_ms.size() == r.b_ms.size());
       CHECK(r.a_ms.size() < 30);
       CHECK(clock.raw_ms() < kMaxAbTotalMs + 1000);  // at most one sample of each arm past it
-      CHECK(r.comparison.warning.find("the A/B stopped after " + std::to_string(r.a_ms.size()) +
-                                      " of 30 rounds at its limit of 6000 ms") !=
-            std::string::npos);
+      CHECK(r.comparison.warning.find("the A/B ran " + std::to_string(r.a_ms.size()) +
+                                      " of its 30 rounds, the most that fit its limit of 6000 "
+                                      "ms") != std::string::npos);
     }
   }
 }

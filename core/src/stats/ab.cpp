@@ -202,10 +202,10 @@ AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
   if (rounds < static_cast<std::size_t>(options.rounds)) {
     // One call a sample: the calls themselves are long. Otherwise the samples' length is.
     const bool long_calls = plan_a.inner_iterations == 1 || plan_b.inner_iterations == 1;
-    warnings.push_back("the A/B stopped after " + std::to_string(rounds) + " of " +
-                       std::to_string(options.rounds) + " rounds at its limit of " +
-                       detail::format_g(kMaxAbTotalMs) + " ms (a round of A and B takes about " +
-                       detail::format_g(round_ms, 3) + " ms): " +
+    warnings.push_back("the A/B ran " + std::to_string(rounds) + " of its " +
+                       std::to_string(options.rounds) + " rounds, the most that fit its limit of " +
+                       detail::format_g(kMaxAbTotalMs) + " ms (a round of A and B took about " +
+                       detail::format_g(round_ms, 3) + " ms at calibration): " +
                        (long_calls ? "a smaller size runs them all"
                                    : "fewer rounds, or a shorter min_sample_ms, run them all"));
   }
