@@ -85,11 +85,16 @@ describe('A/B, quick', () => {
     const verdictCol = head.indexOf('verdict');
     // Each card shows core's sentence for its mode, and the same verdict as its table row.
     const cards = await page.$$eval(`${ab.role('analysis')} .compare-card`, (els) =>
-      els.map((el) => ({ mode: el.dataset.mode, verdict: el.dataset.verdict, sentence: el.querySelector('.verdict').textContent, text: el.textContent })),
+      els.map((el) => ({ mode: el.dataset.mode, verdict: el.dataset.verdictWord, sentence: el.querySelector('.verdict').textContent, text: el.textContent })),
     );
     assert.deepEqual(cards.map((c) => c.mode), ['interleaved', 'sequential']);
     for (const [i, c] of cards.entries()) {
+      // The table shows core's word for the verdict, never its identifier (no_difference).
       assert.equal(c.verdict, rows[i][verdictCol]);
+      assert.doesNotMatch(rows[i][verdictCol], /_/);
+      // Each arm's drift is core's sentence: what the rule found, with the rule, at these rounds.
+      assert.match(c.text, /drift of A across rounds(detected|not detected): Spearman ρ -?[\d.]+ against the round \(p [<=] [\d.e-]+\)/);
+      assert.match(c.text, /the rule needs both p below 0\.01 \(at 8 rounds, \|ρ\| of at least 0\.881\)|the rule: p below 0\.01/);
       assert.ok(c.sentence.length > 10, c.sentence);
       assert.match(c.text, /A = unfused, B = fused-simd/);
       assert.match(c.text, /ratio of medians A\/B \(> 1: B faster\)[\d.]+×, 95% CI [\d.]+–[\d.]+×/);
@@ -377,6 +382,22 @@ describe('regression, quick', () => {
     const { page } = lab;
     const before = await baselineText(page);
     await loadFile(page, 'notes.json', 'this is not json');
+    const head = await page.$$eval(`${re.role('compare-table')} thead th`, (ths) => ths.map((th) => th.textContent));
+    assert.deepEqual(head.slice(3, 7), ['change', '95% CI of the change', 'p', 'verdict']);
+    for (const r of compare) {
+      // Core's words, never its identifiers (no_difference).
+      assert.match(r[6], /^(faster|slower|no clear difference|too few samples)$/);
+      // The sentence names the two runs, and its factor's interval is the column's beside the
+      // change, read as a factor: slower by 1 + change, faster by 1 / (1 + change).
+      assert.match(r[7], /this run|the baseline/);
+      const said = /this run is ([\d.]+)x (slower|faster) than the baseline.*95% CI ([\d.]+)-([\d.]+)x/.exec(r[7]);
+      const [lo, hi] = r[4].split(' to ').map((t) => Number(t.replace('%', '')) / 100);
+      if (!said) continue;
+      const [low, high] = said[2] === 'slower' ? [1 + lo, 1 + hi] : [1 / (1 + hi), 1 / (1 + lo)];
+      // Both printed rounded (two decimals, three digits): equal within that.
+      const near = (printed, value) => Math.abs(printed - value) <= 0.006 + 0.02 * Math.abs(value);
+      assert.ok(near(Number(said[3]), low) && near(Number(said[4]), high), `${r[7]} against ${r[4]}`);
+    }
     await page.waitForFunction((sel) => !document.querySelector(sel).hidden, re.role('baseline-error'));
     assert.match(await page.textContent(re.role('baseline-error')), /^notes\.json was not loaded: notes\.json is not JSON/);
     await loadFile(page, 'other.json', JSON.stringify({ tool: 'perflab', kind: 'bench', rows: [{ op: 'matmul', variant: 'naive', n: 32 }] }));
@@ -398,13 +419,13 @@ describe('regression, quick', () => {
     assert.equal(
       await page.textContent(re.role('baseline-error')),
       'huge.json was not loaded: huge.json is 16.0 MiB (16,777,217 bytes); the lab reads JSON files of at most 16.0 MiB ' +
-        '(16,777,216 bytes). Load the file that perflab bench --json --samples wrote.',
+        '(16,777,216 bytes). Load the file that perflab bench --json wrote.',
     );
     assert.equal(await baselineText(page), before);
     assert.equal(await page.evaluate(() => localStorage.getItem('perflab.benchmarking.regression-baseline.v1')), stored);
   });
 
-  test('a perflab bench --json --samples file becomes the baseline', async () => {
+  test('a perflab bench --json file becomes the baseline', async () => {
     const { page } = lab;
     const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('perflab.benchmarking.regression-baseline.v1')).data);
     const doc = { tool: 'perflab', kind: 'bench', version: 'x', quick: true, simd_backend: 'sse2', rows: saved };

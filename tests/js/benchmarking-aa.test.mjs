@@ -49,7 +49,7 @@ const measured = (point, { p = 0.5, verdict = 'no_difference', warning = '', dri
     min_samples: 5,
     bootstrap_resamples: 10000,
     seed: point.options.seed,
-    verdict: { name: verdict, sentence: verdict === 'no_difference' ? 'no difference' : `B is ${verdict}` },
+    verdict: { name: verdict, word: verdict === 'no_difference' ? 'no clear difference' : verdict, sentence: verdict === 'no_difference' ? 'no difference' : `B is ${verdict}` },
     warning,
   },
 });
@@ -130,7 +130,7 @@ test('aa: a row prints core’s numbers; the CSV has the repeat and both samples
     'ratio A/B': '1.01×',
     'ratio CI': '0.900–1.10×',
     'Mann-Whitney p': '0.500',
-    verdict: 'no_difference',
+    verdict: 'no clear difference',
     'drift in': 'B',
   });
   const lines = toCsv([row], aa.AA_CSV_COLUMNS).trimEnd().split('\r\n');

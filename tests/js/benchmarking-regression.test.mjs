@@ -45,9 +45,9 @@ const COMPARISON = {
   only_in_base: ['matmul simd n=512'],
   only_in_new: [],
   rows: [
-    { benchmark: 'matmul naive n=32', base_median_ms: 1, new_median_ms: 1.5, change: 0.5, p_value: 0.008, ratio_interval: [0.6, 0.7], verdict: 'slower', sentence: 'B is 1.50x slower than A' },
-    { benchmark: 'gelu fused n=65536', base_median_ms: 2, new_median_ms: 1, change: -0.5, p_value: 0.00001, ratio_interval: [1.8, 2.2], verdict: 'faster', sentence: 'B is 2.00x faster than A' },
-    { benchmark: 'gelu fused-simd n=65536', base_median_ms: 2, new_median_ms: 2, change: 0, p_value: 0.9, ratio_interval: [0.9, 1.1], verdict: 'no_difference', sentence: 'no significant difference' },
+    { benchmark: 'matmul naive n=32', base_median_ms: 1, new_median_ms: 1.5, change: 0.5, change_interval: [0.43, 0.67], p_value: 0.008, ratio_interval: [0.6, 0.7], verdict: 'slower', verdict_word: 'slower', sentence: 'this run is 1.50x slower than the baseline (95% CI 1.43-1.67x, p = 0.008)' },
+    { benchmark: 'gelu fused n=65536', base_median_ms: 2, new_median_ms: 1, change: -0.5, change_interval: [-0.55, -0.45], p_value: 0.00001, ratio_interval: [1.8, 2.2], verdict: 'faster', verdict_word: 'faster', sentence: 'this run is 2.00x faster than the baseline' },
+    { benchmark: 'gelu fused-simd n=65536', base_median_ms: 2, new_median_ms: 2, change: 0, change_interval: [-0.09, 0.11], p_value: 0.9, ratio_interval: [0.9, 1.1], verdict: 'no_difference', verdict_word: 'no clear difference', sentence: 'no significant difference' },
   ],
 };
 
@@ -102,7 +102,7 @@ test('regression: the baseline is kept in storage, read back, cleared, and a mal
 });
 
 test('regression: a loaded file must be JSON; its label says what it is', () => {
-  assert.throws(() => reg.parseBaselineFile('base.json', 'rows: 1'), /^Error: base\.json is not JSON \(.*\); make one with perflab bench --json --samples/);
+  assert.throws(() => reg.parseBaselineFile('base.json', 'rows: 1'), /^Error: base\.json is not JSON \(.*\); make one with perflab bench --json/);
   const doc = reg.parseBaselineFile('base.json', JSON.stringify({ tool: 'perflab', kind: 'bench', simd_backend: 'sse2', rows: [{}, {}] }));
   assert.equal(reg.fileBaseline('base.json', doc, 5).label, 'base.json (perflab bench --json, 2 benchmarks, sse2)');
   assert.equal(reg.fileBaseline('rows.json', [{}], 5).label, 'rows.json (perflab bench --json, 1 benchmarks)');
@@ -130,17 +130,26 @@ test('regression: rows, compare rows and the change chart print core’s numbers
     'calls per sample': '10',
     'timer warning': '',
   });
-  assert.deepEqual(Object.fromEntries(reg.COMPARE_COLUMNS.map((c) => [headerText(c), cellText(c, COMPARISON.rows[0])])), {
+  // The interval beside the change is the change's own (core's change_interval, not the
+  // ratio base/new's), and the verdict is core's word, never its identifier.
+  const columns = reg.compareColumns(COMPARISON.alpha);
+  assert.deepEqual(Object.fromEntries(columns.map((c) => [headerText(c), cellText(c, COMPARISON.rows[0])])), {
     benchmark: 'matmul naive n=32',
     'baseline median (ms)': '1.00',
     'this run’s median (ms)': '1.50',
     change: '+50.0%',
+    '95% CI of the change': '+43.0% to +67.0%',
     p: '0.00800',
-    'ratio CI (base/new)': '0.600–0.700×',
     verdict: 'slower',
-    'what core concludes': 'B is 1.50x slower than A',
+    'what core concludes': 'this run is 1.50x slower than the baseline (95% CI 1.43-1.67x, p = 0.008)',
   });
-  assert.deepEqual(reg.changeRows(COMPARISON)[1], { size: 'n=65536', kernel: 'gelu fused', change_percent: -50, verdict: 'faster' });
+  assert.deepEqual(
+    COMPARISON.rows.map((r) => cellText(columns.find((c) => headerText(c) === 'verdict'), r)),
+    ['slower', 'faster', 'no clear difference'],
+  );
+  assert.equal(cellText(columns[4], COMPARISON.rows[1]), '-55.0% to -45.0%');
+  assert.equal(headerText(reg.compareColumns(0.01)[4]), '99% CI of the change');
+  assert.deepEqual(reg.changeRows(COMPARISON)[2], { size: 'n=65536', kernel: 'gelu fused-simd', change_percent: 0, verdict: 'no clear difference' });
   assert.deepEqual(reg.changeRows({ rows: [{ ...COMPARISON.rows[0], benchmark: 'odd name' }] })[0].kernel, 'odd name');
   assert.deepEqual(reg.changeRows(null), []);
   const lines = toCsv(rowsOf(reg.regressionPoints({}, { info: PLAN })), reg.REGRESSION_CSV_COLUMNS).trimEnd().split('\r\n');

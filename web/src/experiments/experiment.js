@@ -21,6 +21,7 @@ import { toCsv } from './csv.js';
 import {
   MEASURE_LONGER_ID,
   controlDefaults,
+  doneText,
   experimentControls,
   hasLateOptions,
   isQuick,
@@ -362,9 +363,9 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
       progress.value = 1;
       showMeasureHint(rows, values);
       const seconds = ((performance.now() - current.startedAt) / 1000).toFixed(1);
-      const build = result.build ? ` (${result.build} build)` : '';
-      // The points measured (an assembled run shows fewer rows than it measured points).
-      status.textContent = `Done: ${formatCount(result.rows.length, 'point')} in ${seconds} s${build}.`;
+      // What was measured: the timed calls, or the points (an assembled run shows fewer rows
+      // than it measured points, so the measured rows are counted).
+      status.textContent = doneText(result.rows, { seconds, build: result.build });
       // A sweep that found its limit (sweep.js `ended`) is a result, with the reason beside it.
       if (result.ended) {
         showNote(

@@ -134,7 +134,7 @@ export const AA_COLUMNS = Object.freeze([
   { label: 'ratio A/B', format: (r) => formatRatio(r.comparison.ratio) },
   { label: 'ratio CI', format: (r) => formatInterval(r.comparison.ratio_interval) },
   { label: 'Mann-Whitney p', format: (r) => formatP(r.comparison.mann_whitney.p_value) },
-  { key: 'comparison.verdict.name', label: 'verdict', format: 'text' },
+  { key: 'comparison.verdict.word', label: 'verdict', format: 'text' },  // core's word, not its identifier
   { label: 'drift in', format: driftedArms, align: 'left' },
 ]);
 

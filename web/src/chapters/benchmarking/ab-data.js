@@ -7,7 +7,6 @@
 // verdict, warning and statistics, unchanged).
 // No DOM and no statistic: core measures, orders the rounds and compares.
 
-import { formatSig } from '../../ui/format.js';
 import {
   formatD,
   formatInterval,
@@ -243,23 +242,23 @@ export function armDomain(values) {
   return [armLabel('A', a), armLabel('B', parseKernel(values['variant-b']).variant)];
 }
 
-/** Which arms core found drifting across the rounds: "B", "A and B", or "none". */
+/**
+ * Which arms core found drifting across the rounds: "B", "A and B", "none", or "too few rounds
+ * to tell" when core's rule could not have fired at this many rounds.
+ */
 export function driftedArms(row) {
   const arms = [row.drift_a?.detected && 'A', row.drift_b?.detected && 'B'].filter(Boolean);
-  return arms.length ? arms.join(' and ') : 'none';
+  if (arms.length) return arms.join(' and ');
+  const d = row.drift_a;
+  return d && d.rounds < d.min_rounds ? 'too few rounds to tell' : 'none';
 }
 
 /**
- * One arm's drift as core judged it, with the rule core judged it by (its alpha and change
- * threshold), so that "not detected" beside a p of 0.02 and a change of -13% reads as the
- * rule's answer: "not detected (the rule: p below 0.01 and a change beyond ±2%): Spearman ρ
- * -0.439 (p 0.0152), last third against first -12.7%".
+ * One arm's drift as core judged it: core's sentence, which names the rule beside what it
+ * found, or says "too few rounds to detect drift" when the rule could not have fired at this
+ * many rounds (core computes from which round count it can).
  */
-export function driftText(d) {
-  const change = `${d.change >= 0 ? '+' : ''}${(d.change * 100).toFixed(1)}%`;
-  const rule = `the rule: p below ${d.alpha} and a change beyond ±${Number((d.threshold * 100).toFixed(2))}%`;
-  return `${d.detected ? 'detected' : 'not detected'} (${rule}): Spearman ρ ${formatSig(d.rho)} (p ${formatP(d.p_value)}), last third against first ${change}`;
-}
+export const driftText = (d) => d.sentence;
 
 /** Integer ticks for a round axis of `rounds` rounds: every round up to 10, else 1 and every 5th. */
 export function roundTicks(rounds) {
@@ -278,7 +277,7 @@ export const AB_COLUMNS = Object.freeze([
   { label: 'Welch p', format: (r) => formatP(r.comparison.welch.p_value) },
   { label: 'Cohen’s d', format: (r) => formatD(r.comparison.cohens_d) },
   { key: 'comparison.cliffs_delta', label: 'Cliff’s δ', format: 'sig' },
-  { key: 'comparison.verdict.name', label: 'verdict', format: 'text' },
+  { key: 'comparison.verdict.word', label: 'verdict', format: 'text' },
   { label: 'drift in', format: driftedArms, align: 'left' },
 ]);
 

@@ -53,7 +53,7 @@ function modeCard(h, m) {
   const mw = c.mann_whitney;
   return h(
     'div',
-    { class: 'compare-card', 'data-mode': m.mode, 'data-verdict': c.verdict.name },
+    { class: 'compare-card', 'data-mode': m.mode, 'data-verdict': c.verdict.name, 'data-verdict-word': c.verdict.word },
     h('h4', { text: `${capital(m.mode)}: A = ${armText(m.variant_a, m.build_a)}, B = ${armText(m.variant_b, m.build_b)}` }),
     h('p', { class: 'verdict', 'data-role': 'verdict', text: c.verdict.sentence }),
     c.warning ? h('p', { class: 'warning', 'data-role': 'warning', text: `Warning: ${c.warning}` }) : null,
@@ -178,7 +178,9 @@ export const abExperiment = {
   columns: AB_COLUMNS,
   tableCaption:
     'One row per mode, every number core’s. The ratio is median A / median B with its bootstrap interval; ' +
-    'drift compares the median of the last third of rounds with the first third.',
+    'drift compares the median of the last third of rounds with the first third, and is called only when ' +
+    'Spearman’s rank correlation with the round is also significant: with few rounds only a nearly perfect ' +
+    'order is (core says how strong it must be, and when there are too few rounds for any order to count).',
   csv: { filename: 'perflab-benchmarking-ab.csv', columns: AB_EXPERIMENT_CSV_COLUMNS },
   charts: MODES.map(roundChart),
 };

@@ -1,6 +1,6 @@
 // The pure half of the regression experiment (benchmarking-regression): the kernels
 // `perflab bench` times (core's benchPlan) sampled by core's sampleKernel, a baseline kept in
-// localStorage (a run of this browser, or a `perflab bench --json --samples` file), and core's
+// localStorage (a run of this browser, or a `perflab bench --json` file), and core's
 // compareRuns of the baseline against this run. The plan, the baseline store, the run handed
 // to core, the chart rows, the table and CSV columns, the compare table's columns and the
 // sentence that counts core's verdicts.
@@ -60,7 +60,7 @@ export function changeRows(comparison) {
       size: m ? `n=${m[3]}` : r.benchmark,
       kernel: m ? `${m[1]} ${m[2]}` : r.benchmark,
       change_percent: 100 * r.change,
-      verdict: r.verdict,
+      verdict: r.verdict_word,
     };
   });
 }
@@ -85,20 +85,33 @@ export const REGRESSION_CSV_COLUMNS = Object.freeze([
   { name: 'samples_ms', value: (r) => r.samples_ms.join(' ') },
 ]);
 
-/** The compare table (core's compareRuns rows), for ui/table.js. */
-export const COMPARE_COLUMNS = Object.freeze([
-  { key: 'benchmark', label: 'benchmark', format: 'text' },
-  { key: 'base_median_ms', label: 'baseline median', unit: 'ms', format: 'sig' },
-  { key: 'new_median_ms', label: 'this run’s median', unit: 'ms', format: 'sig' },
-  { label: 'change', format: (r) => `${r.change >= 0 ? '+' : ''}${formatSig(100 * r.change)}%` },
-  { label: 'p', format: (r) => formatP(r.p_value) },
-  {
-    label: 'ratio CI (base/new)',
-    format: (r) => (Array.isArray(r.ratio_interval) ? `${formatSig(r.ratio_interval[0])}–${formatSig(r.ratio_interval[1])}×` : '—'),
-  },
-  { key: 'verdict', label: 'verdict', format: 'text' },
-  { key: 'sentence', label: 'what core concludes', format: 'text' },
-]);
+/** A change (new / base − 1) as a signed percentage: "+105%", "−3.2%"; "—" when unbounded. */
+export function formatChange(change) {
+  if (!Number.isFinite(change)) return '—';
+  return `${change >= 0 ? '+' : ''}${formatSig(100 * change)}%`;
+}
+
+/**
+ * The compare table (core's compareRuns rows at core's alpha), for ui/table.js. The interval
+ * beside the change is the change's own (core's change_interval, in the same percent), and the
+ * verdict is core's word for it; the verdict identifiers stay in compareRuns' JSON.
+ */
+export function compareColumns(alpha) {
+  const level = Number(formatSig(100 * (1 - alpha)));
+  return Object.freeze([
+    { key: 'benchmark', label: 'benchmark', format: 'text' },
+    { key: 'base_median_ms', label: 'baseline median', unit: 'ms', format: 'sig' },
+    { key: 'new_median_ms', label: 'this run’s median', unit: 'ms', format: 'sig' },
+    { label: 'change', format: (r) => formatChange(r.change) },
+    {
+      label: `${level}% CI of the change`,
+      format: (r) => (Array.isArray(r.change_interval) ? `${formatChange(r.change_interval[0])} to ${formatChange(r.change_interval[1])}` : '—'),
+    },
+    { label: 'p', format: (r) => formatP(r.p_value) },
+    { key: 'verdict_word', label: 'verdict', format: 'text' },
+    { key: 'sentence', label: 'what core concludes', format: 'text' },
+  ]);
+}
 
 /**
  * The sentence above the compare table, counting core's verdicts: how many benchmarks were
@@ -155,11 +168,11 @@ export function parseBaselineFile(name, text) {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new Error(`${name} is not JSON (${err.message}); make one with perflab bench --json --samples > base.json`);
+    throw new Error(`${name} is not JSON (${err.message}); make one with perflab bench --json > base.json`);
   }
 }
 
-/** A baseline of a loaded `perflab bench --json --samples` file. */
+/** A baseline of a loaded `perflab bench --json` file. */
 export function fileBaseline(name, doc, now) {
   const rows = Array.isArray(doc) ? doc.length : (doc?.rows?.length ?? 0);
   const where = doc?.simd_backend ? `, ${doc.simd_backend}` : '';

@@ -1,7 +1,7 @@
 // The regression experiment (benchmarking-regression): the kernels `perflab bench` times
 // (core's benchPlan), each sampled by core's sampleKernel, compared by core's compareRuns with
-// a baseline kept in this browser: a run saved here, or a loaded `perflab bench --json
-// --samples` file. A panel above the controls saves, loads and forgets the baseline; the
+// a baseline kept in this browser: a run saved here, or a loaded `perflab bench --json`
+// file. A panel above the controls saves, loads and forgets the baseline; the
 // analysis box shows core's compare table with its verdicts and sentences.
 // `regressionSpec(state)` is the spec (state: `regressionState`, shared with regression-mount.js,
 // which hands it each complete run). Not for: timing, comparing or judging (core).
@@ -11,13 +11,13 @@ import { oversizeFileProblem } from '../../lab/json-text-limit.js';
 import { formatSig } from '../../ui/format.js';
 import { createTable } from '../../ui/table.js';
 import {
-  COMPARE_COLUMNS,
   REGRESSION_COLUMNS,
   REGRESSION_CSV_COLUMNS,
   THRESHOLD_CONTROL,
   baselineStore,
   browserBaseline,
   changeRows,
+  compareColumns,
   fileBaseline,
   parseBaselineFile,
   regressionPoints,
@@ -80,7 +80,7 @@ function baselinePanel(h, state, lab) {
     const b = state.store.get();
     status.textContent = b
       ? `Baseline: ${b.label}, kept ${keptAt(b.saved_at_ms, state.now())}. Run to compare this browser against it.`
-      : 'No baseline yet: run, save the run as the baseline, then run again; or load a perflab bench --json --samples file.';
+      : 'No baseline yet: run, save the run as the baseline, then run again; or load a perflab bench --json file.';
     save.disabled = !state.lastRun;
     forget.disabled = !b;
   };
@@ -108,7 +108,7 @@ function baselinePanel(h, state, lab) {
     try {
       // Refused by its size before it is read (core's limit); the previous baseline stays.
       const { max_bytes } = await lab.jsonTextLimits({ where: `${REGRESSION_ID}-baseline-file` });
-      const tooLarge = oversizeFileProblem(chosen, 'Load the file that perflab bench --json --samples wrote.', max_bytes);
+      const tooLarge = oversizeFileProblem(chosen, 'Load the file that perflab bench --json wrote.', max_bytes);
       if (tooLarge) {
         say(`${chosen.name} was not loaded: ${tooLarge}`, true);
         file.value = '';
@@ -138,7 +138,7 @@ function baselinePanel(h, state, lab) {
       { class: 'field' },
       save,
       forget,
-      h('label', { for: fileId, text: 'Load a perflab bench --json --samples file ' }),
+      h('label', { for: fileId, text: 'Load a perflab bench --json file ' }),
       file,
       problem,
       note,
@@ -151,7 +151,7 @@ function renderComparison(analysis, { h }) {
     return h(
       'p',
       { 'data-role': 'no-baseline' },
-      'No baseline to compare with: save this run as the baseline (above), or load a perflab bench --json --samples file, then Run again.',
+      'No baseline to compare with: save this run as the baseline (above), or load a perflab bench --json file, then Run again.',
     );
   }
   const c = analysis.comparison;
@@ -159,7 +159,7 @@ function renderComparison(analysis, { h }) {
     ['only in the baseline', c.only_in_base],
     ['only in this run', c.only_in_new],
   ].filter(([, names]) => names?.length);
-  const table = createTable(COMPARE_COLUMNS, {
+  const table = createTable(compareColumns(c.alpha), {
     rows: c.rows,
     role: 'compare-table',
     caption: `Baseline: ${analysis.baseline.label}. Every number and sentence core’s (compareRuns, the code perflab compare runs).`,
@@ -186,7 +186,7 @@ export function regressionSpec(state) {
         'GELU variant), each sampled with the same timer. Save a run as the baseline, change something (another ' +
         'build, another tab busy, another day) and run again: core compares each benchmark with its baseline ' +
         'samples (Mann-Whitney test, ratio interval, noise threshold) exactly as <code>perflab compare</code> does.',
-      'A file from <code>perflab bench --json --samples</code> works as the baseline too: then the table compares ' +
+      'A file from <code>perflab bench --json</code> works as the baseline too: then the table compares ' +
         'the native command line with this browser.',
     ],
     quickNote: 'Quick mode (?quick=1): core’s quick bench plan (small sizes, few samples), so verdicts are rough.',
