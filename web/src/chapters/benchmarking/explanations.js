@@ -166,8 +166,8 @@ export const SECTIONS = Object.freeze([
     run:
       'Run it: an A/A comparison, the same kernel against itself, repeated many times. There is no true ' +
       'difference, so when the test is sound and nothing drifts about 1 run in 20 still has p < 0.05; core’s ' +
-      'verdict, which also asks for the interval and the threshold, calls a difference in fewer. Count the runs ' +
-      'whose verdict calls one.',
+      'verdict, which also asks for the interval and the threshold, calls a difference in no more, usually fewer. ' +
+      'Count the runs whose verdict calls one.',
     slots: ['aa'],
   },
   {
