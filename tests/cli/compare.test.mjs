@@ -66,6 +66,9 @@ test('a benchmark 10% slower: exit 1, named slower, with its change and p-value'
   const text = perflab('compare', base, slower);
   assert.equal(text.status, 1);
   assert.match(text.stdout, /^matmul packed n=64 .* \+10\.0% +<0\.001 +slower$/m);
+  // The table reads core's words; the identifiers stay in --json.
+  assert.match(text.stdout, /^gelu fused-simd n=65536 .* no clear difference$/m);
+  assert.doesNotMatch(text.stdout, /no_difference/);
   assert.match(text.stdout, /regression: at least one benchmark is significantly slower/);
 });
 

@@ -1,5 +1,5 @@
-// `perflab compare BASE.json NEW.json`: a regression check of two `perflab bench --json
-// --samples` runs, compared by core's compare_runs (stats/regression.hpp: A = base, B = new;
+// `perflab compare BASE.json NEW.json`: a regression check of two `perflab bench --json`
+// runs, compared by core's compare_runs (stats/regression.hpp: A = base, B = new;
 // a benchmark is a regression when the verdict is "slower"), the same check the page's
 // regression experiment runs. Exit status: 1 when any benchmark regressed, 0 otherwise, 2 for
 // a file that cannot be read or is malformed (the message names the file and the field).
@@ -105,7 +105,7 @@ int compare_files(const std::string& base_path, const std::string& new_path,
                 r["base_median_ms"].get<double>(), r["new_median_ms"].get<double>(),
                 percent(r["change"].get<double>()).c_str(),
                 p_value_text(r["p_value"].get<double>()).c_str(),
-                r["verdict"].get<std::string>().c_str());
+                r["verdict_word"].get<std::string>().c_str());  // words; --json keeps the names
   }
   std::printf("\n");
   for (const json& r : rows) {
