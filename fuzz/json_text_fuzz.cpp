@@ -24,7 +24,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string message = e.what();
     if (!perflab::is_valid_utf8(message)) std::abort();
     for (const char* words : {"json.exception", "syntax error while parsing", "last read"}) {
-      if (message.find(words) != std::string::npos) std::abort();
+      // (unless the message only quotes the text, which may hold anything)
+      if (message.find(words) != std::string::npos && text.find(words) == std::string::npos) {
+        std::abort();
+      }
     }
   }
   return 0;
