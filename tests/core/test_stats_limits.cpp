@@ -194,7 +194,7 @@ TEST_CASE("an A/B is bounded by kMaxAbTotalMs and its sizes, before any call whe
                          "ms",
                          ValueError);
   }
-  SUBCASE("calibrated rounds that would pass the limit: only those that fit, and a warning") {
+  SUBCASE("rounds that would pass the limit: only those that fit, and a warning") {
     FakeClock clock(0.0, kReadCostMs);
     AbOptions o;
     o.rounds = 40;
@@ -202,21 +202,20 @@ TEST_CASE("an A/B is bounded by kMaxAbTotalMs and its sizes, before any call whe
     o.min_sample_ms = 0;
     o.max_inner_iterations = 1;
     o.compare.bootstrap_resamples = 100;
-    const AbResult r = run_ab([&] { clock.advance(100); }, [&] { clock.advance(100); }, o, clock);
-    // 200 ms of calibration, then 5,799.99 ms left for rounds of 200 ms: 28 of them.
-    CHECK(r.a_ms.size() == 28);
-    CHECK(r.b_ms.size() == 28);
-    CHECK(r.a_first.size() == 28);
+    const AbResult r = run_ab([&] { clock.advance(100); }, [&] { clock.advance(70); }, o, clock);
+    // 170 ms of calibration, then rounds of 170 ms until a 35th would end past 6,000 ms.
+    CHECK(r.a_ms.size() == 34);
+    CHECK(r.b_ms.size() == 34);
+    CHECK(r.a_first.size() == 34);
     CHECK(clock.raw_ms() <= kMaxAbTotalMs);
     CHECK(r.comparison.warning.find(
-              "the A/B ran 28 of its 40 rounds, the most that fit its limit of 6000 ms (a round "
-              "of A and B took about 200 ms at calibration): a smaller size runs them all") !=
-          std::string::npos);
+              "the A/B ran 34 of its 40 rounds, the most that fit its limit of 6000 ms (a round "
+              "of A and B took about 170 ms): a smaller size runs them all") != std::string::npos);
   }
   SUBCASE("short calls batched into long samples: the advice is fewer rounds, not a smaller size") {
     FakeClock clock(0.0, kReadCostMs);
     AbOptions o;
-    o.rounds = 3000;  // 3,000 × 2 × 1 ms: accepted up front, but batches overshoot 1 ms
+    o.rounds = 3000;  // 3,000 × 2 × 1 ms: accepted up front, but the batches overshoot 1 ms
     o.warmup = 0;
     o.compare.bootstrap_resamples = 100;
     const AbResult r = run_ab([&] { clock.advance(0.3); }, [&] { clock.advance(0.3); }, o, clock);
@@ -241,7 +240,7 @@ TEST_CASE("an A/B is bounded by kMaxAbTotalMs and its sizes, before any call whe
                                 [&] { clock.advance(10); }, o, clock);
       CHECK(r.a_ms.size() == r.b_ms.size());
       CHECK(r.a_ms.size() < 30);
-      CHECK(clock.raw_ms() < kMaxAbTotalMs + 1000);  // at most one sample of each arm past it
+      CHECK(clock.raw_ms() < kMaxAbTotalMs + 1000);  // at most one round's growth past it
       CHECK(r.comparison.warning.find("the A/B ran " + std::to_string(r.a_ms.size()) +
                                       " of its 30 rounds, the most that fit its limit of 6000 "
                                       "ms") != std::string::npos);

@@ -151,14 +151,7 @@ AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
   result.inner_iterations_a = plan_a.inner_iterations;
   result.inner_iterations_b = plan_b.inner_iterations;
 
-  // The rounds that fit in what is left of kMaxAbTotalMs, judged by the calibrated batches
-  // (one round is about one batch of each arm); at least one.
-  const double round_ms = plan_a.batch_ms + plan_b.batch_ms;
-  const double left_ms = deadline_ms - clock.now_ms();
   auto rounds = static_cast<std::size_t>(options.rounds);
-  if (round_ms * static_cast<double>(rounds) > left_ms) {
-    rounds = static_cast<std::size_t>(std::max(1.0, std::floor(left_ms / round_ms)));
-  }
   result.a_ms.reserve(rounds);
   result.b_ms.reserve(rounds);
   const auto sample = [&](bool arm_a) {
@@ -175,21 +168,27 @@ AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
   };
 
   std::vector<bool> order = ab_round_order(options.mode, options.rounds, options.seed);
-  // Past the limit (rounds slower than calibrated) the rounds stop; sequential mode stops A
-  // at half of what is left, so that B gets as many samples in about as long.
+  // The rounds stop before one that the last one's length says would pass kMaxAbTotalMs (at
+  // least one runs); sequential mode stops A so at half of what is left, so that B gets as
+  // many samples in about as long.
+  const double rounds_start_ms = clock.now_ms();
   if (options.mode == AbMode::interleaved) {
     for (std::size_t r = 0; r < rounds; ++r) {
+      const double round_start_ms = clock.now_ms();
       sample(order[r]);
       sample(!order[r]);
       report(r + 1, rounds, "rounds");
-      if (r + 1 < rounds && clock.now_ms() > deadline_ms) rounds = r + 1;
+      const double now_ms = clock.now_ms();
+      if (r + 1 < rounds && now_ms + (now_ms - round_start_ms) > deadline_ms) rounds = r + 1;
     }
   } else {
-    const double a_until_ms = clock.now_ms() + 0.5 * (deadline_ms - clock.now_ms());
+    const double a_until_ms = rounds_start_ms + 0.5 * (deadline_ms - rounds_start_ms);
     for (std::size_t i = 0; i < rounds; ++i) {
+      const double sample_start_ms = clock.now_ms();
       sample(true);
       report(i + 1, 2 * rounds, "samples");
-      if (i + 1 < rounds && clock.now_ms() > a_until_ms) rounds = i + 1;
+      const double now_ms = clock.now_ms();
+      if (i + 1 < rounds && now_ms + (now_ms - sample_start_ms) > a_until_ms) rounds = i + 1;
     }
     for (std::size_t i = 0; i < rounds; ++i) {
       sample(false);
@@ -200,12 +199,13 @@ AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
 
   std::vector<std::string> warnings;
   if (rounds < static_cast<std::size_t>(options.rounds)) {
+    const double round_ms = (clock.now_ms() - rounds_start_ms) / static_cast<double>(rounds);
     // One call a sample: the calls themselves are long. Otherwise the samples' length is.
     const bool long_calls = plan_a.inner_iterations == 1 || plan_b.inner_iterations == 1;
     warnings.push_back("the A/B ran " + std::to_string(rounds) + " of its " +
                        std::to_string(options.rounds) + " rounds, the most that fit its limit of " +
                        detail::format_g(kMaxAbTotalMs) + " ms (a round of A and B took about " +
-                       detail::format_g(round_ms, 3) + " ms at calibration): " +
+                       detail::format_g(round_ms, 3) + " ms): " +
                        (long_calls ? "a smaller size runs them all"
                                    : "fewer rounds, or a shorter min_sample_ms, run them all"));
   }

@@ -108,9 +108,10 @@ AbResult analyze_ab(const std::vector<double>& a_ms, const std::vector<double>& 
 // Runs a and b, `rounds` samples each. progress(fraction) is called after every round
 // (interleaved) or every sample (sequential); returning false throws CancelledError.
 // Bounded by kMaxAbTotalMs: refused before any call when the rounds' samples (each at least
-// max(100 ticks, min_sample_ms)) cannot fit; warmup and calibration stop at the limit; when
-// the calibrated rounds would pass it, only the rounds that fit are run (at least one; in
-// sequential mode as many of B as of A) and the comparison's warning says how many of how many.
+// max(100 ticks, min_sample_ms)) cannot fit; warmup and calibration stop at the limit; the
+// rounds stop before one that the last one's length says would pass it (at least one runs; in
+// sequential mode A stops at half of what is left and B gets as many), and the comparison's
+// warning says how many of how many ran.
 AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
                 const AbOptions& options = {}, Clock& clock = default_clock(),
                 const ProgressFn& progress = {});
