@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatBytesTick, formatCountTick, logExtentOf, logTicks, niceLogDomain, tickFormatter } from '../../web/src/charts/ticks.js';
+import { formatBytesTick, formatCountTick, logExtentOf, logTicks, niceLogDomain, tickFormatter, tickedLogDomain } from '../../web/src/charts/ticks.js';
 import { formatBytes } from '../../web/src/ui/format.js';
 
 const KiB = 1024;
@@ -96,4 +96,22 @@ test('log ticks: inside the domain, at most maxTicks, denser when the axis spans
   );
   assert.equal(logTicks([1, 64], { base: 2 }).join(' '), '1 2 4 8 16 32 64');
   assert.deepEqual(logTicks([0, 10]), []);
+});
+
+test('a log domain to the ticks reaches the nearest marked value beyond each end', () => {
+  // The class's machines chart stopped its axis at 20 under a 46.2 GFLOP/s point, and the A/A
+  // intervals ended on the frame's edge, as if cut.
+  assert.deepEqual(tickedLogDomain([0.28, 1, 3.6]), [0.2, 5]);
+  assert.deepEqual(tickedLogDomain([9.8, 46.2]), [5, 50]);
+  assert.deepEqual(tickedLogDomain([0.45, 46.2]), [0.2, 50]);
+  assert.deepEqual(tickedLogDomain([0.013, 0.9]), [0.01, 1]);
+  assert.deepEqual(tickedLogDomain([4096, 300 * KiB], { base: 2 }), [4 * KiB, 512 * KiB]);
+  assert.equal(tickedLogDomain([0, -1, NaN, Infinity]), null);
+  // The ends are marks, so the axis labels both.
+  for (const values of [[0.28, 3.6], [9.8, 46.2], [0.0016, 1.1], [0.7, 1.4]]) {
+    const domain = tickedLogDomain(values);
+    const ticks = logTicks(domain);
+    assert.equal(ticks[0], domain[0], `${values}: ${ticks}`);
+    assert.equal(ticks.at(-1), domain[1], `${values}: ${ticks}`);
+  }
 });

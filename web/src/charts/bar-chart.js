@@ -9,9 +9,12 @@ import { tickFormatter } from './ticks.js';
 import { formatSig } from '../ui/format.js';
 
 // Dashed horizontal references with their labels at the right edge (an empty chart shows only
-// its hint, so these are drawn with bars). The labels sit above their line.
-function referenceMarks(references) {
+// its hint, so these are drawn with bars). The labels sit above their line; in grouped bars
+// (one facet per category) the line crosses every facet and its label is written once, in
+// the last facet (`lastFacet`).
+function referenceMarks(references, lastFacet) {
   if (references.length === 0) return [];
+  const once = lastFacet === undefined ? {} : { fx: () => lastFacet };
   return [
     Plot.ruleY(references, { y: 'y', stroke: 'currentColor', strokeDasharray: '4,3', strokeOpacity: 0.7 }),
     Plot.text(references, {
@@ -21,6 +24,10 @@ function referenceMarks(references) {
       textAnchor: 'end',
       dy: -6,
       fill: 'currentColor',
+      stroke: 'var(--bg, white)',
+      strokeWidth: 3,
+      paintOrder: 'stroke',
+      ...once,
     }),
   ];
 }
@@ -41,8 +48,9 @@ export class BarChart extends PlotChart {
    *        units (default 'count': 200k, 1M); `yTickFormat` too
    * @param {(value: number) => string} [options.valueFormat] for stack totals and tips
    * @param {boolean} [options.totals] stacked mode: write each stack's total above it (default true)
-   * @param {Array<{y: number, label: string}>} [options.references] single-series bars:
-   *        dashed horizontal lines, each labelled at its right end (a 1× or 4× mark)
+   * @param {Array<{y: number, label: string}>} [options.references] dashed horizontal lines,
+   *        each labelled at its right end (a 1× or 4× mark, a noise threshold); the value axis
+   *        reaches them
    * @param {string} options.ariaLabel what the chart shows, for screen readers
    * @param {string} [options.emptyText]
    * @param {number} [options.height]
@@ -91,6 +99,7 @@ export class BarChart extends PlotChart {
               )
             : null,
           Plot.ruleY([0]),
+          ...referenceMarks(o.references ?? []),
         ],
       });
     }
@@ -113,6 +122,7 @@ export class BarChart extends PlotChart {
       marks: [
         Plot.barY(data, { fx: o.x, x: o.series, y: o.y, fill: o.series, tip: { format: tipFormat } }),
         Plot.ruleY([0]),
+        ...referenceMarks(o.references ?? [], xDomain.at(-1)),
       ],
     });
   }

@@ -1,7 +1,8 @@
 // The distribution of one sample: a histogram whose samples outside Tukey's fences are
 // coloured apart, the mean and the median as labelled rules, and optionally a box plot under
-// it on the same axis. `update({values, summary})` takes the raw sample and core's summary
-// of it (mean, median, p25, p75, lower_fence, upper_fence), all in the chart's unit.
+// it on the same axis. `update({values, summary, note?})` takes the raw sample and core's
+// summary of it (mean, median, p25, p75, lower_fence, upper_fence), all in the chart's unit,
+// and a sentence written above the histogram (what a zoomed histogram left out).
 // Not for: computing the summary (core does; stats-shape.js only bins and splits).
 
 import { Plot } from './plot-lib.js';
@@ -97,7 +98,19 @@ export class DistributionChart extends PlotChart {
         ),
       ],
     });
-    if (!o.box) return histogramSvg;
+    const note = this.data?.note;
+    if (!o.box && !note) return histogramSvg;
+    const figure = document.createElement('div');
+    figure.className = 'distribution-chart';
+    if (note) {
+      const p = document.createElement('p');
+      p.className = 'hint chart-note';
+      p.dataset.role = 'chart-note';
+      p.textContent = note;
+      figure.append(p);
+    }
+    figure.append(histogramSvg);
+    if (!o.box) return figure;
     const boxSvg = Plot.plot({
       width,
       height: BOX_HEIGHT,
@@ -127,9 +140,7 @@ export class DistributionChart extends PlotChart {
         Plot.dot(box.outliers, { x: (v) => v, y: 0.5, r: 3, stroke: '#d62728', fill: 'none', tip: true }),
       ],
     });
-    const figure = document.createElement('div');
-    figure.className = 'distribution-chart';
-    figure.append(histogramSvg, boxSvg);
+    figure.append(boxSvg);
     return figure;
   }
 }

@@ -1,6 +1,8 @@
 // A small line chart (one line with points per series, a legend, labelled axes with units,
 // an ARIA label) drawn with Observable Plot. `update(rows)` redraws from plain rows; the
-// chart redraws itself when its container changes width.
+// chart redraws itself when its container changes width. On a log y axis a row at 0 (or
+// below) has no place: it is drawn as an open triangle on the frame's bottom edge, and the
+// chart says so (`zeroNote`), rather than its line stopping without a word.
 // Not for: computing anything shown (rows arrive computed) or animating.
 
 import { Plot } from './plot-lib.js';
@@ -27,6 +29,8 @@ export class LineChart extends PlotChart {
    * @param {number[]} [options.yDomain] fixed [min, max] (e.g. [0, 100] for a percentage)
    * @param {Array<{y: number, label?: string}>} [options.yReferences] dashed horizontal rules,
    *        each labelled at the right (e.g. a 95% target a coverage should reach)
+   * @param {string} [options.zeroNote] on a log y axis, what a row at 0 means, written at the
+   *        bottom right when there is one (default "▽ on the bottom edge: 0, which a log axis cannot show")
    * @param {string} options.ariaLabel what the chart shows, for screen readers
    * @param {string} [options.emptyText] shown while there is no data
    * @param {number} [options.height] in CSS pixels
@@ -39,6 +43,9 @@ export class LineChart extends PlotChart {
     const o = this.options;
     if (this.data.length === 0) return emptyPlot(width, o);
     const logY = o.yType === 'log';
+    // A log axis cannot show 0: such rows become triangles on the bottom edge.
+    const atZero = logY ? this.data.filter((d) => d[o.y] <= 0) : [];
+    const drawn = logY ? this.data.filter((d) => d[o.y] > 0) : this.data;
     const x = positionalAxis('x', {
       type: o.xType,
       domain: o.xDomain,
@@ -52,7 +59,7 @@ export class LineChart extends PlotChart {
     const y = positionalAxis('y', {
       type: o.yType,
       domain: o.yDomain,
-      values: [...this.data.map((d) => d[o.y]), ...o.yReferences.map((r) => r.y)],
+      values: [...drawn.map((d) => d[o.y]), ...o.yReferences.map((r) => r.y)],
       format: o.yFormat,
       label: o.yLabel,
       // A log axis runs from power to power; a linear one starts at zero unless its domain is
@@ -82,8 +89,33 @@ export class LineChart extends PlotChart {
         ),
         // z named: with one point per series (the first rows of a run) Plot would warn of a
         // "high cardinality" implicit z.
-        Plot.line(this.data, { x: o.x, y: o.y, z: o.series ?? null, stroke: o.series, strokeWidth: 2 }),
-        Plot.dot(this.data, { x: o.x, y: o.y, fill: o.series, r: 3.5, tip: true }),
+        Plot.line(drawn, { x: o.x, y: o.y, z: o.series ?? null, stroke: o.series, strokeWidth: 2 }),
+        Plot.dot(drawn, { x: o.x, y: o.y, fill: o.series, r: 3.5, tip: true }),
+        // On the bottom edge, pointing down: below everything the axis shows.
+        Plot.dot(atZero, {
+          x: o.x,
+          frameAnchor: 'bottom',
+          symbol: 'triangle',
+          rotate: 180,
+          r: 5,
+          stroke: o.series ?? 'currentColor',
+          strokeWidth: 1.5,
+          fill: 'var(--bg, white)',
+          tip: true,
+          className: 'zero',
+        }),
+        atZero.length
+          ? Plot.text([o.zeroNote ?? '▽ on the bottom edge: 0, which a log axis cannot show'], {
+              frameAnchor: 'bottom-right',
+              dx: -4,
+              dy: -8,
+              fill: 'currentColor',
+              stroke: 'var(--bg, white)',
+              strokeWidth: 3,
+              paintOrder: 'stroke',
+              className: 'zero-note',
+            })
+          : null,
       ],
     });
   }

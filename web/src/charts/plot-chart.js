@@ -4,7 +4,7 @@
 // Not for: computing anything shown (data arrives computed).
 
 import { Plot, loadPlot, plotLoaded } from './plot-lib.js';
-import { logExtentOf, logTicks, niceLogDomain, tickFormatter } from './ticks.js';
+import { logExtentOf, logTicks, niceLogDomain, tickFormatter, tickedLogDomain } from './ticks.js';
 
 /** Page-wide look of every chart: inherit the page font, let tips overflow the frame. */
 export const CHART_STYLE = Object.freeze({ fontSize: '12px', fontFamily: 'inherit', overflow: 'visible' });
@@ -62,7 +62,9 @@ export function emptyPlot(width, { height, ariaLabel, emptyText }) {
  * @param {object} o
  * @param {'linear'|'log'} [o.type]
  * @param {number[]} [o.domain] fixed [min, max]; a log axis without one spans `values`
- * @param {boolean} [o.nice] a log axis from `values` runs from power to power of its base
+ * @param {boolean|'ticks'} [o.nice] a log axis from `values` runs from power to power of its
+ *        base (true), or to the nearest marked value beyond each end ('ticks'), so its labels
+ *        reach past the points; otherwise it spans the values exactly
  * @param {number[]} [o.values] the data's values on this axis (for a log domain)
  * @param {number[]} [o.ticks] the values to mark
  * @param {'bytes'|'count'|Function} [o.format] tick text (default 'count': 200k, 1M)
@@ -79,7 +81,13 @@ export function positionalAxis(dim, { type = 'linear', domain, values = [], tick
     };
   }
   const logBase = base ?? (format === 'bytes' ? 2 : 10);
-  const extent = domain ?? (nice ? niceLogDomain(values, logBase === 2 ? 2 : 10) : logExtentOf(values)) ?? [1, 100];
+  const fromValues = () =>
+    nice === 'ticks'
+      ? tickedLogDomain(values, { base: logBase === 2 ? 2 : 10 })
+      : nice
+        ? niceLogDomain(values, logBase === 2 ? 2 : 10)
+        : logExtentOf(values);
+  const extent = domain ?? fromValues() ?? [1, 100];
   const marked = ticks ?? logTicks(extent, { base: logBase === 2 ? 2 : 10 });
   const axis = dim === 'x' ? Plot.axisX : Plot.axisY;
   return {

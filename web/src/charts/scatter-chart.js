@@ -1,7 +1,11 @@
 // A scatter chart with log-log axes by default, optional point labels and reference lines:
 // full-width rules ({y} or {x}) and segments ({x1, y1, x2, y2}), each with a label. The
 // roofline is its main use (shape.js's rooflineReferences draws the peak and bandwidth
-// lines). Not for: computing the points or the lines (they arrive computed).
+// lines); an interval is a segment with caps. A log axis from the data reaches the next
+// labelled value beyond its points; a label moved off its point's line gets a leader line;
+// a segment end the axis cannot show (0 on a log axis, infinite, beyond a fixed domain) stops
+// at the frame's edge with an arrowhead. Not for: computing the points or the lines (they
+// arrive computed).
 
 import { Plot } from './plot-lib.js';
 import { placeLabels } from './labels.js';
@@ -11,6 +15,26 @@ const MARGIN = Object.freeze({ left: 60, right: 24, top: 20, bottom: 44 });
 
 // Every value a reference puts on an axis, so a log domain taken from the data holds the lines too.
 const referenceValues = (references, keys) => references.flatMap((r) => keys.map((k) => r[k])).filter((v) => v !== undefined);
+
+// A segment end on an axis with a known domain: where it is drawn and whether it was cut
+// ('low' or 'high'); null when it has no value to draw (missing or NaN).
+function clampEnd(v, domain, log) {
+  if (typeof v !== 'number' || Number.isNaN(v)) return null;
+  if (!domain) return { v, cut: null };
+  const [lo, hi] = [Math.min(...domain), Math.max(...domain)];
+  if (v < lo || (log && v <= 0)) return { v: lo, cut: 'low' };
+  if (v > hi) return { v: hi, cut: 'high' };
+  return { v, cut: null };
+}
+
+// An interval's cap: a short horizontal stroke (a d3 symbol, so it sits on any scale).
+const CAP = Object.freeze({
+  draw(context, size) {
+    const half = Math.sqrt(size) / 1.2;
+    context.moveTo(-half, 0);
+    context.lineTo(half, 0);
+  },
+});
 
 export class ScatterChart extends PlotChart {
   /**
@@ -28,7 +52,8 @@ export class ScatterChart extends PlotChart {
    * @param {'bytes'|'count'|Function} [options.xFormat] tick text in the table's units (default 'count': 200k, 1M)
    * @param {'bytes'|'count'|Function} [options.yFormat]
    * @param {Array<object>} [options.references] `{y, label}`, `{x, label}` or
-   *        `{x1, y1, x2, y2, label}`; each may set `stroke` and `dashed`
+   *        `{x1, y1, x2, y2, label}`; each may set `stroke` and `dashed`, a segment `caps`
+   *        (an interval: a short stroke across each end it reaches)
    * @param {string} options.xLabel axis label with unit
    * @param {string} options.yLabel axis label with unit
    * @param {string} options.ariaLabel
@@ -46,7 +71,7 @@ export class ScatterChart extends PlotChart {
     const references = (Array.isArray(this.data) ? null : this.data?.references) ?? o.references ?? [];
     const rulesY = references.filter((r) => r.y !== undefined && r.x1 === undefined);
     const rulesX = references.filter((r) => r.x !== undefined && r.x1 === undefined);
-    const segments = references.filter((r) => r.x1 !== undefined);
+    const given = references.filter((r) => r.x1 !== undefined);
     const refStyle = (r) => ({
       stroke: r.stroke ?? 'currentColor',
       strokeOpacity: 0.75,
@@ -62,6 +87,7 @@ export class ScatterChart extends PlotChart {
       format: o.xFormat,
       label: o.xLabel,
       labelAnchor: 'center',
+      nice: 'ticks',
     });
     const y = positionalAxis('y', {
       type: o.yType,
@@ -69,7 +95,31 @@ export class ScatterChart extends PlotChart {
       values: [...points.map((p) => p[o.y]), ...referenceValues(references, ['y', 'y1', 'y2'])],
       format: o.yFormat,
       label: o.yLabel,
+      nice: 'ticks',
     });
+    // Segments with their ends on the axes: cut at the frame where the axis cannot show them.
+    const segments = [];
+    const cuts = [];
+    for (const r of given) {
+      const ends = [
+        [clampEnd(r.x1, x.scale.domain, o.xType === 'log'), clampEnd(r.y1, y.scale.domain, o.yType === 'log')],
+        [clampEnd(r.x2, x.scale.domain, o.xType === 'log'), clampEnd(r.y2, y.scale.domain, o.yType === 'log')],
+      ];
+      if (ends.flat().some((e) => e === null)) continue;
+      const [[x1, y1], [x2, y2]] = ends;
+      segments.push({ ...r, x1: x1.v, y1: y1.v, x2: x2.v, y2: y2.v, ends });
+      for (const [ex, ey] of ends) {
+        const cut = ey.cut ?? ex.cut;
+        if (cut) {
+          // The arrowhead points out of the frame: up or down on y, right or left on x.
+          const rotate = ey.cut ? (cut === 'high' ? 0 : 180) : cut === 'high' ? 90 : 270;
+          cuts.push({ x: ex.v, y: ey.v, rotate, stroke: r.stroke ?? 'currentColor' });
+        }
+      }
+    }
+    const caps = segments
+      .filter((r) => r.caps)
+      .flatMap((r) => r.ends.filter(([ex, ey]) => !ex.cut && !ey.cut).map(([ex, ey]) => ({ x: ex.v, y: ey.v, stroke: r.stroke ?? 'currentColor' })));
     const config = (labelMarks) => ({
       width,
       height: o.height,
@@ -89,6 +139,8 @@ export class ScatterChart extends PlotChart {
         ...rulesY.map((r) => Plot.ruleY([r.y], refStyle(r))),
         ...rulesX.map((r) => Plot.ruleX([r.x], refStyle(r))),
         ...segments.map((r) => Plot.link([r], { x1: 'x1', y1: 'y1', x2: 'x2', y2: 'y2', ...refStyle(r) })),
+        Plot.dot(caps, { x: 'x', y: 'y', symbol: CAP, r: 5, stroke: 'stroke', strokeWidth: 1.5, strokeOpacity: 0.75, className: 'interval-end' }),
+        Plot.dot(cuts, { x: 'x', y: 'y', symbol: 'triangle', rotate: 'rotate', r: 4.5, fill: 'stroke', stroke: 'none', className: 'cut-at-frame' }),
         // Labels sit just above the right end of each line, inside the frame.
         // A segment's label sits at (labelX, labelY) when given (the roofline puts the
         // bandwidth label halfway up its diagonal), else at the segment's right end.
@@ -138,6 +190,25 @@ export class ScatterChart extends PlotChart {
       labelled.flatMap((l, i) =>
         places[i].side === side ? [{ x: l.p[o.x], y: sy.invert(l.y + places[i].dy), text: l.text }] : [],
       );
+    // A label off its point's line is tied to its dot by a thin leader line, so it cannot be
+    // read as a neighbour's (needs scales that invert: not a point or band axis).
+    const leaders = sx.invert
+      ? labelled.flatMap((l, i) =>
+          places[i].displaced
+            ? [{ x1: l.p[o.x], y1: l.p[o.y], x2: sx.invert(l.x + (places[i].side === 'right' ? 6 : -6)), y2: sy.invert(l.y + places[i].dy) }]
+            : [],
+        )
+      : [];
+    const leaderMark = Plot.link(leaders, {
+      x1: 'x1',
+      y1: 'y1',
+      x2: 'x2',
+      y2: 'y2',
+      stroke: 'currentColor',
+      strokeOpacity: 0.45,
+      strokeWidth: 1,
+      className: 'leader',
+    });
     const text = (data, side) =>
       Plot.text(data, {
         x: 'x',
@@ -147,6 +218,6 @@ export class ScatterChart extends PlotChart {
         textAnchor: side === 'right' ? 'start' : 'end',
         fill: 'currentColor',
       });
-    return Plot.plot(config([text(atPlace('right'), 'right'), text(atPlace('left'), 'left')]));
+    return Plot.plot(config([leaderMark, text(atPlace('right'), 'right'), text(atPlace('left'), 'left')]));
   }
 }

@@ -96,18 +96,22 @@ export function logExtentOf(values) {
 
 // Round steps (1, 2, 5 times a power of ten) from lo to hi, at least `min` of them: the marks of
 // a log axis narrower than a decade, where multiples of powers leave too few (0.95, 1, 1.05).
-function evenTicks(lo, hi, min = 3) {
+// Returns the rule: the marks between any two values at the step chosen for [lo, hi].
+function evenRule(lo, hi, min = 3) {
+  const marks = (step) => (l, h) => {
+    const ticks = [];
+    for (let k = Math.max(1, Math.ceil(l / step - 1e-9)); k * step <= h * (1 + 1e-9); k += 1) {
+      ticks.push(Number((k * step).toPrecision(12)));
+    }
+    return ticks;
+  };
   for (const target of [5, 8, 12]) {
     const raw = (hi - lo) / target;
     const power = 10 ** Math.floor(Math.log10(raw));
     const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
-    const ticks = [];
-    for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi * (1 + 1e-9); k += 1) {
-      ticks.push(Number((k * step).toPrecision(12)));
-    }
-    if (ticks.length >= min) return ticks;
+    if (marks(step)(lo, hi).length >= min) return marks(step);
   }
-  return [lo, hi].map((v) => Number(v.toPrecision(3)));
+  return (l, h) => [l, h].map((v) => Number(v.toPrecision(3)));
 }
 
 // Multiples of each power of ten to mark, sparser as the axis spans more decades.
@@ -117,42 +121,84 @@ const DECADE_STEPS = Object.freeze([
   [5.2, [1, 3]],
 ]);
 
+// Multiples of powers of `base` in [lo, hi]: each power's exponent divisible by `step`, times
+// each of `multiples`.
+const powerRule = (base, multiples, step = 1) => (lo, hi) => {
+  const inside = (v) => v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9);
+  const log = (v) => Math.log(v) / Math.log(base);
+  const ticks = [];
+  for (let e = Math.floor(log(lo) + 1e-9) - 1; e <= Math.ceil(log(hi) - 1e-9); e += 1) {
+    if (e % step !== 0) continue;
+    for (const m of multiples) {
+      const v = base === 10 ? Number((m * 10 ** e).toPrecision(12)) : m * base ** e;
+      if (inside(v)) ticks.push(v);
+    }
+  }
+  return ticks;
+};
+
+/**
+ * Which values a log axis over `domain` marks, as a rule `(lo, hi) => marks in [lo, hi]`, so
+ * the same marks can be found beyond the domain (tickedLogDomain); null for no positive domain.
+ */
+function logTickRule(domain, { base = 10, maxTicks = 10 } = {}) {
+  const [a, b] = domain ?? [];
+  if (!(a > 0 && b > 0)) return null;
+  const [lo, hi] = a <= b ? [a, b] : [b, a];
+  if (base !== 10) {
+    const count = powerRule(base, [1])(lo, hi).length;
+    // Keep the exponents divisible by the step, so the marks are the same whatever the ends.
+    return powerRule(base, [1], Math.max(1, Math.ceil(count / maxTicks)));
+  }
+  const decades = Math.log10(hi / lo);
+  if (decades < 1) return evenRule(lo, hi);
+  for (const [span, multiples] of DECADE_STEPS) {
+    if (decades > span) continue;
+    const count = powerRule(10, multiples)(lo, hi).length;
+    if (count <= maxTicks && count >= 2) return powerRule(10, multiples);
+  }
+  const count = powerRule(10, [1])(lo, hi).length;
+  return powerRule(10, [1], Math.max(1, Math.ceil(count / maxTicks)));
+}
+
 /**
  * The values a log axis over `domain` marks, all of them labelled (`maxTicks` or fewer, at
  * least the two ends' powers when the domain holds them). Base 2: powers of two, every k-th
  * one when there are many (4 KiB, 16 KiB, 64 KiB). Base 10: powers of ten, with 2× and 5×
  * (or more) between them when the axis spans few decades.
  */
-export function logTicks(domain, { base = 10, maxTicks = 10 } = {}) {
-  const [a, b] = domain ?? [];
-  if (!(a > 0 && b > 0)) return [];
-  const [lo, hi] = a <= b ? [a, b] : [b, a];
-  const inside = (v) => v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9);
-  const log = (v) => Math.log(v) / Math.log(base);
-  const first = Math.floor(log(lo) + 1e-9);
-  const last = Math.ceil(log(hi) - 1e-9);
-  if (base !== 10) {
-    const powers = [];
-    for (let e = first; e <= last; e += 1) if (inside(base ** e)) powers.push(e);
-    const step = Math.max(1, Math.ceil(powers.length / maxTicks));
-    // Keep the exponents divisible by the step, so the marks are the same whatever the ends.
-    return powers.filter((e) => e % step === 0).map((e) => base ** e);
+export function logTicks(domain, options = {}) {
+  const rule = logTickRule(domain, options);
+  if (!rule) return [];
+  const [a, b] = domain;
+  return rule(Math.min(a, b), Math.max(a, b));
+}
+
+/**
+ * The extent of the positive finite values widened to the nearest marked value beyond each
+ * end, so the axis's labels reach past its points and nothing drawn ends on the frame's edge
+ * as if cut: ratios 0.28 to 3.6 get [0.2, 5], peaks 9.8 to 46 get [5, 50]. Null when there
+ * is no such value.
+ */
+export function tickedLogDomain(values, { base = 10, maxTicks = 10 } = {}) {
+  let domain = logExtentOf(values);
+  if (!domain) return null;
+  const factor = base === 10 ? 10 : base ** 2;
+  // Even steps under a decade have no positive mark below a low end smaller than the step
+  // (9.8 with steps of 10): there the 1-2-3-5 marks of the decade take over.
+  const fallback = base === 10 ? powerRule(10, [1, 2, 3, 5]) : powerRule(base, [1]);
+  // Widening can make the marks sparser (more decades): settle in a few rounds.
+  for (let round = 0; round < 4; round += 1) {
+    const [lo, hi] = domain;
+    const rule = logTickRule(domain, { base, maxTicks });
+    const atOrBelow = (marks) => marks.filter((v) => v > 0 && v <= lo * (1 + 1e-9)).at(-1);
+    const atOrAbove = (marks) => marks.filter((v) => v >= hi * (1 - 1e-9))[0];
+    const next = [
+      atOrBelow(rule(lo / factor, lo)) ?? atOrBelow(fallback(lo / factor, lo)) ?? lo,
+      atOrAbove(rule(hi, hi * factor)) ?? atOrAbove(fallback(hi, hi * factor)) ?? hi,
+    ];
+    if (next[0] === lo && next[1] === hi) break;
+    domain = next;
   }
-  const decades = Math.log10(hi / lo);
-  if (decades < 1) return evenTicks(lo, hi);
-  for (const [span, multiples] of DECADE_STEPS) {
-    if (decades > span) continue;
-    const ticks = [];
-    for (let e = first - 1; e <= last; e += 1) {
-      for (const m of multiples) {
-        const v = Number((m * 10 ** e).toPrecision(12));
-        if (inside(v)) ticks.push(v);
-      }
-    }
-    if (ticks.length <= maxTicks && ticks.length >= 2) return ticks;
-  }
-  const powers = [];
-  for (let e = first; e <= last; e += 1) if (inside(10 ** e)) powers.push(e);
-  const step = Math.max(1, Math.ceil(powers.length / maxTicks));
-  return powers.filter((e) => e % step === 0).map((e) => Number((10 ** e).toPrecision(12)));
+  return domain;
 }
