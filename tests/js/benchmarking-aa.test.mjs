@@ -113,7 +113,7 @@ test('aa: the charts plot each repeat’s p-value against alpha and its ratio wi
     { y: 1.02, label: '±2% noise threshold', dashed: true, stroke: 'gray' },
     { y: 1 / 1.02, dashed: true, stroke: 'gray' },
   ]);
-  assert.deepEqual(ratio.references[3], { x1: 1, x2: 1, y1: 0.9, y2: 1.1 });
+  assert.deepEqual(ratio.references[3], { x1: 1, x2: 1, y1: 0.9, y2: 1.1, caps: true });
   assert.deepEqual(aa.pValueChart([]), { points: [], references: [] });
   assert.deepEqual(aa.ratioChart([]), { points: [], references: [] });
 });

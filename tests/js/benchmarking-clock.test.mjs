@@ -71,13 +71,21 @@ const ANALYSIS = {
   ],
 };
 
-test('clock: the chart draws |error| by batch and clock, the reference left out', () => {
+test('clock: the chart draws |error| by batch and clock, the reference at 0 with the note that says where', () => {
+  // The reference (error 0) was left out, so the line of this page's clock stopped one batch
+  // short without a word; the line chart marks 0 on a log axis's bottom edge with the note.
   assert.deepEqual(ck.errorRows(ANALYSIS), [
     { k: 1, error: 0.25, clock: 'this page’s clock' },
+    { k: 1024, error: 0, clock: 'this page’s clock' },
     { k: 1, error: 1, clock: 'clock coarsened to 0.1 ms' },
     { k: 1024, error: 0.025, clock: 'clock coarsened to 0.1 ms' },
   ]);
   assert.deepEqual(ck.errorRows(null), []);
+  const chart = clockExperiment.charts[0];
+  const options = chart.options({ quick: false, values: { tick: 0.1 } });
+  assert.equal(options.yType, 'log');
+  assert.equal(options.zeroNote, ck.ZERO_NOTE);
+  assert.match(options.zeroNote, /bottom edge: error 0, the reference/);
 });
 
 test('clock: the sentences quote core’s medians and errors for one call and the largest batch', () => {

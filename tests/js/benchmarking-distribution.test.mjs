@@ -85,9 +85,30 @@ test('distribution: the chart draws the raw samples with core’s summary, nothi
   assert.deepEqual(dist.chartData([ROW], { summary: SUMMARY }), { values: ROW.samples_ms, summary: SUMMARY });
   assert.deepEqual(dist.chartData([ROW], null), { values: ROW.samples_ms, summary: null });
   assert.deepEqual(dist.chartData([], null), { values: [], summary: null });
-  // The zoom keeps the samples up to core's p99 (0.108 here): the 0.11 sample is left out.
-  assert.deepEqual(dist.zoomData([ROW], { summary: SUMMARY }), { values: [0.05, 0.04, 0.045, 0.055, 0.05], summary: SUMMARY });
+  // The zoom keeps the samples up to core's upper fence (0.07 here, below p99 = 0.108): the
+  // 0.11 sample is left out, and the note says where the zoom cut.
+  const zoom = dist.zoomData([ROW], { summary: SUMMARY });
+  assert.deepEqual(zoom.values, [0.05, 0.04, 0.045, 0.055, 0.05]);
+  assert.equal(zoom.summary, SUMMARY);
+  assert.match(zoom.note, /^Up to 0\.0700 ms, Tukey’s upper fence, .*: the slowest 1 sample left out\.$/);
   assert.deepEqual(dist.zoomData([ROW], null), { values: [], summary: null });
+});
+
+test('distribution: with many slow outliers the zoom cuts at the fence, not at p99 among them', () => {
+  // 18% of 100 samples slow: p99 lies in the tail, and a zoom to p99 kept 17 of the 18, so the
+  // "zoomed" histogram spanned nearly the whole range again.
+  const body = Array.from({ length: 82 }, (_, i) => 0.1 + 0.0005 * (i % 10));
+  const tail = Array.from({ length: 18 }, (_, i) => 1 + 0.1 * i);
+  const summary = { p25: 0.101, p75: 0.1035, p99: 2.683, upper_fence: 0.10725, lower_fence: 0.09725 };
+  const zoom = dist.zoomData([{ samples_ms: [...body, ...tail] }], { summary });
+  assert.equal(zoom.values.length, 82);
+  assert.ok(Math.max(...zoom.values) <= summary.upper_fence);
+  assert.match(zoom.note, /^Up to 0\.107 ms, Tukey’s upper fence, which lies below the 99th percentile \(2\.68 ms\)/);
+  assert.match(zoom.note, /the slowest 18 samples left out\.$/);
+  // Few outliers: p99 is the lower cut, as the title says.
+  const calm = dist.zoomData([{ samples_ms: body }], { summary: { ...summary, p99: 0.1044 } });
+  assert.equal(calm.values.length, 74);
+  assert.match(calm.note, /^Up to 0\.104 ms, the 99th percentile: the slowest 8 samples left out\.$/);
 });
 
 test('distribution: the summary table names every statistic core gives, with core’s numbers', () => {

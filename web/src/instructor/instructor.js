@@ -291,18 +291,32 @@ export function mountInstructor(section, { bridge }) {
     chart.update({ rows: distributionRows(distributions), order });
     charts.push(chart);
 
-    const points = machines.map((m) => ({
-      intensity: m.peak_gflops_per_s / m.bandwidth_gb_per_s,
-      gflops_per_s: m.peak_gflops_per_s,
-      label: machines.length <= MAX_POINT_LABELS ? m.student : '',
-      machine: m.student,
-    }));
-    const ridges = points.map((p) => p.intensity);
-    const xDomain = ridges.length ? [Math.min(0.05, Math.min(...ridges) / 4), Math.max(64, Math.max(...ridges) * 4)] : [0.05, 64];
-    const references = machines.length <= MAX_ROOFS
-      ? machines.flatMap((m) => rooflineReferences({ ...m, xDomain, peakLabel: '', bandwidthLabel: '' }).map((r) => ({ ...r, label: '' })))
-      : [];
-    const roofline = new ScatterChart(machineBox, {
+    const { options, data } = machinesChart(machines);
+    const roofline = new ScatterChart(machineBox, options);
+    roofline.update(data);
+    charts.push(roofline);
+  }
+}
+
+/**
+ * The class machines' chart: the ScatterChart's options and data for classMachines' rows, a
+ * point at each machine's ridge (labelled with the student while few), each machine's
+ * roofline while there are at most MAX_ROOFS.
+ */
+export function machinesChart(machines) {
+  const points = machines.map((m) => ({
+    intensity: m.peak_gflops_per_s / m.bandwidth_gb_per_s,
+    gflops_per_s: m.peak_gflops_per_s,
+    label: machines.length <= MAX_POINT_LABELS ? m.student : '',
+    machine: m.student,
+  }));
+  const ridges = points.map((p) => p.intensity);
+  const xDomain = ridges.length ? [Math.min(0.05, Math.min(...ridges) / 4), Math.max(64, Math.max(...ridges) * 4)] : [0.05, 64];
+  const references = machines.length <= MAX_ROOFS
+    ? machines.flatMap((m) => rooflineReferences({ ...m, xDomain, peakLabel: '', bandwidthLabel: '' }).map((r) => ({ ...r, label: '' })))
+    : [];
+  return {
+    options: {
       x: 'intensity',
       y: 'gflops_per_s',
       label: 'label',
@@ -311,10 +325,9 @@ export function mountInstructor(section, { bridge }) {
       yLabel: '↑ peak (GFLOP/s)',
       ariaLabel: 'Each student machine’s probed roofline and ridge point',
       emptyText: 'No probed machines in these submissions.',
-    });
-    roofline.update({ points, references });
-    charts.push(roofline);
-  }
+    },
+    data: { points, references },
+  };
 }
 
 function flagCell(row) {

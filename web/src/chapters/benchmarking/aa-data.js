@@ -121,6 +121,7 @@ export function ratioChart(rows) {
         x2: r.repeat,
         y1: r.comparison.ratio_interval.low,
         y2: r.comparison.ratio_interval.high,
+        caps: true, // an interval: its ends capped, or an arrowhead where the axis cuts it
       })),
     ],
   };

@@ -66,13 +66,18 @@ export const clockLabel = (r) => (r.clock === PAGE ? PAGE_LABEL : coarseLabel(r.
 
 /**
  * The chart's rows from core's analysis: |error| of each median against the reference, by
- * batch size and clock. The reference itself (error 0) has no place on a log axis.
+ * batch size and clock, the reference itself (error 0) included: the log axis has no 0, so the
+ * chart marks those rows on its bottom edge and says why (ZERO_NOTE) instead of ending a line.
  */
 export function errorRows(analysis) {
-  return (analysis?.rows ?? [])
-    .filter((r) => !r.reference && Math.abs(r.change) > 0)
-    .map((r) => ({ k: r.inner_iterations, error: Math.abs(r.change), clock: r.label }));
+  return (analysis?.rows ?? []).map((r) => ({
+    k: r.inner_iterations,
+    error: r.reference ? 0 : Math.abs(r.change),
+    clock: r.label,
+  }));
 }
+
+export const ZERO_NOTE = '▽ on the bottom edge: error 0, the reference or a median equal to it (a log axis has no 0)';
 
 export const TABLE_COLUMNS = Object.freeze([
   { key: 'clock', label: 'clock', format: 'text' },

@@ -128,13 +128,13 @@ export const distributionExperiment = {
     {
       type: DistributionChart,
       name: 'zoom',
-      title: 'Zoomed in: the samples up to the 99th percentile (the slowest 1% left out)',
+      title: 'Zoomed in: the body of the samples, the slow tail left out (up to the 99th percentile or Tukey’s upper fence, whichever is lower)',
       options: {
         unit: 'ms',
         xLabel: 'time per call (ms) →',
         yLabel: '↑ samples',
         height: 260,
-        ariaLabel: 'distribution of the samples up to the 99th percentile',
+        ariaLabel: 'distribution of the samples without the slow tail',
         emptyText: 'Press Run: the zoomed histogram appears with the full one.',
       },
       data: (rows, ctx) => zoomData(rows, ctx.analysis),

@@ -223,7 +223,16 @@ export function regressionSpec(state) {
           y: 'change_percent',
           series: 'kernel',
           xLabel: 'Size',
-          yLabel: `↑ Change of the median (%; > 0: slower${values?.threshold === undefined ? '' : `; threshold +${Number(formatSig(values.threshold))}%`})`,
+          yLabel: '↑ Change of the median (%; > 0: slower)',
+          // The noise threshold core judges with, drawn where it lies: a change inside the two
+          // lines is never called slower or faster.
+          references:
+            values?.threshold === undefined
+              ? []
+              : [
+                  { y: values.threshold, label: `+${Number(formatSig(values.threshold))}% noise threshold` },
+                  { y: -values.threshold, label: `−${Number(formatSig(values.threshold))}%` },
+                ],
           ariaLabel: 'Relative change of each benchmark’s median against the baseline, in percent, grouped by size',
           emptyText: 'Run with a baseline to see the change of each benchmark.',
           height: 300,
