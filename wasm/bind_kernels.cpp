@@ -1,12 +1,14 @@
-// Bindings for the kernels: the variant lists, one-shot operations on JS data, and one
-// measured point per call of the kernel experiments (matmul variants and tiles, GELU
-// variants, any operation by name with its roofline placement), as core's JSON rows.
+// Bindings for the kernels: the variant lists, one-shot operations on JS data (im2col and
+// col2im among them), and one measured point per call of the kernel experiments (matmul
+// variants and tiles, GELU variants, any operation by name with its roofline placement, a
+// convolution by the direct loops or im2col + matmul), as core's JSON rows.
 // Tensors arrive as (data, shape) pairs and leave as {shape, data: Float32Array} copies.
 // Not for: sweeps over n or cancellation between points (the lab worker loops and checks).
 #include "convert.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/kernels/kernels.hpp"
 #include "perflab/kernels/operations.hpp"
+#include "perflab/model/conv_methods.hpp"
 
 namespace perflab::wasm {
 namespace {
@@ -142,9 +144,61 @@ val mul_js(val a, val a_shape, val b, val b_shape) {
   return to_val(mul(ta, tb));
 }
 
+// ---- the convolution experiment (conv_methods.hpp)
+
+using nlohmann::json;
+
+val conv_methods_js() {
+  json out = json::array();
+  for (const ConvMethod& m : conv_methods()) {
+    out.push_back({{"name", m.name}, {"description", m.description}});
+  }
+  return to_val(out);
+}
+
+val conv_plan_js(val quick) {
+  if (!quick.isTrue() && !quick.isFalse()) {
+    throw ValueError("quick must be true or false, got " + describe(quick));
+  }
+  json out = json::array();
+  for (const ConvShape& s : conv_plan(quick.isTrue())) out.push_back(to_json(s));
+  return to_val(out);
+}
+
+val measure_conv_js(val method, val shape, val options) {
+  const std::string name = to_string(method, "method");
+  const ConvShape s = conv_shape_from_json(to_json(shape, "shape"), "shape");
+  const TimerOptions timer_options = to_timer_options(options);
+  return to_val(to_json(measure_conv(name, s, timer_options)));
+}
+
+// Each argument converted in order, so the first bad one is the one reported.
+Tensor to_image(const val& data, const char* data_name, const val& shape, const char* shape_name) {
+  const std::vector<float> values = to_float_vector(data, data_name);
+  return Tensor(to_shape(shape, shape_name), values);
+}
+
+val im2col_js(val x, val shape, val kernel, val stride, val padding) {
+  const Tensor tx = to_image(x, "x", shape, "shape");
+  return to_val(im2col(tx, to_size(kernel, "kernel"), to_size(stride, "stride"),
+                       to_size(padding, "padding")));
+}
+
+val col2im_js(val col, val col_shape, val image_shape, val kernel, val stride, val padding) {
+  const Tensor tcol = to_image(col, "col", col_shape, "col_shape");
+  const Shape image = to_shape(image_shape, "image_shape");
+  return to_val(col2im(tcol, image, to_size(kernel, "kernel"), to_size(stride, "stride"),
+                       to_size(padding, "padding")));
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(perflab_kernels) {
+  expose<&conv_methods_js>("convMethods");
+  expose<&conv_plan_js>("convPlan");
+  expose<&measure_conv_js>("measureConv");
+  expose<&im2col_js>("im2col");
+  expose<&col2im_js>("col2im");
   expose<&matmul_variants_js>("matmulVariants");
   expose<&matmul_defaults_js>("matmulDefaults");
   expose<&gelu_variants_js>("geluVariants");

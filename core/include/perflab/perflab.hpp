@@ -15,6 +15,7 @@
 #include "perflab/kernels/norm.hpp"
 #include "perflab/kernels/operations.hpp"
 #include "perflab/kernels/reduce.hpp"
+#include "perflab/model/conv_methods.hpp"
 #include "perflab/model/layers.hpp"
 #include "perflab/model/model.hpp"
 #include "perflab/model/zoo.hpp"

@@ -67,6 +67,22 @@ export const SECTIONS = Object.freeze([
     ],
   },
   {
+    id: 'convolution',
+    title: 'Convolution as a matrix product: im2col',
+    paragraphs: [
+      'A convolution slides a k×k kernel over the image: output (f, y, x) sums the ' +
+        '<code>C·k·k</code> products of filter f with the patch under it, ' +
+        '<code>2·F·Ho·Wo·C·k²</code> FLOPs in all. Written as seven nested loops, the inner ones are ' +
+        'short (k is 3 or 7) and jump between image rows, so they vectorize badly.',
+      'im2col copies every patch into one column of a <code>(C·k·k) × (Ho·Wo)</code> matrix; the ' +
+        'convolution is then one matrix product, weights <code>(F, C·k·k)</code> times that matrix, ' +
+        'and runs on the tuned, vectorized matmul of the sections above. The price is memory: each ' +
+        'pixel is copied once per patch that reads it, so with stride 1 the unfolded matrix is about ' +
+        '<code>k²</code> times the image (9× for 3×3, 49× for 7×7), allocated and written before the ' +
+        'first multiply. Which wins depends on the sizes: measure both.',
+    ],
+  },
+  {
     id: 'fusion',
     title: 'Fusion: fewer passes over memory',
     paragraphs: [

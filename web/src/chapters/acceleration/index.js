@@ -1,6 +1,6 @@
 // The Acceleration chapter: the same arithmetic at different speeds. Puts each
 // explanation (explanations.js) before the experiment that measures it: SIMD, the memory
-// hierarchy, blocking, fusion, arithmetic intensity, the roofline, and the native CLI
+// hierarchy, blocking, convolution by im2col, fusion, arithmetic intensity, the roofline, and the native CLI
 // comparison; main.js mounts the exercises below. Not for: measuring (worker and core do).
 
 import { mountExperiment } from '../../experiments/experiment.js';
@@ -11,6 +11,7 @@ import { buildsExperiment } from './builds-experiment.js';
 import { cacheSweepExperiment } from './cache-sweep-experiment.js';
 import { blockingExperiment } from './blocking-experiment.js';
 import { linearLoopsExperiment } from './linear-loops-experiment.js';
+import { convExperiment } from './conv-experiment.js';
 import { geluFusionExperiment } from './gelu-fusion-experiment.js';
 import { rooflineExperiment } from './roofline-experiment.js';
 import { mountIntensityCalculator } from './intensity-calculator.js';
@@ -22,6 +23,7 @@ const RUNS = {
   simd: [vectorizationExperiment, buildsExperiment],
   memory: [cacheSweepExperiment],
   blocking: [blockingExperiment, linearLoopsExperiment],
+  convolution: [convExperiment],
   fusion: [geluFusionExperiment],
   intensity: [mountIntensityCalculator],
   roofline: [rooflineExperiment, mountCliComparison],
