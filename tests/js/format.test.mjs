@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FORMATS, formatPoints, formatSci, formatSig } from '../../web/src/ui/format.js';
+import { FORMATS, formatChange, formatPoints, formatSci, formatSig } from '../../web/src/ui/format.js';
 
 test('formatSig writes every magnitude in positional notation and keeps three digits', () => {
   // One column read "5.57e-7" beside "0.0000886"; six decimals at most turned 5.57e-7 into "0.000001".
@@ -34,4 +34,16 @@ test('points keep the grader’s two decimals: 3.75 is not "3.8"', () => {
   assert.equal(formatPoints(2.5), '2.5');
   assert.equal(formatPoints(15), '15');
   assert.equal(formatPoints(Infinity), '—');
+});
+
+test('a change column reads in one resolution, never finer than 0.01%', () => {
+  // The regression table printed "+0.000000369%" beside "+1.79%" and "-59.4%".
+  assert.equal(formatChange(3.69e-9), '+0.00%');
+  assert.equal(formatChange(0.0179), '+1.79%');
+  assert.equal(formatChange(-0.594), '-59.4%');
+  assert.equal(formatChange(1.48), '+148%');
+  assert.equal(formatChange(12.3456), '+1,235%');
+  assert.equal(formatChange(0.000123), '+0.01%');
+  assert.equal(formatChange(0), '0%');
+  assert.equal(formatChange(Infinity), '—');
 });

@@ -46,6 +46,21 @@ export function formatPercent(fraction) {
   return Number.isFinite(fraction) ? `${(fraction * 100).toFixed(1)}%` : '—';
 }
 
+/**
+ * A change (new / base − 1) as a signed percentage, three significant digits but never finer
+ * than 0.01%, so a column of changes reads in one resolution: 0.0179 -> "+1.79%",
+ * -0.594 -> "-59.4%", 1.48 -> "+148%", 3.69e-9 -> "+0.00%" (not "+0.000000369%").
+ */
+export function formatChange(fraction) {
+  if (!Number.isFinite(fraction)) return '—';
+  if (fraction === 0) return '0%';
+  const magnitude = Math.abs(100 * fraction);
+  const rounded = Number(magnitude.toPrecision(3));
+  if (rounded >= 1000) return `${fraction > 0 ? '+' : '-'}${formatInt(magnitude)}%`;
+  const decimals = rounded < 0.01 ? 2 : Math.min(2, Math.max(0, 2 - Math.floor(Math.log10(rounded))));
+  return `${fraction > 0 ? '+' : '-'}${rounded.toFixed(decimals)}%`;
+}
+
 /** An integer with thousands separators: 2362368 -> "2,362,368". */
 export function formatInt(value) {
   return Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '—';

@@ -7,7 +7,7 @@
 // No DOM and no statistic: core times, compares and judges; this keeps and counts.
 
 import { readStoredJson, writeStoredJson } from '../../state/stored-json.js';
-import { formatSig } from '../../ui/format.js';
+import { formatChange, formatSig } from '../../ui/format.js';
 import { formatP } from './compare-common.js';
 
 /** localStorage key of the baseline (a versioned JSON object). */
@@ -85,11 +85,8 @@ export const REGRESSION_CSV_COLUMNS = Object.freeze([
   { name: 'samples_ms', value: (r) => r.samples_ms.join(' ') },
 ]);
 
-/** A change (new / base − 1) as a signed percentage: "+105%", "−3.2%"; "—" when unbounded. */
-export function formatChange(change) {
-  if (!Number.isFinite(change)) return '—';
-  return `${change >= 0 ? '+' : ''}${formatSig(100 * change)}%`;
-}
+/** A change (new / base − 1) as a signed percentage (ui/format.js): "+105%", "-3.20%"; "—" when unbounded. */
+export { formatChange };
 
 /**
  * The compare table (core's compareRuns rows at core's alpha), for ui/table.js. The interval
