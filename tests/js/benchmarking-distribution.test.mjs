@@ -105,6 +105,9 @@ test('distribution: with many slow outliers the zoom cuts at the fence, not at p
   assert.ok(Math.max(...zoom.values) <= summary.upper_fence);
   assert.match(zoom.note, /^Up to 0\.107 ms, Tukey’s upper fence, which lies below the 99th percentile \(2\.68 ms\)/);
   assert.match(zoom.note, /the slowest 18 samples left out\.$/);
+  // The mean, pulled into the tail, is off the zoomed chart: the note says where it went.
+  const withMean = dist.zoomData([{ samples_ms: [...body, ...tail] }], { summary: { ...summary, mean: 0.41 } });
+  assert.match(withMean.note, /left out\. The mean \(0\.410 ms\) lies beyond the cut, pulled there by them\.$/);
   // Few outliers: p99 is the lower cut, as the title says.
   const calm = dist.zoomData([{ samples_ms: body }], { summary: { ...summary, p99: 0.1044 } });
   assert.equal(calm.values.length, 74);

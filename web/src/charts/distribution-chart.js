@@ -44,7 +44,9 @@ export class DistributionChart extends PlotChart {
     const rows = histogram(values, { bins, lowerFence: summary.lower_fence, upperFence: summary.upper_fence });
     const xDomain = [rows[0].x0, rows[rows.length - 1].x1];
     const withUnit = (v) => `${o.valueFormat(v)} ${o.unit}`;
-    const rules = centreRules(summary.mean, summary.median, withUnit, xDomain);
+    // A centre outside the histogram (the mean of a zoom that left the slow tail out) is not
+    // drawn off the frame; the data's note says where it is.
+    const rules = centreRules(summary.mean, summary.median, withUnit, xDomain).filter((r) => r.x >= xDomain[0] && r.x <= xDomain[1]);
     const stacks = new Map();
     for (const r of rows) stacks.set(r.x0, (stacks.get(r.x0) ?? 0) + r.count);
     const tallest = Math.max(...stacks.values());

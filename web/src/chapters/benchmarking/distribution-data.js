@@ -43,7 +43,8 @@ export function zoomData(rows, analysis) {
   const where = byFence
     ? `Tukey’s upper fence, which lies below the 99th percentile (${formatSig(summary.p99)} ms) because more than 1% of the samples are slow outliers`
     : 'the 99th percentile';
-  const note = `Up to ${formatSig(cut)} ms, ${where}: the slowest ${formatCount(left, 'sample')} left out.`;
+  const meanOff = summary.mean > cut ? ` The mean (${formatSig(summary.mean)} ms) lies beyond the cut, pulled there by them.` : '';
+  const note = `Up to ${formatSig(cut)} ms, ${where}: the slowest ${formatCount(left, 'sample')} left out.${meanOff}`;
   return { values: kept, summary, note };
 }
 
