@@ -64,7 +64,7 @@ describe('A/B across builds, quick', () => {
     const rounds = Number(rows[0][head.indexOf('rounds')]);
     assert.ok(rounds >= 2, `${rounds} rounds`);
     const cards = await page.$$eval(`${role('analysis')} .compare-card`, (els) =>
-      els.map((el) => ({ mode: el.dataset.mode, verdict: el.dataset.verdict, sentence: el.querySelector('.verdict').textContent, text: el.textContent })),
+      els.map((el) => ({ mode: el.dataset.mode, verdict: el.dataset.verdictWord, sentence: el.querySelector('.verdict').textContent, text: el.textContent })),
     );
     assert.deepEqual(cards.map((c) => c.mode), ['interleaved', 'sequential']);
     for (const [i, c] of cards.entries()) {
