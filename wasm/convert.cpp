@@ -253,8 +253,12 @@ TimerOptions to_timer_options(const val& options, const std::vector<std::string>
   TimerOptions o;
   std::vector<std::string> allowed = {"warmup", "samples", "min_sample_ms", "max_total_ms"};
   allowed.insert(allowed.end(), extra.begin(), extra.end());
+  allowed.push_back("controls");
   check_option_keys(options, allowed);
   if (options.isUndefined() || options.isNull()) return o;
+  if (const val controls = options["controls"]; !controls.isUndefined()) {
+    o.controls = timer_controls_from_json(to_json(controls, "options.controls"), "options.controls");
+  }
   for (const char* key : {"warmup", "samples", "min_sample_ms", "max_total_ms"}) {
     const val value = options[key];
     if (value.isUndefined()) continue;  // {warmup: undefined} means "the default"

@@ -44,7 +44,8 @@ std::vector<double> to_double_vector(const val& v, const std::string& name);
 Tensor to_tensor(const val& data, const std::string& data_name, const val& shape,
                  const std::string& shape_name);
 // undefined/null: the defaults. Otherwise a plain object whose keys are among warmup,
-// samples, min_sample_ms and max_total_ms; core validates the ranges.
+// samples, min_sample_ms, max_total_ms and controls (the page's controls the timer's advice
+// may name, core's timer_controls_from_json); core validates the ranges.
 TimerOptions to_timer_options(const val& options);
 // The same, for bindings whose options object carries more than the timer's fields: the keys
 // in `extra` are allowed too (the caller reads them with option()), and the error for an

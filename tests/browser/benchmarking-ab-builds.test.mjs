@@ -49,14 +49,25 @@ describe('A/B across builds, quick', () => {
 
   test('runs variant A in the scalar and the SIMD build, round by round, to core’s two verdicts', async () => {
     const { page } = lab;
-    await page.selectOption('#benchmarking-ab-compare', 'builds');
     await page.selectOption('#benchmarking-ab-variant-a', 'gelu:fused-simd');
-    // B's select is not consulted across builds, even when it names A's variant.
+    // B's select is not consulted across builds, even when it names A's variant: it is off,
+    // and says why, while Compare is across builds, and on again for two variants.
     await page.selectOption('#benchmarking-ab-variant-b', 'gelu:fused-simd');
+    const bState = () => page.$eval('#benchmarking-ab-variant-b', (el) => {
+      const note = el.closest('.field').querySelector('[data-role="ignored-reason"]');
+      return { disabled: el.disabled, reason: note.hidden ? '' : note.textContent };
+    });
+    assert.deepEqual(await bState(), { disabled: false, reason: '' });
+    await page.selectOption('#benchmarking-ab-compare', 'builds');
+    assert.deepEqual(await bState(), { disabled: true, reason: 'not used: across builds, B is variant A in the SIMD build' });
+    await page.selectOption('#benchmarking-ab-compare', 'variants');
+    assert.deepEqual(await bState(), { disabled: false, reason: '' });
+    await page.selectOption('#benchmarking-ab-compare', 'builds');
     await page.fill('#benchmarking-ab-n', '4096');
     await page.click(btn('run'));
     await waitStatus(page, /^Done/);
     assert.match(await page.textContent(role('status')), /\(scalar \+ simd build\)/);
+    assert.equal((await bState()).disabled, true, 'B stays off after the run');
 
     const head = await headers(page);
     const rows = await tableRows(page);

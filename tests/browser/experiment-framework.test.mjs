@@ -151,9 +151,11 @@ describe('the demo experiment', () => {
     assert.equal(call.kind, 'measureMatmul');
     assert.equal(call.where, 'demo-run');
     assert.equal(call.payload.build, 'auto');
+    // Timer options name the experiment's Measure longer as the control core's advice names.
+    const controls = { samples: 'Measure longer', budget: 'Measure longer' };
     assert.deepEqual(call.payload.points.slice(0, 2), [
-      { variant: 'naive', n: 8, options: { samples: 2 } },
-      { variant: 'simd', n: 8, options: { samples: 2 } },
+      { variant: 'naive', n: 8, options: { samples: 2, controls } },
+      { variant: 'simd', n: 8, options: { samples: 2, controls } },
     ]);
   });
 

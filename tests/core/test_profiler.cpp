@@ -563,7 +563,25 @@ TEST_CASE("profile options come from JSON with errors that name the option") {
   CHECK_THROWS_WITH_AS(profile_options_from_json(json::parse(R"({"iterations": 5})")),
                        "unknown option \"iterations\"; the allowed options are warmup, samples, "
                        "min_sample_ms, max_total_ms, batch, layers, backward, context_passes, "
-                       "machine and input_seed",
+                       "machine, input_seed and controls",
+                       ValueError);
+  // The page names its own controls for the timer's advice; anything else is refused.
+  const ProfileOptions named = profile_options_from_json(
+      json::parse(R"({"controls": {"samples": "Measure longer", "budget": "Measure longer"}})"));
+  CHECK(named.timer.controls.samples == "Measure longer");
+  CHECK(named.timer.controls.budget == "Measure longer");
+  CHECK(profile_options_from_json(json::object()).timer.controls.budget.empty());
+  CHECK_THROWS_WITH_AS(profile_options_from_json(json::parse(R"({"controls": {"time": "x"}})")),
+                       "options.controls.time is not a control; options.controls names samples "
+                       "and budget",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(profile_options_from_json(json::parse(R"({"controls": {"samples": 3}})")),
+                       "options.controls.samples must be a control's name of at most 80 "
+                       "characters, got 3",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(profile_options_from_json(json::parse(R"({"controls": "Measure longer"})")),
+                       "options.controls must be an object {samples?, budget?} naming the "
+                       "reader's controls, got \"Measure longer\"",
                        ValueError);
   CHECK_THROWS_WITH_AS(profile_options_from_json(json::parse(R"({"samples": "ten"})")),
                        "options.samples must be an integer, got \"ten\"", ValueError);

@@ -266,6 +266,7 @@ TEST_CASE("the time budget stops sampling early and the warning says what to rai
   o.warmup = 0;
   o.min_sample_ms = 10;
   o.max_total_ms = 100;
+  o.controls.budget = "--max-total-ms";
   // Calibration takes 1 + 10 calls of 1 ms; samples of 10 calls then end at 21, 31, ...,
   // 101 ms: the ninth sample spends the budget.
   const Stats s = Timer(clock).options(o).run([&] { clock.advance(1.0); });
@@ -274,8 +275,14 @@ TEST_CASE("the time budget stops sampling early and the warning says what to rai
   CHECK(s.per_call_ms.size() == 9);  // outliers included
   // Nine equal samples pin the median down: only the budget is worth a warning.
   CHECK(s.warning ==
-        "the 100 ms budget stopped sampling after 9 of 30 samples: measure longer (a larger "
-        "time budget)");
+        "the 100 ms budget stopped sampling after 9 of 30 samples: give it a longer budget "
+        "with --max-total-ms");
+  SUBCASE("where the reader has no budget control, the warning names none") {
+    o.controls = {};
+    FakeClock fresh(0.0, kReadCostMs);
+    const Stats none = Timer(fresh).options(o).run([&] { fresh.advance(1.0); });
+    CHECK(none.warning == "the 100 ms budget stopped sampling after 9 of 30 samples");
+  }
 }
 
 TEST_CASE("a call longer than the whole budget is timed once, and the warning says so") {
@@ -284,7 +291,10 @@ TEST_CASE("a call longer than the whole budget is timed once, and the warning sa
   // budget.
   FakeClock clock(0.0, kReadCostMs);
   int calls = 0;
-  const Stats s = Timer(clock).max_total_ms(5).run([&] {
+  TimerOptions o;
+  o.max_total_ms = 5;
+  o.controls.budget = "options.max_total_ms in the suite file";
+  const Stats s = Timer(clock).options(o).run([&] {
     ++calls;
     clock.advance(1000.0);
   });
@@ -294,8 +304,8 @@ TEST_CASE("a call longer than the whole budget is timed once, and the warning sa
   CHECK(s.median_ms == doctest::Approx(1000.0));
   CHECK(s.warning ==
         "one call takes 1000 ms, so the 5 ms budget was spent after 1 of 3 warmup calls and 1 "
-        "of 30 samples: raise max_total_ms to about 34001 for all of them, or measure a smaller "
-        "size");
+        "of 30 samples; all of them need about 34001 ms: give it that budget with "
+        "options.max_total_ms in the suite file, or measure a smaller size");
 }
 
 TEST_CASE("the one sample of an overlong call is reported as progress and can cancel") {
@@ -383,23 +393,32 @@ TEST_CASE("few samples warn when they leave the median's interval wide, and name
   o.samples = 6;
   o.min_sample_ms = 0;
   o.resolution_multiple = 1;  // one call per sample
+  o.controls.samples = "Measure longer";  // the page's control
   int calls = 0;
   // 1.0, 1.2, 1.4, 1.0, 1.2, 1.4 ms: six samples, no outliers; the interval of the median is
   // the whole range [1.0, 1.4] around a median of 1.2, 33% of it.
   const Stats s = Timer(clock).options(o).run([&] { clock.advance(1.0 + 0.2 * (calls++ % 3)); });
   REQUIRE(s.samples == 6);
-  CHECK(s.warning.find("only 6 samples kept: the median's 95% interval spans 33% of it; measure "
-                       "longer (more samples)") != std::string::npos);
+  CHECK(s.warning.find("only 6 samples kept: the median's 95% interval spans 33% of it; take "
+                       "more samples with Measure longer") != std::string::npos);
   // Their CV (sample std 0.179 over a mean of 1.2: 15%) follows without counting them again.
   CHECK(s.warning ==
-        "only 6 samples kept: the median's 95% interval spans 33% of it; measure longer (more "
-        "samples); CV 15% over those 6: the machine was busy; close other tabs and run again");
+        "only 6 samples kept: the median's 95% interval spans 33% of it; take more samples with "
+        "Measure longer; CV 15% over those 6: the machine was busy; close other tabs and run "
+        "again");
   SUBCASE("under three samples there is no interval") {
     o.samples = 2;
+    o.controls.samples = "--samples";  // the CLI's flag
     const Stats two = Timer(clock).options(o).run([&] { clock.advance(1.0); });
     CHECK(two.warning ==
-          "only 2 samples kept: too few for an interval of the median; measure longer (more "
-          "samples)");
+          "only 2 samples kept: too few for an interval of the median; take more samples with "
+          "--samples");
+  }
+  SUBCASE("where the reader has no control for more samples, the warning names none") {
+    o.samples = 2;
+    o.controls = {};
+    const Stats two = Timer(clock).options(o).run([&] { clock.advance(1.0); });
+    CHECK(two.warning == "only 2 samples kept: too few for an interval of the median");
   }
 }
 
@@ -578,18 +597,21 @@ TEST_CASE("run_interleaved reports progress per round and can be cancelled") {
 
 TEST_CASE("a measurement whose one call cannot fit its budget is refused before any work") {
   // 2·4096³ FLOPs take at least 1,375 ms at 100 GFLOP/s: a 5 ms budget ran 90 s in wasm.
+  // The remedy names the control the reader has (the CLI's flag here), and none without one.
   TimerOptions o;
   o.max_total_ms = 5;
+  o.controls.budget = "--max-total-ms";
   CHECK_THROWS_WITH_AS(measure_matmul("naive", 4096, o),
                        "one call of naive matmul at n=4096 is 1.37e+11 FLOPs, at least 1375 ms "
-                       "at 100 GFLOP/s (faster than any one core), more than max_total_ms = 5: "
-                       "raise max_total_ms to at least 1375, or use a smaller size",
+                       "at 100 GFLOP/s (faster than any one core), more than the 5 ms time "
+                       "budget: give it at least 1375 ms with --max-total-ms, or use a smaller "
+                       "size",
                        ValueError);
+  o.controls = {};
   CHECK_THROWS_WITH_AS(
       measure_linear_point(1024, 1024, 1024, "naive", o),
       "one call of a Linear layer's forward is 2.15e+09 FLOPs, at least 22 ms at 100 GFLOP/s "
-      "(faster than any one core), more than max_total_ms = 5: raise max_total_ms to at least "
-      "22, or use a smaller size",
+      "(faster than any one core), more than the 5 ms time budget: use a smaller size",
       ValueError);
   CHECK_NOTHROW(check_call_fits_budget(5e8, "x", o));  // 5 ms at the bound: it may fit
 }
@@ -602,16 +624,14 @@ TEST_CASE("a model point whose one forward pass cannot fit its budget is refused
                                {"layers", {{{"type", "Linear"}, {"in", 2048}, {"out", 2048}}}}};
   const std::string message =
       "one call of a forward pass of x at batch 64 is 5.37e+08 FLOPs, at least 6 ms at 100 "
-      "GFLOP/s (faster than any one core), more than max_total_ms = 5: raise max_total_ms to at "
-      "least 6, or use a smaller size";
+      "GFLOP/s (faster than any one core), more than the 5 ms time budget: use a smaller size";
   CHECK_THROWS_WITH_AS(measure_forward_point(spec, 0, o), message.c_str(), ValueError);
   CHECK_THROWS_WITH_AS(measure_profiling_overhead(spec, 0, o), message.c_str(), ValueError);
   // The first layer computes no input gradient: backward is twice forward here.
   CHECK_THROWS_WITH_AS(measure_backward_point(spec, 0, o),
                        "one call of a forward and backward pass of x at batch 64 is 1.07e+09 "
                        "FLOPs, at least 11 ms at 100 GFLOP/s (faster than any one core), more "
-                       "than max_total_ms = 5: raise max_total_ms to at least 11, or use a "
-                       "smaller size",
+                       "than the 5 ms time budget: use a smaller size",
                        ValueError);
   // The whole profile checks the same before its first pass: forward alone, then with the
   // backward pass it also times.
@@ -622,10 +642,11 @@ TEST_CASE("a model point whose one forward pass cannot fit its budget is refused
   CHECK_THROWS_WITH_AS(profile_model(model, po), message.c_str(), ValueError);
   po.backward = true;
   po.timer.max_total_ms = 8;
+  po.timer.controls.budget = "options.max_total_ms in the suite file";
   CHECK_THROWS_WITH_AS(profile_model(model, po),
                        "one call of a forward and backward pass of x at batch 64 is 1.07e+09 "
                        "FLOPs, at least 11 ms at 100 GFLOP/s (faster than any one core), more "
-                       "than max_total_ms = 8: raise max_total_ms to at least 11, or use a "
-                       "smaller size",
+                       "than the 8 ms time budget: give it at least 11 ms with "
+                       "options.max_total_ms in the suite file, or use a smaller size",
                        ValueError);
 }

@@ -29,6 +29,7 @@ import {
   scalePoint,
   scalePoints,
   specProblems,
+  withMeasureLongerControls,
 } from '../../web/src/experiments/model.js';
 import { cellText, headerText, isTextColumn } from '../../web/src/ui/columns.js';
 import { latestResult, publishResult, subscribeResults } from '../../web/src/experiments/results.js';
@@ -300,6 +301,19 @@ test('Measure longer scales the points’ samples by f and their time budget by 
   const bare = { n: 64 };
   assert.deepEqual(scalePoint(bare, '4'), { point: bare, scaled: false });
   assert.deepEqual(scalePoints([bare, point], '2').map((p) => p.options?.samples), [undefined, 20]);
+});
+
+test('points whose timer options Measure longer scales name it as the control core’s advice may name', () => {
+  const point = { n: 64, options: { samples: 10, max_total_ms: 800 } };
+  const named = withMeasureLongerControls(point);
+  assert.deepEqual(named.options.controls, { samples: MEASURE_LONGER.label, budget: MEASURE_LONGER.label });
+  assert.equal(named.options.controls.samples, 'Measure longer');
+  assert.equal(point.options.controls, undefined, 'the planned point is not changed');
+  // Nothing for Measure longer to scale: nothing to name (core's advice then names no control).
+  const bare = { n: 64 };
+  assert.equal(withMeasureLongerControls(bare), bare);
+  const warmupOnly = { n: 64, options: { warmup: 2 } };
+  assert.equal(withMeasureLongerControls(warmupOnly), warmupOnly);
 });
 
 test('after a run whose rows warn, the hint points at Measure longer when a warning asks for it, else at the machine', () => {

@@ -13,7 +13,7 @@ import { API, POINT } from '../../web/src/lab/api.js';
 import { TIMER_FULL, TIMER_QUICK, zooControl, zooInit, zooSpecOf } from '../../web/src/chapters/profiling/common.js';
 import { hasLateOptions, loadOptions } from '../../web/src/experiments/model.js';
 import { DEFAULT_HIDDEN, mlpWidths, scalingPoints, withHidden, SCALING_COLUMNS, SCALING_CSV } from '../../web/src/chapters/profiling/scaling-data.js';
-import { BATCH_COLUMNS, BATCH_CSV, DEFAULT_BATCHES, batchList, batchPoints } from '../../web/src/chapters/profiling/batch-data.js';
+import { BATCH_COLUMNS, BATCH_CSV, DEFAULT_BATCHES, batchList, batchPoints, quickNoteText } from '../../web/src/chapters/profiling/batch-data.js';
 import { OVERHEAD_COLUMNS, OVERHEAD_CSV, OVERHEAD_MODELS, QUICK_MODELS, overheadPoints } from '../../web/src/chapters/profiling/overhead-data.js';
 import { ARCHITECTURE_COLUMNS, ARCHITECTURE_CSV, CNN_WIDE_SPEC, architecturePoints, withFamily } from '../../web/src/chapters/profiling/architectures-data.js';
 import { ATTENTION_COLUMNS, ATTENTION_CSV, attentionPoints, byteSeries, flopSeries, headsProblem } from '../../web/src/chapters/profiling/attention-data.js';
@@ -124,6 +124,17 @@ test('model scaling: table, derived hidden width and CSV', () => {
   const lines = csvLines([row], SCALING_CSV);
   assert.equal(lines[0], 'build,widths,name,batch_size,parameters,flops_per_sample,flops_per_batch,activation_bytes,peak_bytes,gflops_per_s,samples_per_s,median_ms,ci95_low_ms,ci95_high_ms,p95_ms,cv,samples,warning');
   assert.equal(lines[1], 'simd,784-64-64-10,mlp_784_64_64_10,32,55050,109568,3506176,17664,8192,7.01,64000,0.5,0.45,0.55,0.75,0.04,10,CV 12% over 10 samples');
+});
+
+test('batch size: the quick note names the batches the quick plan runs, from the same rule', () => {
+  // The note said "batches 1 to 32" while the plan ran 1, 2, 4 and 32.
+  const defaults = batchExperiment.controls.find((c) => c.id === 'batches').default;
+  const ran = batchPoints({ model: 'mlp_784', batches: defaults }, { quick: true, info }).map((p) => p.batch);
+  assert.deepEqual(ran, [1, 2, 4, 32]);
+  assert.equal(batchExperiment.quickNote, quickNoteText());
+  assert.equal(quickNoteText(),
+    'Quick mode (?quick=1): batches 1, 2, 4 and 32 with the default list (1 and 32 always, then the 2 smallest others up to 32), with small time budgets.');
+  assert.doesNotMatch(quickNoteText(), /1 to 32/);
 });
 
 test('batch size: the plan always holds batch 1 and 32, quick or not', () => {

@@ -73,14 +73,16 @@ const BAD_CALLS = [
   ['n out of range', (m) => m.measureMatmul('naive', 5000),
    'n must be between 1 and 4096, got 5000'],
   ['an unknown option', (m) => m.measureMatmul('naive', 8, { samples: 5, warmups: 1 }),
-   'unknown option "warmups"; the allowed options are warmup, samples, min_sample_ms and ' +
-   'max_total_ms'],
+   'unknown option "warmups"; the allowed options are warmup, samples, min_sample_ms, ' +
+   'max_total_ms and controls'],
   ['an unknown option even when undefined', (m) => m.measureMatmul('naive', 8, { Samples: undefined }),
-   'unknown option "Samples"; the allowed options are warmup, samples, min_sample_ms and ' +
-   'max_total_ms'],
+   'unknown option "Samples"; the allowed options are warmup, samples, min_sample_ms, ' +
+   'max_total_ms and controls'],
   ['options that are not an object', (m) => m.measureMatmul('naive', 8, 5),
-   'options must be an object with optional fields warmup, samples, min_sample_ms and ' +
-   'max_total_ms, got 5'],
+   'options must be an object with optional fields warmup, samples, min_sample_ms, ' +
+   'max_total_ms and controls, got 5'],
+  ['controls that name something else', (m) => m.measureMatmul('naive', 8, { controls: { time: 'x' } }),
+   'options.controls.time is not a control; options.controls names samples and budget'],
   ['an option of the wrong type', (m) => m.measureMatmul('naive', 8, { samples: '10' }),
    'options.samples must be an integer, got "10"'],
   ['an option out of range', (m) => m.measureMatmul('naive', 8, { samples: 0 }),

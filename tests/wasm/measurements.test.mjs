@@ -181,7 +181,7 @@ for (const build of BUILDS) {
 const matmulNames = modules[0].matmulVariants().map((v) => v.name).join(', ');
 const geluNames = modules[0].geluVariants().map((v) => v.name).join(', ');
 const OPERATION_OPTIONS = 'warmup, samples, min_sample_ms, max_total_ms, variant, ' +
-  'peak_gflops_per_s and bandwidth_gb_per_s';
+  'peak_gflops_per_s, bandwidth_gb_per_s and controls';
 const BAD_CALLS = [
   ['measureGelu with 0 elements', (m) => m.measureGelu('fused-simd', 0),
     'elements must be between 1 and 67108864, got 0'],
@@ -218,17 +218,24 @@ const BAD_CALLS = [
   ['measureMatmulBlocked with a tile of 2^31 - 1',
     (m) => m.measureMatmulBlocked(4096, { tile_n: 2147483647 }),
     'tile_n must be between 1 and 4096, got 2147483647'],
+  // The remedy names the control the caller names (the page's Measure longer), and none
+  // when the caller names none: never a setting the reader does not have.
   ['a naive matmul whose one call cannot fit a 5 ms budget',
     (m) => m.measureMatmul('naive', 4096, { max_total_ms: 5 }),
     'one call of naive matmul at n=4096 is 1.37e+11 FLOPs, at least 1375 ms at 100 GFLOP/s ' +
-    '(faster than any one core), more than max_total_ms = 5: raise max_total_ms to at least ' +
-    '1375, or use a smaller size'],
+    '(faster than any one core), more than the 5 ms time budget: use a smaller size'],
+  ['a naive matmul whose one call cannot fit a 5 ms budget, on a page with Measure longer',
+    (m) => m.measureMatmul('naive', 4096, { max_total_ms: 5, controls: { budget: 'Measure longer' } }),
+    'one call of naive matmul at n=4096 is 1.37e+11 FLOPs, at least 1375 ms at 100 GFLOP/s ' +
+    '(faster than any one core), more than the 5 ms time budget: give it at least 1375 ms ' +
+    'with Measure longer, or use a smaller size'],
   ['a model profile whose one forward pass cannot fit a 5 ms budget',
     (m) => m.profileModel({ name: 'x', input: [64, 2048],
-      layers: [{ type: 'Linear', in: 2048, out: 2048 }] }, { max_total_ms: 5, backward: false }),
+      layers: [{ type: 'Linear', in: 2048, out: 2048 }] },
+    { max_total_ms: 5, backward: false, controls: { budget: 'Measure longer' } }),
     'one call of a forward pass of x at batch 64 is 5.37e+08 FLOPs, at least 6 ms at 100 ' +
-    'GFLOP/s (faster than any one core), more than max_total_ms = 5: raise max_total_ms to at ' +
-    'least 6, or use a smaller size'],
+    'GFLOP/s (faster than any one core), more than the 5 ms time budget: give it at least 6 ms ' +
+    'with Measure longer, or use a smaller size'],
   ['measureMatmulBlocked with an unknown tile field',
     (m) => m.measureMatmulBlocked(8, { tile_x: 4 }),
     'unknown tile field "tile_x"; the allowed fields are tile_m, tile_n and tile_k'],
@@ -270,9 +277,9 @@ const BAD_CALLS = [
   ['measureLinear with a batch as text', (m) => m.measureLinear(8, 8, '8', 'naive'),
     'batch must be a non-negative integer, got "8"'],
   ['cliReport with text that is not JSON', (m) => m.cliReport('hello'),
-    'pasted text is not perflab JSON: parse error at line 1, column 1: syntax error while ' +
-    "parsing value - invalid literal; last read: 'h'; paste the whole output of " +
-    '`perflab roofline --json` or `perflab bench --json`'],
+    'pasted text is not perflab JSON: parse error at line 1, column 1: "hello" is not a JSON ' +
+    'value; a value is an object, an array, a string in double quotes, a number, true, false ' +
+    'or null; paste the whole output of `perflab roofline --json` or `perflab bench --json`'],
   ['cliReport with JSON from another tool', (m) => m.cliReport('{"rows": []}'),
     'pasted text is not perflab JSON: it has no "tool": "perflab" field; paste the whole ' +
     'output of `perflab roofline --json` or `perflab bench --json`'],
@@ -313,6 +320,15 @@ for (const build of BUILDS) {
         });
       });
     }
+    it('names in a timer warning the control the page names, and none when it names none', () => {
+      // Two samples: too few for an interval, whatever the machine.
+      const few = { warmup: 0, samples: 2, min_sample_ms: 0, max_total_ms: 50 };
+      const named = m.measureMatmul('naive', 8, { ...few, controls: { samples: 'Measure longer', budget: 'Measure longer' } });
+      assert.match(named.stats.warning, /^only 2 samples kept: too few for an interval of the median; take more samples with Measure longer/);
+      const unnamed = m.measureMatmul('naive', 8, few);
+      assert.match(unnamed.stats.warning, /^only 2 samples kept: too few for an interval of the median(;|$)/);
+      assert.doesNotMatch(unnamed.stats.warning, /measure longer|max_total_ms|take more samples/i);
+    });
     it('still measures after every bad call', () => {
       const before = m.memoryStats().current_bytes;
       for (const [, call] of BAD_CALLS) assert.throws(() => call(m));

@@ -50,14 +50,14 @@ constexpr const char* kUsage =
     "    --json                  one JSON object on stdout (the page's profileModel result)\n"
     "    --samples N             timed samples per measurement (default 10)\n"
     "    --min-sample-ms X       shortest sample in ms (default 2)\n"
+    "    --max-total-ms X        time budget of each measurement in ms, warmup included\n"
+    "                            (default 500)\n"
     "    --batch N               run at batch N instead of the spec's input[0]\n"
     "    --no-layers             do not time each layer alone\n"
     "    --no-backward           do not time backward or measure training memory\n"
     "    --peak-gflops-per-s X --bandwidth-gb-per-s Y\n"
     "                            judge the bottleneck against these roofs instead of the\n"
     "                            quick machine probe (both or neither)\n"
-    "  A timer warning's \"measure longer\" (the page's Measure longer control) is a\n"
-    "  larger --samples here.\n"
     "  Bad specs (missing file, invalid JSON, spec errors) exit with status 2.\n";
 
 int usage_error(const std::string& message) {
@@ -218,6 +218,8 @@ int profile(const std::vector<std::string>& args) {
   std::string zoo_name, spec_path;
   std::optional<double> peak, bandwidth;
   perflab::ProfileOptions options;
+  // The timer's warnings and budget errors name this command's flags as their remedies.
+  options.timer.controls = {"--samples", "--max-total-ms"};
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     const auto value = [&]() -> const std::string& { return option_value(args, i); };
@@ -229,6 +231,8 @@ int profile(const std::vector<std::string>& args) {
       options.timer.samples = count_arg(a, value());
     } else if (a == "--min-sample-ms") {
       options.timer.min_sample_ms = number_arg(a, value());
+    } else if (a == "--max-total-ms") {
+      options.timer.max_total_ms = number_arg(a, value());
     } else if (a == "--batch") {
       options.batch = static_cast<std::size_t>(count_arg(a, value()));
     } else if (a == "--no-layers") {

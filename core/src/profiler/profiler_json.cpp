@@ -53,7 +53,7 @@ ProfileOptions profile_options_from_json(const json& options) {
   if (options.is_null()) return o;
   const char* const allowed =
       "warmup, samples, min_sample_ms, max_total_ms, batch, layers, backward, context_passes, "
-      "machine and input_seed";
+      "machine, input_seed and controls";
   if (!options.is_object()) {
     throw ValueError(std::string("options must be an object with optional fields ") + allowed +
                      ", got " + describe(options));
@@ -70,6 +70,8 @@ ProfileOptions profile_options_from_json(const json& options) {
       o.backward = bool_option(v, key);
     } else if (key == "context_passes") {
       o.context_passes = int_option(v, key);
+    } else if (key == "controls") {
+      o.timer.controls = timer_controls_from_json(v, "options.controls");
     } else if (key == "input_seed") {
       o.input_seed = size_option(v, key);
     } else if (key == "machine") {

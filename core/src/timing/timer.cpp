@@ -173,17 +173,44 @@ bool read_timer_option(TimerOptions& options, const std::string& key,
   return true;
 }
 
+TimerControls timer_controls_from_json(const nlohmann::json& value, const std::string& field) {
+  if (!value.is_object()) {
+    throw ValueError(field + " must be an object {samples?, budget?} naming the reader's "
+                             "controls, got " + describe(value));
+  }
+  TimerControls controls;
+  for (const auto& [key, text] : value.items()) {
+    const std::string name = field + "." + key;
+    std::string* target = key == "samples" ? &controls.samples
+                          : key == "budget" ? &controls.budget
+                                            : nullptr;
+    if (target == nullptr) {
+      throw ValueError(name + " is not a control; " + field + " names samples and budget");
+    }
+    if (!text.is_string() || text.get_ref<const std::string&>().size() > kMaxTimerControlChars) {
+      throw ValueError(name + " must be a control's name of at most " +
+                       std::to_string(kMaxTimerControlChars) + " characters, got " +
+                       describe(text));
+    }
+    *target = text.get<std::string>();
+  }
+  return controls;
+}
+
 void check_call_fits_budget(double flops, const std::string& what, const TimerOptions& options) {
   const double least_ms = flops / (kFastestGflopsPerS * 1e6);
   if (least_ms > options.max_total_ms) {
     char flops_text[32];
     std::snprintf(flops_text, sizeof flops_text, "%.3g", flops);
-    throw ValueError("one call of " + what + " is " + flops_text + " FLOPs, at least " +
-                     format_number(std::ceil(least_ms)) + " ms at " +
-                     format_number(kFastestGflopsPerS) +
-                     " GFLOP/s (faster than any one core), more than max_total_ms = " +
-                     format_number(options.max_total_ms) + ": raise max_total_ms to at least " +
-                     format_number(std::ceil(least_ms)) + ", or use a smaller size");
+    const std::string least = format_number(std::ceil(least_ms));
+    const std::string& budget = options.controls.budget;
+    throw ValueError("one call of " + what + " is " + flops_text + " FLOPs, at least " + least +
+                     " ms at " + format_number(kFastestGflopsPerS) +
+                     " GFLOP/s (faster than any one core), more than the " +
+                     format_number(options.max_total_ms) + " ms time budget: " +
+                     (budget.empty() ? std::string("use a smaller size")
+                                     : "give it at least " + least + " ms with " + budget +
+                                           ", or use a smaller size"));
   }
 }
 
@@ -218,15 +245,17 @@ std::string dropped_text(std::size_t outliers) {
          " dropped)";
 }
 
-// What went wrong with one function's samples, each problem with a remedy a student can apply
-// on the page, whose experiments have a "Measure longer" control (more samples in a larger
-// time budget); the CLI's are --samples and --max-total-ms. Empty when reliable.
+// What went wrong with one function's samples, each problem with a remedy the reader can
+// apply where they read it: opts.controls names their controls (the page's "Measure
+// longer", the CLI's --samples and --max-total-ms, a suite file's fields); a remedy whose
+// control is not named is left out. Empty when reliable.
 // long_call: one call was longer than the budget (warmed_up of opts.warmup warmup calls ran),
 // so the one sample is the whole run.
 std::string timer_warning(const Stats& stats, const TimerOptions& opts, const BatchPlan& plan,
                           bool budget_stopped, std::size_t taken, std::size_t wanted,
                           bool long_call, int warmed_up) {
   std::vector<std::string> problems;
+  const std::string& budget = opts.controls.budget;
   if (plan.below_target() && !long_call) {
     problems.push_back("samples last " + format_number(plan.batch_ms) + " ms, under the " +
                        format_number(plan.target_ms) + " ms target, at max_inner_iterations " +
@@ -239,18 +268,22 @@ std::string timer_warning(const Stats& stats, const TimerOptions& opts, const Ba
     const double call_ms = stats.per_call_ms.front();
     const double needed_ms = call_ms * (opts.warmup + 1) +
                              std::max(call_ms, plan.target_ms) * static_cast<double>(wanted);
+    const std::string needed = format_number(std::ceil(needed_ms));
     problems.push_back("one call takes " + format_number(call_ms) + " ms, so the " +
                        format_number(opts.max_total_ms) + " ms budget was spent after " +
                        std::to_string(warmed_up) + " of " + std::to_string(opts.warmup) +
                        " warmup calls and 1 of " + std::to_string(wanted) +
-                       " samples: raise max_total_ms to about " +
-                       format_number(std::ceil(needed_ms)) +
-                       " for all of them, or measure a smaller size");
+                       " samples; all of them need about " + needed + " ms: " +
+                       (budget.empty() ? std::string("measure a smaller size")
+                                       : "give it that budget with " + budget +
+                                             ", or measure a smaller size"));
   }
   if (budget_stopped) {
     problems.push_back("the " + format_number(opts.max_total_ms) +
                        " ms budget stopped sampling after " + std::to_string(taken) + " of " +
-                       std::to_string(wanted) + " samples: measure longer (a larger time budget)");
+                       std::to_string(wanted) + " samples" +
+                       (budget.empty() ? std::string()
+                                       : ": give it a longer budget with " + budget));
   }
   // Few samples matter when they leave the median's interval wide, not by their count
   // alone: ten steady samples less two outliers still pin the median down. Under three,
@@ -267,7 +300,8 @@ std::string timer_warning(const Stats& stats, const TimerOptions& opts, const Ba
         (stats.samples < 3 ? std::string(": too few for an interval of the median")
                            : ": the median's 95% interval spans " +
                                  format_number(std::round(interval_width * 100)) + "% of it") +
-        "; measure longer (more samples)");
+        (opts.controls.samples.empty() ? std::string()
+                                       : "; take more samples with " + opts.controls.samples));
   }
   if (stats.cv > 0.05) {
     // The count is of the samples the CV was computed from; with outliers dropped it says so,

@@ -46,19 +46,25 @@ export function controlField(control, domId) {
   input.setAttribute('aria-describedby', [hintId, errorId].filter(Boolean).join(' '));
   const errorEl = h('span', { class: 'field-error', id: errorId, 'data-role': 'field-error' });
   errorEl.hidden = true;
+  // Why the control is off while the others' values make it irrelevant (control.ignoredWhen).
+  const ignoredId = `${id}-ignored`;
+  const ignoredEl = h('span', { class: 'field-note', id: ignoredId, 'data-role': 'ignored-reason' });
+  ignoredEl.hidden = true;
+  if (control.ignoredWhen) input.setAttribute('aria-describedby', `${input.getAttribute('aria-describedby')} ${ignoredId}`);
   const retryButton = late ? h('button', { type: 'button', 'data-action': 'retry-options', text: 'Try again' }) : null;
   if (retryButton) retryButton.hidden = true;
   const labelText = control.unit ? `${control.label} (${control.unit})` : control.label;
   const label = h('label', { for: id, text: control.type === 'checkbox' ? ` ${labelText}` : `${labelText} ` });
   const field =
     control.type === 'checkbox'
-      ? h('span', { class: 'field', 'data-control': control.id }, input, label, errorEl)
-      : h('span', { class: 'field', 'data-control': control.id }, label, input, errorEl, retryButton);
+      ? h('span', { class: 'field', 'data-control': control.id }, input, label, errorEl, ignoredEl)
+      : h('span', { class: 'field', 'data-control': control.id }, label, input, errorEl, ignoredEl, retryButton);
   const hint = hintId ? h('p', { class: 'hint', id: hintId, text: control.hint }) : null;
 
   // A value given before the options exist (the default, a saved one) waits here.
   let pending = control.default;
   let loaded = !late;
+  let ignored = null;
   const entry = {
     control,
     input,
@@ -73,12 +79,24 @@ export function controlField(control, domId) {
     },
     /** Whether the control has its options (always, unless they come later). */
     ready: () => loaded,
+    /** Why the run ignores this control now (control.ignoredWhen), or null. */
+    ignored: () => ignored,
+    /**
+     * Off, with the reason beside it, while `reason` says the run ignores the control; on again
+     * (once its options are in) when it is null.
+     */
+    showIgnored(reason) {
+      ignored = reason ?? null;
+      ignoredEl.textContent = ignored ?? '';
+      ignoredEl.hidden = !ignored;
+      input.disabled = Boolean(ignored) || !loaded;
+    },
     /** Fills a late select with checked options (model.js checkOptions), keeping the wanted value. */
     setOptions(options) {
       entry.control = { ...control, options };
       input.replaceChildren(...optionNodes(options));
       input.value = pickOption(options, pending, control.default);
-      input.disabled = false;
+      input.disabled = Boolean(ignored);
       input.dataset.options = 'ready';
       loaded = true;
       if (retryButton) retryButton.hidden = true;

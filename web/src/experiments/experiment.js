@@ -35,6 +35,7 @@ import {
   resolve,
   scalePoints,
   specProblems,
+  withMeasureLongerControls,
 } from './model.js';
 import { publishResult } from './results.js';
 
@@ -68,6 +69,14 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   // The spec's controls, then the framework's Measure longer (model.js MEASURE_LONGER).
   const controls = experimentControls(spec);
   const fields = controls.map((c) => controlField(c, domId));
+  // A control the others make irrelevant (its `ignoredWhen(raw values)` gives the reason) is
+  // off, with the reason beside it, until they change; idle only (a run disables every field).
+  const refreshIgnored = () => {
+    if (section?.dataset.state === 'running') return;
+    const raws = Object.fromEntries(fields.map((f) => [f.control.id, f.raw()]));
+    for (const f of fields) if (f.control.ignoredWhen) f.showIgnored(f.control.ignoredWhen(raws));
+  };
+  for (const f of fields) f.input.addEventListener(f.control.type === 'checkbox' || f.control.type === 'select' ? 'change' : 'input', () => refreshIgnored());
 
   const runButton = h('button', { type: 'button', class: 'primary', 'data-action': 'run', text: 'Run' });
   runButton.disabled = !fields.every((f) => f.ready());
@@ -122,6 +131,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     h('div', { class: 'actions' }, csvButton),
   );
   container.append(section);
+  refreshIgnored();
 
   // The context plans and chart options are computed from; `info` is what spec.init returned.
   let lastCtx = { values: controlDefaults(controls), quick, info: null, points: null };
@@ -182,6 +192,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     return loadOptions(f.control, { lab: labOf(bridge), bridge, quick }).then(
       (options) => {
         f.setOptions(options);
+        refreshIgnored();
         if (!current) setRunning(false);
       },
       (err) => f.showLoadFailure(err),
@@ -237,7 +248,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
 
   function setRunning(running) {
     runButton.disabled = running || !optionsReady();
-    for (const f of fields) f.input.disabled = running || !f.ready();
+    for (const f of fields) f.input.disabled = running || !f.ready() || Boolean(f.ignored());
     cancelButton.disabled = !running;
     csvButton.disabled = running || shown.rows.length === 0;
     section.dataset.state = running ? 'running' : 'idle';
@@ -316,7 +327,9 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
       }
       // Measure longer scales the planned points' timer options (samples, time budget).
       const factor = values[MEASURE_LONGER_ID] ?? '1';
-      ctx.points = scalePoints(planPoints(spec, values, ctx), factor);
+      // Core's timer warnings name Measure longer only where the experiment has it.
+      const scaled = scalePoints(planPoints(spec, values, ctx), factor);
+      ctx.points = spec.measureLonger === false ? scaled : scaled.map(withMeasureLongerControls);
       if (factor !== '1' && ctx.points.every((p) => !Number.isFinite(p.options?.samples) && !Number.isFinite(p.options?.max_total_ms))) {
         showNote('Measure longer has nothing to scale here: these points take no timer samples.');
       }

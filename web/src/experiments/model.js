@@ -79,6 +79,24 @@ export function scalePoint(point, factor) {
   return { point: scaled ? { ...point, options } : point, scaled };
 }
 
+/**
+ * The controls core's timer advice names on an experiment with Measure longer: that control,
+ * for more samples and for a longer time budget (core's TimerControls; a measurement that
+ * names none gets advice that names none, so an experiment without the control never reads
+ * "Measure longer").
+ */
+export const MEASURE_LONGER_CONTROLS = Object.freeze({ samples: MEASURE_LONGER.label, budget: MEASURE_LONGER.label });
+
+/**
+ * A point whose timer options Measure longer scales (`samples` or `max_total_ms` set), with
+ * `options.controls` naming Measure longer for core's advice; other points unchanged.
+ */
+export function withMeasureLongerControls(point) {
+  const o = point?.options;
+  if (!isObject(o) || !(Number.isFinite(o.samples) || Number.isFinite(o.max_total_ms))) return point;
+  return { ...point, options: { ...o, controls: MEASURE_LONGER_CONTROLS } };
+}
+
 /** Every point scaled by the value of Measure longer (a string "1", "2", "4"). */
 export function scalePoints(points, factor) {
   return points.map((p) => scalePoint(p, factor).point);

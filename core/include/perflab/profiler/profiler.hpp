@@ -80,8 +80,9 @@ struct ProfileOptions {
 
 // From a JSON object whose keys are among warmup, samples, min_sample_ms, max_total_ms,
 // batch, layers, backward, context_passes, machine ({peak_gflops_per_s,
-// bandwidth_gb_per_s}) and input_seed; null (the whole object or one value) means the
-// defaults. ValueError for an unknown key or a wrong
+// bandwidth_gb_per_s}), input_seed and controls (timer_controls_from_json: the controls the
+// timer's advice may name where the profile is read); null (the whole object or one value)
+// means the defaults. ValueError for an unknown key or a wrong
 // type, naming it: `options.samples must be an integer, got "ten"`.
 ProfileOptions profile_options_from_json(const nlohmann::json& options);
 

@@ -17,6 +17,16 @@
 
 namespace perflab {
 
+// The controls a reader has where a timer warning or a budget error is read, by the names
+// they have there: a page control's label ("Measure longer"), a CLI flag ("--samples"), a
+// suite file's field. The advice names these and nothing else; empty (the default) means
+// there is no such control there, and the advice names none. Not a measurement setting:
+// to_json(TimerOptions) leaves it out.
+struct TimerControls {
+  std::string samples;  // takes more samples: "take more samples with <samples>"
+  std::string budget;   // gives a longer time budget: "give it a longer budget with <budget>"
+};
+
 struct TimerOptions {
   int warmup = 3;                     // untimed calls before measuring; raise for JITs/caches
   int samples = 30;                   // timed samples to take; outliers are dropped from these
@@ -25,6 +35,7 @@ struct TimerOptions {
   double max_total_ms = 5000.0;       // all of run(), warmup included; then stop sampling (≥ 2)
   long max_inner_iterations = 1L << 24;
   bool drop_outliers = true;          // Tukey fences: outside [Q1 - 1.5 IQR, Q3 + 1.5 IQR]
+  TimerControls controls;             // what the advice in warnings and errors may name
 
   // Throws ValueError naming the field, its value and the allowed range.
   void validate() const;
@@ -38,6 +49,11 @@ extern const char* const kTimerOptionFields;
 // ("options.samples must be an integer, got \"ten\""); ranges are validate()'s.
 bool read_timer_option(TimerOptions& options, const std::string& key,
                        const nlohmann::json& value, const std::string& field);
+// TimerControls from JSON {samples?, budget?}, each a string of at most kMaxTimerControlChars
+// characters: how a page's options object names the page's controls (options.controls of
+// the page's measurements and of a profile). A ValueError names `field` and what is wrong.
+inline constexpr std::size_t kMaxTimerControlChars = 80;
+TimerControls timer_controls_from_json(const nlohmann::json& value, const std::string& field);
 
 struct Stats {
   std::size_t samples = 0;   // kept samples (after outlier removal)
@@ -106,9 +122,10 @@ inline constexpr double kFastestGflopsPerS = 100.0;
 // options.max_total_ms even at kFastestGflopsPerS: a ValueError naming the call, its
 // operations, the least time it takes and the budget to give instead ("one call of naive
 // matmul at n=4096 is 1.37e+11 FLOPs, at least 1374 ms at 100 GFLOP/s (faster than any one
-// core), more than max_total_ms = 5: raise max_total_ms to at least 1374, or use a smaller
-// size"). Calls shorter than this bound but longer than the budget are Timer::run's (one
-// sample, and a warning).
+// core), more than the 5 ms time budget: give it at least 1374 ms with --max-total-ms, or
+// use a smaller size", the control as options.controls.budget names it; with none named,
+// only the smaller size). Calls shorter than this bound but longer than the budget are
+// Timer::run's (one sample, and a warning).
 void check_call_fits_budget(double flops, const std::string& what, const TimerOptions& options);
 
 // Called after each sample with the fraction done in [0, 1]; return false to cancel

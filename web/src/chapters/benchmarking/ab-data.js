@@ -60,6 +60,9 @@ export const AB_CONTROLS = Object.freeze([
   kernelSelect('variant-a', 'A (baseline)', 'matmul:simd'),
   {
     ...kernelSelect('variant-b', 'B (candidate)', 'matmul:packed'),
+    // Across builds B is variant A in the SIMD build: this select would change nothing.
+    ignoredWhen: (raws) =>
+      crossBuild(raws) ? 'not used: across builds, B is variant A in the SIMD build' : null,
     validate: (b, values) => {
       if (crossBuild(values)) return null; // B is variant A in the SIMD build
       const a = parseKernel(values['variant-a']);

@@ -7,14 +7,32 @@ import { latencyColumns, latencyCsv, sortedUnique, timerOptions, zooSpecOf } fro
 export const DEFAULT_BATCHES = Object.freeze([1, 2, 4, 8, 16, 32, 64, 128]);
 /** Batches every plan holds, quick or not: the exercises read batch 1 and batch 32. */
 export const REQUIRED_BATCHES = Object.freeze([1, 32]);
-/** Quick mode: only batches up to 32, at most this many. */
+/** Quick mode: only batches up to QUICK_MAX_BATCH, at most QUICK_MAX_POINTS of them. */
 export const QUICK_MAX_POINTS = 4;
+export const QUICK_MAX_BATCH = 32;
 
 export function batchList(batches, quick) {
   const all = sortedUnique([...REQUIRED_BATCHES, ...batches]);
   if (!quick) return all;
-  const extra = all.filter((b) => b <= 32 && !REQUIRED_BATCHES.includes(b)).slice(0, QUICK_MAX_POINTS - REQUIRED_BATCHES.length);
+  const extra = all
+    .filter((b) => b <= QUICK_MAX_BATCH && !REQUIRED_BATCHES.includes(b))
+    .slice(0, QUICK_MAX_POINTS - REQUIRED_BATCHES.length);
   return sortedUnique([...REQUIRED_BATCHES, ...extra]);
+}
+
+const listText = (xs) => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
+
+/**
+ * The quick-mode note, from the rule batchList applies (so it names the batches quick mode
+ * runs, never a range it skips): "batches 1, 2, 4 and 32 with the default list ...".
+ */
+export function quickNoteText() {
+  const others = QUICK_MAX_POINTS - REQUIRED_BATCHES.length;
+  return (
+    `Quick mode (?quick=1): batches ${listText(batchList(DEFAULT_BATCHES, true))} with the default list ` +
+    `(${listText(REQUIRED_BATCHES)} always, then the ${others} smallest others up to ${QUICK_MAX_BATCH}), ` +
+    'with small time budgets.'
+  );
 }
 
 /** `{spec, batch, options}` for measureForwardPoint, batches ascending. */

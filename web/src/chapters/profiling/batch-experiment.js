@@ -4,7 +4,7 @@
 
 import { declaredSweep } from '../../lab/client.js';
 import { toLong } from '../../charts/shape.js';
-import { BATCH_COLUMNS, BATCH_CSV, DEFAULT_BATCHES, batchPoints } from './batch-data.js';
+import { BATCH_COLUMNS, BATCH_CSV, DEFAULT_BATCHES, batchPoints, quickNoteText } from './batch-data.js';
 import { zooControl, zooInit } from './common.js';
 
 // The planned batches as the log axis's ticks and domain, so the frame does not jump.
@@ -32,7 +32,7 @@ export const batchExperiment = {
       'work on. Memory goes the other way: every layer output is batch × features floats. ' +
       'Throughput = batch / median latency (samples/s).',
   ],
-  quickNote: 'Quick mode (?quick=1): batches 1 to 32 only, with small time budgets.',
+  quickNote: quickNoteText(),
   controls: [
     zooControl(),
     { id: 'batches', type: 'numbers', label: 'Batch sizes', default: [...DEFAULT_BATCHES], min: 1, max: 1024, integer: true, maxCount: 16, example: '1, 8, 32' },

@@ -11,7 +11,7 @@ import { h } from '../../ui/dom.js';
 import { formatElapsed } from '../../ui/format.js';
 import { createTable } from '../../ui/table.js';
 import { labOf } from '../../lab/client.js';
-import { MEASURE_LONGER } from '../../experiments/model.js';
+import { MEASURE_LONGER, MEASURE_LONGER_CONTROLS } from '../../experiments/model.js';
 import { machineProbeStore, probeTime } from '../../state/machine-probe.js';
 import { probeLine } from '../../ui/probe-line.js';
 import {
@@ -359,7 +359,12 @@ export function mountBuilder(container, { bridge, quick = false, storage = globa
         throw Object.assign(new Error(err.message), { probeFailed: true });
       });
       const { peak_gflops_per_s, bandwidth_gb_per_s } = entry.probe;
-      const options = { ...profileOptions({ quick, batch: batch.batch, factor, defaults }), machine: { peak_gflops_per_s, bandwidth_gb_per_s } };
+      // Core's timer warnings name the builder's Measure longer as their remedy.
+      const options = {
+        ...profileOptions({ quick, batch: batch.batch, factor, defaults }),
+        machine: { peak_gflops_per_s, bandwidth_gb_per_s },
+        controls: MEASURE_LONGER_CONTROLS,
+      };
       const p = await lab.profileModel(editor.text(), options, {
         signal: controller.signal,
         where: 'builder-profile',
