@@ -73,10 +73,13 @@ export function parseArgs(argv) {
 /**
  * Every file under the inputs as {name, text} (name relative to the input it came from,
  * prefixed by it), plus read failures as problems. A path that does not exist is a usage error.
+ * Each folder is read once: a link back to a folder already read (a loop, or a second way to
+ * the same folder) is a problem, not followed, so links that loop cannot make the walk endless.
  */
 export function collectFiles(inputs) {
   const files = [];
   const problems = [];
+  const foldersRead = new Map(); // "dev:ino" of each folder read -> the path it was read by
   const visit = (full, shown) => {
     let stat;
     try {
@@ -94,6 +97,12 @@ export function collectFiles(inputs) {
       }
     }
     if (stat.isDirectory()) {
+      const key = `${stat.dev}:${stat.ino}`;
+      if (foldersRead.has(key)) {
+        problems.push({ file: shown, student_id: '', kind: 'unreadable', reason: `a link to the folder ${foldersRead.get(key)}, which is read once; not followed again`, graded: false });
+        return;
+      }
+      foldersRead.set(key, shown);
       let entries;
       try {
         entries = readdirSync(full).sort();

@@ -4,12 +4,38 @@
 // With --course FILE (or PERFLAB_COURSE=FILE) it also serves FILE as the page's course.json,
 // which puts the page in course mode (README "Deploying"); without it, a course.json in
 // web/dist is served if there is one, else the page runs in practice mode.
-// Usage: node tools/serve.mjs [--port N] [--host H] [--course FILE]
+// Usage: node tools/serve.mjs [--port N] [--host H] [--course FILE] (USAGE below).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { preview } from 'vite';
+
+const USAGE = `usage: node tools/serve.mjs [--port N] [--host H] [--course FILE]
+
+Serves the built page (web/dist, from tools/lab build) with the headers that make it
+cross-origin isolated, and prints its URL; Ctrl+C stops it.
+
+  --port N        the port to try first (default: $PORT, else 8080; the next free one is used)
+  --host H        the address to listen on (default 127.0.0.1)
+  --course FILE   serve FILE as the page's course.json (course mode); also PERFLAB_COURSE=FILE
+  --help, -h      this text`;
 
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+// Every argument is an option and its value: anything else is a mistake, not a reason to serve.
+const VALUED = ['--port', '--host', '--course'];
+for (let i = 0; i < args.length; i += 2) {
+  const problem = !VALUED.includes(args[i])
+    ? `unknown argument ${args[i]}`
+    : args[i + 1] === undefined || args[i + 1].startsWith('--')
+      ? `${args[i]} needs a value`
+      : null;
+  if (problem) {
+    console.error(`tools/serve.mjs: ${problem}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
 const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
@@ -29,6 +55,8 @@ if (course !== null) {
   process.env.PERFLAB_COURSE = path.resolve(course);
 }
 
+// Loaded only to serve: --help and bad usage need no npm packages.
+const { preview } = await import('vite');
 const server = await preview({
   preview: { host: option('host', '127.0.0.1'), port, strictPort: false, open: false },
   logLevel: 'warn',

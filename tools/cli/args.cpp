@@ -14,6 +14,21 @@
 
 namespace perflab::cli {
 
+namespace {
+
+// What a path that is not a regular file is, in words: "a named pipe (FIFO)".
+const char* not_regular_kind(std::filesystem::file_type type) {
+  switch (type) {
+    case std::filesystem::file_type::fifo: return "a named pipe (FIFO)";
+    case std::filesystem::file_type::character: return "a character device";
+    case std::filesystem::file_type::block: return "a block device";
+    case std::filesystem::file_type::socket: return "a socket";
+    default: return "a special file";
+  }
+}
+
+}  // namespace
+
 const std::string& option_value(const std::vector<std::string>& args, std::size_t& i) {
   if (i + 1 >= args.size()) throw ValueError(args[i] + " needs a value");
   return args[++i];
@@ -44,13 +59,20 @@ int count_arg(const std::string& flag, const std::string& text) {
 std::string read_text_file(const std::string& path, const std::string& what) {
   const std::string named = (what.empty() ? "" : what + " ") + "'" + path + "'";
   std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
+  const auto status = std::filesystem::status(path, error);
+  if (std::filesystem::is_directory(status)) {
     throw ValueError(named + " is a directory; give the path of a JSON file");
+  }
+  // Only a regular file has an end: opening a named pipe waits for a writer forever, and a
+  // device (/dev/zero, a terminal) never ends. A path that does not exist is open's error.
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    throw ValueError(named + " is " + not_regular_kind(status.type()) +
+                     ", not a regular file; give the path of a JSON file");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ValueError("cannot read " + named + ": " + std::strerror(errno));
-  // Read in chunks, so that a binary file (or /dev/zero) is refused at its first NUL byte
-  // and an endless or huge one at the limit, not after reading it whole.
+  // Read in chunks, so that a binary file is refused at its first NUL byte and a huge (or
+  // still growing) one at the limit, not after reading it whole.
   std::string text;
   std::vector<char> chunk(std::size_t{1} << 16);
   while (in) {

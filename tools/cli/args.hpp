@@ -23,8 +23,10 @@ int count_arg(const std::string& flag, const std::string& text);
 inline constexpr std::size_t kMaxTextFileBytes = kMaxJsonTextBytes;
 
 // The whole file; `what` (may be empty) names it in the error ("cannot read spec file
-// 'x.json': No such file or directory", "spec file 'x' is a directory; ...", "... is not
-// text (it contains NUL bytes); ...", "... is larger than 16 MiB, ...").
+// 'x.json': No such file or directory", "spec file 'x' is a directory; ...", "... is a
+// named pipe (FIFO), not a regular file; ..." (refused before opening, which would wait
+// for a writer), "... is not text (it contains NUL bytes); ...", "... is larger than 16
+// MiB, ...").
 std::string read_text_file(const std::string& path, const std::string& what);
 
 }  // namespace perflab::cli

@@ -234,7 +234,14 @@ int profile(const std::vector<std::string>& args) {
     } else if (a == "--max-total-ms") {
       options.timer.max_total_ms = number_arg(a, value());
     } else if (a == "--batch") {
-      options.batch = static_cast<std::size_t>(count_arg(a, value()));
+      // Core reads batch 0 as "the spec's own"; on the command line that is leaving the flag
+      // out, so a 0 given here is a mistake, not a request.
+      const int batch = count_arg(a, value());
+      if (batch == 0) {
+        return usage_error("--batch must be at least 1, got 0; leave --batch out to run at the "
+                           "spec's input[0]");
+      }
+      options.batch = static_cast<std::size_t>(batch);
     } else if (a == "--no-layers") {
       options.layers = false;
     } else if (a == "--no-backward") {
