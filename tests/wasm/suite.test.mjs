@@ -115,6 +115,10 @@ for (const [b, build] of BUILDS.entries()) {
         ['matmul packed n=64', 'slower'],
         ['gelu fused n=1024', 'no_difference'],
       ]);
+      // In words, the runs named as the page's table names them, the change's own interval.
+      assert.deepEqual(r.rows.map((x) => x.verdict_word), ['slower', 'no clear difference']);
+      assert.match(r.rows[0].sentence, /^this run is 1\.50x slower than the baseline \(95% CI 1\.\d\d-1\.\d\dx, p < 0\.001\)$/);
+      assert.ok(r.rows[0].change_interval[0] <= 0.5 && 0.5 <= r.rows[0].change_interval[1], `${r.rows[0].change_interval}`);
       assert.equal(r.regression, true);
       assert.equal(m.compareRuns(base, base).regression, false);
     });
