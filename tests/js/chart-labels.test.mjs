@@ -113,3 +113,16 @@ test('in a crowd, labels move further away rather than print over each other', (
   }
   assert.ok(places.some((p) => Math.abs(p.dy) >= 4 * frame.lineHeight), 'some label went beyond three lines');
 });
+
+test('a label does not cover the chart’s own texts (a reference line’s label)', () => {
+  // The roofline printed "matmul packed N=64" over "ridge 1.64 FLOP/byte".
+  const ridge = { x0: 40, x1: 95, y0: 95, y1: 105 };
+  const items = [
+    { x: 100, y: 100, text: 'packed' },
+    { x: 130, y: 100, text: '' },
+  ];
+  const [place] = placeLabels(items, frame, [ridge]);
+  const x0 = place.side === 'right' ? 105 : 100 - 5 - 60;
+  const box = { x0, x1: x0 + 60, y0: 100 + place.dy - 5, y1: 100 + place.dy + 5 };
+  assert.ok(!(box.x0 < ridge.x1 && ridge.x0 < box.x1 && box.y0 < ridge.y1 && ridge.y0 < box.y1), JSON.stringify(place));
+});

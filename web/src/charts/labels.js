@@ -32,10 +32,12 @@ const distance = (p, b) => Math.hypot(Math.max(b.x0 - p.x, 0, p.x - b.x1), Math.
  * @param {number} [frame.lineHeight] pixels per label line
  * @param {number} [frame.gap] pixels between a point and its label
  * @param {number} [frame.dotRadius] radius of every point's dot, an obstacle for other labels
+ * @param {Array<{x0: number, x1: number, y0: number, y1: number}>} [obstacles] boxes already
+ *        taken (the chart's own texts, such as a reference line's label), never covered
  * @returns {Array<{side: 'right'|'left', dy: number, displaced: boolean}>} per item, in pixels
  *          (dy down); displaced when the label is off its point's line (dy not 0)
  */
-export function placeLabels(items, frame) {
+export function placeLabels(items, frame, obstacles = []) {
   const { left, right, top, bottom, charWidth = 6.6, lineHeight = 14, gap = 8, dotRadius = 4.5 } = frame;
   const dots = items.map((p) => ({
     x0: p.x - dotRadius,
@@ -43,7 +45,7 @@ export function placeLabels(items, frame) {
     y0: p.y - dotRadius,
     y1: p.y + dotRadius,
   }));
-  const placed = [];
+  const placed = [...obstacles];
   const place = (side, dy) => ({ side, dy, displaced: dy !== 0 });
   return items.map((p, i) => {
     if (!p.text) return place('right', 0);

@@ -180,12 +180,24 @@ export class ScatterChart extends PlotChart {
       .filter((l) => l.text && Number.isFinite(l.x) && Number.isFinite(l.y));
     // Half a line (7 px) of slack above and below: the extreme dots of a log axis sit on, or a
     // pixel past, the frame's edge, and their labels belong on their own line.
-    const places = placeLabels(labelled, {
-      left: MARGIN.left,
-      right: width - MARGIN.right,
-      top: MARGIN.top - 7,
-      bottom: height - MARGIN.bottom + 7,
-    });
+    // The reference lines' labels, where config() writes them, are taken places.
+    const CHAR = 6.6;
+    const textBox = (x0, yc, text) => ({ x0, x1: x0 + text.length * CHAR, y0: yc - 7, y1: yc + 7 });
+    const taken = [
+      ...segments
+        .filter((r) => r.label)
+        .map((r) => {
+          const x1 = sx.apply(r.labelX ?? r.x2) - 4;
+          return textBox(x1 - r.label.length * CHAR, sy.apply(r.labelY ?? r.y2) - 8, r.label);
+        }),
+      ...rulesY.filter((r) => r.label).map((r) => textBox(width - MARGIN.right - 4 - r.label.length * CHAR, sy.apply(r.y) - 8, r.label)),
+      ...rulesX.filter((r) => r.label).map((r) => textBox(sx.apply(r.x) + 4, MARGIN.top + 10, r.label)),
+    ].filter((b) => Number.isFinite(b.x0) && Number.isFinite(b.y0));
+    const places = placeLabels(
+      labelled,
+      { left: MARGIN.left, right: width - MARGIN.right, top: MARGIN.top - 7, bottom: height - MARGIN.bottom + 7 },
+      taken,
+    );
     const atPlace = (side) =>
       labelled.flatMap((l, i) =>
         places[i].side === side ? [{ x: l.p[o.x], y: sy.invert(l.y + places[i].dy), text: l.text }] : [],
