@@ -14,6 +14,7 @@
 #include <emscripten.h>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/js_args.hpp"
 #include "perflab/base/json_text.hpp"
 #include "perflab/base/utf8.hpp"
 #include "perflab/kernels/kernels.hpp"
@@ -23,7 +24,6 @@ namespace perflab::wasm {
 namespace {
 
 constexpr std::size_t kMaxListedElements = 8;  // in messages: [1, 2, 3, ...]
-constexpr std::size_t kMaxQuotedChars = 40;
 // The most bytes one array of numbers may take once copied in: the largest operand the lab's
 // kernels take (kMaxMeasureGeluN floats), so an array is refused (float32: 64 Mi values,
 // float64: 32 Mi) before the copy, the tensor and the result could together pass the
@@ -49,27 +49,26 @@ EM_JS(void, perflab_copy_utf16, (emscripten::EM_VAL handle, char16_t* out, doubl
   for (var i = 0; i < count; ++i) HEAPU16[base + i] = s.charCodeAt(i);
 });
 
-// A JS string as UTF-8, at most `most` UTF-16 units of it (a pair is never cut in half). Not
-// Embind's conversion, which joins a lone surrogate with the unit after it and so swallows
-// that character: core's utf16_to_utf8 writes U+FFFD for the lone half alone.
-std::string utf8_of(const val& s, std::size_t most = std::numeric_limits<std::size_t>::max()) {
-  const std::size_t length = static_cast<std::size_t>(s["length"].as<double>());
-  std::size_t n = std::min(length, most);
+// The first `most` UTF-16 units of a JS string.
+std::u16string units_of(const val& s, std::size_t most) {
+  const std::size_t n = std::min(static_cast<std::size_t>(s["length"].as<double>()), most);
   std::u16string units(n, u'\0');
   perflab_copy_utf16(s.as_handle(), units.data(), static_cast<double>(n));
-  if (n < length && n > 0 && units[n - 1] >= 0xD800 && units[n - 1] <= 0xDBFF) units.pop_back();
-  return utf16_to_utf8(units);
+  return units;
+}
+
+// A JS string as UTF-8. Not Embind's conversion, which joins a lone surrogate with the unit
+// after it and so swallows that character: core's utf16_to_utf8 writes U+FFFD for the lone
+// half alone.
+std::string utf8_of(const val& s) {
+  return utf16_to_utf8(units_of(s, std::numeric_limits<std::size_t>::max()));
 }
 
 std::string js_string(const val& v) { return utf8_of(val::global("String")(v)); }
 
 // Refuses an array longer than `most` by its length, before any element is read.
 void check_length(const val& v, const std::string& name, std::size_t most) {
-  const double length = v["length"].as<double>();
-  if (length > static_cast<double>(most)) {
-    throw ValueError(name + " has " + js_string(v["length"]) + " values; at most " +
-                     std::to_string(most) + " are allowed");
-  }
+  js_args::check_length(v["length"].as<double>(), name, most);
 }
 
 bool is_integer(double d) { return std::isfinite(d) && d == std::trunc(d); }
@@ -82,11 +81,10 @@ std::string describe_at(const val& v, int depth) {
   if (type == "function") return "a function";
   if (type == "symbol") return "a symbol";
   if (type == "string") {
-    // Sliced in JS first: copying a 200 MB string into wasm to quote 40 characters of it
-    // could fill the module's memory.
-    const bool cut = js_length(v) > kMaxQuotedChars;
-    const std::string s = utf8_of(v, kMaxQuotedChars);
-    return "\"" + s + (cut ? "..." : "") + "\"";
+    // Only the units quoted are copied: copying a 200 MB string into wasm to quote 40
+    // characters of it could fill the module's memory.
+    const std::size_t most = js_args::kMaxQuotedUnits;
+    return js_args::quote(units_of(v, most), js_length(v) > most);
   }
   if (v.isNull()) return "null";
   if (is_array(v)) {
@@ -144,41 +142,25 @@ std::vector<T> to_number_vector(const val& v, const std::string& name) {
 
 std::string describe(const val& v) { return describe_at(v, 0); }
 
+// The number a JS value holds (NaN when it is no number), for core's argument rules.
+double number_of(const val& v) { return v.isNumber() ? v.as<double>() : NAN; }
+
 double to_finite_number(const val& v, const std::string& name) {
-  const double d = v.isNumber() ? v.as<double>() : NAN;
-  if (!std::isfinite(d)) throw ValueError(name + " must be a finite number, got " + describe(v));
-  return d;
+  return js_args::finite_number(number_of(v), name, [&] { return describe(v); });
 }
 
 int to_int(const val& v, const std::string& name) {
-  const double d = v.isNumber() ? v.as<double>() : NAN;
-  if (!is_integer(d)) throw ValueError(name + " must be an integer, got " + describe(v));
-  // Beyond int, core's range check (which names the real limits) could not see the value.
-  if (d < std::numeric_limits<int>::min() || d > std::numeric_limits<int>::max()) {
-    throw ValueError(name + " must fit a 32-bit integer, got " + describe(v));
-  }
-  return static_cast<int>(d);
+  return js_args::int32(number_of(v), name, [&] { return describe(v); });
 }
 
 std::size_t to_size(const val& v, const std::string& name) {
-  const double d = v.isNumber() ? v.as<double>() : NAN;
-  if (!is_integer(d) || d < 0) {
-    throw ValueError(name + " must be a non-negative integer, got " + describe(v));
-  }
   // size_t is 32 bits in wasm32.
-  if (d > static_cast<double>(std::numeric_limits<std::size_t>::max())) {
-    throw ValueError(name + " is " + describe(v) + ", more than this 32-bit build can address (" +
-                     std::to_string(std::numeric_limits<std::size_t>::max()) + ")");
-  }
-  return static_cast<std::size_t>(d);
+  return js_args::size(number_of(v), name, [&] { return describe(v); },
+                       std::numeric_limits<std::size_t>::max());
 }
 
 std::uint32_t to_seed(const val& v) {
-  const double d = v.isNumber() ? v.as<double>() : NAN;
-  if (!is_integer(d) || d < 0 || d > std::numeric_limits<std::uint32_t>::max()) {
-    throw ValueError("seed must be an integer in [0, 4294967295], got " + describe(v));
-  }
-  return static_cast<std::uint32_t>(d);
+  return js_args::seed(number_of(v), [&] { return describe(v); });
 }
 
 std::string to_string(const val& v, const std::string& name) {
@@ -231,22 +213,16 @@ TimerOptions to_timer_options(const val& options) { return to_timer_options(opti
 
 void check_option_keys(const val& options, const std::vector<std::string>& allowed) {
   if (options.isUndefined() || options.isNull()) return;
-  std::string list;
-  for (std::size_t i = 0; i < allowed.size(); ++i) {
-    list += (i == 0 ? "" : i + 1 == allowed.size() ? " and " : ", ") + allowed[i];
-  }
+  const std::string list = js_args::and_list(allowed);
   if (options.typeOf().as<std::string>() != "object" || is_array(options)) {
     throw ValueError(std::string("options must be an object with optional fields ") + list +
                      ", got " + describe(options));
   }
   const val keys = val::global("Object").call<val>("keys", options);
   const std::size_t n = js_length(keys);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string key = to_string(keys[i], "an option's name");
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      throw ValueError("unknown option \"" + key + "\"; the allowed options are " + list);
-    }
-  }
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < n; ++i) names.push_back(to_string(keys[i], "an option's name"));
+  js_args::check_keys(names, allowed);
 }
 
 TimerOptions to_timer_options(const val& options, const std::vector<std::string>& extra) {
