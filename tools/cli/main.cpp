@@ -363,3 +363,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 }
+  } catch (const nlohmann::json::exception& e) {
+    // A JSON library exception that escaped a reader: core's sentence, never the library's.
+    std::cerr << "perflab: " << perflab::json_error_reason(e) << "\n";
+    return 2;
