@@ -648,3 +648,24 @@ TEST_CASE("system_info names this machine's platform and CPU count") {
   CHECK(s.cpu_count >= 1);
 #endif
 }
+
+TEST_CASE("a size reads the same in the Models table, the best-per-metric table and the recommendations") {
+  Suite suite;
+  suite.name = "sizes";
+  suite.metrics = {"peak_memory_bytes", "parameters"};
+  suite.models = {json::object(), json::object()};
+  const SystemInfo system{"1.0", "native, optimized", "sse2", 1e-6, "fake"};
+  const SuiteReport r = make_suite_report(
+      suite, {model_point(0, bench("a", 2, 131072, 235146)), model_point(1, bench("b", 3, 262144))}, system);
+  const std::string md = suite_report_markdown(r);
+  CHECK(metric_text("peak_memory_bytes", 131072) == "128.0 KiB");
+  CHECK(metric_text("parameters", 235146) == "235,146 parameters");
+  CHECK(report_number(-1234567.5) == "-1,234,568");
+  CHECK(report_number(0.0004441) == "0.0004441");
+  CHECK(md.find("| a | 4 | 128.0 KiB | 235,146 |") != std::string::npos);
+  CHECK(md.find("| peak_memory_bytes | a | 128.0 KiB |") != std::string::npos);
+  CHECK(r.recommendations[1].reason ==
+        "a has the lowest peak memory of one inference forward (measured): 128.0 KiB (measured "
+        "by the tracking allocator)");
+  CHECK(md.find("131072") == std::string::npos);
+}

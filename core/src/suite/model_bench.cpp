@@ -95,6 +95,22 @@ nlohmann::json resolve_model(const nlohmann::json& model, std::string_view what)
   return model;
 }
 
+std::string report_number(double value) {
+  std::string text = format_number(value, 4);
+  if (text.find_first_of("eEIN") != std::string::npos) return text;  // 1e+15, Infinity, NaN
+  const std::size_t begin = text[0] == '-' ? 1 : 0;
+  std::size_t end = text.find('.');
+  if (end == std::string::npos) end = text.size();
+  for (std::size_t at = end; at > begin + 3; at -= 3) text.insert(at - 3, ",");
+  return text;
+}
+
+std::string metric_text(std::string_view metric, double value) {
+  const MetricInfo& info = model_metric(metric);
+  if (info.unit == "bytes") return format_bytes(static_cast<std::size_t>(value));
+  return report_number(value) + " " + info.unit;
+}
+
 std::string model_name(const nlohmann::json& model) {
   return model.is_string() ? model.get<std::string>() : spec_name(model);
 }
@@ -248,11 +264,9 @@ nlohmann::json to_json(const ModelBenchmark& b) {
 }
 
 std::string ModelBenchmark::peak_memory_text() const {
-  return format_bytes(static_cast<std::size_t>(peak_memory_bytes));
+  return metric_text("peak_memory_bytes", peak_memory_bytes);
 }
-std::string ModelBenchmark::size_text() const {
-  return format_bytes(static_cast<std::size_t>(size_bytes));
-}
+std::string ModelBenchmark::size_text() const { return metric_text("size_bytes", size_bytes); }
 
 nlohmann::json to_json(const OptimizationComparison& c) {
   return {{"base", c.base.name},

@@ -435,7 +435,7 @@ Recommendation lowest(const std::vector<MetricSummary>& summary, const char* use
     if (m.metric.name == metric && !m.best.empty()) {
       return {use, m.best, true,
               m.best + " has the lowest " + m.metric.label + ": " +
-                  format_number(m.best_value) + " " + m.metric.unit + why};
+                  metric_text(m.metric.name, m.best_value) + why};
     }
   }
   return {use, "", true, ""};

@@ -27,17 +27,7 @@ std::string energy_note() {
          "course, never as a result.";
 }
 
-// Four significant digits, the integer part grouped in thousands as a person reads it
-// (235,146; 1,777); CSV and JSON keep plain numbers for the programs that read them.
-std::string num(double v) {
-  std::string text = format_number(v, 4);
-  if (text.find_first_of("eEIN") != std::string::npos) return text;  // 1e+15, Infinity, NaN
-  const std::size_t begin = text[0] == '-' ? 1 : 0;
-  std::size_t end = text.find('.');
-  if (end == std::string::npos) end = text.size();
-  for (std::size_t at = end; at > begin + 3; at -= 3) text.insert(at - 3, ",");
-  return text;
-}
+std::string num(double v) { return report_number(v); }
 std::string num(std::size_t v) { return num(static_cast<double>(v)); }
 
 // A metric's value as the Markdown table shows it: bytes as sizes, timed values with their
@@ -185,8 +175,8 @@ std::string suite_report_markdown(const SuiteReport& r) {
     md << "## Best per metric\n\n| metric | best | value | ranking (times worse than the best) |\n"
           "|---|---|---|---|\n";
     for (const auto& s : r.summary) {
-      md << "| " << s.metric.name << " | " << s.best << " | " << num(s.best_value) << " "
-         << s.metric.unit << " | ";
+      md << "| " << s.metric.name << " | " << s.best << " | " << metric_text(s.metric.name, s.best_value)
+         << " | ";
       for (std::size_t i = 0; i < s.ranking.size(); ++i) {
         md << (i ? ", " : "") << s.ranking[i].name << " " << num(s.ranking[i].times_worse_than_best)
            << "x";

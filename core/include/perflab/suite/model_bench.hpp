@@ -83,6 +83,14 @@ struct ModelBenchmark {
 // The value of a metric (model_metric's names) for one benchmark.
 double metric_value(const ModelBenchmark& benchmark, std::string_view metric);
 
+// Numbers in the suite's report and sentences, as a person reads them: 4 significant digits,
+// the integer part grouped in thousands ("235,146", "1,777"); CSV and JSON keep plain numbers.
+std::string report_number(double value);
+// A metric's value with its unit, the one text every table and sentence of a report uses:
+// sizes as format_bytes writes them ("128.0 KiB", ModelBenchmark's size texts), others as
+// report_number and the unit ("235,146 parameters", "0.7938 ms").
+std::string metric_text(std::string_view metric, double value);
+
 // A model given as a zoo name (a JSON string) or a spec (a JSON object). ValueError naming
 // `what` ("models[2]") for anything else, an unknown zoo name, or a spec model_from_json
 // refuses (its message, prefixed with `what`).
