@@ -353,6 +353,10 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     std::cerr << "perflab: out of memory; try a smaller spec, batch or size\n";
     return 2;
+  } catch (const nlohmann::json::exception& e) {
+    // A JSON library exception that escaped a reader: core's sentence, never the library's.
+    std::cerr << "perflab: " << perflab::json_error_reason(e) << "\n";
+    return 2;
   } catch (const std::exception& e) {
     // Core translates what it knows; anything else still ends as a message and status 2,
     // never as an abort.
@@ -363,7 +367,3 @@ int main(int argc, char** argv) {
     return 2;
   }
 }
-  } catch (const nlohmann::json::exception& e) {
-    // A JSON library exception that escaped a reader: core's sentence, never the library's.
-    std::cerr << "perflab: " << perflab::json_error_reason(e) << "\n";
-    return 2;
