@@ -91,6 +91,21 @@ test('profile --zoo mlp_784 --json has every field with the hand-computed counts
   assert.equal(typeof p.backward.measured_ms, 'number');
   assert.equal(typeof p.backward.estimated_ms, 'number');
   assert.ok(p.top_operations.length >= 5);
+  // The original course's fields: memory efficiency (useful of held), memory bandwidth (MB/s,
+  // 2^20 bytes) and a training step's forward + backward totals beside its 3 × forward.
+  // Useful: parameters 940,584 + input 64·784·4 + output 64·10·4.
+  assert.equal(p.useful_bytes, 940584 + 200704 + 2560);
+  assert.equal(p.held_bytes, 940584 + 200704 + p.peak_bytes);
+  assert.equal(p.memory_efficiency, p.useful_bytes / p.held_bytes);
+  assert.ok(p.memory_efficiency > 0 && p.memory_efficiency < 1);
+  assert.ok(Math.abs(p.memory_bandwidth_mb_per_s / (p.bytes_moved / 2 ** 20 / (p.latency.median_ms / 1000)) - 1) < 1e-9);
+  assert.equal(typeof p.bottleneck.original_memory_bandwidth_mb_per_s, 'number');
+  assert.equal(p.backward.total_flops, 64 * (469504 + 537600));
+  assert.equal(p.backward.estimated_total_flops, 3 * 64 * 469504);
+  assert.ok(Math.abs(p.backward.total_ms - (p.backward.forward_ms + p.backward.measured_ms)) < 1e-12);
+  assert.ok(Math.abs(p.backward.estimated_total_ms - 3 * p.backward.forward_ms) < 1e-12);
+  assert.equal(p.backward.total_memory_bytes,
+    p.backward.training_memory.parameter_bytes + p.backward.training_memory.gradient_bytes + p.backward.training_memory.step_peak_bytes);
 });
 
 test('a spec file and the same zoo model give the same counts', () => {
@@ -134,6 +149,9 @@ test('text mode prints the per-layer table and the totals', () => {
   assert.match(r.stdout, /^\s+0\s+Conv2d\s+\(32, 8, 28, 28\)\s+80\s+112,896/m);
   assert.match(r.stdout, /^parameters\s+9,098 /m);
   assert.match(r.stdout, /^bottleneck\s+(compute|memory)-bound: /m);
+  assert.match(r.stdout, /^memory use\s+efficiency [\d.]+%: useful 134\.8 KiB \(parameters, input, output\) of /m);
+  assert.match(r.stdout, /^bandwidth\s+[\d,]+ MB\/s: bytes moved \/ median, MB = 2\^20 bytes/m);
+  assert.match(r.stdout, /^step total\s+forward \+ backward: 52,082,688 FLOPs, .*the original's rule, 3 x forward: 55,695,360 FLOPs/m);
   assert.match(r.stdout, /^top operations/m);
 });
 

@@ -7,6 +7,7 @@
 // CLI and the page read. Timings are never asserted; only their relations and shapes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -734,5 +735,53 @@ TEST_CASE("experiment points measure one spec at one batch") {
                          "layers[0].in is 4 but the model input gives 3 features; set "
                          "layers[0].in to 3",
                          ShapeError);
+  }
+}
+
+TEST_CASE("the original's profile fields: memory efficiency, memory bandwidth and a training step's totals") {
+  // linear_128_64 at batch 32: parameters 33,024 bytes, input 32·128·4 = 16,384, output
+  // 32·64·4 = 8,192; bytes moved 57,600 (the bottleneck case above).
+  Model m = zoo_model("linear_128_64");
+  const ForwardProfile f = profile_forward_pass(m, tiny_options());
+  CHECK(f.useful_bytes == 33024 + 16384 + 8192);
+  CHECK(f.held_bytes == 33024 + 16384 + static_cast<double>(f.memory.peak_bytes));
+  CHECK(f.memory_efficiency == doctest::Approx(f.useful_bytes / f.held_bytes));
+  // One layer holds nothing between its input and its output: the pass is all useful.
+  CHECK(f.memory_efficiency == doctest::Approx(1.0));
+  CHECK(f.memory_bandwidth_mb_per_s ==
+        doctest::Approx(57600.0 / 1048576.0 / (f.latency.median_ms / 1000.0)));
+  CHECK(f.bottleneck.original_memory_bandwidth_mb_per_s ==
+        doctest::Approx(static_cast<double>(std::max(f.memory.peak_bytes, f.memory.peak_estimate_bytes)) /
+                        1048576.0 / (f.latency.median_ms / 1000.0)));
+
+  SUBCASE("a hidden layer's output held at the peak lowers the efficiency below 1") {
+    Model mlp = zoo_model("mlp_784");
+    const ForwardProfile g = profile_forward_pass(mlp, tiny_options());
+    CHECK(g.memory_efficiency < 1.0);
+    CHECK(g.memory_efficiency > 0.0);
+    // parameters 235,146·4 + input 64·784·4 + output 64·10·4
+    CHECK(g.useful_bytes == 940584 + 200704 + 2560);
+    const json j = to_json(g);
+    CHECK(j["memory_efficiency"] == g.memory_efficiency);
+    CHECK(j["memory_bandwidth_mb_per_s"] == g.memory_bandwidth_mb_per_s);
+    CHECK(j["bottleneck"]["original_memory_bandwidth_mb_per_s"] ==
+          g.bottleneck.original_memory_bandwidth_mb_per_s);
+  }
+  SUBCASE("forward + backward totals beside the original's 3 × forward") {
+    const BackwardProfile b = profile_backward_pass(m, tiny_options());
+    // Forward 32·16,384; backward counts dweight only (the first layer has no dinput).
+    CHECK(b.total_flops == 32 * 16384.0 + b.flops_per_batch.matmul);
+    CHECK(b.total_flops == 2 * 32 * 16384.0);
+    CHECK(b.estimated_total_flops == 3 * 32 * 16384.0);
+    CHECK(b.total_ms == doctest::Approx(b.forward.median_ms + b.backward.median_ms));
+    CHECK(b.estimated_total_ms == doctest::Approx(3 * b.forward.median_ms));
+    CHECK(b.total_memory_bytes == 33024 + 33024 + b.memory.step_peak_bytes);
+    CHECK(b.total_gflops_per_s == doctest::Approx(b.total_flops / (b.total_ms * 1e6)));
+    const json j = to_json(b);
+    for (const char* key : {"total_flops", "total_ms", "total_gflops_per_s", "total_memory_bytes",
+                            "estimated_total_flops", "estimated_total_ms"}) {
+      CAPTURE(key);
+      CHECK(j.contains(key));
+    }
   }
 }

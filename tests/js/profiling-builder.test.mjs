@@ -137,7 +137,13 @@ const profile = {
   samples_per_s: 320000,
   bytes_moved: 57600,
   arithmetic_intensity: 9.1,
+  // 57,600 bytes / 2^20 in 0.1 ms; useful 33,024 + 16,384 + 8,192 of held 33,024 + 16,384 + 8,192
+  memory_bandwidth_mb_per_s: 549.3164,
+  useful_bytes: 57600,
+  held_bytes: 57600,
+  memory_efficiency: 1,
   bottleneck: {
+    original_memory_bandwidth_mb_per_s: 627.4414,
     reason: 'compute-bound: intensity 9.1 FLOP/byte is above the ridge point 5.9 FLOP/byte',
     original_efficiency: 0.0524,
     original_verdict: 'memory',
@@ -158,6 +164,12 @@ const profile = {
     skipped_input_grad_flops: 524288,
     estimated_flops: 1048576,
     training_memory: { step_peak_bytes: 16384, total_bytes: { adam: 148480 } },
+    total_flops: 1048576,
+    total_ms: 0.35,
+    total_gflops_per_s: 2.996,
+    total_memory_bytes: 82432,
+    estimated_total_flops: 1572864,
+    estimated_total_ms: 0.3,
   },
   top_operations: Array.from({ length: 12 }, (_, i) => ({ layer: `L${i}`, pass: i % 2 ? 'backward' : 'forward', total_ms: 12 - i, calls: 3 })),
 };
@@ -186,12 +198,19 @@ test('totals print core’s values beside the original’s estimates', () => {
   assert.equal(row('Throughput').value, '5.24 GFLOP/s (matmul) · 320,000 samples/s');
   assert.equal(row('Bottleneck').estimate, '"memory-bound" (peak MB/s vs 100 × GFLOP/s)');
   assert.equal(row('Timer warning'), undefined, 'no warning row without a warning');
+  // The original course's fields, each with its definition and, where it has one, its rule.
+  assert.equal(row('Memory efficiency (useful ÷ held at the peak)').value, '100.0%: 56.3 KiB useful of 56.3 KiB held');
+  assert.equal(row('Memory bandwidth').value, '549 MB/s (bytes moved ÷ the median forward)');
+  assert.equal(row('Memory bandwidth').estimate, '627 MB/s (peak memory ÷ the median), which its rule compares with 100 × GFLOP/s');
+  const step = row('Step total, training forward + backward, per batch of 32');
+  assert.equal(step.value, '0.350 ms · 1,048,576 FLOPs (3.00 GFLOP/s) · 80.5 KiB');
+  assert.equal(step.estimate, '0.300 ms · 1,572,864 FLOPs (3 × the training forward)');
 });
 
 test('each timed figure is one quantity with its own label, and the ratio names its forward', () => {
   const rows = totalsRows({ ...profile, backward: { ...profile.backward, rounds: 10 } }).flatMap((g) => g.rows);
   const timed = rows.filter((r) => r.quantity);
-  assert.deepEqual(timed.map((r) => r.quantity), ['forward-inference-ms', 'forward-training-ms', 'backward-ms']);
+  assert.deepEqual(timed.map((r) => r.quantity), ['forward-inference-ms', 'forward-training-ms', 'backward-ms', 'step-total-ms']);
   assert.equal(new Set(timed.map((r) => r.label)).size, timed.length, 'no two timed figures share a label');
   for (const r of timed.filter((t) => /forward/i.test(t.label))) {
     assert.match(r.label, /inference|training/, `"${r.label}" says which forward it is`);

@@ -172,6 +172,14 @@ void print_profile(const perflab::ModelProfile& p) {
   std::printf("throughput   %s GFLOP/s (matmul; all FLOPs: %s), %s samples/s\n",
               sig(f.gflops_per_s).c_str(), sig(f.gflops_per_s_all).c_str(),
               grouped(std::round(f.samples_per_s)).c_str());
+  std::printf(
+      "memory use   efficiency %s%%: useful %s (parameters, input, output) of %s held at the "
+      "peak (the same and the measured peak above them)\n",
+      fixed(100 * f.memory_efficiency, 1).c_str(), bytes(static_cast<std::size_t>(f.useful_bytes)).c_str(),
+      bytes(static_cast<std::size_t>(f.held_bytes)).c_str());
+  std::printf("bandwidth    %s MB/s: bytes moved / median, MB = 2^20 bytes (a lower bound of the "
+              "real traffic)\n",
+              grouped(std::round(f.memory_bandwidth_mb_per_s)).c_str());
   const auto& b = f.bottleneck;
   std::printf("bottleneck   %s\n", b.placement.verdict.c_str());
   std::printf(
@@ -182,8 +190,11 @@ void print_profile(const perflab::ModelProfile& p) {
       sig(b.machine.peak_gflops_per_s).c_str(), sig(b.machine.bandwidth_gb_per_s).c_str(),
       b.machine.simd_backend.empty() ? "" : ", ", b.machine.simd_backend.c_str());
   std::printf(
-      "             the original's rule says \"%s\", efficiency %s%% of an assumed 100 GFLOP/s\n",
-      b.original_verdict.c_str(), fixed(100 * b.original_efficiency, 1).c_str());
+      "             the original's rule says \"%s\" (peak memory per second %s MB/s against "
+      "100 x %s GFLOP/s = %s), efficiency %s%% of an assumed 100 GFLOP/s\n",
+      b.original_verdict.c_str(), grouped(std::round(b.original_memory_bandwidth_mb_per_s)).c_str(),
+      sig(f.gflops_per_s).c_str(), sig(100 * f.gflops_per_s).c_str(),
+      fixed(100 * b.original_efficiency, 1).c_str());
   if (p.backward) {
     const auto& w = *p.backward;
     std::printf(
@@ -199,6 +210,12 @@ void print_profile(const perflab::ModelProfile& p) {
         "training     step peak %s; with Adam %s in all (parameters, gradients, state, "
         "step peak)\n",
         bytes(w.memory.step_peak_bytes).c_str(), bytes(w.memory.total_bytes.adam).c_str());
+    std::printf(
+        "step total   forward + backward: %s FLOPs, %s ms (%s GFLOP/s), memory %s (parameters, "
+        "gradients, step peak; SGD); the original's rule, 3 x forward: %s FLOPs, %s ms\n",
+        grouped(w.total_flops).c_str(), sig(w.total_ms).c_str(), sig(w.total_gflops_per_s).c_str(),
+        bytes(w.total_memory_bytes).c_str(), grouped(w.estimated_total_flops).c_str(),
+        sig(w.estimated_total_ms).c_str());
   }
   if (!p.top_operations.empty()) {
     std::printf("\ntop operations (ProfilerContext, totals over %d recorded passes)\n"

@@ -332,6 +332,7 @@ Bottleneck judge_bottleneck(double flops, double bytes, double measured_gflops_p
   const double seconds = std::max(median_ms / 1000.0, 1e-6);
   const double mb_per_s = static_cast<double>(peak_bytes) / (1024.0 * 1024.0) / seconds;
   b.original_verdict = mb_per_s > headline_gflops_per_s * 100.0 ? "memory" : "compute";
+  b.original_memory_bandwidth_mb_per_s = mb_per_s;
   return b;
 }
 
@@ -361,6 +362,13 @@ ForwardProfile profile_forward_pass(Model& model, const ProfileOptions& options,
   f.bytes_moved = static_cast<double>(f.memory.parameter_bytes + f.memory.input_bytes +
                                       f.memory.activation_bytes);
   f.arithmetic_intensity = f.flops_per_batch.total() / f.bytes_moved;
+  f.memory_bandwidth_mb_per_s = per_second(f.bytes_moved / (1024.0 * 1024.0), ms);
+  const double output_bytes =
+      4.0 * static_cast<double>(shape_numel(at_batch(model.output_shape(), f.batch)));
+  const double around = static_cast<double>(f.memory.parameter_bytes + f.memory.input_bytes);
+  f.useful_bytes = around + output_bytes;
+  f.held_bytes = around + static_cast<double>(f.memory.peak_bytes);
+  f.memory_efficiency = f.held_bytes > 0 ? f.useful_bytes / f.held_bytes : 0.0;
   f.bottleneck = judge_bottleneck(
       f.flops_per_batch.total(), f.bytes_moved, f.gflops_per_s_all, f.gflops_per_s,
       std::max(f.memory.peak_bytes, f.memory.peak_estimate_bytes), ms, resolve_roofs(options));
@@ -401,6 +409,12 @@ BackwardProfile profile_backward_pass(Model& model, const ProfileOptions& option
   r.ratio_to_forward = r.forward.median_ms > 0 ? r.measured_ms / r.forward.median_ms : 0.0;
   r.gflops_per_s = gflops_per_s(r.flops_per_batch.matmul, r.measured_ms);
   r.memory = measure_training_memory(model, r.batch, options.input_seed);
+  r.total_flops = r.forward_flops_per_batch.matmul + r.flops_per_batch.matmul;
+  r.total_ms = r.forward.median_ms + r.measured_ms;
+  r.total_gflops_per_s = gflops_per_s(r.total_flops, r.total_ms);
+  r.total_memory_bytes = r.memory.total_bytes.sgd;
+  r.estimated_total_flops = 3.0 * r.forward_flops_per_batch.matmul;
+  r.estimated_total_ms = 3.0 * r.forward.median_ms;
   return r;
 }
 

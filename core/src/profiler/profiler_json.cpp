@@ -198,7 +198,8 @@ json to_json(const Bottleneck& b) {
           {"fraction_of_peak", b.fraction_of_peak},
           {"machine", to_json(b.machine)},
           {"original_efficiency", b.original_efficiency},
-          {"original_verdict", b.original_verdict}};
+          {"original_verdict", b.original_verdict},
+          {"original_memory_bandwidth_mb_per_s", b.original_memory_bandwidth_mb_per_s}};
 }
 
 json to_json(const ForwardProfile& f) {
@@ -213,6 +214,10 @@ json to_json(const ForwardProfile& f) {
           {"samples_per_s", f.samples_per_s},
           {"bytes_moved", f.bytes_moved},
           {"arithmetic_intensity", f.arithmetic_intensity},
+          {"memory_bandwidth_mb_per_s", f.memory_bandwidth_mb_per_s},
+          {"useful_bytes", f.useful_bytes},
+          {"held_bytes", f.held_bytes},
+          {"memory_efficiency", f.memory_efficiency},
           {"bottleneck", to_json(f.bottleneck)}};
 }
 
@@ -233,7 +238,13 @@ json to_json(const BackwardProfile& b) {
           {"gflops_per_s", b.gflops_per_s},
           {"forward_latency", to_json(b.forward)},
           {"latency", to_json(b.backward)},
-          {"training_memory", to_json(b.memory)}};
+          {"training_memory", to_json(b.memory)},
+          {"total_flops", b.total_flops},
+          {"total_ms", b.total_ms},
+          {"total_gflops_per_s", b.total_gflops_per_s},
+          {"total_memory_bytes", b.total_memory_bytes},
+          {"estimated_total_flops", b.estimated_total_flops},
+          {"estimated_total_ms", b.estimated_total_ms}};
 }
 
 json to_json(const OperationRow& r) {
@@ -329,6 +340,10 @@ json to_json(const ModelProfile& p) {
           {"samples_per_s", f.samples_per_s},
           {"bytes_moved", f.bytes_moved},
           {"arithmetic_intensity", f.arithmetic_intensity},
+          {"memory_bandwidth_mb_per_s", f.memory_bandwidth_mb_per_s},
+          {"useful_bytes", f.useful_bytes},
+          {"held_bytes", f.held_bytes},
+          {"memory_efficiency", f.memory_efficiency},
           {"bottleneck", to_json(f.bottleneck)},
           {"backward", p.backward ? to_json(*p.backward) : json(nullptr)},
           {"top_operations", ops},

@@ -223,6 +223,9 @@ struct Bottleneck {
   // verdict "memory" when peak MB / s exceeds 100 × GFLOP/s, else "compute".
   double original_efficiency = 0;  // headline GFLOP/s / 100, at most 1
   std::string original_verdict;    // "memory" or "compute"
+  // What that rule reads as bandwidth: the peak's MB (2^20 bytes) ÷ the median in seconds.
+  // Peak memory per second of one pass, not traffic: beside the lab's bandwidth below.
+  double original_memory_bandwidth_mb_per_s = 0;
 };
 // flops and bytes per call, measured_gflops_per_s all categories; peak_bytes for the
 // original's rule.
@@ -242,6 +245,19 @@ struct ForwardProfile {
   double samples_per_s = 0;         // batch / median
   double bytes_moved = 0;           // the formula above
   double arithmetic_intensity = 0;  // flops_per_batch.total() / bytes_moved
+  // Memory bandwidth, the original's MB/s: bytes_moved ÷ the median in seconds, MB = 2^20
+  // bytes as the original. The ideal traffic's rate, so a lower bound of what the memory
+  // system served; the machine's roof (GB/s, 10^9) is the ceiling it is judged against.
+  double memory_bandwidth_mb_per_s = 0;
+  // Memory efficiency, the original's "useful ÷ peak", measured: useful = parameters + input
+  // + output (what any inference pass must hold), held = parameters + input + the peak the
+  // tracking allocator saw above them (the output included), so 0 < efficiency ≤ 1; the
+  // gradient buffers the layers keep for training are in neither. 1: the pass held nothing
+  // but those; intermediate activations and scratch (im2col) lower it. The original gives no
+  // threshold: a low value says where to look, not that something is wrong.
+  double useful_bytes = 0;
+  double held_bytes = 0;
+  double memory_efficiency = 0;
   Bottleneck bottleneck;
 };
 ForwardProfile profile_forward_pass(Model& model, const ProfileOptions& options = {},
@@ -268,6 +284,17 @@ struct BackwardProfile {
   double estimated_flops = 0;  // 2 × forward matmul FLOPs per batch, the original's rule
   double gflops_per_s = 0;      // flops_per_batch.matmul / measured_ms
   TrainingMemory memory;
+  // One training step, forward + backward (the original's totals), from the same run:
+  // matmul FLOPs per batch (forward + counted backward), time (the two medians), and memory
+  // (parameters + gradients + the measured step peak; plain SGD, no optimizer state). Beside
+  // them the original's rule of thumb, training ≈ 3 × inference (forward + 2 × forward),
+  // applied to the forward's FLOPs and median.
+  double total_flops = 0;
+  double total_ms = 0;
+  double total_gflops_per_s = 0;  // total_flops / total_ms
+  std::size_t total_memory_bytes = 0;
+  double estimated_total_flops = 0;  // 3 × forward matmul FLOPs per batch
+  double estimated_total_ms = 0;     // 3 × forward.median_ms
 };
 BackwardProfile profile_backward_pass(Model& model, const ProfileOptions& options = {},
                                       Clock& clock = default_clock());
@@ -501,12 +528,13 @@ nlohmann::json to_json(const LinearPoint& point);  // the struct's field names
 //            p95_ms, p99_ms, ci95_low_ms, ci95_high_ms, cv, inner_iterations,
 //            resolution_ms, warning},
 //   gflops_per_s, gflops_per_s_all, samples_per_s, bytes_moved, arithmetic_intensity,
+//   memory_bandwidth_mb_per_s, useful_bytes, held_bytes, memory_efficiency (ForwardProfile),
 //   bottleneck: an object, not a string, so the page can show the verdict and its numbers:
 //     {verdict ("compute-bound" | "memory-bound"), reason (the sentence),
 //      intensity_flops_per_byte, ridge_flops_per_byte, attainable_gflops_per_s,
 //      measured_gflops_per_s, fraction_of_attainable, fraction_of_peak,
 //      machine {peak_gflops_per_s, bandwidth_gb_per_s, source, simd_backend},
-//      original_efficiency, original_verdict},
+//      original_efficiency, original_verdict, original_memory_bandwidth_mb_per_s},
 //   backward {batch_size, timing ("interleaved"), rounds, measured_ms (backward median),
 //             forward_ms (the training forward's median, caches kept, from the same
 //             interleaved run), ratio_to_forward (measured_ms / forward_ms), estimated_ms, flops
@@ -515,7 +543,8 @@ nlohmann::json to_json(const LinearPoint& point);  // the struct's field names
 //             forward_flops, flops_ratio_to_forward, skipped_input_grad_flops (layer 0's
 //             dinput, not computed), gflops_per_s, forward_latency, latency,
 //             training_memory {step_peak_bytes, parameter_bytes, gradient_bytes,
-//             optimizer_bytes, total_bytes}} or null,
+//             optimizer_bytes, total_bytes}, total_flops, total_ms, total_gflops_per_s,
+//             total_memory_bytes, estimated_total_flops, estimated_total_ms} or null,
 //   top_operations [{layer, type, pass, depth, calls, total_ms, self_ms, percent_of_total,
 //                    flops, gflops_per_s}] (total_ms summed over top_operations_passes
 //                    forward (and backward) passes), top_operations_passes.

@@ -162,6 +162,13 @@ export function totalsRows(p, judged = null) {
           estimate: `${bytes(p.peak_estimate_bytes)} (parameters + input × 2)`,
           note: 'what the tracking allocator saw above the parameters and the input',
         },
+        {
+          label: 'Memory efficiency (useful ÷ held at the peak)',
+          value: `${formatPercent(p.memory_efficiency)}: ${formatBytes(p.useful_bytes)} useful of ${formatBytes(p.held_bytes)} held`,
+          note:
+            'useful = parameters + input + output; held = parameters + input + the measured peak above them ' +
+            '(gradients in neither). 100% would mean the pass held nothing else; the original gives no threshold',
+        },
         { label: 'Gradients', value: bytes(p.gradient_bytes), note: 'one per parameter' },
         {
           label: 'Optimizer state',
@@ -186,6 +193,12 @@ export function totalsRows(p, judged = null) {
           label: 'Throughput',
           value: `${formatSig(p.gflops_per_s)} GFLOP/s (matmul) · ${formatSig(p.samples_per_s)} samples/s`,
           estimate: `${formatPercent(b.original_efficiency)} of an assumed 100 GFLOP/s`,
+        },
+        {
+          label: 'Memory bandwidth',
+          value: `${formatInt(p.memory_bandwidth_mb_per_s)} MB/s (bytes moved ÷ the median forward)`,
+          estimate: `${formatInt(b.original_memory_bandwidth_mb_per_s)} MB/s (peak memory ÷ the median), which its rule compares with 100 × GFLOP/s`,
+          note: 'MB = 2²⁰ bytes, as the original; the ideal traffic, so a lower bound of what the memory served',
         },
         {
           label: 'Bottleneck',
@@ -232,6 +245,17 @@ export function totalsRows(p, judged = null) {
           label: 'Backward FLOPs (counted, matmul)',
           value: `${flops(bw.flops)} = ${formatSig(bw.flops_ratio_to_forward)} × forward; the first layer’s dx (${flops(bw.skipped_input_grad_flops)}) is not computed`,
           estimate: `${flops(bw.estimated_flops)} (2 × forward)`,
+        },
+        {
+          label: `Step total, training forward + backward, ${batch}`,
+          quantity: 'step-total-ms',
+          value:
+            `${ms(bw.total_ms)} · ${flops(bw.total_flops)} FLOPs (${formatSig(bw.total_gflops_per_s)} GFLOP/s) · ` +
+            `${formatBytes(bw.total_memory_bytes)}`,
+          estimate: `${ms(bw.estimated_total_ms)} · ${flops(bw.estimated_total_flops)} FLOPs (3 × the training forward)`,
+          note:
+            'time: the two medians above, summed; FLOPs: forward + counted backward; memory: parameters + gradients + ' +
+            'the step’s measured peak (SGD, no optimizer state)',
         },
         {
           label: 'Training step memory',
