@@ -204,6 +204,7 @@ export class ScatterChart extends PlotChart {
       );
     // A label off its point's line is tied to its dot by a thin leader line, so it cannot be
     // read as a neighbour's (needs scales that invert: not a point or band axis).
+    // Drawn as headless arrows, so the chart's links and lines stay its references and data.
     const leaders = sx.invert
       ? labelled.flatMap((l, i) =>
           places[i].displaced
@@ -211,11 +212,12 @@ export class ScatterChart extends PlotChart {
             : [],
         )
       : [];
-    const leaderMark = Plot.link(leaders, {
+    const leaderMark = Plot.arrow(leaders, {
       x1: 'x1',
       y1: 'y1',
       x2: 'x2',
       y2: 'y2',
+      headLength: 0,
       stroke: 'currentColor',
       strokeOpacity: 0.45,
       strokeWidth: 1,
