@@ -169,13 +169,25 @@ describe('A/A, quick', () => {
     const below = p.filter((t) => t.startsWith('<') || Number(t) < 0.05).length;
     const called = verdicts.filter((v) => v === 'faster' || v === 'slower').length;
     const text = await page.textContent(aa.role('aa-summary'));
-    assert.match(text, new RegExp(`^${below} of 8 A/A runs \\(\\d+(\\.\\d+)?%\\) had Mann-Whitney p < 0\\.05\\.`));
-    assert.match(text, new RegExp(`called B faster or slower in ${called} of 8\\.`));
-    // One dot per repeat in each chart, the alpha line and the ratio's line at 1.
-    const dots = await page.$$(`${aa.role('chart')}[data-chart="p-values"] svg circle`);
-    assert.equal(dots.length, 8);
+    // First what the exercise counts (core's verdicts), then the p-values below alpha.
+    assert.match(text, new RegExp(`^Core’s verdict called B faster or slower in ${called} of 8 A/A runs`));
+    assert.match(text, new RegExp(`${below} of 8 \\(\\d+(\\.\\d+)?%\\) had Mann-Whitney p < 0\\.05, below the dashed line\\.`));
+    assert.match(text, /p < 0\.05 is not enough for the verdict: it also needs the ratio’s interval to exclude 1/);
+    // One dot per repeat in each chart, the alpha line, the threshold lines; the dots coloured
+    // as the verdict called are exactly the ones the sentence and the exercise count.
+    for (const name of ['p-values', 'ratios']) {
+      const sel = `${aa.role('chart')}[data-chart="${name}"]`;
+      const fills = await page.$$eval(`${sel} svg circle`, (cs) => cs.map((c) => c.getAttribute('fill')));
+      assert.equal(fills.length, 8);
+      const swatch = await page.$$eval(`${sel} [class$="-swatch"]`, (els) =>
+        els.map((e) => ({ text: e.textContent.trim(), fill: e.querySelector('[fill]')?.getAttribute('fill') })),
+      );
+      const calledFill = swatch.find((w) => w.text === 'verdict: B faster or slower')?.fill;
+      assert.ok(calledFill, JSON.stringify(swatch));
+      assert.equal(fills.filter((f) => f === calledFill).length, called, name);
+    }
     assert.match(await page.textContent(`${aa.role('chart')}[data-chart="p-values"]`), /α = 0\.05/);
-    assert.match(await page.textContent(`${aa.role('chart')}[data-chart="ratios"]`), /no difference/);
+    assert.match(await page.textContent(`${aa.role('chart')}[data-chart="ratios"]`), /±2% noise threshold/);
     assert.equal(await page.isVisible(aa.role('error')), false);
   });
 
@@ -370,18 +382,6 @@ describe('regression, quick', () => {
     const runRows = (await tableRows(page, re)).length;
     const compare = await page.$$eval(`${re.role('compare-table')} tbody tr`, (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
     assert.equal(compare.length, runRows, 'every benchmark compared');
-    const slower = compare.filter((r) => r[6] === 'slower').length;
-    const summary = await page.textContent(re.role('regression-summary'));
-    if (slower) assert.match(summary, new RegExp(`^Regression: ${slower} of ${runRows} benchmarks`));
-    else assert.match(summary, new RegExp(`^No regression: none of the ${runRows} benchmarks`));
-    assert.equal(await page.$eval(re.role('regression-summary'), (el) => el.dataset.regression), String(slower > 0));
-    assert.equal((await page.$$(`${re.role('chart')}[data-chart="change"] svg g[aria-label="bar"] rect`)).length, runRows);
-  });
-
-  test('a bad file is refused beside the loader and the baseline stays', async () => {
-    const { page } = lab;
-    const before = await baselineText(page);
-    await loadFile(page, 'notes.json', 'this is not json');
     const head = await page.$$eval(`${re.role('compare-table')} thead th`, (ths) => ths.map((th) => th.textContent));
     assert.deepEqual(head.slice(3, 7), ['change', '95% CI of the change', 'p', 'verdict']);
     for (const r of compare) {
@@ -398,6 +398,18 @@ describe('regression, quick', () => {
       const near = (printed, value) => Math.abs(printed - value) <= 0.006 + 0.02 * Math.abs(value);
       assert.ok(near(Number(said[3]), low) && near(Number(said[4]), high), `${r[7]} against ${r[4]}`);
     }
+    const slower = compare.filter((r) => r[6] === 'slower').length;
+    const summary = await page.textContent(re.role('regression-summary'));
+    if (slower) assert.match(summary, new RegExp(`^Regression: ${slower} of ${runRows} benchmarks`));
+    else assert.match(summary, new RegExp(`^No regression: none of the ${runRows} benchmarks`));
+    assert.equal(await page.$eval(re.role('regression-summary'), (el) => el.dataset.regression), String(slower > 0));
+    assert.equal((await page.$$(`${re.role('chart')}[data-chart="change"] svg g[aria-label="bar"] rect`)).length, runRows);
+  });
+
+  test('a bad file is refused beside the loader and the baseline stays', async () => {
+    const { page } = lab;
+    const before = await baselineText(page);
+    await loadFile(page, 'notes.json', 'this is not json');
     await page.waitForFunction((sel) => !document.querySelector(sel).hidden, re.role('baseline-error'));
     assert.match(await page.textContent(re.role('baseline-error')), /^notes\.json was not loaded: notes\.json is not JSON/);
     await loadFile(page, 'other.json', JSON.stringify({ tool: 'perflab', kind: 'bench', rows: [{ op: 'matmul', variant: 'naive', n: 32 }] }));

@@ -76,12 +76,18 @@ test('complexity: every planned size measured, core’s fits per kernel, medians
   assert.equal(rows.length, 9, 'quick mode: three kernels × three sizes');
   const fits = await lab.page.$$eval(role('complexity', 'fit'), (ps) => ps.map((p) => p.textContent));
   assert.equal(fits.length, 3);
-  for (const f of fits) assert.match(f, /: best fit O\([^)]+\) \(normalized RMS [\d.]+%\); log-log slope b = -?[\d.]+, 95% interval/);
+  // Core's conclusion: a class only when the RMS ranking and the slope agree, else it says so.
+  for (const f of fits) {
+    assert.match(f, / — (O\([^)]+\)|No class named|Too close to tell): the best fit by RMS is O\([^)]+\) \(normalized RMS [\d.]+%\)/);
+    assert.match(f, /log-log slope b = -?[\d.]+ (\(95% interval -?[\d.]+ to -?[\d.]+\)|has no interval)/);
+    const named = f.match(/ — (O\([^)]+\)): /);
+    if (named) assert.ok(f.includes(`the best fit by RMS is ${named[1]} `), `${f}: a named class is the best fit`);
+  }
   const tables = await count(role('complexity', 'fits'));
   assert.equal(tables, 3);
   // The sentence's best class is the first row of its kernel's ranked table.
   const firstRanked = await lab.page.$$eval(`${role('complexity', 'fits')} tbody tr:first-child th`, (ths) => ths.map((t) => t.textContent));
-  fits.forEach((f, i) => assert.ok(f.includes(`best fit ${firstRanked[i]} `), `${f} / ${firstRanked[i]}`));
+  fits.forEach((f, i) => assert.ok(f.includes(`best fit by RMS is ${firstRanked[i]} `), `${f} / ${firstRanked[i]}`));
   assert.equal(await count(`${chart('complexity', 'fit')} g[aria-label="dot"] path`), 9);
   assert.equal(await count(`${chart('complexity', 'fit')} g[aria-label="line"] path`), 3, 'one best curve per kernel');
   const csv = await csvOf('complexity');
@@ -97,7 +103,17 @@ test('intervals: a reference run, core’s widths and coverage per n for z, t an
   assert.deepEqual(coverage.map((r) => r[0]), ['5', '10', '20', '30', '50', '100']);
   const sentence = await text(`${scope('intervals')} p[data-role="coverage"]`);
   const [n5] = coverage;
-  assert.ok(sentence.startsWith(`At n = 5 the intervals contained it in z ${n5[2]}, t ${n5[4]}, bootstrap ${n5[6]} of the trials`), sentence);
+  // Core's sentence quotes the table's coverages, and says "fell short" of exactly the methods
+  // whose Monte Carlo interval, as the table prints it, lies below 95%.
+  const cov = (cell) => /^([\d.]+%) \(([\d.]+)–([\d.]+)%\)$/.exec(cell);
+  const [z, t, b] = [n5[2], n5[4], n5[6]].map(cov);
+  assert.ok(z && t && b, n5.join(' | '));
+  assert.ok(sentence.startsWith(`At n = 5: z ${z[1]} of `), sentence);
+  assert.ok(sentence.includes(`, t ${t[1]} (${t[2]}% to ${t[3]}%) and bootstrap ${b[1]} (${b[2]}% to ${b[3]}%).`), sentence);
+  const short = [['z', z], ['t', t], ['bootstrap', b]].filter(([, c]) => Number(c[3]) < 95).map(([m]) => m);
+  const joined = (v) => (v.length < 2 ? v.join('') : `${v.slice(0, -1).join(', ')} and ${v.at(-1)}`);
+  if (short.length) assert.ok(sentence.includes(`${joined(short)} fell short`), sentence);
+  else assert.doesNotMatch(sentence, /fell short/);
   assert.match(await text(role('intervals', 'reference')), /^Reference: \d[\d,]* samples of the /);
   for (const name of ['width', 'coverage']) {
     assert.equal(await count(`${chart('intervals', name)} g[aria-label="line"] path`), 3, `${name}: one line per method`);
@@ -112,11 +128,20 @@ test('warmup: each first call timed on its own, the first and last calls summari
   const rows = await cellsOf(`${role('warmup', 'table')} tbody tr`);
   assert.equal(rows.length, 1);
   assert.equal(rows[0][4], '1', 'one call per sample');
+  // The status counts the calls timed, not only the one point they make.
+  assert.equal((await text(role('warmup', 'status'))).replace(/ in .*/, ''), `Done: ${rows[0][3]} calls timed one by one (1 point)`);
   assert.match(await text(role('warmup', 'resolution')), /^This page’s clock resolution: [\d.]+ ms\.$/);
   const parts = await cellsOf(`${role('warmup', 'parts')} tbody tr`);
   assert.deepEqual(parts.map((p) => p[0]), ['first 10 calls', 'last 50 calls']);
   const sentence = await text(role('warmup', 'parts'));
   assert.ok(sentence.startsWith(`Median of the first 10 calls: ${parts[0][2]} ms; of the last 50 calls: ${parts[1][2]} ms`), sentence);
+  // Medians that print alike are called equal, never above or below.
+  if (parts[0][2] === parts[1][2]) assert.match(sentence, /: equal at the precision shown/);
+  else assert.match(sentence, /so by their medians the first calls are (above|below) the steady level/);
+  // What the median hides: the first calls slower than every later one, named, and the means.
+  const firstCalls = await text(role('warmup', 'first-calls'));
+  assert.match(firstCalls, /^(Calls? \d+(, \d+)*( and \d+)?( \(and \d+ more\))? took [\d., and]+ ms, slower than every one of the last 50 calls \(at most [\d.]+ ms\)|None of the first 10 calls was slower than the slowest of the last 50 calls)/);
+  assert.ok(firstCalls.includes(`The mean of the first 10 calls is ${parts[0][3]} ms against ${parts[1][3]} ms for the last 50 calls; their slowest took ${parts[0][5]} ms.`), firstCalls);
   assert.equal(await count(`${chart('warmup', 'calls')} g[aria-label="line"] path`), 1);
   const csv = await csvOf('warmup');
   assert.equal(samplesIn(csv[1]), Number(rows[0][3]));
@@ -128,8 +153,6 @@ test('clock: every batch on both clocks, core’s errors against the reference d
   assert.equal(rows.length, 10, 'quick mode: five batch sizes on two clocks');
   assert.deepEqual(rows.slice(0, 2).map((r) => r[0]), ['page', 'coarsened'], 'the clocks alternate');
   const errors = await cellsOf(`${role('clock', 'errors')} tbody tr`);
-  // The status counts the calls timed, not only the one point they make.
-  assert.equal((await text(role('warmup', 'status'))).replace(/ in .*/, ''), `Done: ${rows[0][3]} calls timed one by one (1 point)`);
   assert.equal(errors.length, 10);
   assert.equal(errors.filter((r) => r[4] === 'reference').length, 1);
   assert.match(await text(role('clock', 'reference')), /^Reference: the median of 256-call batches on this page’s clock/);
