@@ -103,6 +103,15 @@ for (const build of BUILDS.filter((b) => only === null || b.flavour === only)) {
     m.runAB('gelu', 'fused', 'unfused', 8, { rounds: most, min_sample_ms: 1 }));
   if (r) console.log(`        ${r.rounds} of ${most} rounds${r.comparison.warning ? `: ${r.comparison.warning.slice(0, 140)}` : ''}`);
   timed(f, `runAB matmul n=${L.ab_max_n.matmul + 1} (refused)`, () => m.runAB('matmul', 'naive', 'packed', L.ab_max_n.matmul + 1));
+
+  // sampleKernel: the slowest variant of each op at its largest n with the largest budget.
+  for (const [op, names] of ops) {
+    const n = L.sample_kernel_max_n[op];
+    const [x] = slowestTwo(m, op, names, n);
+    timed(f, `sampleKernel ${op} ${x.v} n=${n}, 1000 samples in ${L.sample_kernel_max_total_ms} ms`, () =>
+      m.sampleKernel(op, x.v, n, { warmup: 20, samples: 1000, max_total_ms: L.sample_kernel_max_total_ms }));
+  }
+  timed(f, `sampleKernel matmul n=${L.sample_kernel_max_n.matmul * 2} (refused)`, () => m.sampleKernel('matmul', 'naive', L.sample_kernel_max_n.matmul * 2));
 }
 
 const worst = lines.reduce((w, l) => (l.ms > w.ms ? l : w), { ms: 0 });

@@ -293,6 +293,8 @@ val sample_kernel_js(val op, val variant, val n, val options) {
   read_option(options, "clock_tick_ms", [&](const val& x, const std::string& k) {
     sampling.clock_tick_ms = to_finite_number(x, k);
   });
+  sampling.validate();
+  check_sample_kernel_limits(name, size, timer, sampling);  // before the inputs are built
   const KernelSample s = sample_kernel(lab_kernel(name, v, size), timer, default_clock(), {}, sampling);
   return to_val({{"samples_ms", s.samples_ms},
                  {"inner_iterations", s.inner_iterations},
@@ -370,6 +372,9 @@ val stats_limits() {
                  {"max_bootstrap_draws", kMaxBootstrapDraws},
                  {"max_bench_rows", kMaxBenchRows},
                  {"ab_max_total_ms", kMaxAbTotalMs},
+                 {"sample_kernel_max_total_ms", kMaxSampleKernelTotalMs},
+                 {"sample_kernel_max_n",
+                  {{"matmul", kMaxSampleMatmulN}, {"gelu", kMaxSampleGeluN}, {"model", kMaxSampleModelBatch}}},
                  {"ab_max_n",
                   {{"matmul", kMaxAbMatmulN}, {"gelu", kMaxAbGeluN}, {"model", kMaxAbModelBatch}}}});
 }

@@ -19,6 +19,7 @@
 #include "perflab/stats/ab.hpp"
 #include "perflab/stats/compare.hpp"
 #include "perflab/stats/coverage.hpp"
+#include "perflab/stats/lab_kernels.hpp"
 #include "perflab/stats/regression.hpp"
 #include "perflab/stats/summary.hpp"
 #include "perflab/timing/clock.hpp"
@@ -266,4 +267,50 @@ TEST_CASE("a coverage run counts each resample's own cost, so many tiny samples 
   CHECK(11111.0 * 1000 * 18 <= kMaxCoverageWork);
   o.trials = 10;  // the check, not the run, is under test here
   CHECK(interval_coverage(ramp(20), {2}, o).rows.size() == 1);
+}
+
+TEST_CASE("one sampling call is bounded before any input is built: its budget, its size, its batch") {
+  TimerOptions o;
+  KernelSampling timer_rule;
+  SUBCASE("a budget over kMaxSampleKernelTotalMs is refused, naming the ceiling and the way round") {
+    o.max_total_ms = 30000;
+    CHECK_THROWS_WITH_AS(check_sample_kernel_limits("gelu", 1024, o, timer_rule),
+                         "max_total_ms must be at most 5000 ms for one sampling call, got 30000; "
+                         "take more samples over several calls",
+                         ValueError);
+    o.max_total_ms = kMaxSampleKernelTotalMs;
+    CHECK_NOTHROW(check_sample_kernel_limits("gelu", 1024, o, timer_rule));
+  }
+  SUBCASE("sizes over each op's limit are refused; the limit itself is accepted") {
+    CHECK_THROWS_WITH_AS(check_sample_kernel_limits("matmul", 1024, o, timer_rule),
+                         "n must be at most 512 for matmul in one sampling call (one call of the "
+                         "slowest variant stays well under a second), got 1024",
+                         ValueError);
+    CHECK_NOTHROW(check_sample_kernel_limits("matmul", kMaxSampleMatmulN, o, timer_rule));
+    CHECK_THROWS_WITH_AS(check_sample_kernel_limits("gelu", kMaxSampleGeluN + 1, o, timer_rule),
+                         doctest::Contains("n must be at most 4194304 for gelu"), ValueError);
+    CHECK_THROWS_WITH_AS(check_sample_kernel_limits("model", 17, o, timer_rule),
+                         doctest::Contains("n must be at most 16 for a zoo model's batch"),
+                         ValueError);
+  }
+  SUBCASE("a fixed batch does at most one largest call's work") {
+    KernelSampling fixed;
+    fixed.inner_iterations = 9;  // 9 × 256³ > 512³ = 8 × 256³
+    CHECK_THROWS_WITH_AS(check_sample_kernel_limits("matmul", 256, o, fixed),
+                         "inner_iterations 9 at n=256 is more work per sample than one call at "
+                         "the largest n (512 for matmul); at n=256 at most 8 calls per sample",
+                         ValueError);
+    fixed.inner_iterations = 8;
+    CHECK_NOTHROW(check_sample_kernel_limits("matmul", 256, o, fixed));
+    fixed.inner_iterations = 1024;
+    CHECK_NOTHROW(check_sample_kernel_limits("gelu", 4096, o, fixed));
+    CHECK_THROWS_WITH_AS(check_sample_kernel_limits("gelu", 8192, o, fixed),
+                         doctest::Contains("at n=8192 at most 512 calls per sample"), ValueError);
+  }
+  SUBCASE("sample_kernel itself refuses what the check refuses") {
+    FakeClock clock(0.0, 0.001);
+    o.max_total_ms = 5001;
+    CHECK_THROWS_WITH_AS(sample_kernel(lab_kernel("gelu", "fused", 8), o, clock),
+                         doctest::Contains("max_total_ms must be at most 5000 ms"), ValueError);
+  }
 }

@@ -105,6 +105,10 @@ const BAD_CALLS = [
    'unknown option "rounds"; the allowed options are mode, seed, alpha, threshold, bootstrap_resamples and min_samples'],
   ['an unknown op to sample', (m) => m.sampleKernel('conv', 'naive', 8), 'op must be "matmul", "gelu" or "model", got "conv"'],
   ['a GELU n of 0 to sample', (m) => m.sampleKernel('gelu', 'fused', 0), 'n must be between 1 and 67108864 for gelu, got 0'],
+  ['a sampling budget over one call’s ceiling', (m) => m.sampleKernel('gelu', 'fused', 8, { max_total_ms: 30000 }),
+    'max_total_ms must be at most 5000 ms for one sampling call, got 30000; take more samples over several calls'],
+  ['naive matmul at N=1024 to sample (13.6 s a call)', (m) => m.sampleKernel('matmul', 'naive', 1024, { warmup: 0, samples: 1 }),
+    'n must be at most 512 for matmul in one sampling call (one call of the slowest variant stays well under a second), got 1024'],
   ['an unknown sampling option', (m) => m.sampleKernel('gelu', 'fused', 8, { rounds: 3 }),
    'unknown option "rounds"; the allowed options are warmup, samples, min_sample_ms, max_total_ms, inner_iterations, clock_tick_ms and controls'],
   ['a reference too short for coverage', (m) => m.intervalCoverage([1, 2, 3], [5]),
@@ -278,6 +282,8 @@ for (const [b, build] of BUILDS.entries()) {
         max_bench_rows: 64,
         ab_max_total_ms: 6000,
         ab_max_n: { matmul: 512, gelu: 4194304, model: 16 },
+        sample_kernel_max_total_ms: 5000,
+        sample_kernel_max_n: { matmul: 512, gelu: 4194304, model: 16 },
       });
       const s = m.summarizeSample(tens, { bootstrap_resamples: 1000 });
       assert.deepEqual([s.bootstrap_resamples, s.bootstrap_resamples_requested, s.warning], [1000, 1000, '']);

@@ -2,6 +2,7 @@
 // inputs built once, and the timer's raw per-call samples of one. Not for: A/B rounds (ab.cpp).
 #include "perflab/stats/lab_kernels.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -82,6 +83,47 @@ void KernelSampling::validate() const {
   }
 }
 
+void check_sample_kernel_limits(const std::string& op, std::size_t n, const TimerOptions& options,
+                                const KernelSampling& sampling) {
+  if (!(options.max_total_ms <= kMaxSampleKernelTotalMs)) {
+    throw ValueError("max_total_ms must be at most " + format_number(kMaxSampleKernelTotalMs) +
+                     " ms for one sampling call, got " + format_number(options.max_total_ms) +
+                     "; take more samples over several calls");
+  }
+  std::size_t max = 0;
+  const char* what = "";
+  if (op == "matmul") {
+    max = kMaxSampleMatmulN;
+    what = "matmul";
+  } else if (op == "gelu") {
+    max = kMaxSampleGeluN;
+    what = "gelu";
+  } else if (op == "model") {
+    max = kMaxSampleModelBatch;
+    what = "a zoo model's batch";
+  } else {
+    return;  // lab_kernel names the ops
+  }
+  if (n > max) {
+    throw ValueError("n must be at most " + std::to_string(max) + " for " + what +
+                     " in one sampling call (one call of the slowest variant stays well under a "
+                     "second), got " + std::to_string(n));
+  }
+  const long k = sampling.inner_iterations;
+  if (k <= 1 || n == 0) return;
+  // The batch's work against one call at the largest size, in the op's own cost (N³ or n).
+  const double work = op == "matmul" ? static_cast<double>(k) * std::pow(static_cast<double>(n), 3)
+                                     : static_cast<double>(k) * static_cast<double>(n);
+  const double most = op == "matmul" ? std::pow(static_cast<double>(max), 3) : static_cast<double>(max);
+  if (work > most) {
+    const auto fits = static_cast<long>(std::floor(most / (work / static_cast<double>(k))));
+    throw ValueError("inner_iterations " + std::to_string(k) + " at n=" + std::to_string(n) +
+                     " is more work per sample than one call at the largest n (" +
+                     std::to_string(max) + " for " + what + "); at n=" + std::to_string(n) +
+                     " at most " + std::to_string(std::max(1L, fits)) + " calls per sample");
+  }
+}
+
 double CoarseClock::now_ms() { return std::floor(base_->now_ms() / tick_ms_) * tick_ms_; }
 
 namespace {
@@ -94,7 +136,9 @@ KernelSample sample_fixed(const LabKernel& kernel, const TimerOptions& options, 
   out.inner_iterations = inner;
   out.resolution_ms = measure_resolution_ms(clock);
   const double start = clock.now_ms();
-  for (int i = 0; i < options.warmup; ++i) kernel.call();
+  for (int i = 0; i < options.warmup && clock.now_ms() - start < options.max_total_ms; ++i) {
+    kernel.call();
+  }
   out.samples_ms.reserve(static_cast<std::size_t>(options.samples));
   for (int s = 0; s < options.samples; ++s) {
     out.samples_ms.push_back(time_batch_ms(clock, kernel.call, inner) / static_cast<double>(inner));
@@ -119,6 +163,7 @@ KernelSample sample_kernel(const LabKernel& kernel, const TimerOptions& options,
                            const ProgressFn& progress, const KernelSampling& sampling) {
   options.validate();
   sampling.validate();
+  check_sample_kernel_limits(kernel.op, kernel.n, options, sampling);
   CoarseClock coarse(clock, sampling.clock_tick_ms > 0 ? sampling.clock_tick_ms : 1.0);
   Clock& used = sampling.clock_tick_ms > 0 ? static_cast<Clock&>(coarse) : clock;
   KernelSample out;

@@ -68,6 +68,25 @@ class CoarseClock final : public Clock {
   double tick_ms_;
 };
 
+// The bounds on one sample_kernel call (the page waits for it in one call, and no call may
+// take 10 s): max_total_ms at most kMaxSampleKernelTotalMs, and sizes per op so that one call
+// of the slowest variant stays well under a second in the scalar wasm build (naive matmul
+// at N = 1024 takes 13.6 s, at 512 about 0.2 s): N = 512 for matmul, 2^22 GELU elements, batch
+// 16 for a zoo model, as an A/B's. A fixed batch (inner_iterations k) does at most the work of
+// one call at the largest size: k·N³ ≤ 512³ for matmul, k·n ≤ 2^22 for GELU, k·batch ≤ 16.
+// A run can exceed max_total_ms by at most the call or batch running when it ends (two with
+// warmup). More samples than one call's budget holds are taken over several calls.
+inline constexpr double kMaxSampleKernelTotalMs = 5000;
+inline constexpr std::size_t kMaxSampleMatmulN = 512;
+inline constexpr std::size_t kMaxSampleGeluN = std::size_t{1} << 22;
+inline constexpr std::size_t kMaxSampleModelBatch = 16;
+
+// Refuses, before any work (no inputs built), a sampling of `op` at `n` that breaks those
+// bounds: a ValueError naming the limit and what is allowed. Op and variant names are
+// lab_kernel's to check.
+void check_sample_kernel_limits(const std::string& op, std::size_t n, const TimerOptions& options,
+                                const KernelSampling& sampling);
+
 // Times `kernel` with `options` (warmup, samples, min_sample_ms, max_total_ms) and returns
 // every sample it took. With the default sampling this is Timer::run; a fixed
 // inner_iterations runs warmup calls, then `samples` batches of exactly that many calls,
