@@ -51,17 +51,22 @@ const ROW = rowOf(
   'simd',
 );
 
-test('distribution: one point of 1,000 samples of the chosen kernel, 200 in quick mode', () => {
+test('distribution: 1,000 samples of the chosen kernel (200 in quick mode), taken in calls of 100 samples', () => {
   const values = controlDefaults(distributionExperiment.controls);
   assert.deepEqual(values, { kernel: dist.DEFAULT_KERNEL, n: dist.DEFAULT_N });
   const full = dist.distributionPoints({ ...values, kernel: 'gelu:fused-simd' }, { quick: false });
-  assert.deepEqual(full, [{ op: 'gelu', variant: 'fused-simd', n: dist.DEFAULT_N, options: { ...dist.FULL_SAMPLING } }]);
-  assert.equal(full[0].options.samples, 1000);
+  assert.equal(full.length, 10);
+  for (const p of full) {
+    assert.deepEqual(p, { op: 'gelu', variant: 'fused-simd', n: dist.DEFAULT_N, options: { ...dist.FULL_SAMPLING, samples: 100, max_total_ms: 3000 } });
+  }
+  assert.equal(full.reduce((sum, p) => sum + p.options.samples, 0), 1000);
   const quick = dist.distributionPoints({}, { quick: true });
-  assert.deepEqual(quick, [{ ...parseKernel(dist.DEFAULT_KERNEL), n: dist.DEFAULT_N, options: { ...dist.QUICK_SAMPLING } }]);
-  assert.ok(quick[0].options.samples < full[0].options.samples);
-  assert.ok(quick[0].options.max_total_ms <= 3000, 'quick mode keeps the run to seconds');
-  assert.notEqual(quick[0].options, dist.QUICK_SAMPLING, 'each point owns its options');
+  assert.deepEqual(quick, [0, 1].map(() => ({ ...parseKernel(dist.DEFAULT_KERNEL), n: dist.DEFAULT_N, options: { ...dist.QUICK_SAMPLING, samples: 100, max_total_ms: 1500 } })));
+  assert.ok(quick.length < full.length);
+  assert.notEqual(quick[0].options, quick[1].options, 'each point owns its options');
+  // An uneven run: the last call takes the rest.
+  const uneven = dist.samplingCalls('gelu', 'fused', 8, { warmup: 1, samples: 250, min_sample_ms: 0, max_total_ms: 900 });
+  assert.deepEqual(uneven.map((p) => [p.options.samples, p.options.max_total_ms]), [[100, 300], [100, 300], [50, 300]]);
   assert.throws(() => dist.distributionPoints({ kernel: 'matmul' }, { quick: false }), /op:variant/);
 });
 
@@ -149,4 +154,17 @@ test('distribution: the spec passes the framework’s checks and is mounted in i
   assert.deepEqual(specProblems(distributionExperiment), []);
   assert.equal(EXPERIMENTS.distribution, distributionExperiment);
   assert.equal(distributionExperiment.id, 'benchmarking-distribution');
+});
+
+test('distribution: the calls are joined into the run’s one row, every sample in order, batching differences said', async () => {
+  assert.equal(distributionExperiment.assemble, dist.joinCalls);
+  const part = (samples_ms, inner_iterations, warning = '') =>
+    rowOf('sampleKernel', { op: 'matmul', variant: 'packed', n: 64, options: { samples: samples_ms.length } }, { samples_ms, inner_iterations, resolution_ms: 0.005, clock_tick_ms: 0, warning }, 'simd');
+  const [one] = await dist.joinCalls([part([1, 2], 8), part([3], 8), part([4, 5], 8)]);
+  assert.deepEqual(one, { ...part([1, 2, 3, 4, 5], 8) });
+  const [mixed] = await dist.joinCalls([part([1], 8), part([2], 9, 'slow')]);
+  assert.equal(mixed.inner_iterations, 8);
+  assert.equal(mixed.warning, 'slow; the 2 sampling calls batched 8 to 9 calls per sample');
+  const single = [part([1, 2], 8)];
+  assert.equal(await dist.joinCalls(single), single);
 });

@@ -53,12 +53,15 @@ const REPORT = {
 test('intervals: one reference run, 1,000 samples (quick: fewer), and core’s coverage options', () => {
   const values = controlDefaults(intervalsExperiment.controls);
   assert.deepEqual(values, { kernel: iv.DEFAULT_KERNEL, n: iv.DEFAULT_N, sizes: [...iv.DEFAULT_SIZES] });
-  const [full] = iv.intervalsPoints({ ...values, kernel: 'gelu:fused' }, { quick: false });
-  assert.deepEqual(full, { op: 'gelu', variant: 'fused', n: iv.DEFAULT_N, options: { ...FULL_SAMPLING } });
-  assert.equal(full.options.samples, 1000);
+  const full = iv.intervalsPoints({ ...values, kernel: 'gelu:fused' }, { quick: false });
+  assert.equal(full.length, 10, 'the reference run in calls of 100 samples');
+  for (const p of full) {
+    assert.deepEqual(p, { op: 'gelu', variant: 'fused', n: iv.DEFAULT_N, options: { ...FULL_SAMPLING, samples: 100, max_total_ms: 3000 } });
+  }
+  assert.equal(full.reduce((sum, p) => sum + p.options.samples, 0), 1000);
   const quick = iv.intervalsPoints(values, { quick: true });
-  assert.equal(quick.length, 1);
-  assert.deepEqual(quick[0].options, { ...QUICK_SAMPLING });
+  assert.equal(quick.reduce((sum, p) => sum + p.options.samples, 0), QUICK_SAMPLING.samples);
+  assert.equal(quick.reduce((sum, p) => sum + p.options.max_total_ms, 0), QUICK_SAMPLING.max_total_ms);
   assert.ok(QUICK_SAMPLING.samples < FULL_SAMPLING.samples);
   assert.deepEqual(iv.coverageOf(false), { ...iv.FULL_COVERAGE });
   assert.ok(iv.coverageOf(true).trials < iv.FULL_COVERAGE.trials);

@@ -1,5 +1,6 @@
-// The pure half of the distribution experiment (benchmarking-distribution): one sampleKernel
-// point taking 1,000 samples of the chosen kernel (200 in quick mode), the table and CSV
+// The pure half of the distribution experiment (benchmarking-distribution): sampleKernel
+// points taking 1,000 samples of the chosen kernel (200 in quick mode) over several calls,
+// joined into one row, the table and CSV
 // columns, and the shapes the chart and the analysis box read from core's summary.
 // No DOM and no statistic (core's summarizeSample summarizes the sample).
 
@@ -13,11 +14,43 @@ export const QUICK_SAMPLING = Object.freeze({ warmup: 5, samples: 200, min_sampl
 export const DEFAULT_KERNEL = 'matmul:packed';
 export const DEFAULT_N = 128;
 
-/** One point: `{op, variant, n, options}`. */
+/**
+ * Samples per call: core bounds one sampling call's time budget (statsLimits'
+ * sample_kernel_max_total_ms), so a run is taken over several calls of this many samples,
+ * each with its share of the run's budget (the full run: 10 calls of 100 samples, 3 s each),
+ * with progress and cancel between them; joinCalls makes them one row again.
+ */
+export const CALL_SAMPLES = 100;
+
+/** The run `sampling` of one kernel as points of at most CALL_SAMPLES samples: `{op, variant, n, options}`. */
+export function samplingCalls(op, variant, n, sampling) {
+  const calls = Math.max(1, Math.ceil(sampling.samples / CALL_SAMPLES));
+  return Array.from({ length: calls }, (_, i) => {
+    const samples = Math.min(CALL_SAMPLES, sampling.samples - i * CALL_SAMPLES);
+    return { op, variant, n, options: { ...sampling, samples, max_total_ms: sampling.max_total_ms / calls } };
+  });
+}
+
+/**
+ * The rows of samplingCalls' points as the one row of the run: every sample in the order taken,
+ * the first call's batching and resolution; when the calls batched differently, or a call's
+ * timer warned, the warning says so.
+ */
+export async function joinCalls(rows) {
+  if (rows.length <= 1) return rows;
+  const batches = [...new Set(rows.map((r) => r.inner_iterations))];
+  const warnings = [...new Set(rows.map((r) => r.warning).filter(Boolean))];
+  if (batches.length > 1) {
+    warnings.push(`the ${rows.length} sampling calls batched ${Math.min(...batches)} to ${Math.max(...batches)} calls per sample`);
+  }
+  return [{ ...rows[0], samples_ms: rows.flatMap((r) => r.samples_ms), warning: warnings.join('; ') }];
+}
+
+/** The run's points: `{op, variant, n, options}`, CALL_SAMPLES samples each. */
 export function distributionPoints(values, { quick }) {
   const { op, variant } = parseKernel(values?.kernel ?? DEFAULT_KERNEL);
   const n = values?.n ?? DEFAULT_N;
-  return [{ op, variant, n, options: { ...(quick ? QUICK_SAMPLING : FULL_SAMPLING) } }];
+  return samplingCalls(op, variant, n, quick ? QUICK_SAMPLING : FULL_SAMPLING);
 }
 
 /** What DistributionChart draws: the raw samples and core's summary of them (null until analysed). */

@@ -18,6 +18,7 @@ import {
   TABLE_COLUMNS,
   chartData,
   distributionPoints,
+  joinCalls,
   zoomData,
   summaryRows,
 } from './distribution-data.js';
@@ -96,6 +97,7 @@ export const distributionExperiment = {
   ],
   plan: distributionPoints,
   measure: declaredSweep('sampleKernel'),
+  assemble: joinCalls,
   pointLabel: (p) => `${p.options.samples} samples of the ${kernelText(p)}`,
 
   async analyze(rows, { lab, signal, where }) {

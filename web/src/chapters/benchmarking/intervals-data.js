@@ -4,7 +4,7 @@
 // long rows the width and coverage charts draw from core's answer.
 // No DOM and no statistic (core draws the small samples, computes their intervals and counts).
 
-import { FULL_SAMPLING, QUICK_SAMPLING } from './distribution-data.js';
+import { FULL_SAMPLING, QUICK_SAMPLING, samplingCalls } from './distribution-data.js';
 import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, parseKernel } from './samples-common.js';
 
 export const DEFAULT_KERNEL = 'matmul:packed';
@@ -37,10 +37,10 @@ export const SIZES_CONTROL = Object.freeze({
   validate: (sizes) => (new Set(sizes).size === sizes.length ? null : 'Small-sample sizes n: give each size once'),
 });
 
-/** One point, the reference run: `{op, variant, n, options}`. */
+/** The reference run's points (the distribution's calls, joined by joinCalls): `{op, variant, n, options}`. */
 export function intervalsPoints(values, { quick }) {
   const { op, variant } = parseKernel(values?.kernel ?? DEFAULT_KERNEL);
-  return [{ op, variant, n: values?.n ?? DEFAULT_N, options: { ...(quick ? QUICK_SAMPLING : FULL_SAMPLING) } }];
+  return samplingCalls(op, variant, values?.n ?? DEFAULT_N, quick ? QUICK_SAMPLING : FULL_SAMPLING);
 }
 
 /** Core's coverage rows as long rows `{n, method, width_ms, coverage}`, one per size and method. */

@@ -8,7 +8,7 @@ import { declaredSweep } from '../../lab/client.js';
 import { createTable } from '../../ui/table.js';
 import { formatInt, formatPercent, formatSig } from '../../ui/format.js';
 import { kernelControl, kernelText, sizeControl } from './samples-common.js';
-import { FULL_SAMPLING, QUICK_SAMPLING } from './distribution-data.js';
+import { FULL_SAMPLING, QUICK_SAMPLING, joinCalls } from './distribution-data.js';
 import {
   CSV_COLUMNS,
   DEFAULT_KERNEL,
@@ -119,6 +119,7 @@ export const intervalsExperiment = {
   ],
   plan: intervalsPoints,
   measure: declaredSweep('sampleKernel'),
+  assemble: joinCalls,
   pointLabel: (p) => `a reference run of ${p.options.samples} samples of the ${kernelText(p)}`,
 
   async analyze(rows, { lab, values, quick, signal, where }) {

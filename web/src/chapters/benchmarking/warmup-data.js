@@ -9,7 +9,7 @@ export const DEFAULT_KERNEL = 'matmul:blocked';
 export const DEFAULT_N = 128;
 
 /** Calls timed, and how many of the first and of the last calls core summarizes apart. */
-export const FULL_WARMUP = Object.freeze({ calls: 300, first: 10, last: 100, max_total_ms: 20000 });
+export const FULL_WARMUP = Object.freeze({ calls: 300, first: 10, last: 100, max_total_ms: 5000 });
 export const QUICK_WARMUP = Object.freeze({ calls: 100, first: 10, last: 50, max_total_ms: 2000 });
 export const warmupOf = (quick) => (quick ? QUICK_WARMUP : FULL_WARMUP);
 
