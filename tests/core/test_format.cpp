@@ -59,6 +59,23 @@ TEST_CASE("format_number with kRoundTripDigits gives the fewest digits that read
   CHECK(format_number(5, kRoundTripDigits) == "5");
 }
 
+TEST_CASE("format_decimal writes a table's numbers in one notation at every magnitude") {
+  // A CLI column printed "1.23e-05" under "0.000123" (%.3g switches notation below 1e-4).
+  CHECK(format_decimal(1.23e-5) == "0.0000123");
+  CHECK(format_decimal(0.000123) == "0.000123");
+  CHECK(format_decimal(0.0456789) == "0.0457");
+  CHECK(format_decimal(1.23456) == "1.23");
+  CHECK(format_decimal(12.345) == "12.3");
+  CHECK(format_decimal(123.456) == "123");
+  CHECK(format_decimal(1234.6) == "1235");  // whole, never 1.23e+03
+  CHECK(format_decimal(0.099996) == "0.100");
+  CHECK(format_decimal(-0.00123) == "-0.00123");
+  CHECK(format_decimal(0) == "0");
+  CHECK(format_decimal(5.57e-7, 2) == "0.00000056");
+  CHECK(format_decimal(std::numeric_limits<double>::infinity()) == "Infinity");
+  CHECK(format_decimal(1e-300).find('e') == std::string::npos);
+}
+
 TEST_CASE("describe writes a JSON value as its writer would, at most 60 characters") {
   CHECK(describe(json("ten")) == "\"ten\"");
   CHECK(describe(json(5)) == "5");

@@ -118,12 +118,9 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
-// A number that reads well at any scale: 0.000123, 0.0457, 1.23, 12.3, 1234.
-std::string sig(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.3g", v);
-  return buf;
-}
+// A number that reads well at any scale, in one notation down a column: 0.0000123, 0.000123,
+// 0.0457, 1.23, 12.3, 1234 (core's format_decimal).
+std::string sig(double v) { return perflab::format_decimal(v, 3); }
 
 std::string bytes(std::size_t b) { return perflab::format_bytes(b); }
 

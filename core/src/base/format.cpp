@@ -32,6 +32,23 @@ std::string format_number(double v, int significant) {
   return buf;
 }
 
+std::string format_decimal(double v, int significant) {
+  if (!std::isfinite(v)) return format_number(v);
+  if (v == 0) return "0";
+  const int digits = std::min(std::max(significant, 1), 17);
+  char buf[400];
+  // Rounded to its digits first, so 0.099996 is 0.100 and not 0.1000.
+  std::snprintf(buf, sizeof buf, "%.*e", digits - 1, v);
+  const double rounded = std::strtod(buf, nullptr);
+  const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(rounded))));
+  if (magnitude >= digits - 1) {  // every digit before the point: the whole number
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf, "%.*f", std::min(digits - 1 - magnitude, 340), rounded);
+  return buf;
+}
+
 namespace {
 
 constexpr std::size_t kMaxChars = 60;

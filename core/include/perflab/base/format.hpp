@@ -24,6 +24,12 @@ inline constexpr int kRoundTripDigits = 0;
 // same double (0.1, 2.575, 0.30000000000000004).
 std::string format_number(double v, int significant = 3);
 
+// A number for a table column: `significant` digits (1..17) in positional notation at every
+// magnitude, so one column never mixes "1.23e-05" with "0.000123" (the page's formatSig
+// follows the same rule): 0.0000123, 0.0457, 1.23, 12.3; from 10^(significant−1) up the
+// whole number (123, 1235); "NaN", "Infinity" and "-Infinity" as format_number writes them.
+std::string format_decimal(double v, int significant = 3);
+
 // A JSON value as its writer would write it, for "got ..." and "expected ..." in messages:
 // strings quoted, floats at any depth (alone, in arrays and objects) with up to 10
 // significant digits (2.575, not the 2.5749999999999997 that round-trips; the whole number
