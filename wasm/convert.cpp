@@ -276,7 +276,8 @@ nlohmann::json to_json(const val& v, const std::string& name) {
                        " characters as JSON; at most " + std::to_string(kMaxJsonTextBytes) +
                        " (16 MiB) are allowed");
     }
-    return parse_json_text(utf8_of(text), name);
+    // A lone surrogate in a string of the value: U+FFFD, as in a string argument.
+    return parse_json_text(replace_lone_surrogate_escapes(utf8_of(text)), name);
   }
   if (text.isUndefined()) {
     throw ValueError(name + " must be a JSON value such as an object, got " + describe(v));

@@ -126,6 +126,9 @@ TEST_CASE("every malformed text gets core's sentence with its place, in valid UT
        "object, an array, a string in double quotes, a number, true, false or null"},
       {"[\"\xC3\"]", "parse error at line 1, column 3: the text holds bytes that are not UTF-8: "
                      "\"\\xC3\"]\""},
+      {std::string("88\0garbage", 10),
+       "parse error at line 1, column 3: the text holds a NUL character (U+0000), which JSON "
+       "allows only as the escape \\u0000 inside a string"},
       {"\"\\uD800x\"", "the escape \\uD800 at line 1, column 2 is the first half of a UTF-16 "
                        "surrogate pair, and no second half (\\uDC00 to \\uDFFF) follows it; write "
                        "the character itself, or both halves"},
@@ -171,6 +174,17 @@ TEST_CASE("a library exception outside parsing is translated into a sentence too
   } catch (const nlohmann::json::exception& e) {
     CHECK(json_error_reason(e) == "the field 'layers' is missing");
   }
+}
+
+TEST_CASE("escapes of lone surrogates, as JSON.stringify writes them, become U+FFFD") {
+  CHECK(replace_lone_surrogate_escapes(R"({"name":"a\ud800b"})") == R"({"name":"a\ufffdb"})");
+  CHECK(replace_lone_surrogate_escapes(R"(["\udc00", "\\ud800"])") == R"(["\ufffd", "\\ud800"])");
+  // A pair, other escapes and text outside strings are unchanged.
+  const std::string kept = R"({"\ud83d\ude00": "\n\"\u0041", "x": 1})";
+  CHECK(replace_lone_surrogate_escapes(kept) == kept);
+  CHECK(replace_lone_surrogate_escapes(R"(["\ud83d\u0041"])") == R"(["\ufffd\u0041"])");
+  CHECK(parse_json_text(replace_lone_surrogate_escapes(R"(["\ud800x"])"), "x")[0] ==
+        "\xEF\xBF\xBDx");
 }
 
 TEST_CASE("UTF-8 rules: cuts at character boundaries, lone surrogates keep their neighbours") {

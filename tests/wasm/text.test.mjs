@@ -1,7 +1,8 @@
 // Text across the boundary, in both Node builds: every binding that reads JSON text answers
 // malformed text with core's sentence (the place, never the JSON library's wording), each
 // message is well-formed UTF-16 with no character cut into U+FFFD, and a JS string holding a
-// lone surrogate reaches core with that one unit replaced, the character after it kept.
+// lone surrogate reaches core with that one unit replaced, the character after it kept, in a
+// string argument and inside an object alike.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
@@ -21,7 +22,7 @@ const TEXTS = [
 ];
 
 const BINDERS = [
-  ['profileModel', (m, text) => m.profileModel(text, { counts_only: true }), /^model spec is not valid JSON: /],
+  ['profileModel', (m, text) => m.profileModel(text), /^model spec is not valid JSON: /],
   ['memoryBreakdown', (m, text) => m.memoryBreakdown(text, 1), /^model spec is not valid JSON: /],
   ['cliReport', (m, text) => m.cliReport(text), /^pasted text is not perflab JSON: /],
 ];
@@ -62,6 +63,20 @@ for (const [b, build] of BUILDS.entries()) {
       });
       // A whole pair is one character.
       assert.throws(() => m.measureMatmul('😀x', 8), { message: /^unknown matmul variant '😀x'/ });
+    });
+
+    it('reads a lone surrogate inside an object argument as U+FFFD too, not as broken JSON', () => {
+      assert.throws(() => m.gradeExercise('profiling.linear-params', 1, { value: '\uDC00' }), {
+        message: /^answer\.value must be a finite number, got "\uFFFD"$/,
+      });
+      const spec = { name: 'a\uD800', input: [2, 3], layers: [{ type: 'ReLU' }] };
+      assert.doesNotThrow(() => m.memoryBreakdown(spec, 1));
+    });
+
+    it('refuses a NUL character with its place instead of ignoring the text after it', () => {
+      assert.throws(() => m.cliReport('{"tool": "perflab"}\u0000garbage'), {
+        message: /^pasted text is not perflab JSON: parse error at line 1, column 20: the text holds a NUL character/,
+      });
     });
 
     it('never cuts a surrogate pair when it quotes the start of a long string', () => {

@@ -319,6 +319,43 @@ namespace {
 
 }  // namespace
 
+std::string replace_lone_surrogate_escapes(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (!in_string) {
+      in_string = c == '"';
+      out += c;
+      continue;
+    }
+    if (c == '"') {
+      in_string = false;
+    } else if (c == '\\' && i + 1 < text.size()) {
+      const int code = text[i + 1] == 'u' ? hex4(text, i + 2) : -1;
+      const bool high = code >= 0xD800 && code <= 0xDBFF;
+      const bool low = code >= 0xDC00 && code <= 0xDFFF;
+      const bool paired = high && i + 7 < text.size() && text[i + 6] == '\\' &&
+                          text[i + 7] == 'u' && hex4(text, i + 8) >= 0xDC00 &&
+                          hex4(text, i + 8) <= 0xDFFF;
+      if ((high && !paired) || low) {
+        out += "\\ufffd";
+        i += 5;
+      } else if (paired) {
+        out.append(text.substr(i, 12));
+        i += 11;
+      } else {
+        out.append(text.substr(i, 2));  // any other escape, kept whole
+        ++i;
+      }
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
 std::size_t json_text_depth(std::string_view text) {
   std::size_t depth = 0;
   std::size_t deepest = 0;
@@ -355,6 +392,13 @@ json parse_json_text(std::string_view text, const std::string& what) {
     const std::string tail = "nested " + std::to_string(depth) + " levels deep; at most " +
                              std::to_string(kMaxJsonDepth) + " are allowed";
     throw JsonTextError(what + " is " + tail, "it is " + tail);
+  }
+  // A NUL byte ends the library's input: the text after it would be ignored, not refused. JSON
+  // has no place for a raw NUL (in a string it is a control character that must be escaped).
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    fail(what, "parse error at " + line_and_column(text, nul) +
+                   ": the text holds a NUL character (U+0000), which JSON allows only as the "
+                   "escape \\u0000 inside a string");
   }
   try {
     return json::parse(text.begin(), text.end());

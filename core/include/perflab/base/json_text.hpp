@@ -58,6 +58,13 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& what);
 // characters of the text, never a part of one: it is valid UTF-8 whatever the text holds.
 std::string json_error_reason(const nlohmann::json::exception& e, std::string_view text = {});
 
+// `text` with each \u escape of a lone UTF-16 surrogate (half of a pair with no other half
+// beside it) replaced by \ufffd; escaped pairs and everything else unchanged. JavaScript's
+// JSON.stringify writes a lone surrogate of a string as such an escape, and the wasm bindings
+// read JS values through it: this gives a lone surrogate in a value the reading it has in a
+// string argument (U+FFFD for the half alone, utf8.hpp), instead of refusing the whole value.
+std::string replace_lone_surrogate_escapes(std::string_view text);
+
 // How deeply `text` nests arrays and objects (brackets inside strings do not count); 0 for a
 // lone number, string or literal. Linear in the text, no recursion.
 std::size_t json_text_depth(std::string_view text);
