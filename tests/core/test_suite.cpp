@@ -627,6 +627,18 @@ TEST_CASE("the Markdown report reads as a person reads numbers: a named header, 
   CHECK(md.find("- Timer warning (2 points: a, c): " + busy + "\n") != std::string::npos);
   CHECK(md.find("- Timer warning (1 point: b): only 3 samples kept\n") != std::string::npos);
   CHECK(md.find(busy) == md.rfind(busy));
+
+  SUBCASE("warnings that differ only in their numbers are one warning, its numbers per point") {
+    ModelBenchmark d = bench("d", 2, 400), e = bench("e", 3, 400), f = bench("f", 4, 400);
+    d.latency.warning = "only 3 samples kept: the median's 95% interval spans 33% of it; CV 17%";
+    e.latency.warning = "only 3 samples kept: the median's 95% interval spans 23% of it; CV 12.5%";
+    f.latency.warning = "only 3 samples kept: the median's 95% interval spans 23% of it; CV 8%";
+    const std::string grouped = suite_report_markdown(make_suite_report(
+        suite, {model_point(0, d), model_point(1, e), model_point(2, f)}, system));
+    CHECK(grouped.find("- Timer warning (3 points: d, e, f): only 3 samples kept: the median's 95% "
+                       "interval spans 33 / 23 / 23% of it; CV 17 / 12.5 / 8%\n") != std::string::npos);
+    CHECK(grouped.find("only 3 samples") == grouped.rfind("only 3 samples"));
+  }
   const json j = to_json(r);
   CHECK(j["system"]["platform"] == "Linux x86_64");
   CHECK(j["system"]["cpu_count"] == 2);

@@ -3,6 +3,7 @@
 // figure appears only under its label, apart from the measurements.
 // Not for: deciding anything (suite.cpp makes the summary and the recommendations).
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -216,21 +217,58 @@ std::string suite_report_markdown(const SuiteReport& r) {
   }
 
   md << "\n## Notes\n\n- Accuracy: " << r.accuracy << ".\n";
-  // Each warning once, with the points that gave it, in report order.
-  std::vector<std::pair<std::string, std::vector<std::string>>> warnings;
+  // Each warning once, with the points that gave it, in report order: warnings that differ
+  // only in their numbers ("CV 12%" and "CV 35%") are one warning, its numbers listed per
+  // point where they differ ("CV 12% / 35%"), in the order of the points named.
+  struct Warning {
+    std::vector<std::string> words;                 // the text between the numbers
+    std::vector<std::vector<std::string>> numbers;  // [number slot][point]
+    std::vector<std::string> where;
+  };
+  std::vector<Warning> warnings;
   const auto warn = [&](const std::string& text, std::string where) {
     if (text.empty()) return;
+    Warning w;
+    w.words.emplace_back();
+    std::vector<std::string> values;
+    for (std::size_t i = 0; i < text.size();) {
+      const bool starts = std::isdigit(static_cast<unsigned char>(text[i])) &&
+                          (i == 0 || !std::isalpha(static_cast<unsigned char>(text[i - 1])));
+      if (!starts) {
+        w.words.back() += text[i++];
+        continue;
+      }
+      std::size_t j = i;
+      while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+      if (j + 1 < text.size() && text[j] == '.' && std::isdigit(static_cast<unsigned char>(text[j + 1]))) {
+        for (++j; j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]));) ++j;
+      }
+      values.push_back(text.substr(i, j - i));
+      w.words.emplace_back();
+      i = j;
+    }
     auto it = std::find_if(warnings.begin(), warnings.end(),
-                           [&](const auto& w) { return w.first == text; });
-    if (it == warnings.end()) it = warnings.insert(warnings.end(), {text, {}});
-    it->second.push_back(std::move(where));
+                           [&](const Warning& o) { return o.words == w.words; });
+    if (it == warnings.end()) {
+      w.numbers.resize(values.size());
+      it = warnings.insert(warnings.end(), std::move(w));
+    }
+    for (std::size_t k = 0; k < values.size(); ++k) it->numbers[k].push_back(values[k]);
+    it->where.push_back(std::move(where));
   };
   for (const auto& b : r.models) warn(b.latency.warning, b.name);
   for (const auto& k : r.kernels) warn(k.stats.warning, k.op + " " + k.variant + " at n=" + num(k.n));
-  for (const auto& [text, where] : warnings) {
-    md << "- Timer warning (" << where.size() << (where.size() == 1 ? " point: " : " points: ");
-    for (std::size_t i = 0; i < where.size(); ++i) md << (i ? ", " : "") << where[i];
-    md << "): " << text << "\n";
+  for (const Warning& w : warnings) {
+    md << "- Timer warning (" << w.where.size() << (w.where.size() == 1 ? " point: " : " points: ");
+    for (std::size_t i = 0; i < w.where.size(); ++i) md << (i ? ", " : "") << w.where[i];
+    md << "): " << w.words[0];
+    for (std::size_t k = 0; k < w.numbers.size(); ++k) {
+      const auto& v = w.numbers[k];
+      const bool same = std::all_of(v.begin(), v.end(), [&](const std::string& x) { return x == v[0]; });
+      for (std::size_t i = 0; i < (same ? 1 : v.size()); ++i) md << (i ? " / " : "") << v[i];
+      md << w.words[k + 1];
+    }
+    md << "\n";
   }
   if (!r.models.empty()) {
     md << "\n### " << kEnergyEstimateLabel << "\n\n" << energy_note()
