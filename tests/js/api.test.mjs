@@ -107,7 +107,6 @@ test('every declared function is used by the page (else it belongs in NOT_FOR_PA
   const root = new URL('../../web/src/', import.meta.url);
   const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith('.js') && f !== 'lab/api.js');
   const text = (await Promise.all(files.map((f) => readFile(new URL(f, root), 'utf8')))).join('\n');
-  // exerciseBank, exerciseVariant and gradeExercise are posted by name (exercises/engine.js).
   const unused = Object.keys(API).filter((name) => !new RegExp(`\\b${name}\\b`).test(text));
   for (const [name, chapter] of Object.entries(NOT_YET_MOUNTED)) {
     assert.ok(Object.hasOwn(API, name), `NOT_YET_MOUNTED lists ${name}, which is not declared`);

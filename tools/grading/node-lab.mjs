@@ -1,18 +1,17 @@
 // core's grader for Node: the wasm build's Node module (build/wasm/node/perflab_node.cjs, or
 // $PERFLAB_WASM_DIR) loaded with its binary read from disk (so plain `node` works, without
-// --no-experimental-fetch), wrapped as the `lab` the grading module takes: the same async
-// calls the page's worker client offers. Not for: running student code (code-runner.mjs).
+// --no-experimental-fetch), wrapped as the `lab` the grading module takes by the one adapter
+// the page's re-grades use too (web/src/grading/lab.js). Not for: running student code
+// (code-runner.mjs).
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { moduleGradingLab } from '../../web/src/grading/lab.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Where the wasm build is looked for: $PERFLAB_WASM_DIR, else build/wasm. */
 export const defaultWasmDir = () => process.env.PERFLAB_WASM_DIR ?? path.join(repoRoot, 'build', 'wasm');
-
-// The calls the grading module makes (regrade.js, class.js) and tools/grade.mjs's course check.
-export const LAB_CALLS = Object.freeze(['exerciseBank', 'exerciseBankVersion', 'exerciseVariant', 'gradeExercise', 'courseSeed', 'courseFromJson']);
 
 /**
  * Loads the module and returns `{lab, module}`. Throws an Error naming the missing file or
@@ -27,9 +26,5 @@ export async function loadNodeLab({ wasmDir = defaultWasmDir(), scalar = false }
   }
   const createPerflab = createRequire(import.meta.url)(js);
   const module = await createPerflab({ wasmBinary: readFileSync(wasm), print: () => {}, printErr: (line) => process.stderr.write(`${line}\n`) });
-  const missing = LAB_CALLS.filter((name) => typeof module[name] !== 'function');
-  if (missing.length) throw new Error(`the wasm build in ${wasmDir} lacks ${missing.join(', ')}: rebuild it (tools/lab build)`);
-  const lab = {};
-  for (const name of LAB_CALLS) lab[name] = async (...args) => module[name](...args);
-  return { lab: Object.freeze(lab), module };
+  return { lab: moduleGradingLab(module, { from: `the wasm build in ${wasmDir}` }), module };
 }

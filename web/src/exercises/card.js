@@ -5,6 +5,7 @@
 // store. Not for: deciding correctness (core's grader) or the chapter's list (engine.js).
 
 import { latestResult } from '../experiments/results.js';
+import { labOf } from '../lab/client.js';
 import { h, nextId, setChildren } from '../ui/dom.js';
 import { choiceControls } from './choice.js';
 import { codeControls } from './code.js';
@@ -43,6 +44,7 @@ function promptNode(text) {
  */
 export function createCard(ex, { bridge, store }) {
   const where = `exercise:${ex.id}`;
+  const lab = labOf(bridge);
   const seed = store.seed;
   let alive = true;
   const ids = { title: nextId('pl-ex-title'), error: nextId('pl-ex-error'), note: nextId('pl-ex-note') };
@@ -129,7 +131,7 @@ export function createCard(ex, { bridge, store }) {
     const entry = store.entry(ex.id);
     const tried = ex.kind === 'choice' && 'choice' in answer ? choiceAnswer(answer.choice, entry) : answer;
     const sent = answerWithEvidence(tried, ex.evidence, ex.evidence ? latestResult(ex.evidence.experiment) : null);
-    const graded = await bridge.call('gradeExercise', { id: ex.id, seed, answer: sent }, { where });
+    const graded = await lab.gradeExercise(ex.id, seed, sent, { where });
     // An import rebuilt the cards meanwhile: this grade belongs to the replaced progress.
     if (!alive) throw new Error('your progress was replaced by an import while this answer was graded; submit it again');
     store.update(ex.id, recordAttempt(store.entry(ex.id), graded, sent, code, { hintCount: ex.hints.length }));
@@ -187,7 +189,7 @@ export function createCard(ex, { bridge, store }) {
   const loadVariant = async () => {
     clearError();
     try {
-      const variant = await bridge.call('exerciseVariant', { id: ex.id, seed }, { where });
+      const variant = await lab.exerciseVariant(ex.id, seed, { where });
       buildControls(variant);
     } catch (err) {
       setChildren(body,

@@ -5,6 +5,7 @@
 // an import replaces the progress. Not for: deciding correctness (core's grader does,
 // identically to the native CLI), computing any expected answer, or a card's insides.
 
+import { labOf } from '../lab/client.js';
 import { getProgressStore } from '../state/progress-store.js';
 import { h, nextId, setChildren } from '../ui/dom.js';
 import { createCard } from './card.js';
@@ -19,7 +20,7 @@ export { mountProgressPanel };
 const banks = new WeakMap();
 function loadBank(bridge) {
   if (!banks.has(bridge)) {
-    const loading = bridge.call('exerciseBank', {}, { where: 'exercises' });
+    const loading = labOf(bridge).exerciseBank({ where: 'exercises' });
     loading.catch(() => banks.delete(bridge));
     banks.set(bridge, loading);
   }

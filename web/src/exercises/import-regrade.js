@@ -6,7 +6,7 @@
 // panel's DOM (progress-panel.js).
 
 import { regradeSubmission } from '../grading/regrade.js';
-import { labOf } from '../lab/client.js';
+import { workerGradingLab } from '../grading/lab.js';
 import { runInSandbox } from '../lab/sandbox.js';
 import { formatPoints } from './logic.js';
 import { formatCount } from '../ui/format.js';
@@ -33,16 +33,8 @@ export function identityProblem(submission, course) {
  * through a fresh sandbox worker per run, as the code card runs it.
  */
 export function pageGradingDeps(bridge) {
-  const lab = labOf(bridge);
-  const where = 'progress-import';
   return {
-    lab: {
-      exerciseBank: () => lab.exerciseBank({ where }),
-      exerciseBankVersion: () => lab.exerciseBankVersion({ where }),
-      exerciseVariant: (id, seed) => lab.exerciseVariant(id, seed, { where }),
-      gradeExercise: (id, seed, answer) => lab.gradeExercise(id, seed, answer, { where }),
-      courseSeed: (course, studentId) => lab.courseSeed(course, studentId, { where }),
-    },
+    lab: workerGradingLab(bridge, { where: 'progress-import' }),
     runCode: async ({ code, functionName, tests, timeLimitMs }) =>
       (await runInSandbox({ code, functionName, tests, timeLimitMs })).results,
   };

@@ -13,6 +13,7 @@ import { ScatterChart } from '../charts/scatter-chart.js';
 import { ScoreDistributionChart } from '../charts/score-distribution-chart.js';
 import { rooflineReferences } from '../charts/shape.js';
 import { GradingCancelledError, gradeClass } from '../grading/class.js';
+import { workerGradingLab } from '../grading/lab.js';
 import { chapterColumn, classOutputs, feedbackFileName, feedbackText, formatPoints } from '../grading/outputs.js';
 import { exclusiveScheduler } from '../grading/schedule.js';
 import { SCORE_BANDS, classMachines, commonWrongAnswers, distributionRows, exerciseDistributions } from '../grading/summary.js';
@@ -36,16 +37,9 @@ const MAX_POINT_LABELS = 16;
 
 /** The lab and code runner the grading module takes, over the page's worker and sandbox. */
 export function pageGradingDeps(bridge, signal) {
-  const lab = labOf(bridge);
   const schedule = exclusiveScheduler();
   return {
-    lab: {
-      exerciseBank: () => lab.exerciseBank({ where: WHERE }),
-      exerciseBankVersion: () => lab.exerciseBankVersion({ where: WHERE }),
-      exerciseVariant: (id, seed) => lab.exerciseVariant(id, seed, { where: WHERE }),
-      gradeExercise: (id, seed, answer) => lab.gradeExercise(id, seed, answer, { where: WHERE }),
-      courseSeed: (course, studentId) => lab.courseSeed(course, studentId, { where: WHERE }),
-    },
+    lab: workerGradingLab(bridge, { where: WHERE }),
     runCode: ({ code, functionName, tests, timeLimitMs }) =>
       schedule(tests.some((t) => t?.benchmark !== undefined), async () => (await runInSandbox({ code, functionName, tests, timeLimitMs, signal })).results),
   };

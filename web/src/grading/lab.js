@@ -1,0 +1,50 @@
+// The `lab` the grading module takes (regrade.js, class.js, tools/grade.mjs): core's exercise
+// calls as async functions with the arguments lab/api.js declares, in its order, built once
+// here over whatever runs them: the page's lab worker (workerGradingLab) or the wasm module
+// itself in Node (moduleGradingLab, which tools/grading/node-lab.mjs loads). Both pass the
+// declared arguments positionally, missing ones undefined, as the worker's handlers do.
+// Not for: running students' code (the deps' runCode) or deciding a grade (core).
+
+import { API, CALL } from '../lab/api.js';
+import { labOf } from '../lab/client.js';
+
+/** The declared calls the grading module and the command line's course check make. */
+export const GRADING_CALLS = Object.freeze(['exerciseBank', 'exerciseBankVersion', 'exerciseVariant', 'gradeExercise', 'courseSeed', 'courseFromJson']);
+
+/**
+ * One async function per GRADING_CALLS name taking the declared arguments; each calls
+ * `invoke(name, args)` with exactly the declared number of them (missing ones undefined).
+ * @param {(name: string, args: unknown[]) => unknown} invoke
+ */
+export function gradingLab(invoke) {
+  if (typeof invoke !== 'function') throw new TypeError(`gradingLab: invoke must be a function (name, args) => result, got ${typeof invoke}`);
+  const lab = {};
+  for (const name of GRADING_CALLS) {
+    const entry = API[name];
+    if (entry?.type !== CALL) throw new Error(`lab/api.js no longer declares ${name} as a call; the grading module needs it`);
+    const { args } = entry;
+    lab[name] = async (...given) => {
+      if (given.length > args.length) {
+        throw new TypeError(`${name}(${args.join(', ')}) takes ${args.length} argument${args.length === 1 ? '' : 's'}, got ${given.length}`);
+      }
+      return invoke(name, args.map((_, i) => given[i]));
+    };
+  }
+  return Object.freeze(lab);
+}
+
+/** The grading lab over the page's lab worker; `where` names the caller in errors and progress. */
+export function workerGradingLab(bridge, { where } = {}) {
+  const lab = labOf(bridge);
+  return gradingLab((name, args) => lab[name](...args, { where: where ?? name }));
+}
+
+/**
+ * The grading lab over a loaded wasm module (Node). Throws an Error naming the calls the
+ * module lacks (a build older than the grading module).
+ */
+export function moduleGradingLab(module, { from = 'the wasm build' } = {}) {
+  const missing = GRADING_CALLS.filter((name) => typeof module?.[name] !== 'function');
+  if (missing.length) throw new Error(`${from} lacks ${missing.join(', ')}: rebuild it (tools/lab build)`);
+  return gradingLab((name, args) => module[name](...args));
+}
