@@ -1,12 +1,16 @@
 // The command line's code runner (tools/grading/code-runner.mjs): the page's test runner in a
 // fresh context per job inside worker threads; an endless loop ends at the time limit with the
 // finished tests kept, a worker that does not come back is terminated and replaced, and the
-// student's code sees neither Node's globals nor another job's changes.
+// student's code sees neither Node's globals nor another job's changes. The runner's modules
+// (web/src/lab/sandbox-*.js) are joined into that one script in their import order, with
+// every name the page's module exports.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 
 import { createCodeRunner } from '../../tools/grading/code-runner.mjs';
-import { runnerSource } from '../../tools/grading/code-worker.mjs';
+import { runnerModules, runnerSource } from '../../tools/grading/code-worker.mjs';
+import * as pageRunner from '../../web/src/lab/sandbox-runner.js';
 
 const runner = createCodeRunner({ workers: 2, marginMs: 500 });
 after(() => runner.close());
@@ -129,5 +133,47 @@ describe('runnerSource', () => {
 
   it('refuses a runner that imports something, rather than half-loading it', () => {
     assert.throws(() => runnerSource("import { x } from './y.js';\nexport const a = x;"), /import or an export list/);
+  });
+});
+
+describe('runnerModules', () => {
+  const fromFiles = (files) => (name) => {
+    if (!Object.hasOwn(files, name)) throw new Error(`no file ${name}`);
+    return files[name];
+  };
+
+  it('places each module after the siblings it imports, without import or re-export lines', () => {
+    const text = runnerModules(fromFiles({
+      'main.js': "import { b } from './b.js';\nimport {\n  a,\n} from './a.js';\nexport { a } from './a.js';\nexport function main() { return a + b; }\n",
+      'b.js': "import { a } from './a.js';\nexport const b = a + 1;\n",
+      'a.js': 'const hidden = 1;\nexport const a = hidden;\n',
+    }), 'main.js');
+    assert.deepEqual([...text.matchAll(/^\/\/ ---- (\S+)/gm)].map((m) => m[1]), ['a.js', 'b.js', 'main.js']);
+    assert.doesNotMatch(text, /^\s*(import|export)\s*\{/m);
+    const api = new Function(`return ${runnerSource(text)};`)();
+    assert.equal(api.main(), 3);
+  });
+
+  it('refuses what one script cannot hold: renamed imports, missing exports, circles, a name declared twice', () => {
+    assert.throws(() => runnerModules(fromFiles({ 'm.js': "import { a as x } from './a.js';\n", 'a.js': 'export const a = 1;\n' }), 'm.js'),
+      /m\.js imports "a as x" from a\.js; the runner.s modules link plain names only/);
+    assert.throws(() => runnerModules(fromFiles({ 'm.js': "import { b } from './a.js';\n", 'a.js': 'const b = 1;\n' }), 'm.js'),
+      /m\.js imports b from a\.js, which does not declare it as an export/);
+    assert.throws(() => runnerModules(fromFiles({ 'm.js': "import { a } from './a.js';\nexport const m = 1;\n", 'a.js': "import { m } from './m.js';\nexport const a = 1;\n" }), 'm.js'),
+      /import each other in a circle through m\.js/);
+    assert.throws(() => runnerModules(fromFiles({ 'm.js': "import { a } from './a.js';\nfunction helper() {}\n", 'a.js': 'function helper() {}\nexport const a = 1;\n' }), 'm.js'),
+      /helper is declared in both a\.js and m\.js/);
+  });
+
+  it('gives the command line every name the page’s runner exports, running the same tests the same way', () => {
+    const dir = new URL('../../web/src/lab/', import.meta.url);
+    const cli = new Function(`return ${runnerSource(runnerModules((file) => readFileSync(new URL(file, dir), 'utf8')))};`)();
+    for (const name of Object.keys(pageRunner)) assert.equal(typeof cli[name], typeof pageRunner[name], name);
+    const job = {
+      code: 'function measure(fn, clock) { const t0 = clock.now(); fn(); return [clock.now() - t0, undefined]; }',
+      functionName: 'measure',
+      tests: [{ args: [{ $fake_fn: { costs_ms: [5] } }, { $fake_clock: { start_ms: 10 } }] }, { args: [{ $fake_clock: 'x' }] }],
+    };
+    assert.deepEqual(cli.runStudentTests(job), pageRunner.runStudentTests(job));
   });
 });

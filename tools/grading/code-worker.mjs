@@ -1,8 +1,9 @@
 // A worker thread that runs students' code for tools/grade.mjs, one job at a time, each in a
 // fresh V8 context (node:vm) holding only the language's built-ins: no process, require,
 // file system or network, and nothing one student's code changes survives into the next
-// job. Inside that context runs the page's own test runner (web/src/lab/sandbox-runner.js,
-// evaluated as one script: see runnerSource), so the command line and the page run a test
+// job. Inside that context runs the page's own test runner (web/src/lab/sandbox-runner.js and
+// the sibling modules it imports, evaluated as one script: see runnerModules and
+// runnerSource), so the command line and the page run a test
 // the same way (argument markers $fake_clock and $fake_fn, timed `benchmark` tests).
 // The context's clock and random source are the host's, reached through closures the
 // student's code cannot see. vm's `timeout` stops an endless loop at the exercise's time
@@ -26,7 +27,7 @@ const RUNNER_URL = new URL('../../web/src/lab/sandbox-runner.js', import.meta.ur
  */
 export function runnerSource(text) {
   if (/^\s*import\s/m.test(text) || /^\s*export\s+(default|\{|\*)/m.test(text)) {
-    throw new Error('web/src/lab/sandbox-runner.js now has an import or an export list; tools/grading/code-worker.mjs evaluates it as one script and must learn that form');
+    throw new Error('web/src/lab/sandbox-runner.js now has an import or an export list that is not a sibling module linked by name; tools/grading/code-worker.mjs evaluates it as one script and must learn that form');
   }
   const names = [];
   const body = text.replace(/^export\s+((?:async\s+)?(?:function\*?|const|let|class))\s+([A-Za-z_$][\w$]*)/gm, (_, kind, name) => {
@@ -36,7 +37,52 @@ export function runnerSource(text) {
   return `(function () {\n'use strict';\n${body}\n;return { ${names.join(', ')} };\n})()`;
 }
 
-const runnerScript = new vm.Script(runnerSource(readFileSync(RUNNER_URL, 'utf8')), { filename: 'sandbox-runner.js' });
+// `import {a, b} from './x.js';` or `export {a} from './x.js';` (possibly over several lines).
+const SIBLING_LINK = /^(import|export)\s*\{([^}]*)\}\s*from\s*'\.\/([\w.-]+\.js)';[ \t]*$/gm;
+const TOP_LEVEL_NAME = /^(?:export\s+)?(?:async\s+)?(?:function\*?|const|let|class)\s+([A-Za-z_$][\w$]*)/gm;
+
+/**
+ * The sandbox runner's modules as one text without imports, for runnerSource: `entry` and the
+ * sibling modules it imports by name (`import {a, b} from './x.js'`, `export {a} from
+ * './x.js'`), each placed after the modules it imports, its import and re-export lines removed
+ * (in one script the names are simply in scope). `read(file)` returns a module's text.
+ * Throws for a renamed, default or namespace import, a name a sibling does not export, a
+ * circle, or one top-level name declared in two modules (which one script cannot hold).
+ */
+export function runnerModules(read, entry = 'sandbox-runner.js') {
+  const texts = [];
+  const state = new Map();
+  const declaredIn = new Map();
+  const visit = (file) => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') throw new Error(`the sandbox runner's modules import each other in a circle through ${file}`);
+    state.set(file, 'open');
+    const links = [];
+    const text = read(file).replace(SIBLING_LINK, (_, kind, list, from) => {
+      const names = list.split(',').map((n) => n.trim()).filter(Boolean);
+      const odd = names.find((n) => !/^[A-Za-z_$][\w$]*$/.test(n));
+      if (odd) throw new Error(`${file} ${kind}s ${JSON.stringify(odd)} from ${from}; the runner's modules link plain names only (no as, default or *)`);
+      links.push({ from, names });
+      return '';
+    });
+    for (const { from, names } of links) {
+      visit(from);
+      const exported = new Set([...read(from).matchAll(/^export\s+(?:async\s+)?(?:function\*?|const|let|class)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]));
+      const missing = names.filter((n) => !exported.has(n));
+      if (missing.length) throw new Error(`${file} imports ${missing.join(', ')} from ${from}, which does not declare ${missing.length === 1 ? 'it' : 'them'} as an export`);
+    }
+    for (const [, name] of text.matchAll(TOP_LEVEL_NAME)) {
+      if (declaredIn.has(name)) throw new Error(`${name} is declared in both ${declaredIn.get(name)} and ${file}; the runner's modules run as one script, so their top-level names must differ`);
+      declaredIn.set(name, file);
+    }
+    state.set(file, 'done');
+    texts.push({ file, text: `// ---- ${file}\n${text}` });
+  };
+  visit(entry);
+  return texts.map((t) => t.text).join('\n');
+}
+
+const runnerScript = new vm.Script(runnerSource(runnerModules((file) => readFileSync(new URL(file, RUNNER_URL), 'utf8'))), { filename: 'sandbox-runner.js' });
 
 // Installs performance.now and crypto.getRandomValues in a context from host functions kept
 // in closures: the student's code sees functions of its own realm only.
