@@ -46,12 +46,26 @@ val json_text_limits() {
   return o;
 }
 
+// jsonTextProblem(text): null when core reads `text` as JSON, else core's reason why not
+// ("parse error at line 1, column 7: ..."), so a page or tool that parses JSON itself words
+// its refusal with core's sentence and place, not its engine's.
+val json_text_problem(val text) {
+  const std::string t = to_string(text, "text");
+  try {
+    parse_json_text(t, "text");
+  } catch (const JsonTextError& e) {
+    return val(e.reason());
+  }
+  return val::null();
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(perflab_module) {
   expose<&build_info>("buildInfo");
   expose<&memory_stats>("memoryStats");
   expose<&json_text_limits>("jsonTextLimits");
+  expose<&json_text_problem>("jsonTextProblem");
 }
 
 }  // namespace perflab::wasm

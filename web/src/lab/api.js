@@ -76,6 +76,8 @@ export const API = Object.freeze({
   timerResolutionMs: call([], 'measure the clock’s resolution'),
   memoryStats: call([], 'read what the lab has allocated and its memory cap'),
   jsonTextLimits: call([], 'read the longest and deepest JSON text core reads'),
+  // null when core reads the text as JSON, else core's reason with the place (line, column).
+  jsonTextProblem: call(['text'], 'say why a text is not JSON'),
   profileModel: call(['spec', 'options'], 'profile a model spec'),
   profileTimerDefaults: call([], 'read the profile’s default timer settings'),
   zooModels: call([], 'list the model zoo with specs'),
