@@ -13,6 +13,7 @@ import { CANVAS_ID_COLUMNS, classOutputs } from '../web/src/grading/outputs.js';
 import { gradeClass } from '../web/src/grading/class.js';
 import { createCodeRunner } from './grading/code-runner.mjs';
 import { loadNodeLab } from './grading/node-lab.mjs';
+import { readJsonText } from '../web/src/lab/json-text.js';
 
 export const USAGE = `usage: node tools/grade.mjs SUBMISSIONS_OR_DIRS... --out DIR [options]
 
@@ -145,14 +146,10 @@ async function readCourse(file, lab) {
   } catch (e) {
     throw new UsageError(`--course ${file} could not be read: ${e.message}`);
   }
-  let obj;
+  const read = await readJsonText(text, lab.jsonTextProblem);
+  if ('reason' in read) throw new UsageError(`--course ${file} is not JSON: ${read.reason}`);
   try {
-    obj = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`--course ${file} is not JSON: ${e.message}`);
-  }
-  try {
-    return await lab.courseFromJson(obj);
+    return await lab.courseFromJson(read.value);
   } catch (e) {
     throw new UsageError(`--course ${file}: ${e.message}`);
   }

@@ -411,7 +411,7 @@ describe('regression, quick', () => {
     const before = await baselineText(page);
     await loadFile(page, 'notes.json', 'this is not json');
     await page.waitForFunction((sel) => !document.querySelector(sel).hidden, re.role('baseline-error'));
-    assert.match(await page.textContent(re.role('baseline-error')), /^notes\.json was not loaded: notes\.json is not JSON/);
+    assert.match(await page.textContent(re.role('baseline-error')), /^notes\.json was not loaded: notes\.json is not JSON: parse error at line 1, column 1: /);
     await loadFile(page, 'other.json', JSON.stringify({ tool: 'perflab', kind: 'bench', rows: [{ op: 'matmul', variant: 'naive', n: 32 }] }));
     await page.waitForFunction((sel) => /other\.json/.test(document.querySelector(sel).textContent), re.role('baseline-error'));
     assert.match(await page.textContent(re.role('baseline-error')), /^other\.json was not loaded: .*samples_ms/);

@@ -299,7 +299,8 @@ test('a malformed course.json is an error naming the field, in practice mode, th
   await writeFile(coursePath(), '{"id": "x",');
   await reload();
   await banner.waitFor({ state: 'visible' });
-  assert.match(await banner.textContent(), /^course\.json is not valid JSON/);
+  assert.match(await banner.textContent(), /^course\.json is not valid JSON: parse error at line 1, column 12: /);
+  assert.doesNotMatch(await banner.textContent(), /Unexpected token|in JSON at position|\(.*is not valid JSON/);
 });
 
 test('the page logged no console errors', () => {

@@ -41,6 +41,12 @@ after(() => lab?.close());
 test('the instructor view re-grades dropped files and shows the class', async () => {
   const { page } = lab;
   await page.locator('[data-role="course"]').filter({ hasText: 'No course.json' }).waitFor();
+  // A course.json that is not JSON: core's reason with the place, not the browser's wording.
+  await page.locator('input[aria-label="course.json"]').setInputFiles([{ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"id": }') }]);
+  const courseError = page.locator('[data-role="course-error"]').filter({ hasText: 'broken.json' });
+  await courseError.waitFor();
+  assert.match(await courseError.textContent(), /^broken\.json is not a usable course\.json: it is not valid JSON: parse error at line 1, column 8: /);
+  assert.doesNotMatch(await courseError.textContent(), /Unexpected token|in JSON at position|\(.*is not valid JSON/);
   await page.locator('input[aria-label="course.json"]').setInputFiles([json('course.json', COURSE)]);
   await page.locator('[data-role="course"]').filter({ hasText: 'Instructor view test (perf-browser)' }).waitFor();
 

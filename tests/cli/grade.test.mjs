@@ -67,6 +67,10 @@ test('grades a class folder into every output, each bad file in problems.csv', (
   assert.deepEqual(kinds['empty.json'], ['empty', 'no']);
   assert.deepEqual(kinds['truncated.json'], ['truncated', 'no']);
   assert.deepEqual(kinds['notes.txt'], ['non-json', 'no']);
+  // core's reason with the place ("answers" is no JSON value), not the engine's wording.
+  const notes = readFileSync(path.join(out, 'problems.csv'), 'utf8').split('\r\n').find((l) => l.includes('notes.txt'));
+  assert.match(notes, /the file is not JSON: parse error at line 1, column 1: /);
+  assert.doesNotMatch(notes, /Unexpected token|in JSON at position|is not valid JSON/);
   assert.deepEqual(kinds['v1.json'], ['wrong-version', 'no']);
   assert.deepEqual(kinds['s099.json'], ['tampered', 'yes']);
   assert.equal(kinds['s002.json'][0], 'duplicate-student');
@@ -107,4 +111,10 @@ test('bad usage exits 2 with the reason', () => {
   const r = grade(classDir, '--out', path.join(dir, 'o5'), '--course', path.join(dir, 'bad-course.json'));
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--course .*bad-course\.json: /);
+  // Text that is not JSON: core's reason with the place, as the page words it, not the engine's.
+  writeFileSync(path.join(dir, 'broken-course.json'), '{"id": }');
+  const broken = grade(classDir, '--out', path.join(dir, 'o6'), '--course', path.join(dir, 'broken-course.json'));
+  assert.equal(broken.status, 2);
+  assert.match(broken.stderr, /--course .*broken-course\.json is not JSON: parse error at line 1, column 8: /);
+  assert.doesNotMatch(broken.stderr, /Unexpected token|in JSON at position|is not valid JSON/);
 });

@@ -14,6 +14,7 @@ import { readControls, specProblems } from '../../web/src/experiments/model.js';
 import { cellText, headerText } from '../../web/src/ui/columns.js';
 import * as reg from '../../web/src/chapters/benchmarking/regression-data.js';
 import { regressionSpec, regressionState } from '../../web/src/chapters/benchmarking/regression-experiment.js';
+import { loadNodeLab } from '../../tools/grading/node-lab.mjs';
 
 const PLAN = {
   timer: { warmup: 1, samples: 5, min_sample_ms: 1, max_total_ms: 150 },
@@ -101,9 +102,15 @@ test('regression: the baseline is kept in storage, read back, cleared, and a mal
   assert.throws(() => reg.baselineStore(null).set(saved), /localStorage is off/);
 });
 
-test('regression: a loaded file must be JSON; its label says what it is', () => {
-  assert.throws(() => reg.parseBaselineFile('base.json', 'rows: 1'), /^Error: base\.json is not JSON \(.*\); make one with perflab bench --json/);
-  const doc = reg.parseBaselineFile('base.json', JSON.stringify({ tool: 'perflab', kind: 'bench', simd_backend: 'sse2', rows: [{}, {}] }));
+test('regression: a loaded file must be JSON (core says where it is not); its label says what it is', async () => {
+  const { module } = await loadNodeLab();
+  const problem = (t) => module.jsonTextProblem(t);
+  await assert.rejects(reg.parseBaselineFile('base.json', '{"rows": }', problem), (e) => {
+    assert.match(e.message, /^base\.json is not JSON: parse error at line 1, column 10: .*; make one with perflab bench --json/);
+    assert.doesNotMatch(e.message, /Unexpected token|in JSON at position|is not valid JSON/);
+    return true;
+  });
+  const doc = await reg.parseBaselineFile('base.json', JSON.stringify({ tool: 'perflab', kind: 'bench', simd_backend: 'sse2', rows: [{}, {}] }), problem);
   assert.equal(reg.fileBaseline('base.json', doc, 5).label, 'base.json (perflab bench --json, 2 benchmarks, sse2)');
   assert.equal(reg.fileBaseline('rows.json', [{}], 5).label, 'rows.json (perflab bench --json, 1 benchmarks)');
 });

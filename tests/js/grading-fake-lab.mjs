@@ -17,6 +17,15 @@ export function fakeLab() {
     calls,
     async exerciseBank() { return FAKE_BANK; },
     async exerciseBankVersion() { return FAKE_VERSION; },
+    // Not core's sentence (tests/wasm/json-text-problem.test.mjs checks that): null for JSON.
+    async jsonTextProblem(text) {
+      try {
+        JSON.parse(text);
+        return null;
+      } catch {
+        return 'parse error somewhere (the fake lab does not say where)';
+      }
+    },
     async courseSeed(course, id) {
       const student_id = String(id).trim().toLowerCase();
       let h = 7;

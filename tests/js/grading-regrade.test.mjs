@@ -5,6 +5,11 @@ import { describe, it } from 'node:test';
 
 import { FLAGS, gradeClass, normalizeCode, readSubmission, regradeSubmission } from '../../web/src/grading/index.js';
 import { COURSE, FAKE_VERSION, fakeLab, fakeRunCode, fakeSubmission } from './grading-fake-lab.mjs';
+import { loadNodeLab } from '../../tools/grading/node-lab.mjs';
+
+// core's own reason for a text that is not JSON (the wasm module's binding).
+const { module: coreModule } = await loadNodeLab();
+const jsonTextProblem = (text) => coreModule.jsonTextProblem(text);
 
 const deps = (lab = fakeLab()) => ({ lab, runCode: fakeRunCode, course: COURSE });
 const codes = (result) => result.flags.map((f) => f.code);
@@ -189,18 +194,24 @@ describe('normalizeCode and readSubmission', () => {
     const bad = await fakeSubmission('z1');
     bad.exercises['ch1.number'].attempts = -2;
     bad.surprise = true;
-    const { problem } = readSubmission(JSON.stringify(bad));
+    const { problem } = await readSubmission(JSON.stringify(bad), { jsonTextProblem });
     assert.equal(problem.kind, 'invalid');
     assert.match(problem.reason, /surprise/);
     assert.match(problem.reason, /attempts/);
   });
 
-  it('reads a byte-order mark and refuses a non-object', () => {
-    assert.equal(readSubmission('\ufeff[1,2]').problem.kind, 'wrong-format');
-    assert.equal(readSubmission('{"a": [1, 2').problem.kind, 'truncated');
-    assert.equal(readSubmission('{"a": }').problem.kind, 'non-json');
+  it('reads a byte-order mark and refuses a non-object', async () => {
+    assert.equal((await readSubmission('\ufeff[1,2]', { jsonTextProblem })).problem.kind, 'wrong-format');
+    const truncated = (await readSubmission('{"a": [1, 2', { jsonTextProblem })).problem;
+    assert.equal(truncated.kind, 'truncated');
+    assert.match(truncated.reason, /^the file ends before its JSON does \(11 characters; parse error at line 1, column 12: /);
+    // Core's reason, with the place, not the engine's wording.
+    const notJson = (await readSubmission('{"a": }', { jsonTextProblem })).problem;
+    assert.equal(notJson.kind, 'non-json');
+    assert.match(notJson.reason, /^the file is not JSON: parse error at line 1, column 7: /);
+    for (const p of [truncated, notJson]) assert.doesNotMatch(p.reason, /Unexpected token|Unexpected end|in JSON at position|is not valid JSON/);
     // Nesting far past a submission's is refused before anything recurses into it.
-    const deep = readSubmission(`${'['.repeat(5000)}${']'.repeat(5000)}`).problem;
+    const deep = (await readSubmission(`${'['.repeat(5000)}${']'.repeat(5000)}`, { jsonTextProblem })).problem;
     assert.equal(deep.kind, 'invalid');
     assert.match(deep.reason, /nested 5000 levels deep/);
   });

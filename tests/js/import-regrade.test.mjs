@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fetchCourseJson } from '../../web/src/identity/course.js';
+import { loadNodeLab } from '../../tools/grading/node-lab.mjs';
 import { identityProblem, regradeImport } from '../../web/src/exercises/import-regrade.js';
 import { COURSE, fakeLab, fakeRunCode, fakeSubmission, rightNumber } from './grading-fake-lab.mjs';
 
@@ -72,9 +73,14 @@ test('course.json: absent (404, 204, a host’s HTML page), found, or an error s
   assert.deepEqual(await fetchCourseJson(fetchOf(response(404, 'Not found', 'text/plain'))), { status: 'absent' });
   assert.deepEqual(await fetchCourseJson(fetchOf(response(204, ''))), { status: 'absent' });
   assert.deepEqual(await fetchCourseJson(fetchOf(response(200, '<!doctype html><p>app', 'text/html'))), { status: 'absent' });
-  assert.deepEqual(await fetchCourseJson(fetchOf(response(200, '{"id": "c"}'))), { status: 'found', course: { id: 'c' } });
+  const { module } = await loadNodeLab();
+  const jsonTextProblem = (t) => module.jsonTextProblem(t);
+  assert.deepEqual(await fetchCourseJson(fetchOf(response(200, '{"id": "c"}')), { jsonTextProblem }), { status: 'found', course: { id: 'c' } });
   assert.deepEqual(seen[0], ['course.json', 'application/json'], 'relative to the page, asking for JSON');
-  assert.match((await fetchCourseJson(fetchOf(response(200, '{"id":')))).message, /^course\.json is not valid JSON \(/);
+  // Core says why, with the place (the lab's jsonTextProblem), not the engine's wording.
+  const broken = await fetchCourseJson(fetchOf(response(200, '{"id": }')), { jsonTextProblem });
+  assert.match(broken.message, /^course\.json is not valid JSON: parse error at line 1, column 8: /);
+  assert.doesNotMatch(broken.message, /Unexpected token|in JSON at position|\(.*is not valid JSON/);
   assert.deepEqual(await fetchCourseJson(fetchOf(response(500, 'oops', 'text/plain'))), {
     status: 'error',
     message: 'course.json could not be loaded: the server answered HTTP 500',

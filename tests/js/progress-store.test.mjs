@@ -130,11 +130,10 @@ test('several problems are all reported, not just the first', () => {
   assert.equal(problems.length, 4);
 });
 
-test('parseProgress refuses text that is not JSON and says so', () => {
+test('parseProgress refuses text that is not JSON and says so, without the engine’s wording', () => {
   const { progress, problems } = parseProgress('{"version": 1,');
   assert.equal(progress, null);
-  assert.equal(problems.length, 1);
-  assert.match(problems[0], /^not valid JSON \(/);
+  assert.deepEqual(problems, ['not valid JSON']);
 });
 
 test('parseProgress refuses text nested too deeply before anything recurses on it', () => {

@@ -5,6 +5,8 @@
 // an export is assembled in the documented order with every field.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { loadNodeLab } from '../../tools/grading/node-lab.mjs';
+import { readJsonText } from '../../web/src/lab/json-text.js';
 import {
   ENTRY_FIELDS,
   SUBMISSION_FORMAT,
@@ -210,6 +212,21 @@ test('parseSubmission refuses what is not a submission, each with a sentence', (
   }
   const { submission } = parseSubmission(JSON.stringify(valid()));
   assert.deepEqual(submission, valid());
+});
+
+test('parseSubmission refuses text that is not JSON with core’s reason and place, never the engine’s wording', async () => {
+  const { module } = await loadNodeLab();
+  const jsonTextProblem = (text) => module.jsonTextProblem(text);
+  const text = '{"version": 2,\n "seed": }';
+  const { submission, problems } = parseSubmission(text, { complete: false, json: await readJsonText(text, jsonTextProblem) });
+  assert.equal(submission, null);
+  assert.match(problems[0], /^not valid JSON: parse error at line 2, column 10: /);
+  assert.doesNotMatch(problems[0], /Unexpected token|in JSON at position|\(.*is not valid JSON/);
+  // Without the lab (a localStorage entry read at start-up): no place, and no engine wording either.
+  assert.deepEqual(parseSubmission(text).problems, ['not valid JSON']);
+  // JSON read by the lab goes on to the format's checks.
+  const good = JSON.stringify(valid());
+  assert.deepEqual(parseSubmission(good, { json: await readJsonText(good, jsonTextProblem) }).submission, valid());
 });
 
 test('an export carries every contract field in order, entries completed', () => {

@@ -7,6 +7,8 @@
 // themselves (engine.js, card.js).
 
 import { currentCourse } from '../identity/course.js';
+import { readJsonText } from '../lab/json-text.js';
+import { labOf } from '../lab/client.js';
 import { submissionExtras } from '../identity/export.js';
 import { getProgressStore } from '../state/progress-store.js';
 import { parseSubmission, submissionFileName } from '../state/submission.js';
@@ -127,7 +129,17 @@ export function mountProgressPanel(container, { store = getProgressStore(), brid
         h('p', { text: 'Your progress is unchanged.' }),
       );
     };
-    const { submission, problems, migratedFrom } = parseSubmission(text, { complete: false });
+    // Text that is not JSON is refused with core's reason, naming the place.
+    importing = true;
+    let json;
+    try {
+      if (bridge) json = await readJsonText(text, (t) => labOf(bridge).jsonTextProblem(t, { where: 'progress-import' }));
+    } catch (err) {
+      return refuse([`it could not be read (${err.message})`]);
+    } finally {
+      importing = false;
+    }
+    const { submission, problems, migratedFrom } = parseSubmission(text, { complete: false, json });
     if (!submission) return refuse(problems);
     const mismatch = identityProblem(submission, currentCourse());
     if (mismatch) return refuse([mismatch]);

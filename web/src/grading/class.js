@@ -59,7 +59,7 @@ export async function gradeClass(files, deps, { onProgress = () => {}, signal, c
       continue;
     }
     seen.set(print, name);
-    const read = readSubmission(text, deps.validate ? { validate: deps.validate } : undefined);
+    const read = await readSubmission(text, { jsonTextProblem: deps.lab.jsonTextProblem, ...(deps.validate ? { validate: deps.validate } : {}) });
     if (read.problem) problems.push({ file: name, student_id: '', ...read.problem, graded: false });
     else toGrade.push({ file: name, submission: read.submission });
   }

@@ -12,6 +12,7 @@
 // here with the same sentences.
 // Pure. Not for: grading (regrade.js) or class-level checks (class.js).
 
+import { readJsonText } from '../lab/json-text.js';
 import { MAX_SUBMISSION_DEPTH, SUBMISSION_FORMAT, SUBMISSION_VERSION, jsonTextDepth, validateSubmission } from '../state/submission.js';
 
 export { SUBMISSION_FORMAT, SUBMISSION_VERSION };
@@ -21,8 +22,7 @@ const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 /** A problem record for problems.csv. */
 export const problem = (kind, reason) => ({ kind, reason });
 
-// JSON.parse's messages differ between engines; a text that opens a value and ends before
-// closing it is "truncated" whatever the engine says.
+// A text that opens a value and ends before closing it is "truncated", whatever else is wrong.
 function looksTruncated(text) {
   const t = text.trimEnd();
   if (!/^[[{]/.test(t.trimStart())) return false;
@@ -43,9 +43,11 @@ function looksTruncated(text) {
 /**
  * `{submission}` when `text` is a gradable submission, else `{problem: {kind, reason}}`.
  * `validate(obj)` returns the format's problems as sentences (default: the format's own
- * validateSubmission; basicProblems checks only the fields grading reads).
+ * validateSubmission; basicProblems checks only the fields grading reads). Text that is not
+ * JSON is refused with core's reason, naming the place: `jsonTextProblem` is the lab's
+ * binding (the grading lab's jsonTextProblem).
  */
-export function readSubmission(text, { validate = validateSubmission } = {}) {
+export async function readSubmission(text, { validate = validateSubmission, jsonTextProblem } = {}) {
   if (typeof text !== 'string' || text.trim() === '') {
     return { problem: problem('empty', 'the file is empty') };
   }
@@ -53,15 +55,14 @@ export function readSubmission(text, { validate = validateSubmission } = {}) {
   if (depth > MAX_SUBMISSION_DEPTH) {
     return { problem: problem('invalid', `the file is nested ${depth} levels deep; a submission has at most ${MAX_SUBMISSION_DEPTH}`) };
   }
-  let obj;
-  try {
-    obj = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (e) {
+  const read = await readJsonText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, jsonTextProblem);
+  if ('reason' in read) {
     if (looksTruncated(text)) {
-      return { problem: problem('truncated', `the file ends before its JSON does (${text.length} characters; ${e.message}): it was cut off, ask the student to export again`) };
+      return { problem: problem('truncated', `the file ends before its JSON does (${text.length} characters; ${read.reason}): it was cut off, ask the student to export again`) };
     }
-    return { problem: problem('non-json', `the file is not JSON (${e.message})`) };
+    return { problem: problem('non-json', `the file is not JSON: ${read.reason}`) };
   }
+  const obj = read.value;
   if (!isObject(obj)) return { problem: problem('wrong-format', 'the file holds JSON but not an object: not a perflab submission') };
   if (obj.format !== SUBMISSION_FORMAT) {
     if (obj.format === undefined && obj.version === 1 && 'seed' in obj && 'exercises' in obj) {

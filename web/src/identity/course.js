@@ -4,6 +4,8 @@
 // a host's HTML page answering for it) means practice mode; an unreadable one is an error sentence, and practice mode.
 // Not for: the student's identity (identity.js) or checking the course's fields (core does).
 
+import { readJsonText } from '../lab/json-text.js';
+
 let current = null;
 
 /** The course this visit runs in ({id, title, salt, chapters}, from core), or null (practice mode). */
@@ -18,9 +20,10 @@ export function setCurrentCourse(course) {
 
 /**
  * Fetches course.json relative to the page. Returns {status: 'absent'} (no file: practice
- * mode), {status: 'found', course: <parsed JSON>} or {status: 'error', message}.
+ * mode), {status: 'found', course: <parsed JSON>} or {status: 'error', message}; text that is
+ * not JSON is refused with core's reason (`jsonTextProblem`, the lab's binding), naming the place.
  */
-export async function fetchCourseJson(fetchImpl = globalThis.fetch, url = 'course.json') {
+export async function fetchCourseJson(fetchImpl = globalThis.fetch, { jsonTextProblem, url = 'course.json' } = {}) {
   let res;
   try {
     res = await fetchImpl(url, { headers: { Accept: 'application/json' }, cache: 'no-cache' });
@@ -39,9 +42,7 @@ export async function fetchCourseJson(fetchImpl = globalThis.fetch, url = 'cours
   // Hosts that answer every path with their page (single-page fallbacks, custom 404 pages
   // served with 200) have no course.json either.
   if (/text\/html/i.test(res.headers.get('content-type') ?? '') || /^\s*</.test(text)) return { status: 'absent' };
-  try {
-    return { status: 'found', course: JSON.parse(text) };
-  } catch (e) {
-    return { status: 'error', message: `course.json is not valid JSON (${e.message})` };
-  }
+  const read = await readJsonText(text, jsonTextProblem);
+  if ('reason' in read) return { status: 'error', message: `course.json is not valid JSON: ${read.reason}` };
+  return { status: 'found', course: read.value };
 }

@@ -26,7 +26,7 @@ const workCount = (progress) => Object.values(progress.exercises).filter((e) => 
 export async function setupIdentity({ bridge, store, slot, banner, fetchImpl = globalThis.fetch }) {
   const lab = labOf(bridge);
   const where = 'course';
-  const fetched = await fetchCourseJson(fetchImpl);
+  const fetched = await fetchCourseJson(fetchImpl, { jsonTextProblem: (text) => lab.jsonTextProblem(text, { where }) });
   let course = null;
   if (fetched.status === 'found') {
     try {

@@ -19,6 +19,7 @@ import { exclusiveScheduler } from '../grading/schedule.js';
 import { SCORE_BANDS, classMachines, commonWrongAnswers, distributionRows, exerciseDistributions } from '../grading/summary.js';
 import { fetchCourseJson } from '../identity/course.js';
 import { labOf } from '../lab/client.js';
+import { readJsonText } from '../lab/json-text.js';
 import { runInSandbox } from '../lab/sandbox.js';
 import { downloadText } from '../ui/download.js';
 import { h, setChildren } from '../ui/dom.js';
@@ -47,7 +48,7 @@ export function pageGradingDeps(bridge, signal) {
 
 // The course the page is deployed with, read by core: null when there is no course.json.
 async function deployedCourse(lab) {
-  const found = await fetchCourseJson();
+  const found = await fetchCourseJson(undefined, { jsonTextProblem: (text) => lab.jsonTextProblem(text, { where: WHERE }) });
   if (found.status === 'absent') return null;
   if (found.status === 'error') throw new Error(found.message);
   return lab.courseFromJson(found.course, { where: WHERE });
@@ -129,8 +130,9 @@ export function mountInstructor(section, { bridge }) {
     const file = courseInput.files?.[0];
     if (!file) return;
     try {
-      const parsed = JSON.parse(await file.text());
-      course = await lab.courseFromJson(parsed, { where: WHERE });
+      const read = await readJsonText(await file.text(), (text) => lab.jsonTextProblem(text, { where: WHERE }));
+      if ('reason' in read) throw new Error(`it is not valid JSON: ${read.reason}`);
+      course = await lab.courseFromJson(read.value, { where: WHERE });
       courseSource = file.name;
       showError(courseError, null);
       describeCourse();

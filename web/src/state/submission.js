@@ -391,7 +391,12 @@ export function jsonTextDepth(text) {
   return deepest;
 }
 
-/** Parses, migrates and validates a JSON text (a handed-in file, a localStorage entry). */
+/**
+ * Parses, migrates and validates a JSON text (a handed-in file, a localStorage entry).
+ * `options.json` is the text already read by lab/json-text.js's readJsonText (`{value}` or
+ * `{reason}`: core's sentence with the place), for a caller that can ask the lab; without it
+ * the text is parsed here and a refusal names no place.
+ */
 export function parseSubmission(text, options = {}) {
   if (typeof text !== 'string') return { submission: null, problems: ['the file is not text'], migratedFrom: null };
   const depth = jsonTextDepth(text);
@@ -402,13 +407,17 @@ export function parseSubmission(text, options = {}) {
       migratedFrom: null,
     };
   }
-  let obj;
-  try {
-    obj = JSON.parse(text);
-  } catch (e) {
-    return { submission: null, problems: [`not valid JSON (${e.message})`], migratedFrom: null };
+  const { json, ...migrateOptions } = options;
+  let read = json;
+  if (read === undefined) {
+    try {
+      read = { value: JSON.parse(text) };
+    } catch {
+      read = { reason: null };
+    }
   }
-  return migrateSubmission(obj, options);
+  if ('reason' in read) return { submission: null, problems: [read.reason ? `not valid JSON: ${read.reason}` : 'not valid JSON'], migratedFrom: null };
+  return migrateSubmission(read.value, migrateOptions);
 }
 
 /**

@@ -6,6 +6,7 @@
 // sentence that counts core's verdicts.
 // No DOM and no statistic: core times, compares and judges; this keeps and counts.
 
+import { readJsonText } from '../../lab/json-text.js';
 import { readStoredJson, writeStoredJson } from '../../state/stored-json.js';
 import { formatChange, formatSig } from '../../ui/format.js';
 import { formatP } from './compare-common.js';
@@ -159,14 +160,13 @@ export const browserBaseline = (rows, build, now) => ({
 
 /**
  * Parses a loaded file's text; core checks its shape afterwards (compareRuns). Throws an Error
- * naming the file when it is not JSON.
+ * naming the file and core's reason (`jsonTextProblem`, the lab's binding: the place) when it
+ * is not JSON.
  */
-export function parseBaselineFile(name, text) {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new Error(`${name} is not JSON (${err.message}); make one with perflab bench --json > base.json`);
-  }
+export async function parseBaselineFile(name, text, jsonTextProblem) {
+  const read = await readJsonText(text, jsonTextProblem);
+  if ('reason' in read) throw new Error(`${name} is not JSON: ${read.reason}; make one with perflab bench --json > base.json`);
+  return read.value;
 }
 
 /** A baseline of a loaded `perflab bench --json` file. */

@@ -114,7 +114,9 @@ function baselinePanel(h, state, lab) {
         file.value = '';
         return;
       }
-      const doc = parseBaselineFile(chosen.name, await chosen.text());
+      const doc = await parseBaselineFile(chosen.name, await chosen.text(), (text) =>
+        lab.jsonTextProblem(text, { where: `${REGRESSION_ID}-baseline-file` }),
+      );
       // Core reads it the way compareRuns will, and says what is wrong with it if anything.
       await lab.compareRuns(doc, doc, undefined, { where: `${REGRESSION_ID}-baseline-file` });
       state.store.set(fileBaseline(chosen.name, doc, state.now()));
