@@ -2,15 +2,47 @@
 // number masked, so a refactor of the page can be checked for "identical except measured
 // numbers": dump before, dump after, diff. Each element is written with its tag, id, class,
 // role, data-*, aria-*, hidden and disabled; each text with its digit runs as `#`. Optionally
-// runs experiments (quick mode) and dumps their sections once idle again. Not a test.
+// runs experiments (quick mode) and dumps their sections once idle again. Exercise seeds come
+// from a fixed seed, so two dumps draw the same exercises. Not a test.
 // Usage: npx vite build && node tools/dom-dump.mjs out.txt [--run=experiment-id,...]
 
 import { writeFile } from 'node:fs/promises';
-import { openLab } from '../tests/browser/harness.mjs';
+import { collectErrors, launchBrowser, startPreview, waitForMachineFacts } from '../tests/browser/harness.mjs';
 
 const out = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'dom-dump.txt';
 const runIds = (process.argv.find((a) => a.startsWith('--run='))?.slice(6) ?? '').split(',').filter(Boolean);
 const CHAPTERS = ['#benchmarking', '#acceleration', '#profiling'];
+
+// The page's random numbers (exercise seeds) from a fixed seed, so two dumps draw the same
+// exercises.
+function seededRandom() {
+  let state = 0x2545f491;
+  crypto.getRandomValues = (array) => {
+    for (let i = 0; i < array.length; i++) {
+      state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+      array[i] = state % 2 ** (8 * array.BYTES_PER_ELEMENT);
+    }
+    return array;
+  };
+}
+
+async function openLab({ query, hash }) {
+  const server = await startPreview();
+  const browser = await launchBrowser();
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  const errors = collectErrors(page);
+  await page.addInitScript(seededRandom);
+  await page.goto(`${server.url}${query}${hash}`);
+  await waitForMachineFacts(page);
+  return {
+    page,
+    errors,
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
 
 // Runs in the page: the element as indented lines (numbers masked, charts as their tag only).
 function serialize(root) {

@@ -1,55 +1,24 @@
 // The experiment framework's DOM half: `mountExperiment(container, spec, {bridge})` turns a
 // declarative spec (controls, plan, measure, columns, charts, CSV) into a section with Run,
 // Cancel, a progress bar and line, an error beside Run, charts, a table and Download CSV,
-// running the plan through the lab worker. docs/EXPERIMENTS.md describes the spec.
-// Not for: measuring (the lab worker and core), any pure logic (model.js, csv.js), the
-// control fields (controls.js) or the table and the download (ui/).
+// drawing what the run (runner.js, through the lab worker) says as it goes and when it ends.
+// docs/EXPERIMENTS.md describes the spec. Not for: the run's phases (runner.js), any pure
+// logic (model.js, csv.js), the section's elements (view.js), the control fields
+// (controls.js) or the table and the download (ui/).
 
 import './experiment.css';
-import { BarChart } from '../charts/bar-chart.js';
-import { LineChart } from '../charts/line-chart.js';
 import { loadPlot } from '../charts/plot-lib.js';
-import { ScatterChart } from '../charts/scatter-chart.js';
 import { labOf } from '../lab/client.js';
-import { cancelledError } from '../lab/protocol.js';
 import { h } from '../ui/dom.js';
 import { downloadText } from '../ui/download.js';
-import { formatCount } from '../ui/format.js';
-import { createTable } from '../ui/table.js';
 import { controlField } from './controls.js';
 import { toCsv } from './csv.js';
-import {
-  MEASURE_LONGER_ID,
-  controlDefaults,
-  doneText,
-  experimentControls,
-  hasLateOptions,
-  isQuick,
-  labelOf,
-  loadOptions,
-  measureLongerHint,
-  measureOf,
-  planPoints,
-  progressText,
-  readControls,
-  resolve,
-  scalePoints,
-  specProblems,
-  withMeasureLongerControls,
-} from './model.js';
+import { controlDefaults, experimentControls, hasLateOptions, isQuick, loadOptions, readControls, resolve, specProblems } from './model.js';
 import { publishResult } from './results.js';
+import { initFacts, startRun } from './runner.js';
+import { CHART_TYPES, experimentView } from './view.js';
 
-/** Chart `type` names a spec may use; a spec may also pass a class with the same API. */
-export const CHART_TYPES = Object.freeze({ line: LineChart, bar: BarChart, scatter: ScatterChart });
-
-// A string (or each string of an array) is HTML written by us, so formulas can use <code>.
-function explanationNodes(explanation) {
-  if (explanation === undefined || explanation === null) return [];
-  if (typeof explanation === 'function') return explanationNodes(explanation());
-  if (explanation instanceof Node) return [explanation];
-  if (Array.isArray(explanation)) return explanation.flatMap(explanationNodes);
-  return [h('p', { html: String(explanation) })];
-}
+export { CHART_TYPES };
 
 /**
  * @param {HTMLElement} container the experiment appends its section here
@@ -78,58 +47,8 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   };
   for (const f of fields) f.input.addEventListener(f.control.type === 'checkbox' || f.control.type === 'select' ? 'change' : 'input', () => refreshIgnored());
 
-  const runButton = h('button', { type: 'button', class: 'primary', 'data-action': 'run', text: 'Run' });
-  runButton.disabled = !fields.every((f) => f.ready());
-  const cancelButton = h('button', { type: 'button', 'data-action': 'cancel', text: 'Cancel' });
-  cancelButton.disabled = true;
-  const progress = h('progress', { max: '1', value: '0', 'aria-label': 'sweep progress', 'data-role': 'progress' });
-  const status = h('span', { class: 'status', 'aria-live': 'polite', 'data-role': 'status', text: 'Not run yet.' });
-  const errorBox = h('p', { class: 'error', role: 'alert', 'data-role': 'error' });
-  errorBox.hidden = true;
-  const resultNote = h('p', { class: 'result-note', 'data-role': 'result-note' });
-  resultNote.hidden = true;
-  // After a run whose rows carry timer warnings: points at Measure longer.
-  const measureHint = h('p', { class: 'note', 'data-role': 'measure-hint', 'aria-live': 'polite' });
-  measureHint.hidden = true;
-  const infoSlot = h('div', { class: 'experiment-info', 'data-role': 'info' });
-  // What core concluded from the rows (spec.analyze, rendered by spec.renderAnalysis).
-  const analysisBox = h('div', { class: 'experiment-analysis', 'data-role': 'analysis', 'aria-live': 'polite' });
-  analysisBox.hidden = true;
-  const table = createTable(spec.columns, { caption: spec.tableCaption, role: 'table' });
-  const csvButton = h('button', { type: 'button', 'data-action': 'csv', text: 'Download CSV' });
-  csvButton.disabled = true;
-
-  const chartBlocks = (spec.charts ?? []).map((cs, i) => {
-    const box = h('div', { class: 'chart', 'data-role': 'chart', 'data-chart': cs.name ?? String(i) });
-    return { cs, box, title: cs.title ? h('h4', { class: 'chart-title', text: cs.title }) : null };
-  });
-
-  const section = h(
-    'section',
-    { class: 'experiment', 'aria-labelledby': domId('title'), 'data-experiment': spec.id, 'data-state': 'idle' },
-    h('h3', { id: domId('title'), text: spec.title }),
-    ...explanationNodes(spec.explanation),
-    infoSlot,
-    quick
-      ? h('p', {
-          class: 'note',
-          'data-role': 'quick-note',
-          text:
-            spec.quickNote ??
-            'Quick mode (?quick=1 in the address): fewer points and smaller time budgets, so the ' +
-              'numbers are noisier. Remove it for the full sweep.',
-        })
-      : '',
-    h('div', { class: 'controls' }, ...fields.map((f) => f.field), runButton, cancelButton, progress, status),
-    ...fields.map((f) => f.hint).filter(Boolean),
-    errorBox,
-    resultNote,
-    measureHint,
-    analysisBox,
-    ...chartBlocks.flatMap((b) => [b.title, b.box].filter(Boolean)),
-    h('div', { class: 'table-wrap' }, table.element),
-    h('div', { class: 'actions' }, csvButton),
-  );
+  const { section, runButton, cancelButton, progress, status, errorBox, resultNote, measureHint, infoSlot, analysisBox, table, csvButton, chartBlocks } =
+    experimentView(spec, { fields, quick, domId });
   container.append(section);
   refreshIgnored();
 
@@ -145,21 +64,13 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   let current = null; // the run under way
   let ticker = null;
 
-  function showError(err) {
-    errorBox.textContent = err ? `Error: ${err.message}` : '';
-    errorBox.hidden = !err;
-  }
-
-  function showNote(text) {
-    resultNote.textContent = text ?? '';
-    resultNote.hidden = !text;
-  }
-
-  function showMeasureHint(rows, values) {
-    const text = rows ? measureLongerHint(rows, values?.[MEASURE_LONGER_ID], { hasControl: spec.measureLonger !== false }) : null;
-    measureHint.textContent = text ?? '';
-    measureHint.hidden = !text;
-  }
+  // A note, hint or error: its text, hidden when there is none.
+  const say = (box, text) => {
+    box.textContent = text ?? '';
+    box.hidden = !text;
+  };
+  const showError = (err) => say(errorBox, err && `Error: ${err.message}`);
+  const showNote = (text) => say(resultNote, text);
 
   function refreshChartOptions(ctx) {
     for (const b of chartBlocks) {
@@ -204,23 +115,12 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     loadFieldOptions(f);
   }
 
-  let infoPromise = null;
   // init's facts changed (a new machine probe): later Runs plan with them; charts showing
   // rows keep the facts those rows were measured with.
-  function updateInfo(info) {
-    infoPromise = Promise.resolve(info);
+  const ensureInfo = initFacts(spec, { bridge, slot: infoSlot, quick, h }, (info) => {
     lastCtx = { ...lastCtx, info };
     if (!current && shown.rows.length === 0) refreshChartOptions(lastCtx);
-  }
-  function ensureInfo() {
-    if (!spec.init) return Promise.resolve(null);
-    if (!infoPromise) {
-      infoPromise = Promise.resolve().then(() => spec.init({ bridge, slot: infoSlot, quick, h, update: updateInfo }));
-      // A failed init must not stick: the next Run tries again.
-      infoPromise.catch(() => (infoPromise = null));
-    }
-    return infoPromise;
-  }
+  });
   ensureInfo()
     .then((info) => {
       lastCtx = { ...lastCtx, info };
@@ -229,17 +129,6 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     .catch((err) => {
       if (!current) showError(err);
     });
-
-  function renderStatus() {
-    if (!current) return;
-    status.textContent = progressText({
-      started: current.started,
-      done: current.done,
-      total: current.total,
-      label: labelOf(spec, current.points[current.done]),
-      elapsed_ms: performance.now() - current.startedAt,
-    });
-  }
 
   function stopTicker() {
     clearInterval(ticker);
@@ -254,20 +143,27 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     section.dataset.state = running ? 'running' : 'idle';
   }
 
-  function onProgress(fraction, detail) {
-    if (!current) return;
-    current.started = true;
-    progress.value = fraction;
-    if (Number.isInteger(detail?.total)) current.total = detail.total;
-    if (detail?.row) {
-      const row = spec.derive ? spec.derive(detail.row, current.ctx) : detail.row;
-      current.rows.push(row);
+  const tick = () => (status.textContent = current.statusText());
+  // What the runner (runner.js) says while it runs, drawn as it comes.
+  function onEvent(type, detail) {
+    if (type === 'status') status.textContent = detail;
+    else if (type === 'note') showNote(detail);
+    else if (type === 'measured') stopTicker();
+    else if (type === 'rows') show(detail);
+    else if (type === 'planned') {
+      lastCtx = detail;
+      refreshChartOptions(detail);
+      show({ rows: current.state.rows, build: null, ctx: detail });
+      tick();
+      ticker = setInterval(tick, 250);
+    } else if (type === 'row') {
       // Pieces that core assembles into rows (spec.assemble) reach the charts, not the table.
-      if (!spec.assemble) table.appendRow(row);
-      drawCharts(current.rows, current.ctx);
+      if (!spec.assemble) table.appendRow(detail);
+      drawCharts(current.state.rows, current.state.ctx);
+    } else if (type === 'progress') {
+      progress.value = detail;
+      if (ticker) tick();
     }
-    current.done = Number.isInteger(detail?.done) ? detail.done : current.rows.length;
-    if (ticker) renderStatus();
   }
 
   async function run() {
@@ -284,160 +180,42 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     }
     showError(null);
     showNote(null);
-    showMeasureHint(null);
-    const controller = new AbortController();
+    say(measureHint, null);
     const previous = shown;
-    current = {
-      controller,
-      values,
-      rows: [],
-      points: [],
-      total: null,
-      done: 0,
-      started: false,
-      startedAt: performance.now(),
-    };
-    setRunning(true);
     progress.value = 0;
-    status.textContent = 'Starting the lab worker…';
-    try {
-      // Cancel must not wait for a slow init (the first one loads the wasm build).
-      const aborted = new Promise((_, reject) =>
-        controller.signal.addEventListener('abort', () => reject(cancelledError()), { once: true }),
-      );
-      aborted.catch(() => {});
+    current = startRun(spec, {
+      bridge,
+      values,
+      quick,
+      where: spec.where ?? domId('run'),
       // Observable Plot with the machine info, so the run's charts draw as rows arrive.
-      const [info] = await Promise.race([Promise.all([ensureInfo(), loadPlot()]), aborted]);
-      const ctx = { values, quick, info, points: null, analysis: null, prepared: null };
-      const hookCtx = () => ({
-        lab: labOf(bridge),
-        bridge,
-        values,
-        quick,
-        info,
-        prepared: ctx.prepared,
-        signal: controller.signal,
-        where: spec.where ?? domId('run'),
-      });
-      current.hookCtx = hookCtx;
-      if (spec.prepare) {
-        // What the plan needs from core at each run (a seeded order, a calibration).
-        status.textContent = 'Preparing the run in the lab’s core…';
-        ctx.prepared = await Promise.race([spec.prepare(values, hookCtx()), aborted]);
-      }
-      // Measure longer scales the planned points' timer options (samples, time budget).
-      const factor = values[MEASURE_LONGER_ID] ?? '1';
-      // Core's timer warnings name Measure longer only where the experiment has it.
-      const scaled = scalePoints(planPoints(spec, values, ctx), factor);
-      ctx.points = spec.measureLonger === false ? scaled : scaled.map(withMeasureLongerControls);
-      if (factor !== '1' && ctx.points.every((p) => !Number.isFinite(p.options?.samples) && !Number.isFinite(p.options?.max_total_ms))) {
-        showNote('Measure longer has nothing to scale here: these points take no timer samples.');
-      }
-      Object.assign(current, { ctx, points: ctx.points, total: ctx.points.length });
-      lastCtx = ctx;
-      refreshChartOptions(ctx);
-      show({ rows: current.rows, build: null, ctx });
-      renderStatus();
-      ticker = setInterval(renderStatus, 250);
-
-      const m = measureOf(spec, ctx);
-      const payload = m.payload ? m.payload(values, ctx.points, ctx) : { points: ctx.points, build: values.build };
-      const result = await bridge.call(m.fn, payload, {
-        signal: controller.signal,
-        where: spec.where ?? domId('run'),
-        onProgress,
-      });
-      stopTicker();
-      // The result is authoritative: redraw from it rather than trusting the progress stream.
-      let rows = result.rows.map((r) => (spec.derive ? spec.derive(r, ctx) : r));
-      if (spec.assemble) {
-        status.textContent = `Assembling ${rows.length} measurements in the lab’s core…`;
-        current.assembling = true;
-        rows = await spec.assemble(rows, hookCtx());
-        current.assembling = false;
-      }
-      show({ rows, build: result.build ?? null, ctx });
-      if (spec.analyze) {
-        // Core's conclusions from the rows (a verdict, a fit, a report): the rows stay on
-        // screen if this fails or is cancelled, and only an analysed run is a result.
-        status.textContent = `Analysing ${rows.length} rows in the lab’s core…`;
-        current.analysing = true;
-        ctx.analysis = await spec.analyze(rows, {
-          lab: labOf(bridge),
-          values,
-          quick,
-          info,
-          build: result.build ?? null,
-          signal: controller.signal,
-          where: spec.where ?? domId('run'),
-        });
-        show({ rows, build: result.build ?? null, ctx });
-      }
-      progress.value = 1;
-      showMeasureHint(rows, values);
-      const seconds = ((performance.now() - current.startedAt) / 1000).toFixed(1);
-      // What was measured: the timed calls, or the points (an assembled run shows fewer rows
-      // than it measured points, so the measured rows are counted).
-      status.textContent = doneText(result.rows, { seconds, build: result.build });
-      // A sweep that found its limit (sweep.js `ended`) is a result, with the reason beside it.
-      if (result.ended) {
-        showNote(
-          `The sweep ended at ${result.ended.label} (${result.ended.done} of ${result.ended.total} points measured): ${result.ended.message}`,
-        );
-      }
-      lastResult = publishResult({ id: spec.id, rows, build: result.build, values, analysis: ctx.analysis });
-      onResult?.(lastResult.rows, lastResult);
-    } catch (err) {
-      stopTicker();
-      const measured = current.rows.length;
-      const why = err.cancelled ? 'cancelled' : 'stopped by an error';
-      if (current.analysing) {
-        showNote(
-          `All ${measured} points were measured, but the analysis was ${why}: the table and the CSV hold the measured points; Run again for the analysis.`,
-        );
-      } else if (measured > 0) {
-        showMeasureHint(current.rows, current.values);
-        let held = 'these points only';
-        if (spec.assemble) {
-          // Pieces are not rows: the table and the CSV hold what core assembles from the ones
-          // measured so far (a fresh signal: the run's is aborted), or nothing.
-          let rows = [];
-          if (current.assembling) {
-            held = `nothing: assembling them was ${why}`;
-          } else {
-            try {
-              rows = await spec.assemble(current.rows, { ...current.hookCtx(), signal: undefined });
-              // An assemble that keeps the rows as they are (nothing to pair) leaves the note as it was.
-              if (rows !== current.rows) held = `the ${formatCount(rows.length, 'row')} core assembled from them`;
-            } catch (assembleErr) {
-              rows = [];
-              held = `nothing: core could not assemble them (${assembleErr.message})`;
-            }
-          }
-          show({ rows, build: null, ctx: current.ctx });
-        }
-        showNote(`Partial result: ${measured} of ${current.total} points, ${why}. The table and the CSV hold ${held}.`);
-      } else if (previous.rows.length > 0) {
-        // Nothing new was measured: keep the last result on screen rather than an empty chart.
-        refreshChartOptions(previous.ctx);
-        show(previous);
-        const build = previous.build ? `, ${previous.build} build` : '';
-        showNote(
-          `The new run was ${why} before its first point; still showing the previous result (${previous.rows.length} points${build}).`,
-        );
-      }
-      if (err.cancelled) {
-        status.textContent = current.analysing
-          ? `Cancelled during the analysis, after all ${measured} points.`
-          : `Cancelled after ${measured} of ${current.total ?? '?'} points.`;
-      } else {
-        status.textContent = 'Stopped by an error.';
-        showError(err);
-      }
-    } finally {
-      current = null;
-      setRunning(false);
+      loadInfo: () => Promise.all([ensureInfo(), loadPlot()]).then(([info]) => info),
+      // A complete run is published (results.js) and handed to onResult.
+      publish: (result) => {
+        lastResult = publishResult(result);
+        onResult?.(lastResult.rows, lastResult);
+        return lastResult;
+      },
+      onEvent,
+    });
+    setRunning(true);
+    const outcome = await current.done;
+    stopTicker();
+    if (outcome.show) show(outcome.show);
+    if (outcome.note) showNote(outcome.note);
+    say(measureHint, outcome.hint);
+    if (!outcome.ok && !outcome.note && outcome.measured === 0 && previous.rows.length > 0) {
+      // Nothing new was measured: keep the last result on screen rather than an empty chart.
+      refreshChartOptions(previous.ctx);
+      show(previous);
+      const build = previous.build ? `, ${previous.build} build` : '';
+      const why = outcome.cancelled ? 'cancelled' : 'stopped by an error';
+      showNote(`The new run was ${why} before its first point; still showing the previous result (${previous.rows.length} points${build}).`);
     }
+    status.textContent = outcome.status;
+    if (!outcome.ok && !outcome.cancelled) showError(outcome.error);
+    current = null;
+    setRunning(false);
   }
 
   function cancel() {
@@ -445,7 +223,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     stopTicker();
     status.textContent = 'Cancelling…';
     cancelButton.disabled = true;
-    current.controller.abort();
+    current.cancel();
   }
 
   runButton.addEventListener('click', run);
@@ -463,7 +241,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
     /** The last complete run as published: {id, rows, build, values, analysis, finished_at_ms}, or null. */
     getResult: () => lastResult,
     destroy() {
-      current?.controller.abort();
+      current?.cancel();
       stopTicker();
       for (const b of chartBlocks) b.chart.destroy();
       section.remove();
