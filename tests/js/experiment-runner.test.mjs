@@ -174,7 +174,7 @@ test('a failure in each phase keeps the rows so far and names the phase', async 
   await t.test('publish', async () => {
     const outcome = await run(specOf(), fakeBridge(), { publish: boom('publish') }).handle.done;
     assert.deepEqual([outcome.phase, outcome.measured, outcome.ok], ['publish', 4, false]);
-    assert.match(outcome.note, /^All 4 points were measured/);
+    assert.match(outcome.note, /^All 4 points were measured and analysed, but keeping the result was stopped by an error/);
   });
 });
 
@@ -205,4 +205,9 @@ test('init facts are asked once, asked again after a failure, and replaced by up
   assert.deepEqual(await facts(), { cores: 4 });
   assert.deepEqual(updates, [{ cores: 4 }]);
   assert.equal(await initFacts({}, {}, () => {})(), null);
+});
+
+test('a run without a bridge or values is refused, naming what is missing', () => {
+  assert.throws(() => startRun(specOf(), { values: {} }), /`bridge` must be the lab bridge/);
+  assert.throws(() => startRun(specOf(), { bridge: fakeBridge(), values: null }), /`values` must be an object/);
 });

@@ -18,8 +18,6 @@ import { publishResult } from './results.js';
 import { initFacts, startRun } from './runner.js';
 import { CHART_TYPES, experimentView } from './view.js';
 
-export { CHART_TYPES };
-
 /**
  * @param {HTMLElement} container the experiment appends its section here
  * @param {object} spec see docs/EXPERIMENTS.md
@@ -130,10 +128,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
       if (!current) showError(err);
     });
 
-  function stopTicker() {
-    clearInterval(ticker);
-    ticker = null;
-  }
+  const stopTicker = () => (clearInterval(ticker), (ticker = null));
 
   function setRunning(running) {
     runButton.disabled = running || !optionsReady();
@@ -199,23 +194,26 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
       onEvent,
     });
     setRunning(true);
-    const outcome = await current.done;
-    stopTicker();
-    if (outcome.show) show(outcome.show);
-    if (outcome.note) showNote(outcome.note);
-    say(measureHint, outcome.hint);
-    if (!outcome.ok && !outcome.note && outcome.measured === 0 && previous.rows.length > 0) {
-      // Nothing new was measured: keep the last result on screen rather than an empty chart.
-      refreshChartOptions(previous.ctx);
-      show(previous);
-      const build = previous.build ? `, ${previous.build} build` : '';
-      const why = outcome.cancelled ? 'cancelled' : 'stopped by an error';
-      showNote(`The new run was ${why} before its first point; still showing the previous result (${previous.rows.length} points${build}).`);
+    try {
+      const outcome = await current.done;
+      stopTicker();
+      if (outcome.show) show(outcome.show);
+      if (outcome.note) showNote(outcome.note);
+      say(measureHint, outcome.hint);
+      if (!outcome.ok && !outcome.note && outcome.measured === 0 && previous.rows.length > 0) {
+        // Nothing new was measured: keep the last result on screen rather than an empty chart.
+        refreshChartOptions(previous.ctx);
+        show(previous);
+        const build = previous.build ? `, ${previous.build} build` : '';
+        const why = outcome.cancelled ? 'cancelled' : 'stopped by an error';
+        showNote(`The new run was ${why} before its first point; still showing the previous result (${previous.rows.length} points${build}).`);
+      }
+      status.textContent = outcome.status;
+      if (!outcome.ok && !outcome.cancelled) showError(outcome.error);
+    } finally {
+      current = null;
+      setRunning(false);
     }
-    status.textContent = outcome.status;
-    if (!outcome.ok && !outcome.cancelled) showError(outcome.error);
-    current = null;
-    setRunning(false);
   }
 
   function cancel() {

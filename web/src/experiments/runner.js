@@ -68,10 +68,22 @@ export function initFacts(spec, args, onUpdate) {
  *   `done` never rejects: `{ok: true, rows, build, ctx, status, note, hint, result}` or
  *   `{ok: false, phase, cancelled, error, measured, total, status, note, hint, show, ctx}`.
  */
-export function startRun(spec, { bridge, values, quick = false, where, loadInfo, publish, onEvent = () => {}, now = () => performance.now() }) {
+export function startRun(spec, o) {
+  const { bridge, values, quick = false, where, loadInfo, publish, onEvent = () => {}, now = () => performance.now() } = o;
+  if (typeof bridge?.call !== 'function') throw new TypeError('startRun: `bridge` must be the lab bridge (an object with call)');
+  if (values === null || typeof values !== 'object') throw new TypeError("startRun: `values` must be an object of the controls' values");
   const controller = new AbortController();
   const state = { phase: null, rows: [], ctx: null, points: [], total: null, done: 0, started: false, startedAt: now() };
-  const hookCtx = (info, prepared) => ({ lab: labOf(bridge), bridge, values, quick, info, prepared, signal: controller.signal, where });
+  const hookCtx = (info, prepared) => ({
+    lab: labOf(bridge),
+    bridge,
+    values,
+    quick,
+    info,
+    prepared,
+    signal: controller.signal,
+    where,
+  });
   const statusText = () =>
     progressText({
       started: state.started,
@@ -92,7 +104,9 @@ export function startRun(spec, { bridge, values, quick = false, where, loadInfo,
     onEvent('progress', fraction);
   };
   // Cancel must not wait for a slow init or prepare (the first loads the wasm build).
-  const aborted = new Promise((_, reject) => controller.signal.addEventListener('abort', () => reject(cancelledError()), { once: true }));
+  const aborted = new Promise((_, reject) =>
+    controller.signal.addEventListener('abort', () => reject(cancelledError()), { once: true }),
+  );
   aborted.catch(() => {});
   let info = null;
   const enter = (phase) => {
@@ -179,9 +193,12 @@ export function startRun(spec, { bridge, values, quick = false, where, loadInfo,
     const measured = state.rows.length;
     const cancelled = Boolean(err?.cancelled);
     const why = cancelled ? 'cancelled' : 'stopped by an error';
-    const out = { ok: false, phase, cancelled, error: err, measured, total: state.total, ctx: state.ctx, note: null, hint: null, show: null };
-    if (phase === 'analyze' || phase === 'publish') {
-      out.note = `All ${measured} points were measured, but the ${phase === 'analyze' ? 'analysis' : 'publishing of the result'} was ${why}: the table and the CSV hold the measured points; Run again for the analysis.`;
+    const out = { ok: false, phase, cancelled, error: err, measured, total: state.total, ctx: state.ctx };
+    Object.assign(out, { note: null, hint: null, show: null });
+    if (phase === 'analyze') {
+      out.note = `All ${measured} points were measured, but the analysis was ${why}: the table and the CSV hold the measured points; Run again for the analysis.`;
+    } else if (phase === 'publish') {
+      out.note = `All ${measured} points were measured and analysed, but keeping the result was ${why}: the table and the CSV hold it; Run again to keep it.`;
     } else if (measured > 0) {
       out.hint = hintOf(state.rows);
       let held = 'these points only';
