@@ -1,9 +1,9 @@
-// The status line when an experiment's run is done (experiments/model.js doneText): it says
+// The status line when an experiment's run is done (experiments/runner.js doneText): it says
 // what was measured. A warmup run is one point of 100 calls timed one by one, so "Done: 1
 // point" undersold it; rows with their samples count the timed samples and calls.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { doneText } from '../../web/src/experiments/model.js';
+import { doneText } from '../../web/src/experiments/runner.js';
 
 const calls = (n, inner = 1) => ({ samples_ms: Array.from({ length: n }, (_, i) => 0.1 + i), inner_iterations: inner });
 

@@ -22,8 +22,6 @@ import {
   measureOf,
   parseControl,
   pickOption,
-  planPoints,
-  progressText,
   rawOf,
   readControls,
   scalePoint,
@@ -31,6 +29,7 @@ import {
   specProblems,
   withMeasureLongerControls,
 } from '../../web/src/experiments/model.js';
+import { planPoints, progressText } from '../../web/src/experiments/runner.js';
 import { cellText, headerText, isTextColumn } from '../../web/src/ui/columns.js';
 import { latestResult, publishResult, subscribeResults } from '../../web/src/experiments/results.js';
 import { API, POINT } from '../../web/src/lab/api.js';

@@ -1,9 +1,9 @@
 // The pure half of the experiment framework: checks a spec, parses and validates control
-// values, plans points, prints table cells and progress lines. No DOM, so node:test covers
-// all of it; experiment.js wires it to the page. Not for: measuring (the lab worker) or
-// drawing (charts/).
+// values, scales points for Measure longer, labels points. No DOM, so node:test covers all
+// of it; experiment.js wires it to the page. Not for: a run's phases, the plan's checks and
+// the progress and Done lines (runner.js), measuring (the lab worker) or drawing (charts/).
 
-import { FORMATS, formatCount, formatElapsed } from '../ui/format.js';
+import { FORMATS } from '../ui/format.js';
 import { API, POINT, labelOf as declaredLabel } from '../lab/api.js';
 
 export const CONTROL_TYPES = Object.freeze(['select', 'number', 'numbers', 'checkbox']);
@@ -410,66 +410,9 @@ export function measureOf(spec, ctx) {
   return m;
 }
 
-/** Calls the spec's plan and checks it produced points (plain objects). */
-export function planPoints(spec, values, ctx) {
-  const points = spec.plan(values, ctx);
-  if (!Array.isArray(points) || points.length === 0 || !points.every(isObject)) {
-    throw new Error(`the plan of experiment "${spec.id}" produced no points for these settings`);
-  }
-  return points;
-}
-
 /** A point's label: the spec's `pointLabel`, else the declared function's (lab/api.js), else none. */
 export function labelOf(spec, point) {
   if (!point) return null;
   if (spec.pointLabel) return spec.pointLabel(point);
   return typeof spec.measure?.fn === 'string' ? declaredLabel(spec.measure.fn, point) : null;
-}
-
-/** `row.stats.median_ms` for key "stats.median_ms". */
-/**
- * The status line while a run is under way ("point i of n, elapsed").
- * @param {{started: boolean, done: number, total: number, label?: string|null, elapsed_ms: number}} s
- */
-export function progressText({ started, done, total, label, elapsed_ms }) {
-  const elapsed = formatElapsed(elapsed_ms);
-  if (!started) return `Starting the lab worker… ${elapsed}`;
-  if (done >= total) return `Measured ${total} of ${total} points · ${elapsed} elapsed`;
-  return `Measuring point ${done + 1} of ${total}${label ? ` (${label})` : ''} · ${elapsed} elapsed`;
-}
-
-// Timed samples and calls of one measured row: a timer's (samples_ms, inner_iterations calls
-// each) or an A/B run's (a_ms and b_ms, inner_iterations_a and _b calls each); null otherwise.
-function timedWork(r) {
-  if (Array.isArray(r?.samples_ms)) {
-    return { samples: r.samples_ms.length, calls: r.samples_ms.length * (r.inner_iterations ?? 1) };
-  }
-  if (Array.isArray(r?.a_ms) && Array.isArray(r?.b_ms)) {
-    return {
-      samples: r.a_ms.length + r.b_ms.length,
-      calls: r.a_ms.length * (r.inner_iterations_a ?? 1) + r.b_ms.length * (r.inner_iterations_b ?? 1),
-    };
-  }
-  return null;
-}
-
-/**
- * The status line when a run is done, saying what was measured: the timed calls when the rows
- * carry their samples ("Done: 100 calls timed one by one (1 point) in 2.1 s."), else the points.
- * @param {object[]} rows the measured rows (before any assembling)
- * @param {{seconds: string, build?: string|null}} s
- */
-export function doneText(rows, { seconds, build }) {
-  const work = rows.map(timedWork);
-  const points = formatCount(rows.length, 'point');
-  let what = points;
-  if (rows.length > 0 && work.every(Boolean)) {
-    const samples = work.reduce((n, w) => n + w.samples, 0);
-    const calls = work.reduce((n, w) => n + w.calls, 0);
-    what =
-      calls === samples
-        ? `${formatCount(calls, 'call')} timed one by one (${points})`
-        : `${formatCount(samples, 'timed sample')} of ${formatCount(calls, 'call')} in all (${points})`;
-  }
-  return `Done: ${what} in ${seconds} s${build ? ` (${build} build)` : ''}.`;
 }

@@ -2,29 +2,76 @@
 // (PHASES: prepare, plan, measure, assemble, analyze, publish) through the lab bridge, tells
 // its caller what changed (`onEvent`) and resolves with an outcome that says what to show,
 // complete or partial. Cancel or a failure in any phase keeps the rows measured so far.
+// Also the run's texts: the progress line while it measures and the Done line.
 // Pure module: experiment.js renders it, tests/js/experiment-runner.test.mjs drives it in Node.
 // Not for: controls, charts, tables (experiment.js), the spec's checks (model.js).
 
 import { labOf } from '../lab/client.js';
 import { cancelledError } from '../lab/protocol.js';
-import { formatCount } from '../ui/format.js';
-import {
-  MEASURE_LONGER_ID,
-  doneText,
-  labelOf,
-  measureLongerHint,
-  measureOf,
-  planPoints,
-  progressText,
-  scalePoints,
-  withMeasureLongerControls,
-} from './model.js';
+import { formatCount, formatElapsed } from '../ui/format.js';
+import { MEASURE_LONGER_ID, labelOf, measureLongerHint, measureOf, scalePoints, withMeasureLongerControls } from './model.js';
 
 /**
  * A run's phases in order. `prepare` comes first because a plan may need what it returned
  * (a seeded order of builds); `assemble` and `analyze` run only for specs that have them.
  */
 export const PHASES = Object.freeze(['prepare', 'plan', 'measure', 'assemble', 'analyze', 'publish']);
+
+/** Calls the spec's plan and checks it produced points (plain objects). */
+export function planPoints(spec, values, ctx) {
+  const points = spec.plan(values, ctx);
+  if (!Array.isArray(points) || points.length === 0 || !points.every((p) => p !== null && typeof p === 'object' && !Array.isArray(p))) {
+    throw new Error(`the plan of experiment "${spec.id}" produced no points for these settings`);
+  }
+  return points;
+}
+
+/**
+ * The status line while a run is under way ("point i of n, elapsed").
+ * @param {{started: boolean, done: number, total: number, label?: string|null, elapsed_ms: number}} s
+ */
+export function progressText({ started, done, total, label, elapsed_ms }) {
+  const elapsed = formatElapsed(elapsed_ms);
+  if (!started) return `Starting the lab worker… ${elapsed}`;
+  if (done >= total) return `Measured ${total} of ${total} points · ${elapsed} elapsed`;
+  return `Measuring point ${done + 1} of ${total}${label ? ` (${label})` : ''} · ${elapsed} elapsed`;
+}
+
+// Timed samples and calls of one measured row: a timer's (samples_ms, inner_iterations calls
+// each) or an A/B run's (a_ms and b_ms, inner_iterations_a and _b calls each); null otherwise.
+function timedWork(r) {
+  if (Array.isArray(r?.samples_ms)) {
+    return { samples: r.samples_ms.length, calls: r.samples_ms.length * (r.inner_iterations ?? 1) };
+  }
+  if (Array.isArray(r?.a_ms) && Array.isArray(r?.b_ms)) {
+    return {
+      samples: r.a_ms.length + r.b_ms.length,
+      calls: r.a_ms.length * (r.inner_iterations_a ?? 1) + r.b_ms.length * (r.inner_iterations_b ?? 1),
+    };
+  }
+  return null;
+}
+
+/**
+ * The status line when a run is done, saying what was measured: the timed calls when the rows
+ * carry their samples ("Done: 100 calls timed one by one (1 point) in 2.1 s."), else the points.
+ * @param {object[]} rows the measured rows (before any assembling)
+ * @param {{seconds: string, build?: string|null}} s
+ */
+export function doneText(rows, { seconds, build }) {
+  const work = rows.map(timedWork);
+  const points = formatCount(rows.length, 'point');
+  let what = points;
+  if (rows.length > 0 && work.every(Boolean)) {
+    const samples = work.reduce((n, w) => n + w.samples, 0);
+    const calls = work.reduce((n, w) => n + w.calls, 0);
+    what =
+      calls === samples
+        ? `${formatCount(calls, 'call')} timed one by one (${points})`
+        : `${formatCount(samples, 'timed sample')} of ${formatCount(calls, 'call')} in all (${points})`;
+  }
+  return `Done: ${what} in ${seconds} s${build ? ` (${build} build)` : ''}.`;
+}
 
 /**
  * The spec's `init` facts (machine info shown beside the experiment), asked once and kept; a
