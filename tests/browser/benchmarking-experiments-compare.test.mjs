@@ -391,7 +391,7 @@ describe('regression, quick', () => {
       // change, read as a factor: slower by 1 + change, faster by 1 / (1 + change).
       assert.match(r[7], /this run|the baseline/);
       const said = /this run is ([\d.]+)x (slower|faster) than the baseline.*95% CI ([\d.]+)-([\d.]+)x/.exec(r[7]);
-      const [lo, hi] = r[4].split(' to ').map((t) => Number(t.replace('%', '')) / 100);
+      const [lo, hi] = r[4].split(' to ').map((t) => Number(t.replace(/[%,]/g, '')) / 100);
       if (!said) continue;
       const [low, high] = said[2] === 'slower' ? [1 + lo, 1 + hi] : [1 / (1 + hi), 1 / (1 + lo)];
       // Both printed rounded (two decimals, three digits): equal within that.

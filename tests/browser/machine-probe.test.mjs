@@ -51,7 +51,7 @@ test('the builder shows each timed quantity once, named for what it is', async (
 
   const figures = await page.$$eval(b('[data-quantity]'), (els) => els.map((el) => ({ quantity: el.dataset.quantity, label: el.dataset.label, text: el.textContent })));
   const quantities = figures.map((f) => f.quantity);
-  assert.deepEqual([...quantities].sort(), ['backward-ms', 'forward-inference-ms', 'forward-training-ms']);
+  assert.deepEqual([...quantities].sort(), ['backward-ms', 'forward-inference-ms', 'forward-training-ms', 'step-total-ms']);
   assert.equal(new Set(figures.map((f) => f.label)).size, figures.length, 'each quantity has its own label');
   const byQuantity = Object.fromEntries(figures.map((f) => [f.quantity, f]));
   assert.match(byQuantity['forward-inference-ms'].label, /^Forward time, inference, per batch of 64$/);
@@ -63,6 +63,11 @@ test('the builder shows each timed quantity once, named for what it is', async (
   assert.ok(backward && forward, `${byQuantity['backward-ms'].text} / ${byQuantity['forward-training-ms'].text}`);
   const ratio = Number(backward[2]);
   assert.ok(Math.abs(Number(backward[1]) / Number(forward[1]) / ratio - 1) < 0.02, `${backward[1]} / ${forward[1]} is not ${ratio}`);
+  // The step total is the two medians shown above it, summed (3 significant digits each).
+  const total = /^(\S+) ms · /.exec(byQuantity['step-total-ms'].text);
+  assert.ok(total, byQuantity['step-total-ms'].text);
+  const num = (t) => Number(t.replace(/,/g, ''));
+  assert.ok(Math.abs(num(backward[1]) + num(forward[1]) - num(total[1])) <= 0.01 * num(total[1]), `${backward[1]} + ${forward[1]} is not ${total[1]}`);
   const note = await page.$eval(b('[data-quantity="forward-training-ms"]'), (el) => el.nextElementSibling?.textContent ?? '');
   assert.match(note, /timed interleaved with the backward: one forward, then one backward in each of \d+ rounds/);
 

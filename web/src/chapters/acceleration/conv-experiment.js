@@ -109,7 +109,7 @@ export const convExperiment = {
         x: 'label',
         y: 'col_to_input',
         xLabel: 'Convolution (channels in→out, kernel, image)',
-        yLabel: '↑ Unfolded matrix ÷ image (bytes)',
+        yLabel: '↑ Unfolded matrix’s bytes ÷ the image’s (×)',
         ariaLabel: 'Bytes of im2col’s unfolded matrix as a multiple of the input image’s, per size',
         emptyText: 'Press Run to measure.',
         height: 240,
