@@ -24,41 +24,55 @@ std::string line_and_column(std::string_view text, std::size_t offset) {
 bool starts_number(char c) { return c == '-' || (c >= '0' && c <= '9'); }
 bool in_number(char c) { return starts_number(c) || c == '+' || c == '.' || c == 'e' || c == 'E'; }
 
+// Where a byte of JSON text stands, as JSON's lexer splits it.
+enum class JsonByte { outside, open_quote, in_string, escape, close_quote };
+
+// The one walk over JSON text that every check below shares (the depth, an out-of-range
+// number, a lone surrogate, its replacement, a token's start): it tells strings from the rest
+// the way JSON's lexer does, a string running from a double quote to the next one that no
+// backslash escapes. `visit(i, kind)` is called for the byte at i and returns how many bytes it
+// takes (1; 2 for a backslash and the character it escapes; more to step over a \u escape or a
+// number), or 0 to stop. A backslash is an escape only when a character follows it.
+template <class Visit>
+void scan_json_text(std::string_view text, Visit visit) {
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    JsonByte kind = JsonByte::in_string;
+    if (!in_string) {
+      in_string = c == '"';
+      kind = in_string ? JsonByte::open_quote : JsonByte::outside;
+    } else if (c == '"') {
+      in_string = false;
+      kind = JsonByte::close_quote;
+    } else if (c == '\\' && i + 1 < text.size()) {
+      kind = JsonByte::escape;
+    }
+    const std::size_t took = visit(i, kind);
+    if (took == 0) return;
+    i += took;
+  }
+}
+
 // The first number outside strings whose value is not a finite double: the one the library
 // stopped at, since everything before it parsed. Empty when there is none.
 std::string number_out_of_range(std::string_view text) {
-  bool in_string = false;
-  bool escaped = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-      continue;
-    }
-    if (!starts_number(c)) continue;
+  std::string reason;
+  scan_json_text(text, [&](std::size_t i, JsonByte kind) -> std::size_t {
+    if (kind == JsonByte::escape) return 2;
+    if (kind != JsonByte::outside || !starts_number(text[i])) return 1;
     std::size_t end = i;
     while (end < text.size() && in_number(text[end])) ++end;
     const std::string token(text.substr(i, end - i));
     errno = 0;
     const double value = std::strtod(token.c_str(), nullptr);
-    if (!std::isfinite(value)) {
-      const std::string shown = token.size() > 40 ? token.substr(0, 37) + "..." : token;
-      return "the number " + shown + " at " + line_and_column(text, i) +
+    if (std::isfinite(value)) return end - i;
+    const std::string shown = token.size() > 40 ? token.substr(0, 37) + "..." : token;
+    reason = "the number " + shown + " at " + line_and_column(text, i) +
              " is outside the range of a double (magnitudes up to about 1.8e308)";
-    }
-    i = end - 1;
-  }
-  return {};
+    return 0;
+  });
+  return reason;
 }
 
 int hex4(std::string_view text, std::size_t at) {
@@ -76,48 +90,47 @@ int hex4(std::string_view text, std::size_t at) {
   return value;
 }
 
+// What the escape at `at` (a backslash) is as a UTF-16 surrogate: not one, a high half with its
+// low half escaped right after it, or a half alone.
+enum class Surrogate { none, paired, lone_high, lone_low };
+Surrogate surrogate_escape(std::string_view text, std::size_t at) {
+  if (at + 1 >= text.size() || text[at + 1] != 'u') return Surrogate::none;
+  const int code = hex4(text, at + 2);
+  if (code >= 0xDC00 && code <= 0xDFFF) return Surrogate::lone_low;
+  if (code < 0xD800 || code > 0xDBFF) return Surrogate::none;
+  const bool paired = at + 7 < text.size() && text[at + 6] == '\\' && text[at + 7] == 'u' &&
+                      hex4(text, at + 8) >= 0xDC00 && hex4(text, at + 8) <= 0xDFFF;
+  return paired ? Surrogate::paired : Surrogate::lone_high;
+}
+
 // The first \u escape in a string that is half of a UTF-16 surrogate pair without its other
 // half (the library's "surrogate U+D800..U+DBFF must be followed by ..."), as a sentence with
 // its position. Empty when there is none.
 std::string lone_surrogate(std::string_view text) {
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (!in_string) {
-      in_string = c == '"';
-      continue;
-    }
-    if (c == '"') {
-      in_string = false;
-    } else if (c == '\\' && i + 1 < text.size()) {
-      if (text[i + 1] != 'u') {
-        ++i;  // a one-character escape, such as a quote or a backslash
-        continue;
-      }
-      const int code = hex4(text, i + 2);
-      const std::string escape(text.substr(i, 6));
-      const bool high = code >= 0xD800 && code <= 0xDBFF;
-      const bool low = code >= 0xDC00 && code <= 0xDFFF;
-      if (high) {
-        const bool paired = i + 7 < text.size() && text[i + 6] == '\\' && text[i + 7] == 'u' &&
-                            hex4(text, i + 8) >= 0xDC00 && hex4(text, i + 8) <= 0xDFFF;
-        if (!paired) {
-          return "the escape " + escape + " at " + line_and_column(text, i) +
+  std::string reason;
+  scan_json_text(text, [&](std::size_t i, JsonByte kind) -> std::size_t {
+    if (kind != JsonByte::escape) return 1;
+    if (text[i + 1] != 'u') return 2;  // a one-character escape, such as a quote or a backslash
+    const std::string escape(text.substr(i, 6));
+    switch (surrogate_escape(text, i)) {
+      case Surrogate::paired:
+        return 12;  // both halves
+      case Surrogate::lone_high:
+        reason = "the escape " + escape + " at " + line_and_column(text, i) +
                  " is the first half of a UTF-16 surrogate pair, and no second half (\\uDC00 to "
                  "\\uDFFF) follows it; write the character itself, or both halves";
-        }
-        i += 11;  // both halves
-        continue;
-      }
-      if (low) {
-        return "the escape " + escape + " at " + line_and_column(text, i) +
-               " is the second half of a UTF-16 surrogate pair with no first half (\\uD800 to "
-               "\\uDBFF) before it; write the character itself, or both halves";
-      }
-      i += 5;
+        return 0;
+      case Surrogate::lone_low:
+        reason = "the escape " + escape + " at " + line_and_column(text, i) +
+                 " is the second half of a UTF-16 surrogate pair with no first half (\\uD800 to "
+                 "\\uDBFF) before it; write the character itself, or both halves";
+        return 0;
+      case Surrogate::none:
+        break;
     }
-  }
-  return {};
+    return 6;
+  });
+  return reason;
 }
 
 // ---- The translator (json_error_reason). The library's message is read only for which of
@@ -140,23 +153,18 @@ bool is_word(char c) {
 // does: strings with their escapes, runs of number or word characters, single characters.
 std::size_t token_start(std::string_view text, std::size_t at) {
   std::size_t start = 0;
-  for (std::size_t i = 0; i < text.size() && i <= at;) {
-    if (is_space(text[i])) {
-      ++i;
-      continue;
-    }
+  scan_json_text(text, [&](std::size_t i, JsonByte kind) -> std::size_t {
+    if (kind == JsonByte::escape) return 2;
+    if (kind != JsonByte::outside && kind != JsonByte::open_quote) return 1;
+    if (i > at) return 0;
+    if (is_space(text[i])) return 1;
     start = i;
-    if (text[i] == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i) {
-        if (text[i] == '\\') ++i;
-      }
-      ++i;
-    } else if (in_number(text[i]) || is_word(text[i])) {
-      while (i < text.size() && (in_number(text[i]) || is_word(text[i]))) ++i;
-    } else {
-      ++i;
+    std::size_t end = i + 1;
+    if (in_number(text[i]) || is_word(text[i])) {
+      while (end < text.size() && (in_number(text[end]) || is_word(text[end]))) ++end;
     }
-  }
+    return end - i;
+  });
   return start;
 }
 
@@ -322,62 +330,42 @@ namespace {
 std::string replace_lone_surrogate_escapes(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (!in_string) {
-      in_string = c == '"';
-      out += c;
-      continue;
+  scan_json_text(text, [&](std::size_t i, JsonByte kind) -> std::size_t {
+    if (kind != JsonByte::escape) {
+      out += text[i];
+      return 1;
     }
-    if (c == '"') {
-      in_string = false;
-    } else if (c == '\\' && i + 1 < text.size()) {
-      const int code = text[i + 1] == 'u' ? hex4(text, i + 2) : -1;
-      const bool high = code >= 0xD800 && code <= 0xDBFF;
-      const bool low = code >= 0xDC00 && code <= 0xDFFF;
-      const bool paired = high && i + 7 < text.size() && text[i + 6] == '\\' &&
-                          text[i + 7] == 'u' && hex4(text, i + 8) >= 0xDC00 &&
-                          hex4(text, i + 8) <= 0xDFFF;
-      if ((high && !paired) || low) {
+    switch (surrogate_escape(text, i)) {
+      case Surrogate::lone_high:
+      case Surrogate::lone_low:
         out += "\\ufffd";
-        i += 5;
-      } else if (paired) {
+        return 6;
+      case Surrogate::paired:
         out.append(text.substr(i, 12));
-        i += 11;
-      } else {
-        out.append(text.substr(i, 2));  // any other escape, kept whole
-        ++i;
-      }
-      continue;
+        return 12;
+      case Surrogate::none:
+        break;
     }
-    out += c;
-  }
+    out.append(text.substr(i, 2));  // any other escape, kept whole
+    return 2;
+  });
   return out;
 }
 
 std::size_t json_text_depth(std::string_view text) {
   std::size_t depth = 0;
   std::size_t deepest = 0;
-  bool in_string = false;
-  bool escaped = false;
-  for (const char c : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
+  scan_json_text(text, [&](std::size_t i, JsonByte kind) -> std::size_t {
+    if (kind == JsonByte::escape) return 2;
+    if (kind != JsonByte::outside) return 1;
+    const char c = text[i];
+    if (c == '[' || c == '{') {
       if (++depth > deepest) deepest = depth;
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
     }
-  }
+    return 1;
+  });
   return deepest;
 }
 
