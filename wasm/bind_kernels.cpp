@@ -6,6 +6,7 @@
 // Not for: sweeps over n or cancellation between points (the lab worker loops and checks).
 #include "convert.hpp"
 #include "perflab/base/error.hpp"
+#include "perflab/base/js_args.hpp"
 #include "perflab/kernels/kernels.hpp"
 #include "perflab/kernels/operations.hpp"
 #include "perflab/model/conv_methods.hpp"
@@ -50,21 +51,13 @@ val measure_matmul_js(val variant, val n, val options) {
 MatmulTiles to_tiles(const val& tiles) {
   MatmulTiles t;
   if (tiles.isUndefined() || tiles.isNull()) return t;
-  const char* const allowed = "tile_m, tile_n and tile_k";
-  if (tiles.typeOf().as<std::string>() != "object" ||
-      val::global("Array").call<bool>("isArray", tiles)) {
-    throw ValueError(std::string("tiles must be an object with optional fields ") + allowed +
-                     ", got " + describe(tiles));
-  }
-  const val keys = val::global("Object").call<val>("keys", tiles);
-  const std::size_t n = keys["length"].as<std::size_t>();
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string key = to_string(keys[i], "a field name");
-    std::size_t* field = key == "tile_m" ? &t.m : key == "tile_n" ? &t.n : key == "tile_k" ? &t.k
-                                                                                         : nullptr;
-    if (field == nullptr) {
-      throw ValueError("unknown tile field \"" + key + "\"; the allowed fields are " + allowed);
-    }
+  const std::vector<std::string> allowed = {"tile_m", "tile_n", "tile_k"};
+  const std::string must_be =
+      "tiles must be an object with optional fields " + js_args::and_list(allowed);
+  // Each key is checked as it is read, so a bad value before an unknown key is the one named.
+  for (const std::string& key : object_keys(tiles, must_be, "a field name")) {
+    js_args::check_keys({key}, allowed, {"tile field", "", "fields"});
+    std::size_t* field = key == "tile_m" ? &t.m : key == "tile_n" ? &t.n : &t.k;
     if (!tiles[key].isUndefined()) *field = to_size(tiles[key], "tiles." + key);
   }
   return t;

@@ -5,12 +5,12 @@
 // check of pasted `perflab roofline --json` / `perflab bench --json` output.
 // Not for: roofline arithmetic or report validation (core/roofline, core/operations,
 // core/report); these functions only convert.
-#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "convert.hpp"
 #include "perflab/base/error.hpp"
+#include "perflab/base/js_args.hpp"
 #include "perflab/kernels/operations.hpp"
 #include "perflab/roofline/probe.hpp"
 #include "perflab/profiler/profiler.hpp"
@@ -20,27 +20,13 @@
 namespace perflab::wasm {
 namespace {
 
-// Rejects keys outside `allowed` (a plain object or undefined/null expected).
+// Rejects anything but a plain object whose keys are among `allowed`.
 void require_keys(const val& object, const std::string& name,
                   const std::vector<std::string>& allowed) {
-  std::string list;
-  for (std::size_t i = 0; i < allowed.size(); ++i) {
-    list += (i == 0 ? "" : i + 1 == allowed.size() ? " and " : ", ") + allowed[i];
-  }
-  if (object.typeOf().as<std::string>() != "object" || object.isNull() ||
-      val::global("Array").call<bool>("isArray", object)) {
-    throw ValueError(name + " must be an object with the fields " + list + ", got " +
-                     describe(object));
-  }
-  const val keys = val::global("Object").call<val>("keys", object);
-  const std::size_t n = keys["length"].as<std::size_t>();
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string key = to_string(keys[i], "a field name");
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      throw ValueError("unknown field \"" + key + "\" in " + name + "; the allowed fields are " +
-                       list);
-    }
-  }
+  const std::string must_be =
+      name + " must be an object with the fields " + js_args::and_list(allowed);
+  js_args::check_keys(object_keys(object, must_be, "a field name"), allowed,
+                      {"field", " in " + name, "fields"});
 }
 
 // The two roofs of a checked roofs object; core checks their ranges.

@@ -211,18 +211,23 @@ Tensor to_tensor(const val& data, const std::string& data_name, const val& shape
 
 TimerOptions to_timer_options(const val& options) { return to_timer_options(options, {}); }
 
-void check_option_keys(const val& options, const std::vector<std::string>& allowed) {
-  if (options.isUndefined() || options.isNull()) return;
-  const std::string list = js_args::and_list(allowed);
-  if (options.typeOf().as<std::string>() != "object" || is_array(options)) {
-    throw ValueError(std::string("options must be an object with optional fields ") + list +
-                     ", got " + describe(options));
+std::vector<std::string> object_keys(const val& object, const std::string& must_be,
+                                     const std::string& key_name) {
+  if (object.typeOf().as<std::string>() != "object" || object.isNull() || is_array(object)) {
+    throw ValueError(must_be + ", got " + describe(object));
   }
-  const val keys = val::global("Object").call<val>("keys", options);
+  const val keys = val::global("Object").call<val>("keys", object);
   const std::size_t n = js_length(keys);
   std::vector<std::string> names;
-  for (std::size_t i = 0; i < n; ++i) names.push_back(to_string(keys[i], "an option's name"));
-  js_args::check_keys(names, allowed);
+  for (std::size_t i = 0; i < n; ++i) names.push_back(to_string(keys[i], key_name));
+  return names;
+}
+
+void check_option_keys(const val& options, const std::vector<std::string>& allowed) {
+  if (options.isUndefined() || options.isNull()) return;
+  const std::string must_be = "options must be an object with optional fields " +
+                              js_args::and_list(allowed);
+  js_args::check_keys(object_keys(options, must_be, "an option's name"), allowed);
 }
 
 TimerOptions to_timer_options(const val& options, const std::vector<std::string>& extra) {

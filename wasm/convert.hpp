@@ -51,6 +51,12 @@ TimerOptions to_timer_options(const val& options);
 // in `extra` are allowed too (the caller reads them with option()), and the error for an
 // unknown key lists them beside the timer's.
 TimerOptions to_timer_options(const val& options, const std::vector<std::string>& extra);
+// The keys of a plain object (not null, not an array), each read as a string named `key_name`;
+// anything else is refused as "<must_be>, got <the value>" ("tiles must be an object with
+// optional fields tile_m, tile_n and tile_k, got 4"). The bindings' one reader of an object's
+// keys; js_args::check_keys refuses those not allowed.
+std::vector<std::string> object_keys(const val& object, const std::string& must_be,
+                                     const std::string& key_name);
 // options undefined/null: nothing to check. Otherwise a plain object whose keys are among
 // `allowed`; the error for anything else lists them ("options must be an object with
 // optional fields a, b and c, got 3", "unknown option \"x\"; the allowed options are ...").

@@ -62,6 +62,16 @@ TEST_CASE("option names are checked against the allowed ones, which the refusal 
   CHECK_THROWS_WITH_AS(js_args::check_keys({"warmup", "x"}, {"warmup", "samples"}),
                        "unknown option \"x\"; the allowed options are warmup and samples",
                        ValueError);
+  // The same check words an argument's fields and the tiles' (each binding's refusal).
+  CHECK_THROWS_WITH_AS(js_args::check_keys({"name", "ridge"}, {"name", "flops"},
+                                           {"field", " in point", "fields"}),
+                       "unknown field \"ridge\" in point; the allowed fields are name and flops",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(js_args::check_keys({"tile_x"}, {"tile_m", "tile_n", "tile_k"},
+                                           {"tile field", "", "fields"}),
+                       "unknown tile field \"tile_x\"; the allowed fields are tile_m, tile_n and "
+                       "tile_k",
+                       ValueError);
   // A name that is not UTF-8 is quoted as valid UTF-8.
   try {
     js_args::check_keys({"\xC3"}, {"a"});

@@ -82,11 +82,12 @@ std::string and_list(const std::vector<std::string>& names) {
   return list;
 }
 
-void check_keys(const std::vector<std::string>& keys, const std::vector<std::string>& allowed) {
+void check_keys(const std::vector<std::string>& keys, const std::vector<std::string>& allowed,
+                const KeyWords& words) {
   for (const std::string& key : keys) {
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      throw ValueError(valid_utf8("unknown option \"" + key + "\"; the allowed options are " +
-                                  and_list(allowed)));
+      throw ValueError(valid_utf8("unknown " + words.key + " \"" + key + "\"" + words.in +
+                                  "; the allowed " + words.keys + " are " + and_list(allowed)));
     }
   }
 }

@@ -40,8 +40,17 @@ void check_length(double length, const std::string& name, std::size_t most);
 
 // "a", "a and b", "a, b and c".
 std::string and_list(const std::vector<std::string>& names);
+// How a key refusal names what the keys are: "unknown <key> "x"<in>; the allowed <keys> are
+// a, b and c" (an options object's by default; {"field", " in roofs", "fields"} for an
+// argument's fields, {"tile field", "", "fields"} for the tiles).
+struct KeyWords {
+  std::string key = "option";
+  std::string in;
+  std::string keys = "options";
+};
 // Refuses the first of `keys` not among `allowed`: "unknown option "x"; the allowed options
-// are a, b and c".
-void check_keys(const std::vector<std::string>& keys, const std::vector<std::string>& allowed);
+// are a, b and c", in `words`; the one key check of every binding.
+void check_keys(const std::vector<std::string>& keys, const std::vector<std::string>& allowed,
+                const KeyWords& words = {});
 
 }  // namespace perflab::js_args
