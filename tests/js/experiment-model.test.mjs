@@ -333,6 +333,8 @@ test('after a run whose rows warn, the hint points at Measure longer when a warn
   assert.equal(measureLongerHint(rows, '1', { hasControl: false }), '2 of 3 rows carry a timer warning (see the table’s warning column): close other tabs and run again.');
   // A busy machine alone: more samples would not help.
   assert.equal(measureLongerHint(rows.slice(0, 2), '1'), '1 of 2 rows carry a timer warning (see the table’s warning column): close other tabs and run again.');
+  // One row, and it warns: the row in the singular.
+  assert.equal(measureLongerHint([rows[2]], '1'), '1 of 1 row carries a timer warning (see the table’s warning column): choose a longer setting in Measure longer above, then Run again.');
 });
 
 test('planPoints passes quick mode to the plan and refuses an empty plan', () => {

@@ -3,7 +3,7 @@
 // of it; experiment.js wires it to the page. Not for: a run's phases, the plan's checks and
 // the progress and Done lines (runner.js), measuring (the lab worker) or drawing (charts/).
 
-import { FORMATS } from '../ui/format.js';
+import { FORMATS, formatCount, formatInt } from '../ui/format.js';
 import { API, POINT, labelOf as declaredLabel } from '../lab/api.js';
 
 export const CONTROL_TYPES = Object.freeze(['select', 'number', 'numbers', 'checkbox']);
@@ -121,7 +121,9 @@ function rowWarnings(row) {
 export function measureLongerHint(rows, factor, { hasControl = true } = {}) {
   const warnings = rows.map(rowWarnings).filter((w) => w.length > 0);
   if (warnings.length === 0) return null;
-  const which = `${warnings.length} of ${rows.length} rows carry a timer warning (see the table’s warning column)`;
+  // "1 of 1 row carries", "2 of 3 rows carry": the verb goes with the rows named.
+  const carry = rows.length === 1 ? 'carries' : 'carry';
+  const which = `${formatInt(warnings.length)} of ${formatCount(rows.length, 'row')} ${carry} a timer warning (see the table’s warning column)`;
   const wantsLonger = warnings.some((w) => w.some((text) => /measure longer/i.test(text)));
   if (!hasControl || !wantsLonger) return `${which}: close other tabs and run again.`;
   const longest = MEASURE_LONGER.options.at(-1);
