@@ -13,8 +13,11 @@ import { convExperiment } from '../../web/src/chapters/acceleration/conv-experim
 
 const SMALL = { channels: 1, height: 28, width: 28, filters: 8, kernel: 3, stride: 1, padding: 1 };
 const SEVEN = { channels: 3, height: 32, width: 32, filters: 16, kernel: 7, stride: 1, padding: 3 };
-// What convMethods and convPlan answer (core's lists), in a shape the plan reads.
-const INFO = { methods: ['im2col', 'direct'], plan: [SMALL, SEVEN, SMALL], quickPlan: [SEVEN] };
+// What convMethods, convPlan and experimentPlan('acceleration-conv') answer (core's lists and
+// Timer options), in a shape the plan reads.
+const OPTIONS = { warmup: 1, samples: 7, min_sample_ms: 10, max_total_ms: 3000 };
+const QUICK_OPTIONS = { warmup: 1, samples: 3, min_sample_ms: 2, max_total_ms: 300 };
+const INFO = { methods: ['im2col', 'direct'], plan: [SMALL, SEVEN, SMALL], quickPlan: [SEVEN], options: OPTIONS, quickOptions: QUICK_OPTIONS };
 
 // A row as measureConv returns it (core's field names), with the point's own fields.
 const row = (method, size, shape, median, col = 4 * 9 * 784, input = 4 * 784) => ({
@@ -40,12 +43,14 @@ test('conv: the plan measures every core size by every core method, direct first
   ]);
   assert.deepEqual(full[2].shape, SEVEN);
   assert.equal(full[2].label, '3→16, 7×7 on 32×32');
-  assert.deepEqual(full[0].options, { ...conv.OPTIONS });
+  assert.deepEqual(full[0].options, OPTIONS);
+  assert.notEqual(full[0].options, OPTIONS, 'each point has its own copy');
   const quick = conv.convPoints({}, { quick: true, info: INFO });
   assert.deepEqual(quick.map((p) => [p.size, p.method, p.shape.kernel]), [[0, 'direct', 7], [0, 'im2col', 7]]);
-  assert.deepEqual(quick[0].options, { ...conv.QUICK_OPTIONS });
+  assert.deepEqual(quick[0].options, QUICK_OPTIONS);
   assert.throws(() => conv.convPoints({}, { quick: true, info: { ...INFO, methods: [] } }), /listed no convolution methods/);
   assert.throws(() => conv.convPoints({}, { quick: true, info: { ...INFO, quickPlan: [] } }), /gave no convolution sizes/);
+  assert.throws(() => conv.convPoints({}, { quick: true, info: { ...INFO, quickOptions: undefined } }), /gave no Timer options/);
 });
 
 test('conv: speedup against the direct loops of the same size, and sentences that agree with the rows', () => {

@@ -154,7 +154,10 @@ test('blocking: square tiles, the student’s triple and core’s default, each 
     'tile-k': '128',
   });
   assert.deepEqual(problems, {});
-  const info = { default_tiles: { tile_m: 64, tile_n: 256, tile_k: 128 } }; // as core's matmulDefaults
+  // As core's matmulDefaults and experimentPlan('acceleration-blocking') give them.
+  const options = { warmup: 1, samples: 8, min_sample_ms: 10, max_total_ms: 1000 };
+  const quickOptions = { warmup: 0, samples: 2, min_sample_ms: 1, max_total_ms: 60 };
+  const info = { default_tiles: { tile_m: 64, tile_n: 256, tile_k: 128 }, options, quickOptions };
   const points = blocking.blockingPoints(values, { quick: true, info });
   assert.deepEqual(
     points.map((p) => `${blocking.tilesName(p.tiles)} ${p.role}`),
@@ -165,12 +168,13 @@ test('blocking: square tiles, the student’s triple and core’s default, each 
     n: 256,
     tiles: { tile_m: 16, tile_n: 16, tile_k: 16 },
     role: 'square',
-    options: { ...blocking.QUICK_OPTIONS },
+    options: quickOptions,
   });
   const full = blocking.blockingPoints({ ...values, 'tile-m': 8 }, { quick: false, info });
   assert.throws(() => blocking.blockingPoints(values, { quick: true, info: {} }), /no default tiles/);
   assert.equal(full.at(-1).role, 'core default');
-  assert.deepEqual(full[0].options, { ...blocking.FULL_OPTIONS });
+  assert.deepEqual(full[0].options, options);
+  assert.throws(() => blocking.blockingPoints(values, { quick: false, info: { default_tiles: info.default_tiles } }), /no Timer options/);
 });
 
 test('blocking: a tile below 1 is refused beside its control before anything runs', () => {

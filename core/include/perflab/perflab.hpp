@@ -33,4 +33,5 @@
 #include "perflab/roofline/roofline.hpp"
 #include "perflab/suite/model_bench.hpp"
 #include "perflab/suite/suite.hpp"
+#include "perflab/suite/experiment_plans.hpp"
 #include "perflab/grading/grader.hpp"

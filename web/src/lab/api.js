@@ -91,6 +91,7 @@ export const API = Object.freeze({
   im2col: call(['x', 'shape', 'kernel', 'stride', 'padding'], 'unfold an image’s patches (im2col)'),
   col2im: call(['col', 'col_shape', 'image_shape', 'kernel', 'stride', 'padding'], 'fold patches back onto an image (col2im)'),
   rooflinePlan: call(['quick'], 'read the roofline plan'),
+  experimentPlan: call(['experiment', 'quick'], 'read an experiment’s plan (its sizes and Timer options)'),
   probeMachine: call(['options'], 'probe this machine’s peak and bandwidth'),
   setMachineRoofs: call(['roofs'], 'give the profiler this machine’s roofs'),
   rooflinePoint: call(['point', 'roofs'], 'place a kernel on the roofline'),

@@ -3,9 +3,6 @@
 // the blocked kernel at each (core's default tiles, read at mount, added for reference).
 // Table and CSV columns. No DOM and no measuring.
 
-export const FULL_OPTIONS = Object.freeze({ warmup: 1, samples: 8, min_sample_ms: 10, max_total_ms: 1000 });
-export const QUICK_OPTIONS = Object.freeze({ warmup: 0, samples: 2, min_sample_ms: 1, max_total_ms: 60 });
-
 /** The experiment's controls; the framework checks the values against these bounds. */
 export const CONTROLS = Object.freeze([
   { id: 'n', type: 'number', label: 'Matrix size N', default: 256, min: 16, max: 1024, integer: true },
@@ -29,13 +26,15 @@ export const tilesName = (t) => `${t.tile_m}×${t.tile_n}×${t.tile_k}`;
 
 /**
  * Each square tile, then the student's triple, then core's default tiles (`info.default_tiles`,
- * core's matmulDefaults) unless already listed; each point `{n, tiles, options, role}`.
+ * core's matmulDefaults) unless already listed; each point `{n, tiles, options, role}`, the
+ * Timer options core's (experimentPlan: `info.options`, or `info.quickOptions` under ?quick=1).
  * Duplicates are measured once.
  */
 export function blockingPoints(values, { quick, info }) {
   const defaults = info?.default_tiles;
   if (!defaults) throw new Error('the lab worker gave no default tiles for the blocked matmul');
-  const options = quick ? QUICK_OPTIONS : FULL_OPTIONS;
+  const options = quick ? info.quickOptions : info.options;
+  if (!options) throw new Error('the lab worker gave no Timer options for the blocked matmul');
   const planned = [
     ...values.square.map((t) => ({ tiles: { tile_m: t, tile_n: t, tile_k: t }, role: 'square' })),
     { tiles: { tile_m: values['tile-m'], tile_n: values['tile-n'], tile_k: values['tile-k'] }, role: 'yours' },

@@ -18,9 +18,16 @@ export const blockingExperiment = {
   quickNote: 'Quick mode (?quick=1): each tile is timed with a tiny budget, so differences under ~20% are noise.',
   controls: [...CONTROLS, buildControl()],
 
-  // Core's default tiles, the reference point of every run.
+  // Core's default tiles, the reference point of every run, and core's Timer options per tile.
   async init({ bridge }) {
-    return { default_tiles: await labOf(bridge).matmulDefaults({ where: 'acceleration-blocking-run' }) };
+    const lab = labOf(bridge);
+    const where = 'acceleration-blocking-run';
+    const [default_tiles, full, quick] = await Promise.all([
+      lab.matmulDefaults({ where }),
+      lab.experimentPlan('acceleration-blocking', false, { where }),
+      lab.experimentPlan('acceleration-blocking', true, { where }),
+    ]);
+    return { default_tiles, options: full.options, quickOptions: quick.options };
   },
   plan: blockingPoints,
   measure: declaredSweep('measureMatmulBlocked'),

@@ -10,10 +10,6 @@ import { ratioText } from './gelu-fusion-data.js';
 export const DIRECT = 'direct';
 export const IM2COL = 'im2col';
 
-/** Timer settings per point: each call is a whole convolution, so few samples suffice. */
-export const OPTIONS = Object.freeze({ warmup: 1, samples: 7, min_sample_ms: 10, max_total_ms: 3000 });
-export const QUICK_OPTIONS = Object.freeze({ warmup: 1, samples: 3, min_sample_ms: 2, max_total_ms: 300 });
-
 /** "3→16, 7×7 on 64×64": one size as the table and progress name it. */
 export function shapeName(shape) {
   if (!shape || typeof shape !== 'object') return '—';
@@ -24,7 +20,8 @@ export function shapeName(shape) {
 /**
  * Every method (core's list, `info.methods`) at every size (core's plan, `info.plan` for
  * normal runs and `info.quickPlan` under ?quick=1), sizes outermost, the direct loops first at
- * each size so every later row finds its speedup's denominator.
+ * each size so every later row finds its speedup's denominator. Each point's Timer options are
+ * core's too (experimentPlan's `options`: `info.options`, or `info.quickOptions` under ?quick=1).
  */
 export function convPoints(values, { quick, info } = {}) {
   const methods = info?.methods;
@@ -36,7 +33,8 @@ export function convPoints(values, { quick, info } = {}) {
     throw new Error('the lab worker gave no convolution sizes, so there is nothing to measure');
   }
   const ordered = [...methods.filter((m) => m === DIRECT), ...methods.filter((m) => m !== DIRECT)];
-  const options = quick ? QUICK_OPTIONS : OPTIONS;
+  const options = quick ? info?.quickOptions : info?.options;
+  if (!options) throw new Error('the lab worker gave no Timer options for the convolution sizes');
   return plan.flatMap((shape, size) =>
     ordered.map((method) => ({ method, shape: { ...shape }, size, label: shapeName(shape), options: { ...options } })),
   );

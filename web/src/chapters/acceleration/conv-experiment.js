@@ -66,8 +66,10 @@ export const convExperiment = {
     const methods = await lab.convMethods({ where: WHERE });
     const plan = await lab.convPlan(false, { where: WHERE });
     const quickPlan = await lab.convPlan(true, { where: WHERE });
+    const { options } = await lab.experimentPlan('acceleration-conv', false, { where: WHERE });
+    const { options: quickOptions } = await lab.experimentPlan('acceleration-conv', true, { where: WHERE });
     slot.replaceChildren(variantList(h, methods), await workedExample(bridge, h));
-    return { methods: methods.map((m) => m.name), plan, quickPlan };
+    return { methods: methods.map((m) => m.name), plan, quickPlan, options, quickOptions };
   },
 
   plan: convPoints,
