@@ -4,7 +4,7 @@
 // (clock_tick_ms); the reference row; the chart's rows from core's errors; the columns.
 // No DOM and no statistic (core takes each median and each median's change against the reference).
 
-import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, parseKernel } from './samples-common.js';
+import { KERNEL_ROW_COLUMNS, parseKernel, kernelRowCsvColumns } from './samples-common.js';
 
 export const DEFAULT_KERNEL = 'gelu:fused-simd';
 export const DEFAULT_N = 1024;
@@ -85,15 +85,4 @@ export const TABLE_COLUMNS = Object.freeze([
   ...KERNEL_ROW_COLUMNS.filter((c) => c.key !== 'op' && c.key !== 'variant' && c.key !== 'n'),
 ]);
 
-export const CSV_COLUMNS = Object.freeze([
-  'build',
-  'clock',
-  'clock_tick_ms',
-  'op',
-  'variant',
-  'n',
-  'inner_iterations',
-  'resolution_ms',
-  'warning',
-  SAMPLES_CSV_COLUMN,
-]);
+export const CSV_COLUMNS = kernelRowCsvColumns(['clock', 'clock_tick_ms']);

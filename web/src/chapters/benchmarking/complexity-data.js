@@ -4,7 +4,7 @@
 // No DOM. No statistic: core takes each row's median (summarizeSample) and fits the classes
 // (fitComplexity); `curveRows` only evaluates core's c·g(n) at sizes for drawing.
 
-import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, kernelName } from './samples-common.js';
+import { KERNEL_ROW_COLUMNS, kernelName, kernelRowCsvColumns } from './samples-common.js';
 
 const SAMPLING = Object.freeze({ warmup: 2, samples: 15, min_sample_ms: 0, max_total_ms: 2000 });
 const QUICK_SAMPLING = Object.freeze({ warmup: 1, samples: 5, min_sample_ms: 0, max_total_ms: 200 });
@@ -99,13 +99,4 @@ export function fitChartData(analysis) {
 
 export const TABLE_COLUMNS = KERNEL_ROW_COLUMNS;
 
-export const CSV_COLUMNS = Object.freeze([
-  'build',
-  'op',
-  'variant',
-  'n',
-  'inner_iterations',
-  'resolution_ms',
-  'warning',
-  SAMPLES_CSV_COLUMN,
-]);
+export const CSV_COLUMNS = kernelRowCsvColumns();

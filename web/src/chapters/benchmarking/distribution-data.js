@@ -5,7 +5,7 @@
 // No DOM and no statistic (core's summarizeSample summarizes the sample).
 
 import { formatCount, formatSig } from '../../ui/format.js';
-import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, parseKernel } from './samples-common.js';
+import { KERNEL_ROW_COLUMNS, parseKernel, kernelRowCsvColumns } from './samples-common.js';
 
 /** The timer's settings: every sample lasts the timer's minimum (100 clock ticks), no dropping. */
 export const FULL_SAMPLING = Object.freeze({ warmup: 20, samples: 1000, min_sample_ms: 0, max_total_ms: 30000 });
@@ -117,13 +117,4 @@ export function summaryRows(s) {
 
 export const TABLE_COLUMNS = KERNEL_ROW_COLUMNS;
 
-export const CSV_COLUMNS = Object.freeze([
-  'build',
-  'op',
-  'variant',
-  'n',
-  'inner_iterations',
-  'resolution_ms',
-  'warning',
-  SAMPLES_CSV_COLUMN,
-]);
+export const CSV_COLUMNS = kernelRowCsvColumns();

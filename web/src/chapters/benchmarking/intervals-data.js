@@ -5,7 +5,7 @@
 // No DOM and no statistic (core draws the small samples, computes their intervals and counts).
 
 import { FULL_SAMPLING, QUICK_SAMPLING, samplingCalls } from './distribution-data.js';
-import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, parseKernel } from './samples-common.js';
+import { KERNEL_ROW_COLUMNS, parseKernel, kernelRowCsvColumns } from './samples-common.js';
 
 export const DEFAULT_KERNEL = 'matmul:packed';
 export const DEFAULT_N = 128;
@@ -52,13 +52,4 @@ export function longRows(analysis) {
 
 export const TABLE_COLUMNS = KERNEL_ROW_COLUMNS;
 
-export const CSV_COLUMNS = Object.freeze([
-  'build',
-  'op',
-  'variant',
-  'n',
-  'inner_iterations',
-  'resolution_ms',
-  'warning',
-  SAMPLES_CSV_COLUMN,
-]);
+export const CSV_COLUMNS = kernelRowCsvColumns();

@@ -10,6 +10,7 @@ import { readJsonText } from '../../lab/json-text.js';
 import { readStoredJson, writeStoredJson } from '../../state/stored-json.js';
 import { formatChange, formatSig } from '../../ui/format.js';
 import { formatP } from './compare-common.js';
+import { kernelRowCsvColumns } from './samples-common.js';
 
 /** localStorage key of the baseline (a versioned JSON object). */
 export const BASELINE_KEY = 'perflab.benchmarking.regression-baseline.v1';
@@ -75,16 +76,8 @@ export const REGRESSION_COLUMNS = Object.freeze([
   { key: 'warning', label: 'timer warning', format: 'text' },
 ]);
 
-export const REGRESSION_CSV_COLUMNS = Object.freeze([
-  'build',
-  'op',
-  'variant',
-  'n',
-  'inner_iterations',
-  'resolution_ms',
-  'warning',
-  { name: 'samples_ms', value: (r) => r.samples_ms.join(' ') },
-]);
+// A regression run's rows are sampleKernel rows: the sample experiments' CSV fields.
+export const REGRESSION_CSV_COLUMNS = kernelRowCsvColumns();
 
 /** A change (new / base − 1) as a signed percentage (ui/format.js): "+105%", "-3.20%"; "—" when unbounded. */
 export { formatChange };

@@ -52,6 +52,15 @@ export const SAMPLES_CSV_COLUMN = Object.freeze({
   value: (row) => (Array.isArray(row.samples_ms) ? row.samples_ms.join(' ') : ''),
 });
 
+/**
+ * The CSV fields of a sampleKernel row, the one list every sample experiment exports: the
+ * build, any fields of the experiment's own (`extra`, right after it), the kernel, the timer's
+ * figures and the samples.
+ */
+export function kernelRowCsvColumns(extra = []) {
+  return Object.freeze(['build', ...extra, 'op', 'variant', 'n', 'inner_iterations', 'resolution_ms', 'warning', SAMPLES_CSV_COLUMN]);
+}
+
 /** The columns every sampleKernel row has (core's KernelSample and the point's kernel). */
 export const KERNEL_ROW_COLUMNS = Object.freeze([
   { key: 'op', label: 'op', format: 'text' },

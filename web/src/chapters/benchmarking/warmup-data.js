@@ -3,7 +3,7 @@
 // the first and last stretches of calls core summarizes, the chart's rows, the columns.
 // No DOM and no statistic (core's summarizeSample summarizes each stretch).
 
-import { KERNEL_ROW_COLUMNS, SAMPLES_CSV_COLUMN, parseKernel } from './samples-common.js';
+import { KERNEL_ROW_COLUMNS, parseKernel, kernelRowCsvColumns } from './samples-common.js';
 
 export const DEFAULT_KERNEL = 'matmul:blocked';
 export const DEFAULT_N = 128;
@@ -50,13 +50,4 @@ export function callRows(rows) {
 
 export const TABLE_COLUMNS = KERNEL_ROW_COLUMNS;
 
-export const CSV_COLUMNS = Object.freeze([
-  'build',
-  'op',
-  'variant',
-  'n',
-  'inner_iterations',
-  'resolution_ms',
-  'warning',
-  SAMPLES_CSV_COLUMN,
-]);
+export const CSV_COLUMNS = kernelRowCsvColumns();
