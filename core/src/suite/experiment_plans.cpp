@@ -1,7 +1,5 @@
 #include "perflab/suite/experiment_plans.hpp"
 
-#include <cstddef>
-
 #include "perflab/base/error.hpp"
 
 namespace perflab {
@@ -14,39 +12,8 @@ json timer(int warmup, int samples, double min_sample_ms, double max_total_ms) {
           {"max_total_ms", max_total_ms}};
 }
 
-json doublings(std::size_t lo, std::size_t hi) {
-  json out = json::array();
-  for (std::size_t b = lo; b <= hi; b *= 2) out.push_back(b);
-  return out;
-}
-
-constexpr std::size_t kKiB = 1024;
-constexpr std::size_t kMiB = 1024 * kKiB;
-
-// The full sweeps. A matmul point lasts at least three calls (a warmup and two samples), so
-// the scalar loops stop where one call takes seconds on a laptop: naive at N = 512
-// (0.27 GFLOP), reordered at 1024 (2.1 GFLOP); the others go to 2048 (17 GFLOP).
+// The full plans (experiments not listed here still keep their plans in the page).
 json full_plan(std::string_view id) {
-  if (id == "acceleration-linear-loops") {
-    return {{"shapes", {{64, 64}, {784, 256}, {512, 512}, {1024, 1024}}},
-            {"options", timer(1, 8, 10, 1000)}};
-  }
-  if (id == "acceleration-cache-sweep") {
-    return {{"sizes", doublings(4 * kKiB, 256 * kMiB)}, {"options", timer(1, 10, 5, 500)}};
-  }
-  if (id == "acceleration-builds") {
-    return {{"sizes", {128, 256, 512}}, {"maxN", {{"naive", 256}}},
-            {"options", timer(1, 10, 10, 1000)}};
-  }
-  if (id == "acceleration-vectorization") {
-    return {{"sizes", {64, 128, 256, 512, 1024, 2048}},
-            {"maxN", {{"naive", 512}, {"reordered", 1024}}},
-            {"options", timer(1, 10, 10, 1500)}};
-  }
-  if (id == "acceleration-gelu-fusion") {
-    return {{"elements", {1 << 12, 1 << 15, 1 << 18, 1 << 20, 1 << 22}},
-            {"options", timer(1, 10, 10, 1000)}};
-  }
   // Each call is a whole convolution, so few samples suffice.
   if (id == "acceleration-conv") return {{"options", timer(1, 7, 10, 3000)}};
   if (id == "acceleration-blocking") return {{"options", timer(1, 8, 10, 1000)}};
@@ -55,22 +22,6 @@ json full_plan(std::string_view id) {
 
 // ?quick=1: a few small sizes and short budgets, seconds in all; noisier numbers.
 json quick_plan(std::string_view id) {
-  if (id == "acceleration-linear-loops") {
-    return {{"shapes", {{64, 64}, {256, 128}}}, {"options", timer(1, 3, 2, 100)}};
-  }
-  if (id == "acceleration-cache-sweep") {
-    return {{"sizes", {4 * kKiB, 32 * kKiB, 256 * kKiB, 2 * kMiB, 16 * kMiB}},
-            {"options", timer(1, 3, 2, 80)}};
-  }
-  if (id == "acceleration-builds") {
-    return {{"sizes", {64, 128}}, {"maxN", json::object()}, {"options", timer(1, 3, 2, 100)}};
-  }
-  if (id == "acceleration-vectorization") {
-    return {{"sizes", {64, 128}}, {"maxN", json::object()}, {"options", timer(1, 3, 2, 150)}};
-  }
-  if (id == "acceleration-gelu-fusion") {
-    return {{"elements", {1 << 14, 1 << 20}}, {"options", timer(1, 3, 2, 100)}};
-  }
   if (id == "acceleration-conv") return {{"options", timer(1, 3, 2, 300)}};
   if (id == "acceleration-blocking") return {{"options", timer(0, 2, 1, 60)}};
   return nullptr;
@@ -79,10 +30,7 @@ json quick_plan(std::string_view id) {
 }  // namespace
 
 const std::vector<std::string>& experiment_plan_ids() {
-  static const std::vector<std::string> ids = {
-      "acceleration-linear-loops", "acceleration-cache-sweep", "acceleration-builds",
-      "acceleration-vectorization", "acceleration-gelu-fusion", "acceleration-conv",
-      "acceleration-blocking"};
+  static const std::vector<std::string> ids = {"acceleration-conv", "acceleration-blocking"};
   return ids;
 }
 

@@ -18,11 +18,6 @@ const std::vector<std::string>& experiment_plan_ids();
 
 // The plan of experiment `id`, a JSON object whose fields that experiment reads; every
 // "options" field is Timer options {warmup, samples, min_sample_ms, max_total_ms}.
-//   acceleration-linear-loops  {shapes: [[in, out]], options}
-//   acceleration-cache-sweep   {sizes: [bytes], options}
-//   acceleration-builds        {sizes: [N], maxN: {variant: largest N}, options}
-//   acceleration-vectorization {sizes: [N], maxN: {variant: largest N}, options}
-//   acceleration-gelu-fusion   {elements: [count], options}
 //   acceleration-conv          {options} (its sizes: conv_plan)
 //   acceleration-blocking      {options}
 // Throws ValueError naming the known ids for any other id.
