@@ -3,6 +3,8 @@
 // the blocked kernel at each (core's default tiles, read at mount, added for reference).
 // Table and CSV columns. No DOM and no measuring.
 
+import { TIMED_COLUMNS, TIMED_CSV_COLUMNS } from './timed-columns.js';
+
 /** The experiment's controls; the framework checks the values against these bounds. */
 export const CONTROLS = Object.freeze([
   { id: 'n', type: 'number', label: 'Matrix size N', default: 256, min: 16, max: 1024, integer: true },
@@ -62,10 +64,7 @@ export function withTilesName(row) {
 export const TABLE_COLUMNS = Object.freeze([
   { key: 'n', label: 'N', format: 'text', align: 'right' },
   { key: 'tiles_name', label: 'tile m×n×k', format: 'text' },
-  { key: 'stats.median_ms', label: 'median', unit: 'ms', format: 'sig' },
-  { key: 'gflops_per_s', label: 'GFLOP/s', format: 'sig' },
-  { key: 'stats.cv', label: 'CV', format: 'percent' },
-  { key: 'stats.warning', label: 'warning', format: 'text' },
+  ...TIMED_COLUMNS,
 ]);
 
 export const CSV_COLUMNS = Object.freeze([
@@ -75,10 +74,5 @@ export const CSV_COLUMNS = Object.freeze([
   'tile_n',
   'tile_k',
   'flops',
-  'gflops_per_s',
-  'median_ms',
-  'min_ms',
-  'cv',
-  'samples',
-  'warning',
+  ...TIMED_CSV_COLUMNS,
 ]);

@@ -5,6 +5,7 @@
 
 import { STATS_CSV_COLUMNS } from '../../experiments/csv.js';
 import { BUILDS } from '../../lab/api.js';
+import { TIMED_COLUMNS } from './timed-columns.js';
 
 /** The two builds, in the order each point is measured. */
 export { BUILDS };
@@ -62,10 +63,7 @@ export const TABLE_COLUMNS = Object.freeze([
   { key: 'n', label: 'N', format: 'text', align: 'right' },
   { key: 'variant', label: 'variant', format: 'text' },
   { key: 'build', label: 'build', format: 'text' },
-  { key: 'stats.median_ms', label: 'median', unit: 'ms', format: 'sig' },
-  { key: 'gflops_per_s', label: 'GFLOP/s', format: 'sig' },
-  { key: 'stats.cv', label: 'CV', format: 'percent' },
-  { key: 'stats.warning', label: 'warning', format: 'text' },
+  ...TIMED_COLUMNS,
 ]);
 
 export const CSV_COLUMNS = Object.freeze([

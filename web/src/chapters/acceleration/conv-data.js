@@ -6,6 +6,7 @@
 
 import { formatBytes, formatSig } from '../../ui/format.js';
 import { ratioText } from './gelu-fusion-data.js';
+import { SPREAD_COLUMNS } from './timed-columns.js';
 
 export const DIRECT = 'direct';
 export const IM2COL = 'im2col';
@@ -96,8 +97,7 @@ export const TABLE_COLUMNS = Object.freeze([
   { key: 'gflops_per_s', label: 'rate', unit: 'GFLOP/s', format: 'sig' },
   { key: 'col_bytes', label: 'unfolded matrix', format: (row) => (row.method === IM2COL ? formatBytes(row.col_bytes) : 'none') },
   { key: 'peak_bytes', label: 'peak memory (measured)', format: 'bytes' },
-  { key: 'stats.cv', label: 'CV', format: 'percent' },
-  { key: 'stats.warning', label: 'warning', format: 'text' },
+  ...SPREAD_COLUMNS,
 ]);
 
 export const CSV_COLUMNS = Object.freeze([

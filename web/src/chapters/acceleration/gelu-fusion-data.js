@@ -5,6 +5,7 @@
 // compare the variants from the measured rows. No DOM and no measuring.
 
 import { formatSig } from '../../ui/format.js';
+import { SPREAD_COLUMNS, TIMED_CSV_COLUMNS } from './timed-columns.js';
 
 export const FULL_SWEEP = Object.freeze({
   elements: Object.freeze([1 << 12, 1 << 15, 1 << 18, 1 << 20, 1 << 22]),
@@ -133,8 +134,7 @@ export const TABLE_COLUMNS = Object.freeze([
   { key: 'speedup', label: `speedup vs ${BASELINE}`, format: speedupText },
   { key: 'gb_per_s', label: 'bandwidth', unit: 'GB/s', format: 'sig' },
   { key: 'bytes_per_element', label: 'traffic', unit: 'bytes/element', format: 'sig' },
-  { key: 'stats.cv', label: 'CV', format: 'percent' },
-  { key: 'stats.warning', label: 'warning', format: 'text' },
+  ...SPREAD_COLUMNS,
 ]);
 
 export const CSV_COLUMNS = Object.freeze([
@@ -147,10 +147,5 @@ export const CSV_COLUMNS = Object.freeze([
   'ns_per_element',
   'speedup',
   'gb_per_s',
-  'gflops_per_s',
-  'median_ms',
-  'min_ms',
-  'cv',
-  'samples',
-  'warning',
+  ...TIMED_CSV_COLUMNS,
 ]);

@@ -3,6 +3,8 @@
 // loops or by the packed SIMD kernel, over a few layer shapes at the student's batch size.
 // No DOM and no measuring.
 
+import { TIMED_COLUMNS, TIMED_CSV_COLUMNS } from './timed-columns.js';
+
 /** The matmul variants compared: the loops of a textbook and the vectorized kernel. */
 export const VARIANTS = Object.freeze(['naive', 'packed']);
 
@@ -46,10 +48,7 @@ export const TABLE_COLUMNS = Object.freeze([
   { key: 'layer', label: 'layer', format: 'text' },
   { key: 'batch', label: 'batch', format: 'text', align: 'right' },
   { key: 'variant', label: 'matmul', format: 'text' },
-  { key: 'stats.median_ms', label: 'median', unit: 'ms', format: 'sig' },
-  { key: 'gflops_per_s', label: 'GFLOP/s', format: 'sig' },
-  { key: 'stats.cv', label: 'CV', format: 'percent' },
-  { key: 'stats.warning', label: 'warning', format: 'text' },
+  ...TIMED_COLUMNS,
 ]);
 
 export const CSV_COLUMNS = Object.freeze([
@@ -59,10 +58,5 @@ export const CSV_COLUMNS = Object.freeze([
   'out_features',
   'batch',
   'flops',
-  'gflops_per_s',
-  'median_ms',
-  'min_ms',
-  'cv',
-  'samples',
-  'warning',
+  ...TIMED_CSV_COLUMNS,
 ]);

@@ -6,6 +6,7 @@
 
 import { formatSig } from '../../ui/format.js';
 import { STATS_CSV_COLUMNS } from '../../experiments/csv.js';
+import { MEDIAN_COLUMN, RATE_COLUMN, SPREAD_COLUMNS } from './timed-columns.js';
 
 /**
  * The full sweep. A point lasts at least three calls (a warmup and the Timer's two
@@ -67,8 +68,8 @@ export function withPeakShare(row, peak_gflops_per_s) {
 export const TABLE_COLUMNS = Object.freeze([
   { key: 'n', label: 'N', format: 'text', align: 'right' },
   { key: 'variant', label: 'variant', format: 'text' },
-  { key: 'stats.median_ms', label: 'median', unit: 'ms', format: 'sig' },
-  { key: 'gflops_per_s', label: 'GFLOP/s', format: 'sig' },
+  MEDIAN_COLUMN,
+  RATE_COLUMN,
   { key: 'gb_per_s', label: 'GB/s', format: 'sig' },
   { key: 'fraction_of_peak', label: 'of peak', format: 'percent' },
   {
@@ -76,8 +77,7 @@ export const TABLE_COLUMNS = Object.freeze([
     unit: 'ms',
     format: (row) => `${formatSig(row.stats.ci95_low_ms)} – ${formatSig(row.stats.ci95_high_ms)}`,
   },
-  { key: 'stats.cv', label: 'CV', format: 'percent' },
-  { key: 'stats.warning', label: 'warning', format: 'text' },
+  ...SPREAD_COLUMNS,
 ]);
 
 export const CSV_COLUMNS = Object.freeze([
