@@ -86,12 +86,17 @@ val attention_point_js(val d_model, val heads, val seq_len, val batch) {
 // Measure longer control).
 val profile_timer_defaults_js() { return to_val(to_json(default_profile_timer_options())); }
 
+// A point's timer options: a profile's defaults when none are given (undefined or null).
+TimerOptions to_profile_timer_options(const val& options) {
+  return options.isUndefined() || options.isNull() ? default_profile_timer_options()
+                                                   : to_timer_options(options);
+}
+
 // The experiments' points: (spec, batch?, timer options?).
 val measure_forward_point_js(val spec, val batch, val options) {
   const nlohmann::json s = to_spec(spec);
   const std::size_t b = to_batch(batch);
-  const TimerOptions o = options.isUndefined() || options.isNull() ? default_profile_timer_options()
-                                                                   : to_timer_options(options);
+  const TimerOptions o = to_profile_timer_options(options);
   return to_val(to_json(measure_forward_point(s, b, o)));
 }
 
@@ -100,16 +105,14 @@ val measure_forward_point_js(val spec, val batch, val options) {
 val measure_mlp_forward_point_js(val widths, val batch, val options) {
   const Shape w = to_shape(widths, "widths");
   const std::size_t b = to_size(batch, "batch");
-  const TimerOptions o = options.isUndefined() || options.isNull() ? default_profile_timer_options()
-                                                                   : to_timer_options(options);
+  const TimerOptions o = to_profile_timer_options(options);
   return to_val(to_json(measure_forward_point(mlp_spec(w, b), b, o)));
 }
 
 val measure_backward_point_js(val spec, val batch, val options) {
   const nlohmann::json s = to_spec(spec);
   const std::size_t b = to_batch(batch);
-  const TimerOptions o = options.isUndefined() || options.isNull() ? default_profile_timer_options()
-                                                                   : to_timer_options(options);
+  const TimerOptions o = to_profile_timer_options(options);
   return to_val(to_json(measure_backward_point(s, b, o)));
 }
 
@@ -121,8 +124,7 @@ val memory_breakdown_js(val spec, val batch) {
 val profiling_overhead_js(val spec, val batch, val options) {
   const nlohmann::json s = to_spec(spec);
   const std::size_t b = to_batch(batch);
-  const TimerOptions o = options.isUndefined() || options.isNull() ? default_profile_timer_options()
-                                                                   : to_timer_options(options);
+  const TimerOptions o = to_profile_timer_options(options);
   return to_val(to_json(measure_profiling_overhead(s, b, o)));
 }
 
@@ -133,8 +135,7 @@ val measure_linear_js(val in_features, val out_features, val batch, val variant,
   const std::size_t out = to_size(out_features, "out_features");
   const std::size_t b = to_size(batch, "batch");
   const std::string v = to_string(variant, "variant");
-  const TimerOptions o = options.isUndefined() || options.isNull() ? default_profile_timer_options()
-                                                                   : to_timer_options(options);
+  const TimerOptions o = to_profile_timer_options(options);
   return to_val(to_json(measure_linear_point(in, out, b, v, o)));
 }
 
