@@ -5,8 +5,8 @@
 // No DOM and no statistic: core's runAB measures and compares; this only counts its answers.
 
 import { formatCount, formatSig } from '../../ui/format.js';
-import { AB_CSV_COLUMNS, driftedArms } from './ab-data.js';
-import { formatInterval, formatP, formatRatio, kernelChoices, parseKernel, sizeProblem } from './compare-common.js';
+import { AB_CSV_COLUMNS, COMPARISON_COLUMNS, VERDICT_COLUMNS } from './ab-data.js';
+import { kernelChoices, parseKernel, sizeProblem } from './compare-common.js';
 
 const share = (k, n) => `${Number(formatSig((100 * k) / n, 2))}%`;
 const runs = (k) => formatCount(k, 'run');
@@ -130,13 +130,8 @@ export function ratioChart(rows) {
 export const AA_COLUMNS = Object.freeze([
   { key: 'repeat', label: 'repeat', format: 'int' },
   { key: 'comparison.seed', label: 'seed', format: 'int' },
-  { key: 'comparison.median_a', label: 'median A', unit: 'ms', format: 'sig' },
-  { key: 'comparison.median_b', label: 'median B', unit: 'ms', format: 'sig' },
-  { label: 'ratio A/B', format: (r) => formatRatio(r.comparison.ratio) },
-  { label: 'ratio CI', format: (r) => formatInterval(r.comparison.ratio_interval) },
-  { label: 'Mann-Whitney p', format: (r) => formatP(r.comparison.mann_whitney.p_value) },
-  { key: 'comparison.verdict.word', label: 'verdict', format: 'text' },  // core's word, not its identifier
-  { label: 'drift in', format: driftedArms, align: 'left' },
+  ...COMPARISON_COLUMNS,
+  ...VERDICT_COLUMNS,
 ]);
 
 export const AA_CSV_COLUMNS = Object.freeze(['repeat', ...AB_CSV_COLUMNS]);

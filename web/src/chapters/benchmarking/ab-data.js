@@ -269,19 +269,29 @@ export function roundTicks(rounds) {
   return rounds <= 10 ? all : all.filter((r) => r === 1 || r % 5 === 0);
 }
 
-export const AB_COLUMNS = Object.freeze([
-  { key: 'mode', label: 'mode', format: 'text' },
-  { key: 'rounds', label: 'rounds', format: 'int' },
+/** The columns of core's comparison of two arms that the A/B and A/A tables both show. */
+export const COMPARISON_COLUMNS = Object.freeze([
   { key: 'comparison.median_a', label: 'median A', unit: 'ms', format: 'sig' },
   { key: 'comparison.median_b', label: 'median B', unit: 'ms', format: 'sig' },
   { label: 'ratio A/B', format: (r) => formatRatio(r.comparison.ratio) },
   { label: 'ratio CI', format: (r) => formatInterval(r.comparison.ratio_interval) },
   { label: 'Mann-Whitney p', format: (r) => formatP(r.comparison.mann_whitney.p_value) },
+]);
+
+/** The comparison's verdict (core's word, not its identifier) and the arms that drifted: the tables' last columns. */
+export const VERDICT_COLUMNS = Object.freeze([
+  { key: 'comparison.verdict.word', label: 'verdict', format: 'text' },
+  { label: 'drift in', format: driftedArms, align: 'left' },
+]);
+
+export const AB_COLUMNS = Object.freeze([
+  { key: 'mode', label: 'mode', format: 'text' },
+  { key: 'rounds', label: 'rounds', format: 'int' },
+  ...COMPARISON_COLUMNS,
   { label: 'Welch p', format: (r) => formatP(r.comparison.welch.p_value) },
   { label: 'Cohen’s d', format: (r) => formatD(r.comparison.cohens_d) },
   { key: 'comparison.cliffs_delta', label: 'Cliff’s δ', format: 'sig' },
-  { key: 'comparison.verdict.word', label: 'verdict', format: 'text' },
-  { label: 'drift in', format: driftedArms, align: 'left' },
+  ...VERDICT_COLUMNS,
 ]);
 
 /** One line per mode: core's comparison flattened, and both arms' samples as space-separated lists. */
