@@ -3,8 +3,8 @@
 // effect size, interleaving, complexity fits, regression checks and honest reports, each with
 // its formulas and what the student runs at its end. HTML strings (ours, so <code> is safe).
 // A {{name}} in a paragraph or formula is a number core owns (a default, or the worked example
-// computed by core): facts.js says where each comes from, index.js fills it in.
-// Pure data: index.js mounts each section with a slot per experiment (`slots`).
+// computed by core): facts.js says where each comes from, the chapter shell fills it in.
+// Pure data: the chapter shell (../shell.js) mounts each section with a slot per experiment (`slots`).
 // Not for: numbers of this machine (the experiments measure them) or any statistic (core).
 
 export const INTRO = [
