@@ -83,6 +83,8 @@ describe('the Acceleration chapter, quick mode', () => {
     test(`${id} runs to Done with rows and chart marks`, async () => {
       const { page } = lab;
       const list = '[data-experiment="acceleration-vectorization"] .variants li';
+      // The list fills in once core's kernel list has arrived: count it after that, not before.
+      await page.waitForSelector(list, { timeout: 30000 });
       const variants = await page.$$eval(list, (l) => l.length);
       const { rows, marks } = await runToDone(page, id);
       assert.equal(rows, expected(variants));
