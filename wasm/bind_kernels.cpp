@@ -149,15 +149,6 @@ val conv_methods_js() {
   return to_val(out);
 }
 
-val conv_plan_js(val quick) {
-  if (!quick.isTrue() && !quick.isFalse()) {
-    throw ValueError("quick must be true or false, got " + describe(quick));
-  }
-  json out = json::array();
-  for (const ConvShape& s : conv_plan(quick.isTrue())) out.push_back(to_json(s));
-  return to_val(out);
-}
-
 val measure_conv_js(val method, val shape, val options) {
   const std::string name = to_string(method, "method");
   const ConvShape s = conv_shape_from_json(to_json(shape, "shape"), "shape");
@@ -188,7 +179,6 @@ val col2im_js(val col, val col_shape, val image_shape, val kernel, val stride, v
 
 EMSCRIPTEN_BINDINGS(perflab_kernels) {
   expose<&conv_methods_js>("convMethods");
-  expose<&conv_plan_js>("convPlan");
   expose<&measure_conv_js>("measureConv");
   expose<&im2col_js>("im2col");
   expose<&col2im_js>("col2im");

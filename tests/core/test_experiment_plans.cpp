@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perflab/base/error.hpp"
+#include "perflab/model/conv_methods.hpp"
 #include "perflab/suite/experiment_plans.hpp"
 #include "perflab/timing/timer.hpp"
 
@@ -27,6 +28,15 @@ void check_options(const json& plan) {
 }
 
 }  // namespace
+
+TEST_CASE("experiment plan acceleration-conv: conv_plan's sizes, as to_json writes them") {
+  for (const bool quick : {false, true}) {
+    const json sizes = experiment_plan("acceleration-conv", quick)["sizes"];
+    const std::vector<ConvShape> shapes = conv_plan(quick);
+    REQUIRE(sizes.size() == shapes.size());
+    for (std::size_t i = 0; i < shapes.size(); ++i) CHECK(sizes[i] == to_json(shapes[i]));
+  }
+}
 
 TEST_CASE("experiment plan acceleration-conv and -blocking: Timer options, shorter when quick") {
   for (const std::string id : {"acceleration-conv", "acceleration-blocking"}) {

@@ -13,8 +13,8 @@ import { convExperiment } from '../../web/src/chapters/acceleration/conv-experim
 
 const SMALL = { channels: 1, height: 28, width: 28, filters: 8, kernel: 3, stride: 1, padding: 1 };
 const SEVEN = { channels: 3, height: 32, width: 32, filters: 16, kernel: 7, stride: 1, padding: 3 };
-// What convMethods, convPlan and experimentPlan('acceleration-conv') answer (core's lists and
-// Timer options), in a shape the plan reads.
+// What convMethods and experimentPlan('acceleration-conv') answer (core's list, sizes and
+// Timer options), in the shape init hands the plan.
 const OPTIONS = { warmup: 1, samples: 7, min_sample_ms: 10, max_total_ms: 3000 };
 const QUICK_OPTIONS = { warmup: 1, samples: 3, min_sample_ms: 2, max_total_ms: 300 };
 const INFO = { methods: ['im2col', 'direct'], plan: [SMALL, SEVEN, SMALL], quickPlan: [SEVEN], options: OPTIONS, quickOptions: QUICK_OPTIONS };

@@ -17,8 +17,8 @@ for (const [b, build] of BUILDS.entries()) {
 
     it('lists the methods and the plan core owns', () => {
       assert.deepEqual(m.convMethods().map((x) => x.name), ['direct', 'im2col']);
-      const plan = m.convPlan(false);
-      assert.ok(plan.length > m.convPlan(true).length);
+      const plan = m.experimentPlan('acceleration-conv', false).sizes;
+      assert.ok(plan.length > m.experimentPlan('acceleration-conv', true).sizes.length);
       for (const shape of plan) {
         assert.deepEqual(Object.keys(shape).sort(), ['channels', 'filters', 'height', 'kernel', 'padding', 'stride', 'width']);
       }
@@ -60,7 +60,7 @@ for (const [b, build] of BUILDS.entries()) {
       assert.throws(() => m.im2col(IMAGE, [1, 3, 3], 5, 1, 0), /kernel 5 is larger than the padded height 3/);
       assert.throws(() => m.col2im(new Float32Array(20), [4, 5], [1, 3, 3], 2, 1, 0),
         /col2im's matrix must have shape \(4, 4\)/);
-      assert.throws(() => m.convPlan('yes'), /quick must be true or false, got "yes"/);
+      assert.throws(() => m.experimentPlan('acceleration-conv', 'yes'), /quick must be true or false, got "yes"/);
     });
   });
 }

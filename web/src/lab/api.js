@@ -87,7 +87,6 @@ export const API = Object.freeze({
   matmulDefaults: call([], 'read the blocked matmul’s default tiles'),
   geluVariants: call([], 'list the GELU variants'),
   convMethods: call([], 'list the convolution methods'),
-  convPlan: call(['quick'], 'read the convolution experiment’s sizes'),
   im2col: call(['x', 'shape', 'kernel', 'stride', 'padding'], 'unfold an image’s patches (im2col)'),
   col2im: call(['col', 'col_shape', 'image_shape', 'kernel', 'stride', 'padding'], 'fold patches back onto an image (col2im)'),
   rooflinePlan: call(['quick'], 'read the roofline plan'),

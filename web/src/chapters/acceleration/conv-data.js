@@ -1,5 +1,5 @@
 // The pure half of the direct-vs-im2col convolution experiment (acceleration-conv): core's
-// sizes (convPlan) × core's methods (convMethods), each point one measureConv; the table and
+// sizes (experimentPlan('acceleration-conv').sizes) × core's methods (convMethods), each point one measureConv; the table and
 // CSV columns; im2col's speedup over the direct loops at each size and the memory its
 // unfolded matrix costs (core's bytes); and the sentences that compare them from the rows.
 // No DOM and no measuring.

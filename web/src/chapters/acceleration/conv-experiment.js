@@ -64,10 +64,9 @@ export const convExperiment = {
   async init({ bridge, slot, h }) {
     const lab = labOf(bridge);
     const methods = await lab.convMethods({ where: WHERE });
-    const plan = await lab.convPlan(false, { where: WHERE });
-    const quickPlan = await lab.convPlan(true, { where: WHERE });
-    const { options } = await lab.experimentPlan('acceleration-conv', false, { where: WHERE });
-    const { options: quickOptions } = await lab.experimentPlan('acceleration-conv', true, { where: WHERE });
+    // Core's one plan of this experiment: the sizes and each point's Timer options.
+    const { sizes: plan, options } = await lab.experimentPlan('acceleration-conv', false, { where: WHERE });
+    const { sizes: quickPlan, options: quickOptions } = await lab.experimentPlan('acceleration-conv', true, { where: WHERE });
     slot.replaceChildren(variantList(h, methods), await workedExample(bridge, h));
     return { methods: methods.map((m) => m.name), plan, quickPlan, options, quickOptions };
   },
