@@ -7,7 +7,7 @@
 // Usage: npx vite build && node tools/dom-dump.mjs out.txt [--run=experiment-id,...]
 
 import { writeFile } from 'node:fs/promises';
-import { collectErrors, launchBrowser, startPreview, waitForMachineFacts } from '../tests/browser/harness.mjs';
+import { openLab } from '../tests/browser/harness.mjs';
 
 const out = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'dom-dump.txt';
 const runIds = (process.argv.find((a) => a.startsWith('--run='))?.slice(6) ?? '').split(',').filter(Boolean);
@@ -23,24 +23,6 @@ function seededRandom() {
       array[i] = state % 2 ** (8 * array.BYTES_PER_ELEMENT);
     }
     return array;
-  };
-}
-
-async function openLab({ query, hash }) {
-  const server = await startPreview();
-  const browser = await launchBrowser();
-  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  const errors = collectErrors(page);
-  await page.addInitScript(seededRandom);
-  await page.goto(`${server.url}${query}${hash}`);
-  await waitForMachineFacts(page);
-  return {
-    page,
-    errors,
-    async close() {
-      await browser.close();
-      await server.close();
-    },
   };
 }
 
@@ -75,7 +57,7 @@ function serialize(root) {
 const parts = [];
 let errors = [];
 for (const hash of CHAPTERS) {
-  const lab = await openLab({ query: '?quick=1', hash });
+  const lab = await openLab({ query: '?quick=1', hash, initScript: seededRandom });
   try {
     const { page } = lab;
     // The experiments' init (machine facts, options from core) settles.

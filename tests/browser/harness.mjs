@@ -102,7 +102,7 @@ export function collectForeignRequests(context, origin, foreign = []) {
  * @param {{query?: string, hash?: string, waitForFacts?: boolean}} [options]
  * @returns {Promise<{url, page, context, errors: string[], foreignRequests: string[], close: () => Promise<void>}>}
  */
-export async function openLab({ query = '', hash = '', waitForFacts = true } = {}) {
+export async function openLab({ query = '', hash = '', waitForFacts = true, initScript } = {}) {
   const server = await startPreview();
   let browser;
   try {
@@ -111,6 +111,8 @@ export async function openLab({ query = '', hash = '', waitForFacts = true } = {
     const page = browser.context.pages()[0] ?? (await browser.context.newPage());
     const errors = collectErrors(page);
     const url = `${server.url}${query}${hash}`;
+    // A function to run in the page before its own scripts (e.g. a seeded crypto for dumps).
+    if (initScript) await page.addInitScript(initScript);
     await page.goto(url);
     if (waitForFacts) await waitForMachineFacts(page);
     return {
