@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { PAGE_META_POLICY, SANDBOX_DIR, policyFor } from './tools/csp.mjs';
+import { writePageData } from './tools/page-data.mjs';
 
 const repoRoot = path.dirname(fileURLToPath(import.meta.url));
 const wasmWebDir = path.resolve(repoRoot, process.env.PERFLAB_WASM_DIR || 'build/wasm', 'web');
@@ -25,13 +26,39 @@ const isolationHeaders = {
 const requireWasmBuild = {
   name: 'perflab-require-wasm-build',
   buildStart() {
-    const files = ['perflab_simd.mjs', 'perflab_simd.wasm', 'perflab_scalar.mjs', 'perflab_scalar.wasm'];
+    // The main module and the training module (loaded at the first training call), two builds each.
+    const files = ['perflab', 'perflab_train'].flatMap((m) =>
+      ['simd', 'scalar'].flatMap((b) => [`${m}_${b}.mjs`, `${m}_${b}.wasm`]),
+    );
     const missing = files.filter((f) => !existsSync(path.join(wasmWebDir, f)));
     if (missing.length > 0) {
       this.error(
         `the wasm build is missing ${missing.join(', ')} in ${wasmWebDir}: build it ` +
           '(cmake --preset wasm && cmake --build --preset wasm) or point PERFLAB_WASM_DIR at one',
       );
+    }
+  },
+};
+
+// The data the Optimization chapter fetches on demand (docs/DATA.md, "The page"): after each
+// page build, Fashion-MNIST's test split, a training subset and the full training split as
+// gzip'd IDX, the pretrained fashion_mlp from build/pretrained (tools/pretrained.mjs, run by
+// tools/lab build) and manifest.json go to <outDir>/data/fashion-mnist. Nothing imports them,
+// so the initial page load is unchanged. Without a pretrained model the manifest says null.
+let builtOutDir = path.join(repoRoot, 'web/dist');
+const pageData = {
+  name: 'perflab-page-data',
+  apply: 'build',
+  configResolved(config) {
+    builtOutDir = path.resolve(config.root, config.build.outDir);
+  },
+  closeBundle() {
+    const manifest = writePageData({
+      outDir: path.join(builtOutDir, 'data'),
+      pretrainedDir: path.join(repoRoot, 'build/pretrained'),
+    });
+    if (!manifest.pretrained) {
+      console.warn('perflab-page-data: no pretrained fashion_mlp in build/pretrained (tools/lab build trains it)');
     }
   },
 };
@@ -106,7 +133,7 @@ function setPolicyHeader(req, res, next) {
 }
 
 export default defineConfig({
-  plugins: [requireWasmBuild, serveCourse, contentSecurityPolicy],
+  plugins: [requireWasmBuild, serveCourse, contentSecurityPolicy, pageData],
   define: { __PERFLAB_PAGE_VERSION__: JSON.stringify(pageVersion()) },
   root: path.join(repoRoot, 'web'),
   base: './',

@@ -15,7 +15,8 @@
 #include <vector>
 
 #include "perflab/base/error.hpp"
-#include "perflab/kernels/kernels.hpp"
+#include "perflab/kernels/backend.hpp"
+#include "perflab/kernels/matmul.hpp"
 #include "perflab/roofline/probe.hpp"
 #include "perflab/tensor/tensor.hpp"
 #include "perflab/timing/timer.hpp"

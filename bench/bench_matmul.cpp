@@ -16,7 +16,9 @@
 #include <vector>
 
 #include "perflab/base/error.hpp"
-#include "perflab/kernels/kernels.hpp"
+#include "perflab/kernels/backend.hpp"
+#include "perflab/kernels/elementwise.hpp"
+#include "perflab/kernels/matmul.hpp"
 #include "perflab/roofline/probe.hpp"
 
 namespace {

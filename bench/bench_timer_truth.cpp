@@ -18,7 +18,9 @@
 #include <vector>
 
 #include "perflab/base/error.hpp"
-#include "perflab/kernels/kernels.hpp"
+#include "perflab/kernels/backend.hpp"
+#include "perflab/kernels/elementwise.hpp"
+#include "perflab/kernels/matmul.hpp"
 #include "perflab/tensor/tensor.hpp"
 #include "perflab/timing/timer.hpp"
 

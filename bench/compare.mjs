@@ -31,7 +31,7 @@ const GELU_FUSED_FLOOR = 2.0; // fused-simd over unfused
 // copy-bandwidth floor is not met"). Reported instead: its fraction of its own compute roof,
 // the probe's SIMD multiply/add rate over the vector operations fused-simd spends per element
 // (gelu-roof.mjs, which says how that count relates to core's 9 FLOPs per element).
-const GELU_BYTES_PER_ELEMENT = 8; // cost_gelu_fused (roofline.hpp): read x, write out
+const GELU_BYTES_PER_ELEMENT = 8; // cost_gelu_fused (elementwise.hpp): read x, write out
 const MATMUL_TOLERANCE = 1e-4; // normwise, as core's kMatmulTolerance
 const GELU_TOLERANCE = 1e-5; // absolute, |x| < 1: both sides are float32 tanh approximations
 

@@ -15,7 +15,7 @@ export const SIMD_LANES = 4;
  * combine, one divide. Core states the same total in that comment but not as a constant, so it
  * is kept here, by hand; change both together.
  *
- * How it relates to core's kGeluFlopsPerElement = 9 (roofline.hpp, docs/MODEL_SPEC.md): core
+ * How it relates to core's kGeluFlopsPerElement = 9 (kernels/elementwise.hpp, docs/MODEL_SPEC.md): core
  * counts the operations the formula asks for (tanh as one), the same for every variant, so
  * the roofline and the profiler agree. This counts what one implementation executes: 23 per
  * 4 elements is 23 single-lane operations per element, where core credits 9. So at this roof

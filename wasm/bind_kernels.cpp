@@ -7,8 +7,9 @@
 #include "convert.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/base/js_args.hpp"
-#include "perflab/kernels/kernels.hpp"
-#include "perflab/kernels/operations.hpp"
+#include "perflab/kernels/elementwise.hpp"
+#include "perflab/kernels/matmul.hpp"
+#include "perflab/roofline/operations.hpp"
 #include "perflab/model/conv_methods.hpp"
 
 namespace perflab::wasm {

@@ -4,7 +4,7 @@
 
 #include "convert.hpp"
 #include "perflab/base/json_text.hpp"
-#include "perflab/kernels/kernels.hpp"
+#include "perflab/kernels/backend.hpp"
 #include "perflab/tensor/memory.hpp"
 
 #ifndef PERFLAB_VERSION

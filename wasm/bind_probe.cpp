@@ -11,7 +11,6 @@
 #include "convert.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/base/js_args.hpp"
-#include "perflab/kernels/operations.hpp"
 #include "perflab/roofline/probe.hpp"
 #include "perflab/profiler/profiler.hpp"
 #include "perflab/roofline/report.hpp"

@@ -14,15 +14,6 @@
 namespace perflab::wasm {
 namespace {
 
-// A spec as JSON text (the editor's content) or as an object.
-nlohmann::json to_spec(const val& spec) {
-  if (spec.isString()) return spec_from_text(to_string(spec, "spec"));
-  if (spec.isUndefined() || spec.isNull() || spec.typeOf().as<std::string>() != "object") {
-    throw ValueError("spec must be a model spec object or its JSON text, got " + describe(spec));
-  }
-  return to_json(spec, "spec");
-}
-
 // undefined/null: the spec's own batch (0).
 std::size_t to_batch(const val& batch) {
   return batch.isUndefined() || batch.isNull() ? 0 : to_size(batch, "batch");

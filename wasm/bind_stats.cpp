@@ -2,7 +2,9 @@
 // comparison of two, complexity fits of times against sizes, the interleaved A/B runner
 // on two variants of one of the lab's kernels (and its order and analysis for rounds timed
 // elsewhere), and the raw samples of one kernel. Plain objects and arrays in and out; every
-// field keeps core's name (summary.hpp, compare.hpp, complexity.hpp, ab.hpp).
+// field keeps core's name (summary.hpp, compare.hpp, complexity.hpp, coverage.hpp, ab.hpp):
+// every result is core's JSON (to_json, one field list per struct), converted, never
+// re-listed; an A/B run adds what it ran.
 // Not for: the statistics themselves (core/src/stats) or timing JS functions.
 #include <algorithm>
 #include <cmath>
@@ -70,80 +72,6 @@ CompareOptions to_compare_options(const val& options) {
   return o;
 }
 
-json interval_json(const Interval& i) { return {{"low", i.low}, {"high", i.high}}; }
-
-json summary_json(const Summary& s) {
-  json outliers = json::array();
-  for (const Outlier& o : s.outliers) outliers.push_back({{"index", o.index}, {"value", o.value}});
-  return {{"n", s.n},
-          {"mean", s.mean},
-          {"std", s.std},
-          {"median", s.median},
-          {"min", s.min},
-          {"max", s.max},
-          {"p5", s.p5},
-          {"p25", s.p25},
-          {"p75", s.p75},
-          {"p95", s.p95},
-          {"p99", s.p99},
-          {"mad", s.mad},
-          {"cv", s.cv},
-          {"z_interval", interval_json(s.z_interval)},
-          {"t_interval", interval_json(s.t_interval)},
-          {"bootstrap_median_interval", interval_json(s.bootstrap_median_interval)},
-          {"bootstrap_resamples", s.bootstrap_resamples},
-          {"bootstrap_resamples_requested", s.bootstrap_resamples_requested},
-          {"bootstrap_seed", s.bootstrap_seed},
-          {"lower_fence", s.lower_fence},
-          {"upper_fence", s.upper_fence},
-          {"outliers", outliers},
-          {"warning", s.warning}};
-}
-
-// An infinite Cohen's d (zero spread, different means) becomes null in JSON; the page reads
-// null as "unbounded".
-json number_or_null(double d) { return std::isfinite(d) ? json(d) : json(nullptr); }
-
-json comparison_json(const Comparison& c) {
-  return {{"n_a", c.n_a},
-          {"n_b", c.n_b},
-          {"median_a", c.median_a},
-          {"median_b", c.median_b},
-          {"ratio", c.ratio},
-          {"ratio_interval", interval_json(c.ratio_interval)},
-          {"change", c.change},
-          {"welch",
-           {{"t", number_or_null(c.welch.t)},
-            {"df", number_or_null(c.welch.df)},
-            {"p_value", c.welch.p_value},
-            {"difference", interval_json(c.welch.difference)}}},
-          {"mann_whitney",
-           {{"u", c.mann_whitney.u},
-            {"z", c.mann_whitney.z},
-            {"p_value", c.mann_whitney.p_value},
-            {"exact", c.mann_whitney.exact}}},
-          {"cohens_d", number_or_null(c.cohens_d)},
-          {"cliffs_delta", c.cliffs_delta},
-          {"alpha", c.alpha},
-          {"threshold", c.threshold},
-          {"min_samples", c.min_samples},
-          {"bootstrap_resamples", c.bootstrap_resamples},
-          {"bootstrap_resamples_requested", c.bootstrap_resamples_requested},
-          {"seed", c.seed},
-          {"verdict",
-           {{"name", verdict_name(c.verdict)},
-            {"word", verdict_word(c.verdict)},
-            {"sentence", c.sentence}}},
-          {"warning", c.warning}};
-}
-
-json drift_json(const Drift& d) {
-  return {{"rho", d.rho},           {"p_value", d.p_value},    {"change", d.change},
-          {"detected", d.detected}, {"alpha", d.alpha},        {"threshold", d.threshold},
-          {"rounds", d.rounds},     {"min_rounds", d.min_rounds},
-          {"critical_rho", number_or_null(d.critical_rho)},   {"sentence", d.sentence}};
-}
-
 val summarize_sample_js(val values, val options) {
   const std::vector<double> sample = to_sample(values, "values");
   check_option_keys(options, {"bootstrap_resamples", "seed"});
@@ -152,7 +80,7 @@ val summarize_sample_js(val values, val options) {
               [&](const val& v, const std::string& n) { o.bootstrap_resamples = to_int(v, n); });
   read_option(options, "seed",
               [&](const val& v, const std::string& n) { o.seed = to_seed_option(v, n); });
-  return to_val(summary_json(summarize(sample, "values", o)));
+  return to_val(to_json(summarize(sample, "values", o)));
 }
 
 val compare_samples_js(val a, val b, val options) {
@@ -160,32 +88,13 @@ val compare_samples_js(val a, val b, val options) {
   const std::vector<double> sample_b = to_sample(b, "b");
   check_option_keys(options, {"alpha", "threshold", "bootstrap_resamples", "seed", "min_samples"});
   return to_val(
-      comparison_json(compare_samples(sample_a, sample_b, to_compare_options(options), "a", "b")));
+      to_json(compare_samples(sample_a, sample_b, to_compare_options(options), "a", "b")));
 }
 
 val fit_complexity_js(val sizes, val times) {
   const std::vector<double> ns = to_sample(sizes, "sizes");
   const std::vector<double> ts = to_sample(times, "times");
-  const ComplexityReport r = fit_complexity(ns, ts);
-  json fits = json::array();
-  for (const ComplexityFit& f : r.fits) {
-    fits.push_back({{"complexity", f.name},
-                    {"coefficient", f.coefficient},
-                    {"normalized_rms", f.normalized_rms},
-                    // NaN (log n at n = 1) travels as null
-                    {"expected_exponent", std::isfinite(f.expected_exponent)
-                                              ? json(f.expected_exponent)
-                                              : json(nullptr)}});
-  }
-  return to_val({{"fits", fits},
-                 {"power_law",
-                  {{"exponent", r.power_law.exponent},
-                   {"coefficient", r.power_law.coefficient},
-                   {"exponent_interval", interval_json(r.power_law.exponent_interval)},
-                   {"r_squared", r.power_law.r_squared}}},
-                 {"named_class", r.named_class},
-                 {"conclusion", r.conclusion},
-                 {"warning", r.warning}});
+  return to_val(to_json(fit_complexity(ns, ts)));
 }
 
 AbMode to_ab_mode(const val& v, const std::string& name = "options.mode") {
@@ -193,20 +102,6 @@ AbMode to_ab_mode(const val& v, const std::string& name = "options.mode") {
   if (mode == ab_mode_name(AbMode::interleaved)) return AbMode::interleaved;
   if (mode == ab_mode_name(AbMode::sequential)) return AbMode::sequential;
   throw ValueError(name + " must be \"interleaved\" or \"sequential\", got " + describe(v));
-}
-
-// The fields of an A/B run about its rounds, the same for runAB and analyzeAB.
-json ab_result_json(const AbResult& r) {
-  json a_first = json::array();
-  for (bool f : r.a_first) a_first.push_back(f);
-  return {{"mode", ab_mode_name(r.mode)},
-          {"rounds", r.a_ms.size()},
-          {"a_ms", r.a_ms},
-          {"b_ms", r.b_ms},
-          {"a_first", a_first},
-          {"drift_a", drift_json(r.drift_a)},
-          {"drift_b", drift_json(r.drift_b)},
-          {"comparison", comparison_json(r.comparison)}};
 }
 
 // The A/B runner on the lab's kernels (run_kernel_ab: op "matmul" or "gelu", two variants, n).
@@ -231,7 +126,7 @@ val run_ab_js(val op, val variant_a, val variant_b, val n, val options) {
 
   const AbResult r = run_kernel_ab(name, va, vb, size, o);
   json out = {{"op", name}, {"n", size}, {"variant_a", va}, {"variant_b", vb}};
-  out.update(ab_result_json(r));
+  out.update(to_json(r));
   out["inner_iterations_a"] = r.inner_iterations_a;
   out["inner_iterations_b"] = r.inner_iterations_b;
   out["resolution_ms"] = r.resolution_ms;
@@ -275,7 +170,7 @@ val analyze_ab_js(val a_ms, val b_ms, val a_first, val options) {
               [&](const val& v, const std::string& k) { o.mode = to_ab_mode(v, k); });
   o.compare = to_compare_options(options);
   o.seed = o.compare.seed;
-  return to_val(ab_result_json(analyze_ab(a, b, first, o)));
+  return to_val(to_json(analyze_ab(a, b, first, o)));
 }
 
 // The raw samples of one of the lab's kernels (lab_kernel + sample_kernel): every per-call
@@ -296,11 +191,7 @@ val sample_kernel_js(val op, val variant, val n, val options) {
   sampling.validate();
   check_sample_kernel_limits(name, size, timer, sampling);  // before the inputs are built
   const KernelSample s = sample_kernel(lab_kernel(name, v, size), timer, default_clock(), {}, sampling);
-  return to_val({{"samples_ms", s.samples_ms},
-                 {"inner_iterations", s.inner_iterations},
-                 {"resolution_ms", s.resolution_ms},
-                 {"clock_tick_ms", s.clock_tick_ms},
-                 {"warning", s.warning}});
+  return to_val(to_json(s));
 }
 
 // How often each 95% interval of small samples drawn from `reference` contains its median
@@ -328,24 +219,7 @@ val interval_coverage_js(val reference, val sizes, val options) {
   });
   read_option(options, "seed",
               [&](const val& v, const std::string& k) { o.seed = to_seed_option(v, k); });
-  const CoverageReport r = interval_coverage(ref, ns, o);
-  const auto method = [](const MethodCoverage& m) {
-    return json{{"mean_width", m.mean_width},
-                {"coverage", m.coverage},
-                {"coverage_interval", interval_json(m.coverage_interval)},
-                {"finding", coverage_finding_name(m.finding)}};
-  };
-  json rows = json::array();
-  for (const CoverageRow& row : r.rows) {
-    rows.push_back({{"n", row.n}, {"z", method(row.z)}, {"t", method(row.t)},
-                    {"bootstrap", method(row.bootstrap)}, {"sentence", row.sentence}});
-  }
-  return to_val({{"reference_median", r.reference_median},
-                 {"reference_n", r.reference_n},
-                 {"trials", r.trials},
-                 {"bootstrap_resamples", r.bootstrap_resamples},
-                 {"seed", r.seed},
-                 {"rows", rows}});
+  return to_val(to_json(interval_coverage(ref, ns, o)));
 }
 
 // A regression check of two runs (compare_runs): each a `perflab bench --json`

@@ -17,7 +17,8 @@
 #include "perflab/base/js_args.hpp"
 #include "perflab/base/json_text.hpp"
 #include "perflab/base/utf8.hpp"
-#include "perflab/kernels/kernels.hpp"
+#include "perflab/kernels/elementwise.hpp"
+#include "perflab/model/model.hpp"
 
 namespace perflab::wasm {
 
@@ -311,6 +312,33 @@ val to_val(const Tensor& t) {
   o.set("shape", to_val(t.shape()));
   o.set("data", copy_to_float32_array(t.data(), t.size()));
   return o;
+}
+
+nlohmann::json to_spec(const val& spec) {
+  if (spec.isString()) return spec_from_text(to_string(spec, "spec"));
+  if (spec.isUndefined() || spec.isNull() || spec.typeOf().as<std::string>() != "object") {
+    throw ValueError("spec must be a model spec object or its JSON text, got " + describe(spec));
+  }
+  return to_json(spec, "spec");
+}
+
+std::vector<std::uint8_t> to_bytes(const val& v, const std::string& name, std::size_t max_bytes) {
+  if (!v.instanceof(val::global("Uint8Array"))) {
+    throw ValueError(name + " must be a Uint8Array of bytes, got " + describe(v));
+  }
+  const std::size_t n = js_length(v);
+  if (n > max_bytes) {
+    throw ValueError(name + " holds " + std::to_string(n) + " bytes; at most " +
+                     std::to_string(max_bytes) + " are allowed");
+  }
+  std::vector<std::uint8_t> out(n);
+  // Nothing allocates between creating the view and using it (see to_number_vector).
+  val(emscripten::typed_memory_view(n, out.data())).call<void>("set", v);
+  return out;
+}
+
+val copy_to_uint8_array(const std::vector<std::uint8_t>& bytes) {
+  return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
 }
 
 val copy_to_float32_array(const float* data, std::size_t n) {

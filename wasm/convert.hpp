@@ -40,6 +40,9 @@ Shape to_shape(const val& v, const std::string& name);
 // A Float32Array, a Float64Array or an array of numbers, copied into wasm memory.
 std::vector<float> to_float_vector(const val& v, const std::string& name);
 std::vector<double> to_double_vector(const val& v, const std::string& name);
+// A Uint8Array (raw bytes: IDX files, model files), copied into wasm memory; at most
+// max_bytes, refused by its length before anything is copied.
+std::vector<std::uint8_t> to_bytes(const val& v, const std::string& name, std::size_t max_bytes);
 // Shape first (its errors are the more useful ones), then data; core checks the count.
 Tensor to_tensor(const val& data, const std::string& data_name, const val& shape,
                  const std::string& shape_name);
@@ -65,6 +68,9 @@ void check_option_keys(const val& options, const std::vector<std::string>& allow
 val option(const val& options, const char* key);
 // Through JSON.stringify, so the value must be JSON-serializable (not undefined or a function).
 nlohmann::json to_json(const val& v, const std::string& name);
+// A model spec as JSON text (the editor's content, spec_from_text) or as an object, named
+// "spec" in errors.
+nlohmann::json to_spec(const val& spec);
 
 // ---- C++ -> JS: plain objects, arrays and typed arrays only, so JS never holds an Embind
 // handle or a view into wasm memory (a view silently empties when memory grows).
@@ -73,6 +79,7 @@ val to_val(const nlohmann::json& j);  // through JSON.parse
 val to_val(const Shape& shape);       // [2, 3, 4]
 val to_val(const Tensor& t);          // {shape, data: Float32Array}, copied out
 val copy_to_float32_array(const float* data, std::size_t n);
+val copy_to_uint8_array(const std::vector<std::uint8_t>& bytes);  // a Uint8Array, copied out
 
 // ---- Errors.
 

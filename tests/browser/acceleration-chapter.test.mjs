@@ -265,6 +265,17 @@ describe('the Acceleration chapter, quick mode', () => {
     assert.ok(lines.some((l) => l.startsWith('matmul packed,matmul,64,64,gflops_per_s,')), lines.join('\n'));
   });
 
+  test('the memory section quotes the cache sweep’s range from core’s plan, as the sweep’s quick note does', async () => {
+    const { page } = lab;
+    const from = '[data-fact="cache_sweep_from"]';
+    const to = '[data-fact="cache_sweep_to"]';
+    await page.waitForFunction((s) => /\d/.test(document.querySelector(s)?.textContent ?? ''), to, { timeout: 20000 });
+    const range = `${await page.textContent(from)} – ${await page.textContent(to)}`;
+    const note = await page.textContent(sel('acceleration-cache-sweep', 'quick-note'));
+    assert.ok(note.includes(`Remove it for the full ${range} sweep.`), `${range} / ${note}`);
+    assert.match(range, /^\d+ [KMG]iB – \d+ [KMG]iB$/);
+  });
+
   test('the cache sweep says how much the lab may allocate', async () => {
     const { page } = lab;
     const note = await page.waitForSelector(sel('acceleration-cache-sweep', 'cap-note'), { timeout: 20000 });

@@ -381,12 +381,14 @@ describe('regression, quick', () => {
     await waitDone(page, re);
     const runRows = (await tableRows(page, re)).length;
     const compare = await page.$$eval(`${re.role('compare-table')} tbody tr`, (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
-    assert.equal(compare.length, runRows, 'every benchmark compared');
+    // Every failure names what the table held (a run's numbers are this machine's).
+    const shown = () => JSON.stringify(compare);
+    assert.equal(compare.length, runRows, `every benchmark compared: ${shown()}`);
     const head = await page.$$eval(`${re.role('compare-table')} thead th`, (ths) => ths.map((th) => th.textContent));
     assert.deepEqual(head.slice(3, 7), ['change', '95% CI of the change', 'p', 'verdict']);
     for (const r of compare) {
       // Core's words, never its identifiers (no_difference).
-      assert.match(r[6], /^(faster|slower|no clear difference|too few samples)$/);
+      assert.match(r[6], /^(faster|slower|no clear difference|too few samples)$/, shown());
       // The sentence names the two runs, and its factor's interval is the column's beside the
       // change, read as a factor: slower by 1 + change, faster by 1 / (1 + change).
       assert.match(r[7], /this run|the baseline/);
@@ -403,7 +405,7 @@ describe('regression, quick', () => {
     if (slower) assert.match(summary, new RegExp(`^Regression: ${slower} of ${runRows} benchmarks`));
     else assert.match(summary, new RegExp(`^No regression: none of the ${runRows} benchmarks`));
     assert.equal(await page.$eval(re.role('regression-summary'), (el) => el.dataset.regression), String(slower > 0));
-    assert.equal((await page.$$(`${re.role('chart')}[data-chart="change"] svg g[aria-label="bar"] rect`)).length, runRows);
+    assert.equal((await page.$$(`${re.role('chart')}[data-chart="change"] svg g[aria-label="bar"] rect`)).length, runRows, shown());
   });
 
   test('a bad file is refused beside the loader and the baseline stays', async () => {

@@ -154,7 +154,8 @@ export async function waitForMachineFacts(page, timeout = 20000) {
 export async function readMachineFacts(page) {
   return page.evaluate(() =>
     Object.fromEntries(
-      [...document.querySelectorAll('[data-fact]')].map((el) => {
+      // The header's facts only: a chapter's text marks core's numbers with data-fact too.
+      [...document.querySelectorAll('.site-header [data-fact]')].map((el) => {
         const dd = el.querySelector('dd');
         return [el.dataset.fact, { text: dd.textContent, value: dd.dataset.value }];
       }),

@@ -47,7 +47,8 @@ async function moduleZoo() {
   const script =
     `const { BUILDS, loadPerflab } = await import(${JSON.stringify(loader)});` +
     'const m = await loadPerflab(BUILDS[0]);' +
-    'console.log(JSON.stringify({ names: m.zooNames(), descriptions: m.zooModels().map((z) => z.description), layerTypes: m.layerTypes() }));';
+    'console.log(JSON.stringify({ names: m.zooNames(), descriptions: m.zooModels().map((z) => z.description), layerTypes: m.layerTypes(), ' +
+    'resolution_multiple: m.profileTimerDefaults().resolution_multiple }));';
   const { stdout } = await promisify(execFile)(process.execPath, ['--no-experimental-fetch', '--input-type=module', '-e', script], {
     timeout: 60000,
   });
@@ -240,6 +241,15 @@ describe('experiments', () => {
     page.waitForFunction((sel) => /^Done/.test(document.querySelector(sel)?.textContent ?? ''), exp(id, '[data-role="status"]'), {
       timeout: 60000,
     });
+
+  test('the latency section quotes the clock ticks a sample lasts from core’s timer, not a number of its own', async () => {
+    const { page } = lab;
+    const { resolution_multiple } = await moduleZoo();
+    const fact = '#profiling-latency [data-fact="resolution_multiple"]';
+    await page.waitForFunction((sel) => /\d/.test(document.querySelector(sel)?.textContent ?? ''), fact, { timeout: 30000 });
+    assert.equal(Number((await page.textContent(fact)).replaceAll(',', '')), resolution_multiple);
+    assert.match(await page.textContent('#profiling-latency p'), /each sample lasts at least [\d,]+ ticks of the clock/);
+  });
 
   test('the model selects list core’s zoo, as the module’s zooNames() and zooModels() say', async () => {
     const { page } = lab;

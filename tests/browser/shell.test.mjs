@@ -27,7 +27,7 @@ test('the page loads and shows the machine facts measured by the lab', async () 
 
 test('hash navigation shows one chapter at a time and marks its link', async () => {
   const { page } = lab;
-  for (const id of ['acceleration', 'benchmarking', 'profiling']) {
+  for (const id of ['acceleration', 'benchmarking', 'optimization', 'profiling']) {
     await page.click(`.chapters-nav a[data-chapter="${id}"]`);
     await page.waitForFunction((cid) => location.hash === `#${cid}`, id);
     const visible = await page.$$eval('section.chapter', (els) =>

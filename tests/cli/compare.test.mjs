@@ -60,7 +60,10 @@ test('a benchmark 10% slower: exit 1, named slower, with its change and p-value'
   assert.match(m.sentence, new RegExp(`^${escape(slower)} is 1\\.10x slower than ${escape(base)} \\(95% CI 1\\.\\d\\d-1\\.\\d\\dx, p < 0\\.001\\)$`));
   const [low, high] = m.sentence.match(/CI ([\d.]+)-([\d.]+)x/).slice(1).map(Number);
   assert.ok(low <= 1.1 && 1.1 <= high, m.sentence);
-  assert.ok(Math.abs(m.change_interval[0] - (1 / m.ratio_interval[1] - 1)) < 1e-12);
+  // Intervals are {low, high}, as every interval core writes.
+  assert.deepEqual(Object.keys(m.change_interval), ['high', 'low']);
+  assert.ok(Math.abs(m.change_interval.low - (1 / m.ratio_interval.high - 1)) < 1e-12);
+  assert.ok(Math.abs(m.change_interval.high - (1 / m.ratio_interval.low - 1)) < 1e-12);
   assert.equal(out.rows[1].verdict, 'no_difference');
   // The text mode says the same and ends with the regression line.
   const text = perflab('compare', base, slower);

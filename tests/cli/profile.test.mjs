@@ -29,13 +29,14 @@ function writeSpec(name, text) {
   return file;
 }
 
-test('perflab zoo lists the seven models, with --json their specs', () => {
+test('perflab zoo lists the nine models, with --json their specs', () => {
   const text = perflab('zoo');
   assert.equal(text.status, 0);
   assert.match(text.stdout, /^linear_128_64 /m);
   const zoo = JSON.parse(perflab('zoo', '--json').stdout);
   assert.deepEqual(zoo.map((e) => e.name), ['linear_128_64', 'linear_768_3072',
-    'linear_1000_500', 'conv7x7_224', 'mlp_784', 'cnn_28', 'transformer_block']);
+    'linear_1000_500', 'conv7x7_224', 'mlp_784', 'cnn_28', 'transformer_block', 'fashion_mlp',
+    'fashion_cnn']);
   for (const e of zoo) assert.equal(e.spec.name, e.name);
 });
 

@@ -1,6 +1,6 @@
 // The native CLI's `roofline` and `bench` subcommands end to end: the JSON objects carry
 // "tool", "kind" and "version", every planned row with its hand-computable counts (the
-// formulas of roofline.hpp), rates that are finite and positive, the roofline placement
+// formulas beside the kernels), rates that are finite and positive, the roofline placement
 // against the probed roofs; the text mode prints a table; a bad flag exits 2 with the
 // reason on stderr and nothing on stdout. Timings are never asserted. Run by ctest
 // (tools/CMakeLists.txt) with PERFLAB_CLI set to the built binary.

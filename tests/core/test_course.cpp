@@ -19,7 +19,7 @@ TEST_CASE("course.json is read with every field checked") {
   CHECK(c.id == "perf-2026");
   CHECK(c.chapters == exercise_chapter_names());
   CHECK(exercise_chapter_names() ==
-        std::vector<std::string>{"profiling", "acceleration", "benchmarking"});
+        std::vector<std::string>{"profiling", "acceleration", "benchmarking", "optimization"});
   // Chapters are kept in the bank's order whatever order the file gives.
   const Course two = course_from_json({{"id", "c"}, {"title", "t"}, {"salt", "s"},
                                        {"chapters", {"benchmarking", "profiling"}}});
@@ -42,7 +42,7 @@ TEST_CASE("course.json is read with every field checked") {
   CHECK_THROWS_WITH_AS(
       course_from_json({{"id", "c"}, {"title", "t"}, {"salt", "s"}, {"chapters", {"roofline"}}}),
       "course.json \"chapters\"[0] is \"roofline\"; the chapters are \"profiling\", "
-      "\"acceleration\", \"benchmarking\"",
+      "\"acceleration\", \"benchmarking\", \"optimization\"",
       ValueError);
   CHECK_THROWS_WITH_AS(course_from_json({{"id", "c"}, {"title", "t"}, {"salt", "s"},
                                          {"chapters", {"profiling", "profiling"}}}),

@@ -17,6 +17,7 @@
 #include "perflab/base/error.hpp"
 #include "perflab/grading/grader.hpp"
 #include "exercise_helpers.hpp"
+#include "perflab/kernels/elementwise.hpp"
 #include "perflab/roofline/roofline.hpp"
 
 using namespace perflab;

@@ -117,6 +117,10 @@ TEST_CASE("the exercise bank holds the profiling, acceleration and benchmarking 
       {"benchmarking.classify-complexity", ExerciseKind::Code, 15},
       {"benchmarking.complexity-slope", ExerciseKind::Numeric, 15},
       {"benchmarking.ab-capstone", ExerciseKind::Numeric, 20},
+      {"optimization.optimizer-state", ExerciseKind::Numeric, 10},
+      {"optimization.cross-entropy", ExerciseKind::Code, 15},
+      {"optimization.confusion", ExerciseKind::Numeric, 10},
+      {"optimization.training-steps", ExerciseKind::Numeric, 15},
   };
   const auto& bank = exercise_bank();
   REQUIRE(bank.size() == expected.size());
@@ -533,7 +537,9 @@ TEST_CASE("an unknown exercise id is an error listing the known ids") {
       "benchmarking.mean-or-median, benchmarking.tukey-fences, benchmarking.t-or-z, "
       "benchmarking.bootstrap-ci, benchmarking.ratio-interval, benchmarking.mann-whitney, "
       "benchmarking.aa-false-positives, benchmarking.interleaved-schedule, "
-      "benchmarking.classify-complexity, benchmarking.complexity-slope, benchmarking.ab-capstone";
+      "benchmarking.classify-complexity, benchmarking.complexity-slope, benchmarking.ab-capstone, "
+      "optimization.optimizer-state, optimization.cross-entropy, optimization.confusion, "
+      "optimization.training-steps";
   CHECK_THROWS_WITH_AS(exercise_variant("profiling.nope", 1), message, ValueError);
   CHECK_THROWS_WITH_AS(grade_exercise("profiling.nope", 1, {{"value", 1}}), message, ValueError);
   CHECK_THROWS_WITH_AS(find_exercise("profiling.nope"), message, ValueError);

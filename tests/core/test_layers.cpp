@@ -14,7 +14,8 @@
 
 #include "gradient_check.hpp"
 #include "perflab/base/error.hpp"
-#include "perflab/kernels/kernels.hpp"
+#include "perflab/kernels/elementwise.hpp"
+#include "perflab/kernels/matmul.hpp"
 #include "perflab/model/layers.hpp"
 #include "perflab/tensor/memory.hpp"
 #include "perflab/base/random.hpp"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "perflab/base/error.hpp"
-#include "perflab/kernels/kernels.hpp"
+#include "perflab/kernels/backend.hpp"
 #include "perflab/tensor/memory.hpp"
 #include "perflab/roofline/probe.hpp"
 

@@ -8,6 +8,9 @@
 #include <limits>
 
 #include "perflab/base/error.hpp"
+#include "perflab/kernels/elementwise.hpp"
+#include "perflab/kernels/matmul.hpp"
+#include "perflab/kernels/reduce.hpp"
 #include "perflab/roofline/roofline.hpp"
 
 using namespace perflab;

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,12 +18,17 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
+#include "perflab/data/dataset.hpp"
 #include "perflab/model/model.hpp"
+#include "perflab/model/model_file.hpp"
 #include "perflab/model/zoo.hpp"
 #include "perflab/suite/model_bench.hpp"
 #include "perflab/suite/suite.hpp"
 #include "perflab/timing/clock.hpp"
+#include "perflab/train/evaluate.hpp"
+#include "perflab/train/train.hpp"
 
+#include "real_data.hpp"
 #include "timer_helpers.hpp"
 
 using namespace perflab;
@@ -47,6 +54,19 @@ ModelBenchmark bench(const std::string& name, double latency_ms, double peak_byt
   b.latency_ms = latency_ms;
   b.throughput_samples_per_s = static_cast<double>(batch) / (latency_ms / 1000.0);
   b.original_energy_estimate_j = original_energy_estimate_j(latency_ms, peak_bytes);
+  b.accuracy_note = kAccuracyFromSeed;  // as benchmark_model says of a zoo model or a spec
+  return b;
+}
+
+// bench() with trained weights: `correct` of 1,000 test images right.
+ModelBenchmark trained(const std::string& name, double latency_ms, double peak_bytes,
+                       std::size_t correct, std::size_t parameters = 100) {
+  ModelBenchmark b = bench(name, latency_ms, peak_bytes, parameters);
+  b.source = "model file";
+  b.accuracy = static_cast<double>(correct) / 1000.0;
+  b.accuracy_images = 1000;
+  b.accuracy_correct = correct;
+  b.accuracy_note = "measured by evaluate() on the test split";
   return b;
 }
 
@@ -62,12 +82,12 @@ using timer_test::tiny_timer;
 
 const char* kMetricList =
     "latency_ms, throughput_samples_per_s, peak_memory_bytes, parameters, size_bytes, "
-    "flops_per_sample";
+    "flops_per_sample, accuracy";
 
 }  // namespace
 
-TEST_CASE("the metric list names six metrics and an unknown one is an error listing them") {
-  REQUIRE(model_metrics().size() == 6);
+TEST_CASE("the metric list names seven metrics and an unknown one is an error listing them") {
+  REQUIRE(model_metrics().size() == 7);
   CHECK(model_metric("latency_ms").lower_is_better);
   CHECK(model_metric("latency_ms").timed);
   CHECK_FALSE(model_metric("throughput_samples_per_s").lower_is_better);
@@ -76,12 +96,15 @@ TEST_CASE("the metric list names six metrics and an unknown one is an error list
                        (std::string("unknown metric \"speed\"; the metrics are ") + kMetricList)
                            .c_str(),
                        ValueError);
-  SUBCASE("accuracy is refused with the reason, not simulated") {
-    CHECK_THROWS_WITH_AS(model_metric("accuracy"),
-                         (std::string("metric \"accuracy\" is ") + kAccuracyNotMeasured +
-                          "; the metrics are " + kMetricList)
-                             .c_str(),
-                         ValueError);
+  SUBCASE("accuracy is a counted fraction, higher is better, with a value only when measured") {
+    const MetricInfo& a = model_metric("accuracy");
+    CHECK_FALSE(a.lower_is_better);
+    CHECK_FALSE(a.timed);
+    CHECK_FALSE(metric_value(bench("a", 1, 1), "accuracy").has_value());
+    CHECK(*metric_value(trained("t", 1, 1, 853), "accuracy") == doctest::Approx(0.853));
+    CHECK(metric_text("accuracy", 0.853) == "85.30%");
+    CHECK(std::string(kAccuracyFromSeed).find("not measured: random weights from the spec's "
+                                              "seed, no training") == 0);
   }
 }
 
@@ -96,16 +119,16 @@ TEST_CASE("the original course's energy figure is its formula, labelled as an es
   CHECK(j["original_energy_estimate_label"] == kEnergyEstimateLabel);
 }
 
-TEST_CASE("the timing summary is the Timer's median, mean and sample standard deviation") {
-  Stats s;
-  s.median_ms = 2;
-  s.mean_ms = 2.5;
-  s.stddev_ms = 0.75;
-  const TimedSummary t = summarize_timing(s);
-  CHECK(t.median == 2);
-  CHECK(t.mean == 2.5);
-  CHECK(t.spread == 0.75);
-  CHECK(t.spread_kind == "sample standard deviation");
+TEST_CASE("a model's latency fields are its Timer's median, mean and sample standard deviation") {
+  ModelBenchmark b = bench("a", 2, 400);
+  b.latency.median_ms = 2;
+  b.latency.mean_ms = 2.5;
+  b.latency.stddev_ms = 0.75;
+  const json j = to_json(b);
+  CHECK(j["latency_mean_ms"] == 2.5);
+  CHECK(j["latency_spread_ms"] == 0.75);
+  CHECK(j["latency_spread_kind"] == "sample standard deviation");
+  CHECK(j["latency"] == to_json(b.latency));
 }
 
 TEST_CASE("compare_models ranks by the metric's direction, relative to the best") {
@@ -142,7 +165,7 @@ TEST_CASE("compare_models ranks by the metric's direction, relative to the best"
   }
 }
 
-TEST_CASE("an optimized model against its base: ratios, retention not measured, advice") {
+TEST_CASE("an optimized model against its base: ratios, retention not measured from seeds, advice") {
   const ModelBenchmark base = bench("base", 10, 1000, 200);
   SUBCASE("faster and smaller: adopt where accuracy holds") {
     const auto c = compare_optimization(base, bench("opt", 5, 500, 100));
@@ -152,14 +175,18 @@ TEST_CASE("an optimized model against its base: ratios, retention not measured, 
     CHECK(c.size_ratio == doctest::Approx(0.5));
     CHECK(c.flops_ratio == doctest::Approx(0.5));
     CHECK_FALSE(c.accuracy_retention.has_value());
-    CHECK(c.accuracy_retention_reason == kAccuracyNotMeasured);
+    CHECK_FALSE(c.accuracy_change_points.has_value());
+    CHECK(c.accuracy_retention_reason == std::string("opt's accuracy is ") + kAccuracyFromSeed);
     REQUIRE(c.recommendations.size() == 5);
     CHECK(c.recommendations[0].find("opt against base: latency 2x faster") == 0);
     CHECK(c.recommendations[1] == "opt against base: peak memory 2x smaller");
     CHECK(c.recommendations[4].find("adopt opt where accuracy holds") == 0);
+    CHECK(c.recommendations[4].find("Accuracy retention is not measured (opt's accuracy is "
+                                    "not measured: random weights") != std::string::npos);
     CHECK(c.recommendations[4].find("accuracy of both models") != std::string::npos);
     const json j = to_json(c);
     CHECK(j["accuracy_retention"].is_null());
+    CHECK(j["accuracy_change_points"].is_null());
     CHECK(j["speedup"].get<double>() == doctest::Approx(2));
   }
   SUBCASE("faster but larger: a trade-off") {
@@ -179,6 +206,58 @@ TEST_CASE("an optimized model against its base: ratios, retention not measured, 
     CHECK_THROWS_WITH_AS(compare_optimization(base, base, -0.1),
                          "noise_threshold must be at least 0 and below 1, got -0.1",
                          ValueError);
+    CHECK_THROWS_WITH_AS(compare_optimization(base, base, 0.02, -1),
+                         "accuracy_tolerance_points must be from 0 to 100 percentage points, "
+                         "got -1",
+                         ValueError);
+  }
+  SUBCASE("only the base trained: retention not measured, naming the optimized model") {
+    const auto c = compare_optimization(trained("base", 10, 1000, 860), bench("opt", 5, 500));
+    CHECK_FALSE(c.accuracy_retention.has_value());
+    CHECK(c.accuracy_retention_reason.find("opt's accuracy is not measured: random") == 0);
+  }
+}
+
+TEST_CASE("an optimized model against its base, both trained: accuracy retention decides") {
+  const ModelBenchmark base = trained("base", 10, 1000, 860, 200);
+  SUBCASE("faster, smaller, and the accuracy holds within the tolerance: adopt") {
+    // 855 / 860 right: retention 0.99419, -0.5 points.
+    const auto c = compare_optimization(base, trained("opt", 5, 500, 855, 100));
+    REQUIRE(c.accuracy_retention.has_value());
+    CHECK(*c.accuracy_retention == doctest::Approx(855.0 / 860.0));
+    CHECK(*c.accuracy_change_points == doctest::Approx(-0.5));
+    CHECK(c.accuracy_retention_reason.find("measured: both accuracies by evaluate() on the same "
+                                           "test split (1,000 and 1,000 images)") == 0);
+    REQUIRE(c.recommendations.size() == 6);
+    CHECK(c.recommendations[4] ==
+          "opt against base: accuracy 85.50% against 86.00%, retention 99.42% (-0.50 points; "
+          "within the 1-point tolerance)");
+    CHECK(c.recommendations[5] ==
+          "adopt opt: it is better on what was measured, worse on nothing, and its accuracy "
+          "holds (within the 1-point tolerance).");
+    const json j = to_json(c);
+    CHECK(j["accuracy_retention"].get<double>() == doctest::Approx(855.0 / 860.0));
+    CHECK(j["accuracy_change_points"].get<double>() == doctest::Approx(-0.5));
+    CHECK(j["accuracy_tolerance_points"] == 1.0);
+  }
+  SUBCASE("faster but 6 points less accurate: a trade-off that names the loss") {
+    const auto c = compare_optimization(base, trained("opt", 5, 500, 800, 100));
+    CHECK(*c.accuracy_change_points == doctest::Approx(-6.0));
+    CHECK(c.recommendations[4].find("(-6.00 points; a loss beyond the 1-point tolerance)") !=
+          std::string::npos);
+    CHECK(c.recommendations[5] ==
+          "a trade-off: opt gains latency but it loses 6.00 points of accuracy; adopt it only "
+          "where that gain matters more than the lost accuracy.");
+  }
+  SUBCASE("no speed or memory gain and less accurate: keep the base") {
+    const auto c = compare_optimization(base, trained("opt", 10, 1000, 800, 200));
+    CHECK(c.recommendations[5] ==
+          "no measured gain: latency and memory are within the noise threshold, and it loses "
+          "6.00 points of accuracy: keep base.");
+  }
+  SUBCASE("a wider tolerance reads the same loss as holding") {
+    const auto c = compare_optimization(base, trained("opt", 5, 500, 800, 100), 0.02, 10);
+    CHECK(c.recommendations[5].find("adopt opt: ") == 0);
   }
 }
 
@@ -295,7 +374,7 @@ TEST_CASE("suite files are checked field by field") {
                        "suite.options.samples must be between 1 and 100000, got 0", ValueError);
   CHECK_THROWS_WITH_AS(suite_from_json(with("options", {{"runs", 3}})),
                        "suite.options.runs is not a suite option; the options are warmup, "
-                       "samples, min_sample_ms, max_total_ms",
+                       "samples, min_sample_ms, max_total_ms, data",
                        ValueError);
   try {
     suite_from_text("{\"name\": ");
@@ -346,7 +425,10 @@ TEST_CASE("the report names the best per metric and recommends from what was mea
     CHECK(j["system"]["simd_backend"] == "sse2");
     CHECK(j["summary"][1]["best"] == "b");
     CHECK(j["recommendations"][2]["model"].is_null());
-    CHECK(j["accuracy"] == kAccuracyNotMeasured);
+    CHECK(j["accuracy"].get<std::string>().find(
+              "not measured: every model's weights are random, from its spec's seed, with no "
+              "training") == 0);
+    CHECK(j["accuracy_data"].is_null());
     CHECK(j["energy_note"].get<std::string>().find(kEnergyEstimateLabel) == 0);
     CHECK(j["models"][0]["latency_mean_ms"] == 2.5);
     CHECK(j["models"][0]["latency_spread_ms"] == 0.25);
@@ -368,12 +450,12 @@ TEST_CASE("the report names the best per metric and recommends from what was mea
     const std::string csv = suite_report_csv(r);
     CHECK(csv.find("kind,name,op,variant,n,batch,latency_median_ms,latency_mean_ms,"
                    "latency_spread_ms,throughput_samples_per_s,peak_memory_bytes,parameters,"
-                   "size_bytes,flops_per_sample,gflops_per_s,gb_per_s,"
+                   "size_bytes,flops_per_sample,gflops_per_s,gb_per_s,accuracy,"
                    "\"original course's estimate (a formula, not a measurement) [J]\",warning\n") ==
           0);  // quoted: the label has a comma
     // a: 0.1 + 2·0.002 + 0.01·400/2^20
     const double energy = 0.1 + 0.004 + 0.01 * 400.0 / 1048576.0;
-    CHECK(csv.find("model,a,,,,4,2,2.5,0.25,2000,400,100,400,200,,," +
+    CHECK(csv.find("model,a,,,,4,2,2.5,0.25,2000,400,100,400,200,,,," +
                    format_number(energy, kRoundTripDigits) + ",\n") != std::string::npos);
     CHECK(std::count(csv.begin(), csv.end(), '\n') == 4);
   }
@@ -681,3 +763,239 @@ TEST_CASE("a size reads the same in the Models table, the best-per-metric table 
         "by the tracking allocator)");
   CHECK(md.find("131072") == std::string::npos);
 }
+
+TEST_CASE("the report measures accuracy for trained models only: ranking, recommendation, notes") {
+  Suite suite;
+  suite.name = "acc";
+  suite.metrics = {"latency_ms", "accuracy"};
+  suite.models = {json::object(), json::object(), json::object()};
+  suite.data = "/data/fashion";
+  // a: trained, 86.0%; b: trained, 84.0% and faster; c: from its spec's seed.
+  const std::vector<SuitePointResult> points = {model_point(0, trained("a", 4, 400, 860)),
+                                                model_point(1, trained("b", 2, 400, 840)),
+                                                model_point(2, bench("c", 1, 400))};
+  const SystemInfo system{"1.0", "native, optimized", "sse2", 1e-6, "fake"};
+  const SuiteReport r = make_suite_report(suite, points, system);
+  REQUIRE(r.summary.size() == 2);
+  // Ranked among the measured models only: c has no accuracy.
+  const MetricSummary& acc = r.summary[1];
+  CHECK(acc.best == "a");
+  CHECK(acc.best_value == doctest::Approx(0.86));
+  REQUIRE(acc.ranking.size() == 2);
+  CHECK(acc.ranking[1].name == "b");
+  CHECK(acc.ranking[1].times_worse_than_best == doctest::Approx(860.0 / 840.0));
+  CHECK(r.recommendations[2].use == "accuracy-preserving");
+  CHECK(r.recommendations[2].model == "a");
+  CHECK(r.recommendations[2].measured);
+  CHECK(r.recommendations[2].reason ==
+        "a has the highest accuracy on the test split: 86.00% (860 of 1,000 images), of the 2 "
+        "models whose accuracy was measured; not measured for c (random weights, no training)");
+  // Balanced leaves accuracy out when a model has none: over latency alone, c is best.
+  CHECK(r.recommendations[3].model == "c");
+  CHECK(r.recommendations[3].reason.find("over latency_ms (1;") != std::string::npos);
+  CHECK(r.recommendations[3].reason.find("Accuracy is not in it: it was not measured for every "
+                                         "model.") != std::string::npos);
+  CHECK(r.accuracy_data == "Fashion-MNIST's test split, 1,000 images (/data/fashion)");
+  CHECK(r.accuracy ==
+        "measured by evaluate() on Fashion-MNIST's test split, 1,000 images (/data/fashion) for "
+        "a, b; not measured for c: random weights from the spec's seed, no training (the "
+        "accuracy of untrained weights is chance, so it is never simulated)");
+  const json j = to_json(r);
+  CHECK(j["accuracy_data"] == r.accuracy_data);
+  CHECK(j["models"][0]["accuracy"] == 0.86);
+  CHECK(j["models"][0]["accuracy_correct"] == 860);
+  CHECK(j["models"][2]["accuracy"].is_null());
+  CHECK(j["models"][2]["accuracy_note"] == kAccuracyFromSeed);
+  const std::string md = suite_report_markdown(r);
+  CHECK(md.find("| a | 4 | 4 (4.5 ± 0.25) | 86.00% |") != std::string::npos);
+  CHECK(md.find("| c | 4 | 1 (1.5 ± 0.25) | not measured |") != std::string::npos);
+  CHECK(md.find("(evaluate(); trained models only) |") != std::string::npos);  // no [fraction]
+  CHECK(md.find("| accuracy | a | 86.00% | a 1x, b 1.024x |") != std::string::npos);
+  const std::string csv = suite_report_csv(r);
+  CHECK(csv.find(",,,0.86,") != std::string::npos);
+
+  SUBCASE("every model trained: accuracy joins the balanced score") {
+    Suite s2 = suite;
+    s2.models.pop_back();
+    const SuiteReport r2 = make_suite_report(s2, {points[0], points[1]}, system);
+    CHECK(r2.recommendations[3].reason.find("over latency_ms, accuracy (") != std::string::npos);
+    CHECK(r2.recommendations[3].reason.find("Accuracy is not in it") == std::string::npos);
+  }
+  SUBCASE("no model trained: accuracy is a row that says so, and nothing decides on it") {
+    const SuiteReport r3 = make_suite_report(suite, {model_point(2, bench("c", 1, 400))}, system);
+    REQUIRE(r3.summary.size() == 2);
+    CHECK(r3.summary[1].best.empty());
+    CHECK(r3.recommendations[2].model.empty());
+    CHECK_FALSE(r3.recommendations[2].measured);
+    CHECK(r3.recommendations[2].reason.find("not decided: no model's accuracy was measured "
+                                            "(random weights from the specs' seeds, no "
+                                            "training)") == 0);
+    CHECK(suite_report_markdown(r3).find("| accuracy | none | not measured for any model |") !=
+          std::string::npos);
+  }
+  SUBCASE("an optimized model against its base, both trained: retention in every form") {
+    Suite s4 = suite;
+    s4.optimizations = {{"a", "b"}};
+    const SuiteReport r4 = make_suite_report(s4, points, system);
+    REQUIRE(r4.optimizations.size() == 1);
+    CHECK(*r4.optimizations[0].accuracy_retention == doctest::Approx(840.0 / 860.0));
+    CHECK(*r4.optimizations[0].accuracy_change_points == doctest::Approx(-2.0));
+    CHECK(to_json(r4)["optimizations"][0]["accuracy_change_points"].get<double>() ==
+          doctest::Approx(-2.0));
+    const std::string md = suite_report_markdown(r4);
+    CHECK(md.find("| b | a | 2x | 2x | 1x | 1x | 1x | 97.67% (-2.00 points) |") !=
+          std::string::npos);
+    CHECK(md.find("a trade-off: b gains latency but it loses 2.00 points of accuracy") !=
+          std::string::npos);
+  }
+  SUBCASE("accuracy survives the point's JSON round trip, and a fraction above 1 is refused") {
+    Suite s5;
+    s5.name = "trip";
+    s5.metrics = {"accuracy"};
+    s5.models = {json{{"model_file", "a.plm"}, {"name", "a"}}};
+    const json p = to_json(points[0]);
+    const SuitePointResult back = suite_point_from_json(p, s5);
+    CHECK(back.model.accuracy == points[0].model.accuracy);
+    CHECK(back.model.accuracy_correct == 860);
+    CHECK(to_json(back) == p);
+    json bad = p;
+    bad["model"]["accuracy"] = 86;
+    CHECK_THROWS_WITH_AS(suite_point_from_json(bad, s5),
+                         "point.model.accuracy must be a fraction from 0 to 1, got 86",
+                         ValueError);
+  }
+}
+
+namespace {
+// A small untrained classifier of 28×28 images, as a model file's bytes.
+std::vector<std::uint8_t> tiny_model_file(const char* name) {
+  Model m = model_from_json(json{{"name", name},
+                                 {"input", {8, 784}},
+                                 {"layers", json::array({{{"type", "Linear"}, {"in", 784}, {"out", 10}}})}});
+  return model_file_bytes(m, Preprocessing{}, std::nullopt);
+}
+}  // namespace
+
+TEST_CASE("a suite's model file entries are read through the caller's reader and named from the file") {
+  const std::vector<std::uint8_t> bytes = tiny_model_file("tiny_file");
+  std::vector<std::string> asked;
+  const ModelFileReader read = [&](const std::string& path) {
+    asked.push_back(path);
+    if (path != "tiny.plm") throw ValueError("cannot read model file '" + path + "'");
+    return read_model_file(bytes, "model file '" + path + "'");
+  };
+  json j = json::parse(R"({"name": "files", "metrics": ["accuracy"],
+      "models": [{"model_file": "tiny.plm"}, {"model_file": "tiny.plm", "name": "again"}, "linear_128_64"],
+      "options": {"data": "here"}})");
+  const Suite s = suite_from_json(j, read);
+  CHECK(asked == std::vector<std::string>{"tiny.plm", "tiny.plm"});
+  REQUIRE(s.models.size() == 3);
+  CHECK(model_name(s.models[0]) == "tiny_file");
+  CHECK(model_name(s.models[1]) == "again");
+  REQUIRE(s.model_files.size() == 3);
+  CHECK(s.model_files[0] != nullptr);
+  CHECK(s.model_files[2] == nullptr);
+  CHECK(s.data == "here");
+  CHECK(suite_needs_test_data(s));
+  CHECK_FALSE(suite_needs_test_data(suite_from_json(json::parse(
+      R"({"name": "zoo", "metrics": ["accuracy"], "models": ["linear_128_64"]})"))));
+  CHECK(suite_from_json(json::parse(R"({"name": "zoo", "metrics": ["accuracy"], "models": ["linear_128_64"]})"))
+            .data == kFashionMnistDir);
+
+  SUBCASE("without test data a model file's accuracy is not measured, and says why") {
+    Suite t = s;
+    t.timer = tiny_timer();
+    const SuitePointResult p = measure_suite_point(t, 0);
+    CHECK(p.model.source == "model file");
+    CHECK(p.model.name == "tiny_file");
+    CHECK(p.model.parameters == 784 * 10 + 10);
+    CHECK_FALSE(p.model.accuracy.has_value());
+    CHECK(p.model.accuracy_note == kAccuracyNoData);
+  }
+  SUBCASE("the entry's own errors name the field") {
+    j["models"][0] = json{{"model_file", "other.plm"}};
+    CHECK_THROWS_WITH_AS(suite_from_json(j, read),
+                         "suite.models[0].model_file: cannot read model file 'other.plm'",
+                         ValueError);
+    j["models"][0] = json{{"model_file", 3}};
+    CHECK_THROWS_WITH_AS(suite_from_json(j, read),
+                         "suite.models[0].model_file must be the path of a model file (perflab "
+                         "train --out writes one), got 3",
+                         ValueError);
+    j["models"][0] = json{{"model_file", "tiny.plm"}, {"seed", 3}};
+    CHECK_THROWS_WITH_AS(suite_from_json(j, read),
+                         "suite.models[0].seed is not a field of a model file entry; the fields "
+                         "are model_file, name",
+                         ValueError);
+    j["models"][0] = json{{"model_file", "tiny.plm"}, {"name", "again"}};
+    CHECK_THROWS_AS(suite_from_json(j, read), ValueError);  // two models named "again"
+    j["options"]["data"] = "";
+    j["models"][0] = json{{"model_file", "tiny.plm"}};
+    CHECK_THROWS_WITH_AS(suite_from_json(j, read),
+                         "suite.options.data must be the folder of a Fashion-MNIST data set (its "
+                         "test split measures the trained models' accuracy), got \"\"",
+                         ValueError);
+  }
+  SUBCASE("a build that reads no files refuses the entry in a sentence") {
+    CHECK_THROWS_WITH_AS(suite_from_json(j),
+                         "suite.models[0].model_file: this build reads no files, so a suite here "
+                         "takes zoo names and specs; run a suite with model files with perflab "
+                         "suite",
+                         ValueError);
+  }
+}
+
+#ifndef __EMSCRIPTEN__
+TEST_CASE("a trained model's accuracy in a suite is evaluate()'s on the test split; a seed's is not measured") {
+  // A small MLP trained three epochs on 600 real images, then measured on 300 test images.
+  Model m = model_from_json(json::parse(R"({"name": "tiny_mlp", "input": [32, 784], "layers": [
+      {"type": "Linear", "in": 784, "out": 16}, {"type": "ReLU"},
+      {"type": "Linear", "in": 16, "out": 10}]})"));
+  TrainRecipe recipe;
+  recipe.epochs = 3;
+  recipe.batch = 32;
+  recipe.learning_rate = 0.01;
+  recipe.schedule = "constant";
+  recipe.validation_samples = 30;
+  (void)train_with_validation_split(m, take_first(real_data::fashion_mnist("train"), 630), recipe);
+  const std::vector<std::uint8_t> bytes = model_file_bytes(m, recipe.preprocessing, std::nullopt);
+  const auto test =
+      std::make_shared<const LabeledImages>(take_first(real_data::fashion_mnist("test"), 300));
+
+  Suite s = suite_from_json(
+      json::parse(R"({"name": "trained", "metrics": ["accuracy", "parameters"],
+          "models": [{"model_file": "tiny.plm", "name": "trained"}, {"model_file": "tiny.plm"},
+                     {"name": "seeded", "input": [32, 784], "layers": [
+                       {"type": "Linear", "in": 784, "out": 16}, {"type": "ReLU"},
+                       {"type": "Linear", "in": 16, "out": 10}]}],
+          "optimizations": [{"base": "trained", "optimized": "seeded"}]})"),
+      [&](const std::string& path) { return read_model_file(bytes, path); });
+  s.test = test;
+  s.timer = tiny_timer();
+  ModelFile again = read_model_file(bytes, "again");
+  const Evaluation expected = evaluate(again.model, *test, again.preprocessing);
+  CHECK(expected.accuracy > 0.2);  // it learned: chance is 0.1
+
+  const SuitePointResult a = measure_suite_point(s, 0), b = measure_suite_point(s, 2);
+  REQUIRE(a.model.accuracy.has_value());
+  CHECK(*a.model.accuracy == expected.accuracy);
+  CHECK(a.model.accuracy_correct == expected.correct);
+  CHECK(a.model.accuracy_images == 300);
+  CHECK(a.model.accuracy_note == "measured by evaluate() on the test split: " +
+                                     std::to_string(expected.correct) + " of 300 images right");
+  CHECK(a.model.batch == 32);
+  CHECK(a.model.parameters == 784 * 16 + 16 + 16 * 10 + 10);
+  CHECK_FALSE(b.model.accuracy.has_value());
+  CHECK(b.model.accuracy_note == kAccuracyFromSeed);
+  // The same file twice gives the same accuracy (evaluation leaves the weights alone).
+  CHECK(*measure_suite_point(s, 1).model.accuracy == expected.accuracy);
+
+  const SystemInfo system{"1.0", "native, optimized", "sse2", 1e-6, "fake"};
+  const SuiteReport r = make_suite_report(s, {a, b}, system);
+  REQUIRE(r.optimizations.size() == 1);
+  CHECK_FALSE(r.optimizations[0].accuracy_retention.has_value());
+  CHECK(r.optimizations[0].accuracy_retention_reason ==
+        std::string("seeded's accuracy is ") + kAccuracyFromSeed);
+  CHECK(r.recommendations[2].model == "trained");
+}
+#endif

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "perflab/kernels/kernels.hpp"
+#include "perflab/kernels/matmul.hpp"
 #include "perflab/timing/clock.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/profiler/profiler.hpp"

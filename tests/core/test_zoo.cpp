@@ -12,10 +12,10 @@
 
 using namespace perflab;
 
-TEST_CASE("the zoo lists the original course's models in order") {
+TEST_CASE("the zoo lists the original course's models in order, then the Fashion-MNIST pair") {
   const std::vector<std::string> expected = {
-      "linear_128_64", "linear_768_3072", "linear_1000_500",  "conv7x7_224",
-      "mlp_784",       "cnn_28",          "transformer_block"};
+      "linear_128_64", "linear_768_3072", "linear_1000_500",  "conv7x7_224", "mlp_784",
+      "cnn_28",        "transformer_block", "fashion_mlp",    "fashion_cnn"};
   CHECK(zoo_names() == expected);
   REQUIRE(zoo().size() == expected.size());
   for (const ZooEntry& e : zoo()) {
@@ -39,13 +39,31 @@ TEST_CASE("every zoo spec builds into a model with the hand-computed output shap
   const Model cnn = model_from_json(zoo_spec("cnn_28"));
   CHECK(cnn.size() == 8);
   CHECK(cnn.output_shapes()[6] == Shape{32, 784});  // 16 × 7 × 7 after two pools
+  CHECK(out("fashion_mlp") == Shape{64, 10});
+  CHECK(out("fashion_cnn") == Shape{64, 10});
+}
+
+TEST_CASE("the Fashion-MNIST models have the hand-computed parameters and matmul FLOPs") {
+  // fashion_mlp: 784·256 + 256 + 256·128 + 128 + 128·10 + 10 = 235,146;
+  //   2·(784·256 + 256·128 + 128·10) = 469,504 per sample.
+  const Model mlp = model_from_json(zoo_spec("fashion_mlp"));
+  CHECK(mlp.parameter_count() == 235146);
+  CHECK(mlp.flops_per_sample().matmul == 469504);
+  // fashion_cnn: conv1 16·9 + 16 = 160, conv2 32·16·9 + 32 = 4,640, Linear 1568·128 + 128 =
+  //   200,832, Linear 128·10 + 10 = 1,290: 206,922. FLOPs per sample: conv1 2·9·16·28² =
+  //   225,792, conv2 2·144·32·14² = 1,806,336, 2·1568·128 = 401,408, 2·128·10 = 2,560:
+  //   2,436,096. Flatten gives 32·7·7 = 1,568 features.
+  const Model cnn = model_from_json(zoo_spec("fashion_cnn"));
+  CHECK(cnn.parameter_count() == 206922);
+  CHECK(cnn.flops_per_sample().matmul == 2436096);
+  CHECK(cnn.output_shapes()[6] == Shape{64, 1568});
 }
 
 TEST_CASE("an unknown zoo name is an error that lists the zoo") {
   CHECK_THROWS_WITH_AS(zoo_spec("resnet50"),
                        "unknown zoo model \"resnet50\"; the zoo has linear_128_64, "
                        "linear_768_3072, linear_1000_500, conv7x7_224, mlp_784, cnn_28, "
-                       "transformer_block",
+                       "transformer_block, fashion_mlp, fashion_cnn",
                        ValueError);
 }
 

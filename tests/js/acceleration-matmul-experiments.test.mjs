@@ -18,6 +18,7 @@ import { vectorizationExperiment } from '../../web/src/chapters/acceleration/vec
 import { buildsExperiment } from '../../web/src/chapters/acceleration/builds-experiment.js';
 import { blockingExperiment } from '../../web/src/chapters/acceleration/blocking-experiment.js';
 import { linearLoopsExperiment } from '../../web/src/chapters/acceleration/linear-loops-experiment.js';
+import { PLANS, planCtx, planInfo } from './experiment-plans-fixture.mjs';
 
 const VARIANTS = ['naive', 'reordered', 'blocked', 'simd', 'packed'];
 const stats = {
@@ -46,28 +47,28 @@ const matmulRow = {
 };
 
 test('vectorization: the full plan runs every variant from N = 64 to 2048, the scalar loops capped', () => {
-  const points = vec.vectorizationPoints({}, { quick: false, info: { variants: VARIANTS } });
+  const points = vec.vectorizationPoints({}, planCtx('acceleration-vectorization', false, { variants: VARIANTS }));
   const at = (n) => points.filter((p) => p.n === n).map((p) => p.variant);
   assert.deepEqual(at(64), VARIANTS);
   assert.deepEqual(at(512), VARIANTS);
   assert.deepEqual(at(1024), ['reordered', 'blocked', 'simd', 'packed']);
   assert.deepEqual(at(2048), ['blocked', 'simd', 'packed']);
   assert.deepEqual([...new Set(points.map((p) => p.n))], [64, 128, 256, 512, 1024, 2048]);
-  assert.deepEqual(points[0].options, { ...vec.FULL_SWEEP.options });
+  assert.deepEqual(points[0].options, PLANS['acceleration-vectorization'].full.options);
   assert.notEqual(points[0].options, points[1].options, 'each point owns its options');
 });
 
 test('vectorization: the slow-sizes option runs naive and reordered to N = 2048 too', () => {
-  const off = vec.vectorizationPoints({ 'slow-sizes': false }, { quick: false, info: { variants: VARIANTS } });
+  const off = vec.vectorizationPoints({ 'slow-sizes': false }, planCtx('acceleration-vectorization', false, { variants: VARIANTS }));
   assert.equal(off.length, 6 * 5 - 3, 'off: naive stops at 512, reordered at 1024');
-  const points = vec.vectorizationPoints({ 'slow-sizes': true }, { quick: false, info: { variants: VARIANTS } });
+  const points = vec.vectorizationPoints({ 'slow-sizes': true }, planCtx('acceleration-vectorization', false, { variants: VARIANTS }));
   assert.equal(points.length, 6 * 5);
   assert.deepEqual(
     points.filter((p) => p.n === 2048).map((p) => p.variant),
     VARIANTS,
   );
   // Quick mode stays two sizes whatever the option says.
-  const quick = vec.vectorizationPoints({ 'slow-sizes': true }, { quick: true, info: { variants: VARIANTS } });
+  const quick = vec.vectorizationPoints({ 'slow-sizes': true }, planCtx('acceleration-vectorization', true, { variants: VARIANTS }));
   assert.deepEqual([...new Set(quick.map((p) => p.n))], [64, 128]);
   // The control is off by default and parses as a checkbox.
   const { values, problems } = readControls([vec.SLOW_SIZES_CONTROL], {});
@@ -77,11 +78,11 @@ test('vectorization: the slow-sizes option runs naive and reordered to N = 2048 
 });
 
 test('vectorization: quick mode plans N = 64 and 128 for every variant', () => {
-  const points = vec.vectorizationPoints({}, { quick: true, info: { variants: VARIANTS } });
+  const points = vec.vectorizationPoints({}, planCtx('acceleration-vectorization', true, { variants: VARIANTS }));
   assert.equal(points.length, 2 * VARIANTS.length);
   assert.deepEqual(points.slice(0, 2), [
-    { variant: 'naive', n: 64, options: { ...vec.QUICK_SWEEP.options } },
-    { variant: 'reordered', n: 64, options: { ...vec.QUICK_SWEEP.options } },
+    { variant: 'naive', n: 64, options: PLANS['acceleration-vectorization'].quick.options },
+    { variant: 'reordered', n: 64, options: PLANS['acceleration-vectorization'].quick.options },
   ]);
   assert.throws(() => vec.vectorizationPoints({}, { quick: true, info: null }), {
     message: 'the lab worker listed no matmul variants, so there is nothing to measure',
@@ -117,13 +118,13 @@ test('vectorization: the CSV has one line per row with the row’s fields and it
 });
 
 test('builds: every point goes to both builds through one measureMatmul sweep with builds', () => {
-  const points = builds.buildsPoints({}, { quick: false, info: { variants: VARIANTS } });
+  const points = builds.buildsPoints({}, planCtx('acceleration-builds', false, { variants: VARIANTS }));
   assert.deepEqual(
     points.filter((p) => p.variant === 'naive').map((p) => p.n),
     [128, 256],
   );
   assert.equal(points.filter((p) => p.variant === 'packed').length, 3);
-  assert.equal(builds.buildsPoints({}, { quick: true, info: { variants: VARIANTS } }).length, 2 * VARIANTS.length);
+  assert.equal(builds.buildsPoints({}, planCtx('acceleration-builds', true, { variants: VARIANTS })).length, 2 * VARIANTS.length);
   assert.deepEqual(builds.buildsPayload({}, points.slice(0, 1)), {
     points: points.slice(0, 1),
     builds: ['simd', 'scalar'],
@@ -194,12 +195,15 @@ test('blocking: rows print their tiles and the role their point was planned for'
 });
 
 test('linear: every shape with the naive loops and the packed kernel at the chosen batch', () => {
-  const points = linear.linearPoints({ batch: 16 }, { quick: true });
+  const points = linear.linearPoints({ batch: 16 }, planCtx('acceleration-linear-loops', true));
   assert.deepEqual(
     points.map((p) => `${linear.layerName(p)} ${p.variant} b${p.batch}`),
     ['Linear 64→64 naive b16', 'Linear 64→64 packed b16', 'Linear 256→128 naive b16', 'Linear 256→128 packed b16'],
   );
-  assert.equal(linear.linearPoints({ batch: 32 }, { quick: false }).length, 2 * linear.FULL_PLAN.shapes.length);
+  assert.equal(linear.linearPoints({ batch: 32 }, planCtx('acceleration-linear-loops', false)).length, 2 * PLANS['acceleration-linear-loops'].full.shapes.length);
+  assert.throws(() => linear.linearPoints({ batch: 32 }, { quick: false, info: {} }), {
+    message: 'the lab worker gave no plan of Linear layer shapes, so there is nothing to measure',
+  });
   const row = linear.withLayerName({
     build: 'simd',
     variant: 'naive',
@@ -222,4 +226,28 @@ test('the four specs pass the framework’s checks', () => {
     [vectorizationExperiment, buildsExperiment, blockingExperiment, linearLoopsExperiment].map((s) => s.id),
     ['acceleration-vectorization', 'acceleration-builds', 'acceleration-blocking', 'acceleration-linear-loops'],
   );
+});
+
+test('matmul experiments plan what core’s plan says, and their quick-mode notes quote it', () => {
+  // Another plan than core's: the points and the texts follow it.
+  const info = planInfo('acceleration-vectorization', true, { variants: ['packed'] });
+  info.plan = { ...info.plan, sizes: [32, 96, 160] };
+  assert.deepEqual(vec.vectorizationPoints({}, { quick: true, info }).map((p) => p.n), [32, 96, 160]);
+  assert.equal(
+    vectorizationExperiment.quickNote({ quick: true, info }),
+    'Quick mode (?quick=1): N = 32, 96 and 160 only, small time budgets. Remove it for N up to 2048.',
+  );
+  const paragraphs = vectorizationExperiment.explanation({ quick: false, info: planInfo('acceleration-vectorization', false) });
+  assert.match(paragraphs.at(-1), /^naive stops at N = 512 and reordered at 1024: above that .* to N = 2048 too/);
+  assert.equal(vectorizationExperiment.explanation({ quick: false, info: null }).filter(Boolean).length, 1, 'no plan yet: no caps quoted');
+  assert.equal(buildsExperiment.quickNote(planCtx('acceleration-builds', true)), 'Quick mode (?quick=1): N = 64 and 128, small time budgets.');
+  assert.equal(linearLoopsExperiment.quickNote(planCtx('acceleration-linear-loops', true)), 'Quick mode (?quick=1): two small layers, small budgets.');
+  // Before init's facts arrive the framework shows its generic note.
+  assert.equal(buildsExperiment.quickNote({ quick: true, info: null }), undefined);
+  assert.throws(() => builds.buildsPoints({}, { quick: false, info: { variants: VARIANTS } }), {
+    message: 'the lab worker gave no plan of matrix sizes, so there is nothing to measure',
+  });
+  assert.throws(() => builds.buildsPoints({}, { quick: false, info: { variants: VARIANTS, plan: { sizes: [64] } } }), {
+    message: 'the lab worker gave no plan of matrix sizes (no maxN, options), so there is nothing to measure',
+  });
 });

@@ -15,17 +15,18 @@ import * as roof from '../../web/src/chapters/acceleration/roofline-data.js';
 import { geluFusionExperiment } from '../../web/src/chapters/acceleration/gelu-fusion-experiment.js';
 import { cacheSweepExperiment } from '../../web/src/chapters/acceleration/cache-sweep-experiment.js';
 import { rooflineExperiment } from '../../web/src/chapters/acceleration/roofline-experiment.js';
+import { PLANS, planCtx, planInfo } from './experiment-plans-fixture.mjs';
 
 const stats = { samples: 10, outliers: 0, median_ms: 4, min_ms: 3.9, cv: 0.01, warning: '' };
 const probe = { peak_gflops_per_s: 40, bandwidth_gb_per_s: 10, ridge_flops_per_byte: 4 };
 
 test('GELU: every variant at every size, 4 Ki to 4 Mi elements, two sizes when quick', () => {
-  const info = { variants: ['unfused', 'unfused-simd', 'fused', 'fused-simd'] };
-  const full = gelu.geluPoints({}, { quick: false, info });
+  const variants = ['unfused', 'unfused-simd', 'fused', 'fused-simd'];
+  const full = gelu.geluPoints({}, planCtx('acceleration-gelu-fusion', false, { variants }));
   assert.deepEqual([...new Set(full.map((p) => p.elements))], [4096, 32768, 262144, 1048576, 4194304]);
   assert.equal(full.length, 5 * 4);
-  const quick = gelu.geluPoints({}, { quick: true, info });
-  assert.deepEqual(quick[0], { variant: 'unfused', elements: 16384, options: { ...gelu.QUICK_SWEEP.options } });
+  const quick = gelu.geluPoints({}, planCtx('acceleration-gelu-fusion', true, { variants }));
+  assert.deepEqual(quick[0], { variant: 'unfused', elements: 16384, options: PLANS['acceleration-gelu-fusion'].quick.options });
   assert.equal(quick.length, 2 * 4);
   assert.throws(() => gelu.geluPoints({}, { quick: true, info: { variants: [] } }), {
     message: 'the lab worker listed no GELU variants, so there is nothing to measure',
@@ -60,7 +61,7 @@ const geluRow = (variant, elements, ns, bytesPerElement) => ({
 });
 
 test('GELU: the plan measures scalar unfused first at every size, and each row’s speedup is over it at the same size', () => {
-  const info = { variants: ['fused-simd', 'fused', 'unfused-simd', 'unfused'] };
+  const info = planInfo('acceleration-gelu-fusion', true, { variants: ['fused-simd', 'fused', 'unfused-simd', 'unfused'] });
   const points = gelu.geluPoints({}, { quick: true, info });
   assert.deepEqual(points.slice(0, 4).map((p) => p.variant), ['unfused', 'fused-simd', 'fused', 'unfused-simd']);
   const ctx = {};
@@ -108,18 +109,18 @@ test('GELU: the comparison sentence follows the rows, whichever variant wins', (
 });
 
 test('cache sweep: 4 KiB to 256 MiB doubling in full, five sizes quick', () => {
-  const full = cache.cacheSweepPoints({}, { quick: false });
+  const full = cache.cacheSweepPoints({}, planCtx('acceleration-cache-sweep', false));
   assert.equal(full.length, 17);
   assert.equal(full[0].bytes, 4096);
   assert.equal(full.at(-1).bytes, 256 * 1024 * 1024);
-  assert.deepEqual(cache.cacheSweepPoints({}, { quick: true }).map((p) => cache.sizeName(p.bytes)), [
+  assert.deepEqual(cache.cacheSweepPoints({}, planCtx('acceleration-cache-sweep', true)).map((p) => cache.sizeName(p.bytes)), [
     '4 KiB',
     '32 KiB',
     '256 KiB',
     '2 MiB',
     '16 MiB',
   ]);
-  assert.deepEqual(cache.axisTicks(false).map(cache.sizeName), ['4 KiB', '64 KiB', '1 MiB', '16 MiB', '256 MiB']);
+  assert.deepEqual(cache.axisTicks(PLANS['acceleration-cache-sweep'].full.sizes, false).map(cache.sizeName), ['4 KiB', '64 KiB', '1 MiB', '16 MiB', '256 MiB']);
 });
 
 test('cache sweep: every time is one call, and bandwidth = bytes per call ÷ fastest call from the row itself', () => {
@@ -146,25 +147,25 @@ test('cache sweep: every time is one call, and bandwidth = bytes per call ÷ fas
 
 test('cache sweep: the plan stops at what the lab may still allocate', () => {
   const MiB = 1024 * 1024;
-  const roomy = { memory: { cap_bytes: 768 * MiB, current_bytes: 3 * MiB } };
+  const roomy = planInfo('acceleration-cache-sweep', false, { memory: { cap_bytes: 768 * MiB, current_bytes: 3 * MiB } });
   assert.equal(cache.cacheSweepPoints({}, { quick: false, info: roomy }).at(-1).bytes, 256 * MiB);
-  assert.match(cache.capNote(roomy, false), /^The lab may allocate 765 MiB more \(its cap is 768 MiB\): enough for the whole sweep to 256 MiB\.$/);
+  assert.match(cache.capNote(roomy), /^The lab may allocate 765 MiB more \(its cap is 768 MiB\): enough for the whole sweep to 256 MiB\.$/);
   // 100 MiB left: the last size is 64 MiB (128 MiB does not fit).
-  const tight = { memory: { cap_bytes: 128 * MiB, current_bytes: 28 * MiB } };
+  const tight = planInfo('acceleration-cache-sweep', false, { memory: { cap_bytes: 128 * MiB, current_bytes: 28 * MiB } });
   const points = cache.cacheSweepPoints({}, { quick: false, info: tight });
   assert.equal(points.length, 15);
   assert.equal(points.at(-1).bytes, 64 * MiB);
-  assert.equal(cache.capNote(tight, false), 'The lab may allocate 100 MiB more (its cap is 128 MiB): the sweep stops at 64 MiB.');
+  assert.equal(cache.capNote(tight), 'The lab may allocate 100 MiB more (its cap is 128 MiB): the sweep stops at 64 MiB.');
   // Exactly the largest size fits.
-  assert.equal(cache.cacheSweepPoints({}, { quick: false, info: { memory: { cap_bytes: 256 * MiB, current_bytes: 0 } } }).length, 17);
+  assert.equal(cache.cacheSweepPoints({}, planCtx('acceleration-cache-sweep', false, { memory: { cap_bytes: 256 * MiB, current_bytes: 0 } })).length, 17);
   // Quick mode is capped too; no cap (0) or no stats plans everything.
   assert.deepEqual(
-    cache.cacheSweepPoints({}, { quick: true, info: { memory: { cap_bytes: 3 * MiB, current_bytes: 0 } } }).map((p) => cache.sizeName(p.bytes)),
+    cache.cacheSweepPoints({}, planCtx('acceleration-cache-sweep', true, { memory: { cap_bytes: 3 * MiB, current_bytes: 0 } })).map((p) => cache.sizeName(p.bytes)),
     ['4 KiB', '32 KiB', '256 KiB', '2 MiB'],
   );
-  assert.equal(cache.cacheSweepPoints({}, { quick: false, info: { memory: { cap_bytes: 0, current_bytes: 5 } } }).length, 17);
+  assert.equal(cache.cacheSweepPoints({}, planCtx('acceleration-cache-sweep', false, { memory: { cap_bytes: 0, current_bytes: 5 } })).length, 17);
   assert.equal(cache.allowedBytes(undefined), Infinity);
-  assert.throws(() => cache.cacheSweepPoints({}, { quick: true, info: { memory: { cap_bytes: 8192, current_bytes: 6144 } } }), {
+  assert.throws(() => cache.cacheSweepPoints({}, planCtx('acceleration-cache-sweep', true, { memory: { cap_bytes: 8192, current_bytes: 6144 } })), {
     message: "the lab's memory cap leaves 2048 bytes, less than the smallest working set of 4096 bytes; reload the page to free memory",
   });
 });
@@ -277,4 +278,31 @@ test('the three specs pass the framework’s checks', () => {
     [geluFusionExperiment, cacheSweepExperiment, rooflineExperiment].map((s) => s.id),
     ['acceleration-gelu-fusion', 'acceleration-cache-sweep', 'acceleration-roofline'],
   );
+});
+
+test('cache sweep and GELU: the points, the axis and the quick-mode notes follow core’s plan', () => {
+  // Another plan than core's: 8 KiB to 1 MiB in three sizes.
+  const info = planInfo('acceleration-cache-sweep', true);
+  info.plan = { ...info.plan, sizes: [8192, 65536, 1 << 20] };
+  assert.deepEqual(cache.cacheSweepPoints({}, { quick: true, info }).map((p) => p.bytes), [8192, 65536, 1 << 20]);
+  assert.equal(
+    cacheSweepExperiment.quickNote({ quick: true, info }),
+    'Quick mode (?quick=1): three sizes from 8 KiB to 1 MiB. Remove it for the full 4 KiB – 256 MiB sweep.',
+  );
+  const axis = cacheSweepExperiment.charts[0].options({ quick: true, info });
+  assert.deepEqual([axis.xTicks, axis.xDomain], [[8192, 65536, 1 << 20], [8192, 1 << 20]]);
+  assert.equal(axis.ariaLabel, 'Read bandwidth in GB/s against working-set size from 4 KiB to 256 MiB, log scale');
+  assert.equal(cache.capNote(info), 'No memory cap reported: the sweep goes to 1 MiB.');
+  assert.equal(cacheSweepExperiment.charts[0].options({ quick: true, info: null }).xTicks, undefined, 'no plan yet: no ticks');
+  assert.throws(() => cache.cacheSweepPoints({}, { quick: true, info: {} }), {
+    message: 'the lab worker gave no plan of working-set sizes, so there is nothing to measure',
+  });
+  assert.equal(
+    geluFusionExperiment.quickNote(planCtx('acceleration-gelu-fusion', true)),
+    'Quick mode (?quick=1): 16 Ki and 1 Mi elements only, small budgets.',
+  );
+  const gelus = planInfo('acceleration-gelu-fusion', true, { variants: ['unfused'] });
+  gelus.plan.elements = [1 << 10];
+  assert.deepEqual(gelu.geluPoints({}, { quick: true, info: gelus }).map((p) => p.elements), [1024]);
+  assert.equal(geluFusionExperiment.quickNote({ quick: true, info: gelus }), 'Quick mode (?quick=1): 1 Ki elements only, small budgets.');
 });

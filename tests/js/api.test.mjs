@@ -7,7 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { API, CALL, NOT_FOR_PAGE, NOT_YET_MOUNTED, POINT, payloadProblem, positional } from '../../web/src/lab/api.js';
+import { API, CALL, IN_EVERY_MODULE, MODULES, NOT_FOR_PAGE, NOT_YET_MOUNTED, POINT, payloadProblem, positional } from '../../web/src/lab/api.js';
 import { declaredSweep, labOf, probeMachineRoofs } from '../../web/src/lab/client.js';
 
 test('every declaration names its kind, its arguments and a label', () => {
@@ -19,7 +19,19 @@ test('every declaration names its kind, its arguments and a label', () => {
     if (entry.type === POINT) assert.ok(entry.carries.every((c) => entry.args.includes(c)), `${name} carries a field that is not an argument`);
     else assert.equal(entry.carries, undefined, `${name}: only sweep points carry fields into rows`);
     assert.ok(!Object.hasOwn(NOT_FOR_PAGE, name), `${name} is declared and listed as not for the page`);
+    assert.ok(Object.hasOwn(MODULES, entry.module), `${name} names the module ${JSON.stringify(entry.module)}; modules: ${Object.keys(MODULES).join(', ')}`);
   }
+});
+
+test('every module holds a declared function, and the training functions are in the train module', () => {
+  for (const module of Object.keys(MODULES)) {
+    assert.ok(Object.values(API).some((e) => e.module === module), `no function is declared in the ${module} module`);
+  }
+  // The page's initial load holds only the main module (issue 23): training stays out of it.
+  for (const name of ['loadFashionMnist', 'startTraining', 'trainSteps', 'evaluateModel']) assert.equal(API[name].module, 'train', name);
+  for (const name of ['buildInfo', 'timerResolutionMs', 'matmulVariants']) assert.equal(API[name].module, 'main', name);
+  // Every module's own facts are declared once, with the module the page asks.
+  for (const name of IN_EVERY_MODULE) assert.equal(API[name]?.module, 'main', name);
 });
 
 test('positional arguments follow the declaration, missing ones undefined', () => {

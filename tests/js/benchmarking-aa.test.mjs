@@ -54,8 +54,15 @@ const measured = (point, { p = 0.5, verdict = 'no_difference', warning = '', dri
   },
 });
 
+// Core's plans as experimentPlan('benchmarking-aa') gives them, in init's facts (the full one,
+// and a quick one with other numbers than core's, so the page shows it reads them).
+const FULL = { rounds: 30, warmup: 3, max_repeats: null };
+const QUICK = { rounds: 9, warmup: 2, max_repeats: 6 };
+const INFO = { plan: FULL, fullPlan: FULL };
+const QUICK_INFO = { plan: QUICK, fullPlan: FULL };
+
 test('aa: R interleaved runAB points of one kernel against itself, each with its own seed', () => {
-  const points = aa.aaPoints(VALUES, { quick: false });
+  const points = aa.aaPoints(VALUES, { quick: false, info: INFO });
   assert.equal(points.length, 40);
   assert.deepEqual(points[0], {
     repeat: 1,
@@ -63,23 +70,25 @@ test('aa: R interleaved runAB points of one kernel against itself, each with its
     variant_a: 'fused',
     variant_b: 'fused',
     n: 4096,
-    options: { mode: 'interleaved', rounds: aa.FULL_AA.rounds, warmup: aa.FULL_AA.warmup, seed: 11 },
+    options: { mode: 'interleaved', rounds: FULL.rounds, warmup: FULL.warmup, seed: 11 },
   });
   assert.deepEqual(points.map((p) => p.repeat), Array.from({ length: 40 }, (_, i) => i + 1));
   assert.equal(new Set(points.map((p) => p.options.seed)).size, 40, 'distinct seeds');
   assert.ok(points.every((p) => p.variant_a === p.variant_b));
-  const quick = aa.aaPoints(VALUES, { quick: true });
-  assert.equal(quick.length, aa.QUICK_AA.maxRepeats);
-  assert.ok(quick.every((p) => p.options.rounds === aa.QUICK_AA.rounds && p.options.rounds < aa.FULL_AA.rounds));
-  assert.equal(aa.aaPoints({ ...VALUES, repeats: 3 }, { quick: true }).length, 3, 'a smaller R stays as asked');
+  const quick = aa.aaPoints(VALUES, { quick: true, info: QUICK_INFO });
+  assert.equal(quick.length, QUICK.max_repeats);
+  assert.ok(quick.every((p) => p.options.rounds === QUICK.rounds && p.options.warmup === QUICK.warmup));
+  assert.equal(aa.aaPoints({ ...VALUES, repeats: 200 }, { quick: false, info: INFO }).length, 200, 'no cap when core’s plan has none');
+
+  assert.equal(aa.aaPoints({ ...VALUES, repeats: 3 }, { quick: true, info: QUICK_INFO }).length, 3, 'a smaller R stays as asked');
 });
 
 test('aa: rows carry the repeat index and what the exercises read', () => {
-  const rows = aa.aaPoints(VALUES, { quick: true }).map((p) => rowOf('runAB', p, measured(p), 'simd'));
+  const rows = aa.aaPoints(VALUES, { quick: true, info: QUICK_INFO }).map((p) => rowOf('runAB', p, measured(p), 'simd'));
   for (const key of ['repeat', 'op', 'variant_a', 'variant_b', 'n', 'mode', 'a_ms', 'b_ms', 'comparison']) {
     assert.ok(rows.every((r) => key in r), key);
   }
-  assert.deepEqual(rows.map((r) => r.repeat), [1, 2, 3, 4, 5, 6, 7, 8]);
+  assert.deepEqual(rows.map((r) => r.repeat), [1, 2, 3, 4, 5, 6]);
 });
 
 test('aa: the controls check the size against the chosen kernel', () => {
@@ -96,7 +105,7 @@ test('aa: the controls check the size against the chosen kernel', () => {
 });
 
 test('aa: the charts plot each repeat’s p-value against alpha and its ratio with the interval', () => {
-  const points = aa.aaPoints({ ...VALUES, repeats: 2 }, { quick: true });
+  const points = aa.aaPoints({ ...VALUES, repeats: 2 }, { quick: true, info: QUICK_INFO });
   const rows = [rowOf('runAB', points[0], measured(points[0], { p: 0.01, verdict: 'faster' }), 'simd'), rowOf('runAB', points[1], measured(points[1]), 'simd')];
   assert.deepEqual(aa.pValueChart(rows), {
     points: [
@@ -119,7 +128,7 @@ test('aa: the charts plot each repeat’s p-value against alpha and its ratio wi
 });
 
 test('aa: a row prints core’s numbers; the CSV has the repeat and both samples', () => {
-  const [p] = aa.aaPoints(VALUES, { quick: true });
+  const [p] = aa.aaPoints(VALUES, { quick: true, info: QUICK_INFO });
   const row = rowOf('runAB', p, measured(p, { warning: 'B drifted', drift: true }), 'simd');
   const cells = Object.fromEntries(aa.AA_COLUMNS.map((c) => [headerText(c), cellText(c, row)]));
   assert.deepEqual(cells, {
@@ -139,7 +148,7 @@ test('aa: a row prints core’s numbers; the CSV has the repeat and both samples
 });
 
 test('aa: the tally counts core’s p-values below alpha and its verdicts, and the sentences hold for any count', () => {
-  const points = aa.aaPoints({ ...VALUES, repeats: 20 }, { quick: false });
+  const points = aa.aaPoints({ ...VALUES, repeats: 20 }, { quick: false, info: INFO });
   const rows = points.map((p, i) =>
     rowOf('runAB', p, measured(p, i === 0 ? { p: 0.01, verdict: 'slower' } : i === 1 ? { p: 0.03, warning: 'B drifted', drift: true } : {}), 'simd'),
   );
@@ -167,7 +176,7 @@ test('aa: the tally counts core’s p-values below alpha and its verdicts, and t
 test('aa: the text, both charts’ colours and the exercise count the same thing: core’s verdicts of a difference', async () => {
   // A repeat with p below alpha whose verdict is no difference (the ratio inside the threshold)
   // is not counted, nor coloured as a call; one called slower is both.
-  const points = aa.aaPoints({ ...VALUES, repeats: 3 }, { quick: false });
+  const points = aa.aaPoints({ ...VALUES, repeats: 3 }, { quick: false, info: INFO });
   const rows = [
     rowOf('runAB', points[0], measured(points[0], { p: 0.01, verdict: 'slower' }), 'simd'),
     rowOf('runAB', points[1], measured(points[1], { p: 0.02 }), 'simd'),
@@ -194,5 +203,14 @@ test('aa: the spec passes the framework’s checks', async () => {
   const { aaExperiment } = await import('../../web/src/chapters/benchmarking/aa-experiment.js');
   assert.deepEqual(specProblems(aaExperiment), []);
   assert.equal(aaExperiment.measure.fn, 'runAB');
-  assert.match(aaExperiment.pointLabel(aa.aaPoints(VALUES, { quick: true })[2]), /^repeat 3: fused against itself \(seed 13\)$/);
+  assert.match(aaExperiment.pointLabel(aa.aaPoints(VALUES, { quick: true, info: QUICK_INFO })[2]), /^repeat 3: fused against itself \(seed 13\)$/);
+});
+
+test('aa: the quick-mode note quotes core’s quick plan once it arrives', async () => {
+  const { aaExperiment } = await import('../../web/src/chapters/benchmarking/aa-experiment.js');
+  assert.equal(aaExperiment.quickNote({ quick: true, info: null }), null, 'the generic note until then');
+  assert.equal(
+    aaExperiment.quickNote({ quick: true, info: QUICK_INFO }),
+    'Quick mode (?quick=1): at most 6 repeats of 9 rounds each. Remove it for R repeats of the full length.',
+  );
 });

@@ -57,23 +57,31 @@ const measured = (mode) => ({
 });
 const rowsFor = (points) => points.map((p) => rowOf('runAB', p, measured(p.options.mode), 'simd'));
 
+// Core's plans as experimentPlan('benchmarking-ab') gives them, in init's facts (the full one,
+// and a quick one with other numbers than core's, so the page shows it reads them).
+const FULL = { rounds: 30, warmup: 3 };
+const QUICK = { rounds: 7, warmup: 2 };
+const INFO = { plan: FULL, fullPlan: FULL };
+const QUICK_INFO = { plan: QUICK, fullPlan: FULL };
+
 test('ab: two runAB points, interleaved then sequential, with one seed and the kernel split into op and variant', () => {
-  const points = ab.abPoints(VALUES, { quick: false });
+  const points = ab.abPoints(VALUES, { quick: false, info: INFO });
   assert.deepEqual(points, [
-    { op: 'matmul', variant_a: 'simd', variant_b: 'packed', n: 64, options: { mode: 'interleaved', ...ab.FULL_AB, seed: 7 } },
-    { op: 'matmul', variant_a: 'simd', variant_b: 'packed', n: 64, options: { mode: 'sequential', ...ab.FULL_AB, seed: 7 } },
+    { op: 'matmul', variant_a: 'simd', variant_b: 'packed', n: 64, options: { mode: 'interleaved', ...FULL, seed: 7 } },
+    { op: 'matmul', variant_a: 'simd', variant_b: 'packed', n: 64, options: { mode: 'sequential', ...FULL, seed: 7 } },
   ]);
-  const quick = ab.abPoints({ ...VALUES, 'variant-a': 'gelu:fused', 'variant-b': 'gelu:unfused' }, { quick: true });
+  const quick = ab.abPoints({ ...VALUES, 'variant-a': 'gelu:fused', 'variant-b': 'gelu:unfused' }, { quick: true, info: QUICK_INFO });
   assert.deepEqual(quick.map((p) => [p.op, p.variant_a, p.variant_b, p.options.mode, p.options.rounds]), [
-    ['gelu', 'fused', 'unfused', 'interleaved', ab.QUICK_AB.rounds],
-    ['gelu', 'fused', 'unfused', 'sequential', ab.QUICK_AB.rounds],
+    ['gelu', 'fused', 'unfused', 'interleaved', QUICK.rounds],
+    ['gelu', 'fused', 'unfused', 'sequential', QUICK.rounds],
   ]);
-  assert.ok(ab.QUICK_AB.rounds < ab.FULL_AB.rounds, 'quick mode shrinks the rounds');
+  assert.ok(quick.every((p) => p.options.warmup === QUICK.warmup), 'quick mode takes core’s quick plan');
+  assert.throws(() => ab.abPoints(VALUES, { quick: false, info: null }), /gave no plan of the A\/B rounds/);
   assert.notEqual(points[0].options, points[1].options, 'each point owns its options');
 });
 
 test('ab: the rows keep what the capstone grades (mode, op, variants, n, both samples, the comparison)', () => {
-  const rows = rowsFor(ab.abPoints(VALUES, { quick: true }));
+  const rows = rowsFor(ab.abPoints(VALUES, { quick: true, info: QUICK_INFO }));
   for (const key of ['mode', 'op', 'variant_a', 'variant_b', 'n', 'a_ms', 'b_ms', 'comparison']) {
     assert.ok(rows.every((r) => key in r), key);
   }
@@ -126,7 +134,7 @@ test('ab: the kernel choices are core’s two variant lists and the zoo, labelle
 });
 
 test('ab: the chart shows each round’s A and B of one mode, in colours fixed by the controls', () => {
-  const rows = rowsFor(ab.abPoints(VALUES, { quick: true }));
+  const rows = rowsFor(ab.abPoints(VALUES, { quick: true, info: QUICK_INFO }));
   const series = ab.roundSeries(rows, 'sequential');
   assert.equal(series.length, 6);
   assert.deepEqual(series[0], { round: 1, ms: 2, arm: 'A: simd' });
@@ -149,7 +157,7 @@ test('ab: each arm’s drift is core’s sentence, the rule and its reach in it'
 });
 
 test('ab: a row prints core’s numbers, with p-values, ratios and drift readable', () => {
-  const [row] = rowsFor(ab.abPoints(VALUES, { quick: true }));
+  const [row] = rowsFor(ab.abPoints(VALUES, { quick: true, info: QUICK_INFO }));
   const cells = Object.fromEntries(ab.AB_COLUMNS.map((c) => [headerText(c), cellText(c, row)]));
   assert.deepEqual(cells, {
     mode: 'interleaved',
@@ -171,7 +179,7 @@ test('ab: a row prints core’s numbers, with p-values, ratios and drift readabl
 });
 
 test('ab: the CSV has one line per mode with both samples; the per-round CSV one line per round', () => {
-  const rows = rowsFor(ab.abPoints(VALUES, { quick: true }));
+  const rows = rowsFor(ab.abPoints(VALUES, { quick: true, info: QUICK_INFO }));
   const lines = toCsv(rows, ab.AB_CSV_COLUMNS).trimEnd().split('\r\n');
   assert.equal(lines.length, 3);
   assert.match(lines[0], /^build,op,n,variant_a,variant_b,mode,rounds,.*,verdict,sentence,warning,a_ms,b_ms$/);
@@ -188,7 +196,7 @@ test('ab: the CSV has one line per mode with both samples; the per-round CSV one
 });
 
 test('ab: the analysis hands core’s comparison and drift of each mode to the renderer unchanged', () => {
-  const rows = rowsFor(ab.abPoints(VALUES, { quick: true }));
+  const rows = rowsFor(ab.abPoints(VALUES, { quick: true, info: QUICK_INFO }));
   const analysis = ab.abAnalysis([...rows].reverse());
   assert.deepEqual(analysis.modes.map((m) => m.mode), ['interleaved', 'sequential']);
   assert.equal(analysis.modes[0].comparison, rows[0].comparison);
@@ -203,7 +211,7 @@ test('ab: the spec passes the framework’s checks', async () => {
   assert.deepEqual(specProblems(abExperiment), []);
   assert.equal(abExperiment.measure({ values: VALUES }).fn, 'runAB');
   assert.equal(abExperiment.measure({ values: { ...VALUES, compare: 'builds' } }).fn, 'sampleKernel');
-  assert.equal(abExperiment.pointLabel(ab.abPoints(VALUES, { quick: true })[0]), 'simd against packed matmul at N=64, interleaved');
+  assert.equal(abExperiment.pointLabel(ab.abPoints(VALUES, { quick: true, info: QUICK_INFO })[0]), 'simd against packed matmul at N=64, interleaved');
 });
 
 // ---- across builds: variant A in the scalar build (A) against the SIMD build (B)
@@ -226,9 +234,9 @@ const sampled = (p) => rowOf('sampleKernel', p, {
 }, p.build);
 
 test('across builds: each build calibrates once, with the timer’s rule and the run’s warmup', () => {
-  assert.deepEqual(ab.calibrationPoints(BUILD_VALUES, { quick: true }), [
-    { arm: 'A', build: 'scalar', op: 'matmul', variant: 'packed', n: 64, options: { warmup: ab.QUICK_AB.warmup, samples: 1 } },
-    { arm: 'B', build: 'simd', op: 'matmul', variant: 'packed', n: 64, options: { warmup: ab.QUICK_AB.warmup, samples: 1 } },
+  assert.deepEqual(ab.calibrationPoints(BUILD_VALUES, { quick: true, info: QUICK_INFO }), [
+    { arm: 'A', build: 'scalar', op: 'matmul', variant: 'packed', n: 64, options: { warmup: QUICK.warmup, samples: 1 } },
+    { arm: 'B', build: 'simd', op: 'matmul', variant: 'packed', n: 64, options: { warmup: QUICK.warmup, samples: 1 } },
   ]);
   assert.deepEqual(prepared.calibration, {
     A: { build: 'scalar', inner_iterations: 3, resolution_ms: 0.005 },
@@ -237,7 +245,7 @@ test('across builds: each build calibrates once, with the timer’s rule and the
 });
 
 test('across builds: one point per arm and round, in core’s order, each in its arm’s build with its batch', () => {
-  const points = ab.abPoints(BUILD_VALUES, { quick: true, prepared });
+  const points = ab.abPoints(BUILD_VALUES, { quick: true, info: QUICK_INFO, prepared });
   assert.equal(points.length, 2 * 2 * 3);
   const brief = (p) => `${p.mode[0]}${p.round}${p.arm}:${p.build}`;
   assert.deepEqual(points.map(brief), [
@@ -252,11 +260,11 @@ test('across builds: one point per arm and round, in core’s order, each in its
   });
   assert.ok(points.every((p) => p.options.inner_iterations === (p.arm === 'A' ? 3 : 12)), 'one batch per arm, calibrated once');
   assert.equal(ab.buildPointLabel(points[2]), 'interleaved round 2: B, packed in the SIMD build');
-  assert.throws(() => ab.abPoints(BUILD_VALUES, { quick: true }), /needs core’s order and calibration first/);
+  assert.throws(() => ab.abPoints(BUILD_VALUES, { quick: true, info: QUICK_INFO }), /needs core’s order and calibration first/);
 });
 
 test('across builds: the samples pair by round into what analyzeAB takes; a cancel keeps complete rounds only', () => {
-  const rows = ab.abPoints(BUILD_VALUES, { quick: true, prepared }).map(sampled);
+  const rows = ab.abPoints(BUILD_VALUES, { quick: true, info: QUICK_INFO, prepared }).map(sampled);
   const pairs = ab.pairRounds(rows);
   assert.deepEqual(pairs.map((p) => p.mode), ['interleaved', 'sequential']);
   assert.deepEqual(pairs[0].a_ms, [2.001, 2.002, 2.003]);
@@ -281,7 +289,7 @@ test('across builds: the samples pair by round into what analyzeAB takes; a canc
 });
 
 test('across builds: the chart names each arm’s build, in colours fixed by the controls, for samples and rows alike', () => {
-  const rows = ab.abPoints(BUILD_VALUES, { quick: true, prepared }).map(sampled);
+  const rows = ab.abPoints(BUILD_VALUES, { quick: true, info: QUICK_INFO, prepared }).map(sampled);
   assert.deepEqual(ab.armDomain(BUILD_VALUES), ['A: packed, scalar build', 'B: packed, SIMD build']);
   const live = ab.roundSeries(rows, 'interleaved');
   assert.deepEqual(live[0], { round: 1, ms: 2.001, arm: 'A: packed, scalar build' });
@@ -297,4 +305,17 @@ test('across builds: the chart names each arm’s build, in colours fixed by the
   const analysed = ab.abAnalysis([assembled]);
   assert.deepEqual([analysed.modes[0].build_a, analysed.modes[0].build_b], ['scalar', 'simd']);
   assert.equal(analysed.rounds[0].build_a, 'scalar');
+});
+
+test('ab: the round charts and the quick-mode note take core’s rounds once they arrive', async () => {
+  const { abExperiment } = await import('../../web/src/chapters/benchmarking/ab-experiment.js');
+  const chart = abExperiment.charts[0];
+  assert.equal(chart.options({ values: VALUES, quick: true, info: null }).xDomain, undefined);
+  assert.deepEqual(chart.options({ values: VALUES, quick: true, info: QUICK_INFO }).xDomain, [1, QUICK.rounds]);
+  assert.deepEqual(chart.options({ values: VALUES, quick: false, info: INFO }).xTicks, ab.roundTicks(FULL.rounds));
+  assert.equal(abExperiment.quickNote({ quick: true, info: null }), null);
+  assert.equal(
+    abExperiment.quickNote({ quick: true, info: QUICK_INFO }),
+    'Quick mode (?quick=1): 7 rounds per arm instead of 30, so the tests have less to go on.',
+  );
 });

@@ -17,10 +17,17 @@ import { h } from '../../web/src/ui/dom.js';
 
 installFakeDocument();
 
+// Core's plans as experimentPlan('benchmarking-clock') gives them, in init's facts (the full
+// one, and a quick one with other numbers than core's, so the page shows it reads them).
+const FULL = { batches: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024], options: { warmup: 200, samples: 50, min_sample_ms: 0, max_total_ms: 3000 } };
+const QUICK = { batches: [1, 8, 64], options: { warmup: 100, samples: 12, min_sample_ms: 0, max_total_ms: 250 } };
+const INFO = { resolution_ms: 0.005, plan: FULL, fullPlan: FULL };
+const QUICK_INFO = { resolution_ms: 0.005, plan: QUICK, fullPlan: FULL };
+
 test('clock: every batch 1 … 1024 on both clocks, the clocks alternating; quick fewer', () => {
   const values = controlDefaults(clockExperiment.controls);
   assert.deepEqual(values, { kernel: ck.DEFAULT_KERNEL, n: ck.DEFAULT_N, tick: ck.DEFAULT_TICK_MS });
-  const full = ck.clockPoints({ ...values, tick: 1 }, { quick: false });
+  const full = ck.clockPoints({ ...values, tick: 1 }, { quick: false, info: INFO });
   const ks = (clock) => full.filter((p) => p.clock === clock).map((p) => p.options.inner_iterations);
   assert.deepEqual(ks(ck.PAGE), [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
   assert.deepEqual(ks(ck.COARSE), ks(ck.PAGE));
@@ -32,11 +39,12 @@ test('clock: every batch 1 … 1024 on both clocks, the clocks alternating; quic
     op: 'gelu',
     variant: 'fused-simd',
     n: ck.DEFAULT_N,
-    options: { warmup: 200, samples: ck.FULL_CLOCK.samples, min_sample_ms: 0, max_total_ms: ck.FULL_CLOCK.max_total_ms, inner_iterations: 1 },
+    options: { warmup: 200, samples: FULL.options.samples, min_sample_ms: 0, max_total_ms: FULL.options.max_total_ms, inner_iterations: 1 },
   });
-  const quick = ck.clockPoints(values, { quick: true });
-  assert.ok(quick.length < full.length);
-  assert.ok(quick.every((p) => p.options.samples === ck.QUICK_CLOCK.samples));
+  const quick = ck.clockPoints(values, { quick: true, info: QUICK_INFO });
+  assert.deepEqual(quick.filter((p) => p.clock === ck.PAGE).map((p) => p.options.inner_iterations), QUICK.batches);
+  assert.ok(quick.every((p) => p.options.samples === QUICK.options.samples && p.options.warmup === QUICK.options.warmup));
+  assert.throws(() => ck.clockPoints(values, { quick: false, info: null }), /gave no plan of batch sizes/);
   assert.match(readControls([ck.TICK_CONTROL], { tick: '0' }).problems.tick, /from 0\.001 to 100/);
 });
 
@@ -82,7 +90,9 @@ test('clock: the chart draws |error| by batch and clock, the reference at 0 with
   ]);
   assert.deepEqual(ck.errorRows(null), []);
   const chart = clockExperiment.charts[0];
-  const options = chart.options({ quick: false, values: { tick: 0.1 } });
+  const options = chart.options({ quick: false, values: { tick: 0.1 }, info: INFO });
+  assert.deepEqual(options.xTicks, FULL.batches);
+  assert.deepEqual(chart.options({ quick: true, values: { tick: 0.1 }, info: QUICK_INFO }).xTicks, QUICK.batches);
   assert.equal(options.yType, 'log');
   assert.equal(options.zeroNote, ck.ZERO_NOTE);
   assert.match(options.zeroNote, /bottom edge: error 0, the reference/);
@@ -93,6 +103,14 @@ test('clock: the sentences quote core’s medians and errors for one call and th
   assert.match(text, /Reference: the median of 1,024-call batches on this page’s clock \(resolution 0\.00500 ms\): 0\.00400 ms per call of the fused-simd GELU over 4096 elements\./);
   assert.match(text, /One call per sample \(k = 1\): this page’s clock: 0\.00500 ms \(error 25\.0%\); clock coarsened to 0\.1 ms: 0 ms \(error -100\.0%\)\./);
   assert.match(text, /1,024 calls per sample: this page’s clock: 0\.00400 ms \(the reference\); clock coarsened to 0\.1 ms: 0\.00410 ms \(error 2\.5%\)\./);
+});
+
+test('clock: its texts quote core’s plan, "…" until it arrives', () => {
+  const text = (info) => clockExperiment.explanation({ quick: false, info }).join(' ');
+  assert.match(text(null), /k = 1, 2, 4 … … \(no calibration\), … samples each/);
+  assert.match(text(INFO), /k = 1, 2, 4 … 1,024 \(no calibration\), 50 samples each/);
+  assert.equal(clockExperiment.quickNote({ quick: true, info: null }), null);
+  assert.equal(clockExperiment.quickNote({ quick: true, info: QUICK_INFO }), 'Quick mode (?quick=1): k = 1, 8, 64 and 12 samples each.');
 });
 
 test('clock: the spec passes the framework’s checks and is mounted in its slot', () => {

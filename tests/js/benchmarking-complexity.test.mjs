@@ -21,29 +21,58 @@ installFakeDocument();
 const row = (op, variant, n, samples_ms) =>
   rowOf('sampleKernel', { op, variant, n, options: {} }, { samples_ms, inner_iterations: 2, resolution_ms: 0.005, warning: '' }, 'simd');
 
-test('complexity: every kernel at each of its sizes, smallest first; quick mode three sizes each', () => {
-  for (const quick of [false, true]) {
-    const points = cx.complexityPoints({}, { quick });
-    const { kernels, options } = cx.sweepOf(quick);
+// Core's plans as experimentPlan('benchmarking-complexity') gives them, in init's facts (the
+// full one, and a quick one with other numbers than core's, so the page shows it reads them).
+// Their sizes' spans and counts are core's doctests' to check.
+const FULL = {
+  kernels: [
+    { op: 'matmul', variant: 'naive', sizes: [16, 24, 32, 48, 64, 96, 128, 192, 256] },
+    { op: 'matmul', variant: 'packed', sizes: [16, 32, 64, 128, 256] },
+    { op: 'gelu', variant: 'fused-simd', sizes: [1024, 4096, 16384, 65536, 262144, 1048576] },
+  ],
+  options: { warmup: 2, samples: 15, min_sample_ms: 0, max_total_ms: 2000 },
+};
+const QUICK = {
+  kernels: [
+    { op: 'matmul', variant: 'naive', sizes: [8, 40, 200] },
+    { op: 'gelu', variant: 'fused-simd', sizes: [2048, 65536, 524288] },
+  ],
+  options: { warmup: 1, samples: 4, min_sample_ms: 0, max_total_ms: 150 },
+};
+const INFO = { plan: FULL, fullPlan: FULL };
+const QUICK_INFO = { plan: QUICK, fullPlan: FULL };
+
+test('complexity: every kernel of core’s plan at each of its sizes, smallest first, quick mode’s in quick mode', () => {
+  for (const info of [INFO, QUICK_INFO]) {
+    const points = cx.complexityPoints({}, { quick: info === QUICK_INFO, info });
+    const { kernels, options } = info.plan;
     assert.equal(points.length, kernels.reduce((s, k) => s + k.sizes.length, 0));
     for (const k of kernels) {
       const sizes = points.filter((p) => p.op === k.op && p.variant === k.variant).map((p) => p.n);
       assert.deepEqual(sizes, k.sizes);
-      assert.deepEqual(sizes, [...sizes].sort((a, b) => a - b), 'smallest first');
-      assert.ok(new Set(sizes).size >= 3, 'at least three sizes, so the slope has an interval');
-      assert.ok(sizes.at(-1) / sizes[0] >= 10, 'sizes span a factor of 10 or more, so the classes can be told apart');
     }
     assert.deepEqual(Object.keys(points[0]).sort(), ['n', 'op', 'options', 'variant']);
     assert.deepEqual(points[0].options, { ...options });
     assert.notEqual(points[0].options, points[1].options, 'each point owns its options');
   }
-  const full = cx.complexityPoints({}, { quick: false });
+  const full = cx.complexityPoints({}, { quick: false, info: INFO });
   assert.deepEqual(full.filter((p) => p.variant === 'naive').map((p) => p.n), [16, 24, 32, 48, 64, 96, 128, 192, 256]);
   assert.deepEqual(full.filter((p) => p.op === 'gelu').map((p) => p.n).filter((n, i, a) => i === 0 || i === a.length - 1), [1024, 1048576]);
-  const quick = cx.complexityPoints({}, { quick: true });
-  assert.ok(quick.length < full.length);
-  assert.ok(cx.QUICK_SWEEP.options.samples < cx.FULL_SWEEP.options.samples);
-  assert.ok(cx.QUICK_SWEEP.options.max_total_ms * quick.length <= 5000, 'quick mode is seconds at most');
+  assert.throws(() => cx.complexityPoints({}, { quick: false, info: null }), /gave no plan of the kernels and their sizes/);
+});
+
+test('complexity: its texts quote core’s plan, "…" until it arrives', () => {
+  const text = (info) => complexityExperiment.explanation({ quick: false, info }).join(' ');
+  assert.match(text(null), /over a range of sizes \(…; n is N for a matmul, elements for GELU\), … samples per size/);
+  assert.match(
+    text(QUICK_INFO),
+    /\(naive matmul n = 16…256, packed matmul n = 16…256, fused-simd GELU n = 1024…1048576; n is N for a matmul, elements for GELU\), 15 samples per size/,
+  );
+  assert.equal(complexityExperiment.quickNote({ quick: true, info: null }), null);
+  assert.equal(
+    complexityExperiment.quickNote({ quick: true, info: QUICK_INFO }),
+    'Quick mode (?quick=1): naive matmul n = 8…200, fused-simd GELU n = 2048…524288, 4 samples per size. Three sizes make a wide slope interval; remove it for the full sweep.',
+  );
 });
 
 test('complexity: a row carries op, variant, n and samples_ms; table and CSV print them', () => {

@@ -51,23 +51,40 @@ const ROW = rowOf(
   'simd',
 );
 
-test('distribution: 1,000 samples of the chosen kernel (200 in quick mode), taken in calls of 100 samples', () => {
+// Core's plans as experimentPlan('benchmarking-distribution') gives them, in init's facts (the
+// full one, and a quick one with other numbers than core's, so the page shows it reads them).
+const FULL = { options: { warmup: 20, samples: 1000, min_sample_ms: 0, max_total_ms: 30000 } };
+const QUICK = { options: { warmup: 4, samples: 300, min_sample_ms: 0, max_total_ms: 2400 } };
+const INFO = { plan: FULL, fullPlan: FULL };
+const QUICK_INFO = { plan: QUICK, fullPlan: FULL };
+
+test('distribution: core’s 1,000 samples of the chosen kernel (fewer in quick mode), taken in calls of 100 samples', () => {
   const values = controlDefaults(distributionExperiment.controls);
   assert.deepEqual(values, { kernel: dist.DEFAULT_KERNEL, n: dist.DEFAULT_N });
-  const full = dist.distributionPoints({ ...values, kernel: 'gelu:fused-simd' }, { quick: false });
+  const full = dist.distributionPoints({ ...values, kernel: 'gelu:fused-simd' }, { quick: false, info: INFO });
   assert.equal(full.length, 10);
   for (const p of full) {
-    assert.deepEqual(p, { op: 'gelu', variant: 'fused-simd', n: dist.DEFAULT_N, options: { ...dist.FULL_SAMPLING, samples: 100, max_total_ms: 3000 } });
+    assert.deepEqual(p, { op: 'gelu', variant: 'fused-simd', n: dist.DEFAULT_N, options: { ...FULL.options, samples: 100, max_total_ms: 3000 } });
   }
   assert.equal(full.reduce((sum, p) => sum + p.options.samples, 0), 1000);
-  const quick = dist.distributionPoints({}, { quick: true });
-  assert.deepEqual(quick, [0, 1].map(() => ({ ...parseKernel(dist.DEFAULT_KERNEL), n: dist.DEFAULT_N, options: { ...dist.QUICK_SAMPLING, samples: 100, max_total_ms: 1500 } })));
+  const quick = dist.distributionPoints({}, { quick: true, info: QUICK_INFO });
+  assert.deepEqual(quick, [0, 1, 2].map(() => ({ ...parseKernel(dist.DEFAULT_KERNEL), n: dist.DEFAULT_N, options: { ...QUICK.options, samples: 100, max_total_ms: 800 } })));
   assert.ok(quick.length < full.length);
   assert.notEqual(quick[0].options, quick[1].options, 'each point owns its options');
   // An uneven run: the last call takes the rest.
   const uneven = dist.samplingCalls('gelu', 'fused', 8, { warmup: 1, samples: 250, min_sample_ms: 0, max_total_ms: 900 });
   assert.deepEqual(uneven.map((p) => [p.options.samples, p.options.max_total_ms]), [[100, 300], [100, 300], [50, 300]]);
-  assert.throws(() => dist.distributionPoints({ kernel: 'matmul' }, { quick: false }), /op:variant/);
+  assert.throws(() => dist.distributionPoints({ kernel: 'matmul' }, { quick: false, info: INFO }), /op:variant/);
+  assert.throws(() => dist.distributionPoints({}, { quick: false, info: null }), /gave no plan of the samples/);
+});
+
+test('distribution: its heading and texts quote core’s plan, "…" until it arrives', () => {
+  const e = distributionExperiment;
+  assert.equal(e.title({ quick: false, info: null }), 'Experiment: the distribution of … samples');
+  assert.equal(e.title({ quick: true, info: QUICK_INFO }), 'Experiment: the distribution of 1,000 samples');
+  assert.match(e.explanation({ quick: false, info: INFO }).join(' '), /20 untimed warmup calls, then 1,000 samples, every one kept/);
+  assert.equal(e.quickNote({ quick: true, info: null }), null);
+  assert.equal(e.quickNote({ quick: true, info: QUICK_INFO }), 'Quick mode (?quick=1): 300 samples instead of 1000. Remove it for the full run.');
 });
 
 test('distribution: the row prints its kernel and batching, the CSV holds every sample in order', () => {

@@ -18,6 +18,8 @@ const answers = {
     bootstrap_resamples: 10000,
   },
   comparison: { threshold: 0.02 },
+  // experimentPlan('benchmarking-distribution', false), with another count than core's.
+  distribution: { options: { warmup: 20, samples: 1500, min_sample_ms: 0, max_total_ms: 30000 } },
 };
 
 test('the worked example and the defaults read as the hand-computed values', () => {
@@ -32,12 +34,14 @@ test('the worked example and the defaults read as the hand-computed values', () 
   assert.equal(t.sample_error_percent, '2%');
   assert.equal(t.bootstrap_resamples, '10,000');
   assert.equal(t.threshold_percent, '2%');
+  assert.equal(t.distribution_samples, '1,500');
 });
 
 test('every placeholder the chapter quotes is one factTexts gives', () => {
   const given = new Set(Object.keys(factTexts(answers)));
-  const quoted = SECTIONS.flatMap((s) => [...s.paragraphs, s.formula ?? ''])
+  const quoted = SECTIONS.flatMap((s) => [...s.paragraphs, s.formula ?? '', s.run ?? ''])
     .flatMap((text) => [...text.matchAll(/\{\{([a-z0-9_]+)\}\}/g)].map((m) => m[1]));
   assert.ok(quoted.length >= 10, `the chapter quotes ${quoted.length} numbers from core`);
   for (const name of quoted) assert.ok(given.has(name), `{{${name}}} has a text`);
+  assert.ok(quoted.includes('distribution_samples'), 'the distribution’s run line quotes core’s plan');
 });

@@ -11,7 +11,6 @@ import { toCsv } from '../../web/src/experiments/csv.js';
 import { cellText, headerText } from '../../web/src/ui/columns.js';
 import { controlDefaults, readControls, specProblems } from '../../web/src/experiments/model.js';
 import * as iv from '../../web/src/chapters/benchmarking/intervals-data.js';
-import { FULL_SAMPLING, QUICK_SAMPLING } from '../../web/src/chapters/benchmarking/distribution-data.js';
 import { intervalsExperiment, renderIntervals } from '../../web/src/chapters/benchmarking/intervals-experiment.js';
 import { EXPERIMENTS } from '../../web/src/chapters/benchmarking/experiments.js';
 import { installFakeDocument } from './fake-document.mjs';
@@ -50,23 +49,47 @@ const REPORT = {
   ],
 };
 
-test('intervals: one reference run, 1,000 samples (quick: fewer), and core’s coverage options', () => {
+// Core's plans as experimentPlan('benchmarking-intervals') gives them, in init's facts (the
+// full one, and a quick one with other numbers than core's, so the page shows it reads them).
+const FULL = {
+  options: { warmup: 20, samples: 1000, min_sample_ms: 0, max_total_ms: 30000 },
+  coverage: { trials: 400, bootstrap_resamples: 1000, seed: 1 },
+};
+const QUICK = {
+  options: { warmup: 4, samples: 300, min_sample_ms: 0, max_total_ms: 2400 },
+  coverage: { trials: 60, bootstrap_resamples: 150, seed: 2 },
+};
+const INFO = { plan: FULL, fullPlan: FULL };
+const QUICK_INFO = { plan: QUICK, fullPlan: FULL };
+
+test('intervals: one reference run, core’s 1,000 samples (quick: fewer), and core’s coverage options', () => {
   const values = controlDefaults(intervalsExperiment.controls);
   assert.deepEqual(values, { kernel: iv.DEFAULT_KERNEL, n: iv.DEFAULT_N, sizes: [...iv.DEFAULT_SIZES] });
-  const full = iv.intervalsPoints({ ...values, kernel: 'gelu:fused' }, { quick: false });
+  const full = iv.intervalsPoints({ ...values, kernel: 'gelu:fused' }, { quick: false, info: INFO });
   assert.equal(full.length, 10, 'the reference run in calls of 100 samples');
   for (const p of full) {
-    assert.deepEqual(p, { op: 'gelu', variant: 'fused', n: iv.DEFAULT_N, options: { ...FULL_SAMPLING, samples: 100, max_total_ms: 3000 } });
+    assert.deepEqual(p, { op: 'gelu', variant: 'fused', n: iv.DEFAULT_N, options: { ...FULL.options, samples: 100, max_total_ms: 3000 } });
   }
   assert.equal(full.reduce((sum, p) => sum + p.options.samples, 0), 1000);
-  const quick = iv.intervalsPoints(values, { quick: true });
-  assert.equal(quick.reduce((sum, p) => sum + p.options.samples, 0), QUICK_SAMPLING.samples);
-  assert.equal(quick.reduce((sum, p) => sum + p.options.max_total_ms, 0), QUICK_SAMPLING.max_total_ms);
-  assert.ok(QUICK_SAMPLING.samples < FULL_SAMPLING.samples);
-  assert.deepEqual(iv.coverageOf(false), { ...iv.FULL_COVERAGE });
-  assert.ok(iv.coverageOf(true).trials < iv.FULL_COVERAGE.trials);
-  assert.ok(iv.coverageOf(true).bootstrap_resamples < iv.FULL_COVERAGE.bootstrap_resamples);
+  const quick = iv.intervalsPoints(values, { quick: true, info: QUICK_INFO });
+  assert.equal(quick.reduce((sum, p) => sum + p.options.samples, 0), QUICK.options.samples);
+  assert.equal(quick.reduce((sum, p) => sum + p.options.max_total_ms, 0), QUICK.options.max_total_ms);
+  assert.deepEqual(iv.coverageOf(INFO), FULL.coverage);
+  assert.notEqual(iv.coverageOf(INFO), FULL.coverage, 'core is handed a copy');
+  assert.deepEqual(iv.coverageOf(QUICK_INFO), QUICK.coverage);
+  assert.throws(() => iv.intervalsPoints(values, { quick: false, info: { plan: { options: FULL.options } } }), /\(no coverage\)/);
   assert.ok(Math.max(...iv.DEFAULT_SIZES) <= 100 && Math.min(...iv.DEFAULT_SIZES) === 5, 'n from 5 to 100');
+});
+
+test('intervals: its texts quote core’s plan, "…" until it arrives', () => {
+  const text = (info) => intervalsExperiment.explanation({ quick: false, info }).join(' ');
+  assert.match(text(null), /A reference run of … samples .* from it, … per size, .* counted over … trials/);
+  assert.match(text(QUICK_INFO), /A reference run of 1,000 samples .* from it, 400 per size, .* counted over 400 trials/);
+  assert.equal(intervalsExperiment.quickNote({ quick: true, info: null }), null);
+  assert.equal(
+    intervalsExperiment.quickNote({ quick: true, info: QUICK_INFO }),
+    'Quick mode (?quick=1): a 300-sample reference and 60 trials per size (bootstrap 150 resamples), so each coverage is a count out of 60. Remove it for the full run.',
+  );
 });
 
 test('intervals: the sizes control takes 2..100, each once', () => {

@@ -46,9 +46,9 @@ const COMPARISON = {
   only_in_base: ['matmul simd n=512'],
   only_in_new: [],
   rows: [
-    { benchmark: 'matmul naive n=32', base_median_ms: 1, new_median_ms: 1.5, change: 0.5, change_interval: [0.43, 0.67], p_value: 0.008, ratio_interval: [0.6, 0.7], verdict: 'slower', verdict_word: 'slower', sentence: 'this run is 1.50x slower than the baseline (95% CI 1.43-1.67x, p = 0.008)' },
-    { benchmark: 'gelu fused n=65536', base_median_ms: 2, new_median_ms: 1, change: -0.5, change_interval: [-0.55, -0.45], p_value: 0.00001, ratio_interval: [1.8, 2.2], verdict: 'faster', verdict_word: 'faster', sentence: 'this run is 2.00x faster than the baseline' },
-    { benchmark: 'gelu fused-simd n=65536', base_median_ms: 2, new_median_ms: 2, change: 0, change_interval: [-0.09, 0.11], p_value: 0.9, ratio_interval: [0.9, 1.1], verdict: 'no_difference', verdict_word: 'no clear difference', sentence: 'no significant difference' },
+    { benchmark: 'matmul naive n=32', base_median_ms: 1, new_median_ms: 1.5, change: 0.5, change_interval: { low: 0.43, high: 0.67 }, p_value: 0.008, ratio_interval: { low: 0.6, high: 0.7 }, verdict: 'slower', verdict_word: 'slower', sentence: 'this run is 1.50x slower than the baseline (95% CI 1.43-1.67x, p = 0.008)' },
+    { benchmark: 'gelu fused n=65536', base_median_ms: 2, new_median_ms: 1, change: -0.5, change_interval: { low: -0.55, high: -0.45 }, p_value: 0.00001, ratio_interval: { low: 1.8, high: 2.2 }, verdict: 'faster', verdict_word: 'faster', sentence: 'this run is 2.00x faster than the baseline' },
+    { benchmark: 'gelu fused-simd n=65536', base_median_ms: 2, new_median_ms: 2, change: 0, change_interval: { low: -0.09, high: 0.11 }, p_value: 0.9, ratio_interval: { low: 0.9, high: 1.1 }, verdict: 'no_difference', verdict_word: 'no clear difference', sentence: 'no significant difference' },
   ],
 };
 

@@ -20,7 +20,13 @@ const LISTS = {
     { name: 'latency_ms', label: 'latency', unit: 'ms', lower_is_better: true, timed: true },
     { name: 'parameters', label: 'parameters (counted)', unit: 'parameters', lower_is_better: true, timed: false },
   ],
+  // experimentPlan('benchmarking-suite'), full: the suite's own timer.
+  plan: { options: null },
+  fullPlan: { options: null },
 };
+// Quick mode's plan, with other numbers than core's so the page shows it reads them.
+const QUICK_OPTIONS = { warmup: 1, samples: 2, min_sample_ms: 0.5, max_total_ms: 80 };
+const QUICK_LISTS = { ...LISTS, plan: { options: QUICK_OPTIONS } };
 const raws = (over = {}) => ({ 'model-0': true, 'model-1': true, 'model-2': true, 'metric-0': true, 'metric-1': true, optimized: '', base: '', batch: '0', ...over });
 const valuesOf = (over) => readControls(suite.suiteControls(LISTS), raws(over)).values;
 
@@ -43,6 +49,9 @@ const model = (name, batch) => ({
   // core's text of the two sizes (format_bytes), which its report prints too
   peak_memory_text: '128.0 KiB',
   size_text: '918.5 KiB',
+  // a zoo model's weights are random: accuracy not measured
+  accuracy: null,
+  accuracy_text: 'not measured',
 });
 
 test('suite: a checkbox per zoo model and metric, all ticked, an optional optimized/base pair, and a batch', () => {
@@ -85,7 +94,7 @@ test('suite: no model or no metric ticked is refused beside the first checkbox o
   assert.match(readControls(controls, raws({ batch: '-1' })).problems.batch, /from 0 to 1024/);
 });
 
-test('suite: one measureSuitePoint per ticked model, indexed in the suite; quick mode shrinks the timer', () => {
+test('suite: one measureSuitePoint per ticked model, indexed in the suite; quick mode takes core’s smaller timer', () => {
   const values = valuesOf({ 'model-1': false, 'metric-0': false, batch: '8' });
   const points = suite.suitePoints(values, { quick: false, info: LISTS });
   const expected = { name: suite.SUITE_NAME, models: ['mlp_784', 'transformer_block'], metrics: ['parameters'], batch: 8 };
@@ -93,15 +102,16 @@ test('suite: one measureSuitePoint per ticked model, indexed in the suite; quick
     { suite: expected, index: 0, label: 'mlp_784' },
     { suite: expected, index: 1, label: 'transformer_block' },
   ]);
-  const quick = suite.suitePoints(valuesOf(), { quick: true, info: LISTS });
+  const quick = suite.suitePoints(valuesOf(), { quick: true, info: QUICK_LISTS });
   assert.equal(quick.length, 3);
-  assert.deepEqual(quick[0].suite.options, suite.QUICK_SUITE_OPTIONS);
+  assert.deepEqual(quick[0].suite.options, QUICK_OPTIONS);
+  assert.notEqual(quick[0].suite.options, QUICK_OPTIONS, 'the suite holds its own copy');
   assert.equal(quick[0].suite.batch, undefined, 'batch 0: each spec’s own');
   assert.equal(points[0].suite.options, undefined, 'the full run takes core’s suite timer');
 });
 
 test('suite: rows keep the index and label; charts, table, CSV and the report points read core’s fields', () => {
-  const points = suite.suitePoints(valuesOf(), { quick: true, info: LISTS });
+  const points = suite.suitePoints(valuesOf(), { quick: true, info: QUICK_LISTS });
   const rows = points.map((p, i) => rowOf('measureSuitePoint', p, { kind: 'model', index: i, model: model(p.label, 64) }, 'simd'));
   assert.equal(rows[0].suite, undefined, 'the suite is an argument, not a row field');
   assert.deepEqual(suite.metricRows(rows, 'latency_ms')[1], { model: 'cnn_28', value: 1.5 });
@@ -117,15 +127,16 @@ test('suite: rows keep the index and label; charts, table, CSV and the report po
     parameters: '235,146',
     size: '918.5 KiB',
     'FLOPs per sample': '469,504',
+    accuracy: 'not measured',
     'timer warning': 'CV 22% over 10 samples',
   });
   const lines = toCsv(rows, suite.SUITE_CSV_COLUMNS).trimEnd().split('\r\n');
   assert.equal(lines.length, 4);
   assert.equal(
     lines[0],
-    'build,index,model,batch,latency_ms,latency_mean_ms,latency_spread_ms,latency_spread_kind,throughput_samples_per_s,peak_memory_bytes,activation_bytes,parameters,size_bytes,flops_per_sample,flops_per_batch,samples,warning',
+    'build,index,model,batch,latency_ms,latency_mean_ms,latency_spread_ms,latency_spread_kind,throughput_samples_per_s,peak_memory_bytes,activation_bytes,parameters,size_bytes,flops_per_sample,flops_per_batch,accuracy,samples,warning',
   );
-  assert.equal(lines[2], 'simd,1,cnn_28,64,1.5,1.6,0.36,sample standard deviation,42666.7,131072,199168,235146,940584,469504,30048256,10,CV 22% over 10 samples');
+  assert.equal(lines[2], 'simd,1,cnn_28,64,1.5,1.6,0.36,sample standard deviation,42666.7,131072,199168,235146,940584,469504,30048256,,10,CV 22% over 10 samples');
 });
 
 test('suite: the report’s three files are core’s texts (JSON indented)', () => {
@@ -146,6 +157,12 @@ test('suite: the spec for core’s lists passes the framework’s checks, one ch
   assert.deepEqual(spec.charts[1].data([{ label: 'm', model: model('m', 1) }], ctx), []);
   assert.equal(spec.charts[0].data([{ label: 'm', model: model('m', 1) }], ctx).length, 1);
   assert.equal(spec.plan(valuesOf(), { quick: true }).length, 3);
+  assert.equal(spec.quickNote, null, 'the full plan has no quick note');
+  assert.equal(
+    suiteSpec(QUICK_LISTS).quickNote,
+    'Quick mode (?quick=1): each model timed with 2 samples of at least 0.5 ms, so the latencies are rough.',
+  );
+  assert.equal(suiteSpec(QUICK_LISTS).plan(valuesOf(), { quick: true })[0].suite.options.samples, 2);
 });
 
 test('suite: the report’s Markdown reads as headings, paragraphs, lists and tables, with bold and code spans', async () => {

@@ -17,22 +17,39 @@ import { h } from '../../web/src/ui/dom.js';
 
 installFakeDocument();
 
-test('warmup: one point timing each of the first calls by itself; quick mode fewer calls', () => {
+// Core's plans as experimentPlan('benchmarking-warmup') gives them, in init's facts (the
+// full one, and a quick one with other numbers than core's, so the page shows it reads them).
+const FULL = { calls: 300, first: 10, last: 100, max_total_ms: 5000 };
+const QUICK = { calls: 70, first: 10, last: 40, max_total_ms: 1500 };
+const INFO = { resolution_ms: 0.005, plan: FULL, fullPlan: FULL };
+const QUICK_INFO = { resolution_ms: 0.005, plan: QUICK, fullPlan: FULL };
+
+test('warmup: one point timing each of the first calls by itself, as many as core’s plan says', () => {
   const values = controlDefaults(warmupExperiment.controls);
   assert.deepEqual(values, { kernel: wu.DEFAULT_KERNEL, n: wu.DEFAULT_N });
-  const [full] = wu.warmupPoints({ ...values, kernel: 'gelu:unfused', n: 65536 }, { quick: false });
+  const [full] = wu.warmupPoints({ ...values, kernel: 'gelu:unfused', n: 65536 }, { quick: false, info: INFO });
   assert.deepEqual(full, {
     op: 'gelu',
     variant: 'unfused',
     n: 65536,
-    options: { warmup: 0, samples: wu.FULL_WARMUP.calls, inner_iterations: 1, min_sample_ms: 0, max_total_ms: wu.FULL_WARMUP.max_total_ms },
+    options: { warmup: 0, samples: FULL.calls, inner_iterations: 1, min_sample_ms: 0, max_total_ms: FULL.max_total_ms },
   });
-  assert.ok(full.options.samples >= 200, 'a few hundred calls');
-  const [quick] = wu.warmupPoints(values, { quick: true });
-  assert.equal(quick.options.samples, wu.QUICK_WARMUP.calls);
-  assert.ok(quick.options.samples < full.options.samples && quick.options.max_total_ms <= 3000);
+  const [quick] = wu.warmupPoints(values, { quick: true, info: QUICK_INFO });
+  assert.equal(quick.options.samples, QUICK.calls);
+  assert.equal(quick.options.max_total_ms, QUICK.max_total_ms);
   assert.equal(quick.options.warmup, 0);
   assert.equal(quick.options.inner_iterations, 1);
+  assert.throws(() => wu.warmupPoints(values, { quick: false, info: null }), /gave no plan of the first calls/);
+  assert.throws(() => wu.warmupPoints(values, { quick: false, info: { plan: { calls: 300 } } }), /\(no first, last, max_total_ms\)/);
+});
+
+test('warmup: its texts and chart quote core’s plan, "…" until it arrives', () => {
+  const text = (info) => [warmupExperiment.explanation({ quick: false, info })].flat().join(' ');
+  assert.match(text(null), /each of the first … calls/);
+  assert.match(text(INFO), /each of the first 300 calls/);
+  assert.equal(warmupExperiment.quickNote({ quick: true, info: null }), null, 'the generic note until the plan arrives');
+  assert.equal(warmupExperiment.quickNote({ quick: true, info: QUICK_INFO }), 'Quick mode (?quick=1): the first 70 calls instead of 300.');
+  assert.deepEqual(warmupExperiment.charts[0].options({ quick: true, info: QUICK_INFO }).xDomain, [1, 70]);
 });
 
 test('warmup: the first and the last calls as stretches, never overlapping', () => {

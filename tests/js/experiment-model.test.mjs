@@ -215,6 +215,9 @@ const goodSpec = () => ({
 
 test('a well-formed spec has no problems', () => {
   assert.deepEqual(specProblems(goodSpec()), []);
+  // A heading that quotes core's plan is a function of {quick, info}.
+  assert.deepEqual(specProblems({ ...goodSpec(), title: ({ info }) => `Demo of ${info?.plan.n ?? '…'}` }), []);
+  assert.deepEqual(specProblems({ ...goodSpec(), title: 7 }), ['title must be a non-empty string, or a function of {quick, info} returning one']);
   assert.deepEqual(specProblems({ ...goodSpec(), measure: declaredSweep('measureMatmul', { payload: (v, points) => ({ points, builds: ['simd'] }) }) }), []);
 });
 

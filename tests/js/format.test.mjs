@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FORMATS, formatChange, formatPoints, formatSci, formatSig } from '../../web/src/ui/format.js';
+import { FORMATS, countWord, formatChange, formatList, formatPoints, formatSci, formatSig } from '../../web/src/ui/format.js';
 
 test('formatSig writes every magnitude in positional notation and keeps three digits', () => {
   // One column read "5.57e-7" beside "0.0000886"; six decimals at most turned 5.57e-7 into "0.000001".
@@ -46,4 +46,14 @@ test('a change column reads in one resolution, never finer than 0.01%', () => {
   assert.equal(formatChange(0.000123), '+0.01%');
   assert.equal(formatChange(0), '0%');
   assert.equal(formatChange(Infinity), '—');
+});
+
+test('countWord writes small counts in words and larger ones in digits; formatList joins items as prose', () => {
+  assert.deepEqual([0, 1, 2, 5, 12].map(countWord), ['zero', 'one', 'two', 'five', 'twelve']);
+  assert.equal(countWord(13), '13');
+  assert.equal(countWord(2048), '2,048');
+  assert.equal(formatList([]), '');
+  assert.equal(formatList([64]), '64');
+  assert.equal(formatList([64, 128]), '64 and 128');
+  assert.equal(formatList(['1', 2, 4, 32]), '1, 2, 4 and 32');
 });

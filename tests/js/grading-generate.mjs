@@ -1,7 +1,8 @@
 // Makes submission files from the real exercise bank for the grading tests, the CLI test and
 // bench/regrade.mjs. core never tells the expected values, so right numeric answers are found
 // the way a patient student would: by grading candidates and following core's "Too high" /
-// "Too low" until one is graded correct; right choices by trying each. Code comes from
+// "Too low" until one is graded correct (not for the exercises whose feedback hides the
+// answer: they stay wrong); right choices by trying each. Code comes from
 // reference solutions written from the prompts (the Benchmarking ones shared with the CLI
 // and wasm tests). Experiment-backed exercises get rows of a plausible run where their row
 // fields are simple to write; the others are left unanswered. A "skill" draws which
@@ -42,6 +43,17 @@ export const SOLUTIONS = Object.freeze({
   return total;
 }`,
   'acceleration.attainable-code': 'function attainable(peak, bandwidth, intensity) {\n  return Math.min(peak, bandwidth * intensity);\n}',
+  'optimization.cross-entropy': `function meanCrossEntropy(logits, labels) {
+  let total = 0;
+  for (let i = 0; i < logits.length; i++) {
+    const row = logits[i];
+    const m = Math.max(...row);
+    let sum = 0;
+    for (const x of row) sum += Math.exp(x - m);
+    total += m + Math.log(sum) - row[labels[i]];
+  }
+  return total / logits.length;
+}`,
   'acceleration.matmul-loop-order': `function matmul(a, b, n) {
   const c = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
@@ -99,6 +111,8 @@ export async function findNumeric(lab, exercise, seed, extra = {}) {
     const graded = await lab.gradeExercise(exercise.id, seed, { ...answerOf(), ...extra });
     if (graded.correct) return answerOf();
     const feedbacks = parts ? graded.parts.map((p) => (p.correct ? 'Correct.' : p.feedback)) : [graded.feedback];
+    // An exercise whose feedback hides the answer gives no direction to follow.
+    if (feedbacks.every((f) => direction(f) === 0)) return null;
     for (let i = 0; i < n; i++) {
       const s = state[i];
       const d = direction(feedbacks[i]);

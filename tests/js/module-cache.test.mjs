@@ -1,6 +1,7 @@
 // The lab worker's module cache (web/src/lab/module-cache.js): a module that aborted (a wasm
 // trap or Emscripten's `Aborted()`) is dropped, the next call gets a fresh instance, and the
-// error the page shows says so; any other error leaves the module in place.
+// error the page shows says so; any other error leaves the module in place. Instances are
+// kept per build and module (main, train), and an abort replaces only the module it hit.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -10,10 +11,11 @@ import { createModuleCache, isModuleAbort } from '../../web/src/lab/module-cache
 // later call throws too), `add()` works until then.
 function fakeFactory() {
   const created = [];
-  const instantiate = async (build) => {
+  const instantiate = async (build, module) => {
     let aborted = false;
     const Module = {
       build,
+      module,
       instance: created.length,
       add: (a, b) => {
         if (aborted) throw new WebAssembly.RuntimeError('Aborted(). Build with -s ASSERTIONS=1 for more info.');
@@ -97,4 +99,30 @@ test('a failed load is not cached', async () => {
   });
   await assert.rejects(cache.load('simd'), /^Error: could not load the simd wasm build: network$/);
   assert.deepEqual(await cache.load('simd'), { ok: true });
+});
+
+test('instances are kept per build and module, and an abort replaces only the module it hit', async () => {
+  const { created, instantiate } = fakeFactory();
+  const cache = createModuleCache(instantiate);
+  const main = await cache.load('simd');
+  const train = await cache.load('simd', 'train');
+  assert.deepEqual([main.module, train.module], ['main', 'train']);
+  assert.equal(await cache.load('simd', 'main'), main, 'main is the default module');
+  assert.equal(await cache.load('simd', 'train'), train);
+  const reported = cache.replaceIfAborted(['simd'], new WebAssembly.RuntimeError('Aborted()'), 'train');
+  assert.match(reported.message, /— the simd training WebAssembly module stopped and has been replaced by a fresh instance; the data sets and models it held are gone/);
+  assert.notEqual(await cache.load('simd', 'train'), train);
+  assert.equal(await cache.load('simd'), main, 'the main module is kept');
+  cache.replaceIfAborted(['simd'], new WebAssembly.RuntimeError('Aborted()'));
+  assert.notEqual(await cache.load('simd'), main);
+  assert.equal(created.length, 4);
+});
+
+test('a training module that fails to load says which module of which build', async () => {
+  const cache = createModuleCache(async (build, module) => {
+    if (module === 'train') throw new Error('404');
+    return { build, module };
+  });
+  await assert.rejects(cache.load('scalar', 'train'), /^Error: could not load the scalar wasm build's training module: 404$/);
+  assert.deepEqual(await cache.load('scalar'), { build: 'scalar', module: 'main' });
 });

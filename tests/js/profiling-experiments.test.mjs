@@ -10,11 +10,12 @@ import { toCsv } from '../../web/src/experiments/csv.js';
 import { cellText, headerText } from '../../web/src/ui/columns.js';
 import { specProblems } from '../../web/src/experiments/model.js';
 import { API, POINT } from '../../web/src/lab/api.js';
-import { TIMER_FULL, TIMER_QUICK, zooControl, zooInit, zooSpecOf } from '../../web/src/chapters/profiling/common.js';
+import { planInit, timerOptions, zooControl, zooInit, zooSpecOf } from '../../web/src/chapters/profiling/common.js';
+import { PLANS, planCtx, planInfo } from './experiment-plans-fixture.mjs';
 import { hasLateOptions, loadOptions } from '../../web/src/experiments/model.js';
 import { DEFAULT_HIDDEN, mlpWidths, scalingPoints, withHidden, SCALING_COLUMNS, SCALING_CSV } from '../../web/src/chapters/profiling/scaling-data.js';
 import { BATCH_COLUMNS, BATCH_CSV, DEFAULT_BATCHES, batchList, batchPoints, quickNoteText } from '../../web/src/chapters/profiling/batch-data.js';
-import { OVERHEAD_COLUMNS, OVERHEAD_CSV, OVERHEAD_MODELS, QUICK_MODELS, overheadPoints } from '../../web/src/chapters/profiling/overhead-data.js';
+import { OVERHEAD_COLUMNS, OVERHEAD_CSV, modelsCaption, overheadPoints } from '../../web/src/chapters/profiling/overhead-data.js';
 import { ARCHITECTURE_COLUMNS, ARCHITECTURE_CSV, CNN_WIDE_SPEC, architecturePoints, withFamily } from '../../web/src/chapters/profiling/architectures-data.js';
 import { ATTENTION_COLUMNS, ATTENTION_CSV, attentionPoints, byteSeries, flopSeries, headsProblem } from '../../web/src/chapters/profiling/attention-data.js';
 import { BACKWARD_COLUMNS, BACKWARD_CSV, backwardPoints, ratioSeries } from '../../web/src/chapters/profiling/backward-data.js';
@@ -27,13 +28,17 @@ import { attentionExperiment } from '../../web/src/chapters/profiling/attention-
 import { backwardExperiment } from '../../web/src/chapters/profiling/backward-experiment.js';
 import { trainingMemoryExperiment } from '../../web/src/chapters/profiling/training-memory-experiment.js';
 import { operationsExperiment } from '../../web/src/chapters/profiling/operations-experiment.js';
-import { OPERATION_COLUMNS, OPERATION_CSV, QUICK_PLAN, operationPoints, withFamily as withOpFamily } from '../../web/src/chapters/profiling/operations-data.js';
+import { OPERATION_COLUMNS, OPERATION_CSV, operationPoints, withFamily as withOpFamily } from '../../web/src/chapters/profiling/operations-data.js';
 import { CSV_COLUMNS as ROOFLINE_CSV } from '../../web/src/chapters/acceleration/roofline-data.js';
 
 const NAMES = ['linear_128_64', 'linear_768_3072', 'linear_1000_500', 'conv7x7_224', 'mlp_784', 'cnn_28', 'transformer_block'];
 const info = { zoo: NAMES.map((name) => ({ name, description: name, spec: { name, input: [2, 3], layers: [] } })) };
 const stats = (median_ms, warning = '') => ({ median_ms, ci95_low_ms: median_ms * 0.9, ci95_high_ms: median_ms * 1.1, p95_ms: median_ms * 1.5, cv: 0.04, samples: 10, warning });
 const csvLines = (rows, columns) => toCsv(rows, columns).split('\r\n').slice(0, -1);
+// A plan hook's context: core's plan of `id` (the fixture's) beside the zoo.
+const at = (id, quick, extra = {}) => planCtx(id, quick, { ...info, ...extra });
+const TIMER_FULL = PLANS['profiling-model-scaling'].full.options;
+const TIMER_QUICK = PLANS['profiling-model-scaling'].quick.options;
 
 test('every spec passes the framework’s checks under the contract’s id, with an allow-listed function', () => {
   const specs = {
@@ -89,12 +94,12 @@ test('the model selects list core’s zoo, read once per bridge with the experim
 
 test('model scaling: one MLP per hidden width, the smallest three under quick', () => {
   const values = { hidden: [256, 64, 128, 64, 512], depth: 2, batch: 32 };
-  const points = scalingPoints(values, { quick: false });
+  const points = scalingPoints(values, at('profiling-model-scaling', false));
   assert.deepEqual(points.map((p) => p.widths), [mlpWidths(64, 2), mlpWidths(128, 2), mlpWidths(256, 2), mlpWidths(512, 2)]);
   assert.deepEqual(points[0].widths, [784, 64, 64, 10]);
   assert.deepEqual(points[0].options, TIMER_FULL);
   assert.equal(points[0].batch, 32);
-  const quick = scalingPoints({ ...values, hidden: [...DEFAULT_HIDDEN] }, { quick: true });
+  const quick = scalingPoints({ ...values, hidden: [...DEFAULT_HIDDEN] }, at('profiling-model-scaling', true));
   assert.deepEqual(quick.map((p) => p.widths[1]), [64, 128, 256]);
   assert.deepEqual(quick[0].options, TIMER_QUICK);
   assert.notEqual(quick[0].options, quick[1].options, 'each point owns its options');
@@ -129,20 +134,28 @@ test('model scaling: table, derived hidden width and CSV', () => {
 test('batch size: the quick note names the batches the quick plan runs, from the same rule', () => {
   // The note said "batches 1 to 32" while the plan ran 1, 2, 4 and 32.
   const defaults = batchExperiment.controls.find((c) => c.id === 'batches').default;
-  const ran = batchPoints({ model: 'mlp_784', batches: defaults }, { quick: true, info }).map((p) => p.batch);
+  const ran = batchPoints({ model: 'mlp_784', batches: defaults }, at('profiling-batch-size', true)).map((p) => p.batch);
   assert.deepEqual(ran, [1, 2, 4, 32]);
-  assert.equal(batchExperiment.quickNote, quickNoteText());
-  assert.equal(quickNoteText(),
+  const quickPlan = PLANS['profiling-batch-size'].quick;
+  assert.equal(batchExperiment.quickNote(at('profiling-batch-size', true)), quickNoteText(quickPlan));
+  assert.equal(quickNoteText(quickPlan),
     'Quick mode (?quick=1): batches 1, 2, 4 and 32 with the default list (1 and 32 always, then the 2 smallest others up to 32), with small time budgets.');
-  assert.doesNotMatch(quickNoteText(), /1 to 32/);
+  assert.doesNotMatch(quickNoteText(quickPlan), /1 to 32/);
+  // Core's caps, not the page's: another quick plan, another note and other batches.
+  const wider = { ...quickPlan, max_points: 5, max_batch: 64 };
+  assert.equal(quickNoteText(wider),
+    'Quick mode (?quick=1): batches 1, 2, 4, 8 and 32 with the default list (1 and 32 always, then the 3 smallest others up to 64), with small time budgets.');
+  assert.deepEqual(batchPoints({ model: 'mlp_784', batches: defaults }, { quick: true, info: { ...info, plan: wider } }).map((p) => p.batch), [1, 2, 4, 8, 32]);
+  assert.equal(batchExperiment.quickNote({ quick: true, info: null }), undefined, 'no plan yet: the generic note');
 });
 
 test('batch size: the plan always holds batch 1 and 32, quick or not', () => {
-  assert.deepEqual(batchList([...DEFAULT_BATCHES], false), [1, 2, 4, 8, 16, 32, 64, 128]);
-  assert.deepEqual(batchList([4, 64], false), [1, 4, 32, 64]);
-  assert.deepEqual(batchList([...DEFAULT_BATCHES], true), [1, 2, 4, 32]);
-  assert.deepEqual(batchList([128], true), [1, 32]);
-  const points = batchPoints({ model: 'mlp_784', batches: [8] }, { quick: true, info });
+  const { full, quick } = PLANS['profiling-batch-size'];
+  assert.deepEqual(batchList([...DEFAULT_BATCHES], full), [1, 2, 4, 8, 16, 32, 64, 128]);
+  assert.deepEqual(batchList([4, 64], full), [1, 4, 32, 64]);
+  assert.deepEqual(batchList([...DEFAULT_BATCHES], quick), [1, 2, 4, 32]);
+  assert.deepEqual(batchList([128], quick), [1, 32]);
+  const points = batchPoints({ model: 'mlp_784', batches: [8] }, at('profiling-batch-size', true));
   assert.deepEqual(points.map((p) => p.batch), [1, 8, 32]);
   assert.equal(points[0].spec.name, 'mlp_784');
   assert.deepEqual(points[0].options, TIMER_QUICK);
@@ -170,8 +183,18 @@ const overheadRow = {
 };
 
 test('profiling overhead: one point per model, fewer under quick; table and CSV', () => {
-  assert.deepEqual(overheadPoints({}, { quick: false, info }).map((p) => p.spec.name), [...OVERHEAD_MODELS]);
-  assert.deepEqual(overheadPoints({}, { quick: true, info }).map((p) => p.spec.name), [...QUICK_MODELS]);
+  assert.deepEqual(overheadPoints({}, at('profiling-overhead', false)).map((p) => p.spec.name), PLANS['profiling-overhead'].full.models);
+  assert.deepEqual(overheadPoints({}, at('profiling-overhead', true)).map((p) => p.spec.name), PLANS['profiling-overhead'].quick.models);
+  assert.deepEqual(overheadPoints({}, at('profiling-overhead', true))[0].options, PLANS['profiling-overhead'].quick.options);
+  assert.throws(() => overheadPoints({}, { quick: true, info }), { message: 'the lab worker gave no plan of models, so there is nothing to measure' });
+  // The caption and the quick note quote core's plans.
+  assert.equal(modelsCaption(planInfo('profiling-overhead', false)), 'Models: linear_128_64, mlp_784, cnn_28, transformer_block (quick mode skips the last), each at its zoo batch.');
+  assert.equal(overheadExperiment.tableCaption(at('profiling-overhead', true)), modelsCaption(planInfo('profiling-overhead', true)));
+  const other = planInfo('profiling-overhead', true);
+  other.quickPlan.models = ['mlp_784', 'transformer_block'];
+  assert.equal(modelsCaption(other), 'Models: linear_128_64, mlp_784, cnn_28, transformer_block (quick mode skips linear_128_64 and cnn_28), each at its zoo batch.');
+  assert.equal(modelsCaption(null), null);
+  assert.equal(overheadExperiment.quickNote(at('profiling-overhead', true)), 'Quick mode (?quick=1): three small models with small time budgets.');
   assert.deepEqual(OVERHEAD_COLUMNS.map((c) => cellText(c, overheadRow)), ['mlp_784', '5', '3.41', '3.07 – 3.75', '3.50', '3.15 – 3.85', '0.0900', '2.64%', '0.000170', 'CV 15%']);
   const [header, line] = csvLines([overheadRow], OVERHEAD_CSV);
   assert.equal(header, 'build,name,layer_calls_per_forward,plain_ms,with_context_ms,overhead_ms,overhead_percent,clock_read_ms,plain_ci95_low_ms,plain_ci95_high_ms,with_context_ci95_low_ms,with_context_ci95_high_ms');
@@ -179,7 +202,8 @@ test('profiling overhead: one point per model, fewer under quick; table and CSV'
 });
 
 test('architectures: MLP, two CNNs and a transformer at one batch', () => {
-  const points = architecturePoints({ batch: 16 }, { quick: true, info });
+  const points = architecturePoints({ batch: 16 }, at('profiling-architectures', true));
+  assert.deepEqual(points[0].options, PLANS['profiling-architectures'].quick.options);
   assert.deepEqual(points.map((p) => p.spec.name), ['mlp_784', 'cnn_28', 'cnn_wide', 'transformer_block']);
   assert.equal(points[2].spec, CNN_WIDE_SPEC);
   assert.ok(points.every((p) => p.batch === 16));
@@ -211,9 +235,12 @@ const attentionRow = {
 
 test('attention: one count per length, long ones dropped under quick; heads must divide d_model', () => {
   const values = { 'd-model': 128, heads: 4, 'seq-lengths': [2048, 64, 16] };
-  assert.deepEqual(attentionPoints(values, { quick: false }), [16, 64, 2048].map((seq_len) => ({ d_model: 128, heads: 4, seq_len, batch: 1 })));
-  assert.deepEqual(attentionPoints(values, { quick: true }).map((p) => p.seq_len), [16, 64]);
-  assert.deepEqual(attentionPoints({ ...values, 'seq-lengths': [4096] }, { quick: true }).map((p) => p.seq_len), [4096]);
+  assert.deepEqual(attentionPoints(values, at('profiling-attention', false)), [16, 64, 2048].map((seq_len) => ({ d_model: 128, heads: 4, seq_len, batch: 1 })));
+  assert.deepEqual(attentionPoints(values, at('profiling-attention', true)).map((p) => p.seq_len), [16, 64]);
+  assert.deepEqual(attentionPoints({ ...values, 'seq-lengths': [4096] }, at('profiling-attention', true)).map((p) => p.seq_len), [4096]);
+  // Core's cap, not the page's.
+  assert.deepEqual(attentionPoints(values, { quick: true, info: { plan: { max_seq_len: 64 } } }).map((p) => p.seq_len), [16, 64]);
+  assert.equal(attentionExperiment.quickNote(at('profiling-attention', true)), 'Quick mode (?quick=1): lengths up to 1024. These are counts, so quick mode changes no number.');
   assert.equal(headsProblem(4, values), null);
   assert.equal(headsProblem(3, values), 'Heads must divide d_model (128), got 3');
 });
@@ -248,8 +275,9 @@ const backwardRow = {
 };
 
 test('forward vs backward: points, bars beside the 2× rule, table and CSV', () => {
-  assert.deepEqual(backwardPoints({}, { quick: true, info }).map((p) => p.spec.name), ['linear_128_64', 'mlp_784', 'cnn_28']);
-  assert.equal(backwardPoints({}, { quick: false, info }).length, 5);
+  assert.deepEqual(backwardPoints({}, at('profiling-forward-backward', true)).map((p) => p.spec.name), PLANS['profiling-forward-backward'].quick.models);
+  assert.deepEqual(backwardPoints({}, at('profiling-forward-backward', false)).map((p) => p.spec.name), PLANS['profiling-forward-backward'].full.models);
+  assert.equal(backwardExperiment.quickNote(at('profiling-forward-backward', true)), 'Quick mode (?quick=1): three small models with small time budgets.');
   assert.deepEqual(ratioSeries([backwardRow]).map((r) => [r.series, r.value]), [
     ['measured backward / forward', 2.1],
     ['counted FLOPs backward / forward', 1.145],
@@ -297,14 +325,17 @@ test('training memory: one point per batch, stacked bars per optimizer in MiB, t
 const roofs = { peak_gflops_per_s: 21.7, bandwidth_gb_per_s: 3.7, ridge_flops_per_byte: 5.86 };
 
 test('operation efficiency: element-wise, reductions and matmul, each point carrying this machine’s roofs', () => {
-  const points = operationPoints({}, { quick: true, info: { roofs } });
+  const points = operationPoints({}, planCtx('profiling-operation-efficiency', true, { roofs }));
+  const quickPlan = PLANS['profiling-operation-efficiency'].quick;
   assert.deepEqual(points.map((p) => `${p.op}@${p.n}`), [
-    ...['add', 'mul', 'gelu', 'sum', 'softmax', 'layernorm'].map((op) => `${op}@${QUICK_PLAN.elements[0]}`),
-    ...QUICK_PLAN.matmul_n.map((n) => `matmul@${n}`),
+    ...['add', 'mul', 'gelu', 'sum', 'softmax', 'layernorm'].map((op) => `${op}@${quickPlan.elements[0]}`),
+    ...quickPlan.matmul_n.map((n) => `matmul@${n}`),
   ]);
-  assert.deepEqual(points[0].options, { ...TIMER_QUICK, peak_gflops_per_s: 21.7, bandwidth_gb_per_s: 3.7 });
-  assert.ok(operationPoints({}, { quick: false, info: { roofs } }).length > points.length);
-  assert.throws(() => operationPoints({}, { quick: true, info: {} }), { message: /the machine probe gave no roofs/ });
+  assert.deepEqual(points[0].options, { ...quickPlan.options, peak_gflops_per_s: 21.7, bandwidth_gb_per_s: 3.7 });
+  assert.ok(operationPoints({}, planCtx('profiling-operation-efficiency', false, { roofs })).length > points.length);
+  assert.throws(() => operationPoints({}, planCtx('profiling-operation-efficiency', true)), { message: /the machine probe gave no roofs/ });
+  assert.throws(() => operationPoints({}, { quick: true, info: { roofs } }), { message: /the lab worker gave no plan of operation sizes/ });
+  assert.equal(operationsExperiment.quickNote(planCtx('profiling-operation-efficiency', true)), 'Quick mode (?quick=1): one element-wise size and two matmul sizes with small time budgets.');
 });
 
 test('operation efficiency: table and CSV print core’s placement', () => {
@@ -324,4 +355,27 @@ test('operation efficiency: table and CSV print core’s placement', () => {
   assert.deepEqual(names(OPERATION_CSV).filter((n) => n !== 'family'), names(ROOFLINE_CSV));
   // The shared operation-row columns (chapters/operation-row.js): core's verdict after the bound.
   assert.match(line, /^simd,add,element-wise,simd,65536,65536,65536,786432,0\.0833,0\.25,3,4,21\.7,3\.7,5\.86,0\.308,0\.81,memory-bound,memory-bound: \.\.\.,0\.26,/);
+});
+
+test('the Profiling experiments’ init asks core for both plans of its id (and the zoo when it needs it)', async () => {
+  const asked = [];
+  const bridge = {
+    call: async (kind, payload) => {
+      asked.push([kind, payload]);
+      if (kind === 'experimentPlan') return PLANS[payload.experiment][payload.quick ? 'quick' : 'full'];
+      return info.zoo;
+    },
+  };
+  const got = await planInit('profiling-model-scaling')({ bridge, quick: true });
+  assert.deepEqual(got, { plan: PLANS['profiling-model-scaling'].quick, fullPlan: PLANS['profiling-model-scaling'].full, quickPlan: PLANS['profiling-model-scaling'].quick });
+  assert.deepEqual(asked.map(([kind, p]) => [kind, p.experiment, p.quick]), [
+    ['experimentPlan', 'profiling-model-scaling', false],
+    ['experimentPlan', 'profiling-model-scaling', true],
+  ]);
+  const withZoo = await planInit('profiling-overhead', { zoo: true })({ bridge: { ...bridge }, quick: false });
+  assert.deepEqual(withZoo.plan, PLANS['profiling-overhead'].full);
+  assert.equal(withZoo.zoo.length, NAMES.length);
+  assert.deepEqual(timerOptions(withZoo), PLANS['profiling-overhead'].full.options);
+  assert.throws(() => timerOptions({}), { message: 'the lab worker gave no plan of Timer options, so there is nothing to measure' });
+  assert.equal(scalingExperiment.quickNote(planCtx('profiling-model-scaling', true)), 'Quick mode (?quick=1): only the 3 smallest widths, with small time budgets.');
 });

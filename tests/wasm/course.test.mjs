@@ -20,9 +20,9 @@ for (const [i, m] of modules.entries()) {
     });
 
     it('reads course.json with chapters defaulting to every chapter', () => {
-      assert.deepEqual(m.courseFromJson(COURSE).chapters, ['profiling', 'acceleration', 'benchmarking']);
+      assert.deepEqual(m.courseFromJson(COURSE).chapters, ['profiling', 'acceleration', 'benchmarking', 'optimization']);
       assert.throws(() => m.courseFromJson({ ...COURSE, chapters: ['roofline'] }),
-        { message: 'course.json "chapters"[0] is "roofline"; the chapters are "profiling", "acceleration", "benchmarking"' });
+        { message: 'course.json "chapters"[0] is "roofline"; the chapters are "profiling", "acceleration", "benchmarking", "optimization"' });
       assert.throws(() => m.courseSeed(COURSE, '   '),
         { message: 'the student id is empty; enter the id your course uses' });
       assert.throws(() => m.courseSeed(COURSE, 42), { message: /student_id must be a string/ });

@@ -1,4 +1,4 @@
-// A seeded fuzzer over every binding of both Node builds: each function is called with
+// A seeded fuzzer over every binding of both Node builds, main and training module: each function is called with
 // arguments drawn from a pool of wrong types, NaN, ±Infinity, negative, zero, 2^31, 2^32,
 // sparse and huge arrays, cyclic and deep objects, throwing getters, Proxies and BigInts, at
 // the top and nested inside objects and arrays, typed arrays with own properties, and strings
@@ -11,11 +11,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { BUILDS, loadPerflab, rng } from './perflab_module.mjs';
+import { BUILDS, loadPerflab, loadPerflabTrain, rng } from './perflab_module.mjs';
 
 const modules = await Promise.all(BUILDS.map(loadPerflab));
+const trainModules = await Promise.all(BUILDS.map(loadPerflabTrain));
 const SEED = Number(process.env.PERFLAB_FUZZ_SEED ?? 14);
-const CALLS = Number(process.env.PERFLAB_FUZZ_CALLS ?? 3000); // per build
+const CALLS = Number(process.env.PERFLAB_FUZZ_CALLS ?? 3000); // per build, main module
+// The training module has 14 bindings (the main one about 70): a third of the calls gives
+// each of them more calls than the main module's get.
+const TRAIN_CALLS = Math.ceil(CALLS / 3);
 
 // Calls that measure or probe with their defaults when every argument is undefined take
 // seconds; the fuzzer gives them a short budget instead of undefined as their options.
@@ -70,47 +74,57 @@ function pool() {
 const NOT_A_SENTENCE =
   /^\d+$|json\.exception|syntax error while parsing|last read:|Cannot convert|BindingError|UnboundTypeError|^undefined$|^$/;
 
-for (const [b, build] of BUILDS.entries()) {
-  describe(`fuzzing the ${build.flavour} Node build`, () => {
-    const m = modules[b];
-    const names = Object.keys(m).filter((k) => k.startsWith('raw_')).map((k) => k.slice(4));
+// Each module with its number of calls, its seed offset and a normal call whose answer must
+// not change (main: a kernel on caller data; train: a zoo model's baseline recipe).
+const FUZZED = [
+  { module: 'main', of: modules, calls: CALLS, seed: 0, good: (m) => Array.from(m.add([1], [1], [2], [1]).data) },
+  { module: 'train', of: trainModules, calls: TRAIN_CALLS, seed: 100, good: (m) => JSON.stringify(m.baselineRecipe('fashion_mlp')) },
+];
 
-    it(`answers ${CALLS} seeded calls of wrong arguments with a return or a sentence`, () => {
-      const random = rng(SEED + b);
-      const values = pool();
-      const pick = () => values[Math.floor(random() * values.length)];
-      const good = () => Array.from(m.add([1], [1], [2], [1]).data);
-      good();
-      const handles = m.count_emval_handles();
-      const tensorBytes = m.memoryStats().current_bytes;
-      const slow = [];
-      for (let i = 0; i < CALLS; ++i) {
-        const name = names[Math.floor(random() * names.length)];
-        const arity = m[`raw_${name}`].length;
-        const args = Array.from({ length: arity }, pick);
-        // A measurement's last argument is its options: undefined would mean the defaults
-        // (seconds per call), so half the time it is the short budget.
-        if (arity > 0 && args[arity - 1] === undefined && random() < 0.9) args[arity - 1] = SHORT;
-        const started = performance.now();
-        try {
-          m[name](...args);
-        } catch (e) {
-          const what = `${name}(${args.map((a) => typeof a).join(', ')}) [call ${i}, seed ${SEED + b}]`;
-          assert.ok(e instanceof Error, `${what} threw a non-Error: ${String(e)}`);
-          assert.ok(!(e instanceof WebAssembly.RuntimeError), `${what} trapped: ${e.message}`);
-          assert.doesNotMatch(e.message, NOT_A_SENTENCE, `${what}: not a sentence`);
+for (const [b, build] of BUILDS.entries()) {
+  for (const { module, of, calls, seed, good: goodOf } of FUZZED) {
+    describe(`fuzzing the ${build.flavour} Node build's ${module} module`, () => {
+      const m = of[b];
+      const names = Object.keys(m).filter((k) => k.startsWith('raw_')).map((k) => k.slice(4));
+
+      it(`answers ${calls} seeded calls of wrong arguments with a return or a sentence`, () => {
+        const random = rng(SEED + seed + b);
+        const values = pool();
+        const pick = () => values[Math.floor(random() * values.length)];
+        const good = () => goodOf(m);
+        const expected = good();
+        if (module === 'main') assert.deepEqual(expected, [3], 'add([1], [1], [2], [1])');
+        const handles = m.count_emval_handles();
+        const tensorBytes = m.memoryStats().current_bytes;
+        const slow = [];
+        for (let i = 0; i < calls; ++i) {
+          const name = names[Math.floor(random() * names.length)];
+          const arity = m[`raw_${name}`].length;
+          const args = Array.from({ length: arity }, pick);
+          // A measurement's last argument is its options: undefined would mean the defaults
+          // (seconds per call), so half the time it is the short budget.
+          if (arity > 0 && args[arity - 1] === undefined && random() < 0.9) args[arity - 1] = SHORT;
+          const started = performance.now();
+          try {
+            m[name](...args);
+          } catch (e) {
+            const what = `${name}(${args.map((a) => typeof a).join(', ')}) [call ${i}, seed ${SEED + seed + b}]`;
+            assert.ok(e instanceof Error, `${what} threw a non-Error: ${String(e)}`);
+            assert.ok(!(e instanceof WebAssembly.RuntimeError), `${what} trapped: ${e.message}`);
+            assert.doesNotMatch(e.message, NOT_A_SENTENCE, `${what}: not a sentence`);
+          }
+          const ms = performance.now() - started;
+          if (ms > 2000) slow.push(`${name} ${Math.round(ms)} ms`);
+          assert.deepEqual(good(), expected, `a normal call after ${name} [call ${i}]`);
         }
-        const ms = performance.now() - started;
-        if (ms > 2000) slow.push(`${name} ${Math.round(ms)} ms`);
-        assert.deepEqual(good(), [3], `a normal call after ${name} [call ${i}]`);
-      }
-      assert.equal(m.count_emval_handles(), handles, 'live Embind handles');
-      assert.equal(m.memoryStats().current_bytes, tensorBytes, 'tracked tensor bytes');
-      // A JS exception inside wasm skips C++ destructors (heap that is never freed); the
-      // wrapper counts each one it had to catch.
-      assert.equal(m.jsExceptionsInsideWasm ?? 0, 0, 'JS exceptions raised inside wasm');
-      // Informational: calls over 2 s are reported, not failed (timing is not asserted).
-      if (slow.length > 0) console.log(`slow calls in the ${build.flavour} build: ${slow.join(', ')}`);
+        assert.equal(m.count_emval_handles(), handles, 'live Embind handles');
+        assert.equal(m.memoryStats().current_bytes, tensorBytes, 'tracked tensor bytes');
+        // A JS exception inside wasm skips C++ destructors (heap that is never freed); the
+        // wrapper counts each one it had to catch.
+        assert.equal(m.jsExceptionsInsideWasm ?? 0, 0, 'JS exceptions raised inside wasm');
+        // Informational: calls over 2 s are reported, not failed (timing is not asserted).
+        if (slow.length > 0) console.log(`slow calls in the ${build.flavour} build's ${module} module: ${slow.join(', ')}`);
+      });
     });
-  });
+  }
 }

@@ -1,6 +1,6 @@
 // The measurement-point bindings the experiments loop over, in both Node builds: every
-// result's shape, its counts against the documented formulas (roofline.hpp, reduce.hpp,
-// norm.hpp), the roofline placement against given roofs, every bad argument as an Error
+// result's shape, its counts against the documented formulas (kernels/: matmul.hpp,
+// elementwise.hpp, reduce.hpp, norm.hpp), the roofline placement against given roofs, every bad argument as an Error
 // with its exact message (the module still answers afterwards), and that the page reads
 // what the CLI prints: cliReport accepts a report shaped as `perflab roofline --json` and,
 // when $PERFLAB_CLI names the native CLI, its real output (skipped otherwise).

@@ -1,4 +1,5 @@
-// Loads the CommonJS builds of the wasm module for the Node tests of the bindings, and holds
+// Loads the CommonJS builds of the wasm modules for the Node tests of the bindings (the main
+// module with loadPerflab, the training module with loadPerflabTrain), and holds
 // the small helpers those tests share (a seeded PRNG, random float32 data).
 // Not a test file itself: node --test only runs *.test.mjs here.
 // Build dir: $PERFLAB_WASM_DIR, else build/wasm (the `wasm` preset); modules in <dir>/node/.
@@ -9,23 +10,30 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const wasmDir = process.env.PERFLAB_WASM_DIR ?? path.join(repoRoot, 'build', 'wasm');
 
-// The two Node builds: same bindings, core compiled with and without -msimd128.
+// The two Node builds: same bindings, core compiled with and without -msimd128. Each has two
+// modules (web/src/lab/api.js MODULES): main (`file`) and train (`train_file`, bind_train.cpp).
 export const BUILDS = [
-  { flavour: 'simd', file: 'perflab_node.cjs', simd: true },
-  { flavour: 'scalar', file: 'perflab_node_scalar.cjs', simd: false },
+  { flavour: 'simd', file: 'perflab_node.cjs', train_file: 'perflab_train_node.cjs', simd: true },
+  { flavour: 'scalar', file: 'perflab_node_scalar.cjs', train_file: 'perflab_train_node_scalar.cjs', simd: false },
 ];
 
 const require = createRequire(import.meta.url);
 const instances = new Map();
 
-// One module instance per build and test file (node --test runs each file in its own process).
-export function loadPerflab(build) {
-  if (!instances.has(build.file)) {
-    const createPerflab = require(path.join(wasmDir, 'node', build.file));
-    instances.set(build.file, createPerflab());
+// One module instance per build, module and test file (node --test runs each file in its own
+// process).
+function load(file) {
+  if (!instances.has(file)) {
+    const createPerflab = require(path.join(wasmDir, 'node', file));
+    instances.set(file, createPerflab());
   }
-  return instances.get(build.file);
+  return instances.get(file);
 }
+
+/** The build's main module. */
+export const loadPerflab = (build) => load(build.file);
+/** The build's training module (loadFashionMnist, startTraining, trainSteps, ...). */
+export const loadPerflabTrain = (build) => load(build.train_file);
 
 // mulberry32: a tiny seeded PRNG so failures reproduce.
 export function rng(seed) {

@@ -64,7 +64,7 @@ function cliOrSkip(t) {
 }
 
 const ZOO = ['linear_128_64', 'linear_768_3072', 'linear_1000_500', 'conv7x7_224', 'mlp_784',
-  'cnn_28', 'transformer_block'];
+  'cnn_28', 'transformer_block', 'fashion_mlp', 'fashion_cnn'];
 
 // What must agree between the page and the CLI: everything counted, nothing timed.
 function counts(p) {

@@ -154,6 +154,21 @@ for (const [b, build] of BUILDS.entries()) {
       }
     });
 
+    it('returns core’s summary fields by their names, each interval {low, high}', () => {
+      const s = m.summarizeSample([1, 2, 3, 4, 5, 40], { bootstrap_resamples: 200, seed: 7 });
+      assert.deepEqual(Object.keys(s).sort(), [
+        'bootstrap_median_interval', 'bootstrap_resamples', 'bootstrap_resamples_requested', 'bootstrap_seed',
+        'cv', 'lower_fence', 'mad', 'max', 'mean', 'median', 'min', 'n', 'outliers', 'p25', 'p5', 'p75', 'p95',
+        'p99', 'std', 't_interval', 'upper_fence', 'warning', 'z_interval',
+      ]);
+      for (const key of ['z_interval', 't_interval', 'bootstrap_median_interval']) {
+        assert.deepEqual(Object.keys(s[key]).sort(), ['high', 'low'], key);
+        assert.ok(s[key].low <= s[key].high, key);
+      }
+      assert.deepEqual(s.outliers, [{ index: 5, value: 40 }]);
+      assert.equal(s.bootstrap_seed, 7);
+    });
+
     it('lists Tukey outliers by index and value, and keeps them in the mean', () => {
       const s = m.summarizeSample([10, 11, 12, 13, 100, 14, 15, 16, 17, 18]);
       close(s.mean, 22.6);

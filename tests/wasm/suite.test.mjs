@@ -23,6 +23,8 @@ const around = (centre) => Array.from({ length: 20 }, (_, i) => centre * (1 + 0.
 const BAD_CALLS = [
   ['an unknown metric', (m) => m.suitePlan({ ...SUITE, metrics: ['speed'] }), /suite\.metrics\[0\]: unknown metric "speed"/],
   ['an unknown zoo model', (m) => m.suitePlan({ ...SUITE, models: ['resnet'] }), /suite\.models\[0\]: unknown zoo model "resnet"/],
+  ['a model file, which a page cannot read', (m) => m.suitePlan({ ...SUITE, models: [{ model_file: 'mlp.plm' }] }),
+   /suite\.models\[0\]\.model_file: this build reads no files, so a suite here takes zoo names and specs/],
   ['a point index past the end', (m) => m.measureSuitePoint(SUITE, 3), /point index must be below 3 for suite "two", got 3/],
   ['points that are not an array', (m) => m.suiteReport(SUITE, {}, 'test'), /points must be an array of measured suite points/],
   ['a point of another kind', (m) => m.suiteReport(SUITE, [{ kind: 'layer', index: 0 }], 'test'),
@@ -59,6 +61,10 @@ for (const [b, build] of BUILDS.entries()) {
       ]);
       const points = plan.points.map((_, i) => m.measureSuitePoint(SUITE, i));
       assert.deepEqual(points.map((p) => p.kind), ['model', 'model', 'kernel']);
+      // Zoo models have random weights from their specs' seeds: accuracy is not measured.
+      assert.equal(points[0].model.accuracy, null);
+      assert.equal(points[0].model.accuracy_text, 'not measured');
+      assert.match(points[0].model.accuracy_note, /^not measured: random weights from the spec's seed, no training/);
       const report = m.suiteReport(SUITE, points, 'test');
       assert.equal(report.json.kind, 'suite');
       assert.equal(report.json.complete, true);
@@ -118,7 +124,9 @@ for (const [b, build] of BUILDS.entries()) {
       // In words, the runs named as the page's table names them, the change's own interval.
       assert.deepEqual(r.rows.map((x) => x.verdict_word), ['slower', 'no clear difference']);
       assert.match(r.rows[0].sentence, /^this run is 1\.50x slower than the baseline \(95% CI 1\.\d\d-1\.\d\dx, p < 0\.001\)$/);
-      assert.ok(r.rows[0].change_interval[0] <= 0.5 && 0.5 <= r.rows[0].change_interval[1], `${r.rows[0].change_interval}`);
+      const { low, high } = r.rows[0].change_interval;
+      assert.ok(low <= 0.5 && 0.5 <= high, JSON.stringify(r.rows[0].change_interval));
+      assert.deepEqual(Object.keys(r.rows[0].ratio_interval), ['high', 'low']);
       assert.equal(r.regression, true);
       assert.equal(m.compareRuns(base, base).regression, false);
     });

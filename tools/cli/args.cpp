@@ -56,19 +56,67 @@ int count_arg(const std::string& flag, const std::string& text) {
   return static_cast<int>(v);
 }
 
-std::string read_text_file(const std::string& path, const std::string& what) {
-  const std::string named = (what.empty() ? "" : what + " ") + "'" + path + "'";
+namespace {
+
+// Refuses a directory or a special file before it is opened; `give` ends the sentence
+// ("give the path of a JSON file").
+void check_regular_file(const std::string& path, const std::string& named,
+                        const std::string& give) {
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
-  if (std::filesystem::is_directory(status)) {
-    throw ValueError(named + " is a directory; give the path of a JSON file");
-  }
+  if (std::filesystem::is_directory(status)) throw ValueError(named + " is a directory; " + give);
   // Only a regular file has an end: opening a named pipe waits for a writer forever, and a
   // device (/dev/zero, a terminal) never ends. A path that does not exist is open's error.
   if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-    throw ValueError(named + " is " + not_regular_kind(status.type()) +
-                     ", not a regular file; give the path of a JSON file");
+    throw ValueError(named + " is " + not_regular_kind(status.type()) + ", not a regular file; " +
+                     give);
   }
+}
+
+std::string named_file(const std::string& path, const std::string& what) {
+  return (what.empty() ? "" : what + " ") + "'" + path + "'";
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> read_binary_file(const std::string& path, const std::string& what,
+                                           std::size_t max_bytes) {
+  const std::string named = named_file(path, what);
+  check_regular_file(path, named, "give the path of a " + what);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ValueError("cannot read " + named + ": " + std::strerror(errno));
+  std::vector<std::uint8_t> bytes;
+  std::vector<char> chunk(std::size_t{1} << 16);
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (bytes.size() + got > max_bytes) {
+      throw ValueError(named + " is larger than " + std::to_string(max_bytes >> 20) +
+                       " MiB, the most perflab reads as a " + what);
+    }
+    bytes.insert(bytes.end(), chunk.data(), chunk.data() + got);
+  }
+  if (in.bad()) throw ValueError("cannot read " + named + ": " + std::strerror(errno));
+  return bytes;
+}
+
+void write_binary_file(const std::string& path, const std::vector<std::uint8_t>& bytes,
+                       const std::string& what) {
+  const std::string named = named_file(path, what);
+  std::error_code error;
+  if (std::filesystem::is_directory(std::filesystem::status(path, error))) {
+    throw ValueError("cannot write " + named + ": it is a directory; give a file name");
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw ValueError("cannot write " + named + ": " + std::strerror(errno));
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) throw ValueError("cannot write " + named + ": " + std::strerror(errno));
+}
+
+std::string read_text_file(const std::string& path, const std::string& what) {
+  const std::string named = named_file(path, what);
+  check_regular_file(path, named, "give the path of a JSON file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ValueError("cannot read " + named + ": " + std::strerror(errno));
   // Read in chunks, so that a binary file is refused at its first NUL byte and a huge (or

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,5 +29,13 @@ inline constexpr std::size_t kMaxTextFileBytes = kMaxJsonTextBytes;
 // for a writer), "... is not text (it contains NUL bytes); ...", "... is larger than 16
 // MiB, ...").
 std::string read_text_file(const std::string& path, const std::string& what);
+// The whole file as bytes, refused like read_text_file when it is a directory or a special
+// file, or past max_bytes ("model file 'x' is larger than 256 MiB, the most perflab reads as
+// a model file"); `what` names it ("model file").
+std::vector<std::uint8_t> read_binary_file(const std::string& path, const std::string& what,
+                                           std::size_t max_bytes);
+// Replaces the file's contents; ValueError "cannot write <what> 'path': <reason>".
+void write_binary_file(const std::string& path, const std::vector<std::uint8_t>& bytes,
+                       const std::string& what);
 
 }  // namespace perflab::cli

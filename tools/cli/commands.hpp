@@ -19,5 +19,11 @@ int bench_command(const std::vector<std::string>& args);
 int compare_command(const std::vector<std::string>& args);
 // `perflab suite SUITE.json [--json|--markdown|--csv]`: exit 2 naming the file and the field.
 int suite_command(const std::vector<std::string>& args);
+// `perflab train (SPEC.json | --zoo NAME) --out MODEL [options]`: progress on stderr.
+int train_command(const std::vector<std::string>& args);
+// `perflab evaluate MODEL [--data DIR] [--json]`: the model file on Fashion-MNIST's test split.
+int evaluate_command(const std::vector<std::string>& args);
+// `perflab export MODEL --npy DIR`: one .npy per parameter tensor and manifest.json.
+int export_command(const std::vector<std::string>& args);
 
 }  // namespace perflab::cli

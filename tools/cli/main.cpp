@@ -39,7 +39,8 @@ constexpr const char* kUsage =
     "                                          kernels on them (--quick: a few seconds)\n"
     "  perflab suite SUITE.json [--json|--markdown|--csv]\n"
     "                                          run a benchmark suite (models x metrics,\n"
-    "                                          kernels) and print its report (Markdown)\n"
+    "                                          kernels) and print its report (Markdown);\n"
+    "                                          model files it names get their test accuracy\n"
     "  perflab exercises                       list the exercise bank (JSON)\n"
     "  perflab variant ID SEED                 the variant a student with SEED sees (JSON)\n"
     "  perflab grade ID SEED 'ANSWER_JSON'     grade an answer, e.g. '{\"value\": 8256}'\n"
@@ -58,6 +59,25 @@ constexpr const char* kUsage =
     "    --peak-gflops-per-s X --bandwidth-gb-per-s Y\n"
     "                            judge the bottleneck against these roofs instead of the\n"
     "                            quick machine probe (both or neither)\n"
+    "  perflab train SPEC.json --out MODEL [OPTIONS]\n"
+    "  perflab train --zoo NAME --out MODEL [OPTIONS]\n"
+    "                                          train a classifier on Fashion-MNIST, measure it\n"
+    "                                          on the test split and write the model file\n"
+    "                                          (progress on stderr); defaults: the zoo model's\n"
+    "                                          baseline recipe (fashion_mlp, fashion_cnn), else\n"
+    "                                          core's default recipe\n"
+    "    --data DIR              the data's folder (default /usr/share/datasets/fashion-mnist)\n"
+    "    --epochs N  --batch B  --optimizer sgd|adam|adamw  --lr X (learning rate)  --seed S\n"
+    "                            replace the recipe's value\n"
+    "    --train-samples N       train on the first N training images only (quick runs)\n"
+    "    --validation-samples N  images held out of them for validation (default: the\n"
+    "                            recipe's, a tenth of N with --train-samples)\n"
+    "  perflab evaluate MODEL [--data DIR] [--json]\n"
+    "                                          a model file's accuracy on Fashion-MNIST's test\n"
+    "                                          split: per class, confusion matrix, loss\n"
+    "                                          (--data: default /usr/share/datasets/fashion-mnist)\n"
+    "  perflab export MODEL --npy DIR          one NumPy .npy file per parameter tensor and a\n"
+    "                                          manifest.json (layers, shapes, preprocessing)\n"
     "  Bad specs (missing file, invalid JSON, spec errors) exit with status 2.\n";
 
 int usage_error(const std::string& message) {
@@ -312,6 +332,9 @@ int run(const std::vector<std::string>& args) {
   if (cmd == "roofline") return perflab::cli::roofline_command(rest);
   if (cmd == "compare") return perflab::cli::compare_command(rest);
   if (cmd == "suite") return perflab::cli::suite_command(rest);
+  if (cmd == "train") return perflab::cli::train_command(rest);
+  if (cmd == "evaluate") return perflab::cli::evaluate_command(rest);
+  if (cmd == "export") return perflab::cli::export_command(rest);
   if (cmd == "info") {
     const double res = perflab::measure_resolution_ms(perflab::default_clock());
     std::cout << nlohmann::json{{"simd_backend", perflab::simd_backend()},

@@ -1,15 +1,21 @@
 // `perflab suite SUITE.json [--json|--markdown|--csv]`: runs a benchmark suite and prints
 // core's report (suite.hpp) as JSON, Markdown (the default) or CSV, the same report the page
-// renders. Progress goes to stderr, so stdout is only the report.
+// renders. Progress goes to stderr, so stdout is only the report. Model files the suite names
+// ({"model_file": PATH}) and its options.data folder are read relative to the suite file;
+// the data set's test split is loaded only when a model file is named, for its accuracy.
 // Not for: checking the file or deciding anything (core does both); this file only prints.
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "args.hpp"
 #include "commands.hpp"
 #include "perflab/base/error.hpp"
+#include "perflab/data/dataset.hpp"
+#include "perflab/model/model_file.hpp"
 #include "perflab/suite/suite.hpp"
 
 #ifndef PERFLAB_VERSION
@@ -17,6 +23,15 @@
 #endif
 
 namespace perflab::cli {
+
+namespace {
+// A path the suite file gives, as the CLI opens it: relative to the suite file's folder.
+std::string beside(const std::string& suite_path, const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute()) return path;
+  return (std::filesystem::path(suite_path).parent_path() / p).lexically_normal().string();
+}
+}  // namespace
 
 int suite_command(const std::vector<std::string>& args) {
   std::string format = "markdown", path;
@@ -44,7 +59,19 @@ int suite_command(const std::vector<std::string>& args) {
   // (an unknown kernel variant), and both name the file and the field.
   SuiteReport report;
   try {
-    Suite suite = suite_from_text(text);
+    Suite suite = suite_from_text(text, [&](const std::string& model_path) {
+      const std::string file = beside(path, model_path);
+      return read_model_file(read_binary_file(file, "model file", kMaxModelFileBytes),
+                             "model file '" + file + "'");
+    });
+    if (suite_needs_test_data(suite)) {
+      suite.data = beside(path, suite.data);
+      try {
+        suite.test = std::make_shared<const LabeledImages>(load_fashion_mnist(suite.data, "test"));
+      } catch (const ValueError& e) {
+        throw ValueError(std::string("suite.options.data: ") + e.what());
+      }
+    }
     // The timer's warnings name the suite file's fields, which is where a reader of this
     // report sets samples and the time budget.
     suite.timer.controls = {"options.samples in the suite file",

@@ -1,12 +1,13 @@
 // The page's entry: fills the header with this machine's facts and who is working (the
-// course and student from course.json, or practice mode), routes between the three
-// chapters by URL hash (#profiling, #acceleration, #benchmarking), mounts each chapter on
+// course and student from course.json, or practice mode), routes between the four
+// chapters by URL hash (#profiling, #acceleration, #benchmarking, #optimization), mounts each chapter on
 // first visit (then keeps it, so a running experiment survives navigation) and the
 // exercise engine below it, once the student's seed is settled; #/instructor mounts the
 // instructor view (re-grading a class), which no chapter link points to. Not for: measuring
 // or grading (the lab worker and core do).
 
 import './style.css';
+import './ui/card.css';
 import { simd } from 'wasm-feature-detect';
 import { createBridge } from './lab/bridge.js';
 import { loadPlot } from './charts/plot-lib.js';
@@ -21,6 +22,7 @@ const chapters = [
   { id: 'profiling', title: 'Profiling', load: () => import('./chapters/profiling/index.js') },
   { id: 'acceleration', title: 'Acceleration', load: () => import('./chapters/acceleration/index.js') },
   { id: 'benchmarking', title: 'Benchmarking', load: () => import('./chapters/benchmarking/index.js') },
+  { id: 'optimization', title: 'Optimization', load: () => import('./chapters/optimization/index.js') },
 ];
 const bridge = createBridge();
 const main = document.querySelector('main');

@@ -1,6 +1,6 @@
 // Umbrella header: everything core offers, by concern (the folders under perflab/ and
 // core/src/ are the same): base, tensor, kernels, model, timing, profiler, roofline, stats,
-// suite, grading.
+// suite, grading, data, train.
 #pragma once
 
 #include "perflab/base/error.hpp"
@@ -11,14 +11,24 @@
 #include "perflab/base/utf8.hpp"
 #include "perflab/tensor/memory.hpp"
 #include "perflab/tensor/tensor.hpp"
-#include "perflab/kernels/kernels.hpp"
+#include "perflab/kernels/backend.hpp"
+#include "perflab/kernels/elementwise.hpp"
+#include "perflab/kernels/kernel.hpp"
+#include "perflab/kernels/matmul.hpp"
 #include "perflab/kernels/norm.hpp"
-#include "perflab/kernels/operations.hpp"
 #include "perflab/kernels/reduce.hpp"
 #include "perflab/model/conv_methods.hpp"
 #include "perflab/model/layers.hpp"
 #include "perflab/model/model.hpp"
 #include "perflab/model/zoo.hpp"
+#include "perflab/model/model_file.hpp"
+#include "perflab/model/npy_export.hpp"
+#include "perflab/data/dataset.hpp"
+#include "perflab/train/loss.hpp"
+#include "perflab/train/optimizer.hpp"
+#include "perflab/train/train.hpp"
+#include "perflab/train/evaluate.hpp"
+#include "perflab/train/session_table.hpp"
 #include "perflab/timing/clock.hpp"
 #include "perflab/timing/interleaved.hpp"
 #include "perflab/timing/timer.hpp"
@@ -28,6 +38,7 @@
 #include "perflab/stats/lab_kernels.hpp"
 #include "perflab/stats/complexity.hpp"
 #include "perflab/profiler/profiler.hpp"
+#include "perflab/roofline/operations.hpp"
 #include "perflab/roofline/probe.hpp"
 #include "perflab/roofline/report.hpp"
 #include "perflab/roofline/roofline.hpp"

@@ -21,7 +21,8 @@ const std::vector<ChapterCode>& exercise_chapters() {
   // Other chapters add theirs here, with their data file, when they get exercises.
   static const std::vector<ChapterCode> chapters = {{"profiling", profiling_exercises},
                                                     {"acceleration", acceleration_exercises},
-                                                    {"benchmarking", benchmarking_exercises}};
+                                                    {"benchmarking", benchmarking_exercises},
+                                                    {"optimization", optimization_exercises}};
   return chapters;
 }
 
@@ -175,6 +176,7 @@ Exercise exercise_from(const EntryReader& r, const json& entry, const std::strin
   e.tolerance = code.tolerance;
   e.time_limit_ms = code.time_limit_ms;
   e.timed_points = code.timed_points;
+  e.feedback_hides_answer = code.feedback_hides_answer;
   if (code.timed_points < 0 || code.timed_points >= code.points ||
       (code.timed_points > 0 && code.kind != ExerciseKind::Code)) {
     r.fail("timed_points " + std::to_string(code.timed_points) +

@@ -2,8 +2,9 @@
 // (attainable bound, ridge point, where an operation sits), SIMD speedup, which technique for
 // which workload, two JavaScript functions (attainable(), and a cache-friendly matmul timed
 // against the naive loop in the student's own browser), and two questions graded from the
-// student's own measured roofline. Every roofline number comes from roofline.hpp (FLOP and
-// byte counts, intensity, attainable, ridge, classify); nothing here re-derives them.
+// student's own measured roofline. Every roofline number comes from core: FLOP and byte
+// counts from the kernels (matmul.hpp, elementwise.hpp, reduce.hpp), intensity, attainable,
+// ridge and classify from roofline.hpp; nothing here re-derives them.
 // Their texts are core/exercises/acceleration.json.
 // Not for: prose (the data file); seeding, rendering or grading (grader.cpp).
 #include <cmath>
@@ -14,7 +15,9 @@
 
 #include "perflab/detail/exercise_bank.hpp"
 #include "perflab/base/error.hpp"
-#include "perflab/kernels/kernels.hpp"
+#include "perflab/kernels/elementwise.hpp"
+#include "perflab/kernels/matmul.hpp"
+#include "perflab/kernels/reduce.hpp"
 #include "perflab/roofline/roofline.hpp"
 #include "perflab/tensor/tensor.hpp"
 
@@ -313,7 +316,7 @@ std::vector<ExerciseCode> acceleration_exercises() {
       {.id = "acceleration.simd-speedup", .kind = Numeric, .points = 10,
        .draw = draw_simd_speedup, .parts = {{kNearestInteger, 1.0}, {kOnePercent, 2.0}}},
       {.id = "acceleration.technique", .kind = Choice, .points = 10, .draw = draw_technique},
-      // A hint gives the fused GELU's FLOPs per element: roofline.hpp's count, not a copy.
+      // A hint gives the fused GELU's FLOPs per element: elementwise.hpp's count, not a copy.
       {.id = "acceleration.roofline-position", .kind = Choice, .points = 10,
        .draw = draw_roofline_position,
        .constants = {{"gelu_flops_per_element", static_cast<int>(kGeluFlopsPerElement)}}},

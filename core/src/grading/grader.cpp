@@ -126,11 +126,12 @@ json result(bool correct, double score, const Exercise& e, std::string feedback,
           {"tests", std::move(tests)}};
 }
 
-// What a wrong number was: "Too high: the answer must be within 1%."
-std::string numeric_feedback(double x, double expected, const Tolerance& tol) {
+// What a wrong number was: "Too high: the answer must be within 1%.", or only "Not
+// correct" for an exercise whose feedback hides the answer.
+std::string numeric_feedback(const Exercise& e, double x, double expected, const Tolerance& tol) {
   if (within(x, expected, tol)) return "Correct.";
-  return std::string(x > expected ? "Too high" : "Too low") + ": the answer must be " +
-         tol.text() + ".";
+  const char* what = e.feedback_hides_answer ? "Not correct" : x > expected ? "Too high" : "Too low";
+  return std::string(what) + ": the answer must be " + tol.text() + ".";
 }
 
 double total_weight(const Exercise& e) {
@@ -191,7 +192,7 @@ json grade_numeric_parts(const Exercise& e, const VariantData& v, const json& an
                      {"correct", ok},
                      {"score", ok ? part_points : 0.0},
                      {"max_score", part_points},
-                     {"feedback", numeric_feedback(x, v.expected_values[i], part.tolerance)}});
+                     {"feedback", numeric_feedback(e, x, v.expected_values[i], part.tolerance)}});
   }
   const bool all = right == n;
   json out = result(all, e.points * right_weight / total, e,
@@ -213,7 +214,7 @@ json grade_numeric(const Exercise& e, const VariantData& v, const json& answer) 
   }
   const double x = value.get<double>();
   const bool ok = within(x, v.expected_value, e.tolerance);
-  return result(ok, ok ? e.points : 0, e, numeric_feedback(x, v.expected_value, e.tolerance));
+  return result(ok, ok ? e.points : 0, e, numeric_feedback(e, x, v.expected_value, e.tolerance));
 }
 
 // The choices as this variant shows them: rendered, in the variant's order.
@@ -448,8 +449,10 @@ json grade_code(const Exercise& e, const VariantData& v, const json& answer) {
       std::tie(ok, message) = grade_benchmark(test, r.at("value"), where + ".value");
     } else if (r.contains("value")) {
       ok = values_match(test.expected, r.at("value"), e.tolerance);
-      message = ok ? "passed"
-                   : "expected " + shown(test.expected) + ", got " + describe(r.at("value"));
+      message = ok                        ? "passed"
+                : e.feedback_hides_answer ? "wrong value, got " + describe(r.at("value"))
+                                          : "expected " + shown(test.expected) + ", got " +
+                                                describe(r.at("value"));
     } else if (r.contains("error")) {
       if (!r.at("error").is_string()) {
         throw ValueError(where + ".error must be a string, got " + describe(r.at("error")));
@@ -666,10 +669,12 @@ double choice_score_fraction(int choices, int attempt) {
 }
 
 std::string scoring_text(const Exercise& e) {
+  std::string text;
   switch (e.kind) {
     case ExerciseKind::Numeric:
-      return e.parts.empty() ? "Full points for an answer within the tolerance; wrong tries cost nothing."
+      text = e.parts.empty() ? "Full points for an answer within the tolerance; wrong tries cost nothing."
                              : "Each right part earns its share of the points; wrong tries cost nothing.";
+      break;
     case ExerciseKind::Choice: {
       const int n = static_cast<int>(e.choices.size());
       if (n <= 2) return "Full points on the first try only: with two choices, a second try earns nothing.";
@@ -678,14 +683,19 @@ std::string scoring_text(const Exercise& e) {
              " choices earns nothing.";
     }
     case ExerciseKind::Code:
-      if (e.timed_points > 0) {
-        return "The timed test earns " + std::to_string(e.timed_points) + " of the " +
-               std::to_string(e.points) +
-               " points, the other tests share the rest equally; reruns cost nothing.";
-      }
-      return "Points in proportion to the tests your code passes; reruns cost nothing.";
+      text = e.timed_points > 0
+                 ? "The timed test earns " + std::to_string(e.timed_points) + " of the " +
+                       std::to_string(e.points) +
+                       " points, the other tests share the rest equally; reruns cost nothing."
+                 : "Points in proportion to the tests your code passes; reruns cost nothing.";
+      break;
   }
-  return "";
+  if (e.feedback_hides_answer) {
+    text += e.kind == ExerciseKind::Code
+                ? " A failed test shows what your code returned, not the value expected."
+                : " The feedback says right or wrong, not which way a number is off.";
+  }
+  return text;
 }
 
 const std::string& exercise_bank_version() {

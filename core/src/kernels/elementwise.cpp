@@ -1,6 +1,7 @@
 // Element-wise kernels: GELU four ways (unfused chain of passes vs one fused pass, each
-// scalar and on 128-bit vectors), add and mul on vectors, and the double-precision GELU
-// reference. Not for: broadcasting (element-wise ops need equal shapes) or in-place updates.
+// scalar and on 128-bit vectors), add and mul on vectors, the double-precision GELU
+// reference, their counts, and measure_gelu with its JSON row.
+// Not for: broadcasting (element-wise ops need equal shapes) or in-place updates.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,8 +12,7 @@
 #include "perflab/detail/vmath.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/base/rates.hpp"
-#include "perflab/kernels/kernels.hpp"
-#include "perflab/roofline/roofline.hpp"
+#include "perflab/kernels/elementwise.hpp"
 
 namespace perflab {
 namespace {
@@ -264,6 +264,33 @@ Tensor add(const Tensor& a, const Tensor& b) {
 Tensor mul(const Tensor& a, const Tensor& b) {
   require_same_shape("mul", a, b);
   return binary(a, b, [](f32x4 x, f32x4 y) { return detail::mul(x, y); });
+}
+
+OpCost cost_add(std::size_t n) {
+  const double elements = static_cast<double>(n);
+  return {elements, 12.0 * elements};
+}
+OpCost cost_mul(std::size_t n) { return cost_add(n); }
+
+OpCost cost_gelu_fused(std::size_t n) {
+  const double elements = static_cast<double>(n);
+  return {kGeluFlopsPerElement * elements, 8.0 * elements};
+}
+OpCost cost_gelu_unfused(std::size_t n) {
+  const double elements = static_cast<double>(n);
+  return {kGeluFlopsPerElement * elements, (6.0 * 8.0 + 2.0 * 12.0) * elements};
+}
+
+nlohmann::json to_json(const GeluMeasurement& m) {
+  const double flops = kGeluFlopsPerElement * static_cast<double>(m.n);
+  return {{"variant", m.variant},
+          {"elements", m.n},
+          {"flops", flops},
+          {"bytes", m.bytes},
+          {"gb_per_s", m.gb_per_s},
+          {"gflops_per_s", gflops_per_s(flops, m.stats.median_ms)},
+          {"ns_per_element", m.ns_per_element},
+          {"stats", to_json(m.stats)}};
 }
 
 }  // namespace perflab

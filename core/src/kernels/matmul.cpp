@@ -1,6 +1,6 @@
 // Matmul kernels (naive reference, loop-reordered, cache-blocked, SIMD register-blocked; the
 // packed one is in matmul_packed.cpp), the variant list, batched/broadcast matmul on
-// Tensors, and measure_matmul (verify against naive, then time).
+// Tensors, measure_matmul (verify against naive, then time), its counts and its JSON row.
 // Dimensions: out (M, N) = a (M, K) @ b (K, N), row-major, contiguous.
 // Not for: threads, or non-contiguous inputs.
 #include <algorithm>
@@ -11,12 +11,11 @@
 #include <utility>
 #include <vector>
 
-#include "matmul_kernels.hpp"
+#include "matmul_packed.hpp"
 #include "perflab/detail/simd.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/base/rates.hpp"
-#include "perflab/kernels/kernels.hpp"
-#include "perflab/roofline/roofline.hpp"
+#include "perflab/kernels/matmul.hpp"
 
 // The two scalar variants stay scalar (PERFLAB_SCALAR_FUNCTION/LOOP, detail/simd.hpp): at
 // -O3 compilers auto-vectorize the i-k-j loop, and then "reordered vs simd" would measure
@@ -185,9 +184,6 @@ const MatmulVariant& find_matmul_variant(std::string_view name) {
   throw ValueError("unknown matmul variant '" + std::string(name) +
                    "'; known variants: " + variant_names(matmul_variants()));
 }
-
-bool simd_enabled() { return detail::kSimdEnabled; }
-const char* simd_backend() { return detail::kSimdBackend; }
 
 Shape matmul_output_shape(const Shape& a, const Shape& b) {
   const auto require_2d = [](const char* name, const Shape& shape) {
@@ -394,6 +390,29 @@ MatmulMeasurement measure_matmul_blocked(std::size_t n, MatmulTiles tiles,
         blocked_kernel(out, a, b, M, K, N, tiles);
       },
       n, false, options, clock, progress);
+}
+
+OpCost cost_matmul(std::size_t M, std::size_t K, std::size_t N) {
+  const double m = static_cast<double>(M), k = static_cast<double>(K),
+               n = static_cast<double>(N);
+  return {2.0 * m * k * n, 4.0 * (m * k + k * n + m * n)};
+}
+
+nlohmann::json to_json(const MatmulMeasurement& m) {
+  return {{"variant", m.variant},
+          {"n", m.n},
+          {"flops", m.flops},
+          {"bytes", m.bytes},
+          {"intensity", m.intensity},
+          {"gflops_per_s", m.gflops_per_s},
+          {"gb_per_s", m.gb_per_s},
+          {"stats", to_json(m.stats)}};
+}
+
+nlohmann::json to_json(const MatmulMeasurement& m, const MatmulTiles& tiles) {
+  nlohmann::json j = to_json(m);
+  j["tiles"] = {{"tile_m", tiles.m}, {"tile_n", tiles.n}, {"tile_k", tiles.k}};
+  return j;
 }
 
 }  // namespace perflab

@@ -39,7 +39,7 @@
 #include <cstddef>
 #include <memory>
 
-#include "matmul_kernels.hpp"
+#include "matmul_packed.hpp"
 #include "perflab/detail/simd.hpp"
 
 namespace perflab::detail {

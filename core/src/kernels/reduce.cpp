@@ -215,4 +215,6 @@ OpCost cost_softmax_fused(std::size_t rows, std::size_t cols) {
   return {5.0 * n, 12.0 * n};
 }
 
+OpCost cost_sum(std::size_t n) { return {as_double(n), 4.0 * as_double(n)}; }
+
 }  // namespace perflab

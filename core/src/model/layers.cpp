@@ -1,7 +1,7 @@
 // The Layer base (validation, caching rules, parameter registry, observer hook), the shared
 // helpers of layers_detail.hpp, the element-wise cost table, im2col/col2im, Linear and Conv2d.
 // Element-wise layers live in layers_elementwise.cpp, attention in layers_attention.cpp.
-// Not for: kernels themselves (kernels.hpp); layers call the public kernels.
+// Not for: kernels themselves (kernels/); layers call the public kernels.
 #include "perflab/model/layers.hpp"
 
 #include <algorithm>
@@ -12,7 +12,7 @@
 
 #include "layers_detail.hpp"
 #include "perflab/base/error.hpp"
-#include "perflab/kernels/kernels.hpp"
+#include "perflab/kernels/matmul.hpp"
 #include "perflab/base/random.hpp"
 
 namespace perflab {
@@ -90,6 +90,22 @@ std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t part) {
 void fill_uniform(Tensor& t, std::uint64_t seed, double bound) {
   Rng rng(seed);
   for (std::size_t i = 0; i < t.size(); ++i) t[i] = static_cast<float>(rng.uniform(-bound, bound));
+}
+
+void init_weights(Tensor& weight, Tensor* bias, std::uint64_t seed, std::uint64_t part,
+                  std::size_t fan_in, std::size_t fan_out, Init init) {
+  const double in = static_cast<double>(fan_in), out = static_cast<double>(fan_out);
+  const double uniform_bound = 1.0 / std::sqrt(in);
+  double bound = uniform_bound;
+  if (init == Init::He) bound = std::sqrt(6.0 / in);
+  if (init == Init::Xavier) bound = std::sqrt(6.0 / (in + out));
+  fill_uniform(weight, derive_seed(seed, 2 * part), bound);
+  if (bias == nullptr) return;
+  if (init == Init::Uniform) {
+    fill_uniform(*bias, derive_seed(seed, 2 * part + 1), uniform_bound);
+  } else {
+    std::fill(bias->data(), bias->data() + bias->size(), 0.0f);
+  }
 }
 
 std::size_t product(const Shape& shape, std::size_t first, std::size_t last) {
@@ -238,7 +254,7 @@ void Layer::zero_grad() {
   for (const Entry& e : params_) std::fill(e.grad->data(), e.grad->data() + e.grad->size(), 0.0f);
 }
 
-void Layer::reset_parameters(std::uint64_t) { zero_grad(); }
+void Layer::reset_parameters(std::uint64_t, Init) { zero_grad(); }
 
 Tensor Layer::forward(const Tensor& x) {
   ObserverScope scope(*this, Pass::Forward);
@@ -374,10 +390,8 @@ Linear::Linear(std::size_t in_features, std::size_t out_features, bool bias, std
   reset_parameters(seed);
 }
 
-void Linear::reset_parameters(std::uint64_t seed) {
-  const double bound = 1.0 / std::sqrt(static_cast<double>(in_));
-  detail::fill_uniform(weight_, detail::derive_seed(seed, 0), bound);
-  if (has_bias_) detail::fill_uniform(bias_, detail::derive_seed(seed, 1), bound);
+void Linear::reset_parameters(std::uint64_t seed, Init init) {
+  detail::init_weights(weight_, has_bias_ ? &bias_ : nullptr, seed, 0, in_, out_, init);
   zero_grad();
 }
 
@@ -456,10 +470,10 @@ Conv2d::Conv2d(std::size_t in_channels, std::size_t out_channels, std::size_t ke
   reset_parameters(seed);
 }
 
-void Conv2d::reset_parameters(std::uint64_t seed) {
-  const double bound = 1.0 / std::sqrt(static_cast<double>(in_channels_ * kernel_ * kernel_));
-  detail::fill_uniform(weight_, detail::derive_seed(seed, 0), bound);
-  if (has_bias_) detail::fill_uniform(bias_, detail::derive_seed(seed, 1), bound);
+void Conv2d::reset_parameters(std::uint64_t seed, Init init) {
+  const std::size_t k2 = kernel_ * kernel_;
+  detail::init_weights(weight_, has_bias_ ? &bias_ : nullptr, seed, 0, in_channels_ * k2,
+                       out_channels_ * k2, init);
   zero_grad();
 }
 

@@ -7,7 +7,8 @@
 
 #include "layers_detail.hpp"
 #include "perflab/base/error.hpp"
-#include "perflab/kernels/kernels.hpp"
+#include "perflab/kernels/elementwise.hpp"
+#include "perflab/kernels/matmul.hpp"
 #include "perflab/model/layers.hpp"
 
 namespace perflab {
@@ -67,11 +68,9 @@ MultiHeadAttention::MultiHeadAttention(std::size_t d_model, std::size_t heads, s
   reset_parameters(seed);
 }
 
-void MultiHeadAttention::reset_parameters(std::uint64_t seed) {
-  const double bound = 1.0 / std::sqrt(static_cast<double>(d_model_));
+void MultiHeadAttention::reset_parameters(std::uint64_t seed, Init init) {
   for (std::size_t s = 0; s < 4; ++s) {
-    detail::fill_uniform(w_[s], detail::derive_seed(seed, 2 * s), bound);
-    detail::fill_uniform(b_[s], detail::derive_seed(seed, 2 * s + 1), bound);
+    detail::init_weights(w_[s], &b_[s], seed, s, d_model_, d_model_, init);
   }
   zero_grad();
 }
@@ -243,12 +242,12 @@ TransformerBlock::TransformerBlock(std::size_t d_model, std::size_t heads, std::
   register_part("ffn2", ffn2_);
 }
 
-void TransformerBlock::reset_parameters(std::uint64_t seed) {
+void TransformerBlock::reset_parameters(std::uint64_t seed, Init init) {
   ln1_.reset_parameters(0);
-  attn_.reset_parameters(detail::derive_seed(seed, 1));
+  attn_.reset_parameters(detail::derive_seed(seed, 1), init);
   ln2_.reset_parameters(0);
-  ffn1_.reset_parameters(detail::derive_seed(seed, 2));
-  ffn2_.reset_parameters(detail::derive_seed(seed, 3));
+  ffn1_.reset_parameters(detail::derive_seed(seed, 2), init);
+  ffn2_.reset_parameters(detail::derive_seed(seed, 3), init);
 }
 
 Shape TransformerBlock::output_shape(const Shape& input) const {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "perflab/model/layers.hpp"
 #include "perflab/tensor/tensor.hpp"
 
 namespace perflab::detail {
@@ -51,6 +52,11 @@ void conv_direct_stride1(float* y, const float* xp, const float* w, std::size_t 
 
 // Uniform in [−bound, bound) from a generator seeded with seed.
 void fill_uniform(Tensor& t, std::uint64_t seed, double bound);
+// A weight (and its bias, or nullptr) drawn by the scheme of `init` (layers.hpp's Init):
+// the one place weights are initialised. Weight from derive_seed(seed, 2·part), bias from
+// derive_seed(seed, 2·part + 1) (part 0: what Linear and Conv2d always used).
+void init_weights(Tensor& weight, Tensor* bias, std::uint64_t seed, std::uint64_t part,
+                  std::size_t fan_in, std::size_t fan_out, Init init);
 // An independent seed for part i of a layer seeded with seed.
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t part);
 

@@ -1,6 +1,7 @@
 // Layers without matmuls: ReLU, GELU, Sigmoid, Softmax, LayerNorm, MaxPool2d, Flatten, and
 // the row softmax shared with attention. Each keeps the smallest cache backward needs.
-// Not for: vectorised element-wise kernels (kernels.hpp has those; GELU forward uses one).
+// Not for: vectorised element-wise kernels (kernels/elementwise.hpp has those; GELU forward
+// uses one).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,7 +10,7 @@
 #include "layers_detail.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
-#include "perflab/kernels/kernels.hpp"
+#include "perflab/kernels/elementwise.hpp"
 #include "perflab/model/layers.hpp"
 
 namespace perflab {
@@ -225,7 +226,7 @@ LayerNorm::LayerNorm(std::size_t features, double eps) : features_(features), ep
   reset_parameters(0);
 }
 
-void LayerNorm::reset_parameters(std::uint64_t) {
+void LayerNorm::reset_parameters(std::uint64_t, Init) {
   std::fill(gamma_.data(), gamma_.data() + features_, 1.0f);
   std::fill(beta_.data(), beta_.data() + features_, 0.0f);
   zero_grad();

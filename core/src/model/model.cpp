@@ -483,10 +483,10 @@ void Model::set_keep_for_backward(bool keep) {
   for (auto& l : layers_) l->set_keep_for_backward(keep);
 }
 
-void Model::reset_parameters(std::uint64_t seed) {
+void Model::reset_parameters(std::uint64_t seed, Init init) {
   seed_ = seed;
   for (std::size_t i = 0; i < layers_.size(); ++i) {
-    layers_[i]->reset_parameters(detail::derive_seed(seed, i));
+    layers_[i]->reset_parameters(detail::derive_seed(seed, i), init);
   }
 }
 

@@ -56,6 +56,27 @@ const ZooText kZoo[] = {
      "pre-norm transformer block, d_model 128, 4 heads, d_ff 512, sequence 64, batch 4",
      R"({"name": "transformer_block", "input": [4, 64, 128],
          "layers": [{"type": "TransformerBlock", "d_model": 128, "heads": 4, "d_ff": 512}]})"},
+    // The two models that learn Fashion-MNIST (baseline recipes: train/recipe.cpp; their
+    // test accuracies: docs/PERFORMANCE.md). Batch 64, the recipes' training batch.
+    {"fashion_mlp",
+     "Fashion-MNIST's baseline MLP 784-256-128-10 with ReLU, batch 64 (trained: perflab train)",
+     R"({"name": "fashion_mlp", "input": [64, 784],
+         "layers": [{"type": "Linear", "in": 784, "out": 256}, {"type": "ReLU"},
+                    {"type": "Linear", "in": 256, "out": 128}, {"type": "ReLU"},
+                    {"type": "Linear", "in": 128, "out": 10}]})"},
+    {"fashion_cnn",
+     "Fashion-MNIST CNN: Conv 1→16 3×3, ReLU, MaxPool 2, Conv 16→32 3×3, ReLU, MaxPool 2, "
+     "Flatten, Linear 1568→128, ReLU, Linear 128→10; batch 64 (trained: perflab train)",
+     R"({"name": "fashion_cnn", "input": [64, 1, 28, 28],
+         "layers": [{"type": "Conv2d", "in_channels": 1, "out_channels": 16, "kernel": 3,
+                     "padding": 1},
+                    {"type": "ReLU"}, {"type": "MaxPool2d", "kernel": 2},
+                    {"type": "Conv2d", "in_channels": 16, "out_channels": 32, "kernel": 3,
+                     "padding": 1},
+                    {"type": "ReLU"}, {"type": "MaxPool2d", "kernel": 2},
+                    {"type": "Flatten"},
+                    {"type": "Linear", "in": 1568, "out": 128}, {"type": "ReLU"},
+                    {"type": "Linear", "in": 128, "out": 10}]})"},
 };
 
 std::string names_joined() {

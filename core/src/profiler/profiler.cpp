@@ -14,6 +14,7 @@
 #include "perflab/tensor/memory.hpp"
 #include "perflab/roofline/roofline.hpp"
 #include "perflab/timing/interleaved.hpp"
+#include "perflab/train/optimizer.hpp"
 #include "profiler_detail.hpp"
 
 namespace perflab {
@@ -165,8 +166,15 @@ FlopReport count_flops(const Model& model, std::size_t batch) {
 // Memory
 
 OptimizerBytes optimizer_bytes(std::size_t parameter_count) {
-  const std::size_t p = parameter_count * sizeof(float);
-  return {0, p, 2 * p, 2 * p};
+  // The optimizers' own count of the buffers they allocate (train/optimizer.hpp).
+  OptimizerConfig sgd{.name = "sgd", .momentum = 0.0};
+  OptimizerConfig momentum{.name = "sgd", .momentum = 0.9};
+  OptimizerConfig adam{.name = "adam"};
+  OptimizerConfig adamw{.name = "adamw"};
+  return {optimizer_state_bytes(sgd, parameter_count),
+          optimizer_state_bytes(momentum, parameter_count),
+          optimizer_state_bytes(adam, parameter_count),
+          optimizer_state_bytes(adamw, parameter_count)};
 }
 
 namespace {

@@ -78,17 +78,27 @@ ForwardPoint measure_forward_point(const nlohmann::json& spec, std::size_t batch
                                    const TimerOptions& options, Clock& clock) {
   options.validate();
   Model model = model_at(spec, batch);
-  detail::check_pass_fits_budget(model, 0, false, options);
+  return measure_forward_point(model, 0, options, clock);
+}
+
+ForwardPoint measure_forward_point(Model& model, std::size_t batch, const TimerOptions& options,
+                                   Clock& clock) {
+  options.validate();
+  if (batch > kMaxSpecDimension) {
+    throw ValueError("batch must be at most " + std::to_string(kMaxSpecDimension) + ", got " +
+                     std::to_string(batch));
+  }
+  detail::check_pass_fits_budget(model, batch, false, options);
   ForwardPoint p;
   p.name = model.name();
-  p.batch = model.batch_size();
+  p.batch = batch == 0 ? model.batch_size() : batch;
   p.parameters = model.parameter_count();
   p.flops_per_sample = model.flops_per_sample().matmul;
-  p.flops_per_batch = model.flops_per_batch().matmul;
-  const MemoryReport memory = measure_memory(model);
+  p.flops_per_batch = p.flops_per_sample * static_cast<double>(p.batch);
+  const MemoryReport memory = measure_memory(model, batch);
   p.activation_bytes = memory.activation_bytes;
   p.peak_bytes = memory.peak_bytes;
-  p.latency = measure_latency(model, options, 0, 1, clock);
+  p.latency = measure_latency(model, options, batch, 1, clock);
   p.gflops_per_s = gflops_per_s(p.flops_per_batch, p.latency.median_ms);
   p.samples_per_s = per_second(static_cast<double>(p.batch), p.latency.median_ms);
   p.ms_per_sample = p.latency.median_ms / static_cast<double>(p.batch);

@@ -2,6 +2,7 @@
 // triad for bandwidth, and a read sweep over working-set sizes for the cache plateaus.
 // Everything the compiler could fold, fuse into memcpy or auto-vectorize is kept from it
 // (volatile inputs and sinks, attributes below), so the figures are what the code does.
+// Also the JSON of the sweep's rows and of the machine profile.
 // Not for: threads, or non-temporal stores (the lab's kernels do not use them either).
 #include "perflab/roofline/probe.hpp"
 
@@ -411,6 +412,33 @@ MachineProfile probe_machine(const ProbeOptions& options, Clock& clock,
   p.warning = std::move(warning);
   p.elapsed_ms = clock.now_ms() - start_ms;
   return p;
+}
+
+nlohmann::json to_json(const SweepRow& row) {
+  return {{"bytes", row.bytes},
+          {"bytes_per_call", row.bytes_per_call},
+          {"gb_per_s", row.gb_per_s},
+          {"stats", to_json(row.stats)}};
+}
+
+nlohmann::json to_json(const MachineProfile& m) {
+  using json = nlohmann::json;
+  const Roofs roofs = m.roofs();
+  // A probe on a machine too busy to time reads 0; say so with null, not a division error.
+  const bool placed = roofs.peak_gflops_per_s > 0 && roofs.bandwidth_gb_per_s > 0;
+  return {{"peak_gflops_per_s", roofs.peak_gflops_per_s},
+          {"simd_peak_gflops_per_s", m.peak_gflops_per_s_simd},
+          {"scalar_peak_gflops_per_s", m.peak_gflops_per_s_scalar},
+          {"copy_gb_per_s", m.copy_gb_per_s},
+          {"triad_gb_per_s", m.triad_gb_per_s},
+          {"bandwidth_gb_per_s", roofs.bandwidth_gb_per_s},
+          {"ridge_flops_per_byte",
+           placed ? json(ridge_point(roofs)) : json(nullptr)},
+          {"simd_backend", m.simd_backend},
+          {"simd_enabled", m.simd_enabled},
+          {"bandwidth_working_set_bytes", m.bandwidth_working_set_bytes},
+          {"elapsed_ms", m.elapsed_ms},
+          {"warning", m.warning}};
 }
 
 }  // namespace perflab

@@ -12,8 +12,10 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/base/json_text.hpp"
-#include "perflab/kernels/kernels.hpp"
-#include "perflab/kernels/operations.hpp"
+#include "perflab/kernels/backend.hpp"
+#include "perflab/kernels/elementwise.hpp"
+#include "perflab/kernels/matmul.hpp"
+#include "perflab/roofline/operations.hpp"
 #include "perflab/roofline/probe.hpp"
 
 namespace perflab {

@@ -1,4 +1,4 @@
-// Roofline arithmetic and the kernels' cost formulas (documented in roofline.hpp). Every
+// Roofline arithmetic, placements and their JSON (documented in roofline.hpp). Every
 // function validates its arguments first, so a bad number from the page gets a message
 // rather than a NaN on a chart.
 // Not for: measuring peaks or bandwidths (probe.cpp does that).
@@ -35,8 +35,6 @@ void require_non_negative(const char* name, double v) {
 void require_roofs(double peak_gflops_per_s, double bandwidth_gb_per_s) {
   validate_roofs({peak_gflops_per_s, bandwidth_gb_per_s});
 }
-
-double as_double(std::size_t n) { return static_cast<double>(n); }
 
 }  // namespace
 
@@ -131,21 +129,29 @@ RooflinePlacement place_on_roofline(double flops, double bytes, double measured_
   return r;
 }
 
-OpCost cost_matmul(std::size_t M, std::size_t K, std::size_t N) {
-  const double m = as_double(M), k = as_double(K), n = as_double(N);
-  return {2.0 * m * k * n, 4.0 * (m * k + k * n + m * n)};
+nlohmann::json to_json(const RooflinePoint& p, const Roofs& roofs) {
+  return {{"name", p.name},
+          {"flops", p.flops},
+          {"bytes", p.bytes},
+          {"measured_gflops_per_s", p.measured_gflops_per_s},
+          {"intensity", p.intensity},
+          {"attainable_gflops_per_s", p.attainable_gflops_per_s},
+          {"bound", to_string(p.bound)},
+          {"fraction_of_attainable", p.fraction_of_attainable},
+          {"verdict", p.verdict},
+          {"ridge_flops_per_byte", ridge_point(roofs)},
+          {"peak_gflops_per_s", roofs.peak_gflops_per_s},
+          {"bandwidth_gb_per_s", roofs.bandwidth_gb_per_s}};
 }
 
-OpCost cost_add(std::size_t n) { return {as_double(n), 12.0 * as_double(n)}; }
-OpCost cost_mul(std::size_t n) { return {as_double(n), 12.0 * as_double(n)}; }
-
-OpCost cost_gelu_fused(std::size_t n) {
-  return {kGeluFlopsPerElement * as_double(n), 8.0 * as_double(n)};
+void add_placement(nlohmann::json& row, const RooflinePlacement& p) {
+  row["peak_gflops_per_s"] = p.roofs.peak_gflops_per_s;
+  row["bandwidth_gb_per_s"] = p.roofs.bandwidth_gb_per_s;
+  row["ridge_flops_per_byte"] = p.ridge_flops_per_byte;
+  row["attainable_gflops_per_s"] = p.attainable_gflops_per_s;
+  row["fraction_of_attainable"] = p.fraction_of_attainable;
+  row["bound"] = to_string(p.bound);
+  row["verdict"] = p.verdict;
 }
-OpCost cost_gelu_unfused(std::size_t n) {
-  return {kGeluFlopsPerElement * as_double(n), (6.0 * 8.0 + 2.0 * 12.0) * as_double(n)};
-}
-
-OpCost cost_sum(std::size_t n) { return {as_double(n), 4.0 * as_double(n)}; }
 
 }  // namespace perflab

@@ -117,6 +117,78 @@ std::string drift_warning(const char* arm, const Drift& r, AbMode mode) {
 
 }  // namespace
 
+// Drift's JSON fields, written by to_json and read by drift_from_json; critical_rho is
+// infinite below min_rounds (no order of so few rounds reaches alpha), null in JSON.
+auto json_fields_of(const Drift*) {
+  return std::make_tuple(
+      JsonField{"rho", &Drift::rho}, JsonField{"p_value", &Drift::p_value},
+      JsonField{"change", &Drift::change}, JsonField{"detected", &Drift::detected},
+      JsonField{"alpha", &Drift::alpha}, JsonField{"threshold", &Drift::threshold},
+      JsonField{"rounds", &Drift::rounds}, JsonField{"min_rounds", &Drift::min_rounds},
+      JsonField{"critical_rho", &Drift::critical_rho, JsonRange::unbounded_as_null},
+      JsonField{"sentence", &Drift::sentence});
+}
+
+nlohmann::json to_json(const Drift& drift) { return write_fields(drift); }
+Drift drift_from_json(const nlohmann::json& j, const std::string& where) {
+  return read_fields<Drift>(j, where);
+}
+
+// An A/B's rounds: the schedule by name, the round count (a_ms' length, checked when read),
+// each arm's samples and order, both drifts and the comparison. What the rounds were timed
+// with (inner_iterations_a/b, resolution_ms) is runAB's to add: analyze_ab never knows it.
+auto json_fields_of(const AbResult*) {
+  using R = AbResult;
+  const JsonComputed<R> mode{
+      "mode", [](const R& r) -> nlohmann::json { return ab_mode_name(r.mode); },
+      [](const nlohmann::json& v, const std::string& field, R& r) {
+        constexpr AbMode kModes[] = {AbMode::interleaved, AbMode::sequential};
+        r.mode = json_enum(v, field, kModes, ab_mode_name);
+      }};
+  const JsonComputed<R> rounds{
+      "rounds", [](const R& r) -> nlohmann::json { return r.a_ms.size(); },
+      [](const nlohmann::json& v, const std::string& field, R& r) {
+        std::size_t n = 0;
+        read_json_value(v, field, n, JsonRange::any);
+        if (n != r.a_ms.size() || n != r.b_ms.size() || n != r.a_first.size()) {
+          throw ValueError(field + " is " + std::to_string(n) + ", but a_ms, b_ms and a_first hold " +
+                           std::to_string(r.a_ms.size()) + ", " + std::to_string(r.b_ms.size()) +
+                           " and " + std::to_string(r.a_first.size()) + " values");
+        }
+      }};
+  const JsonComputed<R> a_first{
+      "a_first",
+      [](const R& r) -> nlohmann::json {
+        nlohmann::json out = nlohmann::json::array();
+        for (bool f : r.a_first) out.push_back(f);
+        return out;
+      },
+      [](const nlohmann::json& v, const std::string& field, R& r) {
+        if (!v.is_array()) throw_json_field_type(v, field, "an array");
+        r.a_first.clear();
+        for (std::size_t i = 0; i < v.size(); ++i) {
+          bool f = false;
+          read_json_value(v[i], field + "[" + std::to_string(i) + "]", f, JsonRange::any);
+          r.a_first.push_back(f);
+        }
+      }};
+  // Comparison's list lives in compare.cpp: its own to_json and reader, through one field.
+  const JsonComputed<R> comparison{
+      "comparison", [](const R& r) { return to_json(r.comparison); },
+      [](const nlohmann::json& v, const std::string& field, R& r) {
+        r.comparison = comparison_from_json(v, field);
+      }};
+  return std::make_tuple(mode, JsonField{"a_ms", &R::a_ms, JsonRange::non_negative},
+                         JsonField{"b_ms", &R::b_ms, JsonRange::non_negative}, a_first, rounds,
+                         JsonField{"drift_a", &R::drift_a}, JsonField{"drift_b", &R::drift_b},
+                         comparison);
+}
+
+nlohmann::json to_json(const AbResult& result) { return write_fields(result); }
+AbResult ab_result_from_json(const nlohmann::json& j, const std::string& where) {
+  return read_fields<AbResult>(j, where);
+}
+
 int drift_min_rounds(double drift_alpha) {
   detail::check_range("drift_alpha", drift_alpha, 0.0001, 0.5);
   std::size_t n = 3;

@@ -12,6 +12,7 @@
 #include <boost/math/special_functions/beta.hpp>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
 #include "perflab/base/random.hpp"
 #include "perflab/timing/timer.hpp"
 #include "stats_detail.hpp"
@@ -296,6 +297,58 @@ const char* verdict_word(Verdict v) {
     case Verdict::too_few_samples: return "too few samples";
   }
   return "unknown";
+}
+
+// The JSON of a comparison, written by to_json and read by comparison_from_json from these
+// lists. Statistics that can be infinite (a t, a df or Cohen's d of samples without spread)
+// are null; the verdict is one object: its identifier, its words and the sentence.
+auto json_fields_of(const WelchResult*) {
+  constexpr JsonRange kNull = JsonRange::unbounded_as_null;
+  return std::make_tuple(JsonField{"t", &WelchResult::t, kNull}, JsonField{"df", &WelchResult::df, kNull},
+                         JsonField{"p_value", &WelchResult::p_value},
+                         JsonField{"difference", &WelchResult::difference});
+}
+
+auto json_fields_of(const MannWhitneyResult*) {
+  using M = MannWhitneyResult;
+  return std::make_tuple(JsonField{"u", &M::u}, JsonField{"z", &M::z},
+                         JsonField{"p_value", &M::p_value}, JsonField{"exact", &M::exact});
+}
+
+auto json_fields_of(const Comparison*) {
+  using C = Comparison;
+  constexpr JsonRange kNonNegative = JsonRange::non_negative;
+  const JsonComputed<C> verdict{
+      "verdict",
+      [](const C& c) -> nlohmann::json {
+        return {{"name", verdict_name(c.verdict)},
+                {"word", verdict_word(c.verdict)},
+                {"sentence", c.sentence}};
+      },
+      [](const nlohmann::json& v, const std::string& field, C& c) {
+        constexpr Verdict kVerdicts[] = {Verdict::faster, Verdict::slower, Verdict::no_difference,
+                                         Verdict::too_few_samples};
+        c.verdict = json_enum(json_member(v, field, "name"), field + ".name", kVerdicts, verdict_name);
+        read_json_value(json_member(v, field, "sentence"), field + ".sentence", c.sentence,
+                        JsonRange::any);
+      }};
+  return std::make_tuple(
+      JsonField{"n_a", &C::n_a}, JsonField{"n_b", &C::n_b},
+      JsonField{"median_a", &C::median_a, kNonNegative},
+      JsonField{"median_b", &C::median_b, kNonNegative}, JsonField{"ratio", &C::ratio, kNonNegative},
+      JsonField{"ratio_interval", &C::ratio_interval}, JsonField{"change", &C::change},
+      JsonField{"welch", &C::welch}, JsonField{"mann_whitney", &C::mann_whitney},
+      JsonField{"cohens_d", &C::cohens_d, JsonRange::unbounded_as_null},
+      JsonField{"cliffs_delta", &C::cliffs_delta}, JsonField{"alpha", &C::alpha},
+      JsonField{"threshold", &C::threshold}, JsonField{"min_samples", &C::min_samples},
+      JsonField{"bootstrap_resamples", &C::bootstrap_resamples},
+      JsonField{"bootstrap_resamples_requested", &C::bootstrap_resamples_requested},
+      JsonField{"seed", &C::seed}, verdict, JsonField{"warning", &C::warning});
+}
+
+nlohmann::json to_json(const Comparison& comparison) { return write_fields(comparison); }
+Comparison comparison_from_json(const nlohmann::json& j, const std::string& where) {
+  return read_fields<Comparison>(j, where);
 }
 
 std::string comparison_sentence(const Comparison& c, const std::string& name_a,

@@ -232,4 +232,42 @@ ComplexityReport fit_complexity(const std::vector<double>& sizes,
   return report;
 }
 
+// The JSON of a fit report, written by to_json and read by complexity_report_from_json. A fit
+// names its class as complexity_name writes it ("complexity": "O(n log n)"); an expected
+// exponent that is undefined (log n at n = 1) is null.
+auto json_fields_of(const ComplexityFit*) {
+  const JsonComputed<ComplexityFit> complexity{
+      "complexity", [](const ComplexityFit& f) -> nlohmann::json { return f.name; },
+      [](const nlohmann::json& v, const std::string& field, ComplexityFit& f) {
+        constexpr ComplexityClass kClasses[] = {
+            ComplexityClass::constant, ComplexityClass::log_n,     ComplexityClass::n,
+            ComplexityClass::n_log_n,  ComplexityClass::n_squared, ComplexityClass::n_cubed};
+        f.complexity = json_enum(v, field, kClasses, complexity_name);
+        f.name = complexity_name(f.complexity);
+      }};
+  return std::make_tuple(complexity, JsonField{"coefficient", &ComplexityFit::coefficient},
+                         JsonField{"normalized_rms", &ComplexityFit::normalized_rms},
+                         JsonField{"expected_exponent", &ComplexityFit::expected_exponent,
+                                   JsonRange::undefined_as_null});
+}
+
+auto json_fields_of(const PowerLaw*) {
+  return std::make_tuple(JsonField{"exponent", &PowerLaw::exponent},
+                         JsonField{"coefficient", &PowerLaw::coefficient},
+                         JsonField{"exponent_interval", &PowerLaw::exponent_interval},
+                         JsonField{"r_squared", &PowerLaw::r_squared});
+}
+
+auto json_fields_of(const ComplexityReport*) {
+  using R = ComplexityReport;
+  return std::make_tuple(JsonField{"fits", &R::fits}, JsonField{"power_law", &R::power_law},
+                         JsonField{"named_class", &R::named_class},
+                         JsonField{"conclusion", &R::conclusion}, JsonField{"warning", &R::warning});
+}
+
+nlohmann::json to_json(const ComplexityReport& report) { return write_fields(report); }
+ComplexityReport complexity_report_from_json(const nlohmann::json& j, const std::string& where) {
+  return read_fields<ComplexityReport>(j, where);
+}
+
 }  // namespace perflab

@@ -188,4 +188,41 @@ CoverageReport interval_coverage(const std::vector<double>& reference,
   return report;
 }
 
+// The JSON of a coverage report, written by to_json and read by coverage_report_from_json;
+// a finding is its name (coverage_finding_name).
+auto json_fields_of(const MethodCoverage*) {
+  using M = MethodCoverage;
+  const JsonComputed<M> finding{
+      "finding", [](const M& m) -> nlohmann::json { return coverage_finding_name(m.finding); },
+      [](const nlohmann::json& v, const std::string& field, M& m) {
+        constexpr CoverageFinding kFindings[] = {CoverageFinding::short_of_promise,
+                                                 CoverageFinding::within_noise,
+                                                 CoverageFinding::above_promise};
+        m.finding = json_enum(v, field, kFindings, coverage_finding_name);
+      }};
+  return std::make_tuple(JsonField{"mean_width", &M::mean_width, JsonRange::non_negative},
+                         JsonField{"coverage", &M::coverage, JsonRange::non_negative},
+                         JsonField{"coverage_interval", &M::coverage_interval}, finding);
+}
+
+auto json_fields_of(const CoverageRow*) {
+  return std::make_tuple(JsonField{"n", &CoverageRow::n}, JsonField{"z", &CoverageRow::z},
+                         JsonField{"t", &CoverageRow::t},
+                         JsonField{"bootstrap", &CoverageRow::bootstrap},
+                         JsonField{"sentence", &CoverageRow::sentence});
+}
+
+auto json_fields_of(const CoverageReport*) {
+  using R = CoverageReport;
+  return std::make_tuple(JsonField{"reference_median", &R::reference_median, JsonRange::non_negative},
+                         JsonField{"reference_n", &R::reference_n}, JsonField{"trials", &R::trials},
+                         JsonField{"bootstrap_resamples", &R::bootstrap_resamples},
+                         JsonField{"seed", &R::seed}, JsonField{"rows", &R::rows});
+}
+
+nlohmann::json to_json(const CoverageReport& report) { return write_fields(report); }
+CoverageReport coverage_report_from_json(const nlohmann::json& j, const std::string& where) {
+  return read_fields<CoverageReport>(j, where);
+}
+
 }  // namespace perflab

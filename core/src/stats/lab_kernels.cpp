@@ -8,8 +8,10 @@
 #include <utility>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/json_fields.hpp"
 #include "perflab/base/format.hpp"
-#include "perflab/kernels/kernels.hpp"
+#include "perflab/kernels/elementwise.hpp"
+#include "perflab/kernels/matmul.hpp"
 #include "perflab/model/model.hpp"
 #include "perflab/model/zoo.hpp"
 #include "perflab/tensor/tensor.hpp"
@@ -178,6 +180,22 @@ KernelSample sample_kernel(const LabKernel& kernel, const TimerOptions& options,
   }
   out.clock_tick_ms = sampling.clock_tick_ms;
   return out;
+}
+
+// KernelSample's JSON fields, written by to_json and read by kernel_sample_from_json.
+auto json_fields_of(const KernelSample*) {
+  using K = KernelSample;
+  constexpr JsonRange kNonNegative = JsonRange::non_negative;
+  return std::make_tuple(JsonField{"samples_ms", &K::samples_ms, kNonNegative},
+                         JsonField{"inner_iterations", &K::inner_iterations},
+                         JsonField{"resolution_ms", &K::resolution_ms, kNonNegative},
+                         JsonField{"clock_tick_ms", &K::clock_tick_ms, kNonNegative},
+                         JsonField{"warning", &K::warning});
+}
+
+nlohmann::json to_json(const KernelSample& sample) { return write_fields(sample); }
+KernelSample kernel_sample_from_json(const nlohmann::json& j, const std::string& where) {
+  return read_fields<KernelSample>(j, where);
 }
 
 }  // namespace perflab

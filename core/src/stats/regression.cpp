@@ -151,10 +151,10 @@ json compare_runs(const BenchRun& base, const BenchRun& next, const CompareOptio
                     {"base_median_ms", c.median_a},
                     {"new_median_ms", c.median_b},
                     {"change", c.change},
-                    {"change_interval",
-                     {1.0 / c.ratio_interval.high - 1.0, 1.0 / c.ratio_interval.low - 1.0}},
+                    {"change_interval", to_json(Interval{1.0 / c.ratio_interval.high - 1.0,
+                                                         1.0 / c.ratio_interval.low - 1.0})},
                     {"p_value", c.mann_whitney.p_value},
-                    {"ratio_interval", {c.ratio_interval.low, c.ratio_interval.high}},
+                    {"ratio_interval", to_json(c.ratio_interval)},
                     {"verdict", verdict_name(c.verdict)},
                     {"verdict_word", verdict_word(c.verdict)},
                     {"sentence", comparison_sentence(c, label_of(base), label_of(next))}});

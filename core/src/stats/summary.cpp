@@ -19,6 +19,37 @@ namespace {
 constexpr double kOriginalZ = 1.96;  // the original course's 95% z value, kept as it wrote it
 }  // namespace
 
+// Summary's JSON fields, written by to_json and read by summary_from_json. Every statistic
+// of non-negative values is itself non-negative; the intervals and fences may reach below 0.
+auto json_fields_of(const Summary*) {
+  constexpr JsonRange kNonNegative = JsonRange::non_negative;
+  using S = Summary;
+  return std::make_tuple(
+      JsonField{"n", &S::n}, JsonField{"mean", &S::mean, kNonNegative},
+      JsonField{"std", &S::std, kNonNegative}, JsonField{"median", &S::median, kNonNegative},
+      JsonField{"min", &S::min, kNonNegative}, JsonField{"max", &S::max, kNonNegative},
+      JsonField{"p5", &S::p5, kNonNegative}, JsonField{"p25", &S::p25, kNonNegative},
+      JsonField{"p75", &S::p75, kNonNegative}, JsonField{"p95", &S::p95, kNonNegative},
+      JsonField{"p99", &S::p99, kNonNegative}, JsonField{"mad", &S::mad, kNonNegative},
+      JsonField{"cv", &S::cv, kNonNegative}, JsonField{"z_interval", &S::z_interval},
+      JsonField{"t_interval", &S::t_interval},
+      JsonField{"bootstrap_median_interval", &S::bootstrap_median_interval},
+      JsonField{"bootstrap_resamples", &S::bootstrap_resamples},
+      JsonField{"bootstrap_resamples_requested", &S::bootstrap_resamples_requested},
+      JsonField{"bootstrap_seed", &S::bootstrap_seed},
+      JsonField{"lower_fence", &S::lower_fence}, JsonField{"upper_fence", &S::upper_fence},
+      JsonField{"outliers", &S::outliers}, JsonField{"warning", &S::warning});
+}
+
+nlohmann::json to_json(const Interval& interval) { return write_fields(interval); }
+Interval interval_from_json(const nlohmann::json& j, const std::string& where) {
+  return read_fields<Interval>(j, where);
+}
+nlohmann::json to_json(const Summary& summary) { return write_fields(summary); }
+Summary summary_from_json(const nlohmann::json& j, const std::string& where) {
+  return read_fields<Summary>(j, where);
+}
+
 void check_sample_size(double count, const std::string& name) {
   if (count > static_cast<double>(kMaxSampleValues)) {
     throw ValueError(name + " has " + detail::format_g(count) + " values; at most " +

@@ -1,7 +1,11 @@
 #include "perflab/suite/experiment_plans.hpp"
 
+#include <cstddef>
+
 #include "perflab/base/error.hpp"
 #include "perflab/model/conv_methods.hpp"
+
+#include "experiment_plans_benchmarking.hpp"
 
 namespace perflab {
 namespace {
@@ -20,8 +24,79 @@ json timer(int warmup, int samples, double min_sample_ms, double max_total_ms) {
           {"max_total_ms", max_total_ms}};
 }
 
-// The full plans (experiments not listed here still keep their plans in the page).
+json doublings(std::size_t lo, std::size_t hi) {
+  json out = json::array();
+  for (std::size_t b = lo; b <= hi; b *= 2) out.push_back(b);
+  return out;
+}
+
+constexpr std::size_t kKiB = 1024;
+constexpr std::size_t kMiB = 1024 * kKiB;
+
+// The Profiling chapter's timed experiments share one budget per point.
+json profiling_timer(bool quick) { return quick ? timer(1, 3, 1, 100) : timer(1, 10, 5, 800); }
+
+// The Profiling chapter's plans, full and quick (nullptr: not a Profiling id). Plans over
+// sizes the student lists cap them in quick mode only (max_points, max_batch, max_seq_len).
+json profiling_plan(std::string_view id, bool quick) {
+  const json options = profiling_timer(quick);
+  if (id == "profiling-operation-efficiency") {
+    if (quick) {
+      return {{"elements", json::array({1 << 16})}, {"matmul_n", {64, 128}}, {"options", options}};
+    }
+    return {{"elements", {1 << 16, 1 << 20}}, {"matmul_n", {64, 128, 256}}, {"options", options}};
+  }
+  if (id == "profiling-batch-size") {
+    if (quick) return {{"max_points", 4}, {"max_batch", 32}, {"options", options}};
+    return {{"options", options}};
+  }
+  if (id == "profiling-model-scaling") {
+    if (quick) return {{"max_points", 3}, {"options", options}};
+    return {{"options", options}};
+  }
+  if (id == "profiling-architectures") return {{"options", options}};
+  if (id == "profiling-attention") {
+    // Counts only, nothing timed: quick mode stops at the lengths that count fast.
+    if (quick) return {{"max_seq_len", 1024}};
+    return json::object();
+  }
+  if (id == "profiling-forward-backward") {
+    if (quick) return {{"models", {"linear_128_64", "mlp_784", "cnn_28"}}, {"options", options}};
+    return {{"models", {"linear_128_64", "linear_1000_500", "mlp_784", "cnn_28", "transformer_block"}},
+            {"options", options}};
+  }
+  if (id == "profiling-overhead") {
+    if (quick) return {{"models", {"linear_128_64", "mlp_784", "cnn_28"}}, {"options", options}};
+    return {{"models", {"linear_128_64", "mlp_784", "cnn_28", "transformer_block"}},
+            {"options", options}};
+  }
+  return nullptr;
+}
+
+// The full plans of the Acceleration chapter. A matmul point lasts at least three calls (a warmup and two samples), so
+// the scalar loops stop where one call takes seconds on a laptop: naive at N = 512
+// (0.27 GFLOP), reordered at 1024 (2.1 GFLOP); the others go to 2048 (17 GFLOP).
 json full_plan(std::string_view id) {
+  if (id == "acceleration-linear-loops") {
+    return {{"shapes", {{64, 64}, {784, 256}, {512, 512}, {1024, 1024}}},
+            {"options", timer(1, 8, 10, 1000)}};
+  }
+  if (id == "acceleration-cache-sweep") {
+    return {{"sizes", doublings(4 * kKiB, 256 * kMiB)}, {"options", timer(1, 10, 5, 500)}};
+  }
+  if (id == "acceleration-builds") {
+    return {{"sizes", {128, 256, 512}}, {"maxN", {{"naive", 256}}},
+            {"options", timer(1, 10, 10, 1000)}};
+  }
+  if (id == "acceleration-vectorization") {
+    return {{"sizes", {64, 128, 256, 512, 1024, 2048}},
+            {"maxN", {{"naive", 512}, {"reordered", 1024}}},
+            {"options", timer(1, 10, 10, 1500)}};
+  }
+  if (id == "acceleration-gelu-fusion") {
+    return {{"elements", {1 << 12, 1 << 15, 1 << 18, 1 << 20, 1 << 22}},
+            {"options", timer(1, 10, 10, 1000)}};
+  }
   // Each call is a whole convolution, so few samples suffice.
   if (id == "acceleration-conv") return {{"sizes", conv_sizes(false)}, {"options", timer(1, 7, 10, 3000)}};
   if (id == "acceleration-blocking") return {{"options", timer(1, 8, 10, 1000)}};
@@ -30,6 +105,22 @@ json full_plan(std::string_view id) {
 
 // ?quick=1: a few small sizes and short budgets, seconds in all; noisier numbers.
 json quick_plan(std::string_view id) {
+  if (id == "acceleration-linear-loops") {
+    return {{"shapes", {{64, 64}, {256, 128}}}, {"options", timer(1, 3, 2, 100)}};
+  }
+  if (id == "acceleration-cache-sweep") {
+    return {{"sizes", {4 * kKiB, 32 * kKiB, 256 * kKiB, 2 * kMiB, 16 * kMiB}},
+            {"options", timer(1, 3, 2, 80)}};
+  }
+  if (id == "acceleration-builds") {
+    return {{"sizes", {64, 128}}, {"maxN", json::object()}, {"options", timer(1, 3, 2, 100)}};
+  }
+  if (id == "acceleration-vectorization") {
+    return {{"sizes", {64, 128}}, {"maxN", json::object()}, {"options", timer(1, 3, 2, 150)}};
+  }
+  if (id == "acceleration-gelu-fusion") {
+    return {{"elements", {1 << 14, 1 << 20}}, {"options", timer(1, 3, 2, 100)}};
+  }
   if (id == "acceleration-conv") return {{"sizes", conv_sizes(true)}, {"options", timer(1, 3, 2, 300)}};
   if (id == "acceleration-blocking") return {{"options", timer(0, 2, 1, 60)}};
   return nullptr;
@@ -38,12 +129,25 @@ json quick_plan(std::string_view id) {
 }  // namespace
 
 const std::vector<std::string>& experiment_plan_ids() {
-  static const std::vector<std::string> ids = {"acceleration-conv", "acceleration-blocking"};
-  return ids;
+  static const std::vector<std::string> ids = {
+      "acceleration-vectorization", "acceleration-builds", "acceleration-cache-sweep",
+      "acceleration-blocking", "acceleration-linear-loops", "acceleration-conv",
+      "acceleration-gelu-fusion", "profiling-overhead", "profiling-model-scaling",
+      "profiling-batch-size", "profiling-operation-efficiency", "profiling-architectures",
+      "profiling-attention", "profiling-forward-backward"};
+  // The chapters in the page's order: Benchmarking's plans first.
+  static const std::vector<std::string> all = [] {
+    std::vector<std::string> out = detail::benchmarking_plan_ids();
+    out.insert(out.end(), ids.begin(), ids.end());
+    return out;
+  }();
+  return all;
 }
 
 json experiment_plan(std::string_view id, bool quick) {
   json plan = quick ? quick_plan(id) : full_plan(id);
+  if (plan.is_null()) plan = profiling_plan(id, quick);
+  if (plan.is_null()) plan = detail::benchmarking_plan(id, quick);
   if (plan.is_null()) {
     std::string known;
     for (const std::string& k : experiment_plan_ids()) known += (known.empty() ? "" : ", ") + k;

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 
 #ifndef __EMSCRIPTEN__
 #include <sys/utsname.h>
@@ -17,7 +18,7 @@
 #include "perflab/base/error.hpp"
 #include "perflab/base/json_text.hpp"
 #include "perflab/base/format.hpp"
-#include "perflab/kernels/kernels.hpp"
+#include "perflab/kernels/backend.hpp"
 #include "perflab/model/model.hpp"
 #include "perflab/profiler/profiler.hpp"
 
@@ -123,18 +124,24 @@ SuiteOptimization optimization_from_json(const json& o, const std::vector<std::s
   return out;
 }
 
-TimerOptions options_from_json(const json& o) {
+// The Timer's options and the data set's folder.
+TimerOptions options_from_json(const json& o, std::string& data) {
   TimerOptions t = default_suite_timer_options();
   if (o.is_null()) return t;
+  const std::string fields = std::string(kTimerOptionFields) + ", data";
   if (!o.is_object()) {
-    throw ValueError("suite.options must be an object with " + std::string(kTimerOptionFields) +
-                     ", got " + describe(o));
+    throw ValueError("suite.options must be an object with " + fields + ", got " + describe(o));
   }
   for (const auto& [key, value] : o.items()) {
     const std::string field = "suite.options." + key;
-    if (!read_timer_option(t, key, value, field)) {
-      throw ValueError(field + " is not a suite option; the options are " +
-                       std::string(kTimerOptionFields));
+    if (key == "data") {
+      if (!value.is_string() || value.get<std::string>().empty()) {
+        throw ValueError(field + " must be the folder of a Fashion-MNIST data set (its test "
+                         "split measures the trained models' accuracy), got " + describe(value));
+      }
+      data = value.get<std::string>();
+    } else if (!read_timer_option(t, key, value, field)) {
+      throw ValueError(field + " is not a suite option; the options are " + fields);
     }
   }
   try {
@@ -146,9 +153,39 @@ TimerOptions options_from_json(const json& o) {
   return t;
 }
 
+// {model_file, name?}: a trained model, read through `read`; stored with its name.
+json model_file_entry(const json& m, const std::string& where, const ModelFileReader& read,
+                      std::shared_ptr<ModelFile>& file) {
+  for (const auto& item : m.items()) {
+    if (item.key() != "model_file" && item.key() != "name") {
+      throw ValueError(where + "." + item.key() + " is not a field of a model file entry; the "
+                       "fields are model_file, name");
+    }
+  }
+  const json& path = m.at("model_file");
+  if (!path.is_string() || path.get<std::string>().empty()) {
+    throw ValueError(where + ".model_file must be the path of a model file (perflab train "
+                     "--out writes one), got " + describe(path));
+  }
+  if (m.contains("name") && (!m["name"].is_string() || m["name"].get<std::string>().empty())) {
+    throw ValueError(where + ".name must be a non-empty string, got " + describe(m["name"]));
+  }
+  if (!read) {
+    throw ValueError(where + ".model_file: this build reads no files, so a suite here takes "
+                     "zoo names and specs; run a suite with model files with perflab suite");
+  }
+  try {
+    file = std::make_shared<ModelFile>(read(path.get<std::string>()));
+  } catch (const ValueError& e) {
+    throw ValueError(where + ".model_file: " + e.what());
+  }
+  return {{"model_file", path},
+          {"name", m.contains("name") ? m["name"].get<std::string>() : file->model.name()}};
+}
+
 }  // namespace
 
-Suite suite_from_json(const json& j) {
+Suite suite_from_json(const json& j, const ModelFileReader& read) {
   if (!j.is_object()) {
     throw ValueError("suite must be a JSON object with " + std::string(kSuiteFields) +
                      ", got " + describe(j));
@@ -198,8 +235,14 @@ Suite suite_from_json(const json& j) {
   for (std::size_t i = 0; i < models.size(); ++i) {
     // Checked now, kept as given, so a zoo model is reported as one.
     const std::string where = "suite.models[" + std::to_string(i) + "]";
-    (void)resolve_model(models[i], where);
-    const std::string name = model_name(models[i]);
+    std::shared_ptr<ModelFile> file;
+    json entry = models[i];
+    if (entry.is_object() && entry.contains("model_file")) {
+      entry = model_file_entry(models[i], where, read, file);
+    } else {
+      (void)resolve_model(models[i], where);
+    }
+    const std::string name = model_name(entry);
     const auto same = std::find(model_names.begin(), model_names.end(), name);
     if (same != model_names.end()) {
       // Rankings, recommendations and optimizations name models, so two of one name would
@@ -210,7 +253,8 @@ Suite suite_from_json(const json& j) {
                        kDefaultModelName + "\", and a zoo model is named by its zoo name)");
     }
     model_names.push_back(name);
-    s.models.push_back(models[i]);
+    s.models.push_back(std::move(entry));
+    s.model_files.push_back(std::move(file));
   }
   const json& optimizations = array_field(j, "optimizations", false);
   for (std::size_t i = 0; i < optimizations.size(); ++i) {
@@ -229,12 +273,17 @@ Suite suite_from_json(const json& j) {
     s.batch = static_cast<std::size_t>(
         whole_number(j["batch"], "suite.batch", 0, static_cast<double>(kMaxSpecDimension)));
   }
-  s.timer = options_from_json(j.contains("options") ? j["options"] : json());
+  s.timer = options_from_json(j.contains("options") ? j["options"] : json(), s.data);
   return s;
 }
 
-Suite suite_from_text(std::string_view text) {
-  return suite_from_json(parse_json_text(text, "suite"));
+Suite suite_from_text(std::string_view text, const ModelFileReader& read) {
+  return suite_from_json(parse_json_text(text, "suite"), read);
+}
+
+bool suite_needs_test_data(const Suite& suite) {
+  return std::any_of(suite.model_files.begin(), suite.model_files.end(),
+                     [](const auto& file) { return file != nullptr; });
 }
 
 std::size_t suite_point_count(const Suite& suite) {
@@ -252,7 +301,11 @@ SuitePointResult measure_suite_point(const Suite& suite, std::size_t index, Cloc
     r.kind = "model";
     r.index = index;
     try {
-      r.model = benchmark_model(suite.models[index], suite.batch, suite.timer, clock);
+      const std::shared_ptr<ModelFile> file =
+          index < suite.model_files.size() ? suite.model_files[index] : nullptr;
+      r.model = file ? benchmark_model_file(*file, model_name(suite.models[index]),
+                                            suite.test.get(), suite.batch, suite.timer, clock)
+                     : benchmark_model(suite.models[index], suite.batch, suite.timer, clock);
     } catch (const CancelledError&) {
       throw;
     } catch (const ValueError& e) {
@@ -317,26 +370,6 @@ std::string string_at(const json& j, const std::string& where, const char* key) 
   return v.get<std::string>();
 }
 
-Stats stats_from_json(const json& j, const std::string& where) {
-  Stats s;
-  s.samples = size_at(j, where, "samples");
-  s.outliers = size_at(j, where, "outliers");
-  s.mean_ms = number_at(j, where, "mean_ms");
-  s.stddev_ms = number_at(j, where, "stddev_ms");
-  s.min_ms = number_at(j, where, "min_ms");
-  s.max_ms = number_at(j, where, "max_ms");
-  s.median_ms = number_at(j, where, "median_ms");
-  s.p95_ms = number_at(j, where, "p95_ms");
-  s.p99_ms = number_at(j, where, "p99_ms");
-  s.ci95_low_ms = number_at(j, where, "ci95_low_ms");
-  s.ci95_high_ms = number_at(j, where, "ci95_high_ms");
-  s.cv = number_at(j, where, "cv");
-  s.inner_iterations = static_cast<long>(size_at(j, where, "inner_iterations"));
-  s.resolution_ms = number_at(j, where, "resolution_ms");
-  s.warning = string_at(j, where, "warning");
-  return s;
-}
-
 }  // namespace
 
 SuitePointResult suite_point_from_json(const json& j, const Suite& suite, const std::string& where) {
@@ -369,6 +402,18 @@ SuitePointResult suite_point_from_json(const json& j, const Suite& suite, const 
     b.latency_ms = number_at(m, w, "latency_ms");
     b.throughput_samples_per_s = number_at(m, w, "throughput_samples_per_s");
     b.original_energy_estimate_j = number_at(m, w, "original_energy_estimate_j");
+    // Accuracy: null (or absent, in points kept before it was measured) when not measured.
+    if (m.contains("accuracy") && !m["accuracy"].is_null()) {
+      b.accuracy = number_at(m, w, "accuracy");
+      if (*b.accuracy > 1) {
+        throw ValueError(w + ".accuracy must be a fraction from 0 to 1, got " +
+                         m["accuracy"].dump());
+      }
+      b.accuracy_images = size_at(m, w, "accuracy_images");
+      b.accuracy_correct = size_at(m, w, "accuracy_correct");
+    }
+    b.accuracy_note = m.contains("accuracy_note") ? string_at(m, w, "accuracy_note")
+                                                  : std::string(kAccuracyFromSeed);
     return r;
   }
   if (r.kind == "kernel") {
@@ -429,6 +474,94 @@ SystemInfo system_info(std::string_view version, Clock& clock) {
 
 namespace {
 
+// The models whose accuracy was measured, and the others by reason.
+struct AccuracyGroups {
+  std::vector<const ModelBenchmark*> measured;
+  std::vector<std::string> from_seed, without_data;
+};
+AccuracyGroups accuracy_groups(const std::vector<ModelBenchmark>& models) {
+  AccuracyGroups g;
+  for (const auto& m : models) {
+    if (m.accuracy) {
+      g.measured.push_back(&m);
+    } else if (m.accuracy_note == kAccuracyNoData) {
+      g.without_data.push_back(m.name);
+    } else {
+      g.from_seed.push_back(m.name);
+    }
+  }
+  return g;
+}
+
+const char* const kSeedReason =
+    "random weights from the spec's seed, no training (the accuracy of untrained weights is "
+    "chance, so it is never simulated)";
+const char* const kHowToMeasure =
+    "a suite measures the accuracy of trained models given as model files ({\"model_file\": "
+    "\"mlp.plm\"}, which perflab train --out writes)";
+
+// The report's accuracy note; `data` gets the data set's description when any was measured.
+std::string accuracy_sentence(const std::vector<ModelBenchmark>& models, const Suite& suite,
+                              std::string& data) {
+  if (models.empty()) return "not measured: the suite measured no models";
+  const AccuracyGroups g = accuracy_groups(models);
+  std::vector<std::string> parts;
+  if (!g.measured.empty()) {
+    std::vector<std::string> names;
+    for (const auto* m : g.measured) names.push_back(m->name);
+    data = "Fashion-MNIST's test split, " +
+           report_number(static_cast<double>(g.measured.front()->accuracy_images)) +
+           " images (" + suite.data + ")";
+    parts.push_back("measured by evaluate() on " + data + " for " + join(names));
+  }
+  if (!g.from_seed.empty()) {
+    if (g.measured.empty() && g.without_data.empty()) {
+      return std::string("not measured: every model's weights are ") +
+             "random, from its spec's seed, with no training (the accuracy of untrained "
+             "weights is chance, so it is never simulated); " + kHowToMeasure;
+    }
+    parts.push_back("not measured for " + join(g.from_seed) + ": " + kSeedReason);
+  }
+  if (!g.without_data.empty()) {
+    parts.push_back("not measured for " + join(g.without_data) +
+                    ": trained weights, but no test data was given");
+  }
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
+// accuracy-preserving: the highest measured accuracy (the first in suite order on a tie).
+Recommendation most_accurate(const std::vector<ModelBenchmark>& models) {
+  const AccuracyGroups g = accuracy_groups(models);
+  if (g.measured.empty()) {
+    return {"accuracy-preserving", "", false,
+            "not decided: no model's accuracy was measured" +
+                std::string(models.empty()             ? ""
+                            : g.without_data.empty() ? " (random weights from the specs' seeds, "
+                                                       "no training)"
+                                                     : " (no test data was given)") +
+                ". This recommendation needs each model's accuracy on the same held-out data: " +
+                kHowToMeasure + "."};
+  }
+  const ModelBenchmark* best = g.measured.front();
+  for (const auto* m : g.measured) {
+    if (*m->accuracy > *best->accuracy) best = m;
+  }
+  std::string reason = best->name + " has the highest accuracy on the test split: " +
+                       metric_text("accuracy", *best->accuracy) + " (" +
+                       report_number(static_cast<double>(best->accuracy_correct)) + " of " +
+                       report_number(static_cast<double>(best->accuracy_images)) + " images)";
+  reason += g.measured.size() == 1
+                ? ", the only model whose accuracy was measured"
+                : ", of the " + std::to_string(g.measured.size()) +
+                      " models whose accuracy was measured";
+  if (!g.from_seed.empty()) {
+    reason += "; not measured for " + join(g.from_seed) + " (random weights, no training)";
+  }
+  return {"accuracy-preserving", best->name, true, reason};
+}
+
 Recommendation lowest(const std::vector<MetricSummary>& summary, const char* use,
                       const char* metric, const char* why) {
   for (const auto& m : summary) {
@@ -450,11 +583,26 @@ Recommendation balanced(const std::vector<MetricSummary>& summary,
     r.reason = "no models were measured";
     return r;
   }
+  // Only metrics every model has a value of (accuracy is measured for trained models only).
+  std::vector<const MetricSummary*> used;
+  bool accuracy_partial = false;
+  for (const auto& m : summary) {
+    if (m.ranking.size() == models.size()) {
+      used.push_back(&m);
+    } else if (m.metric.name == "accuracy") {
+      accuracy_partial = true;
+    }
+  }
+  if (used.empty()) {
+    r.reason = "not decided: no metric was measured for every model";
+    return r;
+  }
   std::string best;
   double best_score = std::numeric_limits<double>::infinity();
   for (const auto& model : models) {
     double log_sum = 0;
-    for (const auto& m : summary) {
+    for (const MetricSummary* mp : used) {
+      const MetricSummary& m = *mp;
       for (const auto& row : m.ranking) {
         if (row.name != model.name) continue;
         const double f = row.times_worse_than_best > 0 ? row.times_worse_than_best : 1e9;
@@ -462,18 +610,27 @@ Recommendation balanced(const std::vector<MetricSummary>& summary,
         break;
       }
     }
-    const double score = std::exp(log_sum / static_cast<double>(summary.size()));
+    const double score = std::exp(log_sum / static_cast<double>(used.size()));
     if (score < best_score) {
       best_score = score;
       best = model.name;
     }
   }
   std::vector<std::string> names;
-  for (const auto& m : summary) names.push_back(m.metric.name);
+  bool with_accuracy = false;
+  for (const MetricSummary* m : used) {
+    names.push_back(m->metric.name);
+    with_accuracy = with_accuracy || m->metric.name == "accuracy";
+  }
   r.model = best;
   r.reason = best + " has the lowest geometric mean of how many times worse than the best it "
              "is over " + join(names) + " (" + format_number(best_score) +
-             "; 1 would be best on every one). Accuracy is not in it: " + kAccuracyNotMeasured;
+             "; 1 would be best on every one).";
+  if (accuracy_partial) {
+    r.reason += " Accuracy is not in it: it was not measured for every model.";
+  } else if (!with_accuracy) {
+    r.reason += " Accuracy is not in it: it is not among the suite's metrics.";
+  }
   return r;
 }
 
@@ -487,7 +644,6 @@ SuiteReport make_suite_report(const Suite& suite, const std::vector<SuitePointRe
   r.metrics = suite.metrics;
   r.batch = suite.batch;
   r.timer = suite.timer;
-  r.accuracy = kAccuracyNotMeasured;
   r.points_total = suite_point_count(suite);
   std::vector<const SuitePointResult*> sorted;
   for (const auto& p : points) sorted.push_back(&p);
@@ -510,8 +666,10 @@ SuiteReport make_suite_report(const Suite& suite, const std::vector<SuitePointRe
       MetricSummary m;
       m.metric = model_metric(name);
       m.ranking = compare_models(r.models, name);
-      m.best = m.ranking.front().name;
-      m.best_value = m.ranking.front().value;
+      if (!m.ranking.empty()) {
+        m.best = m.ranking.front().name;
+        m.best_value = m.ranking.front().value;
+      }
       r.summary.push_back(m);
     }
   }
@@ -551,11 +709,8 @@ SuiteReport make_suite_report(const Suite& suite, const std::vector<SuitePointRe
                     "decides)");
   }
   if (memory.model.empty()) memory = missing("memory-constrained", "peak_memory_bytes");
-  Recommendation accuracy{"accuracy-preserving", "", false,
-                          std::string("not decided: accuracy is ") + kAccuracyNotMeasured +
-                              ". This recommendation needs each model's accuracy on the same "
-                              "held-out data set (and, for an optimized model, its base's), "
-                              "which a later chapter's trained models bring."};
+  r.accuracy = accuracy_sentence(r.models, suite, r.accuracy_data);
+  Recommendation accuracy = most_accurate(r.models);
   if (r.models.empty()) {
     const char* none = "not decided: the suite measured no models";
     latency.reason = memory.reason = none;

@@ -4,6 +4,8 @@
 // Not for: deciding anything (suite.cpp makes the summary and the recommendations).
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -35,13 +37,14 @@ std::string num(std::size_t v) { return num(static_cast<double>(v)); }
 // mean ± spread.
 std::string cell(const ModelBenchmark& b, const std::string& metric) {
   if (metric == "latency_ms") {
-    const TimedSummary t = summarize_timing(b.latency);
-    return num(t.median) + " (" + num(t.mean) + " ± " + num(t.spread) + ")";
+    const Stats& t = b.latency;
+    return num(t.median_ms) + " (" + num(t.mean_ms) + " ± " + num(t.stddev_ms) + ")";
   }
-  const double v = metric_value(b, metric);
+  if (metric == "accuracy") return b.accuracy_text();
+  const std::optional<double> v = metric_value(b, metric);
   if (metric == "peak_memory_bytes") return b.peak_memory_text();
   if (metric == "size_bytes") return b.size_text();
-  return num(v);
+  return num(v.value_or(0));
 }
 
 std::string cpu_text(std::size_t cpus) {
@@ -58,6 +61,13 @@ std::string csv_field(const std::string& s) {
 
 std::string csv_number(double v) { return format_number(v, kRoundTripDigits); }
 
+// "-0.25 points": an accuracy change in percentage points.
+std::string accuracy_points(double points) {
+  char text[48];
+  std::snprintf(text, sizeof(text), "%+.2f points", points);
+  return text;
+}
+
 }  // namespace
 
 json to_json(const SuiteReport& r) {
@@ -68,11 +78,10 @@ json to_json(const SuiteReport& r) {
   json kernels = json::array();
   for (const auto& k : r.kernels) {
     json row = to_json(k);
-    const TimedSummary t = summarize_timing(k.stats);
-    row["median_ms"] = t.median;
-    row["mean_ms"] = t.mean;
-    row["spread_ms"] = t.spread;
-    row["spread_kind"] = t.spread_kind;
+    row["median_ms"] = k.stats.median_ms;
+    row["mean_ms"] = k.stats.mean_ms;
+    row["spread_ms"] = k.stats.stddev_ms;
+    row["spread_kind"] = kTimingSpreadKind;
     kernels.push_back(row);
   }
   json summary = json::array();
@@ -112,6 +121,7 @@ json to_json(const SuiteReport& r) {
           {"summary", summary},
           {"recommendations", recommendations},
           {"accuracy", r.accuracy},
+          {"accuracy_data", r.accuracy_data.empty() ? json(nullptr) : json(r.accuracy_data)},
           {"optimizations", optimizations},
           {"optimizations_not_measured", r.optimizations_not_measured},
           {"energy_note", energy_note()},
@@ -143,11 +153,13 @@ std::string suite_report_markdown(const SuiteReport& r) {
 
   if (!r.models.empty()) {
     md << "## Models\n\nTimed values: median (mean ± "
-       << summarize_timing(Stats{}).spread_kind << ") of per-call times.\n\n| model | batch |";
+       << kTimingSpreadKind << ") of per-call times.\n\n| model | batch |";
     for (const auto& m : r.metrics) {
-      // Sizes carry their own unit in each cell (KiB, MiB), so the header names none.
+      // Sizes (KiB, MiB) and accuracy (%) carry their own unit in each cell, so the header
+      // names none.
       const MetricInfo& info = model_metric(m);
-      md << " " << info.label << (info.unit == "bytes" ? "" : " [" + info.unit + "]") << " |";
+      const bool own_unit = info.unit == "bytes" || info.name == "accuracy";
+      md << " " << info.label << (own_unit ? "" : " [" + info.unit + "]") << " |";
     }
     md << "\n|---|---|";
     for (std::size_t i = 0; i < r.metrics.size(); ++i) md << "---|";
@@ -162,11 +174,11 @@ std::string suite_report_markdown(const SuiteReport& r) {
 
   if (!r.kernels.empty()) {
     md << "## Kernels\n\n| op | variant | n | median ms (mean ± "
-       << summarize_timing(Stats{}).spread_kind << ") | GFLOP/s | GB/s |\n|---|---|---|---|---|---|\n";
+       << kTimingSpreadKind << ") | GFLOP/s | GB/s |\n|---|---|---|---|---|---|\n";
     for (const auto& k : r.kernels) {
-      const TimedSummary t = summarize_timing(k.stats);
-      md << "| " << k.op << " | " << k.variant << " | " << num(k.n) << " | " << num(t.median) << " ("
-         << num(t.mean) << " ± " << num(t.spread) << ") | " << num(k.gflops_per_s) << " | "
+      const Stats& t = k.stats;
+      md << "| " << k.op << " | " << k.variant << " | " << num(k.n) << " | " << num(t.median_ms) << " ("
+         << num(t.mean_ms) << " ± " << num(t.stddev_ms) << ") | " << num(k.gflops_per_s) << " | "
          << num(k.gb_per_s) << " |\n";
     }
     md << "\n";
@@ -176,6 +188,10 @@ std::string suite_report_markdown(const SuiteReport& r) {
     md << "## Best per metric\n\n| metric | best | value | ranking (times worse than the best) |\n"
           "|---|---|---|---|\n";
     for (const auto& s : r.summary) {
+      if (s.best.empty()) {
+        md << "| " << s.metric.name << " | none | not measured for any model | |\n";
+        continue;
+      }
       md << "| " << s.metric.name << " | " << s.best << " | " << metric_text(s.metric.name, s.best_value)
          << " | ";
       for (std::size_t i = 0; i < s.ranking.size(); ++i) {
@@ -203,7 +219,11 @@ std::string suite_report_markdown(const SuiteReport& r) {
       for (const auto& o : r.optimizations) {
         md << "| " << o.optimized.name << " | " << o.base.name << " | " << num(o.speedup) << "x | "
            << num(o.throughput_ratio) << "x | " << num(o.memory_ratio) << "x | "
-           << num(o.size_ratio) << "x | " << num(o.flops_ratio) << "x | not measured |\n";
+           << num(o.size_ratio) << "x | " << num(o.flops_ratio) << "x | "
+           << (o.accuracy_retention ? metric_text("accuracy", *o.accuracy_retention) + " (" +
+                                          accuracy_points(*o.accuracy_change_points) + ")"
+                                    : std::string("not measured"))
+           << " |\n";
       }
       md << "\n";
       for (const auto& o : r.optimizations) {
@@ -284,22 +304,24 @@ std::string suite_report_csv(const SuiteReport& r) {
   std::ostringstream csv;
   csv << "kind,name,op,variant,n,batch,latency_median_ms,latency_mean_ms,latency_spread_ms,"
          "throughput_samples_per_s,peak_memory_bytes,parameters,size_bytes,flops_per_sample,"
-         "gflops_per_s,gb_per_s,"
+         "gflops_per_s,gb_per_s,accuracy,"
       << csv_field(std::string(kEnergyEstimateLabel) + " [J]") << ",warning\n";
   for (const auto& b : r.models) {
-    const TimedSummary t = summarize_timing(b.latency);
-    csv << "model," << csv_field(b.name) << ",,,," << b.batch << "," << csv_number(t.median)
-        << "," << csv_number(t.mean) << "," << csv_number(t.spread) << ","
+    const Stats& t = b.latency;
+    csv << "model," << csv_field(b.name) << ",,,," << b.batch << "," << csv_number(t.median_ms)
+        << "," << csv_number(t.mean_ms) << "," << csv_number(t.stddev_ms) << ","
         << csv_number(b.throughput_samples_per_s) << "," << csv_number(b.peak_memory_bytes)
         << "," << b.parameters << "," << csv_number(b.size_bytes) << ","
-        << csv_number(b.flops_per_sample) << ",,," << csv_number(b.original_energy_estimate_j)
+        << csv_number(b.flops_per_sample) << ",,,"
+        << (b.accuracy ? csv_number(*b.accuracy) : std::string()) << ","
+        << csv_number(b.original_energy_estimate_j)
         << "," << csv_field(b.latency.warning) << "\n";
   }
   for (const auto& k : r.kernels) {
-    const TimedSummary t = summarize_timing(k.stats);
+    const Stats& t = k.stats;
     csv << "kernel,," << csv_field(k.op) << "," << csv_field(k.variant) << "," << k.n << ",,"
-        << csv_number(t.median) << "," << csv_number(t.mean) << "," << csv_number(t.spread)
-        << ",,,,,," << csv_number(k.gflops_per_s) << "," << csv_number(k.gb_per_s) << ",,"
+        << csv_number(t.median_ms) << "," << csv_number(t.mean_ms) << "," << csv_number(t.stddev_ms)
+        << ",,,,,," << csv_number(k.gflops_per_s) << "," << csv_number(k.gb_per_s) << ",,,"
         << csv_field(k.stats.warning) << "\n";
   }
   return csv.str();

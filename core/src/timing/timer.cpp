@@ -413,22 +413,31 @@ Stats Timer::run(const std::function<void()>& fn) {
   return run_interleaved({fn}, opts_, *clock_, progress_).stats.front();
 }
 
-nlohmann::json to_json(const Stats& s) {
-  return {{"samples", s.samples},
-          {"outliers", s.outliers},
-          {"mean_ms", s.mean_ms},
-          {"stddev_ms", s.stddev_ms},
-          {"min_ms", s.min_ms},
-          {"max_ms", s.max_ms},
-          {"median_ms", s.median_ms},
-          {"p95_ms", s.p95_ms},
-          {"p99_ms", s.p99_ms},
-          {"ci95_low_ms", s.ci95_low_ms},
-          {"ci95_high_ms", s.ci95_high_ms},
-          {"cv", s.cv},
-          {"inner_iterations", s.inner_iterations},
-          {"resolution_ms", s.resolution_ms},
-          {"warning", s.warning}};
+// Stats' JSON fields, written by to_json and read by stats_from_json; per_call_ms stays out
+// (a row carries its samples under its own name when it keeps them).
+auto json_fields_of(const Stats*) {
+  constexpr JsonRange kNonNegative = JsonRange::non_negative;
+  return std::make_tuple(JsonField{"samples", &Stats::samples},
+                         JsonField{"outliers", &Stats::outliers},
+                         JsonField{"mean_ms", &Stats::mean_ms, kNonNegative},
+                         JsonField{"stddev_ms", &Stats::stddev_ms, kNonNegative},
+                         JsonField{"min_ms", &Stats::min_ms, kNonNegative},
+                         JsonField{"max_ms", &Stats::max_ms, kNonNegative},
+                         JsonField{"median_ms", &Stats::median_ms, kNonNegative},
+                         JsonField{"p95_ms", &Stats::p95_ms, kNonNegative},
+                         JsonField{"p99_ms", &Stats::p99_ms, kNonNegative},
+                         JsonField{"ci95_low_ms", &Stats::ci95_low_ms, kNonNegative},
+                         JsonField{"ci95_high_ms", &Stats::ci95_high_ms, kNonNegative},
+                         JsonField{"cv", &Stats::cv, kNonNegative},
+                         JsonField{"inner_iterations", &Stats::inner_iterations},
+                         JsonField{"resolution_ms", &Stats::resolution_ms, kNonNegative},
+                         JsonField{"warning", &Stats::warning});
+}
+
+nlohmann::json to_json(const Stats& s) { return write_fields(s); }
+
+Stats stats_from_json(const nlohmann::json& j, const std::string& where) {
+  return read_fields<Stats>(j, where);
 }
 
 }  // namespace perflab

@@ -79,7 +79,7 @@ function mountChapter(container, chapter, { bridge, afterStart } = {}) {
       h('h2', { id: headingId, text: s.title }),
       ...s.paragraphs.map((html) => h('p', { html: factHtml(html) })),
       s.formula && h('pre', { class: 'formula' }, ...factNodes(s.formula)),
-      s.run && h('p', { class: 'try', text: s.run }),
+      s.run && h('p', { class: 'try' }, ...factNodes(s.run)),
     );
     container.append(section);
     for (const name of s.slots ?? []) {

@@ -45,7 +45,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   };
   for (const f of fields) f.input.addEventListener(f.control.type === 'checkbox' || f.control.type === 'select' ? 'change' : 'input', () => refreshIgnored());
 
-  const { section, runButton, cancelButton, progress, status, errorBox, resultNote, measureHint, infoSlot, analysisBox, table, csvButton, chartBlocks } =
+  const { section, runButton, cancelButton, progress, status, errorBox, resultNote, measureHint, infoSlot, analysisBox, table, csvButton, chartBlocks, refreshTexts } =
     experimentView(spec, { fields, quick, domId });
   container.append(section);
   refreshIgnored();
@@ -71,6 +71,7 @@ export function mountExperiment(container, spec, { bridge, search = location.sea
   const showNote = (text) => say(resultNote, text);
 
   function refreshChartOptions(ctx) {
+    refreshTexts(ctx); // a spec's texts may quote init's facts (core's plan)
     for (const b of chartBlocks) {
       if (typeof b.cs.options === 'function') b.chart.setOptions(b.cs.options(ctx));
     }

@@ -307,7 +307,9 @@ export function specProblems(spec, { chartTypes = ['line', 'bar', 'scatter'] } =
   if (typeof spec.id !== 'string' || !ID_PATTERN.test(spec.id)) {
     out.push(`id must be lower-case letters, digits and dashes, got ${JSON.stringify(spec.id)}`);
   }
-  if (typeof spec.title !== 'string' || spec.title === '') out.push('title must be a non-empty string');
+  if (typeof spec.title !== 'function' && (typeof spec.title !== 'string' || spec.title === '')) {
+    out.push('title must be a non-empty string, or a function of {quick, info} returning one');
+  }
   if (typeof spec.plan !== 'function') out.push('plan must be a function (values, {quick, info}) -> points');
 
   const m = spec.measure;

@@ -13,11 +13,12 @@ import { createTable } from '../ui/table.js';
 export const CHART_TYPES = Object.freeze({ line: LineChart, bar: BarChart, scatter: ScatterChart });
 
 // A string (or each string of an array) is HTML written by us, so formulas can use <code>.
-function explanationNodes(explanation) {
+// A function is given {quick, info} (info null until init's facts arrive, e.g. core's plan).
+function explanationNodes(explanation, ctx) {
   if (explanation === undefined || explanation === null) return [];
-  if (typeof explanation === 'function') return explanationNodes(explanation());
+  if (typeof explanation === 'function') return explanationNodes(explanation(ctx), ctx);
   if (explanation instanceof Node) return [explanation];
-  if (Array.isArray(explanation)) return explanation.flatMap(explanationNodes);
+  if (Array.isArray(explanation)) return explanation.flatMap((e) => explanationNodes(e, ctx));
   return [h('p', { html: String(explanation) })];
 }
 
@@ -44,9 +45,35 @@ export function experimentView(spec, { fields, quick, domId }) {
   // What core concluded from the rows (spec.analyze, rendered by spec.renderAnalysis).
   const analysisBox = h('div', { class: 'experiment-analysis', 'data-role': 'analysis', 'aria-live': 'polite' });
   analysisBox.hidden = true;
-  const table = createTable(spec.columns, { caption: spec.tableCaption, role: 'table' });
+  const table = createTable(spec.columns, { caption: typeof spec.tableCaption === 'function' ? ' ' : spec.tableCaption, role: 'table' });
   const csvButton = h('button', { type: 'button', 'data-action': 'csv', text: 'Download CSV' });
   csvButton.disabled = true;
+
+  // The texts a spec may give as functions of {quick, info} (numbers of core's plan), drawn
+  // now with info null and again by refreshTexts(ctx) when init's facts arrive.
+  const textOf = (text, ctx) => (typeof text === 'function' ? text(ctx) : text);
+  let explanation = explanationNodes(spec.explanation, { quick, info: null });
+  const quickNote = quick ? h('p', { class: 'note', 'data-role': 'quick-note' }) : null;
+  const caption = typeof spec.tableCaption === 'function' ? table.element.querySelector('caption') : null;
+  const heading = h('h3', { id: domId('title') });
+  function refreshTexts(ctx) {
+    const at = { quick, info: ctx?.info ?? null };
+    heading.textContent = textOf(spec.title, at);
+    if (quickNote) {
+      quickNote.textContent =
+        textOf(spec.quickNote, at) ??
+        'Quick mode (?quick=1 in the address): fewer points and smaller time budgets, so the ' +
+          'numbers are noisier. Remove it for the full sweep.';
+    }
+    if (caption) caption.textContent = spec.tableCaption(at) ?? '';
+    // The explanation's paragraphs sit right above the info slot.
+    if (typeof spec.explanation === 'function' && infoSlot.parentNode) {
+      for (const node of explanation) node.remove();
+      explanation = explanationNodes(spec.explanation, at);
+      infoSlot.before(...explanation);
+    }
+  }
+  refreshTexts(null);
 
   const chartBlocks = (spec.charts ?? []).map((cs, i) => {
     const box = h('div', { class: 'chart', 'data-role': 'chart', 'data-chart': cs.name ?? String(i) });
@@ -56,19 +83,10 @@ export function experimentView(spec, { fields, quick, domId }) {
   const section = h(
     'section',
     { class: 'experiment', 'aria-labelledby': domId('title'), 'data-experiment': spec.id, 'data-state': 'idle' },
-    h('h3', { id: domId('title'), text: spec.title }),
-    ...explanationNodes(spec.explanation),
+    heading,
+    ...explanation,
     infoSlot,
-    quick
-      ? h('p', {
-          class: 'note',
-          'data-role': 'quick-note',
-          text:
-            spec.quickNote ??
-            'Quick mode (?quick=1 in the address): fewer points and smaller time budgets, so the ' +
-              'numbers are noisier. Remove it for the full sweep.',
-        })
-      : '',
+    quickNote ?? '',
     h('div', { class: 'controls' }, ...fields.map((f) => f.field), runButton, cancelButton, progress, status),
     ...fields.map((f) => f.hint).filter(Boolean),
     errorBox,
@@ -93,5 +111,6 @@ export function experimentView(spec, { fields, quick, domId }) {
     table,
     csvButton,
     chartBlocks,
+    refreshTexts,
   };
 }

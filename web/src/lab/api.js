@@ -1,14 +1,34 @@
 // The page's wasm API, declared once: every Module function the page may reach, its
 // argument names in the order the binding (wasm/bind_*.cpp) takes them, whether it is a
 // sweep point or a one-shot call, which point fields each measured row carries back, and
-// what ends a sweep early. The worker builds its handlers from this table, client.js builds
-// the main thread's helpers from it, and tests/wasm/api.test.mjs checks it against both real
-// wasm builds. Imports nothing. How to add a binding: docs/BINDINGS.md.
+// what ends a sweep early, and which wasm module holds it (MODULES). The worker builds its
+// handlers from this table and loads each function's module, client.js builds the main
+// thread's helpers from it, and tests/wasm/api.test.mjs checks it against both real wasm
+// builds of each module. Imports nothing. How to add a binding: docs/BINDINGS.md.
 
 /** A sweep point: called once per planned point; its result is one row. */
 export const POINT = 'point';
 /** A one-shot call: called once with named arguments; its result is the reply. */
 export const CALL = 'call';
+
+/**
+ * The wasm modules, each built in every build (BUILDS), with the binding files they hold
+ * (wasm/CMakeLists.txt). main: every binding but training's, loaded at the page's first call.
+ * train: training in core (data sets, models, training, evaluation, model files), loaded
+ * only when one of its functions is first called, so that its code (about a tenth of the
+ * page's initial load) is not downloaded by a page that never trains.
+ */
+export const MODULES = Object.freeze({
+  main: 'wasm/bind_*.cpp but bind_train.cpp',
+  train: 'wasm/bind_train.cpp and bind_module.cpp',
+});
+
+/**
+ * The module's own facts (wasm/bind_module.cpp), which every module exports: declared below
+ * with the main module, the one the page asks; tests ask each module (a training module's
+ * tracked bytes, its build).
+ */
+export const IN_EVERY_MODULE = Object.freeze(['buildInfo', 'memoryStats', 'jsonTextLimits', 'jsonTextProblem']);
 
 const specName = (spec) =>
   spec && typeof spec === 'object' && typeof spec.name === 'string' ? spec.name : 'the model';
@@ -23,16 +43,21 @@ const tilesText = (tiles) =>
 // grow" says when a working set is too large: where a growing sweep found its limit.
 const outOfMemory = (message) => /does not fit|cannot allocate|out of memory/.test(message);
 
-const point = (args, carries, label, extra = {}) => Object.freeze({ type: POINT, args, carries, label, ...extra });
-const call = (args, label) => Object.freeze({ type: CALL, args, label: () => label });
+const point = (args, carries, label, extra = {}) => Object.freeze({ type: POINT, args, carries, label, module: 'main', ...extra });
+const call = (args, label, extra = {}) => Object.freeze({ type: CALL, args, label: () => label, module: 'main', ...extra });
+// The training module's functions (MODULES.train).
+const TRAIN = Object.freeze({ module: 'train' });
 
 /**
- * name -> {type, args, carries?, label(args), endsSweep?(message)}.
+ * name -> {type, args, carries?, label(args), module, endsSweep?(message), inflates?}.
  * - args: the binding's parameters in order; a request names them, the worker passes them
  *   positionally. Missing ones arrive as undefined (the binding's default).
  * - carries (points only): the arguments every row keeps beside core's measurement; the
  *   point's other fields (a chapter's role, label, name, ...) are kept too (rowOf below).
  * - label: how progress and error text name a call or a point.
+ * - module: the wasm module that exports it (MODULES; 'main' unless the entry says 'train').
+ * - inflates (calls only): the byte arguments the worker inflates first when they are gzip
+ *   (lab/inflate.js, DecompressionStream), so the page can hand over the .gz files as fetched.
  */
 export const API = Object.freeze({
   // ---- sweep points (one measured row per point)
@@ -70,6 +95,10 @@ export const API = Object.freeze({
   measureSuitePoint: point(['suite', 'index'], ['index'], (a) => `suite point ${a.index}`),
   // Counted, nothing timed: attention's FLOPs and bytes at one sequence length.
   attentionPoint: point(['d_model', 'heads', 'seq_len', 'batch'], [], (a) => `attention at T=${a.seq_len}`),
+  // Training in chunks: up to `steps` optimizer steps of a model core holds (startTraining);
+  // a sweep of chunks reports each chunk's row (loss, epochs finished) and sees a cancel
+  // between chunks, after which cancelTraining puts back the last finished epoch's weights.
+  trainSteps: point(['model_id', 'steps'], ['model_id'], (a) => `training model ${a.model_id} for ${a.steps} steps`, TRAIN),
 
   // ---- one-shot calls
   buildInfo: call([], 'read which wasm build this is'),
@@ -116,6 +145,25 @@ export const API = Object.freeze({
   compareRuns: call(['baseline', 'run', 'options'], 'compare a run with its baseline'),
   modelMetrics: call([], 'list the metrics a suite may measure'),
   suiteReport: call(['suite', 'points', 'version'], 'write a suite’s report'),
+  // Training in core (core/include/perflab/train/session_table.hpp), in the training module:
+  // data sets and models held by id in that module between calls. Data arrives as inflated
+  // IDX bytes (Uint8Array).
+  loadFashionMnist: call(['images', 'labels', 'split', 'first'], 'read a Fashion-MNIST split', {
+    ...TRAIN,
+    inflates: ['images', 'labels'],
+  }),
+  datasetInfo: call(['dataset_id'], 'read a data set’s facts', TRAIN),
+  dropDataset: call(['dataset_id'], 'free a data set', TRAIN),
+  createModel: call(['spec'], 'create a model to train', TRAIN),
+  loadModelFile: call(['bytes'], 'read a model file', TRAIN),
+  modelInfo: call(['model_id'], 'read a model’s facts', TRAIN),
+  dropModel: call(['model_id'], 'free a model', TRAIN),
+  modelFileBytes: call(['model_id'], 'write a model file', TRAIN),
+  baselineRecipe: call(['name'], 'read a zoo model’s baseline training recipe', TRAIN),
+  startTraining: call(['model_id', 'dataset_id', 'recipe'], 'start training a model', TRAIN),
+  cancelTraining: call(['model_id'], 'cancel training (the epochs done are kept)', TRAIN),
+  trainingResult: call(['model_id'], 'read a training’s epochs', TRAIN),
+  evaluateModel: call(['model_id', 'dataset_id', 'max_misclassified'], 'evaluate a model', TRAIN),
 });
 
 /**
@@ -123,7 +171,11 @@ export const API = Object.freeze({
  * it. tests/js/api.test.mjs reports them, and fails once the page uses one that is still
  * listed here (or leaves unused one that is not).
  */
-export const NOT_YET_MOUNTED = Object.freeze({});
+export const NOT_YET_MOUNTED = Object.freeze({
+  datasetInfo: 'the Optimization chapter',
+  modelInfo: 'the Optimization chapter',
+  trainingResult: 'the Optimization chapter',
+});
 
 /**
  * Bindings the module exports that the page does not call, each with why; the api test

@@ -1,30 +1,47 @@
 // The lab worker: owns the wasm modules (nothing else touches them), answers requests
 // through a `handlers = {kind: fn}` table built from the declared API (api.js: one handler
-// per declared function, plus machineInfo) and replies with progress, result or error
+// per declared function, plus machineInfo), each call going to the module its declaration
+// names (the main one, or the training one, loaded at the first training call), and replies
+// with progress, result or error
 // (protocol.js). Sweeps (sweep.js) yield a macrotask between measured points so a cancel
 // message is seen. Not for: student code (the sandbox worker runs it) or any arithmetic core does.
 
 import { simd } from 'wasm-feature-detect';
 // `?url` makes Vite emit each .wasm as an asset and hand us its final URL, the same in
-// `vite dev`, `vite build` and `vite preview`; locateFile passes it to Emscripten.
+// `vite dev`, `vite build` and `vite preview`; locateFile passes it to Emscripten. A URL is
+// only a string: nothing is fetched until a module is instantiated.
 import simdWasmUrl from '@wasm/perflab_simd.wasm?url';
 import scalarWasmUrl from '@wasm/perflab_scalar.wasm?url';
-import { API, BUILDS, CALL, payloadProblem, positional } from './api.js';
+import trainSimdWasmUrl from '@wasm/perflab_train_simd.wasm?url';
+import trainScalarWasmUrl from '@wasm/perflab_train_scalar.wasm?url';
+import { API, BUILDS, CALL, MODULES, payloadProblem, positional } from './api.js';
 import { KINDS, cancelledError, errorReply, progressReply, requestProblem, resultReply } from './protocol.js';
 import { createModuleCache } from './module-cache.js';
+import { inflateArguments } from './inflate.js';
 import { runSweep } from './sweep.js';
 
 const simdAvailable = simd();
 
-// Dynamic imports: a browser without SIMD never downloads the SIMD glue, and the
-// "same C++ with and without SIMD" experiment can load both.
+// Dynamic imports: a browser without SIMD never downloads the SIMD glue, the "same C++ with
+// and without SIMD" experiment can load both, and a page that never trains never downloads
+// the training module (module -> build -> its glue and wasm URL; api.js MODULES).
 const factories = {
-  simd: () => import('@wasm/perflab_simd.mjs').then((m) => [m.default, simdWasmUrl]),
-  scalar: () => import('@wasm/perflab_scalar.mjs').then((m) => [m.default, scalarWasmUrl]),
+  main: {
+    simd: () => import('@wasm/perflab_simd.mjs').then((m) => [m.default, simdWasmUrl]),
+    scalar: () => import('@wasm/perflab_scalar.mjs').then((m) => [m.default, scalarWasmUrl]),
+  },
+  train: {
+    simd: () => import('@wasm/perflab_train_simd.mjs').then((m) => [m.default, trainSimdWasmUrl]),
+    scalar: () => import('@wasm/perflab_train_scalar.mjs').then((m) => [m.default, trainScalarWasmUrl]),
+  },
 };
-// One instance per build; one that aborted is replaced by a fresh one (module-cache.js).
-const modules = createModuleCache((build) =>
-  factories[build]().then(([createPerflab, wasmUrl]) =>
+for (const module of Object.keys(MODULES)) {
+  if (!factories[module]) throw new Error(`the lab worker cannot load the ${module} module that api.js declares`);
+}
+// One instance per build and module; one that aborted is replaced by a fresh one
+// (module-cache.js).
+const modules = createModuleCache((build, module) =>
+  factories[module][build]().then(([createPerflab, wasmUrl]) =>
     createPerflab({ locateFile: (path) => (path.endsWith('.wasm') ? wasmUrl : path) }),
   ),
 );
@@ -41,37 +58,40 @@ async function resolveBuild(requested = 'auto') {
   return requested;
 }
 
-const loadModule = (build) => modules.load(build);
+const loadModule = (build, module = 'main') => modules.load(build, module);
 
-async function moduleFor(payload) {
+async function moduleFor(payload, module = 'main') {
   const build = await resolveBuild(payload.build);
-  return { build, Module: await loadModule(build) };
+  return { build, Module: await loadModule(build, module) };
 }
 
 // One handler per declared function (api.js), checked against its declaration before a
 // build is loaded: a call runs once with its named arguments in the declared order; a point
 // function runs the sweep over `points`, in one build, in each of `builds`, or point by
-// point in the build each names. A call that aborts its module (modules.replaceIfAborted)
-// is reported with a note that the module was replaced.
+// point in the build each names, always in the module the declaration names. A call that
+// aborts its module (modules.replaceIfAborted) is reported with a note that the module was
+// replaced.
 function declaredHandler(name, entry) {
+  const { module } = entry;
   return async (payload, ctx) => {
     const problem = payloadProblem(name, payload);
     if (problem) throw new Error(problem);
     const used = [];
     try {
       if (entry.type === CALL) {
-        const { build, Module } = await moduleFor(payload);
+        const { build, Module } = await moduleFor(payload, module);
         used.push(build);
         if (typeof Module[name] !== 'function') {
-          throw new Error(`the wasm build has no function ${name}; rebuild wasm/ (needed to ${entry.label(payload)})`);
+          throw new Error(`the ${build} wasm build's ${module} module has no function ${name}; rebuild wasm/ (needed to ${entry.label(payload)})`);
         }
-        return Module[name](...positional(name, payload));
+        // Gzip'd byte arguments (the data's .gz files) are inflated here: core's wasm has no zlib.
+        return Module[name](...positional(name, await inflateArguments(payload, entry.inflates)));
       }
       if (payload.builds) {
         // Every build resolved first, so a browser without SIMD says so before anything runs.
         for (const build of payload.builds) await resolveBuild(build);
         const loaded = [];
-        for (const build of payload.builds) loaded.push([build, await loadModule(build)]);
+        for (const build of payload.builds) loaded.push([build, await loadModule(build, module)]);
         used.push(...payload.builds);
         return await runSweep(loaded, name, payload.points, ctx, { byBuild: true });
       }
@@ -82,15 +102,15 @@ function declaredHandler(name, entry) {
         const builds = payload.points.some((p) => p.build === undefined) ? [await resolveBuild(payload.build)] : [];
         for (const build of named) if (!builds.includes(await resolveBuild(build))) builds.push(build);
         const loaded = [];
-        for (const build of builds) loaded.push([build, await loadModule(build)]);
+        for (const build of builds) loaded.push([build, await loadModule(build, module)]);
         used.push(...builds);
         return await runSweep(loaded, name, payload.points, ctx);
       }
-      const { build, Module } = await moduleFor(payload);
+      const { build, Module } = await moduleFor(payload, module);
       used.push(build);
       return await runSweep([[build, Module]], name, payload.points, ctx);
     } catch (err) {
-      throw modules.replaceIfAborted(used, err);
+      throw modules.replaceIfAborted(used, err, module);
     }
   };
 }

@@ -97,6 +97,19 @@ export function formatCount(n, singular, plural = `${singular}s`) {
   return `${formatInt(n)} ${n === 1 ? singular : plural}`;
 }
 
+const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+
+/** A small count in words, as prose writes it: 2 -> "two"; from 13 on, digits ("13"). */
+export function countWord(n) {
+  return Number.isInteger(n) && n >= 0 && n < WORDS.length ? WORDS[n] : formatInt(n);
+}
+
+/** Items in prose: ["a"] -> "a", ["a", "b"] -> "a and b", ["a", "b", "c"] -> "a, b and c". */
+export function formatList(items) {
+  const xs = [...items].map(String);
+  return xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`;
+}
+
 /** The formats a table column may name. */
 export const FORMATS = Object.freeze({
   text: formatText,

@@ -92,6 +92,8 @@ struct ExerciseCode {
   // Values of C++ constants the prose names ({gelu_flops_per_element}), filled in when the
   // bank loads, so the text cannot drift from the code.
   nlohmann::json constants = nlohmann::json::object();
+  // Exercise::feedback_hides_answer: right or wrong only, no direction, no expected value.
+  bool feedback_hides_answer = false;
 };
 
 // One exercise of the bank: its public description and what draws and grades it.
@@ -121,6 +123,7 @@ const std::vector<ChapterCode>& exercise_chapters();
 std::vector<ExerciseCode> profiling_exercises();     // exercise_bank_profiling.cpp
 std::vector<ExerciseCode> acceleration_exercises();  // exercise_bank_acceleration.cpp
 std::vector<ExerciseCode> benchmarking_exercises();  // exercise_bank_benchmarking.cpp
+std::vector<ExerciseCode> optimization_exercises();  // exercise_bank_optimization.cpp
 
 // One chapter's data file joined with its C++, in the file's order. Throws Error naming the
 // file and the entry when the file is not valid JSON, lacks a field or has an unknown one,

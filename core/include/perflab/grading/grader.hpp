@@ -73,6 +73,10 @@ struct Exercise {
   int timed_points = 0;
   // experiment-backed (any kind): graded from the student's own measurements.
   EvidenceSpec evidence;
+  // Feedback that gives nothing of the answer away: a wrong number reads "Not correct: the
+  // answer must be within 1%." (no "Too high" to bisect on), a failed code test shows what
+  // the code returned but not the expected value. The scoring sentence says so.
+  bool feedback_hides_answer = false;
 };
 
 const std::vector<Exercise>& exercise_bank();

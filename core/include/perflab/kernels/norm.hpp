@@ -1,6 +1,7 @@
 // LayerNorm over the last axis as a standalone kernel: the naive three passes (mean,
 // variance, normalise) and two fused passes (a one-pass, numerically stable mean and variance,
 // then normalise), each registered by name, and their FLOP/byte counts for the roofline.
+// kernels/ includes nothing from roofline/ (kernel.hpp says why).
 // Not for: the LayerNorm layer (layers.hpp owns parameters and backward), or other axes.
 #pragma once
 
@@ -8,8 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "perflab/kernels/kernels.hpp"
-#include "perflab/roofline/roofline.hpp"
+#include "perflab/kernels/kernel.hpp"
 #include "perflab/tensor/tensor.hpp"
 
 namespace perflab {

@@ -1,16 +1,15 @@
 // Reductions: the sum of a tensor (sequential scalar vs SIMD pairwise) and softmax over the
 // last axis (naive three passes vs two fused passes), each variant registered by name with a
-// naive reference, and the FLOP/byte counts the roofline places them with.
-// Not for: reductions over other axes, keepdims, or a softmax temperature (layers scale
-// their scores themselves).
+// naive reference, and the FLOP/byte counts the roofline places them with. kernels/ includes
+// nothing from roofline/ (kernel.hpp says why). Not for: reductions over other axes,
+// keepdims, or a softmax temperature (layers scale their scores themselves).
 #pragma once
 
 #include <cstddef>
 #include <string_view>
 #include <vector>
 
-#include "perflab/kernels/kernels.hpp"
-#include "perflab/roofline/roofline.hpp"
+#include "perflab/kernels/kernel.hpp"
 #include "perflab/tensor/tensor.hpp"
 
 namespace perflab {
@@ -19,9 +18,11 @@ namespace perflab {
 //   "naive": one float accumulator, element after element (error grows like n·ε);
 //   "simd":  blocks of 256 summed by four vector accumulators (16 partial sums), blocks
 //            combined pairwise (error grows like log2(n)·ε), the default.
-// Cost: cost_sum in roofline.hpp (n FLOPs, 4n bytes) for both.
+// Cost: cost_sum (n FLOPs, 4n bytes) for both.
 const std::vector<KernelInfo>& sum_variants();
 float sum(const Tensor& x, std::string_view variant = "simd");
+// Sum of n floats to one: n FLOPs (n − 1 adds, counted as n), 4n bytes.
+OpCost cost_sum(std::size_t n);
 
 // Softmax over the last axis: y = e^(x − max) / Σ e^(x − max) per row, shape kept. A row
 // holding NaN or +inf gives NaN throughout, and a row of −inf gives NaN (0/0), as NumPy's

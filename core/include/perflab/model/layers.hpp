@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "perflab/roofline/roofline.hpp"
+#include "perflab/kernels/elementwise.hpp"
 #include "perflab/tensor/tensor.hpp"
 
 namespace perflab {
@@ -27,7 +27,7 @@ namespace perflab {
 //   ReLU                     1 / 1   compare-select / select of dout
 //   GELU                     9 / 19  the formula's operations (x·x, ·x, ·0.044715, +x,
 //                                    ·√(2/π), tanh, 1+, ·x, ·0.5; tanh counts as one), the
-//                                    roofline's kGeluFlopsPerElement / the same six up to
+//                                    kernels' kGeluFlopsPerElement / the same six up to
 //                                    tanh, then 13 for the derivative
 //                                    0.5(1+t) + 0.5x(1−t²)√(2/π)(1+3·0.044715x²), times dout
 //   Sigmoid                  4 / 3   negate, exp, 1+, divide / dout·y·(1−y)
@@ -72,8 +72,9 @@ struct FlopCounts {
 // The table above as constants, so the profiler and the page show the same numbers.
 namespace flop_cost {
 inline constexpr double kReluForward = 1, kReluBackward = 1;
-// Forward is the roofline's count (one constant, so the profiler and the roofline agree);
-// backward recomputes the six operations up to tanh and adds the derivative's 13.
+// Forward is the kernels' count (elementwise.hpp; one constant, so the profiler and the
+// roofline agree); backward recomputes the six operations up to tanh and adds the
+// derivative's 13.
 inline constexpr double kGeluForward = kGeluFlopsPerElement, kGeluBackward = 6 + 13;
 inline constexpr double kSigmoidForward = 4, kSigmoidBackward = 3;
 inline constexpr double kSoftmaxForward = 5, kSoftmaxBackward = 4;
@@ -135,6 +136,17 @@ void col2im(float* dx, const float* dcol, std::size_t C, std::size_t H, std::siz
             std::size_t kernel, std::size_t stride, std::size_t padding);
 
 // ---------------------------------------------------------------------------------------
+// How reset_parameters draws a layer's weights: uniform, from the layer's seed, with
+// fan_in = Linear in, Conv2d in_channels·k², attention d_model and fan_out = Linear out,
+// Conv2d out_channels·k², attention d_model.
+//   Uniform  weights and biases in ±1/√fan_in (PyTorch's default; what a spec's seed gives)
+//   He       weights in ±√(6/fan_in), variance 2/fan_in, which keeps the activations' scale
+//            through ReLU layers (He et al. 2015); biases 0
+//   Xavier   weights in ±√(6/(fan_in + fan_out)), variance 2/(fan_in + fan_out), for
+//            symmetric activations (Glorot and Bengio 2010); biases 0
+// LayerNorm is gamma 1, beta 0 under every scheme. Training picks one: TrainRecipe::init (train/train.hpp).
+enum class Init { Uniform, He, Xavier };
+
 // A parameter and its gradient, as the optimizer (and optimizer-state sizing) sees them.
 // name: "weight", "bias", "gamma", "beta"; composite layers prefix their parts
 // ("attn.q.weight"), Model prefixes the layer index ("3.attn.q.weight").
@@ -199,9 +211,10 @@ class Layer {
   std::size_t parameter_bytes() const { return parameter_count() * sizeof(float); }
   std::vector<ParameterRef> parameters();
   void zero_grad();
-  // Deterministic in the seed: weights and biases uniform in ±1/√fan_in (as PyTorch's
-  // default), LayerNorm gamma 1 and beta 0. Gradients are zeroed.
-  virtual void reset_parameters(std::uint64_t seed);
+  // Deterministic in the seed: weights and biases by the scheme (Init above: by default
+  // uniform in ±1/√fan_in, as PyTorch's default), LayerNorm gamma 1 and beta 0. Gradients
+  // are zeroed.
+  virtual void reset_parameters(std::uint64_t seed, Init init = Init::Uniform);
 
   // Validates x, runs, and (when keep_for_backward is on) keeps what backward needs.
   // Kept tensors are copies: a Tensor has no shared views.
@@ -281,7 +294,7 @@ class Linear final : public Layer {
   FlopCounts flops_per_sample(const Shape& input) const override;
   FlopCounts backward_flops_per_sample(const Shape& input) const override;
   FlopCounts input_grad_flops_per_sample(const Shape& input) const override;
-  void reset_parameters(std::uint64_t seed) override;
+  void reset_parameters(std::uint64_t seed, Init init = Init::Uniform) override;
 
   std::size_t in_features() const { return in_; }
   std::size_t out_features() const { return out_; }
@@ -337,7 +350,7 @@ class Conv2d final : public Layer {
   FlopCounts flops_per_sample(const Shape& input) const override;
   FlopCounts backward_flops_per_sample(const Shape& input) const override;
   FlopCounts input_grad_flops_per_sample(const Shape& input) const override;
-  void reset_parameters(std::uint64_t seed) override;
+  void reset_parameters(std::uint64_t seed, Init init = Init::Uniform) override;
 
   std::size_t in_channels() const { return in_channels_; }
   std::size_t out_channels() const { return out_channels_; }
@@ -429,7 +442,7 @@ class LayerNorm final : public Layer {
   Shape output_shape(const Shape& input) const override;
   FlopCounts flops_per_sample(const Shape& input) const override;
   FlopCounts backward_flops_per_sample(const Shape& input) const override;
-  void reset_parameters(std::uint64_t seed) override;
+  void reset_parameters(std::uint64_t seed, Init init = Init::Uniform) override;
 
   std::size_t features() const { return features_; }
   double eps() const { return eps_; }
@@ -495,7 +508,7 @@ class MultiHeadAttention final : public Layer {
   Shape output_shape(const Shape& input) const override;
   FlopCounts flops_per_sample(const Shape& input) const override;
   FlopCounts backward_flops_per_sample(const Shape& input) const override;
-  void reset_parameters(std::uint64_t seed) override;
+  void reset_parameters(std::uint64_t seed, Init init = Init::Uniform) override;
 
   std::size_t d_model() const { return d_model_; }
   std::size_t heads() const { return heads_; }
@@ -527,7 +540,7 @@ class TransformerBlock final : public Layer {
   Shape output_shape(const Shape& input) const override;
   FlopCounts flops_per_sample(const Shape& input) const override;
   FlopCounts backward_flops_per_sample(const Shape& input) const override;
-  void reset_parameters(std::uint64_t seed) override;
+  void reset_parameters(std::uint64_t seed, Init init = Init::Uniform) override;
 
   std::size_t d_model() const { return attn_.d_model(); }
   std::size_t heads() const { return attn_.heads(); }

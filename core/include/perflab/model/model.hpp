@@ -94,7 +94,9 @@ class Model {
   // Names prefixed with the layer index: "0.weight", "3.attn.q.bias".
   std::vector<ParameterRef> parameters();
   void set_keep_for_backward(bool keep);
-  void reset_parameters(std::uint64_t seed);
+  // Layer i from derive(seed, i), by the scheme (layers.hpp's Init); the spec's seed uses
+  // Init::Uniform, training usually He (TrainRecipe::init, train/train.hpp).
+  void reset_parameters(std::uint64_t seed, Init init = Init::Uniform);
 
  private:
   std::string name_;

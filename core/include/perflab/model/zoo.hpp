@@ -1,7 +1,8 @@
 // The built-in model zoo: the original course's example models as model specs (model.hpp),
 // each at a batch that profiles in well under a second, plus the spec builder the
 // model-scaling experiment sweeps. The page's model builder starts from these; `perflab
-// zoo` lists them. Not for: trained weights (parameters come from the spec's seed).
+// zoo` lists them. Not for: trained weights (parameters come from the spec's seed; `perflab
+// train` writes a trained model to a model file).
 #pragma once
 
 #include <cstddef>
@@ -19,7 +20,8 @@ struct ZooEntry {
 };
 
 // In the order of the original course: linear_128_64, linear_768_3072, linear_1000_500,
-// conv7x7_224, mlp_784, cnn_28, transformer_block.
+// conv7x7_224, mlp_784, cnn_28, transformer_block; then the two that learn Fashion-MNIST,
+// fashion_mlp and fashion_cnn (train/train.hpp's baseline_recipe has their recipes).
 const std::vector<ZooEntry>& zoo();
 std::vector<std::string> zoo_names();
 // ValueError for an unknown name: `unknown zoo model "resnet"; the zoo has linear_128_64,

@@ -6,8 +6,8 @@
 // the FLOPs and memory of self-attention against sequence length. Where the original course
 // estimated, the estimate is reported beside the measurement. Results are plain structs;
 // to_json() writes them with the field names of the CLI and the page (units in the names).
-// Not for: multi-threaded models, optimizers that run (optimizer state is sized, not
-// allocated), or asserting timings in tests.
+// Not for: multi-threaded models, optimizers that run (optimizer state is sized here, by the
+// optimizers' own count; train/ runs them), or asserting timings in tests.
 #pragma once
 
 #include <cstddef>
@@ -128,7 +128,8 @@ FlopReport count_flops(const Model& model, std::size_t batch = 0);
 // Memory.
 
 // Optimizer state kept between steps, per parameter: SGD none, SGD with momentum one
-// velocity, Adam and AdamW two moments. Sized, not allocated.
+// velocity, Adam and AdamW two moments: optimizer_state_bytes of train/optimizer.hpp, the
+// bytes the optimizers the trainer runs allocate (a test holds each against the buffers).
 struct OptimizerBytes {
   std::size_t sgd = 0, momentum = 0, adam = 0, adamw = 0;
 };
@@ -410,6 +411,11 @@ struct ForwardPoint {
   double ms_per_sample = 0;
 };
 ForwardPoint measure_forward_point(const nlohmann::json& spec, std::size_t batch,
+                                   const TimerOptions& options = default_profile_timer_options(),
+                                   Clock& clock = default_clock());
+// The same for a model already built, with its own weights (a model file's trained ones: the
+// suite times what it evaluates), at batch (0: the model's own).
+ForwardPoint measure_forward_point(Model& model, std::size_t batch,
                                    const TimerOptions& options = default_profile_timer_options(),
                                    Clock& clock = default_clock());
 

@@ -1,13 +1,16 @@
 // Machine probe: measures this CPU's peak float32 throughput (SIMD and scalar), its memory
 // bandwidth (STREAM-style copy and triad beyond the last-level cache) and bandwidth against
 // working-set size (the cache plateaus). These are the roofs of the roofline (roofline.hpp)
-// and what the profiler judges bottlenecks against. Single thread, timed with the Timer.
+// and what the profiler judges bottlenecks against. Single thread, timed with the Timer; its
+// loops are its own (detail/simd.hpp), so it needs nothing from kernels/.
 // Not for: multi-core figures, FMA-only peaks (simd128 has no FMA), or unit-test assertions.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "perflab/roofline/roofline.hpp"
 #include "perflab/timing/clock.hpp"
@@ -135,5 +138,14 @@ struct MachineProfile {
 // through set_machine_roofs (profiler.hpp).
 MachineProfile probe_machine(const ProbeOptions& options = {}, Clock& clock = default_clock(),
                              const ProgressFn& progress = nullptr);
+
+// ---- JSON, the same field names in C++, the page and the CLI.
+// {bytes, bytes_per_call, gb_per_s, stats}: one point of the read sweep.
+nlohmann::json to_json(const SweepRow& row);
+// {peak_gflops_per_s (this build's compute roof), simd_peak_gflops_per_s,
+//  scalar_peak_gflops_per_s, copy_gb_per_s, triad_gb_per_s, bandwidth_gb_per_s (the triad:
+//  the roofline's bandwidth roof), ridge_flops_per_byte (null when a roof reads 0),
+//  simd_backend, simd_enabled, bandwidth_working_set_bytes, elapsed_ms, warning}.
+nlohmann::json to_json(const MachineProfile& machine);
 
 }  // namespace perflab

@@ -2,6 +2,7 @@
 // the lab's kernels placed on them; `perflab bench --json`: matmul and GELU variants side by
 // side) and the check of such a report pasted into the page, so a student can compare the
 // browser with the same CPU running native code. Both ends are here, so they cannot drift.
+// The plans list kernels' variants (kernels/): roofline/ includes kernels/, never the reverse.
 // Not for: printing tables (tools/cli) or deciding what is fast (bench/ compares ratios).
 #pragma once
 
@@ -44,7 +45,7 @@ RooflinePlan bench_plan(bool quick);
 // Every report: {"tool": "perflab", "kind": "roofline" | "bench", "version", "quick",
 // "simd_backend", "rows": [measure_operation rows (operations.hpp to_json)]}.
 //
-// roofline: + "machine" (the probe's JSON, operations.hpp); rows carry the placement
+// roofline: + "machine" (the probe's JSON, probe.hpp); rows carry the placement
 // (peak_gflops_per_s, bandwidth_gb_per_s, bound, verdict, ...), one per roofline_plan(quick)
 // point in its order. quick: also the quick probe.
 nlohmann::json roofline_report(std::string_view version, bool quick,

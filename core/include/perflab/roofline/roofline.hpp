@@ -1,15 +1,19 @@
 // The roofline model as plain arithmetic, and its one vocabulary: the roofs, the ridge point,
 // the attainable bound min(peak, intensity × bandwidth), the compute- or memory-bound
 // verdict in a sentence with its numbers, a measurement's placement against the roofs, and
-// the documented FLOP and byte counts of the lab's kernels. Every other header (operations,
-// profiler, probe, report) speaks of roofs and placements with these types and field names.
-// The roofs come from the machine probe (probe.hpp). Not for: measuring anything, caches
-// (one bandwidth roof), or counting what a kernel's implementation really moves.
+// their JSON. Every other header (operations, profiler, probe, report) speaks of roofs and
+// placements with these types and field names. The roofs come from the machine probe
+// (probe.hpp); the FLOP and byte counts come from the kernels (kernels/: cost_matmul, ...).
+// roofline/ may include kernels/, never the reverse: placing a kernel needs its counts, a
+// kernel needs no roofs. Not for: measuring anything, caches (one bandwidth roof), or
+// counting what a kernel's implementation really moves.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <string_view>
+
+#include <nlohmann/json.hpp>
 
 namespace perflab {
 
@@ -85,33 +89,13 @@ struct RooflinePlacement {
 RooflinePlacement place_on_roofline(double flops, double bytes, double measured_gflops_per_s,
                                     const Roofs& roofs);
 
-// FLOPs and bytes moved by one call of a kernel: the ideal traffic, each operand read once
-// and each output written once, in float32 (4 bytes). The real traffic is at least this
-// (caches that are too small re-read operands); tensors' zero-fill on allocation and the
-// write-allocate reads of outputs are not counted.
-struct OpCost {
-  double flops = 0;
-  double bytes = 0;
-};
-// (M, K) @ (K, N): 2·M·K·N FLOPs (a multiply and an add per term), 4·(M·K + K·N + M·N)
-// bytes. Square N×N: 2N³ FLOPs, 12N² bytes, intensity N/6.
-OpCost cost_matmul(std::size_t M, std::size_t K, std::size_t N);
-// out = a + b (or a · b) over n floats: n FLOPs, 12n bytes (two reads, one write).
-OpCost cost_add(std::size_t n);
-OpCost cost_mul(std::size_t n);
-// GELU, tanh form 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))): 9 FLOPs per element, the
-// formula's operations: x·x, ·x, ·0.044715, +x, ·√(2/π), tanh (counted as one), 1+, x·, 0.5·.
-// (The vector tanh behind it executes about twenty more; the roofline counts the work asked
-// for, not the cost of one way to do it.) One constant, shared with the GELU layer's count
-// (layers.hpp flop_cost::kGeluForward), so the profiler and the roofline agree.
-inline constexpr double kGeluFlopsPerElement = 9;
-// Fused: one pass, 8n bytes (read x, write out).
-OpCost cost_gelu_fused(std::size_t n);
-// Unfused, as elementwise.cpp's "unfused" variant runs it (one pass per operation, each
-// writing a new tensor): six one-input passes of 8n bytes (x³, ·0.044715, ·√(2/π), tanh,
-// 1+, 0.5·) and two two-input passes of 12n (x + …, x · …): 72n bytes, 9× the fused traffic.
-OpCost cost_gelu_unfused(std::size_t n);
-// Sum of n floats to one: n FLOPs (n − 1 adds, counted as n), 4n bytes.
-OpCost cost_sum(std::size_t n);
+// ---- JSON, the same field names in C++, the page and the CLI.
+// RooflinePoint's fields, bound as text, + ridge_flops_per_byte, peak_gflops_per_s and
+// bandwidth_gb_per_s (the roofs it was placed against).
+nlohmann::json to_json(const RooflinePoint& point, const Roofs& roofs);
+// Adds a placement's fields to a row: peak_gflops_per_s, bandwidth_gb_per_s,
+// ridge_flops_per_byte, attainable_gflops_per_s, fraction_of_attainable, bound, verdict
+// (measured operation rows, and the CLI reports report.cpp validates).
+void add_placement(nlohmann::json& row, const RooflinePlacement& placement);
 
 }  // namespace perflab

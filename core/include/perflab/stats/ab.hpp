@@ -72,6 +72,12 @@ struct Drift {
   std::string sentence;     // "not detected: Spearman ρ 0.43 against the round (p = 0.29), ..."
 };
 
+// JSON from one field list: {rho, p_value, change, detected, alpha, threshold, rounds,
+// min_rounds, critical_rho (null when infinite), sentence}; the reader names a missing or
+// mistyped field by its path.
+nlohmann::json to_json(const Drift& drift);
+Drift drift_from_json(const nlohmann::json& j, const std::string& where = "drift");
+
 // The fewest rounds at which the drift rule can fire: the smallest n from 3 on whose
 // spearman_critical_rho(n, drift_alpha) is at most 1 (at least 3, so that thirds exist).
 // Throws ValueError when drift_alpha is outside 0.0001..0.5.
@@ -86,6 +92,14 @@ struct AbResult {
   Drift drift_a, drift_b;            // rounds < 3: rho 0, p 1, not detected (with the rule)
   Comparison comparison;             // its warning names any drift
 };
+
+// JSON from one field list: {mode (ab_mode_name), rounds, a_ms, b_ms, a_first, drift_a,
+// drift_b, comparison}, what analyzeAB returns and runAB returns with what it ran beside it
+// (inner_iterations_a/b and resolution_ms stay out: analyze_ab does not know them). The
+// reader names a missing or mistyped field by its path, and a round count that is not the
+// samples'.
+nlohmann::json to_json(const AbResult& result);
+AbResult ab_result_from_json(const nlohmann::json& j, const std::string& where = "ab");
 
 // Which arm runs first in each of `rounds` rounds: interleaved, the seeded generator's draw
 // per round (run_ab's own order for the same seed); sequential, A every time (all of A runs

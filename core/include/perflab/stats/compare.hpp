@@ -81,6 +81,16 @@ Comparison compare_samples(const std::vector<double>& a, const std::vector<doubl
                            const CompareOptions& options = {}, const std::string& name_a = "a",
                            const std::string& name_b = "b");
 
+// JSON from one field list: {n_a, n_b, median_a, median_b, ratio, ratio_interval {low, high},
+// change, welch {t, df, p_value, difference {low, high}}, mann_whitney {u, z, p_value, exact},
+// cohens_d, cliffs_delta, alpha, threshold, min_samples, bootstrap_resamples,
+// bootstrap_resamples_requested, seed, verdict {name (verdict_name), word (verdict_word),
+// sentence}, warning}: what compareSamples returns and every A/B's comparison. t, df and
+// cohens_d are null when infinite (read back as infinity). The reader refuses a missing or
+// mistyped field by its path, and a verdict name that is not one of the four.
+nlohmann::json to_json(const Comparison& comparison);
+Comparison comparison_from_json(const nlohmann::json& j, const std::string& where = "comparison");
+
 // The comparison's sentence with A and B named (compare_samples fills Comparison.sentence with
 // "A" and "B"): "the new run is 1.10x slower than the baseline (95% CI 1.08-1.12x, p < 0.001)".
 // Every branch states B against A as a factor of at least 1 in B's direction and prints the

@@ -55,4 +55,13 @@ struct ComplexityReport {
 // log-log fit needs logarithms); equal lengths. Errors name the argument, index and value.
 ComplexityReport fit_complexity(const std::vector<double>& sizes, const std::vector<double>& times);
 
+// JSON from one field list per struct: {fits: [{complexity (complexity_name), coefficient,
+// normalized_rms, expected_exponent (null when undefined)}], power_law {exponent,
+// coefficient, exponent_interval {low, high}, r_squared}, named_class, conclusion, warning}:
+// what the page's fitComplexity returns. The reader names a missing or mistyped field by its
+// path, and a class name that is not one of the six.
+nlohmann::json to_json(const ComplexityReport& report);
+ComplexityReport complexity_report_from_json(const nlohmann::json& j,
+                                             const std::string& where = "report");
+
 }  // namespace perflab

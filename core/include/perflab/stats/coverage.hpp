@@ -64,6 +64,14 @@ struct CoverageReport {
   std::vector<CoverageRow> rows;  // one per size, in the order given
 };
 
+// JSON from one field list per struct: {reference_median, reference_n, trials,
+// bootstrap_resamples, seed, rows: [{n, z, t, bootstrap (each {mean_width, coverage,
+// coverage_interval {low, high}, finding (coverage_finding_name)}), sentence}]}: what the
+// page's intervalCoverage returns. The reader names a missing or mistyped field by its path.
+nlohmann::json to_json(const CoverageReport& report);
+CoverageReport coverage_report_from_json(const nlohmann::json& j,
+                                         const std::string& where = "report");
+
 // The 95% Wilson score interval of a share `successes / trials` (trials ≥ 1, 0 ≤ successes ≤
 // trials): 94 of 100 gives 0.875 to 0.972. Unlike share ± 1.96·√(share(1 − share)/trials) it
 // stays inside [0, 1] and is not empty at 0 or 100%.

@@ -40,6 +40,11 @@ struct KernelSample {
   double clock_tick_ms = 0;        // the coarsening applied (0: none)
   std::string warning;             // the timer's warning, if any (e.g. the budget ran out)
 };
+// JSON from one field list: {samples_ms, inner_iterations, resolution_ms, clock_tick_ms,
+// warning}, what the page's sampleKernel returns; the reader names a missing or mistyped field
+// by its path.
+nlohmann::json to_json(const KernelSample& sample);
+KernelSample kernel_sample_from_json(const nlohmann::json& j, const std::string& where = "sample");
 
 // What the Benchmarking chapter changes about sampling to show why the timer's rule exists.
 struct KernelSampling {

@@ -40,7 +40,7 @@ struct BenchRun {
 BenchRun bench_run_from_json(const nlohmann::json& doc, const std::string& name);
 
 // {base, new, alpha, threshold, rows: [{benchmark, base_median_ms, new_median_ms, change,
-// change_interval: [low, high], p_value, ratio_interval: [low, high], verdict, verdict_word,
+// change_interval: {low, high}, p_value, ratio_interval: {low, high}, verdict, verdict_word,
 // sentence}], only_in_base, only_in_new, regression}: what `perflab compare --json` prints.
 // change_interval is the interval of change (new / base − 1, the ratio's interval inverted);
 // ratio_interval that of base / new. The sentence names the runs by their labels ("this run is

@@ -9,21 +9,36 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "perflab/base/json_fields.hpp"
+
 namespace perflab {
 
-// A two-sided interval [low, high] in the unit of the values it bounds.
+// A two-sided interval [low, high] in the unit of the values it bounds. In JSON it is the
+// object {low, high}, everywhere: a summary's intervals, a comparison's ratio and Welch
+// difference, a coverage's Wilson interval, a fit's exponent and a regression report's change
+// and ratio (it was the array [low, high] there, the one place; the page read .low and .high
+// everywhere else). Named ends cannot be swapped by a reader, and an interval reads the same
+// as a struct's other fields.
 struct Interval {
   double low = 0;
   double high = 0;
   double width() const { return high - low; }
   bool contains(double v) const { return low <= v && v <= high; }
 };
+inline auto json_fields_of(const Interval*) {
+  return std::make_tuple(JsonField{"low", &Interval::low}, JsonField{"high", &Interval::high});
+}
 
 // A value outside Tukey's fences, with its position in the caller's (unsorted) sample.
 struct Outlier {
   std::size_t index = 0;
   double value = 0;
 };
+inline auto json_fields_of(const Outlier*) {
+  return std::make_tuple(JsonField{"index", &Outlier::index}, JsonField{"value", &Outlier::value});
+}
 
 // The most values one sample may hold (every statistic here, a summary, a comparison, an A/B
 // analysis, one benchmark of a run compared): 100,000, the most rounds an A/B takes and far
@@ -80,6 +95,17 @@ struct Summary {
   std::vector<Outlier> outliers;            // outside the fences, in sample order
   std::string warning;  // empty when nothing is suspicious; says when the bootstrap was cut
 };
+
+// JSON from the field lists (json_fields.hpp): {low, high}; and {n, mean, std, median, min,
+// max, p5, p25, p75, p95, p99, mad, cv, z_interval, t_interval, bootstrap_median_interval
+// (each {low, high}), bootstrap_resamples, bootstrap_resamples_requested, bootstrap_seed,
+// lower_fence, upper_fence, outliers: [{index, value}], warning}, what the page's
+// summarizeSample returns. The readers refuse a missing or mistyped field by its path
+// ("summary.z_interval.low is missing").
+nlohmann::json to_json(const Interval& interval);
+Interval interval_from_json(const nlohmann::json& j, const std::string& where = "interval");
+nlohmann::json to_json(const Summary& summary);
+Summary summary_from_json(const nlohmann::json& j, const std::string& where = "summary");
 
 // Summarises values. `name` names the argument in error messages ("baseline_ms"), not in the
 // warning, which travels with the summary. Throws

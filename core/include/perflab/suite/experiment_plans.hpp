@@ -18,9 +18,33 @@ const std::vector<std::string>& experiment_plan_ids();
 
 // The plan of experiment `id`, a JSON object whose fields that experiment reads; every
 // "options" field is Timer options {warmup, samples, min_sample_ms, max_total_ms}.
-//   acceleration-conv          {sizes: [conv_plan's shapes as to_json writes them], options}
-//   acceleration-blocking      {options}
-// Throws ValueError naming the known ids for any other id.
+//   benchmarking-warmup         {calls, first, last, max_total_ms}: calls timed one by one, the
+//                               first and the last stretch core summarizes
+//   benchmarking-clock          {batches: [calls per sample k], options}
+//   benchmarking-distribution   {options} (the page takes them in calls of at most 100 samples)
+//   benchmarking-intervals      {options (the distribution's), coverage: {trials,
+//                               bootstrap_resamples, seed}}
+//   benchmarking-aa             {rounds, warmup, max_repeats (null: the student's R)}
+//   benchmarking-ab             {rounds, warmup}
+//   benchmarking-complexity     {kernels: [{op, variant, sizes}], options}
+//   benchmarking-suite          {options: null (the suite's own timer); quick: Timer options}
+//   acceleration-vectorization  {sizes: [N], maxN: {variant: largest N}, options}
+//   acceleration-builds         {sizes: [N], maxN: {variant: largest N}, options}
+//   acceleration-cache-sweep    {sizes: [bytes], options} (the page drops what its memory cap
+//                               cannot hold)
+//   acceleration-blocking       {options}
+//   acceleration-linear-loops   {shapes: [[in, out]], options}
+//   acceleration-conv           {sizes: [conv_plan's shapes as to_json writes them], options}
+//   acceleration-gelu-fusion    {elements: [count], options}
+//   profiling-overhead          {models: [zoo name], options}
+//   profiling-model-scaling     {options; quick also max_points: the smallest widths kept}
+//   profiling-batch-size        {options; quick also max_points and max_batch: the batches kept}
+//   profiling-operation-efficiency {elements: [count], matmul_n: [N], options}
+//   profiling-architectures     {options}
+//   profiling-attention         {} (counts only); quick {max_seq_len: the longest length kept}
+//   profiling-forward-backward  {models: [zoo name], options}
+// The widths, batches and lengths themselves are the student's (the controls); a plan only
+// caps them in quick mode. Throws ValueError naming the known ids for any other id.
 nlohmann::json experiment_plan(std::string_view id, bool quick);
 
 }  // namespace perflab

@@ -5,13 +5,17 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "perflab/kernels/operations.hpp"
+#include "perflab/data/dataset.hpp"
+#include "perflab/model/model_file.hpp"
+#include "perflab/roofline/operations.hpp"
 #include "perflab/suite/model_bench.hpp"
 #include "perflab/timing/clock.hpp"
 #include "perflab/timing/timer.hpp"
@@ -37,27 +41,47 @@ struct SuiteOptimization {
 
 struct Suite {
   std::string name;
-  std::vector<nlohmann::json> models;  // as given: zoo names or specs (checked by resolve_model)
+  // As given: zoo names or specs (checked by resolve_model), or {"model_file", "name"} for a
+  // trained model (its "name" filled in from the file's architecture when not given).
+  std::vector<nlohmann::json> models;
+  // Per model: the model file's contents (read through suite_from_json's reader), or null
+  // for a zoo name or a spec.
+  std::vector<std::shared_ptr<ModelFile>> model_files;
   std::vector<SuiteKernel> kernels;
   std::vector<std::string> metrics;    // model_metrics() names, at least one
   std::size_t batch = 0;               // 0: each spec's own batch
   TimerOptions timer = default_suite_timer_options();
   std::vector<SuiteOptimization> optimizations;  // may be empty
+  // options.data: the Fashion-MNIST folder (IDX files, gzip'd or not) whose test split the
+  // trained models' accuracy is measured on; kFashionMnistDir when not given. The caller
+  // loads it (natively: load_fashion_mnist(data, "test"), relative to the suite file) into
+  // `test` when suite_needs_test_data; null: those accuracies are not measured.
+  std::string data = kFashionMnistDir;
+  std::shared_ptr<const LabeledImages> test;
 };
 
-// From {name, models: [zoo name | spec], kernels?: [{op, variant?, n}], metrics: [...],
-// batch?, options?: {warmup, samples, min_sample_ms, max_total_ms}, optimizations?: [{base,
-// optimized}]}. At least one model or kernel. ValueError naming the field and what is allowed:
+// Reads the model file a suite entry names (`path` as the suite file gives it) or throws a
+// ValueError naming it; natively the CLI's, relative to the suite file. A build that reads no
+// files (the page) passes none, and a model file entry is refused.
+using ModelFileReader = std::function<ModelFile(const std::string& path)>;
+
+// From {name, models: [zoo name | spec | {model_file, name?}], kernels?: [{op, variant?, n}],
+// metrics: [...], batch?, options?: {warmup, samples, min_sample_ms, max_total_ms, data},
+// optimizations?: [{base, optimized}]}. At least one model or kernel. ValueError naming the
+// field and what is allowed:
 //   suite.models[1]: unknown zoo model "resnet"; the zoo has ...
 //   suite.metrics[0]: unknown metric "speed"; the metrics are ...
 //   suite.kernels[0].n must be a positive integer, got "big"
 //   suite.colour is not a field of a suite; the fields are name, models, ...
 //   suite.optimizations[0].base must name one of the suite's models (a, b), got "c"
 //   suite.models[2] is named "same", as suite.models[0] is; give each model its own "name" ...
+//   suite.models[1].model_file: model file 'mlp.plm' is cut short: ... (the reader's)
 // (every model has one name, model_name's, and no two models share it).
-Suite suite_from_json(const nlohmann::json& json);
+Suite suite_from_json(const nlohmann::json& json, const ModelFileReader& read = nullptr);
 // spec_from_text's twin for suite files: ValueError "suite is not valid JSON: ..." first.
-Suite suite_from_text(std::string_view text);
+Suite suite_from_text(std::string_view text, const ModelFileReader& read = nullptr);
+// Whether any model has trained weights, so the caller should load `suite.data`'s test split.
+bool suite_needs_test_data(const Suite& suite);
 
 // The suite's points in run order: every model, then every kernel. A point is one call of
 // measure_suite_point, so a worker can loop, report progress and keep partial rows.
@@ -122,7 +146,9 @@ struct SuiteReport {
   std::vector<OperationMeasurement> kernels;
   std::vector<MetricSummary> summary;
   std::vector<Recommendation> recommendations;
-  std::string accuracy;  // kAccuracyNotMeasured
+  // Which models' accuracy was measured, on what data, and why the others' was not.
+  std::string accuracy;
+  std::string accuracy_data;  // "Fashion-MNIST test split, 10,000 images (DIR)"; "" when none
   // The suite's optimized-against-base pairs whose two models were measured, in suite order;
   // a pair with a model not measured (a cancelled run) is named in optimizations_not_measured.
   std::vector<OptimizationComparison> optimizations;
@@ -134,8 +160,10 @@ struct SuiteReport {
 // The report from measured points (any subset, in any order; kept in suite order).
 // Recommendations: latency-critical the lowest latency_ms, memory-constrained the lowest
 // peak_memory_bytes (size_bytes when peak memory is not among the metrics), accuracy-
-// preserving not decided (what it would need), balanced the lowest geometric mean of
-// times_worse_than_best over the measured metrics.
+// preserving the highest measured accuracy (whether or not it is among the metrics; not
+// decided, with what it would need, when no model's was measured), balanced the lowest
+// geometric mean of times_worse_than_best over the measured metrics (accuracy counts only
+// when it is among them and measured for every model).
 SuiteReport make_suite_report(const Suite& suite, const std::vector<SuitePointResult>& points,
                               const SystemInfo& system);
 
@@ -146,7 +174,7 @@ SuiteReport run_suite(const Suite& suite, std::string_view version,
 
 // The report three ways. JSON: {tool: "perflab", kind: "suite", name, system, metrics
 // (MetricInfo objects), batch, options, models, kernels, summary, recommendations, accuracy,
-// optimizations (to_json(OptimizationComparison)),
+// accuracy_data (a string, or null), optimizations (to_json(OptimizationComparison)),
 // optimizations_not_measured, energy_note, complete, points_done, points_total}. Markdown:
 // headings System, Models, Kernels, Best per metric, Recommendations, Optimized against base
 // (when the suite names pairs), Notes. CSV: one row per model and per kernel,

@@ -55,6 +55,15 @@ bool read_timer_option(TimerOptions& options, const std::string& key,
 inline constexpr std::size_t kMaxTimerControlChars = 80;
 TimerControls timer_controls_from_json(const nlohmann::json& value, const std::string& field);
 
+// The Timer's result: a timing result, the layer above a sample's statistics. It holds the
+// timing facts (calls per sample, the clock's resolution, the samples dropped as outliers, the
+// per-call times themselves, the timer's warning) and the summary of the kept per-call times
+// in milliseconds, named with the unit (median_ms, stddev_ms) as every measured row names
+// them. The statistics of any sample, unit-free and with its three intervals, are Summary's
+// (stats/summary.hpp: summarize); a comparison of two timings summarizes their per_call_ms.
+// Stats' interval is the two columns ci95_low_ms and ci95_high_ms of a measured row, flat as
+// its other figures (tables and CSV files read them as columns); an interval that is a value
+// of its own is Interval's {low, high}.
 struct Stats {
   std::size_t samples = 0;   // kept samples (after outlier removal)
   std::size_t outliers = 0;  // samples dropped by the Tukey fences
@@ -76,7 +85,14 @@ struct Stats {
 // The fields above by their names, as the page and the CLI receive them in every measured
 // row: {samples, outliers, mean_ms, stddev_ms, min_ms, max_ms, median_ms, p95_ms, p99_ms,
 // ci95_low_ms, ci95_high_ms, cv, inner_iterations, resolution_ms, warning}.
+// Written and read from one field list (json_fields.hpp); the reader refuses a missing or
+// mistyped field by its path ("points[0].kernel.stats.median_ms is missing") and leaves
+// per_call_ms empty.
 nlohmann::json to_json(const Stats& stats);
+Stats stats_from_json(const nlohmann::json& j, const std::string& where = "stats");
+// What the spread a report prints beside a timing's median and mean (stddev_ms) is:
+// "sample standard deviation", for the suite's reports (latency_spread_kind, spread_kind).
+inline constexpr const char* kTimingSpreadKind = "sample standard deviation";
 // {warmup, samples, min_sample_ms, resolution_multiple, max_total_ms, max_inner_iterations}:
 // the settings a measurement ran with (a suite report), or TimerOptions{}: core's defaults.
 nlohmann::json to_json(const TimerOptions& options);

@@ -4,31 +4,23 @@
 // No DOM and no measuring.
 
 import { STATS_CSV_COLUMNS } from '../../experiments/csv.js';
+import { planOf } from '../../experiments/plans.js';
 import { BUILDS } from '../../lab/api.js';
 import { TIMED_COLUMNS } from './timed-columns.js';
 
 /** The two builds, in the order each point is measured. */
 export { BUILDS };
 
-export const FULL_SWEEP = Object.freeze({
-  sizes: Object.freeze([128, 256, 512]),
-  maxN: Object.freeze({ naive: 256 }),
-  options: Object.freeze({ warmup: 1, samples: 10, min_sample_ms: 10, max_total_ms: 1000 }),
-});
-
-export const QUICK_SWEEP = Object.freeze({
-  sizes: Object.freeze([64, 128]),
-  maxN: Object.freeze({}),
-  options: Object.freeze({ warmup: 1, samples: 3, min_sample_ms: 2, max_total_ms: 100 }),
-});
-
-/** Every variant of core's list at each size (naive only at the small ones). */
-export function buildsPoints(values, { quick, info }) {
+/**
+ * Every variant of core's list (`info.variants`) at each size of core's plan (`info.plan`,
+ * experimentPlan('acceleration-builds'): sizes, each variant's largest N, Timer options).
+ */
+export function buildsPoints(values, { info }) {
   const variants = info?.variants;
   if (!Array.isArray(variants) || variants.length === 0) {
     throw new Error('the lab worker listed no matmul variants, so there is nothing to measure');
   }
-  const { sizes, maxN, options } = quick ? QUICK_SWEEP : FULL_SWEEP;
+  const { sizes, maxN, options } = planOf(info, 'matrix sizes', ['sizes', 'maxN', 'options']);
   return sizes.flatMap((n) =>
     variants.filter((v) => n <= (maxN[v] ?? Infinity)).map((variant) => ({ variant, n, options: { ...options } })),
   );

@@ -4,6 +4,8 @@
 // Not for: running, drawing or timing (experiments/, the lab worker and core do).
 
 import { declaredSweep } from '../../lab/client.js';
+import { experimentPlans } from '../../experiments/plans.js';
+import { formatList } from '../../ui/format.js';
 import { coreList, variantList } from './machine.js';
 import { BUILDS, CSV_COLUMNS, TABLE_COLUMNS, buildsPayload, buildsPoints, pointName, speedups } from './builds-data.js';
 
@@ -26,12 +28,16 @@ export const buildsExperiment = {
       'SIMD. To see what vectors gain over good scalar code, compare a vector variant’s GFLOP/s ' +
       'in the SIMD build with the reordered loop’s in the first chart.',
   ],
-  quickNote: 'Quick mode (?quick=1): N = 64 and 128, small time budgets.',
+  quickNote: ({ info }) => info?.plan && `Quick mode (?quick=1): N = ${formatList(info.plan.sizes)}, small time budgets.`,
 
-  async init({ bridge, slot, h }) {
-    const variants = await coreList(bridge, 'matmulVariants', 'acceleration-builds-run');
+  // Core's variants and core's plan (sizes, caps, Timer options).
+  async init({ bridge, slot, h, quick }) {
+    const [variants, plans] = await Promise.all([
+      coreList(bridge, 'matmulVariants', 'acceleration-builds-run'),
+      experimentPlans(bridge, 'acceleration-builds', quick),
+    ]);
     slot.replaceChildren(variantList(h, variants));
-    return { variants: variants.map((v) => v.name) };
+    return { variants: variants.map((v) => v.name), ...plans };
   },
 
   plan: buildsPoints,

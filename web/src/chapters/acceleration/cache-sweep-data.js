@@ -1,31 +1,16 @@
 // The pure half of the cache-plateau sweep (acceleration-cache-sweep): read bandwidth at
-// working sets from 4 KiB to 256 MiB, doubling, so each cache level shows as a plateau,
-// capped by what the lab may still allocate (core's memoryStats: cap_bytes − current_bytes).
-// Plans, the compact size names the axis and table print, and the columns. No DOM.
+// core's working sets (experimentPlan: doubling sizes, so each cache level shows as a
+// plateau), capped by what the lab may still allocate (core's memoryStats: cap_bytes −
+// current_bytes). Points, the compact size names the axis and table print, and the columns. No DOM.
 
+import { planOf } from '../../experiments/plans.js';
 import { formatCount } from '../../ui/format.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
-/** Powers of two from `lo` to `hi` bytes. */
-export function doublings(lo, hi) {
-  const out = [];
-  for (let b = lo; b <= hi; b *= 2) out.push(b);
-  return out;
-}
-
-export const FULL_SWEEP = Object.freeze({
-  sizes: Object.freeze(doublings(4 * KiB, 256 * MiB)),
-  options: Object.freeze({ warmup: 1, samples: 10, min_sample_ms: 5, max_total_ms: 500 }),
-});
-
-export const QUICK_SWEEP = Object.freeze({
-  sizes: Object.freeze([4 * KiB, 32 * KiB, 256 * KiB, 2 * MiB, 16 * MiB]),
-  options: Object.freeze({ warmup: 1, samples: 3, min_sample_ms: 2, max_total_ms: 80 }),
-});
-
-export const sweepOf = (quick) => (quick ? QUICK_SWEEP : FULL_SWEEP);
+/** Core's working sets and Timer options for this run (`info.plan`), or an Error. */
+const sweepOf = (info) => planOf(info, 'working-set sizes', ['sizes', 'options']);
 
 /**
  * The largest working set the lab may allocate now, from core's memoryStats
@@ -38,12 +23,13 @@ export function allowedBytes(memory) {
 }
 
 /**
- * One point per working-set size that fits what the lab may allocate (`info.memory`, core's
- * memoryStats at mount), smallest first: `{bytes, options}`. A point that still fails to
- * allocate when it runs ends the sweep there (sweep.js), so this cap only avoids trying.
+ * One point per working-set size of core's plan (`info.plan`) that fits what the lab may
+ * allocate (`info.memory`, core's memoryStats at mount), smallest first: `{bytes, options}`.
+ * A point that still fails to allocate when it runs ends the sweep there (sweep.js), so this
+ * cap only avoids trying.
  */
-export function cacheSweepPoints(values, { quick, info }) {
-  const { sizes, options } = sweepOf(quick);
+export function cacheSweepPoints(values, { info }) {
+  const { sizes, options } = sweepOf(info);
   const allowed = allowedBytes(info?.memory);
   const fitting = sizes.filter((bytes) => bytes <= allowed);
   if (fitting.length === 0) {
@@ -54,9 +40,9 @@ export function cacheSweepPoints(values, { quick, info }) {
   return fitting.map((bytes) => ({ bytes, options: { ...options } }));
 }
 
-/** The sentence under the explanation: how far this run can go, and why. */
-export function capNote(info, quick) {
-  const { sizes } = sweepOf(quick);
+/** The sentence under the explanation: how far this run's plan (`info.plan`) can go, and why. */
+export function capNote(info) {
+  const { sizes } = sweepOf(info);
   const allowed = allowedBytes(info?.memory);
   const largest = sizes.filter((bytes) => bytes <= allowed).at(-1);
   if (allowed === Infinity) return `No memory cap reported: the sweep goes to ${sizeName(sizes.at(-1))}.`;
@@ -73,11 +59,13 @@ export function sizeName(bytes) {
   return `${bytes} B`;
 }
 
-/** Every fourth size: the axis ticks (4 KiB, 64 KiB, 1 MiB, ...). */
-export function axisTicks(quick) {
-  const { sizes } = sweepOf(quick);
+/** The axis ticks of a plan's sizes: all of quick mode's few, else every fourth (4 KiB, 64 KiB, 1 MiB, ...). */
+export function axisTicks(sizes, quick) {
   return quick ? [...sizes] : sizes.filter((_, i) => i % 4 === 0);
 }
+
+/** "4 KiB – 256 MiB": a plan's range of working sets. */
+export const rangeName = (sizes) => `${sizeName(sizes[0])} – ${sizeName(sizes.at(-1))}`;
 
 // Core reads the working set several times per timed call (so that a call is long enough to
 // time) and reports the bytes one call reads: every time below is one such call, and the

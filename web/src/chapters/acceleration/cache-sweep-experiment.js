@@ -1,10 +1,12 @@
 // The cache-plateau sweep (acceleration-cache-sweep): read bandwidth against working-set
-// size on a log axis from 4 KiB to 256 MiB; the plateaus are this machine's cache levels.
+// size on a log axis over core's plan of sizes; the plateaus are this machine's cache levels.
 // Not for: running, drawing or timing.
 
 import { buildControl } from '../../experiments/model.js';
+import { experimentPlans } from '../../experiments/plans.js';
 import { labOf, declaredSweep } from '../../lab/client.js';
-import { CSV_COLUMNS, TABLE_COLUMNS, axisTicks, cacheSweepPoints, capNote, sizeName, sweepOf } from './cache-sweep-data.js';
+import { countWord } from '../../ui/format.js';
+import { CSV_COLUMNS, TABLE_COLUMNS, axisTicks, cacheSweepPoints, capNote, rangeName, sizeName } from './cache-sweep-data.js';
 
 export const cacheSweepExperiment = {
   id: 'acceleration-cache-sweep',
@@ -14,14 +16,24 @@ export const cacheSweepExperiment = {
     'vector accumulators) and reports bytes read ÷ time. While <i>S</i> fits in L1 the loads ' +
     'come from L1; past it they come from L2, then the last-level cache, then DRAM. Read the ' +
     'plateaus and the steps between them: the step positions are your cache sizes.',
-  quickNote: 'Quick mode (?quick=1): five sizes from 4 KiB to 16 MiB. Remove it for the full 4 KiB – 256 MiB sweep.',
+  quickNote: ({ info }) => {
+    const sizes = info?.plan?.sizes;
+    return (
+      sizes?.length &&
+      `Quick mode (?quick=1): ${countWord(sizes.length)} sizes from ${sizeName(sizes[0])} to ${sizeName(sizes.at(-1))}. ` +
+        `Remove it for the full ${rangeName(info.fullPlan.sizes)} sweep.`
+    );
+  },
   controls: [buildControl()],
 
-  // What the lab may allocate caps the plan (core's memoryStats, asked once at mount).
+  // Core's plan, capped by what the lab may allocate (core's memoryStats, asked once at mount).
   async init({ bridge, slot, h, quick }) {
-    const memory = await labOf(bridge).memoryStats({ where: 'acceleration-cache-sweep-run' });
-    const info = { memory };
-    slot.replaceChildren(h('p', { class: 'note', 'data-role': 'cap-note', text: capNote(info, quick) }));
+    const [memory, plans] = await Promise.all([
+      labOf(bridge).memoryStats({ where: 'acceleration-cache-sweep-run' }),
+      experimentPlans(bridge, 'acceleration-cache-sweep', quick),
+    ]);
+    const info = { memory, ...plans };
+    slot.replaceChildren(h('p', { class: 'note', 'data-role': 'cap-note', text: capNote(info) }));
     return info;
   },
 
@@ -39,20 +51,21 @@ export const cacheSweepExperiment = {
   charts: [
     {
       type: 'line',
-      options: ({ quick }) => {
-        const { sizes } = sweepOf(quick);
+      // The axis spans core's plan once init has it.
+      options: ({ quick, info }) => {
+        const sizes = info?.plan?.sizes ?? [];
+        const full = info?.fullPlan?.sizes ?? [];
         return {
           x: 'bytes',
           y: 'gb_per_s',
           series: 'build',
           xType: 'log',
-          xTicks: axisTicks(quick),
+          ...(sizes.length ? { xTicks: axisTicks(sizes, quick), xDomain: [sizes[0], sizes.at(-1)] } : {}),
           xFormat: 'bytes',
           xBase: 2,
-          xDomain: [sizes[0], sizes[sizes.length - 1]],
           xLabel: 'Working set (bytes, log scale) →',
           yLabel: '↑ Read bandwidth (GB/s)',
-          ariaLabel: 'Read bandwidth in GB/s against working-set size from 4 KiB to 256 MiB, log scale',
+          ariaLabel: `Read bandwidth in GB/s against working-set size${full.length ? ` from ${sizeName(full[0])} to ${sizeName(full.at(-1))}` : ''}, log scale`,
           emptyText: 'Press Run to measure.',
         };
       },

@@ -6,6 +6,7 @@
 
 import { declaredSweep, labOf } from '../../lab/client.js';
 import { buildControl } from '../../experiments/model.js';
+import { countWord } from '../../ui/format.js';
 import { variantList } from './machine.js';
 import { CSV_COLUMNS, TABLE_COLUMNS, convComparison, convPoints, shapeName, withSpeedup } from './conv-data.js';
 
@@ -58,7 +59,7 @@ export const convExperiment = {
       'output’s patch, so pixel 5, which four patches read, is copied four times. col2im, the backward ' +
       'pass’s step, adds the columns back and counts those copies.',
   ],
-  quickNote: 'Quick mode (?quick=1): two sizes only, small budgets.',
+  quickNote: ({ info }) => info?.quickPlan && `Quick mode (?quick=1): ${countWord(info.quickPlan.length)} sizes only, small budgets.`,
   controls: [buildControl()],
 
   async init({ bridge, slot, h }) {

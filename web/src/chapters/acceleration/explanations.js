@@ -48,7 +48,7 @@ export const SECTIONS = Object.freeze([
         'memory in order uses every byte fetched; striding across rows wastes most of each line.',
       'A loop that does little arithmetic per byte runs at the bandwidth of the level its ' +
         'working set fits in: <code>time ≈ bytes moved / bandwidth of that level</code>. The ' +
-        'sweep below reads working sets from 4 KiB to 256 MiB; each plateau is a cache level.',
+        'sweep below reads working sets from {{cache_sweep_from}} to {{cache_sweep_to}}; each plateau is a cache level.',
     ],
   },
   {

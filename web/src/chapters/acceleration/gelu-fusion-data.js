@@ -4,20 +4,9 @@
 // variant's speedup over the scalar unfused one at the same size, and the sentences that
 // compare the variants from the measured rows. No DOM and no measuring.
 
+import { planOf } from '../../experiments/plans.js';
 import { formatSig } from '../../ui/format.js';
 import { SPREAD_COLUMNS, TIMED_CSV_COLUMNS } from './timed-columns.js';
-
-export const FULL_SWEEP = Object.freeze({
-  elements: Object.freeze([1 << 12, 1 << 15, 1 << 18, 1 << 20, 1 << 22]),
-  options: Object.freeze({ warmup: 1, samples: 10, min_sample_ms: 10, max_total_ms: 1000 }),
-});
-
-export const QUICK_SWEEP = Object.freeze({
-  elements: Object.freeze([1 << 14, 1 << 20]),
-  options: Object.freeze({ warmup: 1, samples: 3, min_sample_ms: 2, max_total_ms: 100 }),
-});
-
-export const sweepOf = (quick) => (quick ? QUICK_SWEEP : FULL_SWEEP);
 
 /** Every speedup is against this variant of core's list at the same size: scalar, one pass per operation. */
 export const BASELINE = 'unfused';
@@ -27,16 +16,17 @@ export const FUSION_ONLY = 'fused';
 export const SIMD_ONLY = 'unfused-simd';
 
 /**
- * Every variant (`info.variants`, core's list) at every size, sizes outermost, the baseline
- * first at each size so that every later row of that size finds its speedup's denominator.
+ * Every variant (`info.variants`, core's list) at every size of core's plan (`info.plan`:
+ * elements and Timer options), sizes outermost, the baseline first at each size so that
+ * every later row of that size finds its speedup's denominator.
  */
-export function geluPoints(values, { quick, info }) {
+export function geluPoints(values, { info }) {
   const variants = info?.variants;
   if (!Array.isArray(variants) || variants.length === 0) {
     throw new Error('the lab worker listed no GELU variants, so there is nothing to measure');
   }
   const ordered = [...variants.filter((v) => v === BASELINE), ...variants.filter((v) => v !== BASELINE)];
-  const { elements, options } = sweepOf(quick);
+  const { elements, options } = planOf(info, 'GELU sizes', ['elements', 'options']);
   return elements.flatMap((n) => ordered.map((variant) => ({ variant, elements: n, options: { ...options } })));
 }
 

@@ -1,16 +1,17 @@
 // The fused-vs-unfused GELU experiment (acceleration-gelu-fusion): every GELU variant at
-// sizes from 4 Ki to 4 Mi elements; ns per element, effective bandwidth and the bytes
+// core's planned sizes (experimentPlan); ns per element, effective bandwidth and the bytes
 // each variant moves per element. Not for: running, drawing or timing.
 
 import { declaredSweep } from '../../lab/client.js';
 import { buildControl } from '../../experiments/model.js';
+import { experimentPlans } from '../../experiments/plans.js';
+import { formatList } from '../../ui/format.js';
 import { coreList, variantList } from './machine.js';
 import {
   CSV_COLUMNS,
   TABLE_COLUMNS,
   elementsName,
   geluPoints,
-  sweepOf,
   fusionComparison,
   withDerived,
 } from './gelu-fusion-data.js';
@@ -27,13 +28,18 @@ export const geluFusionExperiment = {
       'vectorizes at the largest size measured: which moved fewer bytes, which was faster, and what that ' +
       'says. The speedup column sets every variant against scalar unfused at the same size.',
   ],
-  quickNote: 'Quick mode (?quick=1): 16 Ki and 1 Mi elements only, small budgets.',
+  quickNote: ({ info }) =>
+    info?.plan && `Quick mode (?quick=1): ${formatList(info.plan.elements.map(elementsName))} elements only, small budgets.`,
   controls: [buildControl()],
 
-  async init({ bridge, slot, h }) {
-    const variants = await coreList(bridge, 'geluVariants', 'acceleration-gelu-fusion-run');
+  // Core's variants and core's plan (element counts, Timer options).
+  async init({ bridge, slot, h, quick }) {
+    const [variants, plans] = await Promise.all([
+      coreList(bridge, 'geluVariants', 'acceleration-gelu-fusion-run'),
+      experimentPlans(bridge, 'acceleration-gelu-fusion', quick),
+    ]);
     slot.replaceChildren(variantList(h, variants));
-    return { variants: variants.map((v) => v.name) };
+    return { variants: variants.map((v) => v.name), ...plans };
   },
 
   plan: geluPoints,
@@ -55,8 +61,8 @@ export const geluFusionExperiment = {
     {
       type: 'line',
       title: 'Time per element',
-      options: ({ quick, info }) => {
-        const { elements } = sweepOf(quick);
+      options: ({ info }) => {
+        const elements = info?.plan?.elements ?? [];
         return {
           x: 'elements',
           y: 'ns_per_element',
@@ -64,10 +70,9 @@ export const geluFusionExperiment = {
           seriesDomain: info?.variants,
           xType: 'log',
           yType: 'log',
-          xTicks: elements,
+          ...(elements.length ? { xTicks: elements, xDomain: [elements[0], elements.at(-1)] } : {}),
           xTickFormat: elementsName,
           xBase: 2,
-          xDomain: [elements[0], elements[elements.length - 1]],
           xLabel: 'Elements (log scale) →',
           yLabel: '↑ Time per element (ns, log scale)',
           ariaLabel: 'GELU time per element in nanoseconds against the number of elements, one line per variant',

@@ -14,6 +14,7 @@ import { linearLoopsExperiment } from './linear-loops-experiment.js';
 import { convExperiment } from './conv-experiment.js';
 import { geluFusionExperiment } from './gelu-fusion-experiment.js';
 import { rooflineExperiment } from './roofline-experiment.js';
+import { sizeName } from './cache-sweep-data.js';
 import { mountIntensityCalculator } from './intensity-calculator.js';
 import { mountCliComparison } from './cli-comparison.js';
 import './acceleration.css';
@@ -36,4 +37,9 @@ export default defineChapter({
   intro: INTRO,
   layout: { sectionClass: 'lesson', headingId: (id) => `acceleration-${id}` },
   sections: SECTIONS.map((section) => ({ ...section, mounts: RUNS[section.id] })),
+  // The text's {{name}} numbers, core's: the range of the cache sweep's full plan.
+  facts: async (lab) => {
+    const { sizes } = await lab.experimentPlan('acceleration-cache-sweep', false, { where: 'acceleration-facts' });
+    return { cache_sweep_from: sizeName(sizes[0]), cache_sweep_to: sizeName(sizes.at(-1)) };
+  },
 });

@@ -3,36 +3,22 @@
 // loops or by the packed SIMD kernel, over a few layer shapes at the student's batch size.
 // No DOM and no measuring.
 
+import { planOf } from '../../experiments/plans.js';
 import { TIMED_COLUMNS, TIMED_CSV_COLUMNS } from './timed-columns.js';
 
 /** The matmul variants compared: the loops of a textbook and the vectorized kernel. */
 export const VARIANTS = Object.freeze(['naive', 'packed']);
 
-export const FULL_PLAN = Object.freeze({
-  shapes: Object.freeze([
-    [64, 64],
-    [784, 256],
-    [512, 512],
-    [1024, 1024],
-  ]),
-  options: Object.freeze({ warmup: 1, samples: 8, min_sample_ms: 10, max_total_ms: 1000 }),
-});
-
-export const QUICK_PLAN = Object.freeze({
-  shapes: Object.freeze([
-    [64, 64],
-    [256, 128],
-  ]),
-  options: Object.freeze({ warmup: 1, samples: 3, min_sample_ms: 2, max_total_ms: 100 }),
-});
-
 export const CONTROLS = Object.freeze([
   { id: 'batch', type: 'number', label: 'Batch size', default: 32, min: 1, max: 128, integer: true },
 ]);
 
-/** Every shape with both variants, shapes outermost: `{in_features, out_features, batch, variant, options}`. */
-export function linearPoints(values, { quick }) {
-  const { shapes, options } = quick ? QUICK_PLAN : FULL_PLAN;
+/**
+ * Every layer shape of core's plan (`info.plan`: [in, out] shapes and Timer options) with
+ * both variants, shapes outermost: `{in_features, out_features, batch, variant, options}`.
+ */
+export function linearPoints(values, { info }) {
+  const { shapes, options } = planOf(info, 'Linear layer shapes', ['shapes', 'options']);
   return shapes.flatMap(([in_features, out_features]) =>
     VARIANTS.map((variant) => ({ in_features, out_features, batch: values.batch, variant, options: { ...options } })),
   );

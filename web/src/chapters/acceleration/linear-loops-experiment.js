@@ -4,6 +4,8 @@
 
 import { declaredSweep } from '../../lab/client.js';
 import { buildControl } from '../../experiments/model.js';
+import { experimentPlans } from '../../experiments/plans.js';
+import { countWord } from '../../ui/format.js';
 import {
   CONTROLS,
   CSV_COLUMNS,
@@ -22,8 +24,11 @@ export const linearLoopsExperiment = {
     '2·batch·in·out FLOPs. The Profiler times the layer with its product computed by ' +
     '<code>naive</code> (three nested loops, as you would write them) and by ' +
     '<code>packed</code> (the SIMD micro-kernel). Same layer, same numbers out.',
-  quickNote: 'Quick mode (?quick=1): two small layers, small budgets.',
+  quickNote: ({ info }) => info?.plan && `Quick mode (?quick=1): ${countWord(info.plan.shapes.length)} small layers, small budgets.`,
   controls: [...CONTROLS, buildControl()],
+
+  // Core's plan: the layer shapes and Timer options.
+  init: ({ bridge, quick }) => experimentPlans(bridge, 'acceleration-linear-loops', quick),
 
   plan: linearPoints,
   measure: declaredSweep('measureLinear'),

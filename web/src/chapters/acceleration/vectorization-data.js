@@ -1,34 +1,13 @@
 // The pure half of the vectorization-scaling experiment (acceleration-vectorization): every
-// matmul variant core lists at N from 64 to 2048 (the slow scalar loops stop earlier unless
-// the student opts in to the slow sizes), the table and CSV columns, and the display-only
-// share of this machine's measured peak.
+// matmul variant core lists at the sizes of core's plan (the slow scalar loops stop earlier
+// unless the student opts in to the slow sizes), the table and CSV columns, and the
+// display-only share of this machine's measured peak.
 // No DOM and no measuring (core measures; experiments/ runs and prints).
 
+import { planOf } from '../../experiments/plans.js';
 import { formatSig } from '../../ui/format.js';
 import { STATS_CSV_COLUMNS } from '../../experiments/csv.js';
 import { MEDIAN_COLUMN, RATE_COLUMN, SPREAD_COLUMNS } from './timed-columns.js';
-
-/**
- * The full sweep. A point lasts at least three calls (a warmup and the Timer's two
- * samples), so the scalar loops stop where one call takes seconds on a laptop: naive at
- * N = 512 (0.27 GFLOP), reordered at 1024 (2.1 GFLOP); the others go to 2048 (17 GFLOP).
- */
-export const FULL_SWEEP = Object.freeze({
-  sizes: Object.freeze([64, 128, 256, 512, 1024, 2048]),
-  maxN: Object.freeze({ naive: 512, reordered: 1024 }),
-  options: Object.freeze({ warmup: 1, samples: 10, min_sample_ms: 10, max_total_ms: 1500 }),
-});
-
-/** `?quick=1`: two sizes and small budgets, a few seconds in all; noisier numbers. */
-export const QUICK_SWEEP = Object.freeze({
-  sizes: Object.freeze([64, 128]),
-  maxN: Object.freeze({}),
-  options: Object.freeze({ warmup: 1, samples: 3, min_sample_ms: 2, max_total_ms: 150 }),
-});
-
-export function sweepOf(quick) {
-  return quick ? QUICK_SWEEP : FULL_SWEEP;
-}
 
 /** The opt-in control: lift the caps so naive and reordered also reach N = 2048. */
 export const SLOW_SIZES_CONTROL = Object.freeze({
@@ -40,17 +19,19 @@ export const SLOW_SIZES_CONTROL = Object.freeze({
 });
 
 /**
- * Every variant (`info.variants`, core's list) at every size it is planned for, sizes
- * outermost so the chart fills left to right; each point `{variant, n, options}`.
- * `values['slow-sizes']` lifts the caps of the full sweep (quick mode stays small either way).
+ * Every variant (`info.variants`, core's list) at every size core's plan (`info.plan`: sizes,
+ * each scalar loop's largest N, Timer options) holds for it, sizes outermost so the chart
+ * fills left to right; each point `{variant, n, options}`. `values['slow-sizes']` lifts the
+ * caps of the full sweep (quick mode stays small either way).
  */
-export function vectorizationPoints(values, { quick, info }) {
+export function vectorizationPoints(values, { info }) {
   const variants = info?.variants;
   if (!Array.isArray(variants) || variants.length === 0) {
     throw new Error('the lab worker listed no matmul variants, so there is nothing to measure');
   }
-  const { sizes, options } = sweepOf(quick);
-  const maxN = values?.['slow-sizes'] ? {} : sweepOf(quick).maxN;
+  const plan = planOf(info, 'matrix sizes', ['sizes', 'maxN', 'options']);
+  const { sizes, options } = plan;
+  const maxN = values?.['slow-sizes'] ? {} : plan.maxN;
   return sizes.flatMap((n) =>
     variants.filter((v) => n <= (maxN[v] ?? Infinity)).map((variant) => ({ variant, n, options: { ...options } })),
   );

@@ -4,6 +4,7 @@
 // and the tally of core's verdicts the analysis sentence reports.
 // No DOM and no statistic: core's runAB measures and compares; this only counts its answers.
 
+import { planOf } from '../../experiments/plans.js';
 import { formatCount, formatSig } from '../../ui/format.js';
 import { AB_CSV_COLUMNS, COMPARISON_COLUMNS, VERDICT_COLUMNS } from './ab-data.js';
 import { kernelChoices, parseKernel, sizeProblem } from './compare-common.js';
@@ -11,10 +12,14 @@ import { kernelChoices, parseKernel, sizeProblem } from './compare-common.js';
 const share = (k, n) => `${Number(formatSig((100 * k) / n, 2))}%`;
 const runs = (k) => formatCount(k, 'run');
 
-/** Repeats and rounds per arm; quick mode caps the repeats so the run takes seconds. */
-export const FULL_AA = Object.freeze({ rounds: 30, warmup: 3, maxRepeats: Infinity });
-export const QUICK_AA = Object.freeze({ rounds: 10, warmup: 1, maxRepeats: 8 });
-export const aaSettings = (quick) => (quick ? QUICK_AA : FULL_AA);
+export const ID = 'benchmarking-aa';
+
+/**
+ * Rounds per arm, the warmup and the most repeats, core's plan (experimentPlan, init's
+ * `info.plan`): quick mode caps the repeats so the run takes seconds (`max_repeats` null: the
+ * student's R).
+ */
+export const aaSettings = (info) => planOf(info, 'the A/A rounds', ['rounds', 'warmup', 'max_repeats']);
 
 export const AA_CONTROLS = Object.freeze([
   {
@@ -48,10 +53,10 @@ export const AA_CONTROLS = Object.freeze([
 ]);
 
 /** R runAB points of the same variant as A and B, interleaved, seeds seed, seed + 1, … */
-export function aaPoints(values, { quick } = {}) {
+export function aaPoints(values, { info } = {}) {
   const { op, variant } = parseKernel(values.kernel);
-  const { rounds, warmup, maxRepeats } = aaSettings(quick);
-  const repeats = Math.min(values.repeats, maxRepeats);
+  const { rounds, warmup, max_repeats } = aaSettings(info);
+  const repeats = Math.min(values.repeats, max_repeats ?? Infinity);
   return Array.from({ length: repeats }, (_, i) => ({
     repeat: i + 1,
     op,

@@ -5,10 +5,11 @@
 // Not for: running, timing or any statistic (the framework runs, core measures and judges).
 
 import { declaredSweep } from '../../lab/client.js';
-import { AA_COLUMNS, AA_CONTROLS, AA_CSV_COLUMNS, CALL_DOMAIN, QUICK_AA, aaPoints, aaSentences, aaTally, pValueChart, ratioChart } from './aa-data.js';
+import { experimentPlans } from '../../experiments/plans.js';
+import { AA_COLUMNS, AA_CONTROLS, AA_CSV_COLUMNS, CALL_DOMAIN, ID, aaPoints, aaSentences, aaTally, pValueChart, ratioChart } from './aa-data.js';
 
 export const aaExperiment = {
-  id: 'benchmarking-aa',
+  id: ID,
   // Its runs are sized by their own controls (rounds, repeats, the suite's timer), not by
   // a point's samples: Measure longer would have nothing to scale.
   measureLonger: false,
@@ -22,7 +23,10 @@ export const aaExperiment = {
       'below the dashed α line is not enough for that call: the verdict also needs the ratio’s interval to ' +
       'exclude 1 and the ratio to lie beyond the grey noise-threshold lines of the ratio chart.',
   ],
-  quickNote: `Quick mode (?quick=1): at most ${QUICK_AA.maxRepeats} repeats of ${QUICK_AA.rounds} rounds each. Remove it for R repeats of the full length.`,
+  quickNote: ({ info }) =>
+    info && `Quick mode (?quick=1): at most ${info.plan.max_repeats} repeats of ${info.plan.rounds} rounds each. Remove it for R repeats of the full length.`,
+  // Core's plan of the rounds and the most repeats.
+  init: ({ bridge, quick }) => experimentPlans(bridge, ID, quick),
   controls: AA_CONTROLS,
   plan: aaPoints,
   measure: declaredSweep('runAB'),

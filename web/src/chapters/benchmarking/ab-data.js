@@ -7,6 +7,7 @@
 // verdict, warning and statistics, unchanged).
 // No DOM and no statistic: core measures, orders the rounds and compares.
 
+import { planOf } from '../../experiments/plans.js';
 import {
   formatD,
   formatInterval,
@@ -21,13 +22,13 @@ import {
 /** The two modes, in the order they run and are shown. */
 export const MODES = Object.freeze(['interleaved', 'sequential']);
 
+export const ID = 'benchmarking-ab';
+
 /**
- * Rounds per arm and the warmup; quick mode keeps the whole experiment to a few seconds
- * (noisier: fewer rounds give the tests less to go on).
+ * Rounds per arm and the warmup, core's plan (experimentPlan, init's `info.plan`): quick mode
+ * keeps the whole experiment to a few seconds (noisier: fewer rounds give the tests less to go on).
  */
-export const FULL_AB = Object.freeze({ rounds: 30, warmup: 3 });
-export const QUICK_AB = Object.freeze({ rounds: 8, warmup: 1 });
-export const abSettings = (quick) => (quick ? QUICK_AB : FULL_AB);
+export const abSettings = (info) => planOf(info, 'the A/B rounds', ['rounds', 'warmup']);
 
 const kernelSelect = (id, label, fallback) => ({
   id,
@@ -100,10 +101,9 @@ export const AB_CONTROLS = Object.freeze([
  */
 export function abPoints(values, ctx = {}) {
   if (crossBuild(values)) return buildPoints(values, ctx);
-  const { quick } = ctx;
   const a = parseKernel(values['variant-a']);
   const b = parseKernel(values['variant-b']);
-  const { rounds, warmup } = abSettings(quick);
+  const { rounds, warmup } = abSettings(ctx.info);
   return MODES.map((mode) => ({
     op: a.op,
     variant_a: a.variant,
@@ -121,7 +121,7 @@ export const CALIBRATION_SAMPLES = 1;
 export const ROUND_WARMUP = 1;
 
 /** One sampleKernel point per build that calibrates its batch (the timer's rule, as runAB's). */
-export function calibrationPoints(values, { quick } = {}) {
+export function calibrationPoints(values, { info } = {}) {
   const a = parseKernel(values['variant-a']);
   return Object.entries(BUILD_ARMS).map(([arm, build]) => ({
     arm,
@@ -129,7 +129,7 @@ export function calibrationPoints(values, { quick } = {}) {
     op: a.op,
     variant: a.variant,
     n: values.n,
-    options: { warmup: abSettings(quick).warmup, samples: CALIBRATION_SAMPLES },
+    options: { warmup: abSettings(info).warmup, samples: CALIBRATION_SAMPLES },
   }));
 }
 

@@ -9,6 +9,7 @@
 
 import { labelOf } from '../../lab/api.js';
 import { declaredSweep, sweepOnce } from '../../lab/client.js';
+import { experimentPlans } from '../../experiments/plans.js';
 import { toCsv } from '../../experiments/csv.js';
 import { downloadText } from '../../ui/download.js';
 import { formatSig } from '../../ui/format.js';
@@ -16,9 +17,8 @@ import {
   AB_COLUMNS,
   AB_CONTROLS,
   AB_EXPERIMENT_CSV_COLUMNS,
-  FULL_AB,
+  ID,
   MODES,
-  QUICK_AB,
   abAnalysis,
   abPoints,
   abSettings,
@@ -82,13 +82,14 @@ const roundChart = (mode) => ({
   type: 'line',
   name: mode,
   title: MODE_TITLE[mode],
-  options: ({ values, quick }) => ({
+  options: ({ values, info }) => ({
     x: 'round',
     y: 'ms',
     series: 'arm',
     seriesDomain: armDomain(values),
-    xTicks: roundTicks(abSettings(quick).rounds),
-    xDomain: [1, abSettings(quick).rounds],
+    // The rounds are core's plan, drawn once init has it.
+    xTicks: info ? roundTicks(abSettings(info).rounds) : undefined,
+    xDomain: info ? [1, abSettings(info).rounds] : undefined,
     // Log: one slow round (an interrupt) would otherwise flatten every other round.
     yType: 'log',
     xLabel: 'Round (one sample of each arm per round) →',
@@ -107,12 +108,12 @@ const crossBuild = (values) => values.compare === 'builds';
  * build's calls per sample calibrated once there (the timer's rule), so every round's sample
  * of an arm is the same batch.
  */
-async function prepareBuilds(values, { lab, bridge, quick, signal, where }) {
+async function prepareBuilds(values, { lab, bridge, info, signal, where }) {
   if (!crossBuild(values)) return null;
-  const { rounds } = abSettings(quick);
+  const { rounds } = abSettings(info);
   const orders = {};
   for (const mode of MODES) orders[mode] = await lab.abRoundOrder(mode, rounds, values.seed, { signal, where });
-  const calibration = await sweepOnce(bridge, 'sampleKernel', { points: calibrationPoints(values, { quick }) }, { signal, where });
+  const calibration = await sweepOnce(bridge, 'sampleKernel', { points: calibrationPoints(values, { info }) }, { signal, where });
   return buildPrepared(orders, calibration.rows);
 }
 
@@ -128,7 +129,7 @@ async function assembleBuilds(rows, { lab, values, signal, where }) {
 }
 
 export const abExperiment = {
-  id: 'benchmarking-ab',
+  id: ID,
   // Its runs are sized by their own controls (rounds, repeats, the suite's timer), not by
   // a point's samples: Measure longer would have nothing to scale.
   measureLonger: false,
@@ -153,7 +154,10 @@ export const abExperiment = {
       'through memory, so the SIMD build can come out more than 4× faster there. That excess is the cost of the ' +
       'emulation, not extra gain from SIMD (the Acceleration chapter’s build experiment shows it per variant).',
   ],
-  quickNote: `Quick mode (?quick=1): ${QUICK_AB.rounds} rounds per arm instead of ${FULL_AB.rounds}, so the tests have less to go on.`,
+  quickNote: ({ info }) =>
+    info && `Quick mode (?quick=1): ${info.plan.rounds} rounds per arm instead of ${info.fullPlan.rounds}, so the tests have less to go on.`,
+  // Core's plan of the rounds (and the full one, which the quick note compares with).
+  init: ({ bridge, quick }) => experimentPlans(bridge, ID, quick),
   controls: AB_CONTROLS,
   prepare: prepareBuilds,
   plan: abPoints,

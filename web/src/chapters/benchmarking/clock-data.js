@@ -4,17 +4,20 @@
 // (clock_tick_ms); the reference row; the chart's rows from core's errors; the columns.
 // No DOM and no statistic (core takes each median and each median's change against the reference).
 
+import { planOf } from '../../experiments/plans.js';
 import { KERNEL_ROW_COLUMNS, parseKernel, kernelRowCsvColumns } from './samples-common.js';
 
 export const DEFAULT_KERNEL = 'gelu:fused-simd';
 export const DEFAULT_N = 1024;
 export const DEFAULT_TICK_MS = 0.1;
 
-const powersOfTwo = (max) => Array.from({ length: Math.log2(max) + 1 }, (_, i) => 2 ** i);
+export const ID = 'benchmarking-clock';
 
-export const FULL_CLOCK = Object.freeze({ batches: Object.freeze(powersOfTwo(1024)), samples: 50, max_total_ms: 3000 });
-export const QUICK_CLOCK = Object.freeze({ batches: Object.freeze([1, 4, 16, 64, 256]), samples: 15, max_total_ms: 300 });
-export const clockOf = (quick) => (quick ? QUICK_CLOCK : FULL_CLOCK);
+/**
+ * Core's plan of the sweep (experimentPlan, init's `info.plan`): `{batches, options}`, the
+ * calls per sample k and the Timer options of every point.
+ */
+export const clockOf = (info) => planOf(info, 'batch sizes', ['batches', 'options']);
 
 export const PAGE = 'page';
 export const COARSE = 'coarsened';
@@ -34,14 +37,13 @@ export const TICK_CONTROL = Object.freeze({
  * Every batch size on both clocks, the two clocks alternating (k = 1 on this page's clock,
  * k = 1 coarsened, k = 2 …) so that a drift of the machine during the sweep touches both
  * alike: points `{clock, op, variant, n, options}` with options.inner_iterations = k (and
- * clock_tick_ms on the coarsened clock). The warmup is calls, a millisecond or so of them.
+ * clock_tick_ms on the coarsened clock). The plan's warmup is calls, a millisecond or so of them.
  */
-export function clockPoints(values, { quick }) {
+export function clockPoints(values, { info }) {
   const { op, variant } = parseKernel(values?.kernel ?? DEFAULT_KERNEL);
   const n = values?.n ?? DEFAULT_N;
   const tick = values?.tick ?? DEFAULT_TICK_MS;
-  const { batches, samples, max_total_ms } = clockOf(quick);
-  const base = { warmup: 200, samples, min_sample_ms: 0, max_total_ms };
+  const { batches, options: base } = clockOf(info);
   return batches.flatMap((k) =>
     [PAGE, COARSE].map((clock) => ({
       clock,

@@ -8,13 +8,13 @@
 import { declaredSweep, labOf } from '../../lab/client.js';
 import { createTable } from '../../ui/table.js';
 import { formatInt, formatPercent, formatSig } from '../../ui/format.js';
+import { experimentPlans } from '../../experiments/plans.js';
 import { kernelControl, kernelText, sizeControl } from './samples-common.js';
 import {
   CSV_COLUMNS,
   DEFAULT_KERNEL,
   DEFAULT_N,
-  FULL_CLOCK,
-  QUICK_CLOCK,
+  ID,
   TABLE_COLUMNS,
   TICK_CONTROL,
   PAGE_LABEL,
@@ -75,27 +75,32 @@ export function renderClock(a, { h }) {
 }
 
 export const clockExperiment = {
-  id: 'benchmarking-clock',
+  id: ID,
   title: 'Experiment: one call per sample against batches',
-  explanation: [
+  // The numbers are core's plan (init's facts): "…" until it arrives.
+  explanation: ({ info }) => [
     'A kernel of a few microseconds, sampled with a fixed number of calls per sample, k = 1, 2, 4 … ' +
-      `${formatInt(FULL_CLOCK.batches.at(-1))} (no calibration), ${FULL_CLOCK.samples} samples each: once on this ` +
+      `${info ? formatInt(info.fullPlan.batches.at(-1)) : '…'} (no calibration), ${info?.fullPlan.options.samples ?? '…'} samples each: once on this ` +
       'page’s clock and once on a clock whose every reading is rounded down to a coarser tick, as a browser that ' +
       'is not cross-origin isolated does. Each sample’s time is divided by k.',
     'The lab’s core takes each median and compares it with the reference, the median of the largest batch on ' +
       'this page’s clock. The chart shows how far each median is from it: a zero reading is off by 100%.',
   ],
-  quickNote: `Quick mode (?quick=1): k = ${QUICK_CLOCK.batches.join(', ')} and ${QUICK_CLOCK.samples} samples each.`,
+  quickNote: ({ info }) => info && `Quick mode (?quick=1): k = ${info.plan.batches.join(', ')} and ${info.plan.options.samples} samples each.`,
   controls: [
     kernelControl({ default: DEFAULT_KERNEL, hint: 'A kernel of a few microseconds makes the point; a long one hides it.' }),
     sizeControl({ default: DEFAULT_N }),
     TICK_CONTROL,
   ],
 
-  async init({ bridge, slot, h }) {
-    const resolution_ms = await labOf(bridge).timerResolutionMs({ where: 'benchmarking-clock-run' });
+  // The clock's resolution, and core's plan of the sweep (and the full one, for the quick note).
+  async init({ bridge, slot, h, quick }) {
+    const [resolution_ms, plans] = await Promise.all([
+      labOf(bridge).timerResolutionMs({ where: `${ID}-run` }),
+      experimentPlans(bridge, ID, quick),
+    ]);
     slot.replaceChildren(h('p', { 'data-role': 'resolution', text: `This page’s clock resolution: ${ms(resolution_ms)}.` }));
-    return { resolution_ms };
+    return { resolution_ms, ...plans };
   },
   plan: clockPoints,
   measure: declaredSweep('sampleKernel'),
@@ -144,14 +149,14 @@ export const clockExperiment = {
       type: 'line',
       name: 'error',
       title: 'Error of the median per call against the batch size',
-      options: ({ quick, values }) => ({
+      options: ({ values, info }) => ({
         x: 'k',
         y: 'error',
         series: 'clock',
         seriesDomain: [PAGE_LABEL, coarseLabel(values?.tick ?? TICK_CONTROL.default)],
         xType: 'log',
         xBase: 2,
-        xTicks: [...clockOf(quick).batches],
+        xTicks: info ? [...clockOf(info).batches] : undefined,
         yType: 'log',
         xLabel: 'calls per sample k (log scale) →',
         yLabel: '↑ |median − reference| / reference (1 = 100%, log scale)',

@@ -1,42 +1,25 @@
-// The pure half of the complexity experiment (benchmarking-complexity): the sizes of each
-// kernel the sweep samples (naive and packed matmul, fused SIMD GELU), the table and CSV
+// The pure half of the complexity experiment (benchmarking-complexity): the points of core's
+// plan of the sweep (naive and packed matmul, fused SIMD GELU, each over its sizes), the table and CSV
 // columns, the grouping of rows per kernel for core's fit, and the fitted curves for the chart.
 // No DOM. No statistic: core takes each row's median (summarizeSample) and fits the classes
 // (fitComplexity); `curveRows` only evaluates core's c·g(n) at sizes for drawing.
 
+import { planOf } from '../../experiments/plans.js';
 import { KERNEL_ROW_COLUMNS, kernelName, kernelRowCsvColumns } from './samples-common.js';
 
-const SAMPLING = Object.freeze({ warmup: 2, samples: 15, min_sample_ms: 0, max_total_ms: 2000 });
-const QUICK_SAMPLING = Object.freeze({ warmup: 1, samples: 5, min_sample_ms: 0, max_total_ms: 200 });
-
-/** The kernels and their sizes: N for a matmul (N×N @ N×N), elements for GELU. */
-export const FULL_SWEEP = Object.freeze({
-  kernels: Object.freeze([
-    { op: 'matmul', variant: 'naive', sizes: [16, 24, 32, 48, 64, 96, 128, 192, 256] },
-    { op: 'matmul', variant: 'packed', sizes: [16, 32, 64, 128, 256] },
-    { op: 'gelu', variant: 'fused-simd', sizes: [1024, 4096, 16384, 65536, 262144, 1048576] },
-  ]),
-  options: SAMPLING,
-});
+export const ID = 'benchmarking-complexity';
 
 /**
- * `?quick=1`: three sizes per kernel, still spanning a factor of 10 or more (over a narrower
- * range the classes differ too little to rank), and a few samples each: about a second in all.
+ * Core's plan of the sweep (experimentPlan, init's `info.plan`): `{kernels: [{op, variant,
+ * sizes}], options}`, each kernel's sizes (N for a matmul, N×N @ N×N; elements for GELU) and
+ * the Timer options of every point. Quick mode: three sizes per kernel, still spanning a factor
+ * of 10 or more, and a few samples each.
  */
-export const QUICK_SWEEP = Object.freeze({
-  kernels: Object.freeze([
-    { op: 'matmul', variant: 'naive', sizes: [16, 48, 160] },
-    { op: 'matmul', variant: 'packed', sizes: [16, 64, 256] },
-    { op: 'gelu', variant: 'fused-simd', sizes: [1024, 32768, 1048576] },
-  ]),
-  options: QUICK_SAMPLING,
-});
-
-export const sweepOf = (quick) => (quick ? QUICK_SWEEP : FULL_SWEEP);
+export const sweepOf = (info) => planOf(info, 'the kernels and their sizes', ['kernels', 'options']);
 
 /** Every kernel at each of its sizes, smallest first: `{op, variant, n, options}`. */
-export function complexityPoints(values, { quick }) {
-  const { kernels, options } = sweepOf(quick);
+export function complexityPoints(values, { info }) {
+  const { kernels, options } = sweepOf(info);
   return kernels.flatMap(({ op, variant, sizes }) => sizes.map((n) => ({ op, variant, n, options: { ...options } })));
 }
 

@@ -5,11 +5,12 @@
 // Not for: any statistic or fit (core) or drawing (FitChart).
 
 import { declaredSweep } from '../../lab/client.js';
+import { experimentPlans } from '../../experiments/plans.js';
 import { FitChart } from '../../charts/fit-chart.js';
 import { createTable } from '../../ui/table.js';
 import { formatInt } from '../../ui/format.js';
 import { kernelText } from './samples-common.js';
-import { CSV_COLUMNS, FULL_SWEEP, QUICK_SWEEP, TABLE_COLUMNS, complexityPoints, fitChartData, kernelGroups } from './complexity-data.js';
+import { CSV_COLUMNS, ID, TABLE_COLUMNS, complexityPoints, fitChartData, kernelGroups } from './complexity-data.js';
 
 const FIT_COLUMNS = [
   { key: 'rank', label: 'rank', format: 'int' },
@@ -62,18 +63,23 @@ export function renderComplexity(a, { h }) {
 const sizesText = ({ kernels }) => kernels.map((k) => `${k.variant} ${k.op === 'gelu' ? 'GELU' : k.op} n = ${k.sizes[0]}…${k.sizes.at(-1)}`).join(', ');
 
 export const complexityExperiment = {
-  id: 'benchmarking-complexity',
+  id: ID,
   title: 'Experiment: how time grows with size',
-  explanation: [
-    `Raw samples of three kernels over a range of sizes (${sizesText(FULL_SWEEP)}; n is N for a matmul, ` +
-      `elements for GELU), ${FULL_SWEEP.options.samples} samples per size. The lab’s core takes the median of ` +
+  // The sizes and samples are core's plan (init's facts): "…" until it arrives.
+  explanation: ({ info }) => [
+    `Raw samples of three kernels over a range of sizes (${info ? sizesText(info.fullPlan) : '…'}; n is N for a matmul, ` +
+      `elements for GELU), ${info?.fullPlan.options.samples ?? '…'} samples per size. The lab’s core takes the median of ` +
       'each size’s samples, fits every class to each kernel’s medians, and fits the log-log slope. The chart ' +
       'draws each kernel’s medians and its best-fitting curve; the tables rank all six classes.',
     'Core names a class only when the two fits agree: the class ranked first by RMS must be the only one whose ' +
       'own slope over these sizes lies in the measured slope’s 95% interval. Otherwise it says that the fits ' +
       'disagree, or that they are too close to tell, and the chart marks that curve “RMS only”.',
   ],
-  quickNote: `Quick mode (?quick=1): ${sizesText(QUICK_SWEEP)}, ${QUICK_SWEEP.options.samples} samples per size. Three sizes make a wide slope interval; remove it for the full sweep.`,
+  quickNote: ({ info }) =>
+    info &&
+    `Quick mode (?quick=1): ${sizesText(info.plan)}, ${info.plan.options.samples} samples per size. Three sizes make a wide slope interval; remove it for the full sweep.`,
+  // Core's plan of the sweep (and the full one, which the texts quote).
+  init: ({ bridge, quick }) => experimentPlans(bridge, ID, quick),
   plan: complexityPoints,
   measure: declaredSweep('sampleKernel'),
   pointLabel: (p) => kernelText(p),

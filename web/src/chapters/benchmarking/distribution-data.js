@@ -1,15 +1,20 @@
 // The pure half of the distribution experiment (benchmarking-distribution): sampleKernel
-// points taking 1,000 samples of the chosen kernel (200 in quick mode) over several calls,
-// joined into one row, the table and CSV
+// points taking core's plan of samples of the chosen kernel (1,000; 200 in quick mode) over
+// several calls, joined into one row, the table and CSV
 // columns, and the shapes the chart and the analysis box read from core's summary.
 // No DOM and no statistic (core's summarizeSample summarizes the sample).
 
+import { planOf } from '../../experiments/plans.js';
 import { formatCount, formatSig } from '../../ui/format.js';
 import { KERNEL_ROW_COLUMNS, parseKernel, kernelRowCsvColumns } from './samples-common.js';
 
-/** The timer's settings: every sample lasts the timer's minimum (100 clock ticks), no dropping. */
-export const FULL_SAMPLING = Object.freeze({ warmup: 20, samples: 1000, min_sample_ms: 0, max_total_ms: 30000 });
-export const QUICK_SAMPLING = Object.freeze({ warmup: 5, samples: 200, min_sample_ms: 0, max_total_ms: 3000 });
+export const ID = 'benchmarking-distribution';
+
+/**
+ * The run's Timer options, core's plan (experimentPlan, init's `info.plan.options`): every
+ * sample lasts the timer's minimum (100 clock ticks), no dropping.
+ */
+export const samplingOf = (info) => planOf(info, 'the samples', ['options']).options;
 
 export const DEFAULT_KERNEL = 'matmul:packed';
 export const DEFAULT_N = 128;
@@ -47,10 +52,10 @@ export async function joinCalls(rows) {
 }
 
 /** The run's points: `{op, variant, n, options}`, CALL_SAMPLES samples each. */
-export function distributionPoints(values, { quick }) {
+export function distributionPoints(values, { info }) {
   const { op, variant } = parseKernel(values?.kernel ?? DEFAULT_KERNEL);
   const n = values?.n ?? DEFAULT_N;
-  return samplingCalls(op, variant, n, quick ? QUICK_SAMPLING : FULL_SAMPLING);
+  return samplingCalls(op, variant, n, samplingOf(info));
 }
 
 /** What DistributionChart draws: the raw samples and core's summary of them (null until analysed). */

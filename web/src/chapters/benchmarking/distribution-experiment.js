@@ -1,9 +1,10 @@
-// The distribution experiment (benchmarking-distribution): 1,000 samples of one kernel in one
-// run (sampleKernel), summarized by core (summarizeSample), shown as a histogram with a box
+// The distribution experiment (benchmarking-distribution): core's plan of samples (1,000) of
+// one kernel in one run (sampleKernel), summarized by core (summarizeSample), shown as a histogram with a box
 // plot (mean against median, Tukey's outliers apart) and core's summary as a table; the CSV
 // holds every raw sample. Not for: any statistic (core) or drawing (DistributionChart).
 
 import { declaredSweep } from '../../lab/client.js';
+import { experimentPlans } from '../../experiments/plans.js';
 import { DistributionChart } from '../../charts/distribution-chart.js';
 import { createTable } from '../../ui/table.js';
 import { formatCount, formatInt, formatSig } from '../../ui/format.js';
@@ -12,8 +13,7 @@ import {
   CSV_COLUMNS,
   DEFAULT_KERNEL,
   DEFAULT_N,
-  FULL_SAMPLING,
-  QUICK_SAMPLING,
+  ID,
   SUMMARY_SPLIT,
   TABLE_COLUMNS,
   chartData,
@@ -24,6 +24,8 @@ import {
 } from './distribution-data.js';
 
 const ms = (v) => `${formatSig(v)} ms`;
+// A Timer option of core's full plan as the texts quote it ("1,000"), "…" until it arrives.
+const full = (info, key) => (info ? formatInt(info.fullPlan.options[key]) : '…');
 
 const SUMMARY_COLUMNS = [
   { key: 'statistic', label: 'statistic', format: 'text', rowHeader: true },
@@ -82,19 +84,23 @@ export function renderDistribution(a, { h }) {
 }
 
 export const distributionExperiment = {
-  id: 'benchmarking-distribution',
-  title: 'Experiment: the distribution of 1,000 samples',
-  explanation: [
-    `One run of the lab’s timer over the chosen kernel: ${formatInt(FULL_SAMPLING.warmup)} untimed warmup ` +
-      `calls, then ${formatInt(FULL_SAMPLING.samples)} samples, every one kept (the timer’s usual summary drops ` +
+  id: ID,
+  // The numbers are core's plan (init's facts): "…" until it arrives.
+  title: ({ info }) => `Experiment: the distribution of ${full(info, 'samples')} samples`,
+  explanation: ({ info }) => [
+    `One run of the lab’s timer over the chosen kernel: ${full(info, 'warmup')} untimed warmup ` +
+      `calls, then ${full(info, 'samples')} samples, every one kept (the timer’s usual summary drops ` +
       'outliers; this one does not). The lab’s core summarizes them: percentiles, MAD, Tukey’s fences and the ' +
       'three 95% intervals of the next section.',
   ],
-  quickNote: `Quick mode (?quick=1): ${QUICK_SAMPLING.samples} samples instead of ${FULL_SAMPLING.samples}. Remove it for the full run.`,
+  quickNote: ({ info }) =>
+    info && `Quick mode (?quick=1): ${info.plan.options.samples} samples instead of ${info.fullPlan.options.samples}. Remove it for the full run.`,
   controls: [
     kernelControl({ default: DEFAULT_KERNEL, hint: 'Core’s matmul and GELU variants; hover one for what it does.' }),
     sizeControl({ default: DEFAULT_N }),
   ],
+  // Core's plan of the run (and the full one, which the texts quote).
+  init: ({ bridge, quick }) => experimentPlans(bridge, ID, quick),
   plan: distributionPoints,
   measure: declaredSweep('sampleKernel'),
   assemble: joinCalls,

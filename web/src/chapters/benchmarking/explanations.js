@@ -2,8 +2,9 @@
 // result, warmup, clock resolution and batching, distributions, intervals, significance and
 // effect size, interleaving, complexity fits, regression checks and honest reports, each with
 // its formulas and what the student runs at its end. HTML strings (ours, so <code> is safe).
-// A {{name}} in a paragraph or formula is a number core owns (a default, or the worked example
-// computed by core): facts.js says where each comes from, the chapter shell fills it in.
+// A {{name}} in a paragraph, formula or run line is a number core owns (a default, an
+// experiment's plan, or the worked example computed by core): facts.js says where each comes
+// from, the chapter shell fills it in.
 // Pure data: the chapter shell (../shell.js) mounts each section with a slot per experiment (`slots`).
 // Not for: numbers of this machine (the experiments measure them) or any statistic (core).
 
@@ -98,7 +99,7 @@ export const SECTIONS = Object.freeze([
       'outlier: x < Q1 − 1.5·IQR  or  x > Q3 + 1.5·IQR\n' +
       'MAD = median(|xᵢ − median|)     (1.4826 × MAD estimates σ when the data are normal)',
     run:
-      'Run it: take 1,000 samples of one kernel and look at the histogram and the box plot: where the mean and ' +
+      'Run it: take {{distribution_samples}} samples of one kernel and look at the histogram and the box plot: where the mean and ' +
       'the median fall, and which samples lie beyond the fences.',
     slots: ['distribution'],
   },
@@ -250,8 +251,10 @@ export const SECTIONS = Object.freeze([
       'An honest report says where it was measured (browser, WebAssembly SIMD or not, clock resolution, ' +
         'cross-origin isolation, logical cores), reports each result as a median with its spread and interval ' +
         'rather than one number, and says what was <b>not</b> measured.',
-      'Accuracy is not measured here: the lab has no trained models yet, so every report says “not measured” ' +
-        'and why, instead of inventing a figure as the original course’s simulation did. Energy is not measured ' +
+      'Accuracy is measured only where a model has trained weights and test data: <code>perflab suite</code> ' +
+        'evaluates each model file a suite names on Fashion-MNIST’s test split. The zoo models this page’s suite ' +
+        'runs get random weights from their specs’ seeds and no training, so their reports say “not measured: ' +
+        'random weights” instead of inventing a figure as the original course’s simulation did. Energy is not measured ' +
         'either, because a web page cannot measure it. The original course computed an energy figure from a ' +
         'formula; it appears in the report only labelled as the original’s estimate. Note what the formula ' +
         'weighs: at 10 ms and 50 MB its memory term is 0.5 J and its latency term 0.02 J.',

@@ -1,20 +1,26 @@
 // The pure half of the intervals experiment (benchmarking-intervals): one reference run of the
-// chosen kernel (the distribution experiment's 1,000 samples; fewer in quick mode), the sizes
-// and trial counts core's intervalCoverage draws from it, the control for the sizes, and the
+// chosen kernel (core plans it as the distribution experiment's 1,000 samples; fewer in quick
+// mode), the sizes and core's trial counts its intervalCoverage draws from it, the control for the sizes, and the
 // long rows the width and coverage charts draw from core's answer.
 // No DOM and no statistic (core draws the small samples, computes their intervals and counts).
 
-import { FULL_SAMPLING, QUICK_SAMPLING, samplingCalls } from './distribution-data.js';
+import { planOf } from '../../experiments/plans.js';
+import { samplingCalls } from './distribution-data.js';
 import { KERNEL_ROW_COLUMNS, parseKernel, kernelRowCsvColumns } from './samples-common.js';
 
 export const DEFAULT_KERNEL = 'matmul:packed';
 export const DEFAULT_N = 128;
 export const DEFAULT_SIZES = Object.freeze([5, 10, 20, 30, 50, 100]);
 
-/** The coverage run: small samples per size, bootstrap resamples per small sample, the seed. */
-export const FULL_COVERAGE = Object.freeze({ trials: 400, bootstrap_resamples: 1000, seed: 1 });
-export const QUICK_COVERAGE = Object.freeze({ trials: 100, bootstrap_resamples: 200, seed: 1 });
-export const coverageOf = (quick) => ({ ...(quick ? QUICK_COVERAGE : FULL_COVERAGE) });
+export const ID = 'benchmarking-intervals';
+
+/**
+ * Core's plan (experimentPlan, init's `info.plan`): `{options, coverage}`, the reference run's
+ * Timer options and the coverage run's small samples per size (`trials`), bootstrap
+ * resamples per small sample and seed.
+ */
+const intervalsPlan = (info) => planOf(info, 'the reference run and the coverage trials', ['options', 'coverage']);
+export const coverageOf = (info) => ({ ...intervalsPlan(info).coverage });
 
 /** The three methods as core names them in each coverage row, and how the page labels them. */
 export const METHODS = Object.freeze([
@@ -38,9 +44,9 @@ export const SIZES_CONTROL = Object.freeze({
 });
 
 /** The reference run's points (the distribution's calls, joined by joinCalls): `{op, variant, n, options}`. */
-export function intervalsPoints(values, { quick }) {
+export function intervalsPoints(values, { info }) {
   const { op, variant } = parseKernel(values?.kernel ?? DEFAULT_KERNEL);
-  return samplingCalls(op, variant, values?.n ?? DEFAULT_N, quick ? QUICK_SAMPLING : FULL_SAMPLING);
+  return samplingCalls(op, variant, values?.n ?? DEFAULT_N, intervalsPlan(info).options);
 }
 
 /** Core's coverage rows as long rows `{n, method, width_ms, coverage}`, one per size and method. */

@@ -5,17 +5,17 @@
 // Not for: any statistic (core) or drawing (charts/).
 
 import { declaredSweep } from '../../lab/client.js';
+import { experimentPlans } from '../../experiments/plans.js';
 import { createTable } from '../../ui/table.js';
 import { formatInt, formatPercent, formatSig } from '../../ui/format.js';
 import { kernelControl, kernelText, sizeControl } from './samples-common.js';
-import { FULL_SAMPLING, QUICK_SAMPLING, joinCalls } from './distribution-data.js';
+import { joinCalls } from './distribution-data.js';
 import {
   CSV_COLUMNS,
   DEFAULT_KERNEL,
   DEFAULT_N,
-  FULL_COVERAGE,
+  ID,
   METHODS,
-  QUICK_COVERAGE,
   SIZES_CONTROL,
   TABLE_COLUMNS,
   coverageOf,
@@ -24,6 +24,8 @@ import {
 } from './intervals-data.js';
 
 const ms = (v) => `${formatSig(v)} ms`;
+// A number of core's full plan as the texts quote it ("1,000"), "…" until it arrives.
+const full = (info, pick) => (info ? formatInt(pick(info.fullPlan)) : '…');
 
 const COVERAGE_COLUMNS = [
   { key: 'n', label: 'n', format: 'int' },
@@ -95,36 +97,44 @@ const xAxis = (ctx) => {
 };
 
 export const intervalsExperiment = {
-  id: 'benchmarking-intervals',
+  id: ID,
   title: 'Experiment: interval width and coverage against n',
-  explanation: [
-    `A reference run of ${formatInt(FULL_SAMPLING.samples)} samples of the chosen kernel stands in for the ` +
+  // The numbers are core's plan (init's facts): "…" until it arrives.
+  explanation: ({ info }) => [
+    `A reference run of ${full(info, (p) => p.options.samples)} samples of the chosen kernel stands in for the ` +
       'truth: its median is what the small samples try to pin down. The lab’s core then draws small samples ' +
-      `of each size from it, ${formatInt(FULL_COVERAGE.trials)} per size, and computes the z, t and bootstrap ` +
+      `of each size from it, ${full(info, (p) => p.coverage.trials)} per size, and computes the z, t and bootstrap ` +
       'intervals of each, as the section above defines them.',
     'Width shows how precise an interval claims to be; coverage shows whether that claim is honest. A 95% ' +
       'interval should contain the reference median in about 95% of the trials.',
-    `A coverage counted over ${formatInt(FULL_COVERAGE.trials)} trials is itself a sample: 94% of 100 trials is ` +
+    `A coverage counted over ${full(info, (p) => p.coverage.trials)} trials is itself a sample: 94% of 100 trials is ` +
       'what an honest 95% interval often gives. So core puts a Monte Carlo interval on each coverage and says ' +
       'an interval fell short only when that whole interval lies below 95%; otherwise the difference is within ' +
       'the noise of that many trials.',
   ],
-  quickNote:
-    `Quick mode (?quick=1): a ${QUICK_SAMPLING.samples}-sample reference and ${QUICK_COVERAGE.trials} trials per size ` +
-    `(bootstrap ${QUICK_COVERAGE.bootstrap_resamples} resamples), so each coverage is a count out of ${QUICK_COVERAGE.trials}. Remove it for the full run.`,
+  quickNote: ({ info }) => {
+    if (!info) return null;
+    const { options, coverage } = info.plan;
+    return (
+      `Quick mode (?quick=1): a ${options.samples}-sample reference and ${coverage.trials} trials per size ` +
+      `(bootstrap ${coverage.bootstrap_resamples} resamples), so each coverage is a count out of ${coverage.trials}. Remove it for the full run.`
+    );
+  },
   controls: [
     kernelControl({ default: DEFAULT_KERNEL, hint: 'The kernel of the reference run.' }),
     sizeControl({ default: DEFAULT_N }),
     SIZES_CONTROL,
   ],
+  // Core's plan of the run and the trials (and the full one, which the texts quote).
+  init: ({ bridge, quick }) => experimentPlans(bridge, ID, quick),
   plan: intervalsPoints,
   measure: declaredSweep('sampleKernel'),
   assemble: joinCalls,
   pointLabel: (p) => `a reference run of ${p.options.samples} samples of the ${kernelText(p)}`,
 
-  async analyze(rows, { lab, values, quick, signal, where }) {
+  async analyze(rows, { lab, values, info, signal, where }) {
     const row = rows[0];
-    const report = await lab.intervalCoverage(row.samples_ms, values.sizes, coverageOf(quick), { signal, where });
+    const report = await lab.intervalCoverage(row.samples_ms, values.sizes, coverageOf(info), { signal, where });
     return { ...report, kernel: { op: row.op, variant: row.variant, n: row.n } };
   },
   renderAnalysis: renderIntervals,

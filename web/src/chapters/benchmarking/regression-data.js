@@ -96,7 +96,7 @@ export function compareColumns(alpha) {
     { label: 'change', format: (r) => formatChange(r.change) },
     {
       label: `${level}% CI of the change`,
-      format: (r) => (Array.isArray(r.change_interval) ? `${formatChange(r.change_interval[0])} to ${formatChange(r.change_interval[1])}` : '—'),
+      format: (r) => (r.change_interval ? `${formatChange(r.change_interval.low)} to ${formatChange(r.change_interval.high)}` : '—'),
     },
     { label: 'p', format: (r) => formatP(r.p_value) },
     { key: 'verdict_word', label: 'verdict', format: 'text' },

@@ -6,8 +6,7 @@
 
 import { formatSig } from '../../ui/format.js';
 
-/** Quick mode: a smaller timer for every model, so a suite of the whole zoo takes seconds. */
-export const QUICK_SUITE_OPTIONS = Object.freeze({ warmup: 1, samples: 3, min_sample_ms: 1, max_total_ms: 100 });
+export const SUITE_ID = 'benchmarking-suite';
 
 export const SUITE_NAME = 'page suite';
 
@@ -55,7 +54,7 @@ export function suiteControls({ models, metrics }) {
       default: '',
       options: [{ value: '', label: 'none' }, ...models.map((m) => ({ value: m.name, label: m.name }))],
       validate: (base, values) => optimizationProblem(values, models),
-      hint: 'Pick an optimized model and its base to add core’s comparison of the two (speedup, memory, size and FLOPs ratios, advice) to the report; accuracy retention is not measured.',
+      hint: 'Pick an optimized model and its base to add core’s comparison of the two (speedup, memory, size and FLOPs ratios, advice) to the report; accuracy retention is not measured here, since the zoo models’ weights are random (no training).',
     },
     {
       id: 'batch',
@@ -83,8 +82,13 @@ export function optimizationProblem(values, models) {
   return null;
 }
 
-/** The suite the controls describe: the ticked models and metrics in core's order. */
-export function suiteOf(values, { models, metrics }, { quick } = {}) {
+/**
+ * The suite the controls describe: the ticked models and metrics in core's order, timed with
+ * core's plan (experimentPlan): its `options` when it has them (quick mode: a smaller timer for
+ * every model, so a suite of the whole zoo takes seconds), else the suite's own timer.
+ * @param {{models: object[], metrics: object[], plan: {options: object|null}}} lists core's lists and plan
+ */
+export function suiteOf(values, { models, metrics, plan }) {
   const suite = {
     name: SUITE_NAME,
     models: models.filter((_, i) => values[modelId(i)]).map((m) => m.name),
@@ -92,7 +96,7 @@ export function suiteOf(values, { models, metrics }, { quick } = {}) {
   };
   if (values.batch) suite.batch = values.batch;
   if (values.optimized && values.base) suite.optimizations = [{ base: values.base, optimized: values.optimized }];
-  if (quick) suite.options = { ...QUICK_SUITE_OPTIONS };
+  if (plan?.options) suite.options = { ...plan.options };
   return suite;
 }
 
@@ -100,8 +104,8 @@ export function suiteOf(values, { models, metrics }, { quick } = {}) {
  * One measureSuitePoint per ticked model: the point's index is the model's place in
  * suite.models (measure_suite_point's definition); `label` names it in progress and rows.
  */
-export function suitePoints(values, { quick, info } = {}) {
-  const suite = suiteOf(values, info, { quick });
+export function suitePoints(values, { info } = {}) {
+  const suite = suiteOf(values, info);
   return suite.models.map((name, index) => ({ suite, index, label: name }));
 }
 
@@ -110,7 +114,8 @@ export const reportPoints = (rows) => rows.map((r) => ({ kind: r.kind, index: r.
 
 /** One chart's rows: each measured model's value of `metric` (core's field of the same name). */
 export function metricRows(rows, metric) {
-  return rows.filter((r) => r.model).map((r) => ({ model: r.label, value: r.model[metric] }));
+  // A model without a value (accuracy, not measured for random weights) has no bar.
+  return rows.filter((r) => typeof r.model?.[metric] === 'number').map((r) => ({ model: r.label, value: r.model[metric] }));
 }
 
 /** Whether the run's controls ticked metric #i. */
@@ -131,6 +136,8 @@ export const SUITE_COLUMNS = Object.freeze([
   { key: 'model.parameters', label: 'parameters', format: 'int' },
   { key: 'model.size_bytes', label: 'size', format: (r) => r.model.size_text },
   { key: 'model.flops_per_sample', label: 'FLOPs per sample', format: 'int' },
+  // Core's text: a percentage, or "not measured" (random weights: the zoo's are never trained).
+  { key: 'model.accuracy', label: 'accuracy', format: (r) => r.model.accuracy_text },
   { key: 'model.latency.warning', label: 'timer warning', format: 'text' },
 ]);
 
@@ -152,6 +159,7 @@ export const SUITE_CSV_COLUMNS = Object.freeze([
     'size_bytes',
     'flops_per_sample',
     'flops_per_batch',
+    'accuracy',
   ].map(fromModel),
   { name: 'samples', value: (r) => r.model?.latency?.samples },
   { name: 'warning', value: (r) => r.model?.latency?.warning },

@@ -1,18 +1,18 @@
 // The suite experiment (benchmarking-suite): zoo models × metrics measured model by model by
 // core's measureSuitePoint, one chart per metric, and core's report (suiteReport) shown as
 // Markdown with Download Markdown / JSON / CSV. Its checkboxes are core's lists (zooModels,
-// modelMetrics), so the spec is built once they arrive (suite-mount.js asks core, then mounts
-// `suiteSpec(lists)`).
+// modelMetrics) and its timer core's plan (experimentPlan), so the spec is built once they
+// arrive (suite-mount.js asks core, then mounts `suiteSpec(lists)`).
 // Not for: measuring, ranking or writing the report (core), or running (the framework).
 
 import { declaredSweep } from '../../lab/client.js';
 import { downloadText } from '../../ui/download.js';
 import { renderMarkdown } from './markdown.js';
 import {
-  QUICK_SUITE_OPTIONS,
   REPORT_FILES,
   SUITE_COLUMNS,
   SUITE_CSV_COLUMNS,
+  SUITE_ID,
   metricChosen,
   metricRows,
   reportPoints,
@@ -22,7 +22,7 @@ import {
   suitePoints,
 } from './suite-data.js';
 
-export const SUITE_ID = 'benchmarking-suite';
+export { SUITE_ID };
 export const TITLE = 'Experiment: a benchmark suite and its report';
 
 function metricChart(metric, i) {
@@ -36,7 +36,11 @@ function metricChart(metric, i) {
       xLabel: 'Model',
       yLabel: `↑ ${metric.name} (${metric.unit})`,
       ariaLabel: `${metric.label} of each model of the suite, in ${metric.unit}`,
-      emptyText: values && !metricChosen(values, i) ? `${metric.name} is not ticked for this suite.` : 'Press Run to measure.',
+      // A model without a value of the metric (accuracy of random weights) has no bar.
+      emptyText:
+        values && !metricChosen(values, i)
+          ? `${metric.name} is not ticked for this suite.`
+          : 'Press Run to measure. A model without a value here (accuracy, not measured for random weights) has no bar.',
       height: 300,
     }),
     data: (rows, ctx) => (metricChosen(ctx.values, i) ? metricRows(rows, metric.name) : []),
@@ -69,8 +73,9 @@ function renderReport(report, { h: make }) {
 }
 
 /**
- * The suite experiment's spec for core's lists.
- * @param {{models: {name: string, description?: string}[], metrics: object[]}} lists zooModels, modelMetrics
+ * The suite experiment's spec for core's lists and plan.
+ * @param {{models: {name: string, description?: string}[], metrics: object[], plan: object, fullPlan: object}} lists
+ *   zooModels, modelMetrics, and experimentPlan('benchmarking-suite') for this page's mode (and the full one)
  */
 export function suiteSpec(lists) {
   return {
@@ -87,17 +92,21 @@ export function suiteSpec(lists) {
         'timed values as median (mean ± spread), the best model per metric, recommendations, and what was not measured.',
       'Pick an optimized model and its base to add the original course’s comparison of the two: speedup, throughput, ' +
         'peak memory, size and FLOPs as ratios, and advice. The zoo has no pruned or quantized twins, so any two ' +
-        'ticked models will do to see how the comparison reads; accuracy retention is reported as not measured, ' +
-        'never simulated.',
+        'ticked models will do to see how the comparison reads. Accuracy is measured only for trained weights ' +
+        '(<code>perflab suite</code> evaluates the model files a suite names on Fashion-MNIST’s test split); ' +
+        'the zoo models here get random weights from their specs’ seeds, so their accuracy and the pair’s ' +
+        'accuracy retention are reported as not measured, never simulated.',
     ],
-    quickNote: `Quick mode (?quick=1): each model timed with ${QUICK_SUITE_OPTIONS.samples} samples of at least ${QUICK_SUITE_OPTIONS.min_sample_ms} ms, so the latencies are rough.`,
+    quickNote: lists.plan.options
+      ? `Quick mode (?quick=1): each model timed with ${lists.plan.options.samples} samples of at least ${lists.plan.options.min_sample_ms} ms, so the latencies are rough.`
+      : null,
     controls: suiteControls(lists),
     plan: (values, ctx) => suitePoints(values, { ...ctx, info: lists }),
     measure: declaredSweep('measureSuitePoint'),
     pointLabel: (p) => p.label,
     // Core writes the report of the measured points; the page shows it and offers its files.
-    analyze: async (rows, { lab, values, quick, signal, where }) => {
-      const suite = suiteOf(values, lists, { quick });
+    analyze: async (rows, { lab, values, signal, where }) => {
+      const suite = suiteOf(values, lists);
       const info = await lab.buildInfo({ where, signal });
       return lab.suiteReport(suite, reportPoints(rows), `perflab ${info.version} (web page)`, { where, signal });
     },

@@ -1,9 +1,11 @@
 // Mounts the suite experiment (suite-experiment.js) once core has listed the zoo and the
-// metrics its checkboxes offer; until then a frame with the title says it is loading (and why,
+// metrics its checkboxes offer and given its plan; until then a frame with the title says it is loading (and why,
 // with Try again, if the lab cannot answer). Registered in experiments.js as a mount function.
 // Not for: the spec itself (suite-experiment.js) or measuring (core).
 
 import { labOf } from '../../lab/client.js';
+import { experimentPlans } from '../../experiments/plans.js';
+import { isQuick } from '../../experiments/model.js';
 import { h } from '../../ui/dom.js';
 import { SUITE_ID, TITLE, suiteSpec } from './suite-experiment.js';
 
@@ -28,11 +30,15 @@ export function mountSuite(el, { bridge, mountExperiment }) {
   let destroyed = false;
   const load = () => {
     const lab = labOf(bridge);
-    return Promise.all([lab.zooModels({ where: WHERE }), lab.modelMetrics({ where: WHERE })]).then(
-      ([models, metrics]) => {
+    return Promise.all([
+      lab.zooModels({ where: WHERE }),
+      lab.modelMetrics({ where: WHERE }),
+      experimentPlans(bridge, SUITE_ID, isQuick(location.search), WHERE),
+    ]).then(
+      ([models, metrics, plans]) => {
         if (destroyed) return null;
         frame.remove();
-        handle = mountExperiment(el, suiteSpec({ models, metrics }), { bridge });
+        handle = mountExperiment(el, suiteSpec({ models, metrics, ...plans }), { bridge });
         return handle;
       },
       (err) => {

@@ -3,20 +3,25 @@
 // the first and last stretches of calls core summarizes, the chart's rows, the columns.
 // No DOM and no statistic (core's summarizeSample summarizes each stretch).
 
+import { planOf } from '../../experiments/plans.js';
 import { KERNEL_ROW_COLUMNS, parseKernel, kernelRowCsvColumns } from './samples-common.js';
 
 export const DEFAULT_KERNEL = 'matmul:blocked';
 export const DEFAULT_N = 128;
 
-/** Calls timed, and how many of the first and of the last calls core summarizes apart. */
-export const FULL_WARMUP = Object.freeze({ calls: 300, first: 10, last: 100, max_total_ms: 5000 });
-export const QUICK_WARMUP = Object.freeze({ calls: 100, first: 10, last: 50, max_total_ms: 2000 });
-export const warmupOf = (quick) => (quick ? QUICK_WARMUP : FULL_WARMUP);
+export const ID = 'benchmarking-warmup';
+
+/**
+ * Core's plan of the run (experimentPlan, init's `info.plan`): `{calls, first, last,
+ * max_total_ms}`, the calls timed and how many of the first and of the last calls core
+ * summarizes apart.
+ */
+export const warmupOf = (info) => planOf(info, 'the first calls', ['calls', 'first', 'last', 'max_total_ms']);
 
 /** One point: every call timed by itself from the very first (warmup 0, inner_iterations 1). */
-export function warmupPoints(values, { quick }) {
+export function warmupPoints(values, { info }) {
   const { op, variant } = parseKernel(values?.kernel ?? DEFAULT_KERNEL);
-  const { calls, max_total_ms } = warmupOf(quick);
+  const { calls, max_total_ms } = warmupOf(info);
   return [
     {
       op,

@@ -7,7 +7,8 @@ import { declaredSweep, labOf } from '../../lab/client.js';
 import { createTable } from '../../ui/table.js';
 import { formatInt, formatSig } from '../../ui/format.js';
 import { kernelControl, kernelText, sizeControl } from './samples-common.js';
-import { CSV_COLUMNS, DEFAULT_KERNEL, DEFAULT_N, FULL_WARMUP, QUICK_WARMUP, TABLE_COLUMNS, callRows, stretches, warmupOf, warmupPoints } from './warmup-data.js';
+import { experimentPlans } from '../../experiments/plans.js';
+import { CSV_COLUMNS, DEFAULT_KERNEL, DEFAULT_N, ID, TABLE_COLUMNS, callRows, stretches, warmupOf, warmupPoints } from './warmup-data.js';
 
 const ms = (v) => `${formatSig(v)} ms`;
 
@@ -93,10 +94,11 @@ export function renderWarmup(a, { h }) {
 }
 
 export const warmupExperiment = {
-  id: 'benchmarking-warmup',
+  id: ID,
   title: 'Experiment: the first calls of a kernel',
-  explanation: [
-    `No warmup and no batching: the lab times each of the first ${formatInt(FULL_WARMUP.calls)} calls of the ` +
+  // The numbers are core's plan (init's facts): "…" until it arrives.
+  explanation: ({ info }) => [
+    `No warmup and no batching: the lab times each of the first ${info ? formatInt(info.fullPlan.calls) : '…'} calls of the ` +
       'chosen kernel by itself, on inputs allocated just before the first call. Each point of the chart is one ' +
       'call. A kernel a few hundred clock ticks long keeps each single reading precise; the clock’s resolution ' +
       'is shown below once the lab has measured it.',
@@ -104,25 +106,29 @@ export const warmupExperiment = {
       'experiment already ran this kernel, its tier-up has happened. Reload the page and run this one first to ' +
       'see it.',
   ],
-  quickNote: `Quick mode (?quick=1): the first ${QUICK_WARMUP.calls} calls instead of ${FULL_WARMUP.calls}.`,
+  quickNote: ({ info }) => info && `Quick mode (?quick=1): the first ${info.plan.calls} calls instead of ${info.fullPlan.calls}.`,
   controls: [
     kernelControl({ default: DEFAULT_KERNEL, hint: 'A kernel this page has not run yet shows the compiler’s tier-up.' }),
     sizeControl({ default: DEFAULT_N }),
   ],
 
-  async init({ bridge, slot, h }) {
-    const resolution_ms = await labOf(bridge).timerResolutionMs({ where: 'benchmarking-warmup-run' });
+  // The clock's resolution, and core's plan of the run (and the full one, for the quick note).
+  async init({ bridge, slot, h, quick }) {
+    const [resolution_ms, plans] = await Promise.all([
+      labOf(bridge).timerResolutionMs({ where: `${ID}-run` }),
+      experimentPlans(bridge, ID, quick),
+    ]);
     slot.replaceChildren(h('p', { 'data-role': 'resolution', text: `This page’s clock resolution: ${ms(resolution_ms)}.` }));
-    return { resolution_ms };
+    return { resolution_ms, ...plans };
   },
   plan: warmupPoints,
   measure: declaredSweep('sampleKernel'),
   pointLabel: (p) => `the first ${p.options.samples} calls of the ${kernelText(p)}`,
 
-  async analyze(rows, { lab, quick, info, signal, where }) {
+  async analyze(rows, { lab, info, signal, where }) {
     const row = rows[0];
     const parts = [];
-    for (const part of stretches(row.samples_ms, warmupOf(quick))) {
+    for (const part of stretches(row.samples_ms, warmupOf(info))) {
       const { values, ...rest } = part;
       parts.push({ ...rest, summary: await lab.summarizeSample(values, undefined, { signal, where }) });
     }
@@ -147,12 +153,12 @@ export const warmupExperiment = {
       type: 'line',
       name: 'calls',
       title: 'Time of each call against its number',
-      options: ({ quick }) => ({
+      options: ({ info }) => ({
         x: 'call',
         y: 'time_ms',
         series: 'series',
         yType: 'log',
-        xDomain: [1, warmupOf(quick).calls],
+        xDomain: info ? [1, warmupOf(info).calls] : undefined,
         xLabel: 'call number (1 = the first call) →',
         yLabel: '↑ time of the call (ms, log scale)',
         ariaLabel: 'time of each call in milliseconds against the call number',

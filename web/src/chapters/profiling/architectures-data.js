@@ -31,11 +31,11 @@ export const ARCHITECTURES = Object.freeze([
 ]);
 
 /** One point per architecture at the chosen batch: `{spec, batch, options}` for measureForwardPoint. */
-export function architecturePoints(values, { quick, info }) {
+export function architecturePoints(values, { info }) {
   return ARCHITECTURES.map(({ name }) => ({
     spec: name === CNN_WIDE_SPEC.name ? CNN_WIDE_SPEC : zooSpecOf(info, name),
     batch: values.batch,
-    options: timerOptions(quick),
+    options: timerOptions(info),
   }));
 }
 

@@ -4,7 +4,7 @@
 
 import { declaredSweep } from '../../lab/client.js';
 import { ARCHITECTURE_COLUMNS, ARCHITECTURE_CSV, architecturePoints, withFamily } from './architectures-data.js';
-import { zooInit } from './common.js';
+import { planInit } from './common.js';
 
 export const architecturesExperiment = {
   id: 'profiling-architectures',
@@ -18,7 +18,7 @@ export const architecturesExperiment = {
   ],
   quickNote: 'Quick mode (?quick=1): the same four models with small time budgets.',
   controls: [{ id: 'batch', type: 'number', label: 'Batch', default: 16, min: 1, max: 256, integer: true }],
-  init: zooInit,
+  init: planInit('profiling-architectures', { zoo: true }),
   plan: architecturePoints,
   measure: declaredSweep('measureForwardPoint'),
   derive: withFamily,

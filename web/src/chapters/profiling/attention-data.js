@@ -2,15 +2,20 @@
 // each sequence length (projections 8·T·D², the O(T²) scores and P·V), the long-form rows
 // its charts draw, and the table and CSV columns. Counts only, nothing is timed.
 
+import { planOf } from '../../experiments/plans.js';
 import { sortedUnique } from './common.js';
 
 export const DEFAULT_SEQ_LENGTHS = Object.freeze([16, 32, 64, 128, 256, 512, 1024, 2048, 4096]);
-export const QUICK_SEQ_LENGTHS_MAX = 1024;
 
-/** Controls `d-model`, `heads`, `seq-lengths` → `{d_model, heads, seq_len, batch: 1}` per length for attentionPoint, ascending. */
-export function attentionPoints(values, { quick }) {
+/**
+ * Controls `d-model`, `heads`, `seq-lengths` → `{d_model, heads, seq_len, batch: 1}` per length
+ * for attentionPoint, ascending; core's plan (`info.plan`) may cap the lengths (quick mode's
+ * `max_seq_len`), keeping at least the shortest.
+ */
+export function attentionPoints(values, { info }) {
+  const { max_seq_len: max = Infinity } = planOf(info, 'sequence lengths');
   const all = sortedUnique(values['seq-lengths']);
-  let lengths = quick ? all.filter((t) => t <= QUICK_SEQ_LENGTHS_MAX) : all;
+  let lengths = all.filter((t) => t <= max);
   if (lengths.length === 0) lengths = [all[0]];
   return lengths.map((seq_len) => ({ d_model: values['d-model'], heads: values.heads, seq_len, batch: 1 }));
 }

@@ -3,6 +3,7 @@
 // Not for: planning or columns (attention-data.js) or counting (core's attention_scaling).
 
 import { declaredSweep } from '../../lab/client.js';
+import { planInit } from './common.js';
 import { ATTENTION_COLUMNS, ATTENTION_CSV, DEFAULT_SEQ_LENGTHS, attentionPoints, byteSeries, flopSeries, headsProblem } from './attention-data.js';
 
 // The planned lengths as the log axis's ticks and domain.
@@ -32,7 +33,9 @@ export const attentionExperiment = {
       'a quadratic one a line of slope 2: find where they cross (T = 2·D) and past which length the quadratic ' +
       'term dominates.',
   ],
-  quickNote: 'Quick mode (?quick=1): lengths up to 1024. These are counts, so quick mode changes no number.',
+  quickNote: ({ info }) =>
+    info?.plan && `Quick mode (?quick=1): lengths up to ${info.plan.max_seq_len}. These are counts, so quick mode changes no number.`,
+  init: planInit('profiling-attention'),
   measureLonger: false, // counts, nothing timed
   controls: [
     { id: 'd-model', type: 'number', label: 'd_model', default: 128, min: 1, max: 8192, integer: true },

@@ -1,16 +1,15 @@
 // The pure half of the forward-vs-backward experiment: measureBackwardPoint for each zoo
-// model (the measured backward time and counted FLOPs beside the original's 2× estimate), the
+// model of core's plan (the measured backward time and counted FLOPs beside the original's 2× estimate), the
 // chart rows and the table and CSV columns. No DOM and no arithmetic (core gives the ratio).
 
 import { formatSig } from '../../ui/format.js';
+import { planOf } from '../../experiments/plans.js';
 import { timerOptions, zooSpecOf } from './common.js';
 
-export const BACKWARD_MODELS = Object.freeze(['linear_128_64', 'linear_1000_500', 'mlp_784', 'cnn_28', 'transformer_block']);
-export const QUICK_MODELS = Object.freeze(['linear_128_64', 'mlp_784', 'cnn_28']);
-
-/** One point per model at its zoo batch: `{name, spec, options}`. */
-export function backwardPoints(values, { quick, info }) {
-  return (quick ? QUICK_MODELS : BACKWARD_MODELS).map((name) => ({ name, spec: zooSpecOf(info, name), options: timerOptions(quick) }));
+/** One point per model of core's plan (`info.plan.models`) at its zoo batch: `{name, spec, options}`. */
+export function backwardPoints(values, { info }) {
+  const { models } = planOf(info, 'models', ['models', 'options']);
+  return models.map((name) => ({ name, spec: zooSpecOf(info, name), options: timerOptions(info) }));
 }
 
 /** The rule of thumb the measurement is compared with: backward takes 2 × the forward. */

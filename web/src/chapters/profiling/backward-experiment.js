@@ -4,7 +4,8 @@
 
 import { declaredSweep } from '../../lab/client.js';
 import { BACKWARD_COLUMNS, BACKWARD_CSV, RATIO_SERIES, backwardPoints, ratioSeries } from './backward-data.js';
-import { zooInit } from './common.js';
+import { planInit } from './common.js';
+import { countWord } from '../../ui/format.js';
 
 export const backwardExperiment = {
   id: 'profiling-forward-backward',
@@ -23,9 +24,9 @@ export const backwardExperiment = {
       'for the backward, as training does), then one backward, so both medians come from the same minutes of ' +
       'the machine and their ratio is not skewed by it slowing down between two runs.',
   ],
-  quickNote: 'Quick mode (?quick=1): three small models with small time budgets.',
+  quickNote: ({ info }) => info?.plan && `Quick mode (?quick=1): ${countWord(info.plan.models.length)} small models with small time budgets.`,
   controls: [],
-  init: zooInit,
+  init: planInit('profiling-forward-backward', { zoo: true }),
   plan: backwardPoints,
   measure: declaredSweep('measureBackwardPoint'),
   columns: BACKWARD_COLUMNS,

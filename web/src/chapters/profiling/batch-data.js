@@ -2,43 +2,45 @@
 // (always including batch 1 and 32, which the exercises compare), the table and CSV
 // columns. No DOM and no arithmetic on measurements (core gives samples/s and ms/sample).
 
+import { planOf } from '../../experiments/plans.js';
+import { formatList } from '../../ui/format.js';
 import { latencyColumns, latencyCsv, sortedUnique, timerOptions, zooSpecOf } from './common.js';
 
 export const DEFAULT_BATCHES = Object.freeze([1, 2, 4, 8, 16, 32, 64, 128]);
 /** Batches every plan holds, quick or not: the exercises read batch 1 and batch 32. */
 export const REQUIRED_BATCHES = Object.freeze([1, 32]);
-/** Quick mode: only batches up to QUICK_MAX_BATCH, at most QUICK_MAX_POINTS of them. */
-export const QUICK_MAX_POINTS = 4;
-export const QUICK_MAX_BATCH = 32;
-
-export function batchList(batches, quick) {
+/**
+ * The batches a run measures, ascending: the required ones and the student's, capped by
+ * core's plan (quick mode's `max_batch`, and `max_points` in all; a full plan caps nothing).
+ */
+export function batchList(batches, plan) {
   const all = sortedUnique([...REQUIRED_BATCHES, ...batches]);
-  if (!quick) return all;
+  const { max_points: maxPoints, max_batch: maxBatch } = plan ?? {};
+  if (maxPoints === undefined && maxBatch === undefined) return all;
   const extra = all
-    .filter((b) => b <= QUICK_MAX_BATCH && !REQUIRED_BATCHES.includes(b))
-    .slice(0, QUICK_MAX_POINTS - REQUIRED_BATCHES.length);
+    .filter((b) => b <= (maxBatch ?? Infinity) && !REQUIRED_BATCHES.includes(b))
+    .slice(0, (maxPoints ?? Infinity) - REQUIRED_BATCHES.length);
   return sortedUnique([...REQUIRED_BATCHES, ...extra]);
 }
 
-const listText = (xs) => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
-
 /**
- * The quick-mode note, from the rule batchList applies (so it names the batches quick mode
- * runs, never a range it skips): "batches 1, 2, 4 and 32 with the default list ...".
+ * The quick-mode note, from core's quick plan and the rule batchList applies (so it names the
+ * batches quick mode runs, never a range it skips): "batches 1, 2, 4 and 32 with the default list ...".
  */
-export function quickNoteText() {
-  const others = QUICK_MAX_POINTS - REQUIRED_BATCHES.length;
+export function quickNoteText(plan) {
+  const others = plan.max_points - REQUIRED_BATCHES.length;
   return (
-    `Quick mode (?quick=1): batches ${listText(batchList(DEFAULT_BATCHES, true))} with the default list ` +
-    `(${listText(REQUIRED_BATCHES)} always, then the ${others} smallest others up to ${QUICK_MAX_BATCH}), ` +
+    `Quick mode (?quick=1): batches ${formatList(batchList(DEFAULT_BATCHES, plan))} with the default list ` +
+    `(${formatList(REQUIRED_BATCHES)} always, then the ${others} smallest others up to ${plan.max_batch}), ` +
     'with small time budgets.'
   );
 }
 
-/** `{spec, batch, options}` for measureForwardPoint, batches ascending. */
-export function batchPoints(values, { quick, info }) {
+/** `{spec, batch, options}` for measureForwardPoint, batches ascending, as core's plan (`info.plan`) caps them. */
+export function batchPoints(values, { info }) {
+  const plan = planOf(info, 'batches', ['options']);
   const spec = zooSpecOf(info, values.model);
-  return batchList(values.batches, quick).map((batch) => ({ spec, batch, options: timerOptions(quick) }));
+  return batchList(values.batches, plan).map((batch) => ({ spec, batch, options: timerOptions(info) }));
 }
 
 export const BATCH_COLUMNS = Object.freeze([

@@ -5,7 +5,7 @@
 import { declaredSweep } from '../../lab/client.js';
 import { toLong } from '../../charts/shape.js';
 import { BATCH_COLUMNS, BATCH_CSV, DEFAULT_BATCHES, batchPoints, quickNoteText } from './batch-data.js';
-import { zooControl, zooInit } from './common.js';
+import { planInit, zooControl } from './common.js';
 
 // The planned batches as the log axis's ticks and domain, so the frame does not jump.
 const xAxis = (points) => {
@@ -32,12 +32,12 @@ export const batchExperiment = {
       'work on. Memory goes the other way: every layer output is batch × features floats. ' +
       'Throughput = batch / median latency (samples/s).',
   ],
-  quickNote: quickNoteText(),
+  quickNote: ({ info }) => info?.plan && quickNoteText(info.plan),
   controls: [
     zooControl(),
     { id: 'batches', type: 'numbers', label: 'Batch sizes', default: [...DEFAULT_BATCHES], min: 1, max: 1024, integer: true, maxCount: 16, example: '1, 8, 32' },
   ],
-  init: zooInit,
+  init: planInit('profiling-batch-size', { zoo: true }),
   plan: batchPoints,
   measure: declaredSweep('measureForwardPoint'),
   columns: BATCH_COLUMNS,

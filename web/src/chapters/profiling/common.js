@@ -1,18 +1,27 @@
-// Shared by the Profiling chapter's experiments (pure, no DOM): the timer budgets (normal
-// and ?quick=1), core's zoo (read once per bridge) as the experiments' init and their model
-// select's options, the zoo lookup every spec-based plan uses, the latency columns of tables
-// and CSVs, and a long-form helper for charts. Not for: measuring or counting (core).
+// Shared by the Profiling chapter's experiments (pure, no DOM): their init (core's plan of
+// the experiment, and core's zoo read once per bridge) and their model select's options, the
+// plan's timer budget per point, the zoo lookup every spec-based plan uses, the latency
+// columns of tables and CSVs, and a long-form helper for charts. Not for: measuring or
+// counting (core), or the plans' numbers (core's experimentPlan).
 
+import { experimentPlans, planOf } from '../../experiments/plans.js';
 import { formatSig } from '../../ui/format.js';
 import { labOf } from '../../lab/client.js';
 
-/** Timer options per measured point. Quick: a few seconds for a whole experiment. */
-export const TIMER_FULL = Object.freeze({ warmup: 1, samples: 10, min_sample_ms: 5, max_total_ms: 800 });
-export const TIMER_QUICK = Object.freeze({ warmup: 1, samples: 3, min_sample_ms: 1, max_total_ms: 100 });
+/** A fresh copy of core's Timer options for one point (`info.plan.options`), or an Error. */
+export function timerOptions(info) {
+  return { ...planOf(info, 'Timer options', ['options']).options };
+}
 
-/** A fresh copy of the timer options for one point. */
-export function timerOptions(quick) {
-  return { ...(quick ? TIMER_QUICK : TIMER_FULL) };
+/**
+ * An experiment's init: core's plan of experiment `id` (`info.plan` for this mode and
+ * `info.fullPlan`, experiments/plans.js), with core's zoo (`info.zoo`) when `zoo` is true.
+ */
+export function planInit(id, { zoo = false } = {}) {
+  return async ({ bridge, quick }) => {
+    const [plans, models] = await Promise.all([experimentPlans(bridge, id, quick), zoo ? zooInit({ bridge }) : {}]);
+    return { ...models, ...plans };
+  };
 }
 
 // One zoo request per bridge, shared by every experiment's init and model select; a failed

@@ -39,7 +39,7 @@ export const SECTIONS = Object.freeze([
     title: 'Timing honestly: latency statistics',
     paragraphs: [
       'One timing is an anecdote. The timer first runs the model a few times untimed (warm-up: caches, lazily ' +
-        'allocated buffers), then repeats it until each sample lasts at least 100 ticks of the clock, and reports ' +
+        'allocated buffers), then repeats it until each sample lasts at least {{resolution_multiple}} ticks of the clock, and reports ' +
         'the time per call over many samples. Browsers blur their clocks to between 5 µs and 1 ms, so a short call ' +
         'timed once would read as 0.',
       'Report the <b>median</b>: one slow sample (another tab, a garbage collection) moves the mean but not the ' +

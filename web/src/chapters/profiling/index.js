@@ -7,6 +7,7 @@
 
 import './profiling.css';
 import { defineChapter } from '../shell.js';
+import { formatInt } from '../../ui/format.js';
 import { INTRO, SECTIONS } from './explanations.js';
 import { architecturesExperiment } from './architectures-experiment.js';
 import { attentionExperiment } from './attention-experiment.js';
@@ -36,4 +37,9 @@ export default defineChapter({
   toc: true,
   layout: { sectionClass: 'profiling-section', sectionId: (id) => `profiling-${id}` },
   sections: SECTIONS.map((section) => ({ ...section, mounts: RUNS[section.id] })),
+  // The text's {{name}} numbers, core's: how many clock ticks the profiler's timer makes a sample last.
+  facts: async (lab) => {
+    const timer = await lab.profileTimerDefaults({ where: 'profiling-facts' });
+    return { resolution_multiple: formatInt(timer.resolution_multiple) };
+  },
 });

@@ -3,6 +3,7 @@
 // core's measureOperation and placed against this machine's roofs (from a quick probe);
 // the table and CSV columns. No DOM and no roofline arithmetic (core places each row).
 
+import { planOf } from '../../experiments/plans.js';
 import { timerOptions } from './common.js';
 import { operationCsvColumns } from '../operation-row.js';
 
@@ -16,8 +17,6 @@ export const OPERATION_FAMILIES = Object.freeze({
   matmul: 'matmul',
 });
 export const ELEMENTWISE_OPS = Object.freeze(['add', 'mul', 'gelu', 'sum', 'softmax', 'layernorm']);
-export const FULL_PLAN = Object.freeze({ elements: [1 << 16, 1 << 20], matmul_n: [64, 128, 256] });
-export const QUICK_PLAN = Object.freeze({ elements: [1 << 16], matmul_n: [64, 128] });
 
 /** The roofs every point carries so core can place it: `info.roofs` from the probe. */
 function roofOptions(info) {
@@ -28,11 +27,14 @@ function roofOptions(info) {
   return { peak_gflops_per_s: r.peak_gflops_per_s, bandwidth_gb_per_s: r.bandwidth_gb_per_s };
 }
 
-/** `{op, n, options}` for measureOperation: every element-wise op at each size, then matmul. */
-export function operationPoints(values, { quick, info }) {
-  const plan = quick ? QUICK_PLAN : FULL_PLAN;
+/**
+ * `{op, n, options}` for measureOperation: every element-wise op at each size of core's plan
+ * (`info.plan`: elements, matmul_n, Timer options), then matmul at each N.
+ */
+export function operationPoints(values, { info }) {
+  const plan = planOf(info, 'operation sizes', ['elements', 'matmul_n', 'options']);
   const roofs = roofOptions(info);
-  const point = (op, n) => ({ op, n, options: { ...timerOptions(quick), ...roofs } });
+  const point = (op, n) => ({ op, n, options: { ...timerOptions(info), ...roofs } });
   return [
     ...plan.elements.flatMap((n) => ELEMENTWISE_OPS.map((op) => point(op, n))),
     ...plan.matmul_n.map((n) => point('matmul', n)),

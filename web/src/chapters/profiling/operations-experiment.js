@@ -7,7 +7,12 @@ import { rooflineReferences } from '../../charts/shape.js';
 import { declaredSweep } from '../../lab/client.js';
 import { machineProbeStore } from '../../state/machine-probe.js';
 import { placedAgainst, probeLine } from '../../ui/probe-line.js';
+import { experimentPlans } from '../../experiments/plans.js';
+import { countWord } from '../../ui/format.js';
 import { OPERATION_COLUMNS, OPERATION_CSV, operationPoints, withFamily } from './operations-data.js';
+
+// "one element-wise size", "two matmul sizes": a count of a plan's sizes in words.
+const sizes = (n, kind) => `${countWord(n)} ${kind} ${n === 1 ? 'size' : 'sizes'}`;
 
 const X_DOMAIN = [0.05, 100];
 
@@ -22,15 +27,21 @@ export const operationsExperiment = {
       'A point above the memory roof is not an error: a small array stays in cache, which is faster than the ' +
       'main-memory bandwidth the probe measured.',
   ],
-  quickNote: 'Quick mode (?quick=1): one element-wise size and two matmul sizes with small time budgets.',
+  quickNote: ({ info }) =>
+    info?.plan &&
+    `Quick mode (?quick=1): ${sizes(info.plan.elements.length, 'element-wise')} and ${sizes(info.plan.matmul_n.length, 'matmul')} with small time budgets.`,
   controls: [],
-  async init({ bridge, slot, update }) {
+  // The page's probe (the roofs) and core's plan (the sizes and Timer options).
+  async init({ bridge, slot, quick, update }) {
     const store = machineProbeStore(bridge);
-    const entry = await store.current({ where: 'profiling-operation-efficiency-probe' });
+    const [entry, plans] = await Promise.all([
+      store.current({ where: 'profiling-operation-efficiency-probe' }),
+      experimentPlans(bridge, 'profiling-operation-efficiency', quick),
+    ]);
     slot.replaceChildren(probeLine(store, { where: 'profiling-operation-efficiency-reprobe' }));
     // Later Runs place the operations against the newest probe.
-    store.subscribe((next) => update({ roofs: next.probe, probe_entry: next }));
-    return { roofs: entry.probe, probe_entry: entry };
+    store.subscribe((next) => update({ roofs: next.probe, probe_entry: next, ...plans }));
+    return { roofs: entry.probe, probe_entry: entry, ...plans };
   },
   // Names the probe the operations were placed against (the table's verdicts used it).
   async analyze(rows, { info }) {

@@ -3,14 +3,27 @@
 // and CSV columns. No DOM and no arithmetic (core gives the overhead and its percent).
 
 import { ciText, timerOptions, zooSpecOf } from './common.js';
-import { formatSig } from '../../ui/format.js';
+import { formatList, formatSig } from '../../ui/format.js';
+import { planOf } from '../../experiments/plans.js';
 
-export const OVERHEAD_MODELS = Object.freeze(['linear_128_64', 'mlp_784', 'cnn_28', 'transformer_block']);
-export const QUICK_MODELS = Object.freeze(['linear_128_64', 'mlp_784', 'cnn_28']);
+/** One point per model of core's plan (`info.plan.models`) at its spec's batch: `{name, spec, options}` for profilingOverhead. */
+export function overheadPoints(values, { info }) {
+  const { models } = planOf(info, 'models', ['models', 'options']);
+  return models.map((name) => ({ name, spec: zooSpecOf(info, name), options: timerOptions(info) }));
+}
 
-/** One point per model at its spec's batch: `{name, spec, options}` for profilingOverhead. */
-export function overheadPoints(values, { quick, info }) {
-  return (quick ? QUICK_MODELS : OVERHEAD_MODELS).map((name) => ({ name, spec: zooSpecOf(info, name), options: timerOptions(quick) }));
+/**
+ * The table's caption from core's plans: the full plan's models and which quick mode skips
+ * ("Models: a, b, c (quick mode skips the last), each at its zoo batch."); null before init.
+ */
+export function modelsCaption(info) {
+  const full = info?.fullPlan?.models;
+  const quick = info?.quickPlan?.models;
+  if (!full || !quick) return null;
+  const skipped = full.filter((m) => !quick.includes(m));
+  const skips =
+    skipped.length === 0 ? '' : skipped.length === 1 && skipped[0] === full.at(-1) ? ' (quick mode skips the last)' : ` (quick mode skips ${formatList(skipped)})`;
+  return `Models: ${full.join(', ')}${skips}, each at its zoo batch.`;
 }
 
 export const OVERHEAD_COLUMNS = Object.freeze([

@@ -2,8 +2,9 @@
 // Not for: planning or columns (overhead-data.js) or measuring (core, via the lab worker).
 
 import { declaredSweep } from '../../lab/client.js';
-import { zooInit } from './common.js';
-import { OVERHEAD_COLUMNS, OVERHEAD_CSV, OVERHEAD_MODELS, overheadPoints } from './overhead-data.js';
+import { countWord } from '../../ui/format.js';
+import { planInit } from './common.js';
+import { OVERHEAD_COLUMNS, OVERHEAD_CSV, modelsCaption, overheadPoints } from './overhead-data.js';
 
 export const overheadExperiment = {
   id: 'profiling-overhead',
@@ -14,13 +15,13 @@ export const overheadExperiment = {
       'plainly and with a context recording it; overhead = with context − plain. When the overhead is smaller ' +
       'than the noise it can come out negative: read it next to the confidence intervals.',
   ],
-  quickNote: 'Quick mode (?quick=1): three small models with small time budgets.',
+  quickNote: ({ info }) => info?.plan && `Quick mode (?quick=1): ${countWord(info.plan.models.length)} small models with small time budgets.`,
   controls: [],
-  init: zooInit,
+  init: planInit('profiling-overhead', { zoo: true }),
   plan: overheadPoints,
   measure: declaredSweep('profilingOverhead'),
   columns: OVERHEAD_COLUMNS,
-  tableCaption: `Models: ${OVERHEAD_MODELS.join(', ')} (quick mode skips the last), each at its zoo batch.`,
+  tableCaption: ({ info }) => modelsCaption(info),
   csv: { filename: 'perflab-profiling-overhead.csv', columns: OVERHEAD_CSV },
   charts: [
     {

@@ -2,24 +2,27 @@
 // core's mlpSpec for every hidden size, its forward point measured at one batch; the table
 // and CSV columns. No DOM and no counting (core counts parameters and FLOPs).
 
+import { planOf } from '../../experiments/plans.js';
 import { latencyColumns, latencyCsv, sortedUnique, timerOptions } from './common.js';
 
 export const INPUT_WIDTH = 784;
 export const OUTPUT_WIDTH = 10;
 export const DEFAULT_HIDDEN = Object.freeze([64, 128, 256, 512, 1024, 2048]);
-/** Quick mode measures at most this many of the sizes, the smallest first. */
-export const QUICK_MAX_POINTS = 3;
-
 /** Widths of one MLP: input, `depth` hidden layers of `hidden`, output. */
 export function mlpWidths(hidden, depth) {
   return [INPUT_WIDTH, ...Array.from({ length: depth }, () => hidden), OUTPUT_WIDTH];
 }
 
-/** One point per hidden size (ascending), `{widths, batch, options}` for measureMlpForwardPoint. */
-export function scalingPoints(values, { quick }) {
+/**
+ * One point per hidden size (ascending), `{widths, batch, options}` for measureMlpForwardPoint;
+ * core's plan (`info.plan`) gives the Timer options and, in quick mode, `max_points`: only
+ * that many of the sizes, the smallest first.
+ */
+export function scalingPoints(values, { info }) {
+  const plan = planOf(info, 'widths', ['options']);
   let sizes = sortedUnique(values.hidden);
-  if (quick) sizes = sizes.slice(0, QUICK_MAX_POINTS);
-  return sizes.map((h) => ({ widths: mlpWidths(h, values.depth), batch: values.batch, options: timerOptions(quick) }));
+  if (plan.max_points !== undefined) sizes = sizes.slice(0, plan.max_points);
+  return sizes.map((h) => ({ widths: mlpWidths(h, values.depth), batch: values.batch, options: timerOptions(info) }));
 }
 
 /** Display field: the hidden width is the x axis (the row carries core's widths). */

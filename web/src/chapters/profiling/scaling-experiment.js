@@ -3,7 +3,8 @@
 // Not for: planning or columns (scaling-data.js) or measuring (core, via the lab worker).
 
 import { declaredSweep } from '../../lab/client.js';
-import { DEFAULT_HIDDEN, INPUT_WIDTH, OUTPUT_WIDTH, QUICK_MAX_POINTS, SCALING_COLUMNS, SCALING_CSV, scalingPoints, withHidden } from './scaling-data.js';
+import { DEFAULT_HIDDEN, INPUT_WIDTH, OUTPUT_WIDTH, SCALING_COLUMNS, SCALING_CSV, scalingPoints, withHidden } from './scaling-data.js';
+import { planInit } from './common.js';
 import { toLong } from '../../charts/shape.js';
 
 // The planned widths as the log axis's ticks and domain, so the frame does not jump.
@@ -39,7 +40,8 @@ export const scalingExperiment = {
       'roughly quadruples parameters and FLOPs once <i>h</i> is large. Does the time quadruple too? ' +
       'GFLOP/s = FLOPs per batch / median time tells you whether bigger layers use the CPU better.',
   ],
-  quickNote: `Quick mode (?quick=1): only the ${QUICK_MAX_POINTS} smallest widths, with small time budgets.`,
+  quickNote: ({ info }) => info?.plan && `Quick mode (?quick=1): only the ${info.plan.max_points} smallest widths, with small time budgets.`,
+  init: planInit('profiling-model-scaling'),
   controls: [
     { id: 'hidden', type: 'numbers', label: 'Hidden widths', default: [...DEFAULT_HIDDEN], min: 1, max: 4096, integer: true, maxCount: 12, example: '64, 128, 256' },
     { id: 'depth', type: 'number', label: 'Hidden layers', default: 2, min: 1, max: 4, integer: true },

@@ -1,6 +1,6 @@
-// Internal: the 2-D matmul kernels that live in their own files, for matmul.cpp's variant
-// list. Shapes as kernels.hpp's MatmulKernel: out (M, N) = a (M, K) @ b (K, N), row-major,
-// out overwritten. Not a public header.
+// Internal: the packed 2-D matmul kernel that matmul_packed.cpp defines, for matmul.cpp's
+// variant list. Shapes as matmul.hpp's MatmulKernel: out (M, N) = a (M, K) @ b (K, N),
+// row-major, out overwritten. Not a public header.
 #pragma once
 
 #include <cstddef>

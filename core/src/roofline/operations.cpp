@@ -1,9 +1,9 @@
 // measure_operation: one timed call of a lab kernel picked by name, with its documented
-// counts and optional roofline placement, and the JSON rows of the measurement structs that
-// the page and the CLI share.
-// Not for: the kernels (kernels.hpp, reduce.hpp, norm.hpp) or their cost formulas
-// (roofline.hpp and beside the row kernels); this file only picks and combines them.
-#include "perflab/kernels/operations.hpp"
+// counts and optional roofline placement, and its JSON row.
+// Not for: the kernels or their cost formulas (kernels/: matmul, elementwise, reduce, norm,
+// each beside its kernel), or the other measurements' JSON (beside their types); this file
+// only picks and combines them.
+#include "perflab/roofline/operations.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -12,6 +12,9 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/base/rates.hpp"
+#include "perflab/kernels/elementwise.hpp"
+#include "perflab/kernels/kernel.hpp"
+#include "perflab/kernels/matmul.hpp"
 #include "perflab/kernels/norm.hpp"
 #include "perflab/kernels/reduce.hpp"
 #include "perflab/tensor/tensor.hpp"
@@ -177,86 +180,6 @@ json to_json(const OperationMeasurement& m) {
             {"stats", to_json(m.stats)}};
   if (m.roofline) add_placement(j, *m.roofline);
   return j;
-}
-
-void add_placement(json& row, const RooflinePlacement& p) {
-  row["peak_gflops_per_s"] = p.roofs.peak_gflops_per_s;
-  row["bandwidth_gb_per_s"] = p.roofs.bandwidth_gb_per_s;
-  row["ridge_flops_per_byte"] = p.ridge_flops_per_byte;
-  row["attainable_gflops_per_s"] = p.attainable_gflops_per_s;
-  row["fraction_of_attainable"] = p.fraction_of_attainable;
-  row["bound"] = to_string(p.bound);
-  row["verdict"] = p.verdict;
-}
-
-json to_json(const MatmulMeasurement& m) {
-  return {{"variant", m.variant},
-          {"n", m.n},
-          {"flops", m.flops},
-          {"bytes", m.bytes},
-          {"intensity", m.intensity},
-          {"gflops_per_s", m.gflops_per_s},
-          {"gb_per_s", m.gb_per_s},
-          {"stats", to_json(m.stats)}};
-}
-
-json to_json(const MatmulMeasurement& m, const MatmulTiles& tiles) {
-  json j = to_json(m);
-  j["tiles"] = {{"tile_m", tiles.m}, {"tile_n", tiles.n}, {"tile_k", tiles.k}};
-  return j;
-}
-
-json to_json(const GeluMeasurement& m) {
-  const double flops = kGeluFlopsPerElement * static_cast<double>(m.n);
-  return {{"variant", m.variant},
-          {"elements", m.n},
-          {"flops", flops},
-          {"bytes", m.bytes},
-          {"gb_per_s", m.gb_per_s},
-          {"gflops_per_s", gflops_per_s(flops, m.stats.median_ms)},
-          {"ns_per_element", m.ns_per_element},
-          {"stats", to_json(m.stats)}};
-}
-
-json to_json(const SweepRow& row) {
-  return {{"bytes", row.bytes},
-          {"bytes_per_call", row.bytes_per_call},
-          {"gb_per_s", row.gb_per_s},
-          {"stats", to_json(row.stats)}};
-}
-
-json to_json(const RooflinePoint& p, const Roofs& roofs) {
-  return {{"name", p.name},
-          {"flops", p.flops},
-          {"bytes", p.bytes},
-          {"measured_gflops_per_s", p.measured_gflops_per_s},
-          {"intensity", p.intensity},
-          {"attainable_gflops_per_s", p.attainable_gflops_per_s},
-          {"bound", to_string(p.bound)},
-          {"fraction_of_attainable", p.fraction_of_attainable},
-          {"verdict", p.verdict},
-          {"ridge_flops_per_byte", ridge_point(roofs)},
-          {"peak_gflops_per_s", roofs.peak_gflops_per_s},
-          {"bandwidth_gb_per_s", roofs.bandwidth_gb_per_s}};
-}
-
-json to_json(const MachineProfile& m) {
-  const Roofs roofs = m.roofs();
-  // A probe on a machine too busy to time reads 0; say so with null, not a division error.
-  const bool placed = roofs.peak_gflops_per_s > 0 && roofs.bandwidth_gb_per_s > 0;
-  return {{"peak_gflops_per_s", roofs.peak_gflops_per_s},
-          {"simd_peak_gflops_per_s", m.peak_gflops_per_s_simd},
-          {"scalar_peak_gflops_per_s", m.peak_gflops_per_s_scalar},
-          {"copy_gb_per_s", m.copy_gb_per_s},
-          {"triad_gb_per_s", m.triad_gb_per_s},
-          {"bandwidth_gb_per_s", roofs.bandwidth_gb_per_s},
-          {"ridge_flops_per_byte",
-           placed ? json(ridge_point(roofs)) : json(nullptr)},
-          {"simd_backend", m.simd_backend},
-          {"simd_enabled", m.simd_enabled},
-          {"bandwidth_working_set_bytes", m.bandwidth_working_set_bytes},
-          {"elapsed_ms", m.elapsed_ms},
-          {"warning", m.warning}};
 }
 
 }  // namespace perflab

@@ -1,9 +1,11 @@
 // One measured point of any of the lab's kernels by name ("matmul", "add", "gelu", ...) with
-// its documented FLOP and byte counts (roofline.hpp, reduce.hpp, norm.hpp) and, given the
+// its documented FLOP and byte counts (beside each kernel in kernels/) and, given the
 // machine's roofs, its place on the roofline. The operation-efficiency and roofline
 // experiments, `perflab roofline` and `perflab bench` all measure through this, and the JSON
-// rows below are what the page and the CLI print, so the two agree field by field.
-// Not for: sweeps (the caller loops over points), or counting real cache traffic.
+// row below is what the page and the CLI print, so the two agree field by field. It lives in
+// roofline/ because it places kernels on the roofline: roofline/ includes kernels/, never the
+// reverse (roofline.hpp says why). Not for: sweeps (the caller loops over points), or
+// counting real cache traffic.
 #pragma once
 
 #include <cstddef>
@@ -14,10 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "perflab/timing/clock.hpp"
-#include "perflab/kernels/kernels.hpp"
-#include "perflab/roofline/probe.hpp"
 #include "perflab/roofline/roofline.hpp"
+#include "perflab/timing/clock.hpp"
 #include "perflab/timing/timer.hpp"
 
 namespace perflab {
@@ -77,32 +77,11 @@ OperationMeasurement measure_operation(std::string_view op, std::size_t n,
                                        Clock& clock = default_clock(),
                                        const ProgressFn& progress = nullptr);
 
-// ---- JSON rows, the same field names in C++, the page and the CLI.
+// ---- JSON row, the same field names in C++, the page and the CLI.
 // {op, variant, n, elements, flops, bytes, intensity, gflops_per_s, gb_per_s,
-//  ns_per_element, stats} and, when placed, peak_gflops_per_s, bandwidth_gb_per_s,
-//  ridge_flops_per_byte, attainable_gflops_per_s, fraction_of_attainable, bound, verdict.
+//  ns_per_element, stats} and, when placed, roofline.hpp's add_placement fields:
+//  peak_gflops_per_s, bandwidth_gb_per_s, ridge_flops_per_byte, attainable_gflops_per_s,
+//  fraction_of_attainable, bound, verdict.
 nlohmann::json to_json(const OperationMeasurement& m);
-// Adds a placement's fields to a row: peak_gflops_per_s, bandwidth_gb_per_s,
-// ridge_flops_per_byte, attainable_gflops_per_s, fraction_of_attainable, bound, verdict
-// (measured rows here, and the CLI reports report.cpp validates).
-void add_placement(nlohmann::json& row, const RooflinePlacement& placement);
-// measure_matmul's row: {variant, n, flops, bytes, intensity, gflops_per_s, gb_per_s, stats}.
-nlohmann::json to_json(const MatmulMeasurement& m);
-// measure_matmul_blocked's row: the matmul row + tiles {tile_m, tile_n, tile_k}.
-nlohmann::json to_json(const MatmulMeasurement& m, const MatmulTiles& tiles);
-// measure_gelu's row with the FLOP side added: {variant, elements, flops (9 per element,
-// kGeluFlopsPerElement), bytes, gb_per_s, gflops_per_s (flops / median), ns_per_element,
-// stats}.
-nlohmann::json to_json(const GeluMeasurement& m);
-// {bytes, gb_per_s, stats}: one point of the read sweep.
-nlohmann::json to_json(const SweepRow& row);
-// RooflinePoint's fields, bound as text, + ridge_flops_per_byte, peak_gflops_per_s and
-// bandwidth_gb_per_s (the roofs it was placed against).
-nlohmann::json to_json(const RooflinePoint& point, const Roofs& roofs);
-// {peak_gflops_per_s (this build's compute roof), simd_peak_gflops_per_s,
-//  scalar_peak_gflops_per_s, copy_gb_per_s, triad_gb_per_s, bandwidth_gb_per_s (the triad:
-//  the roofline's bandwidth roof), ridge_flops_per_byte, simd_backend, simd_enabled,
-//  bandwidth_working_set_bytes, elapsed_ms, warning}.
-nlohmann::json to_json(const MachineProfile& machine);
 
 }  // namespace perflab

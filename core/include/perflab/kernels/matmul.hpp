@@ -1,9 +1,10 @@
-// Compute kernels, each variant registered in one list with its name so tests compare
-// every variant with the naive reference and benchmarks verify before they time.
 // Matmul: (..., M, K) @ (..., K, N) -> (..., M, N) with numpy broadcasting of the batch
-// dimensions; a 2-D operand broadcasts against a batched one. Row kernels (sum, softmax,
-// LayerNorm) are in reduce.hpp and norm.hpp; FLOP and byte counts of these kernels are in
-// roofline.hpp (cost_matmul, cost_gelu_*, cost_add, cost_mul) and beside the row kernels.
+// dimensions; a 2-D operand broadcasts against a batched one. Every variant is registered in
+// one list with its name, so tests compare each with the naive reference and benchmarks
+// verify before they time; measure_matmul is that verify-then-time point, with its counts
+// (cost_matmul) and its JSON row. kernels/ includes nothing from roofline/ (kernel.hpp says
+// why). Not for: threads, non-contiguous inputs, or placing a point on the roofline
+// (roofline/operations.hpp).
 #pragma once
 
 #include <cstddef>
@@ -11,17 +12,13 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "perflab/kernels/kernel.hpp"
 #include "perflab/tensor/tensor.hpp"
 #include "perflab/timing/timer.hpp"
 
 namespace perflab {
-
-// Name and one-sentence description of a variant, for lists whose kernels have varying
-// signatures (sum, softmax, LayerNorm) and are dispatched by name.
-struct KernelInfo {
-  std::string name;
-  std::string description;
-};
 
 // One 2-D product: out (M, N) = a (M, K) @ b (K, N), all row-major and contiguous.
 // out is overwritten, never accumulated into.
@@ -73,56 +70,6 @@ Tensor matmul_blocked(const Tensor& a, const Tensor& b, MatmulTiles tiles);
 void matmul_blocked_kernel(float* out, const float* a, const float* b, std::size_t M,
                            std::size_t K, std::size_t N, MatmulTiles tiles);
 
-// True when this build's SIMD kernels use 128-bit vectors (wasm simd128 or SSE2/NEON);
-// false when they fall back to scalar code.
-bool simd_enabled();
-// "wasm-simd128", "sse2", "neon" or "scalar".
-const char* simd_backend();
-
-// GELU, tanh approximation: 0.5·x·(1 + tanh(sqrt(2/π)·(x + 0.044715·x³))).
-// "unfused": one pass and one temporary tensor per operation (as a NumPy expression
-// would), scalar; "unfused-simd": the same passes on vectors; "fused": one pass, no
-// temporaries, scalar; "fused-simd": one pass on vectors (the fastest and the default).
-// Costs: cost_gelu_unfused / cost_gelu_fused in roofline.hpp (SIMD or not moves the same
-// bytes). Unfused variants give NaN at −inf as NumPy does (−inf · 0); fused ones give −0.
-using GeluKernel = Tensor (*)(const Tensor& x);
-struct GeluVariant {
-  std::string name;
-  std::string description;
-  GeluKernel kernel;
-};
-const std::vector<GeluVariant>& gelu_variants();
-const GeluVariant& find_gelu_variant(std::string_view name);
-inline constexpr std::string_view kDefaultGeluVariant = "fused-simd";
-Tensor gelu(const Tensor& x, std::string_view variant = kDefaultGeluVariant);
-// Double-precision reference for one element.
-double gelu_reference(double x);
-
-// One measured point of the fused-vs-unfused GELU experiment and the benches: n random
-// floats in [−4, 4), every result first checked against gelu_reference (within
-// 1e-6 + 1e-5·|reference|), then timed. What is timed is what each variant is about: an
-// unfused variant's call with its eight passes and its tensors (allocating them, zero-filled,
-// is part of its cost); a fused variant's one pass written into an output allocated once
-// before timing (so the pass is all that is timed: read x, write out).
-struct GeluMeasurement {
-  std::string variant;
-  std::size_t n = 0;
-  double bytes = 0;           // per call, the variant's passes: cost_gelu_fused/unfused(n)
-  double gb_per_s = 0;        // bytes / median (effective bandwidth)
-  double ns_per_element = 0;  // median / n
-  Stats stats;
-};
-inline constexpr std::size_t kMaxMeasureGeluN = std::size_t{1} << 26;  // 64 Mi, 256 MiB
-// Throws ValueError for n outside [1, kMaxMeasureGeluN] or an unknown variant, and Error
-// when the variant's result disagrees with the reference.
-GeluMeasurement measure_gelu(std::string_view variant, std::size_t n,
-                             const TimerOptions& options, Clock& clock = default_clock(),
-                             const ProgressFn& progress = nullptr);
-
-// Element-wise, same shapes (ShapeError otherwise).
-Tensor add(const Tensor& a, const Tensor& b);
-Tensor mul(const Tensor& a, const Tensor& b);
-
 // Normwise error of a matmul result: max |got − reference| / max |reference| (NaN if any
 // element of got is NaN; 0 when both are all zeros). Element-wise relative errors are
 // meaningless for sums that cancel to near zero. Throws ShapeError on differing shapes.
@@ -157,5 +104,14 @@ MatmulMeasurement measure_matmul_blocked(std::size_t n, MatmulTiles tiles,
                                          const TimerOptions& options,
                                          Clock& clock = default_clock(),
                                          const ProgressFn& progress = nullptr);
+
+// (M, K) @ (K, N): 2·M·K·N FLOPs (a multiply and an add per term), 4·(M·K + K·N + M·N)
+// bytes. Square N×N: 2N³ FLOPs, 12N² bytes, intensity N/6.
+OpCost cost_matmul(std::size_t M, std::size_t K, std::size_t N);
+
+// measure_matmul's row: {variant, n, flops, bytes, intensity, gflops_per_s, gb_per_s, stats}.
+nlohmann::json to_json(const MatmulMeasurement& m);
+// measure_matmul_blocked's row: the matmul row + tiles {tile_m, tile_n, tile_k}.
+nlohmann::json to_json(const MatmulMeasurement& m, const MatmulTiles& tiles);
 
 }  // namespace perflab

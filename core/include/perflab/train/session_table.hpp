@@ -1,0 +1,111 @@
+// Data sets and models held by id between calls, for a caller that keeps state across many
+// short calls: the page's lab worker loads a Fashion-MNIST split once (raw IDX bytes, which it
+// inflated itself), trains a model a bounded number of steps per call so it can report
+// progress and cancel between chunks, evaluates, and reads and writes model files as bytes.
+// Everything here only holds objects and forwards to core (dataset.hpp, train.hpp,
+// evaluate.hpp, model_file.hpp), so the wasm bindings only convert types.
+// Not for: the CLI (it holds its own objects) or anything core computes elsewhere.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perflab/data/dataset.hpp"
+#include "perflab/model/model_file.hpp"
+#include "perflab/train/evaluate.hpp"
+#include "perflab/train/train.hpp"
+
+namespace perflab {
+
+// How many data sets and models a table holds at once: a page holds a few (the test split,
+// a training subset, the baseline and the student's models); more is a leak in the caller.
+inline constexpr std::size_t kMaxHeldDatasets = 8;
+inline constexpr std::size_t kMaxHeldModels = 16;
+
+// The training facts a model file records for what a trainer did (what `perflab train` and
+// the page write): the recipe, the epochs finished, seed, sample counts, the last epoch's
+// accuracies; test_accuracy when given.
+TrainingFacts training_facts_of(const TrainResult& result, const std::string& data,
+                                std::optional<double> test_accuracy = std::nullopt);
+
+class SessionTable {
+ public:
+  SessionTable();
+  ~SessionTable();
+  SessionTable(const SessionTable&) = delete;
+  SessionTable& operator=(const SessionTable&) = delete;
+
+  // ---- data sets
+  // A Fashion-MNIST split ("train" or "test") from its raw (inflated) IDX bytes
+  // (fashion_mnist_from_idx: every check and its sentence); `first` > 0 keeps the first rows
+  // only (take_first), 0 keeps all. Returns the data set's id (1, 2, ...; never reused).
+  std::size_t add_fashion_mnist(const std::vector<std::uint8_t>& image_bytes,
+                                const std::vector<std::uint8_t>& label_bytes,
+                                const std::string& split, std::size_t first);
+  // {"dataset": id, "data": "Fashion-MNIST", "split", "count", "rows", "cols", "classes",
+  //  "class_names", "class_counts"}.
+  nlohmann::json dataset_info(std::size_t dataset_id) const;
+  // ValueError naming the id and the held ones when it is not held (here and below).
+  void drop_dataset(std::size_t dataset_id);
+
+  // ---- models
+  // A model from a spec (model_from_json), untrained, default preprocessing.
+  std::size_t add_model(const nlohmann::json& spec);
+  // A model from a model file's bytes (read_model_file's refusals, `what` naming them).
+  std::size_t add_model_file(const std::vector<std::uint8_t>& bytes, const std::string& what);
+  // {"model": id, "spec" (model_to_json), "parameter_count", "parameter_bytes",
+  //  "preprocessing", "training" (the facts, null for a model never trained), "trainer":
+  //  null or {"steps_done", "steps_total", "steps_per_epoch", "finished", "cancelled"}}.
+  nlohmann::json model_info(std::size_t model_id) const;
+  void drop_model(std::size_t model_id);
+  // The model file's bytes (model_file_bytes) with the facts of its training: the trainer's
+  // result and the last evaluation on a "test" split after it, or those read from its file.
+  std::vector<std::uint8_t> model_file(std::size_t model_id);
+
+  // ---- training
+  // Starts training model_id on data set dataset_id: the recipe is the model's baseline
+  // (baseline_recipe(spec name)) or core's default TrainRecipe, with recipe_json's fields
+  // replacing it (recipe_from_json); recipe.validation_samples rows are held out
+  // (split_validation, as train_with_validation_split). The Trainer initialises the weights
+  // and checks the plan (its ValueErrors). A model already training starts over. Returns
+  // {"model", "steps_total", "steps_per_epoch", "train_samples", "validation_samples",
+  //  "recipe"}.
+  nlohmann::json start_training(std::size_t model_id, std::size_t dataset_id,
+                                const nlohmann::json& recipe_json);
+  // Runs up to max_steps (≥ 1) steps: {"model", "steps_done", "steps_total", "epoch" (of the
+  // last step), "loss" (the last step's batch loss, null when no step ran), "epochs" (the
+  // records finished in this call), "finished"}. Chunks of any sizes give the same weights
+  // as one long call. A NaN loss is the trainer's Error, and the training ends there.
+  nlohmann::json train_steps(std::size_t model_id, std::size_t max_steps);
+  // Stops training: the weights of the last finished epoch come back (Trainer::cancel).
+  // Returns training_result.
+  nlohmann::json cancel_training(std::size_t model_id);
+  // to_json(TrainResult) of the model's training so far.
+  nlohmann::json training_result(std::size_t model_id) const;
+
+  // ---- evaluation
+  // evaluate() of the model's current weights with its preprocessing on the data set,
+  // listing up to max_misclassified wrong images; its JSON (evaluate.hpp).
+  nlohmann::json evaluate(std::size_t model_id, std::size_t dataset_id,
+                          std::size_t max_misclassified);
+
+ private:
+  struct Dataset;
+  struct Held;
+  const Dataset& dataset(std::size_t id) const;
+  Held& held(std::size_t id) const;
+  std::map<std::size_t, std::shared_ptr<const Dataset>> datasets_;
+  std::map<std::size_t, std::unique_ptr<Held>> models_;
+  std::size_t next_dataset_ = 1, next_model_ = 1;
+};
+
+// The process's one table (the wasm module's state between the page's calls).
+SessionTable& session_table();
+
+}  // namespace perflab

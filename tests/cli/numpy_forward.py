@@ -1,0 +1,82 @@
+"""An independent forward pass over `perflab export --npy DIR`, in NumPy only (no perflab):
+reads manifest.json and the .npy files, applies the preprocessing and each layer as the
+manifest's "computes" sentence says, in float64, on Fashion-MNIST's test split read straight
+from the gzip'd IDX files, and prints as JSON {"n", "correct", "accuracy", "misclassified":
+the first 100 wrong images as [index, predicted], "same_as_numpy_save": every .npy file is
+byte for byte what numpy.save writes for its array}.
+
+usage: python3 numpy_forward.py EXPORT_DIR DATA_DIR
+Used by tests/cli/train.test.mjs to check `perflab evaluate`'s accuracy; also an example of
+reading the export without perflab.
+"""
+import gzip
+import io
+import json
+import os
+import sys
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+
+def idx(path, header_bytes):
+    with gzip.open(path, "rb") as f:
+        return np.frombuffer(f.read(), dtype=np.uint8, offset=header_bytes)
+
+
+def windows(x, kernel, stride):
+    """(N, C, H, W) -> (N, C, Ho, Wo, kernel, kernel), the windows a stride apart."""
+    return sliding_window_view(x, (kernel, kernel), axis=(2, 3))[:, :, ::stride, ::stride]
+
+
+def forward(layer, x, folder):
+    def param(name):
+        return np.load(os.path.join(folder, layer["parameters"][name]["file"])).astype(np.float64)
+
+    kind = layer["type"]
+    if kind == "Linear":
+        y = x @ param("weight")
+        return y + param("bias") if layer["bias"] else y
+    if kind == "Conv2d":
+        p, s, k = layer["padding"], layer["stride"], layer["kernel"]
+        xp = np.pad(x, ((0, 0), (0, 0), (p, p), (p, p)))
+        y = np.einsum("nchwuv,ocuv->nohw", windows(xp, k, s), param("weight"), optimize=True)
+        return y + param("bias")[None, :, None, None] if layer["bias"] else y
+    if kind == "ReLU":
+        return np.maximum(x, 0)
+    if kind == "MaxPool2d":
+        return windows(x, layer["kernel"], layer["stride"]).max(axis=(-2, -1))
+    if kind == "Flatten":
+        return x.reshape(len(x), -1)
+    raise SystemExit(f"numpy_forward.py: no NumPy forward for layer type {kind}")
+
+
+def main():
+    folder, data = sys.argv[1], sys.argv[2]
+    with open(os.path.join(folder, "manifest.json")) as f:
+        manifest = json.load(f)
+    labels = idx(os.path.join(data, "t10k-labels-idx1-ubyte.gz"), 8)
+    pixels = idx(os.path.join(data, "t10k-images-idx3-ubyte.gz"), 16).astype(np.float64)
+    pre = manifest["preprocessing"]
+    x = (pixels * pre["scale"] - pre["mean"]) / pre["std"]
+    x = x.reshape([len(labels)] + manifest["input"])
+    for layer in manifest["layers"]:
+        x = forward(layer, x, folder)
+    predicted = np.argmax(x, axis=1)
+    correct = int((predicted == labels).sum())
+    wrong = np.flatnonzero(predicted != labels)[:100]
+    same = True
+    for layer in manifest["layers"]:
+        for p in layer["parameters"].values():
+            with open(os.path.join(folder, p["file"]), "rb") as f:
+                written = f.read()
+            again = io.BytesIO()
+            np.save(again, np.load(io.BytesIO(written)))
+            same = same and again.getvalue() == written
+    print(json.dumps({"n": len(labels), "correct": correct, "accuracy": correct / len(labels),
+                      "misclassified": [[int(i), int(predicted[i])] for i in wrong],
+                      "same_as_numpy_save": same}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+// `perflab train`, `evaluate` and `export` end to end on Fashion-MNIST (Debian's package):
+// small models trained on the first training images for a few epochs learn (test accuracy
+// far above the 10% of chance), the evaluation's confusion matrix agrees with its accuracy,
+// and an independent NumPy forward pass over `export --npy` (tests/cli/numpy_forward.py,
+// Debian's python3-numpy, no perflab code) gets exactly `evaluate`'s accuracy on the same
+// 10,000 test images. Also: training is deterministic through the CLI, and bad files and
+// usage exit 2 with a sentence. Timings are never asserted.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import { perflab, scratchDir } from './cli.mjs';
+
+const dir = scratchDir('train');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const DATA = '/usr/share/datasets/fashion-mnist';
+
+/** Accuracy from the NumPy forward pass over an export folder. */
+function numpyAccuracy(exportDir) {
+  const r = spawnSync('/usr/bin/python3', [path.join(here, 'numpy_forward.py'), exportDir, DATA],
+    { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+/** Trains, evaluates (JSON) and exports one model; returns what each gave. */
+function trainEvaluateExport(name, source, extra) {
+  const model = path.join(dir, `${name}.plm`);
+  const trained = perflab('train', ...source, ...extra, '--out', model);
+  assert.equal(trained.status, 0, trained.stderr);
+  const evaluated = perflab('evaluate', model, '--json');
+  assert.equal(evaluated.status, 0, evaluated.stderr);
+  const npy = path.join(dir, `${name}-npy`);
+  const exported = perflab('export', model, '--npy', npy);
+  assert.equal(exported.status, 0, exported.stderr);
+  return { model, trained, evaluation: JSON.parse(evaluated.stdout), npy };
+}
+
+const mlp = trainEvaluateExport('mlp', ['--zoo', 'fashion_mlp'],
+  ['--train-samples', '2000', '--epochs', '2']);
+
+const TINY_CNN = {
+  name: 'tiny_cnn', input: [32, 1, 28, 28],
+  layers: [
+    { type: 'Conv2d', in_channels: 1, out_channels: 4, kernel: 5, stride: 2, padding: 1 },
+    { type: 'ReLU' }, { type: 'MaxPool2d', kernel: 3, stride: 2 },
+    { type: 'Flatten' }, { type: 'Linear', in: 144, out: 10 },
+  ],
+};
+const cnnSpec = path.join(dir, 'tiny_cnn.json');
+writeFileSync(cnnSpec, JSON.stringify(TINY_CNN));
+const CNN_ARGS = ['--train-samples', '1000', '--epochs', '3', '--lr', '0.01', '--seed', '5'];
+const cnn = trainEvaluateExport('cnn', [cnnSpec], CNN_ARGS);
+
+test('train reports progress on stderr and a summary naming the test accuracy', () => {
+  const { stderr, stdout } = mlp.trained;
+  assert.match(stderr, /fashion_mlp on 2000 Fashion-MNIST images \(200 held out for validation\), 2 epochs/);
+  assert.match(stderr, /step \d+ of \d+ \(epoch 1\)/);
+  assert.match(stderr, /epoch 2: train loss [\d.]+, accuracy [\d.]+%; validation loss/);
+  const pct = (100 * mlp.evaluation.accuracy).toFixed(2);
+  assert.match(stdout, new RegExp(`trained 2 epochs on 1800 images; test accuracy ${pct}%`));
+});
+
+test('a small MLP and a small CNN learn: test accuracy far above chance', () => {
+  // Chance is 10%; these subsets reach about 79% (MLP) and 66% (CNN) at these seeds.
+  assert.ok(mlp.evaluation.accuracy > 0.6, `MLP ${mlp.evaluation.accuracy}`);
+  assert.ok(cnn.evaluation.accuracy > 0.4, `CNN ${cnn.evaluation.accuracy}`);
+});
+
+test('evaluate --json: accuracy, n, per_class, confusion and parameter_bytes agree', () => {
+  const e = mlp.evaluation;
+  assert.equal(e.n, 10000);
+  assert.equal(e.per_class.length, 10);
+  assert.equal(e.confusion.length, 10);
+  const all = e.confusion.flat().reduce((a, b) => a + b, 0);
+  const diagonal = e.confusion.reduce((a, row, i) => a + row[i], 0);
+  assert.equal(all, e.n);
+  assert.equal(diagonal, e.correct);
+  assert.equal(e.accuracy, e.correct / e.n);
+  e.confusion.forEach((row, i) => {
+    assert.equal(e.per_class[i], row[i] / row.reduce((a, b) => a + b, 0));
+  });
+  assert.equal(e.parameter_bytes, (784 * 256 + 256 + 256 * 128 + 128 + 128 * 10 + 10) * 4);
+  assert.equal(e.training.test_accuracy, e.accuracy);
+  assert.equal(e.training.train_samples, 1800);
+  assert.equal(e.training.epochs, 2);
+  assert.equal(e.class_names[9], 'Ankle boot');
+});
+
+test('an independent NumPy forward pass over the export gets evaluate\'s accuracy and first wrong images exactly', () => {
+  for (const { npy, evaluation } of [mlp, cnn]) {
+    const np = numpyAccuracy(npy);
+    assert.equal(np.n, evaluation.n);
+    assert.equal(np.correct, evaluation.correct);
+    assert.equal(np.accuracy, evaluation.accuracy);
+    // The same first 100 wrong images, each with the same wrong class.
+    assert.deepEqual(np.misclassified, evaluation.misclassified.map((m) => [m.index, m.predicted]));
+    assert.equal(np.same_as_numpy_save, true, 'every .npy file is what numpy.save writes');
+  }
+});
+
+test('the export lists every layer in order with its parameter files and shapes', () => {
+  const manifest = JSON.parse(readFileSync(path.join(cnn.npy, 'manifest.json'), 'utf8'));
+  assert.deepEqual(manifest.layers.map((l) => l.type), TINY_CNN.layers.map((l) => l.type));
+  assert.deepEqual(manifest.layers[0].parameters.weight.shape, [4, 1, 5, 5]);
+  assert.deepEqual(manifest.layers[4].parameters.bias.shape, [10]);
+  assert.deepEqual(manifest.input, [1, 28, 28]);
+  assert.equal(manifest.preprocessing.scale, Math.fround(1 / 255));
+  for (const l of manifest.layers) {
+    for (const p of Object.values(l.parameters)) assert.ok(existsSync(path.join(cnn.npy, p.file)));
+  }
+});
+
+test('the same spec, recipe and data give the same model file, byte for byte', () => {
+  const again = path.join(dir, 'cnn-again.plm');
+  const r = perflab('train', cnnSpec, ...CNN_ARGS, '--out', again);
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(readFileSync(again).equals(readFileSync(cnn.model)));
+});
+
+test('evaluate prints a readable report', () => {
+  const r = perflab('evaluate', mlp.model);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /test accuracy [\d.]+% \(\d+ of 10000 images right\)/);
+  assert.match(r.stdout, /Ankle boot/);
+  assert.match(r.stdout, /confusion matrix \(rows: true class, columns: predicted class\)/);
+});
+
+test('foreign, cut and missing model files and bad usage exit 2 with a sentence', () => {
+  const refused = (args, pattern) => {
+    const r = perflab(...args);
+    assert.equal(r.status, 2, r.stdout);
+    assert.match(r.stderr, pattern);
+  };
+  refused(['evaluate', cnnSpec], /is not a perflab model file: it starts with 7B 22/);
+  const cut = path.join(dir, 'cut.plm');
+  const bytes = readFileSync(cnn.model);
+  writeFileSync(cut, bytes.subarray(0, bytes.length - 10));
+  refused(['evaluate', cut], /model file '.*cut\.plm' is cut short/);
+  const flipped = path.join(dir, 'flipped.plm');
+  const changed = Buffer.from(bytes);
+  changed[changed.length - 30] ^= 1;
+  writeFileSync(flipped, changed);
+  refused(['export', flipped, '--npy', path.join(dir, 'never')], /is corrupt: its checksum/);
+  refused(['evaluate', path.join(dir, 'missing.plm')], /cannot read model file/);
+  refused(['evaluate', dir], /is a directory/);
+  refused(['evaluate', cnn.model, '--data', path.join(dir, 'no-data')], /dataset-fashion-mnist/);
+  refused(['export', cnn.model], /export needs MODEL and --npy DIR/);
+  refused(['train', '--zoo', 'fashion_mlp'], /train needs --out MODEL/);
+  refused(['train', '--zoo', 'fashion_mlp', cnnSpec, '--out', 'x'], /either SPEC.json or --zoo/);
+  refused(['train', '--zoo', 'fashion_mlp', '--optimizer', 'rmsprop', '--out', 'x'], /rmsprop/);
+  refused(['train', '--zoo', 'fashion_mlp', '--colour', '--out', 'x'], /unknown option '--colour'/);
+  refused(['train', '--zoo', 'fashion_mlp', '--train-samples', '0', '--out', 'x'],
+    /--train-samples must be at least 1, got 0/);
+});
+
+test('perflab --help lists train, evaluate and export', () => {
+  const r = perflab('--help');
+  assert.equal(r.status, 0);
+  for (const cmd of ['perflab train --zoo NAME --out MODEL', 'perflab evaluate MODEL',
+    'perflab export MODEL --npy DIR']) {
+    assert.ok(r.stdout.includes(cmd), cmd);
+  }
+});

@@ -1,0 +1,138 @@
+// `perflab evaluate MODEL` and `perflab export MODEL --npy DIR`: a model file (core's
+// model_file.hpp) measured on Fashion-MNIST's test split, or written out as NumPy files. Core
+// computes every number; this file reads and writes files and prints.
+// Not for: training (train_command.cpp) or deciding anything about the model.
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
+#include "perflab/data/dataset.hpp"
+#include "perflab/model/model_file.hpp"
+#include "perflab/model/npy_export.hpp"
+#include "perflab/tensor/memory.hpp"
+#include "perflab/train/evaluate.hpp"
+
+namespace perflab::cli {
+
+namespace {
+
+int usage(const std::string& message) {
+  std::cerr << "perflab: " << message << "\n";
+  return 2;
+}
+
+std::string percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.2f%%", 100 * fraction);
+  return buf;
+}
+
+void print_evaluation(const std::string& path, const ModelFile& file, const Evaluation& e) {
+  std::printf("model %s (%s): %s parameters, %s\n", file.model.name().c_str(), path.c_str(),
+              format_number(static_cast<double>(file.model.parameter_count()), 17).c_str(),
+              format_bytes(e.parameter_bytes).c_str());
+  std::printf("test accuracy %s (%zu of %zu images right), mean loss %s\n\n",
+              percent(e.accuracy).c_str(), e.correct, e.n, format_decimal(e.mean_loss, 4).c_str());
+  std::printf("%-3s %-14s %8s %9s\n", "#", "class", "images", "accuracy");
+  for (std::size_t c = 0; c < e.classes; ++c) {
+    const std::string name = c < e.class_names.size() ? e.class_names[c] : std::to_string(c);
+    std::printf("%-3zu %-14s %8zu %9s\n", c, name.c_str(), e.per_class_count[c],
+                e.per_class[c] ? percent(*e.per_class[c]).c_str() : "-");
+  }
+  std::printf("\nconfusion matrix (rows: true class, columns: predicted class)\n    ");
+  for (std::size_t c = 0; c < e.classes; ++c) std::printf("%6zu", c);
+  std::printf("\n");
+  for (std::size_t r = 0; r < e.classes; ++r) {
+    std::printf("%-4zu", r);
+    for (std::size_t c = 0; c < e.classes; ++c) std::printf("%6zu", e.confusion[r][c]);
+    std::printf("\n");
+  }
+}
+
+ModelFile read_model_path(const std::string& path) {
+  const std::vector<std::uint8_t> bytes = read_binary_file(path, "model file", kMaxModelFileBytes);
+  return read_model_file(bytes, "model file '" + path + "'");
+}
+
+}  // namespace
+
+int evaluate_command(const std::vector<std::string>& args) {
+  bool json = false;
+  std::string model_path, data_dir = kFashionMnistDir;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--json") {
+      json = true;
+    } else if (a == "--data") {
+      data_dir = option_value(args, i);
+    } else if (a.rfind("--", 0) == 0) {
+      return usage("unknown option '" + a + "' for evaluate; the options are --data DIR and --json");
+    } else if (model_path.empty()) {
+      model_path = a;
+    } else {
+      return usage("evaluate takes one MODEL, got '" + model_path + "' and '" + a + "'");
+    }
+  }
+  if (model_path.empty()) {
+    return usage("evaluate needs MODEL, a file perflab train --out wrote, e.g. perflab evaluate "
+                 "mlp.plm");
+  }
+  ModelFile file = read_model_path(model_path);
+  const LabeledImages test = load_fashion_mnist(data_dir, "test");
+  const Evaluation e = evaluate(file.model, test, file.preprocessing);
+  if (json) {
+    nlohmann::json out = to_json(e);
+    out["model"] = file.model.name();
+    out["data"] = data_dir;
+    out["split"] = "test";
+    out["preprocessing"] = to_json(file.preprocessing);
+    out["training"] = file.training ? to_json(*file.training) : nlohmann::json(nullptr);
+    std::cout << out.dump(2) << "\n";
+  } else {
+    print_evaluation(model_path, file, e);
+  }
+  return 0;
+}
+
+int export_command(const std::vector<std::string>& args) {
+  std::string model_path, dir;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--npy") {
+      dir = option_value(args, i);
+    } else if (a.rfind("--", 0) == 0) {
+      return usage("unknown option '" + a + "' for export; the option is --npy DIR");
+    } else if (model_path.empty()) {
+      model_path = a;
+    } else {
+      return usage("export takes one MODEL, got '" + model_path + "' and '" + a + "'");
+    }
+  }
+  if (model_path.empty() || dir.empty()) {
+    return usage("export needs MODEL and --npy DIR, e.g. perflab export mlp.plm --npy mlp-npy");
+  }
+  ModelFile file = read_model_path(model_path);
+  const NpyExport e = export_npy(file.model, file.preprocessing);
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (!std::filesystem::is_directory(dir)) {
+    throw ValueError("cannot make the folder '" + dir + "'" +
+                     (error ? ": " + error.message() : std::string(": a file has that name")));
+  }
+  const std::filesystem::path folder(dir);
+  for (const NpyFile& f : e.files) write_binary_file((folder / f.name).string(), f.bytes, "file");
+  const std::string manifest = e.manifest.dump(2) + "\n";
+  write_binary_file((folder / "manifest.json").string(),
+                    std::vector<std::uint8_t>(manifest.begin(), manifest.end()), "file");
+  std::printf("wrote %zu .npy files and manifest.json to %s\n", e.files.size(), dir.c_str());
+  return 0;
+}
+
+}  // namespace perflab::cli
