@@ -172,7 +172,6 @@ export const API = Object.freeze({
  * listed here (or leaves unused one that is not).
  */
 export const NOT_YET_MOUNTED = Object.freeze({
-  datasetInfo: 'the Optimization chapter',
   modelInfo: 'the Optimization chapter',
   trainingResult: 'the Optimization chapter',
 });
