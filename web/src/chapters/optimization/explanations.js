@@ -40,8 +40,8 @@ export const SECTIONS = Object.freeze([
         'here you see what it costs on your machine.',
       '<b>Evaluation.</b> Accuracy is measured on the test images, which training never sees. The confusion ' +
         'matrix shows which classes the model mixes up, and the misclassified images show why some are hard. ' +
-        'The pretrained baseline (the same model and recipe, trained on the full training split by the page’s ' +
-        'build) lets you start optimizing without waiting for training.',
+        'The pretrained baseline (the same model and recipe, trained by the page’s build on the full training ' +
+        'split less the validation images it holds out) lets you start optimizing without waiting for training.',
     ],
     formula:
       'loss = mean over the batch of −log softmax(logits)[true class]     accuracy = correct / images\n' +
