@@ -57,7 +57,7 @@ BenchRun bench_run_from_json(const json& doc, const std::string& name) {
                         "samples per benchmark, or compare the runs in parts");
   }
 
-  BenchRun run{name, {}};
+  BenchRun run{name, {}, {}};
   std::map<std::string, std::size_t> seen;
   for (std::size_t i = 0; i < rows->size(); ++i) {
     const std::string where = "rows[" + std::to_string(i) + "].";
