@@ -26,8 +26,9 @@ const isolationHeaders = {
 const requireWasmBuild = {
   name: 'perflab-require-wasm-build',
   buildStart() {
-    // The main module and the training module (loaded at the first training call), two builds each.
-    const files = ['perflab', 'perflab_train'].flatMap((m) =>
+    // The main module, the training module and the grading module (each loaded at its first
+    // call), two builds each.
+    const files = ['perflab', 'perflab_train', 'perflab_grade'].flatMap((m) =>
       ['simd', 'scalar'].flatMap((b) => [`${m}_${b}.mjs`, `${m}_${b}.wasm`]),
     );
     const missing = files.filter((f) => !existsSync(path.join(wasmWebDir, f)));

@@ -133,12 +133,15 @@ console.log(
 console.log(
   `initial transfer: ${kb(total)} gzipped (level 6; ${kb(total9)} at level 9; ${kb(raw)} raw) in ${last.length} responses; floor ${kb(BYTES_FLOOR)}: ${total < BYTES_FLOOR ? 'met' : 'NOT MET'}`,
 );
-// The training module (wasm/CMakeLists.txt) is loaded at the first training call, never
-// before the page is usable: any of its files here is a regression of issue 23.
-const training = results.flatMap((r) => r.files).filter((f) => /\/perflab_train_/.test(f.path));
-console.log(
-  `training module in the initial load: ${training.length === 0 ? 'none (as intended)' : `REQUESTED: ${[...new Set(training.map((f) => f.path))].join(', ')}`}`,
-);
+// The training and grading modules (wasm/CMakeLists.txt) are loaded at their first call, the
+// grading one by the exercise engine once the page is usable: any of their files before that
+// is a regression.
+for (const [name, pattern] of [['training', /\/perflab_train_/], ['grading', /\/perflab_grade_/]]) {
+  const early = results.flatMap((r) => r.files).filter((f) => pattern.test(f.path));
+  console.log(
+    `${name} module in the initial load: ${early.length === 0 ? 'none (as intended)' : `REQUESTED: ${[...new Set(early.map((f) => f.path))].join(', ')}`}`,
+  );
+}
 
 function CHROMIUM_VERSION() {
   try {

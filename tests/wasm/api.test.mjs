@@ -24,11 +24,12 @@ import { distributionExperiment } from '../../web/src/chapters/benchmarking/dist
 import { coverageOf, intervalsPoints } from '../../web/src/chapters/benchmarking/intervals-data.js';
 import { suitePoints } from '../../web/src/chapters/benchmarking/suite-data.js';
 import { warmupPoints } from '../../web/src/chapters/benchmarking/warmup-data.js';
-import { BUILDS, loadPerflab, loadPerflabTrain } from './perflab_module.mjs';
+import { BUILDS, loadPerflab, loadPerflabGrade, loadPerflabTrain } from './perflab_module.mjs';
 import { PLANS } from '../js/experiment-plans-fixture.mjs';
 
 const modules = await Promise.all(BUILDS.map(loadPerflab));
 const trainModules = await Promise.all(BUILDS.map(loadPerflabTrain));
+const gradeModules = await Promise.all(BUILDS.map(loadPerflabGrade));
 // The Benchmarking chapter's plan functions, and its experiments' ids in the chapter's order.
 const bench = {
   aaPoints,
@@ -55,7 +56,7 @@ const exposed = (Module) =>
 BUILDS.forEach((build, i) => {
   const Module = modules[i];
   // Each module of this build by its name in MODULES; NOT_FOR_PAGE lists main's functions.
-  const byModule = { main: Module, train: trainModules[i] };
+  const byModule = { main: Module, train: trainModules[i], grade: gradeModules[i] };
   describe(`the ${build.flavour} build`, () => {
     test('every module api.js declares is built (and loaded here)', () => {
       assert.deepEqual(Object.keys(byModule).sort(), Object.keys(MODULES).sort());

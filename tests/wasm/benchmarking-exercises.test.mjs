@@ -16,9 +16,11 @@ import {
   SCHEDULE,
   generatorOf,
 } from '../js/benchmarking-solutions.mjs';
-import { BUILDS, loadPerflab } from './perflab_module.mjs';
+import { BUILDS, loadPerflab, loadPerflabGrade } from './perflab_module.mjs';
 
-const modules = await Promise.all(BUILDS.map(loadPerflab));
+// The grading module grades; the main module's compareSamples gives one test its expected figures.
+const modules = await Promise.all(BUILDS.map(loadPerflabGrade));
+const mainModules = await Promise.all(BUILDS.map(loadPerflab));
 
 const median = (values) => {
   const s = [...values].sort((x, y) => x - y);
@@ -85,7 +87,7 @@ for (const [b, build] of BUILDS.entries()) {
       const a = [12.1, 12.3, 12.5, 12.6, 12.9, 12.4, 12.7, 12.2];
       const bMs = [9.8, 10.1, 10.0, 9.9, 10.2, 10.05, 9.95, 10.3];
       const rows = [abRow(bMs, a, 3, 'sequential'), abRow(a, bMs, 77)];
-      const c = m.compareSamples(a, bMs, { seed: 77 });
+      const c = mainModules[b].compareSamples(a, bMs, { seed: 77 });
       const ratio = median(a) / median(bMs);
       const values = [ratio, c.ratio_interval.low, c.ratio_interval.high, 1];
       const evidence = { experiment: 'benchmarking-ab', rows };

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { BUILDS, loadPerflab } from './perflab_module.mjs';
+import { BUILDS, loadPerflabGrade } from './perflab_module.mjs';
 
-const modules = await Promise.all(BUILDS.map(loadPerflab));
+const modules = await Promise.all(BUILDS.map(loadPerflabGrade));
 const COURSE = { id: 'perf-2026', title: 'ML Systems', salt: 'pepper' };
 
 for (const [i, m] of modules.entries()) {

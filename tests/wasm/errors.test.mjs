@@ -6,18 +6,20 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { BUILDS, loadPerflab } from './perflab_module.mjs';
+import { BUILDS, loadPerflab, loadPerflabGrade } from './perflab_module.mjs';
 
+// Each case gets the build's main module m and its grading module g (the exercise calls).
 const modules = await Promise.all(BUILDS.map(loadPerflab));
+const gradeModules = await Promise.all(BUILDS.map(loadPerflabGrade));
 
 const f32 = (n) => new Float32Array(n);
 // Lists that grow as core grows, so the messages naming them are built from the module.
 const names = (list) => list.map((x) => x.name ?? x.id).join(', ');
 const matmulNames = names(modules[0].matmulVariants());
 const geluNames = names(modules[0].geluVariants());
-const exerciseIds = names(modules[0].exerciseBank());
+const exerciseIds = names(gradeModules[0].exerciseBank());
 
-// [what, call(m), exact message]. Messages from core are copied from it verbatim; the
+// [what, call(m, g), exact message]. Messages from core are copied from it verbatim; the
 // others come from wasm/convert.cpp's boundary checks.
 const BAD_CALLS = [
   ['a 1-D matmul operand', (m) => m.matmul(f32(2), [2], f32(2), [2, 1]),
@@ -98,29 +100,32 @@ const BAD_CALLS = [
    'in use; use smaller sizes'],
   ['a shape beyond the address space', (m) => m.gelu(f32(1), [100000, 100000]),
    'shape (100000, 100000) has more elements than this build can address'],
-  ['an unknown exercise', (m) => m.exerciseVariant('no.such', 1),
+  ['an unknown exercise', (m, g) => g.exerciseVariant('no.such', 1),
    `unknown exercise "no.such"; known ids: ${exerciseIds}`],
-  ['an id that is not a string', (m) => m.exerciseVariant(7, 1),
+  ['an id that is not a string', (m, g) => g.exerciseVariant(7, 1),
    'id must be a string, got 7'],
-  ['a negative seed', (m) => m.exerciseVariant('profiling.linear-params', -1),
+  ['a negative seed', (m, g) => g.exerciseVariant('profiling.linear-params', -1),
    'seed must be an integer in [0, 4294967295], got -1'],
-  ['a seed above 2^32 - 1', (m) => m.exerciseVariant('profiling.linear-params', 2 ** 32),
+  ['a seed above 2^32 - 1', (m, g) => g.exerciseVariant('profiling.linear-params', 2 ** 32),
    'seed must be an integer in [0, 4294967295], got 4294967296'],
-  ['a string seed', (m) => m.gradeExercise('profiling.linear-params', '1', { value: 1 }),
+  ['a string seed', (m, g) => g.gradeExercise('profiling.linear-params', '1', { value: 1 }),
    'seed must be an integer in [0, 4294967295], got "1"'],
-  ['a missing answer', (m) => m.gradeExercise('profiling.linear-params', 1),
+  ['a missing answer', (m, g) => g.gradeExercise('profiling.linear-params', 1),
    'answer must be a JSON value such as an object, got undefined'],
-  ['an answer with an unknown field', (m) => m.gradeExercise('profiling.linear-params', 1, { val: 1 }),
+  ['an answer with an unknown field', (m, g) => g.gradeExercise('profiling.linear-params', 1, { val: 1 }),
    'answer has an unknown field "val"; allowed: "value"'],
 ];
 
 for (const [b, build] of BUILDS.entries()) {
   describe(`errors from the ${build.flavour} Node build`, () => {
     const m = modules[b];
+    const g = gradeModules[b];
+    // Both modules' tensor bytes, live Embind handles and wasm stack pointer.
+    const state = () => [m, g].map((x) => [x.memoryStats().current_bytes, x.count_emval_handles(), x.stackSave()]);
 
     for (const [what, call, message] of BAD_CALLS) {
       it(`reports ${what} as an Error with the exact message`, () => {
-        assert.throws(() => call(m), (e) => {
+        assert.throws(() => call(m, g), (e) => {
           assert.ok(e instanceof Error, `not an Error: ${e}`);
           assert.equal(e.message, message);
           return true;
@@ -131,19 +136,18 @@ for (const [b, build] of BUILDS.entries()) {
     it('stays usable and leaks nothing after 1,000 bad calls', () => {
       const good = () => m.matmul([1, 2, 3, 4, 5, 6], [2, 3], [1, 0, 0, 1, 1, 1], [3, 2]);
       good(); // let lazily created state (Embind's caches) exist before the baseline
-      const bytes = m.memoryStats().current_bytes;
-      const handles = m.count_emval_handles();
-      const stackPointer = m.stackSave();
+      g.exerciseVariant('profiling.linear-params', 1);
+      const before = state();
       for (let i = 0; i < 1000; ++i) {
         const [what, call, message] = BAD_CALLS[i % BAD_CALLS.length];
-        assert.throws(() => call(m), { message }, `call ${i}: ${what}`);
+        assert.throws(() => call(m, g), { message }, `call ${i}: ${what}`);
       }
       const r = good();
       assert.deepEqual(r.shape, [2, 2]);
       assert.deepEqual(Array.from(r.data), [4, 5, 10, 11]);
-      assert.equal(m.memoryStats().current_bytes, bytes, 'tensor bytes after the errors');
-      assert.equal(m.count_emval_handles(), handles, 'live Embind handles after the errors');
-      assert.equal(m.stackSave(), stackPointer, 'wasm stack pointer after the errors');
+      assert.equal(g.exerciseVariant('profiling.linear-params', 1).id, 'profiling.linear-params');
+      // [main, grade] × [tensor bytes, live Embind handles, wasm stack pointer]
+      assert.deepEqual(state(), before, 'tensor bytes, Embind handles and stack pointer of both modules after the errors');
     });
 
     it('answers objects JSON cannot write, or nested too deeply, with an Error and leaks nothing', () => {
@@ -156,11 +160,11 @@ for (const [b, build] of BUILDS.entries()) {
       let deepText = 1;
       for (let i = 0; i < 200; ++i) deepText = { a: deepText };
       const cases = [
-        [() => m.gradeExercise('profiling.linear-params', 1, cyclic),
+        [() => g.gradeExercise('profiling.linear-params', 1, cyclic),
           /^answer cannot be written as JSON: Converting circular structure to JSON/],
-        [() => m.gradeExercise('profiling.linear-params', 1, { value: 10n }),
+        [() => g.gradeExercise('profiling.linear-params', 1, { value: 10n }),
           /^answer cannot be written as JSON: Do not know how to serialize a BigInt$/],
-        [() => m.gradeExercise('profiling.linear-params', 1, deepJs),
+        [() => g.gradeExercise('profiling.linear-params', 1, deepJs),
           /^answer is nested too deeply to read; at most 64 levels are allowed$/],
         [() => m.profileModel(deepText),
           /^spec is nested 200 levels deep; at most 64 are allowed$/],
@@ -171,11 +175,9 @@ for (const [b, build] of BUILDS.entries()) {
         for (const [call, message] of cases) assert.throws(call, { name: 'Error', message });
       };
       run(); // lazily created state (Embind's caches) exists before the baseline
-      const handles = m.count_emval_handles();
-      const stackPointer = m.stackSave();
+      const before = state();
       for (let i = 0; i < 10; ++i) run();
-      assert.equal(m.count_emval_handles(), handles, 'live Embind handles after the errors');
-      assert.equal(m.stackSave(), stackPointer);
+      assert.deepEqual(state(), before, 'tensor bytes, Embind handles and stack pointer of both modules after the errors');
       assert.deepEqual(Array.from(m.add([1], [1], [2], [1]).data), [3]);
     });
   });

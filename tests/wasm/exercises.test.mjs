@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { BUILDS, loadPerflab } from './perflab_module.mjs';
+import { BUILDS, loadPerflabGrade } from './perflab_module.mjs';
 
-const modules = await Promise.all(BUILDS.map(loadPerflab));
+const modules = await Promise.all(BUILDS.map(loadPerflabGrade));
 
 const median = (values) => {
   const s = [...values].sort((x, y) => x - y);

@@ -11,15 +11,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { BUILDS, loadPerflab, loadPerflabTrain, rng } from './perflab_module.mjs';
+import { BUILDS, loadPerflab, loadPerflabGrade, loadPerflabTrain, rng } from './perflab_module.mjs';
 
 const modules = await Promise.all(BUILDS.map(loadPerflab));
 const trainModules = await Promise.all(BUILDS.map(loadPerflabTrain));
+const gradeModules = await Promise.all(BUILDS.map(loadPerflabGrade));
 const SEED = Number(process.env.PERFLAB_FUZZ_SEED ?? 14);
 const CALLS = Number(process.env.PERFLAB_FUZZ_CALLS ?? 3000); // per build, main module
 // The training module has 14 bindings (the main one about 70): a third of the calls gives
 // each of them more calls than the main module's get.
 const TRAIN_CALLS = Math.ceil(CALLS / 3);
+// The grading module has 6 bindings (and the module's own facts): as many calls as training's.
+const GRADE_CALLS = TRAIN_CALLS;
 
 // Calls that measure or probe with their defaults when every argument is undefined take
 // seconds; the fuzzer gives them a short budget instead of undefined as their options.
@@ -75,10 +78,12 @@ const NOT_A_SENTENCE =
   /^\d+$|json\.exception|syntax error while parsing|last read:|Cannot convert|BindingError|UnboundTypeError|^undefined$|^$/;
 
 // Each module with its number of calls, its seed offset and a normal call whose answer must
-// not change (main: a kernel on caller data; train: a zoo model's baseline recipe).
+// not change (main: a kernel on caller data; train: a zoo model's baseline recipe; grade: an
+// exercise's variant).
 const FUZZED = [
   { module: 'main', of: modules, calls: CALLS, seed: 0, good: (m) => Array.from(m.add([1], [1], [2], [1]).data) },
   { module: 'train', of: trainModules, calls: TRAIN_CALLS, seed: 100, good: (m) => JSON.stringify(m.baselineRecipe('fashion_mlp')) },
+  { module: 'grade', of: gradeModules, calls: GRADE_CALLS, seed: 200, good: (m) => JSON.stringify(m.exerciseVariant('profiling.linear-params', 7)) },
 ];
 
 for (const [b, build] of BUILDS.entries()) {

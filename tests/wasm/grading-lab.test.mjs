@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { API, CALL, payloadProblem, positional } from '../../web/src/lab/api.js';
 import { GRADING_CALLS, gradingLab, moduleGradingLab, workerGradingLab } from '../../web/src/grading/lab.js';
-import { BUILDS, loadPerflab } from './perflab_module.mjs';
+import { BUILDS, loadPerflabGrade } from './perflab_module.mjs';
 
-const modules = await Promise.all(BUILDS.map(loadPerflab));
+const modules = await Promise.all(BUILDS.map(loadPerflabGrade));
 
 // The worker's path for a declared call (web/src/lab/worker.js's declaredHandler): the
 // request checked against its declaration, then the module called with the declared order.

@@ -9,9 +9,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { BUILDS, loadPerflab } from './perflab_module.mjs';
+import { BUILDS, loadPerflab, loadPerflabGrade } from './perflab_module.mjs';
 
+// Each call gets the build's main module m and its grading module g (the exercise calls); every
+// check below reads both.
 const modules = await Promise.all(BUILDS.map(loadPerflab));
+const gradeModules = await Promise.all(BUILDS.map(loadPerflabGrade));
 
 const boom = () => {
   throw new Error('boom');
@@ -28,7 +31,7 @@ const cyclic = () => {
   return o;
 };
 
-// [what, call(m), message]: JS exceptions thrown while arguments are read.
+// [what, call(m, g), message]: JS exceptions thrown while arguments are read.
 const THROWING = [
   ['a throwing getter in timer options', (m) => m.measureMatmul('naive', 8, throwingOptions()),
     /^measureMatmul\(\) could not read its arguments: boom$/],
@@ -38,9 +41,9 @@ const THROWING = [
     /^measureMatmulBlocked\(\) could not read its arguments: boom$/],
   ['a Proxy as a shape', (m) => m.gelu(new Float32Array(4), new Proxy([4], { get: boom })),
     /^gelu\(\) could not read its arguments: boom$/],
-  ['a throwing toJSON in an answer', (m) => m.gradeExercise('profiling.linear-params', 1, { toJSON: boom }),
+  ['a throwing toJSON in an answer', (m, g) => g.gradeExercise('profiling.linear-params', 1, { toJSON: boom }),
     /^answer cannot be written as JSON: boom$/],
-  ['a cyclic answer', (m) => m.gradeExercise('profiling.linear-params', 1, cyclic()),
+  ['a cyclic answer', (m, g) => g.gradeExercise('profiling.linear-params', 1, cyclic()),
     /^answer cannot be written as JSON: Converting circular structure to JSON/],
   ['a BigInt in a spec', (m) => m.profileModel({ name: 'x', input: [1n, 2], layers: [] }),
     /^spec cannot be written as JSON: Do not know how to serialize a BigInt$/],
@@ -74,30 +77,33 @@ const THROWING = [
 for (const [b, build] of BUILDS.entries()) {
   describe(`leaks in the ${build.flavour} Node build`, () => {
     const m = modules[b];
-    const good = () => Array.from(m.add([1, 2], [2], [3, 4], [2]).data);
+    const g = gradeModules[b];
+    const good = () => [...Array.from(m.add([1, 2], [2], [3, 4], [2]).data), g.exerciseVariant('profiling.linear-params', 7).id];
+    const GOOD = [4, 6, 'profiling.linear-params'];
+    // Both modules' live Embind handles, malloc's bytes, tracked tensor bytes and stack pointer.
+    const state = () => [m, g].map((x) => {
+      const { heap_bytes, current_bytes } = x.memoryStats();
+      return { handles: x.count_emval_handles(), heap_bytes, current_bytes, stack: x.stackSave() };
+    });
 
     for (const [what, call, message] of THROWING) {
       it(`answers ${what} with an Error naming what failed`, () => {
-        assert.throws(() => call(m), (e) => {
+        assert.throws(() => call(m, g), (e) => {
           assert.ok(e instanceof Error, `not an Error: ${e}`);
           assert.match(e.message, message);
           return true;
         });
-        assert.deepEqual(good(), [4, 6]);
+        assert.deepEqual(good(), GOOD);
       });
     }
 
     it('leaks no Embind handle over 120 calls whose arguments throw while read', () => {
-      for (const [, call] of THROWING) assert.throws(() => call(m)); // caches exist first
+      for (const [, call] of THROWING) assert.throws(() => call(m, g)); // caches exist first
       good();
-      const handles = m.count_emval_handles();
-      const heap = m.memoryStats().heap_bytes;
-      const stackPointer = m.stackSave();
-      for (let i = 0; i < 120; ++i) assert.throws(() => THROWING[i % THROWING.length][1](m));
-      assert.equal(m.count_emval_handles(), handles, 'live Embind handles');
-      assert.equal(m.memoryStats().heap_bytes, heap, 'bytes malloc holds');
-      assert.equal(m.stackSave(), stackPointer, 'wasm stack pointer');
-      assert.deepEqual(good(), [4, 6]);
+      const before = state();
+      for (let i = 0; i < 120; ++i) assert.throws(() => THROWING[i % THROWING.length][1](m, g));
+      assert.deepEqual(state(), before, 'live Embind handles, malloc bytes, tensor bytes and stack pointer of both modules');
+      assert.deepEqual(good(), GOOD);
     });
 
     it('keeps heap, tensor bytes and handles flat over 1,000 mixed calls, failing ones included', () => {
@@ -108,14 +114,14 @@ for (const [b, build] of BUILDS.entries()) {
         () => m.matmul(new Float32Array(64), [8, 8], new Float32Array(64), [8, 8]),
         () => m.gelu(new Float32Array(256), [256]),
         () => m.memoryBreakdown(spec, 2),
-        () => m.gradeExercise('profiling.linear-params', 1, { value: 1 }),
-        () => m.exerciseVariant('profiling.linear-params', 7),
+        () => g.gradeExercise('profiling.linear-params', 1, { value: 1 }),
+        () => g.exerciseVariant('profiling.linear-params', 7),
         () => m.median([3, 1, 2]),
         () => m.mlpSpec([8, 4, 2], 2),
         () => m.attentionScaling(16, 2, [4, 8], 1),
         () => m.measureMatmul('naive', 5000), // failing: n out of range
         () => m.matmul(new Float32Array(2), [1, 2], new Float32Array(3), [3, 1]), // shapes
-        () => m.gradeExercise('profiling.linear-params', 1, cyclic()), // a JS exception inside
+        () => g.gradeExercise('profiling.linear-params', 1, cyclic()), // a JS exception inside
         () => m.measureMatmul('naive', 8, throwingOptions()), // a JS exception inside
         () => m.cliReport('{"a":'), // not JSON
         () => m.profileModel('{"name": "x", "input": [2, 3], "layers": [{"type": "Nope"}]}'),
@@ -134,18 +140,13 @@ for (const [b, build] of BUILDS.entries()) {
       // A lap first, so lazily created state (Embind's caches, static tables, the allocator's
       // free lists) exists before the baseline.
       for (let i = 0; i < 2 * CALLS.length; ++i) call(i);
-      const before = m.memoryStats();
-      assert.equal(typeof before.heap_bytes, 'number', 'memoryStats().heap_bytes');
-      const handles = m.count_emval_handles();
-      const stackPointer = m.stackSave();
+      const before = state();
+      for (const x of before) assert.equal(typeof x.heap_bytes, 'number', 'memoryStats().heap_bytes');
       for (let i = 0; i < 1000; ++i) call(i);
-      const after = m.memoryStats();
-      assert.equal(after.current_bytes, before.current_bytes, 'tracked tensor bytes');
-      assert.equal(m.count_emval_handles(), handles, 'live Embind handles');
-      assert.equal(m.stackSave(), stackPointer, 'wasm stack pointer');
-      // malloc's in-use bytes: equal after the same lap of calls (a leak of one byte per call
-      // would show as 1,000 more).
-      assert.equal(after.heap_bytes, before.heap_bytes, 'bytes malloc holds');
+      // Each module's tracked tensor bytes, live Embind handles, stack pointer and malloc's
+      // in-use bytes: equal after the same lap of calls (a leak of one byte per call would
+      // show as 1,000 more).
+      assert.deepEqual(state(), before, '[main, grade] after 1,000 calls');
     });
   });
 }

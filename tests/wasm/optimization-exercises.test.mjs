@@ -10,9 +10,9 @@ import { describe, it } from 'node:test';
 
 import { runStudentTests } from '../../web/src/lab/sandbox-runner.js';
 import { SOLUTIONS } from '../js/grading-generate.mjs';
-import { BUILDS, loadPerflab } from './perflab_module.mjs';
+import { BUILDS, loadPerflabGrade } from './perflab_module.mjs';
 
-const modules = await Promise.all(BUILDS.map(loadPerflab));
+const modules = await Promise.all(BUILDS.map(loadPerflabGrade));
 
 const STABLE = SOLUTIONS['optimization.cross-entropy'];
 const NAIVE = `function meanCrossEntropy(logits, labels) {

@@ -1,5 +1,6 @@
 // Loads the CommonJS builds of the wasm modules for the Node tests of the bindings (the main
-// module with loadPerflab, the training module with loadPerflabTrain), and holds
+// module with loadPerflab, the training module with loadPerflabTrain, the grading module with
+// loadPerflabGrade), and holds
 // the small helpers those tests share (a seeded PRNG, random float32 data).
 // Not a test file itself: node --test only runs *.test.mjs here.
 // Build dir: $PERFLAB_WASM_DIR, else build/wasm (the `wasm` preset); modules in <dir>/node/.
@@ -10,11 +11,12 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const wasmDir = process.env.PERFLAB_WASM_DIR ?? path.join(repoRoot, 'build', 'wasm');
 
-// The two Node builds: same bindings, core compiled with and without -msimd128. Each has two
-// modules (web/src/lab/api.js MODULES): main (`file`) and train (`train_file`, bind_train.cpp).
+// The two Node builds: same bindings, core compiled with and without -msimd128. Each has three
+// modules (web/src/lab/api.js MODULES): main (`file`), train (`train_file`, bind_train.cpp) and
+// grade (`grade_file`, bind_grader.cpp).
 export const BUILDS = [
-  { flavour: 'simd', file: 'perflab_node.cjs', train_file: 'perflab_train_node.cjs', simd: true },
-  { flavour: 'scalar', file: 'perflab_node_scalar.cjs', train_file: 'perflab_train_node_scalar.cjs', simd: false },
+  { flavour: 'simd', file: 'perflab_node.cjs', train_file: 'perflab_train_node.cjs', grade_file: 'perflab_grade_node.cjs', simd: true },
+  { flavour: 'scalar', file: 'perflab_node_scalar.cjs', train_file: 'perflab_train_node_scalar.cjs', grade_file: 'perflab_grade_node_scalar.cjs', simd: false },
 ];
 
 const require = createRequire(import.meta.url);
@@ -34,6 +36,8 @@ function load(file) {
 export const loadPerflab = (build) => load(build.file);
 /** The build's training module (loadFashionMnist, startTraining, trainSteps, ...). */
 export const loadPerflabTrain = (build) => load(build.train_file);
+/** The build's grading module (exerciseBank, exerciseVariant, gradeExercise, courseSeed, ...). */
+export const loadPerflabGrade = (build) => load(build.grade_file);
 
 // mulberry32: a tiny seeded PRNG so failures reproduce.
 export function rng(seed) {

@@ -6,9 +6,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { BUILDS, loadPerflab } from './perflab_module.mjs';
+import { BUILDS, loadPerflab, loadPerflabGrade } from './perflab_module.mjs';
 
 const modules = await Promise.all(BUILDS.map(loadPerflab));
+const gradeModules = await Promise.all(BUILDS.map(loadPerflabGrade));
 
 const LIBRARY_WORDING = /json\.exception|syntax error while parsing|last read|invalid literal|unexpected end of input|<U\+/;
 
@@ -66,7 +67,7 @@ for (const [b, build] of BUILDS.entries()) {
     });
 
     it('reads a lone surrogate inside an object argument as U+FFFD too, not as broken JSON', () => {
-      assert.throws(() => m.gradeExercise('profiling.linear-params', 1, { value: '\uDC00' }), {
+      assert.throws(() => gradeModules[b].gradeExercise('profiling.linear-params', 1, { value: '\uDC00' }), {
         message: /^answer\.value must be a finite number, got "\uFFFD"$/,
       });
       const spec = { name: 'a\uD800', input: [2, 3], layers: [{ type: 'ReLU' }] };

@@ -1,6 +1,6 @@
-// core's grader for Node: the wasm build's Node module (build/wasm/node/perflab_node.cjs, or
-// $PERFLAB_WASM_DIR) loaded with its binary read from disk (so plain `node` works, without
-// --no-experimental-fetch), wrapped as the `lab` the grading module takes by the one adapter
+// core's grader for Node: the wasm build's grading module for Node
+// (build/wasm/node/perflab_grade_node.cjs, or $PERFLAB_WASM_DIR) loaded with its binary read
+// from disk (so plain `node` works, without --no-experimental-fetch), wrapped as the `lab` the grading module takes by the one adapter
 // the page's re-grades use too (web/src/grading/lab.js). Not for: running student code
 // (code-runner.mjs).
 import { existsSync, readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ export const defaultWasmDir = () => process.env.PERFLAB_WASM_DIR ?? path.join(re
  * call when the build is absent or older than the grading module.
  */
 export async function loadNodeLab({ wasmDir = defaultWasmDir(), scalar = false } = {}) {
-  const base = scalar ? 'perflab_node_scalar' : 'perflab_node';
+  const base = scalar ? 'perflab_grade_node_scalar' : 'perflab_grade_node';
   const js = path.join(wasmDir, 'node', `${base}.cjs`);
   const wasm = path.join(wasmDir, 'node', `${base}.wasm`);
   for (const file of [js, wasm]) {

@@ -17,10 +17,14 @@ export const CALL = 'call';
  * train: training in core (data sets, models, training, evaluation, model files), loaded
  * only when one of its functions is first called, so that its code (about a tenth of the
  * page's initial load) is not downloaded by a page that never trains.
+ * grade: the exercise bank (with its prose), the grader and course identity, loaded at the
+ * first grading call (the exercise engine's, after the page is usable), so that the initial
+ * load stays within its budget (docs/PERFORMANCE.md).
  */
 export const MODULES = Object.freeze({
-  main: 'wasm/bind_*.cpp but bind_train.cpp',
+  main: 'wasm/bind_*.cpp but bind_train.cpp and bind_grader.cpp',
   train: 'wasm/bind_train.cpp and bind_module.cpp',
+  grade: 'wasm/bind_grader.cpp and bind_module.cpp',
 });
 
 /**
@@ -45,8 +49,9 @@ const outOfMemory = (message) => /does not fit|cannot allocate|out of memory/.te
 
 const point = (args, carries, label, extra = {}) => Object.freeze({ type: POINT, args, carries, label, module: 'main', ...extra });
 const call = (args, label, extra = {}) => Object.freeze({ type: CALL, args, label: () => label, module: 'main', ...extra });
-// The training module's functions (MODULES.train).
+// The training module's functions (MODULES.train), and the grading module's (MODULES.grade).
 const TRAIN = Object.freeze({ module: 'train' });
+const GRADE = Object.freeze({ module: 'grade' });
 
 /**
  * name -> {type, args, carries?, label(args), module, endsSweep?(message), inflates?}.
@@ -55,7 +60,7 @@ const TRAIN = Object.freeze({ module: 'train' });
  * - carries (points only): the arguments every row keeps beside core's measurement; the
  *   point's other fields (a chapter's role, label, name, ...) are kept too (rowOf below).
  * - label: how progress and error text name a call or a point.
- * - module: the wasm module that exports it (MODULES; 'main' unless the entry says 'train').
+ * - module: the wasm module that exports it (MODULES; 'main' unless the entry says 'train' or 'grade').
  * - inflates (calls only): the byte arguments the worker inflates first when they are gzip
  *   (lab/inflate.js, DecompressionStream), so the page can hand over the .gz files as fetched.
  */
@@ -124,12 +129,12 @@ export const API = Object.freeze({
   setMachineRoofs: call(['roofs'], 'give the profiler this machine’s roofs'),
   rooflinePoint: call(['point', 'roofs'], 'place a kernel on the roofline'),
   cliReport: call(['text'], 'read pasted perflab CLI JSON'),
-  exerciseBank: call([], 'list the exercises'),
-  exerciseVariant: call(['id', 'seed'], 'make an exercise variant'),
-  gradeExercise: call(['id', 'seed', 'answer'], 'grade an answer'),
-  exerciseBankVersion: call([], 'read the exercise bank’s version'),
-  courseFromJson: call(['course'], 'read course.json'),
-  courseSeed: call(['course', 'student_id'], 'derive a student’s seed for the course'),
+  exerciseBank: call([], 'list the exercises', GRADE),
+  exerciseVariant: call(['id', 'seed'], 'make an exercise variant', GRADE),
+  gradeExercise: call(['id', 'seed', 'answer'], 'grade an answer', GRADE),
+  exerciseBankVersion: call([], 'read the exercise bank’s version', GRADE),
+  courseFromJson: call(['course'], 'read course.json', GRADE),
+  courseSeed: call(['course', 'student_id'], 'derive a student’s seed for the course', GRADE),
   // The Benchmarking chapter's statistics (core/include/perflab/stats/).
   timerDefaults: call([], 'read the timer’s default settings'),
   statsLimits: call([], 'read the limits on the statistics’ work (sample sizes, bootstrap, A/B sizes)'),

@@ -14,12 +14,17 @@ export function isModuleAbort(err) {
 }
 
 // How messages name each module (the main one by its build alone) and what its replacement
-// loses: the training module holds data sets and models between calls (by id), gone with it.
+// loses: the training module holds data sets and models between calls (by id), gone with it;
+// the grading module holds nothing between calls.
 const WORDS = {
   main: { name: '', lost: 'results measured before are kept, and the next run starts from a clean state' },
   train: {
     name: ' training',
     lost: 'the data sets and models it held are gone (load them again); results shown before are kept',
+  },
+  grade: {
+    name: ' grading',
+    lost: 'it holds nothing between calls, so only the call that failed is lost; grades shown before are kept',
   },
 };
 const named = (module) => WORDS[module]?.name ?? ` ${module}`;

@@ -1,7 +1,7 @@
 // The lab worker: owns the wasm modules (nothing else touches them), answers requests
 // through a `handlers = {kind: fn}` table built from the declared API (api.js: one handler
 // per declared function, plus machineInfo), each call going to the module its declaration
-// names (the main one, or the training one, loaded at the first training call), and replies
+// names (the main one, or the training or grading one, each loaded at its first call), and replies
 // with progress, result or error
 // (protocol.js). Sweeps (sweep.js) yield a macrotask between measured points so a cancel
 // message is seen. Not for: student code (the sandbox worker runs it) or any arithmetic core does.
@@ -14,6 +14,8 @@ import simdWasmUrl from '@wasm/perflab_simd.wasm?url';
 import scalarWasmUrl from '@wasm/perflab_scalar.wasm?url';
 import trainSimdWasmUrl from '@wasm/perflab_train_simd.wasm?url';
 import trainScalarWasmUrl from '@wasm/perflab_train_scalar.wasm?url';
+import gradeSimdWasmUrl from '@wasm/perflab_grade_simd.wasm?url';
+import gradeScalarWasmUrl from '@wasm/perflab_grade_scalar.wasm?url';
 import { API, BUILDS, CALL, MODULES, payloadProblem, positional } from './api.js';
 import { KINDS, cancelledError, errorReply, progressReply, requestProblem, resultReply } from './protocol.js';
 import { createModuleCache } from './module-cache.js';
@@ -23,8 +25,9 @@ import { runSweep } from './sweep.js';
 const simdAvailable = simd();
 
 // Dynamic imports: a browser without SIMD never downloads the SIMD glue, the "same C++ with
-// and without SIMD" experiment can load both, and a page that never trains never downloads
-// the training module (module -> build -> its glue and wasm URL; api.js MODULES).
+// and without SIMD" experiment can load both, a page that never trains never downloads the
+// training module, and the grading module arrives at the first grading call, after the page
+// is usable (module -> build -> its glue and wasm URL; api.js MODULES).
 const factories = {
   main: {
     simd: () => import('@wasm/perflab_simd.mjs').then((m) => [m.default, simdWasmUrl]),
@@ -33,6 +36,10 @@ const factories = {
   train: {
     simd: () => import('@wasm/perflab_train_simd.mjs').then((m) => [m.default, trainSimdWasmUrl]),
     scalar: () => import('@wasm/perflab_train_scalar.mjs').then((m) => [m.default, trainScalarWasmUrl]),
+  },
+  grade: {
+    simd: () => import('@wasm/perflab_grade_simd.mjs').then((m) => [m.default, gradeSimdWasmUrl]),
+    scalar: () => import('@wasm/perflab_grade_scalar.mjs').then((m) => [m.default, gradeScalarWasmUrl]),
   },
 };
 for (const module of Object.keys(MODULES)) {
