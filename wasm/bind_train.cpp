@@ -101,6 +101,11 @@ val evaluate_model_js(val model_id, val dataset_id, val max_misclassified) {
   return to_val(session_table().evaluate(m, d, k));
 }
 
+// The weight distribution of a held model's current weights (optimize/weights.hpp).
+val weight_distribution_js(val model_id) {
+  return to_val(session_table().weight_distribution(to_size(model_id, "model_id")));
+}
+
 // A zoo model's baseline recipe (train.hpp), with the names that have one on error.
 val baseline_recipe_js(val name) {
   return to_val(to_json(baseline_recipe(to_string(name, "name"))));
@@ -123,6 +128,7 @@ EMSCRIPTEN_BINDINGS(perflab_train) {
   expose<&training_result_js>("trainingResult");
   expose<&evaluate_model_js>("evaluateModel");
   expose<&baseline_recipe_js>("baselineRecipe");
+  expose<&weight_distribution_js>("weightDistribution");
 }
 
 }  // namespace perflab::wasm

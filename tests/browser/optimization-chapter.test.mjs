@@ -192,4 +192,67 @@ describe('Optimization chapter: a model worth optimizing', () => {
     assert.ok(Math.abs(e.accuracy - manifest.pretrained.test_accuracy) <= 0.002, `page ${e.accuracy}, native ${manifest.pretrained.test_accuracy}`);
     assert.match(await page.textContent(block('baseline-note')), /native evaluation recorded test accuracy/);
   });
+
+  test('the evaluated baseline’s weights: a row per weight tensor and all, a histogram, a sentence that reads the table', async (t) => {
+    const { page } = lab;
+    if (!(await page.evaluate(() => fetch('data/fashion-mnist/manifest.json').then((r) => r.json()))).pretrained) {
+      t.diagnostic('no pretrained model in this build');
+      return;
+    }
+    await page.waitForFunction(() => /^The weights of the pretrained/.test(document.querySelector('[data-role="weights-status"]').textContent), null, { timeout: 30000 });
+    const rows = await page.$$eval('[data-role="weights-rows"] tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    assert.deepEqual(rows.map((r) => r[0]), ['0.weight', '2.weight', '4.weight', 'all']);
+    assert.deepEqual(rows.map((r) => r[2]), ['784×256', '256×128', '128×10', '—']);
+    assert.equal(rows[3][3], '234,752');
+    const headersOf = await page.$$eval('[data-role="weights-rows"] thead th', (ths) => ths.map((th) => th.textContent));
+    const p50 = rows[3][headersOf.indexOf('|w| p50')];
+    const sentence = await page.textContent('[data-role="weights-sentence"]');
+    assert.ok(sentence.startsWith(`In all weight tensors of fashion_mlp together, half of the 234,752 weights have a magnitude below ${p50} `), sentence);
+    assert.ok((await page.$$('[data-role="weights-chart"] svg g[aria-label="rect"] rect')).length >= 30, 'the histogram’s bars');
+    await page.selectOption('[data-role="weights-tensor"]', '4.weight');
+    assert.match(await page.textContent('[data-role="weights-sentence"]'), /^In 4\.weight \(Linear #4\), half of the 1,280 weights/);
+  });
+});
+
+describe('Optimization chapter: the sparsity sweep, quick', () => {
+  const EXP = '[data-experiment="optimization-sparsity"]';
+  let lab;
+  before(async () => {
+    lab = await openLab({ query: '?quick=1', hash: '#optimization' });
+    await lab.page.waitForFunction(
+      (sel) => [...document.querySelectorAll(`${sel} select[data-options]`)].every((s) => s.dataset.options === 'ready'),
+      EXP,
+      { timeout: 30000 },
+    );
+  });
+  after(async () => {
+    const errors = lab?.errors ?? [];
+    await lab?.close();
+    assert.deepEqual(errors, []);
+  });
+
+  test('the choices are core’s variants and core’s layer shapes', async () => {
+    const { page } = lab;
+    const options = (id) => page.$$eval(`${EXP} [data-control="${id}"] option`, (os) => os.map((o) => o.value));
+    assert.deepEqual(await options('variant'), ['naive', 'batched']);
+    assert.ok((await options('shape')).includes('784x256@64'));
+  });
+
+  test('a run measures every density of the plan, draws the speedups and names core’s crossover', async () => {
+    const { page } = lab;
+    await page.click(`${EXP} [data-action="run"]`);
+    await page.waitForFunction((sel) => /^Done/.test(document.querySelector(`${sel} [data-role="status"]`)?.textContent ?? ''), EXP, { timeout: 60000 });
+    const rows = await page.$$eval(`${EXP} [data-role="table"] tbody tr`, (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    assert.deepEqual(rows.map((r) => r[0]), ['5.0%', '20.0%', '50.0%', '100.0%']);
+    // A speedup cell reads as the two times beside it divide (each printed to 3 digits).
+    for (const r of rows) {
+      const ratio = Number(r[4].replace(/,/g, '')) / Number(r[3].replace(/,/g, ''));
+      const shown = Number(r[5].replace(/[,×]/g, ''));
+      assert.ok(Math.abs(ratio - shown) <= 0.02 * shown, `${r.join(' | ')}`);
+    }
+    assert.match(await page.textContent(`${EXP} [data-role="crossover"]`), /^Crossover: sparse (is faster below about [\d.]+% density \(between [\d.]+% and [\d.]+% measured\)|was (faster|slower) at every density measured, (up|down) to [\d.]+%)\.$/);
+    const sentences = await page.$$eval(`${EXP} [data-role="sparsity-sentence"]`, (ps) => ps.map((p) => p.textContent));
+    assert.match(sentences[0], /^At 5\.0% density the batched CSR kernel took /);
+    assert.ok((await page.$$(`${EXP} [data-role="chart"] svg path`)).length >= 1, 'the speedup line');
+  });
 });

@@ -1,10 +1,11 @@
-// `perflab train`, `evaluate` and `export` end to end on Fashion-MNIST (Debian's package):
+// `perflab train`, `evaluate`, `export`, `weights` and `prune` end to end on Fashion-MNIST (Debian's package):
 // small models trained on the first training images for a few epochs learn (test accuracy
 // far above the 10% of chance), the evaluation's confusion matrix agrees with its accuracy,
 // and an independent NumPy forward pass over `export --npy` (tests/cli/numpy_forward.py,
 // Debian's python3-numpy, no perflab code) gets exactly `evaluate`'s accuracy on the same
-// 10,000 test images. Also: training is deterministic through the CLI, and bad files and
-// usage exit 2 with a sentence. Timings are never asserted.
+// 10,000 test images; NumPy recomputes `weights`' figures from the same export
+// (tests/cli/numpy_weights.py). Also: training is deterministic through the CLI, and bad files
+// and usage exit 2 with a sentence. Timings are never asserted.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -101,6 +102,96 @@ test('an independent NumPy forward pass over the export gets evaluate\'s accurac
   }
 });
 
+test('weights --json: every weight tensor\'s figures are NumPy\'s over the exported weights', () => {
+  const r = perflab('weights', mlp.model, '--json');
+  assert.equal(r.status, 0, r.stderr);
+  const ours = JSON.parse(r.stdout);
+  const np = spawnSync('/usr/bin/python3', [path.join(here, 'numpy_weights.py'), mlp.npy], { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(np.status, 0, np.stderr);
+  const theirs = JSON.parse(np.stdout);
+  assert.equal(ours.model, 'fashion_mlp');
+  assert.deepEqual(ours.tensors.map((t) => t.name), ['0.weight', '2.weight', '4.weight']);
+  assert.deepEqual(ours.tensors.map((t) => t.shape), [[784, 256], [256, 128], [128, 10]]);
+  const close = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-9 + 1e-6 * Math.abs(b), `${what}: ${a} against NumPy's ${b}`);
+  for (const [o, t] of [...ours.tensors.map((x, i) => [x, theirs.tensors[i]]), [ours.all, theirs.all]]) {
+    assert.equal(o.name, t.name);
+    assert.equal(o.count, t.count);
+    for (const k of ['mean', 'std', 'min', 'max']) close(o[k], t[k], `${o.name} ${k}`);
+    o.magnitude_percentiles.forEach((p, i) => close(p.value, t.magnitude_percentiles[i], `${o.name} p${p.percentile}`));
+    o.fraction_below.forEach((f, i) => assert.equal(f.fraction, t.fraction_below[i], `${o.name} below ${f.threshold}`));
+    // A value on a bin's edge may fall either side of it in the two float computations.
+    assert.equal(o.histogram.counts.reduce((a, b) => a + b, 0), o.count);
+    o.histogram.counts.forEach((c, i) => assert.ok(Math.abs(c - t.histogram[i]) <= 1, `${o.name} bin ${i}: ${c} against ${t.histogram[i]}`));
+  }
+  assert.equal(ours.all.count, 784 * 256 + 256 * 128 + 128 * 10);
+});
+
+test('weights prints a table a student can read, and refuses bad usage', () => {
+  const r = perflab('weights', mlp.model);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^weights of model fashion_mlp \(.*mlp\.plm\): 234752 in 3 weight tensors \(biases and norms left out\)/);
+  const lines = r.stdout.split('\n');
+  assert.match(lines.find((l) => l.startsWith('tensor')), /count +mean +std +min +max +\|w\| p10 +\|w\| p50 +\|w\| p90 +<0\.001 +<0\.01 +<0\.1/);
+  for (const name of ['0.weight', '2.weight', '4.weight', 'all']) assert.ok(lines.some((l) => l.startsWith(`${name} `)), name);
+  const refused = (args, pattern) => {
+    const x = perflab(...args);
+    assert.equal(x.status, 2, x.stdout);
+    assert.match(x.stderr, pattern);
+  };
+  refused(['weights'], /weights needs MODEL/);
+  refused(['weights', mlp.model, '--csv'], /unknown option '--csv' for weights; the option is --json/);
+  refused(['weights', mlp.model, cnn.model], /weights takes one MODEL/);
+  refused(['weights', cnnSpec], /is not a perflab model file/);
+});
+
+test('prune: half of each weight tensor zeroed, accuracy before and after, the lineage in the file', () => {
+  const out = path.join(dir, 'mlp-pruned.plm');
+  const r = perflab('prune', mlp.model, '--sparsity', '0.5', '--out', out);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^pruned fashion_mlp \(.*mlp\.plm\) by magnitude, each weight tensor alike: 117376 of 234752 weights are zero now \(50\.00%\)/);
+  for (const [name, n] of [['0.weight', 784 * 256], ['2.weight', 256 * 128], ['4.weight', 128 * 10]]) {
+    assert.match(r.stdout, new RegExp(`^${name.replace('.', '\\.')} +${n} +${n / 2} +50\\.00% `, 'm'));
+  }
+  const before = (100 * mlp.evaluation.accuracy).toFixed(2);
+  const after = JSON.parse(perflab('evaluate', out, '--json').stdout);
+  assert.match(r.stdout, new RegExp(`test accuracy ${before}% before, ${(100 * after.accuracy).toFixed(2)}% after pruning`));
+  assert.equal(after.training.test_accuracy, after.accuracy);
+  assert.deepEqual(after.training.lineage, [{ transform: 'prune', method: 'magnitude', scope: 'layer', sparsity: 0.5, achieved: 0.5, finetune_epochs: 0 }]);
+  // Half of each tensor's magnitudes are zero now: below every threshold.
+  const w = JSON.parse(perflab('weights', out, '--json').stdout);
+  for (const t of w.tensors) assert.equal(t.fraction_below[0].fraction, 0.5, t.name);
+});
+
+test('prune --global with fine-tuning keeps the zeros and records the epochs', () => {
+  const out = path.join(dir, 'mlp-global.plm');
+  const r = perflab('prune', mlp.model, '--sparsity', '0.9', '--global', '--finetune', '1', '--train-samples', '600', '--out', out);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /by magnitude, one threshold over all weight tensors: 211277 of 234752 weights are zero now \(90\.00%\)/);
+  assert.match(r.stderr, /fine-tuning fashion_mlp for 1 epoch on 600 images \(60 held out\)/);
+  const tuned = JSON.parse(perflab('evaluate', out, '--json').stdout);
+  assert.match(r.stdout, new RegExp(`test accuracy ${(100 * tuned.accuracy).toFixed(2)}% after 1 epoch of fine-tuning \\(sparsity kept: 90\\.00%\\)`));
+  assert.deepEqual(tuned.training.lineage.map((l) => [l.scope, l.finetune_epochs]), [['global', 1]]);
+  const w = JSON.parse(perflab('weights', out, '--json').stdout);
+  assert.equal(w.all.fraction_below[0].fraction, 211277 / 234752);
+  // One threshold: the layers lose different fractions.
+  const fractions = w.tensors.map((t) => t.fraction_below[0].fraction);
+  assert.ok(new Set(fractions).size > 1, fractions.join(', '));
+});
+
+test('prune refuses bad usage with a sentence', () => {
+  const refused = (args, pattern) => {
+    const x = perflab(...args);
+    assert.equal(x.status, 2, x.stdout);
+    assert.match(x.stderr, pattern);
+  };
+  const out = path.join(dir, 'never.plm');
+  refused(['prune', mlp.model, '--out', out], /prune needs MODEL, --sparsity S and --out MODEL/);
+  refused(['prune', mlp.model, '--sparsity', '1', '--out', out], /sparsity must be at least 0 and below 1 \(0\.5 zeroes half the weights\), got 1/);
+  refused(['prune', mlp.model, '--sparsity', '0.5', '--train-samples', '10', '--out', out], /--train-samples sizes the fine-tuning; give --finetune EPOCHS too/);
+  refused(['prune', mlp.model, '--sparsity', '0.5', '--structured', '--out', out], /unknown option '--structured' for prune/);
+  assert.equal(existsSync(out), false, 'nothing written');
+});
+
 test('the export lists every layer in order with its parameter files and shapes', () => {
   const manifest = JSON.parse(readFileSync(path.join(cnn.npy, 'manifest.json'), 'utf8'));
   assert.deepEqual(manifest.layers.map((l) => l.type), TINY_CNN.layers.map((l) => l.type));
@@ -156,11 +247,11 @@ test('foreign, cut and missing model files and bad usage exit 2 with a sentence'
     /--train-samples must be at least 1, got 0/);
 });
 
-test('perflab --help lists train, evaluate and export', () => {
+test('perflab --help lists train, evaluate, export and weights', () => {
   const r = perflab('--help');
   assert.equal(r.status, 0);
   for (const cmd of ['perflab train --zoo NAME --out MODEL', 'perflab evaluate MODEL',
-    'perflab export MODEL --npy DIR']) {
+    'perflab export MODEL --npy DIR', 'perflab weights MODEL [--json]', 'perflab prune MODEL --sparsity S --out MODEL']) {
     assert.ok(r.stdout.includes(cmd), cmd);
   }
 });

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perflab/base/error.hpp"
+#include "perflab/kernels/sparse.hpp"
 #include "perflab/model/conv_methods.hpp"
 #include "perflab/model/zoo.hpp"
 #include "perflab/suite/experiment_plans.hpp"
@@ -187,4 +188,27 @@ TEST_CASE("experiment plans: every id has both plans; an unknown id names the kn
                        ("no experiment plan named \"acceleration-nope\"; the plans are " + known).c_str(),
                        ValueError);
   CHECK_THROWS_AS(experiment_plan("", true), ValueError);
+}
+
+TEST_CASE("experiment plan optimization-sparsity: measurable shapes, rising densities ending at dense") {
+  for (const bool quick : {false, true}) {
+    CAPTURE(quick);
+    const json plan = experiment_plan("optimization-sparsity", quick);
+    check_options(plan);
+    const json& densities = plan["densities"];
+    REQUIRE(densities.size() >= 3);
+    for (std::size_t i = 0; i < densities.size(); ++i) {
+      CHECK(densities[i].get<double>() > 0.0);
+      if (i > 0) CHECK(densities[i].get<double>() > densities[i - 1].get<double>());
+    }
+    CHECK(densities.back().get<double>() == 1.0);  // the dense end: speedup about 1 minus overhead
+    for (const json& s : plan["shapes"]) {
+      for (const char* key : {"in", "out", "batch"}) {
+        CHECK(s[key].get<std::size_t>() >= 1);
+        CHECK(s[key].get<std::size_t>() <= kMaxSparseDimension);
+      }
+    }
+  }
+  CHECK(experiment_plan("optimization-sparsity", true)["shapes"].size() <
+        experiment_plan("optimization-sparsity", false)["shapes"].size());
 }

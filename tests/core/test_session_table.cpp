@@ -42,11 +42,46 @@ TEST_CASE("The session table names an unknown id and the ids it holds") {
                        ValueError);
   CHECK(t.model_info(b)["training"].is_null());
   CHECK(t.model_info(b)["parameter_count"] == 784 * 16 + 16 + 16 * 10 + 10);
+  // The held model's weights as the pruning section looks at them: weights only, no biases.
+  const nlohmann::json w = t.weight_distribution(b);
+  REQUIRE(w["tensors"].size() == 2);
+  CHECK(w["tensors"][0]["name"] == "0.weight");
+  CHECK(w["tensors"][1]["count"] == 16 * 10);
+  CHECK(w["all"]["count"] == 784 * 16 + 16 * 10);
+  CHECK_THROWS_WITH_AS(t.weight_distribution(1),
+                       "no model has id 1: the models held are 2; create or load one first",
+                       ValueError);
   // Ids are never reused, and the table refuses to hold more than its cap.
   for (std::size_t i = 1; i < kMaxHeldModels; ++i) t.add_model(kSmallMlp);
   CHECK_THROWS_AS(t.add_model(kSmallMlp), ValueError);
   CHECK(t.model_info(kMaxHeldModels + 1)["model"] == kMaxHeldModels + 1);
 }
+
+#ifndef __EMSCRIPTEN__
+TEST_CASE("The session table shares a held split's images, and refuses the other split") {
+  const std::string dir = kFashionMnistDir;
+  const auto images = read_maybe_gzip_file(dir + "/t10k-images-idx3-ubyte.gz");
+  const auto labels = read_maybe_gzip_file(dir + "/t10k-labels-idx1-ubyte.gz");
+  SessionTable t;
+  const std::size_t test = t.add_fashion_mnist(images, labels, "test", 30);
+  const std::size_t train = t.add_fashion_mnist(images, labels, "train", 20);
+  const std::shared_ptr<const LabeledImages> shared = t.images(test, "test");
+  REQUIRE(shared != nullptr);
+  CHECK(shared->count == 30);
+  CHECK(shared->pixels.size() == 30 * 28 * 28);
+  CHECK(shared->labels.size() == 30);
+  CHECK_THROWS_WITH_AS(t.images(train, "test"),
+                       "data set 2 is the train split; this needs the test split", ValueError);
+  CHECK_THROWS_WITH_AS(t.images(9, "test"),
+                       "no data set has id 9: the data sets held are 1, 2; load one first",
+                       ValueError);
+  // Dropped from the table, the images stay with whoever still measures on them.
+  t.drop_dataset(test);
+  CHECK_THROWS_AS(t.dataset_info(test), ValueError);
+  CHECK(shared->count == 30);
+  CHECK(shared->labels.size() == 30);
+}
+#endif
 
 #ifndef __EMSCRIPTEN__
 TEST_CASE("Training through the session table: chunks equal one run, a cancel keeps the epochs") {

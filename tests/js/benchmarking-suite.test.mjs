@@ -1,6 +1,7 @@
 // Protects the pure half of the Benchmarking chapter's suite experiment (benchmarking-suite):
-// the controls built from core's lists (a checkbox per zoo model and metric, a batch), the
-// suite and its measureSuitePoint points for normal and quick mode, the checks beside the
+// the controls built from core's lists (a checkbox per zoo model and metric, the pretrained
+// model, a batch), the suite and its measureSuitePoint points for normal and quick mode (with
+// the held pretrained model as a model file entry whose points carry the held ids), the checks beside the
 // checkboxes, the chart rows per metric, how a row prints, the CSV, the points handed back to
 // suiteReport, the report's files, and that the spec passes the framework's checks. No DOM,
 // no wasm: lists and rows are hand-written in core's shapes.
@@ -27,7 +28,9 @@ const LISTS = {
 // Quick mode's plan, with other numbers than core's so the page shows it reads them.
 const QUICK_OPTIONS = { warmup: 1, samples: 2, min_sample_ms: 0.5, max_total_ms: 80 };
 const QUICK_LISTS = { ...LISTS, plan: { options: QUICK_OPTIONS } };
-const raws = (over = {}) => ({ 'model-0': true, 'model-1': true, 'model-2': true, 'metric-0': true, 'metric-1': true, optimized: '', base: '', batch: '0', ...over });
+const raws = (over = {}) => ({ 'model-0': true, 'model-1': true, 'model-2': true, pretrained: false, 'metric-0': true, 'metric-1': true, optimized: '', base: '', batch: '0', ...over });
+// What suite-trained.js holdPretrained gives the run (prepare): the held ids and the data folder.
+const HELD = { file: 'fashion_mlp.perflab', models: { 'fashion_mlp.perflab': 3 }, test_dataset: 2, data: 'data/fashion-mnist/' };
 const valuesOf = (over) => readControls(suite.suiteControls(LISTS), raws(over)).values;
 
 const model = (name, batch) => ({
@@ -54,20 +57,23 @@ const model = (name, batch) => ({
   accuracy_text: 'not measured',
 });
 
-test('suite: a checkbox per zoo model and metric, all ticked, an optional optimized/base pair, and a batch', () => {
+test('suite: a checkbox per zoo model and metric, all ticked, the pretrained model unticked, an optional optimized/base pair, and a batch', () => {
   const controls = suite.suiteControls(LISTS);
   assert.deepEqual(controls.map((c) => [c.id, c.type, c.label]), [
     ['model-0', 'checkbox', 'mlp_784'],
     ['model-1', 'checkbox', 'cnn_28'],
     ['model-2', 'checkbox', 'transformer_block'],
+    ['pretrained', 'checkbox', 'fashion_mlp (pretrained)'],
     ['metric-0', 'checkbox', 'metric latency_ms'],
     ['metric-1', 'checkbox', 'metric parameters'],
     ['optimized', 'select', 'Optimized model'],
     ['base', 'select', 'against base'],
     ['batch', 'number', 'Batch'],
   ]);
-  assert.deepEqual(controlDefaults(controls), { 'model-0': true, 'model-1': true, 'model-2': true, 'metric-0': true, 'metric-1': true, optimized: '', base: '', batch: 0 });
-  assert.deepEqual(controls[5].options.map((o) => o.value), ['', 'mlp_784', 'cnn_28', 'transformer_block']);
+  assert.deepEqual(controlDefaults(controls), { 'model-0': true, 'model-1': true, 'model-2': true, pretrained: false, 'metric-0': true, 'metric-1': true, optimized: '', base: '', batch: 0 });
+  assert.deepEqual(controls[6].options.map((o) => o.value), ['', 'mlp_784', 'cnn_28', 'transformer_block', 'fashion_mlp (pretrained)']);
+  // The pretrained model alone is a model ticked.
+  assert.deepEqual(readControls(controls, raws({ 'model-0': false, 'model-1': false, 'model-2': false, pretrained: true })).problems, {});
 });
 
 test('suite: an optimized model against its base goes into the suite; a half or wrong pair is refused beside the base', () => {
@@ -77,6 +83,8 @@ test('suite: an optimized model against its base goes into the suite; a half or 
   assert.deepEqual(problems({ optimized: 'cnn_28' }), { base: 'choose both the optimized model and its base, or none for neither' });
   assert.deepEqual(problems({ optimized: 'cnn_28', base: 'cnn_28' }), { base: 'the optimized model and its base must differ' });
   assert.deepEqual(problems({ optimized: 'cnn_28', base: 'mlp_784', 'model-1': false }), { base: 'tick cnn_28 above to compare it' });
+  assert.deepEqual(problems({ optimized: 'mlp_784', base: 'fashion_mlp (pretrained)' }), { base: 'tick fashion_mlp (pretrained) above to compare it' });
+  assert.deepEqual(problems({ optimized: 'mlp_784', base: 'fashion_mlp (pretrained)', pretrained: true }), {});
   const [point] = suite.suitePoints(valuesOf({ optimized: 'cnn_28', base: 'mlp_784' }), { quick: false, info: LISTS });
   assert.deepEqual(point.suite.optimizations, [{ base: 'mlp_784', optimized: 'cnn_28' }]);
   assert.equal(suite.suitePoints(valuesOf(), { quick: false, info: LISTS })[0].suite.optimizations, undefined);
@@ -108,6 +116,28 @@ test('suite: one measureSuitePoint per ticked model, indexed in the suite; quick
   assert.notEqual(quick[0].suite.options, QUICK_OPTIONS, 'the suite holds its own copy');
   assert.equal(quick[0].suite.batch, undefined, 'batch 0: each spec’s own');
   assert.equal(points[0].suite.options, undefined, 'the full run takes core’s suite timer');
+});
+
+test('suite: the pretrained model comes last as a model file entry, its points carry the held ids, its data folder is the suite’s', () => {
+  const values = valuesOf({ 'model-1': false, 'model-2': false, pretrained: true, optimized: 'fashion_mlp (pretrained)', base: 'mlp_784' });
+  const points = suite.suitePoints(values, { quick: true, info: QUICK_LISTS, prepared: HELD });
+  const expected = {
+    name: suite.SUITE_NAME,
+    models: ['mlp_784', { model_file: 'fashion_mlp.perflab', name: 'fashion_mlp (pretrained)' }],
+    metrics: ['latency_ms', 'parameters'],
+    optimizations: [{ base: 'mlp_784', optimized: 'fashion_mlp (pretrained)' }],
+    options: { ...QUICK_OPTIONS, data: 'data/fashion-mnist/' },
+  };
+  assert.deepEqual(points, [
+    { suite: expected, index: 0, label: 'mlp_784', models: HELD.models, test_dataset: 2 },
+    { suite: expected, index: 1, label: 'fashion_mlp (pretrained)', models: HELD.models, test_dataset: 2 },
+  ]);
+  // The held ids are arguments of the binding, not fields of a row.
+  const row = rowOf('measureSuitePoint', points[1], { kind: 'model', index: 1, model: model('fashion_mlp (pretrained)', 64) }, 'simd');
+  assert.deepEqual([row.models, row.test_dataset, row.label], [undefined, undefined, 'fashion_mlp (pretrained)']);
+  // Without the pretrained model no ids travel, and a ticked one that is not held is an error.
+  assert.deepEqual(Object.keys(suite.suitePoints(valuesOf(), { info: LISTS })[0]).sort(), ['index', 'label', 'suite']);
+  assert.throws(() => suite.suitePoints(values, { info: LISTS }), /the pretrained model is ticked but not held in the lab/);
 });
 
 test('suite: rows keep the index and label; charts, table, CSV and the report points read core’s fields', () => {

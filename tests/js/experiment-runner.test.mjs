@@ -59,9 +59,13 @@ function run(spec, bridge, extra = {}) {
 test('a complete run goes through its phases, counts progress and publishes the rows', async () => {
   const published = [];
   const spec = specOf({
-    prepare: async () => ({ seed: 7 }),
+    prepare: async (values, { status }) => {
+      status('Fetching the test split: 1 of 4 MB');
+      return { seed: 7 };
+    },
     assemble: async (rows) => rows.map((r) => ({ ...r, assembled: true })),
-    analyze: async (rows) => ({ count: rows.length }),
+    // What prepare returned reaches the analysis too (the suite's held models).
+    analyze: async (rows, { prepared }) => ({ count: rows.length, seed: prepared.seed }),
   });
   const bridge = fakeBridge();
   const { handle, events } = run(spec, bridge, { publish: (r) => (published.push(r), { ...r, stored: true }) });
@@ -72,7 +76,10 @@ test('a complete run goes through its phases, counts progress and publishes the 
   assert.deepEqual(PHASES, phases);
   assert.equal(outcome.rows.length, 4);
   assert.ok(outcome.rows.every((r) => r.assembled));
-  assert.deepEqual(outcome.ctx.analysis, { count: 4 });
+  assert.deepEqual(outcome.ctx.analysis, { count: 4, seed: 7 });
+  // A hook's status line comes between the runner's own.
+  const statuses = events.filter(([t]) => t === 'status').map(([, text]) => text);
+  assert.deepEqual(statuses.slice(0, 3), ['Starting the lab worker…', 'Preparing the run in the lab’s core…', 'Fetching the test split: 1 of 4 MB']);
   assert.deepEqual(outcome.ctx.prepared, { seed: 7 });
   assert.equal(outcome.status, 'Done: 4 points in 0.0 s (simd build).');
   assert.equal(published.length, 1);

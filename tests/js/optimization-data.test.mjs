@@ -94,7 +94,7 @@ test('the chapter’s sections are a chapter, and every {{number}} they quote is
   const { chapterProblems } = await import('../../web/src/chapters/chapter-model.js');
   const { INTRO, SECTIONS } = await import('../../web/src/chapters/optimization/explanations.js');
   const { factTexts, linearWidths } = await import('../../web/src/chapters/optimization/facts.js');
-  const chapter = { id: 'optimization', title: 'Optimization', heading: 'H', intro: INTRO, sections: SECTIONS, slots: { model: () => ({}) } };
+  const chapter = { id: 'optimization', title: 'Optimization', heading: 'H', intro: INTRO, sections: SECTIONS, slots: { model: () => ({}), sparsity: () => ({}) } };
   assert.deepEqual(chapterProblems(chapter), []);
   const file = (split, kind, count, bytes) => ({ split, kind, count, bytes, rows: 28, cols: 28 });
   const manifest = {

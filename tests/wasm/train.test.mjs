@@ -103,6 +103,14 @@ for (const [b, Module] of BUILDS.map((b, i) => [b, modules[i]])) {
       assert.equal(trained.misclassified.length, 5);
       assert.equal(trained.misclassified_total, TEST_IMAGES - trained.correct);
       assert.deepEqual(Module.trainingResult(model).epochs.map((e) => e.epoch), [1, 2]);
+      // The trained weights as the pruning section looks at them: the two weight tensors.
+      const weights = Module.weightDistribution(model);
+      assert.deepEqual(weights.tensors.map((t) => [t.name, t.count]), [['0.weight', 784 * 32], ['2.weight', 32 * 10]]);
+      assert.equal(weights.all.count, 784 * 32 + 32 * 10);
+      assert.equal(weights.all.histogram.counts.reduce((a, b) => a + b, 0), weights.all.count);
+      const deciles = weights.all.magnitude_percentiles.map((p) => p.value);
+      assert.deepEqual(deciles, [...deciles].sort((a, b) => a - b), 'the magnitude percentiles rise');
+      assert.ok(weights.all.min < 0 && weights.all.max > 0);
       Module.dropModel(model);
     });
 
@@ -193,6 +201,7 @@ for (const [b, Module] of BUILDS.map((b, i) => [b, modules[i]])) {
       assert.match(messageOf(() => Module.loadFashionMnist(data.testImages, data.testLabels, 'validation', 0)), /validation/);
       assert.match(messageOf(() => Module.trainSteps(999, 1)), /^no model has id 999/);
       assert.match(messageOf(() => Module.evaluateModel(999, 1, 5)), /^no model has id 999/);
+      assert.match(messageOf(() => Module.weightDistribution(999)), /^no model has id 999/);
       assert.match(messageOf(() => Module.loadModelFile(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9]))),
         /is not a perflab model file/);
 

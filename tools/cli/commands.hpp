@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "perflab/model/model_file.hpp"
 
 namespace perflab::cli {
 
@@ -25,5 +26,13 @@ int train_command(const std::vector<std::string>& args);
 int evaluate_command(const std::vector<std::string>& args);
 // `perflab export MODEL --npy DIR`: one .npy per parameter tensor and manifest.json.
 int export_command(const std::vector<std::string>& args);
+// `perflab weights MODEL [--json]`: the weight distribution per weight tensor and over all.
+int weights_command(const std::vector<std::string>& args);
+// `perflab prune MODEL --sparsity S [--global] [--finetune EPOCHS] --out MODEL`: magnitude
+// pruning, evaluated before and after on the test split.
+int prune_command(const std::vector<std::string>& args);
+
+// The model file at `path` (read_model_file's refusals, naming "model file 'PATH'").
+ModelFile read_model_path(const std::string& path);
 
 }  // namespace perflab::cli

@@ -78,6 +78,17 @@ constexpr const char* kUsage =
     "                                          (--data: default /usr/share/datasets/fashion-mnist)\n"
     "  perflab export MODEL --npy DIR          one NumPy .npy file per parameter tensor and a\n"
     "                                          manifest.json (layers, shapes, preprocessing)\n"
+    "  perflab weights MODEL [--json]          the weight distribution per weight tensor and\n"
+    "                                          over all: count, mean, std, min, max, |w|\n"
+    "                                          percentiles 10-90, fractions below 0.001, 0.01,\n"
+    "                                          0.1 (--json: with a histogram per tensor)\n"
+    "  perflab prune MODEL --sparsity S --out MODEL [--global] [--finetune EPOCHS]\n"
+    "      [--train-samples N] [--data DIR]\n"
+    "                                          magnitude pruning: the fraction S of smallest\n"
+    "                                          weights of each weight tensor (--global: of all\n"
+    "                                          of them) set to zero; test accuracy before and\n"
+    "                                          after; --finetune trains EPOCHS more at a tenth\n"
+    "                                          of the recipe's learning rate, zeros kept\n"
     "  Bad specs (missing file, invalid JSON, spec errors) exit with status 2.\n";
 
 int usage_error(const std::string& message) {
@@ -335,6 +346,8 @@ int run(const std::vector<std::string>& args) {
   if (cmd == "train") return perflab::cli::train_command(rest);
   if (cmd == "evaluate") return perflab::cli::evaluate_command(rest);
   if (cmd == "export") return perflab::cli::export_command(rest);
+  if (cmd == "weights") return perflab::cli::weights_command(rest);
+  if (cmd == "prune") return perflab::cli::prune_command(rest);
   if (cmd == "info") {
     const double res = perflab::measure_resolution_ms(perflab::default_clock());
     std::cout << nlohmann::json{{"simd_backend", perflab::simd_backend()},

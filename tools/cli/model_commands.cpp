@@ -1,6 +1,7 @@
-// `perflab evaluate MODEL` and `perflab export MODEL --npy DIR`: a model file (core's
-// model_file.hpp) measured on Fashion-MNIST's test split, or written out as NumPy files. Core
-// computes every number; this file reads and writes files and prints.
+// `perflab evaluate MODEL`, `perflab export MODEL --npy DIR` and `perflab weights MODEL`: a
+// model file (core's model_file.hpp) measured on Fashion-MNIST's test split, written out as
+// NumPy files, or its weight distribution (optimize/weights.hpp). Core computes every number;
+// this file reads and writes files and prints.
 // Not for: training (train_command.cpp) or deciding anything about the model.
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "perflab/data/dataset.hpp"
 #include "perflab/model/model_file.hpp"
 #include "perflab/model/npy_export.hpp"
+#include "perflab/optimize/weights.hpp"
 #include "perflab/tensor/memory.hpp"
 #include "perflab/train/evaluate.hpp"
 
@@ -56,12 +58,12 @@ void print_evaluation(const std::string& path, const ModelFile& file, const Eval
   }
 }
 
+}  // namespace
+
 ModelFile read_model_path(const std::string& path) {
   const std::vector<std::uint8_t> bytes = read_binary_file(path, "model file", kMaxModelFileBytes);
   return read_model_file(bytes, "model file '" + path + "'");
 }
-
-}  // namespace
 
 int evaluate_command(const std::vector<std::string>& args) {
   bool json = false;
@@ -97,6 +99,64 @@ int evaluate_command(const std::vector<std::string>& args) {
     std::cout << out.dump(2) << "\n";
   } else {
     print_evaluation(model_path, file, e);
+  }
+  return 0;
+}
+
+namespace {
+
+// One row of the weights table: name, count, mean, std, min, max, |w| at 10/50/90%, the
+// fractions below 0.001/0.01/0.1.
+void print_weight_row(const WeightStats& s) {
+  const auto fixed = [](double v) { return format_decimal(v, 3); };
+  std::printf("%-16s %10s %10s %9s %9s %9s %9s %9s %9s %8s %8s %8s\n", s.name.c_str(),
+              format_number(static_cast<double>(s.count), 17).c_str(), fixed(s.mean).c_str(),
+              fixed(s.std).c_str(), fixed(s.min).c_str(), fixed(s.max).c_str(),
+              fixed(s.magnitude_percentiles[0]).c_str(), fixed(s.magnitude_percentiles[4]).c_str(),
+              fixed(s.magnitude_percentiles[8]).c_str(), percent(s.fraction_below[0]).c_str(),
+              percent(s.fraction_below[1]).c_str(), percent(s.fraction_below[2]).c_str());
+}
+
+void print_weights(const std::string& path, const WeightDistribution& d) {
+  std::printf("weights of model %s (%s): %s in %zu weight tensors (biases and norms left out)\n\n",
+              d.model.c_str(), path.c_str(),
+              format_number(static_cast<double>(d.all.count), 17).c_str(), d.tensors.size());
+  std::printf("%-16s %10s %10s %9s %9s %9s %9s %9s %9s %8s %8s %8s\n", "tensor", "count", "mean",
+              "std", "min", "max", "|w| p10", "|w| p50", "|w| p90", "<0.001", "<0.01", "<0.1");
+  for (const WeightStats& s : d.tensors) print_weight_row(s);
+  print_weight_row(d.all);
+  std::printf("\n|w| pN: the magnitude below which N%% of the weights lie (numpy's linear rule); "
+              "<t: the fraction\nof weights whose magnitude is below t. --json adds every decile "
+              "and a %zu-bin histogram per tensor.\n",
+              d.all.histogram.counts.size());
+}
+
+}  // namespace
+
+int weights_command(const std::vector<std::string>& args) {
+  bool json = false;
+  std::string model_path;
+  for (const std::string& a : args) {
+    if (a == "--json") {
+      json = true;
+    } else if (a.rfind("--", 0) == 0) {
+      return usage("unknown option '" + a + "' for weights; the option is --json");
+    } else if (model_path.empty()) {
+      model_path = a;
+    } else {
+      return usage("weights takes one MODEL, got '" + model_path + "' and '" + a + "'");
+    }
+  }
+  if (model_path.empty()) {
+    return usage("weights needs MODEL, a file perflab train --out wrote, e.g. perflab weights "
+                 "mlp.plm");
+  }
+  ModelFile file = read_model_path(model_path);
+  const WeightDistribution d = weight_distribution(file.model);
+  if (json) {
+    std::cout << to_json(d).dump(2) << "\n";
+  } else {
+    print_weights(model_path, d);
   }
   return 0;
 }

@@ -34,6 +34,13 @@ constexpr std::size_t kKiB = 1024;
 constexpr std::size_t kMiB = 1024 * kKiB;
 
 // The Profiling chapter's timed experiments share one budget per point.
+// The sparsity sweep's layer shapes: fashion_mlp's, {in, out, batch}.
+json sparse_shapes(bool quick) {
+  json shapes = {{{"in", 784}, {"out", 256}, {"batch", 1}}, {{"in", 784}, {"out", 256}, {"batch", 64}}};
+  if (!quick) shapes.push_back({{"in", 256}, {"out", 128}, {"batch", 64}});
+  return shapes;
+}
+
 json profiling_timer(bool quick) { return quick ? timer(1, 3, 1, 100) : timer(1, 10, 5, 800); }
 
 // The Profiling chapter's plans, full and quick (nullptr: not a Profiling id). Plans over
@@ -100,6 +107,13 @@ json full_plan(std::string_view id) {
   // Each call is a whole convolution, so few samples suffice.
   if (id == "acceleration-conv") return {{"sizes", conv_sizes(false)}, {"options", timer(1, 7, 10, 3000)}};
   if (id == "acceleration-blocking") return {{"options", timer(1, 8, 10, 1000)}};
+  // fashion_mlp's layers (784→256, 256→128) at one image and a batch of 64; each point times
+  // the sparse variant and the dense kernel, so 27 points stay under half a minute.
+  if (id == "optimization-sparsity") {
+    return {{"shapes", sparse_shapes(false)},
+            {"densities", {0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1.0}},
+            {"options", timer(1, 7, 2, 400)}};
+  }
   return nullptr;
 }
 
@@ -123,6 +137,11 @@ json quick_plan(std::string_view id) {
   }
   if (id == "acceleration-conv") return {{"sizes", conv_sizes(true)}, {"options", timer(1, 3, 2, 300)}};
   if (id == "acceleration-blocking") return {{"options", timer(0, 2, 1, 60)}};
+  if (id == "optimization-sparsity") {
+    return {{"shapes", sparse_shapes(true)},
+            {"densities", {0.05, 0.2, 0.5, 1.0}},
+            {"options", timer(1, 3, 1, 100)}};
+  }
   return nullptr;
 }
 
@@ -134,7 +153,7 @@ const std::vector<std::string>& experiment_plan_ids() {
       "acceleration-blocking", "acceleration-linear-loops", "acceleration-conv",
       "acceleration-gelu-fusion", "profiling-overhead", "profiling-model-scaling",
       "profiling-batch-size", "profiling-operation-efficiency", "profiling-architectures",
-      "profiling-attention", "profiling-forward-backward"};
+      "profiling-attention", "profiling-forward-backward", "optimization-sparsity"};
   // The chapters in the page's order: Benchmarking's plans first.
   static const std::vector<std::string> all = [] {
     std::vector<std::string> out = detail::benchmarking_plan_ids();

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "perflab/base/error.hpp"
+#include "perflab/optimize/weights.hpp"
 
 namespace perflab {
 
@@ -118,6 +119,22 @@ nlohmann::json SessionTable::dataset_info(std::size_t dataset_id) const {
           {"class_counts", class_counts(i)},
           // What training on this set keeps aside for validation unless told otherwise.
           {"default_validation_samples", default_validation_samples(i.count)}};
+}
+
+std::shared_ptr<const LabeledImages> SessionTable::images(std::size_t dataset_id,
+                                                          const std::string& split) const {
+  dataset(dataset_id);
+  const std::shared_ptr<const Dataset>& d = datasets_.at(dataset_id);
+  if (d->split != split) {
+    throw ValueError("data set " + std::to_string(dataset_id) + " is the " + d->split +
+                     " split; this needs the " + split + " split");
+  }
+  // Shares ownership of the whole set, points at its images.
+  return std::shared_ptr<const LabeledImages>(d, &d->images);
+}
+
+nlohmann::json SessionTable::weight_distribution(std::size_t model_id) const {
+  return to_json(perflab::weight_distribution(held(model_id).model));
 }
 
 void SessionTable::drop_dataset(std::size_t dataset_id) {

@@ -130,6 +130,8 @@ export function startRun(spec, o) {
     prepared,
     signal: controller.signal,
     where,
+    // A line for the status while a hook works ("Fetching the test split: 2.1 of 4.4 MB").
+    status: (text) => onEvent('status', text),
   });
   const statusText = () =>
     progressText({
@@ -206,7 +208,7 @@ export function startRun(spec, o) {
       // screen if this fails or is cancelled, and only an analysed run is a result.
       enter('analyze');
       onEvent('status', `Analysing ${rows.length} rows in the lab’s core…`);
-      ctx.analysis = await spec.analyze(rows, { lab: labOf(bridge), values, quick, info, build, signal: controller.signal, where });
+      ctx.analysis = await spec.analyze(rows, { lab: labOf(bridge), values, quick, info, build, prepared: ctx.prepared, signal: controller.signal, where });
       onEvent('rows', { rows, build, ctx });
     }
     onEvent('progress', 1);

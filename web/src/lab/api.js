@@ -14,7 +14,8 @@ export const CALL = 'call';
 /**
  * The wasm modules, each built in every build (BUILDS), with the binding files they hold
  * (wasm/CMakeLists.txt). main: every binding but training's, loaded at the page's first call.
- * train: training in core (data sets, models, training, evaluation, model files), loaded
+ * train: training in core (data sets, models, training, evaluation, model files) and the
+ * benchmark suites (a suite measures the trained models it holds), loaded
  * only when one of its functions is first called, so that its code (about a tenth of the
  * page's initial load) is not downloaded by a page that never trains.
  * grade: the exercise bank (with its prose), the grader and course identity, loaded at the
@@ -23,7 +24,7 @@ export const CALL = 'call';
  */
 export const MODULES = Object.freeze({
   main: 'wasm/bind_*.cpp but bind_train.cpp and bind_grader.cpp',
-  train: 'wasm/bind_train.cpp and bind_module.cpp',
+  train: 'wasm/bind_train.cpp, bind_suite.cpp, bind_optimize.cpp and bind_module.cpp',
   grade: 'wasm/bind_grader.cpp and bind_module.cpp',
 });
 
@@ -47,11 +48,11 @@ const tilesText = (tiles) =>
 // grow" says when a working set is too large: where a growing sweep found its limit.
 const outOfMemory = (message) => /does not fit|cannot allocate|out of memory/.test(message);
 
-const point = (args, carries, label, extra = {}) => Object.freeze({ type: POINT, args, carries, label, module: 'main', ...extra });
-const call = (args, label, extra = {}) => Object.freeze({ type: CALL, args, label: () => label, module: 'main', ...extra });
 // The training module's functions (MODULES.train), and the grading module's (MODULES.grade).
 const TRAIN = Object.freeze({ module: 'train' });
 const GRADE = Object.freeze({ module: 'grade' });
+const point = (args, carries, label, extra = {}) => Object.freeze({ type: POINT, args, carries, label, module: 'main', ...extra });
+const call = (args, label, extra = {}) => Object.freeze({ type: CALL, args, label: () => label, module: 'main', ...extra });
 
 /**
  * name -> {type, args, carries?, label(args), module, endsSweep?(message), inflates?}.
@@ -96,8 +97,10 @@ export const API = Object.freeze({
   measureConv: point(['method', 'shape', 'options'], ['method'], (a) =>
     `${a.method} convolution ${a.shape?.channels}→${a.shape?.filters}, ${a.shape?.kernel}×${a.shape?.kernel} on ${a.shape?.height}×${a.shape?.width}`,
   ),
-  // One point of a benchmark suite (a model or a kernel), as JSON suiteReport reads back.
-  measureSuitePoint: point(['suite', 'index'], ['index'], (a) => `suite point ${a.index}`),
+  // One point of a benchmark suite (a model or a kernel), as JSON suiteReport reads back; in
+  // the training module: `models` maps the suite's {model_file: NAME} entries to held model
+  // ids, and their accuracy is measured on the held test split `test_dataset`.
+  measureSuitePoint: point(['suite', 'index', 'models', 'test_dataset'], ['index'], (a) => `suite point ${a.index}`, TRAIN),
   // Counted, nothing timed: attention's FLOPs and bytes at one sequence length.
   attentionPoint: point(['d_model', 'heads', 'seq_len', 'batch'], [], (a) => `attention at T=${a.seq_len}`),
   // Training in chunks: up to `steps` optimizer steps of a model core holds (startTraining);
@@ -149,7 +152,7 @@ export const API = Object.freeze({
   benchPlan: call(['quick'], 'read the benchmarks perflab bench times'),
   compareRuns: call(['baseline', 'run', 'options'], 'compare a run with its baseline'),
   modelMetrics: call([], 'list the metrics a suite may measure'),
-  suiteReport: call(['suite', 'points', 'version'], 'write a suite’s report'),
+  suiteReport: call(['suite', 'points', 'version', 'models'], 'write a suite’s report', TRAIN),
   // Training in core (core/include/perflab/train/session_table.hpp), in the training module:
   // data sets and models held by id in that module between calls. Data arrives as inflated
   // IDX bytes (Uint8Array).
@@ -169,6 +172,13 @@ export const API = Object.freeze({
   cancelTraining: call(['model_id'], 'cancel training (the epochs done are kept)', TRAIN),
   trainingResult: call(['model_id'], 'read a training’s epochs', TRAIN),
   evaluateModel: call(['model_id', 'dataset_id', 'max_misclassified'], 'evaluate a model', TRAIN),
+  weightDistribution: call(['model_id'], 'read a model’s weight distribution', TRAIN),
+  // The Optimization chapter's kernels (wasm/bind_optimize.cpp): one point of the sparsity
+  // sweep, a CSR variant and the dense kernel timed on the same inputs.
+  sparseVariants: call([], 'list the sparse kernel’s variants', TRAIN),
+  measureSparseLinear: point(['variant', 'batch', 'in', 'out', 'density', 'options'], ['variant', 'batch', 'in', 'out', 'density'], (a) =>
+    `${a.variant} sparse Linear ${a.in}→${a.out} at batch ${a.batch}, density ${a.density}`, TRAIN),
+  sparseCrossover: call(['points'], 'find where the sparse kernel starts to pay', TRAIN),
 });
 
 /**
@@ -177,13 +187,13 @@ export const API = Object.freeze({
  * listed here (or leaves unused one that is not).
  */
 export const NOT_YET_MOUNTED = Object.freeze({
-  modelInfo: 'the Optimization chapter',
   trainingResult: 'the Optimization chapter',
 });
 
 /**
- * Bindings the module exports that the page does not call, each with why; the api test
- * fails on an exported function that is in neither table.
+ * Bindings the modules export that the page does not call, each with why (the main module's,
+ * unless the entry names its module: {module, why}); the api test fails on an exported
+ * function that is in neither table.
  */
 export const NOT_FOR_PAGE = Object.freeze({
   matmul: 'a kernel on caller data, for tests/wasm to compare each variant with naive',
@@ -196,8 +206,17 @@ export const NOT_FOR_PAGE = Object.freeze({
   zooNames: 'the zoo’s names alone; the page reads zooModels, which has them with their specs',
   flopCosts: 'the documented element-wise FLOP costs, checked by tests/wasm; no page section lists them',
   attentionScaling: 'several sequence lengths in one call, for tests/wasm; the page sweeps attentionPoint',
-  suitePlan: 'a suite’s points with their labels, for tests/wasm; the page plans its suite from the ticked models and metrics',
+  suitePlan: {
+    module: 'train',
+    why: 'a suite’s points with their labels, for tests/wasm; the page plans its suite from the ticked models and metrics',
+  },
 });
+
+/** The module and the reason of a NOT_FOR_PAGE entry. */
+export const notForPage = (name) => {
+  const e = NOT_FOR_PAGE[name];
+  return typeof e === 'string' ? { module: 'main', why: e } : e;
+};
 
 /** Builds the page may ask for; a request without one gets the best this browser runs. */
 export const BUILDS = Object.freeze(['simd', 'scalar']);

@@ -43,6 +43,8 @@ const std::vector<std::string>& experiment_plan_ids();
 //   profiling-architectures     {options}
 //   profiling-attention         {} (counts only); quick {max_seq_len: the longest length kept}
 //   profiling-forward-backward  {models: [zoo name], options}
+//   optimization-sparsity       {shapes: [{in, out, batch}], densities: [fraction kept,
+//                               rising, the last 1], options}: the sparse Linear sweep
 // The widths, batches and lengths themselves are the student's (the controls); a plan only
 // caps them in quick mode. Throws ValueError naming the known ids for any other id.
 nlohmann::json experiment_plan(std::string_view id, bool quick);

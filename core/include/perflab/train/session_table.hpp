@@ -53,6 +53,12 @@ class SessionTable {
   nlohmann::json dataset_info(std::size_t dataset_id) const;
   // ValueError naming the id and the held ones when it is not held (here and below).
   void drop_dataset(std::size_t dataset_id);
+  // The images of a held data set of the given split, shared (they stay valid after the set
+  // is dropped), for a caller that measures on them outside the table (a suite's accuracy);
+  // ValueError when the set holds another split: "data set 2 is the train split; this needs
+  // the test split".
+  std::shared_ptr<const LabeledImages> images(std::size_t dataset_id,
+                                              const std::string& split) const;
 
   // ---- models
   // A model from a spec (model_from_json), untrained, default preprocessing.
@@ -67,6 +73,9 @@ class SessionTable {
   // The model file's bytes (model_file_bytes) with the facts of its training: the trainer's
   // result and the last evaluation on a "test" split after it, or those read from its file.
   std::vector<std::uint8_t> model_file(std::size_t model_id);
+
+  // The weight distribution of the model's current weights (optimize/weights.hpp), its JSON.
+  nlohmann::json weight_distribution(std::size_t model_id) const;
 
   // ---- training
   // Starts training model_id on data set dataset_id: the recipe is the model's baseline

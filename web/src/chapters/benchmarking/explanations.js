@@ -252,9 +252,10 @@ export const SECTIONS = Object.freeze([
         'cross-origin isolation, logical cores), reports each result as a median with its spread and interval ' +
         'rather than one number, and says what was <b>not</b> measured.',
       'Accuracy is measured only where a model has trained weights and test data: <code>perflab suite</code> ' +
-        'evaluates each model file a suite names on Fashion-MNIST’s test split. The zoo models this page’s suite ' +
-        'runs get random weights from their specs’ seeds and no training, so their reports say “not measured: ' +
-        'random weights” instead of inventing a figure as the original course’s simulation did. Energy is not measured ' +
+        'evaluates each model file a suite names on Fashion-MNIST’s test split, and this page’s suite evaluates the ' +
+        'pretrained fashion_mlp on the same 10,000 images. The zoo models get random weights from their specs’ seeds ' +
+        'and no training, so their reports say “not measured: random weights” instead of inventing a figure as the ' +
+        'original course’s simulation did. Energy is not measured ' +
         'either, because a web page cannot measure it. The original course computed an energy figure from a ' +
         'formula; it appears in the report only labelled as the original’s estimate. Note what the formula ' +
         'weighs: at 10 ms and 50 MB its memory term is 0.5 J and its latency term 0.02 J.',

@@ -1,14 +1,19 @@
 // The pure half of the suite experiment (benchmarking-suite): a suite of zoo models × metrics
 // measured point by point by core's measureSuitePoint and reported by core's suiteReport. The
-// controls (one checkbox per zoo model and per metric, both lists core's, and a batch), the
-// suite and its points, the chart rows per metric, the table and CSV columns, and the points
-// handed back for the report. No DOM and no statistic: core measures, ranks and reports.
+// controls (one checkbox per zoo model and per metric, both lists core's, the pretrained
+// fashion_mlp with trained weights, and a batch), the suite and its points, the chart rows per
+// metric, the table and CSV columns, and the points handed back for the report. No DOM and no
+// statistic: core measures, ranks and reports.
 
 import { formatSig } from '../../ui/format.js';
 
 export const SUITE_ID = 'benchmarking-suite';
 
 export const SUITE_NAME = 'page suite';
+
+/** The pretrained baseline's checkbox, and its name in the suite (the zoo's fashion_mlp, with random weights, keeps its own). */
+export const PRETRAINED_ID = 'pretrained';
+export const PRETRAINED_NAME = 'fashion_mlp (pretrained)';
 
 const modelId = (i) => `model-${i}`;
 const metricId = (i) => `metric-${i}`;
@@ -20,7 +25,8 @@ const metricId = (i) => `metric-${i}`;
  */
 export function suiteControls({ models, metrics }) {
   const none = (ids, what) => (_, values) => (ids.some((id) => values[id]) ? null : `tick at least one ${what}`);
-  const modelIds = models.map((_, i) => modelId(i));
+  const modelIds = [...models.map((_, i) => modelId(i)), PRETRAINED_ID];
+  const pairOptions = [{ value: '', label: 'none' }, ...[...models.map((m) => m.name), PRETRAINED_NAME].map((name) => ({ value: name, label: name }))];
   const metricIds = metrics.map((_, i) => metricId(i));
   return [
     ...models.map((m, i) => ({
@@ -30,6 +36,15 @@ export function suiteControls({ models, metrics }) {
       default: true,
       ...(i === 0 ? { validate: none(modelIds, 'model') } : {}),
     })),
+    // Trained weights (the page build trains it natively): its accuracy is measured on the test
+    // split, fetched with it at the first run that ticks it (about 4.5 MB).
+    {
+      id: PRETRAINED_ID,
+      type: 'checkbox',
+      label: PRETRAINED_NAME,
+      default: false,
+      hint: 'The pretrained fashion_mlp has trained weights, so the suite measures its accuracy on Fashion-MNIST’s 10,000 test images (fetched at the first run that ticks it); the zoo models’ weights are random, so theirs is not measured.',
+    },
     ...metrics.map((m, i) => ({
       id: metricId(i),
       type: 'checkbox',
@@ -38,23 +53,17 @@ export function suiteControls({ models, metrics }) {
       ...(i === 0 ? { validate: none(metricIds, 'metric') } : {}),
     })),
     // The original course's "optimized model against its base": core's ratios and advice for a
-    // pair of the ticked models (the zoo has no pruned or quantized twins, so the pair is the
-    // student's choice).
-    {
-      id: 'optimized',
-      type: 'select',
-      label: 'Optimized model',
-      default: '',
-      options: [{ value: '', label: 'none' }, ...models.map((m) => ({ value: m.name, label: m.name }))],
-    },
+    // pair of the ticked models (the pair is the student's choice until the Optimization
+    // chapter makes real twins).
+    { id: 'optimized', type: 'select', label: 'Optimized model', default: '', options: pairOptions },
     {
       id: 'base',
       type: 'select',
       label: 'against base',
       default: '',
-      options: [{ value: '', label: 'none' }, ...models.map((m) => ({ value: m.name, label: m.name }))],
+      options: pairOptions,
       validate: (base, values) => optimizationProblem(values, models),
-      hint: 'Pick an optimized model and its base to add core’s comparison of the two (speedup, memory, size and FLOPs ratios, advice) to the report; accuracy retention is not measured here, since the zoo models’ weights are random (no training).',
+      hint: 'Pick an optimized model and its base to add core’s comparison of the two (speedup, memory, size and FLOPs ratios, advice) to the report. Accuracy retention needs both models’ accuracy, and only the pretrained fashion_mlp has trained weights here, so it reads not measured.',
     },
     {
       id: 'batch',
@@ -77,7 +86,8 @@ export function optimizationProblem(values, models) {
   if (optimized === base) return 'the optimized model and its base must differ';
   for (const name of [optimized, base]) {
     const i = models.findIndex((m) => m.name === name);
-    if (i < 0 || !values[modelId(i)]) return `tick ${name} above to compare it`;
+    const ticked = name === PRETRAINED_NAME ? values[PRETRAINED_ID] : i >= 0 && values[modelId(i)];
+    if (!ticked) return `tick ${name} above to compare it`;
   }
   return null;
 }
@@ -85,28 +95,41 @@ export function optimizationProblem(values, models) {
 /**
  * The suite the controls describe: the ticked models and metrics in core's order, timed with
  * core's plan (experimentPlan): its `options` when it has them (quick mode: a smaller timer for
- * every model, so a suite of the whole zoo takes seconds), else the suite's own timer.
+ * every model, so a suite of the whole zoo takes seconds), else the suite's own timer. The
+ * pretrained model, when ticked, comes last as a model file entry named by `held`
+ * (suite-trained.js holdPretrained: {file, data}), its test data's folder in options.data.
  * @param {{models: object[], metrics: object[], plan: {options: object|null}}} lists core's lists and plan
+ * @param {{file: string, data: string}|null} [held] the held pretrained model, when ticked
  */
-export function suiteOf(values, { models, metrics, plan }) {
+export function suiteOf(values, { models, metrics, plan }, held = null) {
   const suite = {
     name: SUITE_NAME,
     models: models.filter((_, i) => values[modelId(i)]).map((m) => m.name),
     metrics: metrics.filter((_, i) => values[metricId(i)]).map((m) => m.name),
   };
+  if (values[PRETRAINED_ID]) {
+    if (!held) throw new Error('the pretrained model is ticked but not held in the lab; Run again');
+    suite.models.push({ model_file: held.file, name: PRETRAINED_NAME });
+  }
   if (values.batch) suite.batch = values.batch;
   if (values.optimized && values.base) suite.optimizations = [{ base: values.base, optimized: values.optimized }];
   if (plan?.options) suite.options = { ...plan.options };
+  if (values[PRETRAINED_ID]) suite.options = { ...suite.options, data: held.data };
   return suite;
 }
+
+/** A suite model's name: a zoo name, or a model file entry's name. */
+const nameOf = (model) => (typeof model === 'string' ? model : model.name);
 
 /**
  * One measureSuitePoint per ticked model: the point's index is the model's place in
  * suite.models (measure_suite_point's definition); `label` names it in progress and rows.
+ * With the pretrained model ticked, every point carries the held ids (ctx.prepared).
  */
-export function suitePoints(values, { info } = {}) {
-  const suite = suiteOf(values, info);
-  return suite.models.map((name, index) => ({ suite, index, label: name }));
+export function suitePoints(values, { info, prepared = null } = {}) {
+  const suite = suiteOf(values, info, prepared);
+  const held = prepared ? { models: prepared.models, test_dataset: prepared.test_dataset } : {};
+  return suite.models.map((model, index) => ({ suite, index, label: nameOf(model), ...held }));
 }
 
 /** The measured points as suiteReport reads them back ({kind, index, model}). */
@@ -136,7 +159,7 @@ export const SUITE_COLUMNS = Object.freeze([
   { key: 'model.parameters', label: 'parameters', format: 'int' },
   { key: 'model.size_bytes', label: 'size', format: (r) => r.model.size_text },
   { key: 'model.flops_per_sample', label: 'FLOPs per sample', format: 'int' },
-  // Core's text: a percentage, or "not measured" (random weights: the zoo's are never trained).
+  // Core's text: a percentage (trained weights), or "not measured" (the zoo's random weights).
   { key: 'model.accuracy', label: 'accuracy', format: (r) => r.model.accuracy_text },
   { key: 'model.latency.warning', label: 'timer warning', format: 'text' },
 ]);

@@ -1,4 +1,5 @@
-// The suite experiment (benchmarking-suite): zoo models × metrics measured model by model by
+// The suite experiment (benchmarking-suite): zoo models (and the pretrained fashion_mlp, whose
+// accuracy is measured) × metrics measured model by model by
 // core's measureSuitePoint, one chart per metric, and core's report (suiteReport) shown as
 // Markdown with Download Markdown / JSON / CSV. Its checkboxes are core's lists (zooModels,
 // modelMetrics) and its timer core's plan (experimentPlan), so the spec is built once they
@@ -8,7 +9,9 @@
 import { declaredSweep } from '../../lab/client.js';
 import { downloadText } from '../../ui/download.js';
 import { renderMarkdown } from './markdown.js';
+import { holdPretrained } from './suite-trained.js';
 import {
+  PRETRAINED_ID,
   REPORT_FILES,
   SUITE_COLUMNS,
   SUITE_CSV_COLUMNS,
@@ -90,25 +93,30 @@ export function suiteSpec(lists) {
         'tracking allocator; parameters, size and FLOPs are counted. Then core writes the report, the same one ' +
         '<code>perflab suite SUITE.json --markdown</code> prints: the system it ran on, every model with its ' +
         'timed values as median (mean ± spread), the best model per metric, recommendations, and what was not measured.',
+      'Accuracy is measured only for trained weights. Tick <em>fashion_mlp (pretrained)</em>, the baseline the page ' +
+        'build trained natively on Fashion-MNIST, and core evaluates it on the 10,000 test images (fetched at the ' +
+        'first run that ticks it), as <code>perflab suite</code> evaluates the model files a suite names. The zoo ' +
+        'models get random weights from their specs’ seeds, so their accuracy is reported as not measured, never ' +
+        'simulated: an untrained model’s accuracy is chance.',
       'Pick an optimized model and its base to add the original course’s comparison of the two: speedup, throughput, ' +
-        'peak memory, size and FLOPs as ratios, and advice. The zoo has no pruned or quantized twins, so any two ' +
-        'ticked models will do to see how the comparison reads. Accuracy is measured only for trained weights ' +
-        '(<code>perflab suite</code> evaluates the model files a suite names on Fashion-MNIST’s test split); ' +
-        'the zoo models here get random weights from their specs’ seeds, so their accuracy and the pair’s ' +
-        'accuracy retention are reported as not measured, never simulated.',
+        'peak memory, size and FLOPs as ratios, accuracy retention when both accuracies were measured, and advice. ' +
+        'Until the Optimization chapter makes pruned and quantized twins, any two ticked models will do to see how ' +
+        'the comparison reads.',
     ],
     quickNote: lists.plan.options
       ? `Quick mode (?quick=1): each model timed with ${lists.plan.options.samples} samples of at least ${lists.plan.options.min_sample_ms} ms, so the latencies are rough.`
       : null,
     controls: suiteControls(lists),
+    // The pretrained model and the test split, held in the lab's training module (fetched once).
+    prepare: (values, { bridge, where, status }) => (values[PRETRAINED_ID] ? holdPretrained(bridge, { where, status }) : null),
     plan: (values, ctx) => suitePoints(values, { ...ctx, info: lists }),
     measure: declaredSweep('measureSuitePoint'),
     pointLabel: (p) => p.label,
     // Core writes the report of the measured points; the page shows it and offers its files.
-    analyze: async (rows, { lab, values, signal, where }) => {
-      const suite = suiteOf(values, lists);
+    analyze: async (rows, { lab, values, prepared, signal, where }) => {
+      const suite = suiteOf(values, lists, prepared);
       const info = await lab.buildInfo({ where, signal });
-      return lab.suiteReport(suite, reportPoints(rows), `perflab ${info.version} (web page)`, { where, signal });
+      return lab.suiteReport(suite, reportPoints(rows), `perflab ${info.version} (web page)`, prepared?.models, { where, signal });
     },
     renderAnalysis: renderReport,
     columns: SUITE_COLUMNS,

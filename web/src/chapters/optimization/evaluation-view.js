@@ -18,9 +18,9 @@ const where = 'optimization-evaluation';
  * The evaluation block. `testSplit()` gives the test split in core (data block);
  * `isTraining()` says whether a training run holds the lab; `onBusy(busy)` hears when the
  * baseline's evaluation starts and ends (training waits); `forgetIfRestarted(err)` is told
- * every error. Returns the block's element and what the section drives.
+ * every error; `onEvaluated(modelId, name)` hears each evaluation that succeeded. Returns the block's element and what the section drives.
  */
-export function createEvaluationView({ lab, data, testSplit, isTraining, onBusy, forgetIfRestarted }) {
+export function createEvaluationView({ lab, data, testSplit, isTraining, onBusy, forgetIfRestarted, onEvaluated = () => {} }) {
   const evaluateBaselineButton = h('button', { type: 'button', 'data-action': 'evaluate-baseline', text: 'Load the pretrained baseline and evaluate it', disabled: true });
   const baselineNote = h('p', { class: 'note', 'data-role': 'baseline-note', hidden: true });
   const evaluationStatus = h('span', { class: 'status', 'aria-live': 'polite', 'data-role': 'evaluation-status', text: 'No model evaluated yet.' });
@@ -37,6 +37,8 @@ export function createEvaluationView({ lab, data, testSplit, isTraining, onBusy,
     const e = await lab.evaluateModel(modelId, test.dataset, MISCLASSIFIED_SHOWN, { where });
     evaluationStatus.textContent = `Evaluated ${name}.`;
     showEvaluation(e, test, name);
+    // While the id is surely held: the weights block reads the same model's weights.
+    onEvaluated(modelId, name);
     return e;
   }
 

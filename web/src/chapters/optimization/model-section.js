@@ -1,7 +1,7 @@
-// "A model worth optimizing": three blocks sharing one session with core. The data (fetched
+// "A model worth optimizing": four blocks sharing one session with core. The data (fetched
 // on first need with a progress bar, sample images per class once the test split is in core)
-// is this file's; training in the lab worker is train-view.js's and evaluation on the test
-// split evaluation-view.js's. This file wires them: one data store, one restart rule (core
+// is this file's; training in the lab worker is train-view.js's, evaluation on the test
+// split evaluation-view.js's and the evaluated model's weight distribution weights-view.js's. This file wires them: one data store, one restart rule (core
 // lost every id), and the rule that a training run and the baseline's evaluation wait for
 // each other. A mount function for the chapter shell. Not for: the numbers (core computes
 // every one), fetching (data.js), drawing pixels (images.js).
@@ -15,6 +15,7 @@ import { MODEL } from './facts.js';
 import { imageCanvas, rowsByClass } from './images.js';
 import { block, mbText, showError } from './section-ui.js';
 import { createTrainView } from './train-view.js';
+import { createWeightsView } from './weights-view.js';
 
 const SAMPLES_PER_CLASS = 8;
 
@@ -92,6 +93,7 @@ export function mountModelSection(section, { bridge }) {
   });
 
   // ---- training and evaluation: each waits while the other holds the lab
+  const weights = createWeightsView({ lab, forgetIfRestarted });
   const evaluation = createEvaluationView({
     lab,
     data,
@@ -99,6 +101,7 @@ export function mountModelSection(section, { bridge }) {
     isTraining: () => training.isTraining(),
     onBusy: (busy) => training.setBusy(busy),
     forgetIfRestarted,
+    onEvaluated: (modelId, name) => weights.show(modelId, name),
   });
   const training = createTrainView({
     bridge,
@@ -132,6 +135,7 @@ export function mountModelSection(section, { bridge }) {
     trainInCore = null;
     training.forget();
     evaluation.forget();
+    weights.forget();
     err.message += ' (the lab restarted, so its data and models are gone; they load again on the next action)';
   }
 
@@ -146,11 +150,13 @@ export function mountModelSection(section, { bridge }) {
     ),
     training.element,
     evaluation.element,
+    weights.element,
   );
 
   return {
     destroy() {
       training.destroy();
+      weights.destroy();
     },
   };
 }

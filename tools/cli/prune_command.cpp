@@ -1,0 +1,153 @@
+// `perflab prune MODEL --sparsity S [--global] [--finetune EPOCHS] [--data DIR] --out MODEL`:
+// core's magnitude pruning (optimize/prune.hpp) of a model file, measured on the test split
+// before and after, optionally fine-tuned with the pruned weights held at zero, written as a
+// model file whose lineage says what was done. Core computes every number; this file reads,
+// writes and prints. Not for: structured pruning (units removed).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
+#include "perflab/data/dataset.hpp"
+#include "perflab/model/model_file.hpp"
+#include "perflab/optimize/prune.hpp"
+#include "perflab/train/evaluate.hpp"
+#include "perflab/train/train.hpp"
+
+namespace perflab::cli {
+
+namespace {
+
+int usage(const std::string& message) {
+  std::cerr << "perflab: " << message << "\n";
+  return 2;
+}
+
+std::string percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.2f%%", 100 * fraction);
+  return buf;
+}
+
+// Fine-tuning: the model's own recipe (its file's, else core's default) for `epochs` more
+// epochs from the pruned weights (init "keep") at a tenth of its learning rate, the zeros put
+// back after every optimizer step.
+TrainResult finetune(ModelFile& file, const LabeledImages& all, std::size_t epochs) {
+  TrainRecipe recipe = file.training ? recipe_from_json(file.training->recipe) : TrainRecipe{};
+  recipe.epochs = epochs;
+  recipe.init = "keep";
+  recipe.learning_rate /= 10;
+  recipe.validation_samples = std::min(recipe.validation_samples, default_validation_samples(all.count));
+  recipe.preprocessing = file.preprocessing;
+  recipe.validate();
+  const ZeroMask mask = zero_mask_of(file.model);
+  std::fprintf(stderr,
+               "perflab prune: fine-tuning %s for %zu epoch%s on %zu images (%zu held out), "
+               "learning rate %s, pruned weights kept at zero\n",
+               file.model.name().c_str(), epochs, epochs == 1 ? "" : "s", all.count,
+               recipe.validation_samples, format_number(recipe.learning_rate).c_str());
+  TrainCallbacks callbacks;
+  callbacks.on_progress = [&](const TrainProgress&) { reapply_zeros(file.model, mask); };
+  callbacks.on_epoch = [](const EpochRecord& r) {
+    std::fprintf(stderr, "perflab prune: epoch %zu: train loss %s, accuracy %s\n", r.epoch,
+                 format_decimal(r.train_loss, 4).c_str(), percent(r.train_accuracy).c_str());
+  };
+  return train_with_validation_split(file.model, all, recipe, callbacks);
+}
+
+}  // namespace
+
+int prune_command(const std::vector<std::string>& args) {
+  std::string model_path, out_path, data_dir = kFashionMnistDir;
+  std::optional<double> sparsity;
+  PruneScope scope = PruneScope::Layer;
+  std::size_t finetune_epochs = 0;
+  std::optional<int> train_samples;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const auto value = [&]() -> const std::string& { return option_value(args, i); };
+    if (a == "--sparsity") {
+      sparsity = number_arg(a, value());
+    } else if (a == "--global") {
+      scope = PruneScope::Global;
+    } else if (a == "--finetune") {
+      finetune_epochs = static_cast<std::size_t>(count_arg(a, value()));
+    } else if (a == "--train-samples") {
+      train_samples = count_arg(a, value());
+    } else if (a == "--data") {
+      data_dir = value();
+    } else if (a == "--out") {
+      out_path = value();
+    } else if (a.rfind("--", 0) == 0) {
+      return usage("unknown option '" + a + "' for prune; the options are --sparsity, --global, "
+                   "--finetune, --train-samples, --data and --out");
+    } else if (model_path.empty()) {
+      model_path = a;
+    } else {
+      return usage("prune takes one MODEL, got '" + model_path + "' and '" + a + "'");
+    }
+  }
+  if (model_path.empty() || !sparsity || out_path.empty()) {
+    return usage("prune needs MODEL, --sparsity S and --out MODEL, e.g. perflab prune mlp.plm "
+                 "--sparsity 0.5 --out mlp-pruned.plm");
+  }
+  if (train_samples && (*train_samples == 0 || finetune_epochs == 0)) {
+    return usage(*train_samples == 0 ? "--train-samples must be at least 1, got 0"
+                                     : "--train-samples sizes the fine-tuning; give --finetune "
+                                       "EPOCHS too");
+  }
+  ModelFile file = read_model_path(model_path);
+  const LabeledImages test = load_fashion_mnist(data_dir, "test");
+  const Evaluation before = evaluate(file.model, test, file.preprocessing);
+
+  const PruneReport report = prune_magnitude(file.model, *sparsity, scope);
+  const Evaluation pruned = evaluate(file.model, test, file.preprocessing);
+  std::printf("pruned %s (%s) by magnitude, %s: %s of %s weights are zero now (%s)\n",
+              file.model.name().c_str(), model_path.c_str(),
+              scope == PruneScope::Global ? "one threshold over all weight tensors"
+                                          : "each weight tensor alike",
+              format_number(static_cast<double>(report.zeroed), 17).c_str(),
+              format_number(static_cast<double>(report.count), 17).c_str(),
+              percent(report.achieved()).c_str());
+  std::printf("%-16s %10s %10s %9s %12s\n", "tensor", "weights", "zero", "sparsity", "largest cut");
+  for (const PrunedTensor& t : report.tensors) {
+    std::printf("%-16s %10zu %10zu %9s %12s\n", t.name.c_str(), t.count, t.zeroed,
+                percent(static_cast<double>(t.zeroed) / static_cast<double>(t.count)).c_str(),
+                format_decimal(t.threshold, 3).c_str());
+  }
+  std::printf("test accuracy %s before, %s after pruning\n", percent(before.accuracy).c_str(),
+              percent(pruned.accuracy).c_str());
+
+  Evaluation last = pruned;
+  TrainingFacts facts = file.training.value_or(TrainingFacts{});
+  if (finetune_epochs > 0) {
+    LabeledImages all = load_fashion_mnist(data_dir, "train");
+    if (train_samples) {
+      if (static_cast<std::size_t>(*train_samples) > all.count) {
+        return usage("--train-samples is " + std::to_string(*train_samples) +
+                     "; the training set has " + std::to_string(all.count) + " images");
+      }
+      all = take_first(all, static_cast<std::size_t>(*train_samples));
+    }
+    finetune(file, all, finetune_epochs);
+    last = evaluate(file.model, test, file.preprocessing);
+    // A pruning of 0 zeroes nothing and counts the zeros: the sparsity the fine-tuning kept.
+    std::printf("test accuracy %s after %zu epoch%s of fine-tuning (sparsity kept: %s)\n",
+                percent(last.accuracy).c_str(), finetune_epochs, finetune_epochs == 1 ? "" : "s",
+                percent(prune_magnitude(file.model, 0.0, scope).achieved()).c_str());
+  }
+  facts.test_accuracy = last.accuracy;
+  facts.lineage.push_back(prune_lineage(report, finetune_epochs));
+  write_binary_file(out_path, model_file_bytes(file.model, file.preprocessing, facts), "model file");
+  std::printf("wrote %s: test accuracy %s\n", out_path.c_str(), percent(last.accuracy).c_str());
+  return 0;
+}
+
+}  // namespace perflab::cli
