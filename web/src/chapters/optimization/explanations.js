@@ -74,7 +74,7 @@ export const SECTIONS = Object.freeze([
         'costs more, and 50% sparse can be slower than dense: the sparse kernel has to skip about half the weights or ' +
         'more to break even. For one image the dense product reads every weight for a single multiply-add: it waits on ' +
         'weight bytes (and the lab’s packed kernel also copies the weights into its own layout at every call, which one ' +
-        'image cannot pay back), so reading fewer bytes pays at a much higher density. The naive CSR loop, one batch row ' +
+        'image cannot pay back), so reading fewer bytes pays up to a higher density. The naive CSR loop, one batch row ' +
         'and one sum at a time, shows what the batched one gains.',
     ],
     formula:
