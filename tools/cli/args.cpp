@@ -3,6 +3,8 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <iostream>
 #include <cstring>
 #include <exception>
 #include <algorithm>
@@ -138,6 +140,18 @@ std::string read_text_file(const std::string& path, const std::string& what) {
   }
   if (in.bad()) throw ValueError("cannot read " + named + ": " + std::strerror(errno));
   return text;
+}
+
+int usage(const std::string& message) {
+  std::cerr << "perflab: " << message << "\n";
+  return 2;
+}
+
+std::string percent(double fraction) {
+  if (!std::isfinite(fraction)) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.2f%%", 100 * fraction);
+  return buf;
 }
 
 }  // namespace perflab::cli

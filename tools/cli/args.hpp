@@ -1,5 +1,6 @@
 // What every perflab subcommand needs to read its arguments and input files, in one place:
-// an option's value, a number or a count from text, a whole file. Each throws
+// an option's value, a number or a count from text, a whole file; and the two things the model
+// commands print alike: a usage error and an accuracy as a percentage. Each throws
 // perflab::ValueError naming the flag or the file, which main() turns into exit status 2.
 // Not for: a subcommand's own options (each command file parses those).
 #pragma once
@@ -12,6 +13,11 @@
 #include "perflab/base/json_text.hpp"
 
 namespace perflab::cli {
+
+// "perflab: MESSAGE" on stderr; returns 2, the exit status of bad usage.
+int usage(const std::string& message);
+// A fraction as a percentage with two decimals, "85.12%"; "-" when it is not finite.
+std::string percent(double fraction);
 
 // The value after args[i] (an option such as --threshold), advancing i past it.
 const std::string& option_value(const std::vector<std::string>& args, std::size_t& i);

@@ -31,7 +31,7 @@ BenchRun read_bench_file(const std::string& path) {
   return bench_run_from_json(parse_json_text(text, path), path);
 }
 
-std::string percent(double fraction) {
+std::string signed_percent(double fraction) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%+.1f%%", 100.0 * fraction);
   return buf;
@@ -103,7 +103,7 @@ int compare_files(const std::string& base_path, const std::string& new_path,
   for (const json& r : rows) {
     std::printf("%-28s %12.4g %12.4g %8s %8s  %s\n", r["benchmark"].get<std::string>().c_str(),
                 r["base_median_ms"].get<double>(), r["new_median_ms"].get<double>(),
-                percent(r["change"].get<double>()).c_str(),
+                signed_percent(r["change"].get<double>()).c_str(),
                 p_value_text(r["p_value"].get<double>()).c_str(),
                 r["verdict_word"].get<std::string>().c_str());  // words; --json keeps the names
   }

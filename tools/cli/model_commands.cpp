@@ -25,17 +25,6 @@ namespace perflab::cli {
 
 namespace {
 
-int usage(const std::string& message) {
-  std::cerr << "perflab: " << message << "\n";
-  return 2;
-}
-
-std::string percent(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.2f%%", 100 * fraction);
-  return buf;
-}
-
 void print_evaluation(const std::string& path, const ModelFile& file, const Evaluation& e) {
   std::printf("model %s (%s): %s parameters, %s\n", file.model.name().c_str(), path.c_str(),
               format_number(static_cast<double>(file.model.parameter_count()), 17).c_str(),

@@ -25,17 +25,6 @@ namespace perflab::cli {
 
 namespace {
 
-int usage(const std::string& message) {
-  std::cerr << "perflab: " << message << "\n";
-  return 2;
-}
-
-std::string percent(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.2f%%", 100 * fraction);
-  return buf;
-}
-
 // Fine-tuning: the model's own recipe (its file's, else core's default) for `epochs` more
 // epochs from the pruned weights (init "keep") at a tenth of its learning rate, the zeros put
 // back after every optimizer step.

@@ -27,21 +27,9 @@ namespace perflab::cli {
 
 namespace {
 
-int usage(const std::string& message) {
-  std::cerr << "perflab: " << message << "\n";
-  return 2;
-}
-
 // "1 epoch", "15 epochs".
 std::string count_of(std::size_t n, const char* singular, const char* plural) {
   return std::to_string(n) + " " + (n == 1 ? singular : plural);
-}
-
-std::string percent(double fraction) {
-  if (!std::isfinite(fraction)) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.2f%%", 100 * fraction);
-  return buf;
 }
 
 }  // namespace
