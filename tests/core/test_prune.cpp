@@ -10,41 +10,21 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/optimize/prune.hpp"
+#include "weight_helpers.hpp"
 
 using namespace perflab;
+using weight_test::parameter;
+using weight_test::set_values;
+using weight_test::values;
 
 namespace {
 
-const nlohmann::json kTwoLinear = {{"name", "two"},
-                                   {"input", {1, 2}},
-                                   {"layers",
-                                    {{{"type", "Linear"}, {"in", 2}, {"out", 2}},
-                                     {{"type", "ReLU"}},
-                                     {{"type", "Linear"}, {"in", 2}, {"out", 1}}}}};
-
-Tensor& parameter(Model& model, const std::string& name) {
-  for (std::size_t i = 0; i < model.size(); ++i) {
-    for (const ParameterRef& p : model.layer(i).parameters()) {
-      if (std::to_string(i) + "." + p.name == name) return *p.value;
-    }
-  }
-  throw ValueError("no parameter " + name);
-}
-
-std::vector<float> values(Model& model, const std::string& name) {
-  const Tensor& t = parameter(model, name);
-  return {t.data(), t.data() + t.size()};
-}
-
 Model hand_model() {
-  Model m = model_from_json(kTwoLinear);
-  const auto set = [&m](const std::string& name, std::vector<float> v) {
-    std::copy(v.begin(), v.end(), parameter(m, name).data());
-  };
-  set("0.weight", {0.5f, -1.0f, 0.005f, 2.0f});
-  set("0.bias", {0.001f, 0.001f});
-  set("2.weight", {0.0005f, -0.05f});
-  set("2.bias", {0.0f});
+  Model m = model_from_json(weight_test::kTwoLinear);
+  set_values(m, "0.weight", {0.5f, -1.0f, 0.005f, 2.0f});
+  set_values(m, "0.bias", {0.001f, 0.001f});
+  set_values(m, "2.weight", {0.0005f, -0.05f});
+  set_values(m, "2.bias", {0.0f});
   return m;
 }
 

@@ -12,31 +12,11 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/optimize/weights.hpp"
+#include "weight_helpers.hpp"
 
 using namespace perflab;
-
-namespace {
-
-const nlohmann::json kTwoLinear = {{"name", "two"},
-                                   {"input", {1, 2}},
-                                   {"layers",
-                                    {{{"type", "Linear"}, {"in", 2}, {"out", 2}},
-                                     {{"type", "ReLU"}},
-                                     {{"type", "Linear"}, {"in", 2}, {"out", 1}}}}};
-
-void set_values(Model& model, const std::string& name, const std::vector<float>& values) {
-  for (std::size_t i = 0; i < model.size(); ++i) {
-    for (const ParameterRef& p : model.layer(i).parameters()) {
-      if (std::to_string(i) + "." + p.name != name) continue;
-      REQUIRE(p.value->size() == values.size());
-      std::copy(values.begin(), values.end(), p.value->data());
-      return;
-    }
-  }
-  FAIL("no parameter " << name);
-}
-
-}  // namespace
+using weight_test::kTwoLinear;
+using weight_test::set_values;
 
 TEST_CASE("The weight distribution, worked by hand: per tensor and over all weights") {
   Model model = model_from_json(kTwoLinear);
