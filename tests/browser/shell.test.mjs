@@ -29,7 +29,12 @@ test('hash navigation shows one chapter at a time and marks its link', async () 
   const { page } = lab;
   for (const id of ['acceleration', 'benchmarking', 'optimization', 'profiling']) {
     await page.click(`.chapters-nav a[data-chapter="${id}"]`);
-    await page.waitForFunction((cid) => location.hash === `#${cid}`, id);
+    // The hash changes at the click; the page routes when its hashchange event runs, a task
+    // later (a busy main thread, a chapter mounting, makes that later still): wait for both.
+    await page.waitForFunction(
+      (cid) => location.hash === `#${cid}` && document.querySelector(`section.chapter[data-chapter="${cid}"]`)?.hidden === false,
+      id,
+    );
     const visible = await page.$$eval('section.chapter', (els) =>
       els.filter((el) => !el.hidden).map((el) => el.dataset.chapter),
     );
