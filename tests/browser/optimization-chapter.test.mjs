@@ -202,8 +202,8 @@ describe('Optimization chapter: a model worth optimizing', () => {
     await page.waitForFunction(() => /^The weights of the pretrained/.test(document.querySelector('[data-role="weights-status"]').textContent), null, { timeout: 30000 });
     const rows = await page.$$eval('[data-role="weights-rows"] tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
     assert.deepEqual(rows.map((r) => r[0]), ['0.weight', '2.weight', '4.weight', 'all']);
-    assert.deepEqual(rows.map((r) => r[2]), ['784×256', '256×128', '128×10', '—']);
-    assert.equal(rows[3][3], '234,752');
+    assert.deepEqual(rows.map((r) => r[1]), ['784×256', '256×128', '128×10', '—']);
+    assert.equal(rows[3][2], '234,752');
     const headersOf = await page.$$eval('[data-role="weights-rows"] thead th', (ths) => ths.map((th) => th.textContent));
     const p50 = rows[3][headersOf.indexOf('|w| p50')];
     const sentence = await page.textContent('[data-role="weights-sentence"]');

@@ -33,7 +33,6 @@ export function medianRules(s) {
 /** The table's columns (ui/table.js), core's fields. */
 export const WEIGHT_COLUMNS = Object.freeze([
   { label: 'tensor', key: 'name', rowHeader: true, format: 'text' },
-  { label: 'layer', align: 'left', format: (s) => (s.name === 'all' ? 'all' : s.layer_type) },
   { label: 'shape', align: 'left', format: (s) => (s.name === 'all' ? '—' : s.shape.join('×')) },
   { label: 'count', key: 'count', format: 'int' },
   { label: 'mean', key: 'mean', format: 'sig' },
