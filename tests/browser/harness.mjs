@@ -70,7 +70,8 @@ export function collectErrors(page, errors = []) {
   page.on('console', (msg) => {
     if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
   });
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  // With where it was thrown: an intermittent uncaught error must be traceable from CI's log.
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}${err.stack ? `\n${err.stack.split('\n').slice(1, 6).join('\n')}` : ''}`));
   page.on('worker', (worker) => {
     worker.on('console', (msg) => {
       if (msg.type() === 'error') errors.push(`worker console: ${msg.text()}`);
