@@ -253,7 +253,7 @@ export const SECTIONS = Object.freeze([
         'rather than one number, and says what was <b>not</b> measured.',
       'Accuracy is measured only where a model has trained weights and test data: <code>perflab suite</code> ' +
         'evaluates each model file a suite names on Fashion-MNIST’s test split, and this page’s suite evaluates the ' +
-        'pretrained fashion_mlp on the same 10,000 images. The zoo models get random weights from their specs’ seeds ' +
+        'pretrained fashion_mlp on the same test split (the report says how many images). The zoo models get random weights from their specs’ seeds ' +
         'and no training, so their reports say “not measured: random weights” instead of inventing a figure as the ' +
         'original course’s simulation did. Energy is not measured ' +
         'either, because a web page cannot measure it. The original course computed an energy figure from a ' +

@@ -43,7 +43,7 @@ export function suiteControls({ models, metrics }) {
       type: 'checkbox',
       label: PRETRAINED_NAME,
       default: false,
-      hint: 'The pretrained fashion_mlp has trained weights, so the suite measures its accuracy on Fashion-MNIST’s 10,000 test images (fetched at the first run that ticks it); the zoo models’ weights are random, so theirs is not measured.',
+      hint: 'The pretrained fashion_mlp has trained weights, so the suite measures its accuracy on Fashion-MNIST’s test split (fetched at the first run that ticks it); the zoo models’ weights are random, so theirs is not measured.',
     },
     ...metrics.map((m, i) => ({
       id: metricId(i),

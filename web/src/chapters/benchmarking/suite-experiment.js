@@ -94,7 +94,7 @@ export function suiteSpec(lists) {
         '<code>perflab suite SUITE.json --markdown</code> prints: the system it ran on, every model with its ' +
         'timed values as median (mean ± spread), the best model per metric, recommendations, and what was not measured.',
       'Accuracy is measured only for trained weights. Tick <em>fashion_mlp (pretrained)</em>, the baseline the page ' +
-        'build trained natively on Fashion-MNIST, and core evaluates it on the 10,000 test images (fetched at the ' +
+        'build trained natively on Fashion-MNIST, and core evaluates it on the whole test split (fetched at the ' +
         'first run that ticks it), as <code>perflab suite</code> evaluates the model files a suite names. The zoo ' +
         'models get random weights from their specs’ seeds, so their accuracy is reported as not measured, never ' +
         'simulated: an untrained model’s accuracy is chance.',
