@@ -33,7 +33,6 @@ json doublings(std::size_t lo, std::size_t hi) {
 constexpr std::size_t kKiB = 1024;
 constexpr std::size_t kMiB = 1024 * kKiB;
 
-// The Profiling chapter's timed experiments share one budget per point.
 // The sparsity sweep's layer shapes: fashion_mlp's, {in, out, batch}.
 json sparse_shapes(bool quick) {
   json shapes = {{{"in", 784}, {"out", 256}, {"batch", 1}}, {{"in", 784}, {"out", 256}, {"batch", 64}}};
@@ -41,6 +40,7 @@ json sparse_shapes(bool quick) {
   return shapes;
 }
 
+// The Profiling chapter's timed experiments share one budget per point.
 json profiling_timer(bool quick) { return quick ? timer(1, 3, 1, 100) : timer(1, 10, 5, 800); }
 
 // The Profiling chapter's plans, full and quick (nullptr: not a Profiling id). Plans over

@@ -59,10 +59,9 @@ struct WeightDistribution {
   WeightStats all;                   // every weight of those tensors together
 };
 
-// Every parameter whose name ends in "weight" (Linear's and Conv2d's, attention projections');
-// biases and LayerNorm's gamma and beta are not weights a pruner removes. ValueError when the
-// model has none: "model NAME has no weight tensors (its layers are ...); pruning has nothing
-// to look at". Non-finite weights are a ValueError naming the tensor.
+// The distribution of weight_tensors' values. ValueError when the model has none: "model
+// NAME has no weight tensors (its layers are ...); pruning has nothing to look at". A
+// non-finite weight is a ValueError naming its tensor.
 WeightDistribution weight_distribution(Model& model, std::size_t bins = kWeightHistogramBins);
 
 // {model, tensors: [..], all, percentiles: kWeightPercentiles, thresholds:
