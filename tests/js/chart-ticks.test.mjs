@@ -98,6 +98,21 @@ test('log ticks: inside the domain, at most maxTicks, denser when the axis spans
   assert.deepEqual(logTicks([0, 10]), []);
 });
 
+test('a log domain to the ticks over values equal to rounding stays an axis with a few marks', () => {
+  // CI: twice "Invalid array length" from the Benchmarking chapter's quick run. Two values a
+  // ten-billionth apart made the even marks' step 2e-11, and the widening asked for every
+  // mark of a decade either side (billions of them) before V8 refused the array.
+  for (const values of [[1, 1 + 1e-10], [0.05, 0.0500001], [1, 1.00001], [0.7, 0.70002], [3.3, 3.31]]) {
+    const domain = tickedLogDomain(values);
+    assert.ok(domain[0] <= values[0] && domain[1] >= values[1], `${values}: ${domain}`);
+    const ticks = logTicks(domain);
+    assert.ok(ticks.length >= 2 && ticks.length <= 12, `${values}: ${ticks}`);
+    assert.deepEqual([ticks[0], ticks.at(-1)], domain, `${values}: ${ticks}`);
+  }
+  // Equal to a millionth: an octave either side, as for equal values.
+  assert.deepEqual(logExtentOf([1, 1 + 1e-10]), [0.5, 2 + 2e-10]);
+});
+
 test('a log domain to the ticks reaches the nearest marked value beyond each end', () => {
   // The class's machines chart stopped its axis at 20 under a 46.2 GFLOP/s point, and the A/A
   // intervals ended on the frame's edge, as if cut.

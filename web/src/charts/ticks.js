@@ -91,19 +91,31 @@ export function logExtentOf(values) {
     if (Number.isFinite(v) && v > 0) [lo, hi] = [Math.min(lo, v), Math.max(hi, v)];
   }
   if (lo === Infinity) return null;
-  return lo === hi ? [lo / 2, hi * 2] : [lo, hi];
+  // Equal values, or equal to a millionth (a timer's repeats, a ratio of two equal medians),
+  // get an octave either side: an axis a millionth wide would mark rounding noise.
+  return hi / lo < 1 + 1e-6 ? [lo / 2, hi * 2] : [lo, hi];
 }
 
 // Round steps (1, 2, 5 times a power of ten) from lo to hi, at least `min` of them: the marks of
 // a log axis narrower than a decade, where multiples of powers leave too few (0.95, 1, 1.05).
 // Returns the rule: the marks between any two values at the step chosen for [lo, hi].
+// Beyond [lo, hi] the rule can span far more steps than the axis (tickedLogDomain asks it for
+// a decade either side, and values 1 and 1.0000001 make the step 2e-8): there it gives the
+// END_MARKS marks nearest each end, which is all a widening needs, instead of a loop that
+// froze the page for seconds and then threw "Invalid array length".
+const END_MARKS = 50;
 function evenRule(lo, hi, min = 3) {
   const marks = (step) => (l, h) => {
-    const ticks = [];
-    for (let k = Math.max(1, Math.ceil(l / step - 1e-9)); k * step <= h * (1 + 1e-9); k += 1) {
-      ticks.push(Number((k * step).toPrecision(12)));
+    const first = Math.max(1, Math.ceil(l / step - 1e-9));
+    const last = Math.floor((h * (1 + 1e-9)) / step);
+    const ks = [];
+    if (!(last - first < 2 * END_MARKS)) {
+      for (let k = first; k < first + END_MARKS; k += 1) ks.push(k);
+      for (let k = last - END_MARKS + 1; k <= last; k += 1) ks.push(k);
+    } else {
+      for (let k = first; k <= last; k += 1) ks.push(k);
     }
-    return ticks;
+    return ks.map((k) => Number((k * step).toPrecision(12))).filter((v) => v >= l * (1 - 1e-9) && v <= h * (1 + 1e-9));
   };
   for (const target of [5, 8, 12]) {
     const raw = (hi - lo) / target;
