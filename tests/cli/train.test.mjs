@@ -178,6 +178,41 @@ test('prune --global with fine-tuning keeps the zeros and records the epochs', (
   assert.ok(new Set(fractions).size > 1, fractions.join(', '));
 });
 
+test('prune --structured shrinks the layers; the file evaluates, exports, and NumPy agrees', () => {
+  const out = path.join(dir, 'mlp-shrunk.plm');
+  const r = perflab('prune', mlp.model, '--sparsity', '0.5', '--structured', '--finetune', '1', '--train-samples', '600', '--out', out);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^pruned fashion_mlp \(.*mlp\.plm\) structurally: 50\.00% of the units of each prunable layer removed/);
+  assert.match(r.stdout, /^layers\[0\] +Linear +256 +128 +units$/m);
+  assert.match(r.stdout, /^layers\[2\] +Linear +128 +64 +units$/m);
+  // 784·128 + 128 + 128·64 + 64 + 64·10 + 10 parameters are left of 235,146.
+  assert.match(r.stdout, /parameters 235146 -> 109386 \(46\.52% of them\)/);
+  assert.match(r.stderr, /fine-tuning fashion_mlp for 1 epoch on 600 images \(60 held out\), learning rate 0\.001\n/);
+  const shrunk = JSON.parse(perflab('evaluate', out, '--json').stdout);
+  assert.match(r.stdout, new RegExp(`test accuracy ${(100 * shrunk.accuracy).toFixed(2)}% after 1 epoch of fine-tuning\\n`));
+  assert.deepEqual(shrunk.training.lineage, [{
+    transform: 'prune', method: 'structured', criterion: 'l2 norm of incoming weights', fraction: 0.5,
+    layers: [{ layer: 0, before: 256, after: 128 }, { layer: 2, before: 128, after: 64 }], finetune_epochs: 1,
+  }]);
+  const npy = path.join(dir, 'mlp-shrunk-npy');
+  assert.equal(perflab('export', out, '--npy', npy).status, 0);
+  const manifest = JSON.parse(readFileSync(path.join(npy, 'manifest.json'), 'utf8'));
+  assert.deepEqual(manifest.layers[0].parameters.weight.shape, [784, 128]);
+  assert.deepEqual(manifest.layers[2].parameters.weight.shape, [128, 64]);
+  const np = numpyAccuracy(npy);
+  assert.equal(np.correct, shrunk.correct);
+  // The CNN loses channels through pooling and Flatten: Linear's input shrinks by 36 per channel.
+  const cnnOut = path.join(dir, 'cnn-shrunk.plm');
+  const c = perflab('prune', cnn.model, '--sparsity', '0.5', '--structured', '--out', cnnOut);
+  assert.equal(c.status, 0, c.stderr);
+  assert.match(c.stdout, /^layers\[0\] +Conv2d +4 +2 +channels$/m);
+  const cnnNpy = path.join(dir, 'cnn-shrunk-npy');
+  assert.equal(perflab('export', cnnOut, '--npy', cnnNpy).status, 0);
+  const cm = JSON.parse(readFileSync(path.join(cnnNpy, 'manifest.json'), 'utf8'));
+  assert.deepEqual(cm.layers[4].parameters.weight.shape, [72, 10]);
+  assert.equal(numpyAccuracy(cnnNpy).correct, JSON.parse(perflab('evaluate', cnnOut, '--json').stdout).correct);
+});
+
 test('prune refuses bad usage with a sentence', () => {
   const refused = (args, pattern) => {
     const x = perflab(...args);
@@ -188,7 +223,9 @@ test('prune refuses bad usage with a sentence', () => {
   refused(['prune', mlp.model, '--out', out], /prune needs MODEL, --sparsity S and --out MODEL/);
   refused(['prune', mlp.model, '--sparsity', '1', '--out', out], /sparsity must be at least 0 and below 1 \(0\.5 zeroes half the weights\), got 1/);
   refused(['prune', mlp.model, '--sparsity', '0.5', '--train-samples', '10', '--out', out], /--train-samples sizes the fine-tuning; give --finetune EPOCHS too/);
-  refused(['prune', mlp.model, '--sparsity', '0.5', '--structured', '--out', out], /unknown option '--structured' for prune/);
+  refused(['prune', mlp.model, '--sparsity', '0.5', '--frobnicate', '--out', out], /unknown option '--frobnicate' for prune; the options are --sparsity, --global, --structured/);
+  refused(['prune', mlp.model, '--sparsity', '0.5', '--structured', '--global', '--out', out], /--global sets one threshold over single weights; --structured removes whole units/);
+  refused(['prune', cnnSpec, '--sparsity', '0.5', '--structured', '--out', out], /is not a perflab model file/);
   assert.equal(existsSync(out), false, 'nothing written');
 });
 
@@ -251,7 +288,7 @@ test('perflab --help lists train, evaluate, export and weights', () => {
   const r = perflab('--help');
   assert.equal(r.status, 0);
   for (const cmd of ['perflab train --zoo NAME --out MODEL', 'perflab evaluate MODEL',
-    'perflab export MODEL --npy DIR', 'perflab weights MODEL [--json]', 'perflab prune MODEL --sparsity S --out MODEL']) {
+    'perflab export MODEL --npy DIR', 'perflab weights MODEL [--json]', 'perflab prune MODEL --sparsity S --out MODEL [--global | --structured]']) {
     assert.ok(r.stdout.includes(cmd), cmd);
   }
 });

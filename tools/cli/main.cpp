@@ -82,13 +82,16 @@ constexpr const char* kUsage =
     "                                          over all: count, mean, std, min, max, |w|\n"
     "                                          percentiles 10-90, fractions below 0.001, 0.01,\n"
     "                                          0.1 (--json: with a histogram per tensor)\n"
-    "  perflab prune MODEL --sparsity S --out MODEL [--global] [--finetune EPOCHS]\n"
-    "      [--train-samples N] [--data DIR]\n"
+    "  perflab prune MODEL --sparsity S --out MODEL [--global | --structured]\n"
+    "      [--finetune EPOCHS] [--train-samples N] [--data DIR]\n"
     "                                          magnitude pruning: the fraction S of smallest\n"
     "                                          weights of each weight tensor (--global: of all\n"
-    "                                          of them) set to zero; test accuracy before and\n"
-    "                                          after; --finetune trains EPOCHS more at a tenth\n"
-    "                                          of the recipe's learning rate, zeros kept\n"
+    "                                          of them) set to zero; --structured: S of each\n"
+    "                                          hidden layer's units (channels) removed, the\n"
+    "                                          layers shrunk; test accuracy before and after;\n"
+    "                                          --finetune trains EPOCHS more (magnitude: at a\n"
+    "                                          tenth of the recipe's learning rate, zeros kept;\n"
+    "                                          structured: at the recipe's own)\n"
     "  Bad specs (missing file, invalid JSON, spec errors) exit with status 2.\n";
 
 int usage_error(const std::string& message) {

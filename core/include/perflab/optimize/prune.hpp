@@ -4,7 +4,8 @@
 // ending in "weight"; biases and norms stay). Zeros are counted exactly: round(sparsity × n)
 // per tensor, or of all weights, ties broken by position so the same model always prunes the
 // same way. Fine-tuning keeps pruned weights at zero through `reapply_zeros`.
-// Not for: structured pruning (units removed, layers shrunk) or sparse kernels.
+// Not for: structured pruning (units removed, layers shrunk: optimize/structured.hpp) or
+// sparse kernels (kernels/sparse.hpp).
 #pragma once
 
 #include <cstddef>

@@ -1,0 +1,116 @@
+// The Optimization chapter's floors that need a trained model, printed side by side from one
+// run (never asserted in a test: machines are noisy):
+//   structured pruning  half the hidden units of the trained fashion_mlp removed
+//                       (optimize/structured.hpp), then at most 2 epochs of fine-tuning
+//                       (optimize/finetune.hpp): test accuracy within 1 point of the model it
+//                       came from, and its forward ≥ 1.6× faster at batch 1 and at batch 64,
+//                       timed by core's interleaved A/B (stats/ab.hpp's run_ab, the
+//                       Benchmarking chapter's) on the same input.
+// Exits 1 when a floor is not met, 2 for bad arguments or an unreadable model or data set.
+//   build/native/bench/perflab_bench_optimize_floors [--model FILE] [--data DIR]
+//       [--fraction F] [--epochs N]
+// The model defaults to the pretrained baseline tools/lab build writes
+// (build/pretrained/fashion_mlp.perflab, run from the repository's root).
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "perflab/data/dataset.hpp"
+#include "perflab/model/model_file.hpp"
+#include "perflab/optimize/finetune.hpp"
+#include "perflab/optimize/structured.hpp"
+#include "perflab/stats/ab.hpp"
+#include "perflab/train/evaluate.hpp"
+
+using namespace perflab;
+
+namespace {
+
+constexpr double kAccuracyFloorPoints = 1.0;
+constexpr double kSpeedupFloor = 1.6;
+constexpr std::size_t kMaxFinetuneEpochs = 2;
+
+// Interleaved A/B of the two models' forward at `batch` on one random input: A the model as
+// trained, B the shrunk one. Returns whether B's speedup (median A / median B) meets the floor.
+bool forward_ab(Model& base, Model& shrunk, std::size_t batch) {
+  Shape shape = base.input_shape();
+  shape[0] = batch;
+  const Tensor x = Tensor::random(shape, 7);
+  base.set_keep_for_backward(false);
+  shrunk.set_keep_for_backward(false);
+  const AbResult r = run_ab([&] { base.forward(x); }, [&] { shrunk.forward(x); });
+  const Comparison& c = r.comparison;
+  const bool met = c.ratio >= kSpeedupFloor;
+  std::printf("forward at batch %3zu: base %.4f ms, pruned %.4f ms (medians of %zu interleaved "
+              "rounds): %.2fx faster, 95%% interval %.2f-%.2f, %s; floor %.1fx: %s\n",
+              batch, c.median_a, c.median_b, r.a_ms.size(), c.ratio, c.ratio_interval.low,
+              c.ratio_interval.high, verdict_word(c.verdict), kSpeedupFloor,
+              met ? "met" : "NOT MET");
+  return met;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string model_path = "build/pretrained/fashion_mlp.perflab";
+  std::string dir = kFashionMnistDir;
+  double fraction = 0.5;
+  long epochs = 2;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--model" && i + 1 < argc) {
+      model_path = argv[++i];
+    } else if (a == "--data" && i + 1 < argc) {
+      dir = argv[++i];
+    } else if (a == "--fraction" && i + 1 < argc) {
+      fraction = std::strtod(argv[++i], nullptr);
+    } else if (a == "--epochs" && i + 1 < argc) {
+      epochs = std::strtol(argv[++i], nullptr, 10);
+    } else {
+      std::fprintf(stderr, "usage: perflab_bench_optimize_floors [--model FILE] [--data DIR] "
+                           "[--fraction F] [--epochs N]\n");
+      return 2;
+    }
+  }
+  try {
+    std::ifstream in(model_path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read model file '" + model_path + "' (tools/lab build writes it)");
+    ModelFile base = read_model_file(std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), {}),
+                                     "model file '" + model_path + "'");
+    const LabeledImages test = load_fashion_mnist(dir, "test");
+    const LabeledImages train = load_fashion_mnist(dir, "train");
+    const double base_accuracy = evaluate(base.model, test, base.preprocessing).accuracy;
+
+    StructuredPrune pruned = prune_structured(base.model, fraction);
+    ModelFile shrunk{std::move(pruned.model), base.preprocessing, base.training};
+    std::printf("structured pruning of %s (%s): %.0f%% of each hidden layer's units removed, "
+                "parameters %zu -> %zu, forward FLOPs per sample %.0f -> %.0f (%.2fx fewer)\n",
+                base.model.name().c_str(), model_path.c_str(), 100 * fraction,
+                pruned.report.parameters_before, pruned.report.parameters_after,
+                pruned.report.flops_before, pruned.report.flops_after,
+                pruned.report.flops_before / pruned.report.flops_after);
+    const double cut_accuracy = evaluate(shrunk.model, test, shrunk.preprocessing).accuracy;
+    finetune(shrunk, train, static_cast<std::size_t>(epochs), FinetuneAfter::Shrunk);
+    const double tuned = evaluate(shrunk.model, test, shrunk.preprocessing).accuracy;
+    const double drop = 100 * (base_accuracy - tuned);
+    const bool accuracy_met = drop <= kAccuracyFloorPoints && epochs <= long(kMaxFinetuneEpochs);
+    std::printf("test accuracy: %.2f%% as trained, %.2f%% pruned, %.2f%% after %ld epoch%s of "
+                "fine-tuning (%.2f points below); floor within %.0f point after at most %zu "
+                "epochs: %s\n",
+                100 * base_accuracy, 100 * cut_accuracy, 100 * tuned, epochs,
+                epochs == 1 ? "" : "s", drop, kAccuracyFloorPoints, kMaxFinetuneEpochs,
+                accuracy_met ? "met" : "NOT MET");
+    bool met = accuracy_met;
+    for (std::size_t batch : {std::size_t{1}, std::size_t{64}}) {
+      met = forward_ab(base.model, shrunk.model, batch) && met;
+    }
+    return met ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "perflab_bench_optimize_floors: %s\n", e.what());
+    return 2;
+  }
+}
