@@ -213,6 +213,45 @@ test('prune --structured shrinks the layers; the file evaluates, exports, and Nu
   assert.equal(numpyAccuracy(cnnNpy).correct, JSON.parse(perflab('evaluate', cnnOut, '--json').stdout).correct);
 });
 
+test('distill: the student from the teacher and on the labels alone, same seed; the lineage names the teacher', () => {
+  const student = path.join(dir, 'student.json');
+  writeFileSync(student, JSON.stringify({
+    name: 'mlp_16', input: [64, 784],
+    layers: [{ type: 'Linear', in: 784, out: 16 }, { type: 'ReLU' }, { type: 'Linear', in: 16, out: 10 }],
+  }));
+  const out = path.join(dir, 'distilled.plm');
+  const r = perflab('distill', mlp.model, '--student', student, '--temperature', '2', '--alpha', '0.5',
+    '--epochs', '1', '--train-samples', '600', '--seed', '4', '--out', out);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /^perflab distill: fashion_mlp \(235146 parameters, test accuracy [\d.]+%\) into mlp_16 \(12730 parameters\) on 600 Fashion-MNIST images \(60 held out\), temperature 2, alpha 0\.5, 1 epoch, seed 4$/m);
+  const distilled = JSON.parse(perflab('evaluate', out, '--json').stdout);
+  // The labels-only twin, trained by `perflab train` with the same recipe and seed.
+  const twin = path.join(dir, 'labels-only.plm');
+  assert.equal(perflab('train', student, '--epochs', '1', '--train-samples', '600', '--seed', '4', '--out', twin).status, 0);
+  const alone = JSON.parse(perflab('evaluate', twin, '--json').stdout);
+  const points = (100 * (distilled.accuracy - alone.accuracy));
+  assert.match(r.stdout, new RegExp(`^distilled mlp_16 from fashion_mlp: test accuracy ${(100 * distilled.accuracy).toFixed(2)}% \\(${distilled.correct} of 10000\\); on the labels alone ${(100 * alone.accuracy).toFixed(2)}% \\(${alone.correct}\\); difference `, 'm'));
+  assert.ok(r.stdout.includes(`difference ${points < 0 ? '' : '+'}${points.toFixed(2)} points`), r.stdout);
+  assert.equal(distilled.training.test_accuracy, distilled.accuracy);
+  assert.deepEqual(distilled.training.lineage, [{
+    transform: 'distill', teacher: 'fashion_mlp', teacher_test_accuracy: mlp.evaluation.accuracy,
+    temperature: 2, alpha: 0.5, epochs: 1,
+  }]);
+  const refused = (args, pattern) => {
+    const x = perflab(...args);
+    assert.equal(x.status, 2, x.stdout);
+    assert.match(x.stderr, pattern);
+  };
+  const never = path.join(dir, 'never-distilled.plm');
+  refused(['distill', mlp.model, '--out', never], /distill needs TEACHER, one of --student SPEC\.json or --zoo NAME, and --out MODEL/);
+  refused(['distill', mlp.model, '--zoo', 'fashion_mlp', '--student', student, '--out', never], /distill needs TEACHER, one of --student/);
+  refused(['distill', mlp.model, '--zoo', 'fashion_mlp', '--alpha', '2', '--train-samples', '100', '--out', never], /alpha must be between 0 and 1/);
+  refused(['distill', mlp.model, '--zoo', 'fashion_mlp', '--temperature', '0', '--train-samples', '100', '--out', never], /temperature must be above 0 and at most 100/);
+  refused(['distill', mlp.model, '--zoo', 'fashion_mlp', '--lesson', '--out', never], /unknown option '--lesson' for distill; the options are --student, --zoo, --temperature, --alpha, --out, --data/);
+  refused(['distill', student, '--zoo', 'fashion_mlp', '--out', never], /is not a perflab model file/);
+  assert.equal(existsSync(never), false, 'nothing written');
+});
+
 test('prune refuses bad usage with a sentence', () => {
   const refused = (args, pattern) => {
     const x = perflab(...args);
@@ -288,7 +327,8 @@ test('perflab --help lists train, evaluate, export and weights', () => {
   const r = perflab('--help');
   assert.equal(r.status, 0);
   for (const cmd of ['perflab train --zoo NAME --out MODEL', 'perflab evaluate MODEL',
-    'perflab export MODEL --npy DIR', 'perflab weights MODEL [--json]', 'perflab prune MODEL --sparsity S --out MODEL [--global | --structured]']) {
+    'perflab export MODEL --npy DIR', 'perflab weights MODEL [--json]', 'perflab prune MODEL --sparsity S --out MODEL [--global | --structured]',
+    'perflab distill TEACHER (--student SPEC.json | --zoo NAME) --out MODEL']) {
     assert.ok(r.stdout.includes(cmd), cmd);
   }
 });

@@ -28,9 +28,12 @@ int evaluate_command(const std::vector<std::string>& args);
 int export_command(const std::vector<std::string>& args);
 // `perflab weights MODEL [--json]`: the weight distribution per weight tensor and over all.
 int weights_command(const std::vector<std::string>& args);
-// `perflab prune MODEL --sparsity S [--global] [--finetune EPOCHS] --out MODEL`: magnitude
-// pruning, evaluated before and after on the test split.
+// `perflab prune MODEL --sparsity S [--global | --structured] [--finetune EPOCHS] --out
+// MODEL`: magnitude or structured pruning, evaluated before and after on the test split.
 int prune_command(const std::vector<std::string>& args);
+// `perflab distill TEACHER (--student SPEC.json | --zoo NAME) [--temperature T] [--alpha A]
+// [training flags] --out MODEL`: the distilled student and the same student on labels alone.
+int distill_command(const std::vector<std::string>& args);
 
 // The model file at `path` (read_model_file's refusals, naming "model file 'PATH'").
 ModelFile read_model_path(const std::string& path);

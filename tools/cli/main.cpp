@@ -92,6 +92,13 @@ constexpr const char* kUsage =
     "                                          --finetune trains EPOCHS more (magnitude: at a\n"
     "                                          tenth of the recipe's learning rate, zeros kept;\n"
     "                                          structured: at the recipe's own)\n"
+    "  perflab distill TEACHER (--student SPEC.json | --zoo NAME) --out MODEL\n"
+    "      [--temperature T] [--alpha A] [training flags as for train]\n"
+    "                                          train the student on the teacher's softened\n"
+    "                                          outputs (T, default 1) mixed with the labels\n"
+    "                                          (alpha, default 0.9, the teacher's weight), and\n"
+    "                                          the same student on the labels alone (same\n"
+    "                                          recipe, seed, split): both test accuracies\n"
     "  Bad specs (missing file, invalid JSON, spec errors) exit with status 2.\n";
 
 int usage_error(const std::string& message) {
@@ -351,6 +358,7 @@ int run(const std::vector<std::string>& args) {
   if (cmd == "export") return perflab::cli::export_command(rest);
   if (cmd == "weights") return perflab::cli::weights_command(rest);
   if (cmd == "prune") return perflab::cli::prune_command(rest);
+  if (cmd == "distill") return perflab::cli::distill_command(rest);
   if (cmd == "info") {
     const double res = perflab::measure_resolution_ms(perflab::default_clock());
     std::cout << nlohmann::json{{"simd_backend", perflab::simd_backend()},

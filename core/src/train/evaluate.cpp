@@ -60,6 +60,23 @@ bool check_classifier(const Model& model, const LabeledImages& d) {
   return image;
 }
 
+Tensor logits_of(Model& model, const LabeledImages& data, const Preprocessing& preprocessing,
+                 std::size_t batch) {
+  preprocessing.validate();
+  if (data.count == 0) throw ValueError("the split has no images; give at least one");
+  if (batch == 0) throw ValueError("logits batch must be at least 1, got 0");
+  const bool image_layout = check_classifier(model, data);
+  const std::size_t k = data.classes;
+  Tensor out({data.count, k});
+  InferenceScope inference(model);
+  for (std::size_t first = 0; first < data.count; first += batch) {
+    const std::size_t n = std::min(batch, data.count - first);
+    const Tensor logits = model.forward(images_tensor(data, first, n, preprocessing, image_layout));
+    std::copy_n(logits.data(), n * k, out.data() + first * k);
+  }
+  return out;
+}
+
 Evaluation evaluate(Model& model, const LabeledImages& data, const Preprocessing& preprocessing,
                     const EvaluateOptions& options) {
   preprocessing.validate();

@@ -3,10 +3,13 @@
 // Not for: anything but integer-labelled classification.
 #include "perflab/train/loss.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 #include <string>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
 
 namespace perflab {
 
@@ -54,6 +57,52 @@ LossResult softmax_cross_entropy(const Tensor& logits, std::span<const std::uint
     }
   }
   r.loss = total * inv_n;
+  return r;
+}
+
+LossResult distillation_loss(const Tensor& logits, const Tensor& teacher_logits,
+                             std::span<const std::uint8_t> labels, double temperature,
+                             double alpha) {
+  if (!(temperature > 0 && temperature <= kMaxDistillationTemperature)) {
+    throw ValueError("distillation temperature must be above 0 and at most " +
+                     format_number(kMaxDistillationTemperature) +
+                     " (1 is the teacher's own probabilities; 2 to 8 soften them), got " +
+                     format_number(temperature));
+  }
+  if (!(alpha >= 0 && alpha <= 1)) {
+    throw ValueError("distillation alpha must be between 0 and 1 (the weight of the teacher's "
+                     "softened outputs; 1 - alpha goes to the labels), got " + format_number(alpha));
+  }
+  if (teacher_logits.shape() != logits.shape()) {
+    throw ShapeError("distillation: the teacher's logits have shape " +
+                     shape_to_string(teacher_logits.shape()) + ", the student's " +
+                     shape_to_string(logits.shape()) + "; both must be (rows, classes)");
+  }
+  LossResult r = softmax_cross_entropy(logits, labels, true);
+  if (alpha == 0) return r;
+  const std::size_t N = logits.dim(0), C = logits.dim(1);
+  const double inv_n = N > 0 ? 1.0 / static_cast<double>(N) : 0.0;
+  // Softmax of a row divided by T, in double, with the row maximum subtracted.
+  const auto softened = [&](const float* x, std::vector<double>& p) {
+    double m = x[0];
+    for (std::size_t c = 1; c < C; ++c) m = std::max(m, static_cast<double>(x[c]));
+    double sum = 0;
+    for (std::size_t c = 0; c < C; ++c) sum += (p[c] = std::exp((x[c] - m) / temperature));
+    for (double& v : p) v /= sum;
+  };
+  std::vector<double> ps(C), pt(C);
+  double soft = 0;
+  for (std::size_t n = 0; n < N; ++n) {
+    softened(logits.data() + n * C, ps);
+    softened(teacher_logits.data() + n * C, pt);
+    float* d = r.dlogits.data() + n * C;
+    for (std::size_t c = 0; c < C; ++c) {
+      // 0 · log 0 is 0: a class the teacher rules out adds nothing.
+      if (pt[c] > 0) soft += pt[c] * (std::log(pt[c]) - std::log(std::max(ps[c], 1e-300)));
+      d[c] = static_cast<float>((1 - alpha) * d[c] + alpha * temperature * (ps[c] - pt[c]) * inv_n);
+    }
+  }
+  r.loss = (1 - alpha) * r.loss + alpha * temperature * temperature * soft * inv_n;
   return r;
 }
 

@@ -69,6 +69,18 @@ double training_plan_flops(const Model& model, std::size_t train_samples,
           static_cast<double>(validation_samples) * validation_per_sample);
 }
 
+namespace {
+// The teacher's logits of the batch's rows, in the batch's order.
+Tensor teacher_rows(const Tensor& teacher, const std::vector<std::size_t>& rows) {
+  const std::size_t C = teacher.dim(1);
+  Tensor out({rows.size(), C});
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::copy_n(teacher.data() + rows[i] * C, C, out.data() + i * C);
+  }
+  return out;
+}
+}  // namespace
+
 struct Trainer::State {
   Model& model;
   const LabeledImages& train;
@@ -83,6 +95,9 @@ struct Trainer::State {
   double loss_sum = 0, steps_ms = 0;
   std::size_t correct = 0;
   bool stopped = false;
+  // Distillation (Trainer::distill_from): the teacher's logits for every training row.
+  const Tensor* teacher = nullptr;
+  double temperature = 1, alpha = 0;
 
   State(Model& m, const LabeledImages& t, const LabeledImages& v, const TrainRecipe& r, Clock& c)
       : model(m), train(t), validation(v), recipe(r), clock(c) {}
@@ -169,6 +184,25 @@ Trainer::Trainer(Model& model, const LabeledImages& train, const LabeledImages& 
 
 Trainer::~Trainer() = default;
 
+void Trainer::distill_from(const Tensor& teacher_logits, double temperature, double alpha) {
+  if (step_ > 0) {
+    throw Error("distill_from must come before the first training step; " +
+                std::to_string(step_) + " have run");
+  }
+  const Shape want{s_->train.count, s_->train.classes};
+  if (teacher_logits.shape() != want) {
+    throw ShapeError("distillation: the teacher's logits have shape " +
+                     shape_to_string(teacher_logits.shape()) + "; the training rows need " +
+                     shape_to_string(want) + " (one row of class logits per training image)");
+  }
+  // The loss checks T and alpha; check them now, before any step, on an empty batch.
+  const Tensor none({0, s_->train.classes});
+  distillation_loss(none, none, {}, temperature, alpha);
+  s_->teacher = &teacher_logits;
+  s_->temperature = temperature;
+  s_->alpha = alpha;
+}
+
 bool Trainer::finished() const { return s_->stopped || step_ >= steps_total_; }
 
 void Trainer::cancel() {
@@ -207,7 +241,9 @@ std::vector<EpochRecord> Trainer::run(std::size_t max_steps, const TrainCallback
     const double t1 = s.clock.now_ms();
     const Tensor logits = s.model.forward(x);
     const double t2 = s.clock.now_ms();
-    const LossResult loss = softmax_cross_entropy(logits, labels);
+    const LossResult loss = s.teacher ? distillation_loss(logits, teacher_rows(*s.teacher, rows),
+                                                          labels, s.temperature, s.alpha)
+                                      : softmax_cross_entropy(logits, labels);
     const double t3 = s.clock.now_ms();
     if (!std::isfinite(loss.loss)) {
       const std::string what = std::isnan(loss.loss) ? "NaN" : "infinite";

@@ -77,6 +77,12 @@ struct EvaluateOptions {
 Evaluation evaluate(Model& model, const LabeledImages& data, const Preprocessing& preprocessing,
                     const EvaluateOptions& options = {});
 
+// The logits (data.count, data.classes) of every image, in the data's order, computed as
+// evaluate computes them (batches of `batch`, the model's keep_for_backward restored): what a
+// teacher gives distillation. Its refusals.
+Tensor logits_of(Model& model, const LabeledImages& data, const Preprocessing& preprocessing,
+                 std::size_t batch = 256);
+
 // Its JSON, written and read by one list (base/json_fields.hpp): {"n", "classes", "correct",
 // "accuracy", "mean_loss", "per_class" (null for a class without images), "per_class_count",
 // "confusion", "misclassified": [{"index", "label", "predicted", "confidence"}],

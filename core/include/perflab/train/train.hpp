@@ -189,6 +189,11 @@ class Trainer {
   // step 37 of 1720 (epoch 1): the loss became NaN; ...") after putting back the weights of
   // the last finished epoch.
   std::vector<EpochRecord> run(std::size_t max_steps, const TrainCallbacks& callbacks = {});
+  // Trains on loss.hpp's distillation_loss instead of the labels alone: teacher_logits
+  // (train.count, classes) holds the teacher's logits of every training row, in the training
+  // set's order, and must outlive the Trainer. Before the first step only (Error after);
+  // ShapeError for another shape, ValueError for temperature or alpha out of range.
+  void distill_from(const Tensor& teacher_logits, double temperature, double alpha);
   // Stops where it is: the weights of the last finished epoch come back, result().cancelled.
   void cancel();
   bool finished() const;
