@@ -171,14 +171,20 @@ TEST_CASE("Activation scale and zero point from a calibrated range; bad ranges a
 
 TEST_CASE("Activation codes by hand, saturating outside the range, within scale/2 inside it") {
   const ActivationQuant p = activation_quant_params(-1.0f, 3.0f);  // scale 4/255, zero point 64
-  const std::vector<float> x = {0.0f, -1.0f, 3.0f, 10.0f, -5.0f,
-                                std::numeric_limits<float>::quiet_NaN(), 1.0f};
+  // Four at a time, then one at a time: a NaN in both parts, and the same values in both.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> x = {0.0f, -1.0f, nan, 3.0f, 10.0f, -5.0f, nan, 1.0f, -0.0f};
   std::vector<std::uint8_t> q(x.size());
   quantize_activations(x.data(), x.size(), p, q.data());
   // 1 / (4/255) = 63.75 → 64, + 64 = 128.
-  CHECK(q == std::vector<std::uint8_t>{64, 0, 255, 255, 0, 0, 128});
+  CHECK(q == std::vector<std::uint8_t>{64, 0, 0, 255, 255, 0, 0, 128, 64});
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    std::uint8_t one;
+    quantize_activations(&x[i], 1, p, &one);
+    CHECK(one == q[i]);
+  }
 
-  const Tensor r = Tensor::random({1000}, 23, -1.0f, 3.0f);
+  const Tensor r = Tensor::random({1001}, 23, -1.0f, 3.0f);
   std::vector<std::uint8_t> codes(r.size());
   quantize_activations(r.data(), r.size(), p, codes.data());
   double worst = 0.0;

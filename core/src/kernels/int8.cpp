@@ -67,7 +67,7 @@ void int8_naive(float* y, const std::uint8_t* xq, const ActivationQuant& xp,
 }
 
 // Integer lanes for the simd variant: i16x8 (eight int16) and i32x4 (four int32).
-//   widen_codes  16 int8 codes -> two i16x8 (sign-extended), the low eight and the high eight
+//   widen_lo/hi  the low (high) eight of 16 int8 codes, sign-extended to i16x8
 //   load_i16     eight int16
 //   dot_add      acc + (a[0]·b[0] + a[1]·b[1], ..., a[6]·b[6] + a[7]·b[7]), exact in int32
 //   sum_lanes    the four lanes' sum
@@ -75,12 +75,15 @@ void int8_naive(float* y, const std::uint8_t* xq, const ActivationQuant& xp,
 struct i16x8 { __m128i v; };
 struct i32x4 { __m128i v; };
 PERFLAB_INT8_INLINE i32x4 zero_i32() { return {_mm_setzero_si128()}; }
-PERFLAB_INT8_INLINE void widen_codes(const std::int8_t* p, i16x8& lo, i16x8& hi) {
+// Each byte into the high half of a 16-bit lane, then an arithmetic shift brings it down
+// with its sign (SSE2 has no pmovsxbw; that is SSE4.1).
+PERFLAB_INT8_INLINE i16x8 widen_lo(const std::int8_t* p) {
   const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  // Each byte into the high half of a 16-bit lane, then an arithmetic shift brings it down
-  // with its sign (SSE2 has no pmovsxbw; that is SSE4.1).
-  lo.v = _mm_srai_epi16(_mm_unpacklo_epi8(c, c), 8);
-  hi.v = _mm_srai_epi16(_mm_unpackhi_epi8(c, c), 8);
+  return {_mm_srai_epi16(_mm_unpacklo_epi8(c, c), 8)};
+}
+PERFLAB_INT8_INLINE i16x8 widen_hi(const std::int8_t* p) {
+  const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  return {_mm_srai_epi16(_mm_unpackhi_epi8(c, c), 8)};
 }
 PERFLAB_INT8_INLINE i16x8 load_i16(const std::int16_t* p) {
   return {_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))};
@@ -97,10 +100,11 @@ PERFLAB_INT8_INLINE std::int32_t sum_lanes(i32x4 a) {
 struct i16x8 { v128_t v; };
 struct i32x4 { v128_t v; };
 PERFLAB_INT8_INLINE i32x4 zero_i32() { return {wasm_i32x4_splat(0)}; }
-PERFLAB_INT8_INLINE void widen_codes(const std::int8_t* p, i16x8& lo, i16x8& hi) {
-  const v128_t c = wasm_v128_load(p);
-  lo.v = wasm_i16x8_extend_low_i8x16(c);
-  hi.v = wasm_i16x8_extend_high_i8x16(c);
+PERFLAB_INT8_INLINE i16x8 widen_lo(const std::int8_t* p) {
+  return {wasm_i16x8_extend_low_i8x16(wasm_v128_load(p))};
+}
+PERFLAB_INT8_INLINE i16x8 widen_hi(const std::int8_t* p) {
+  return {wasm_i16x8_extend_high_i8x16(wasm_v128_load(p))};
 }
 PERFLAB_INT8_INLINE i16x8 load_i16(const std::int16_t* p) { return {wasm_v128_load(p)}; }
 PERFLAB_INT8_INLINE i32x4 dot_add(i16x8 a, i16x8 b, i32x4 acc) {
@@ -116,12 +120,12 @@ PERFLAB_INT8_INLINE std::int32_t sum_lanes(i32x4 a) {
 struct i16x8 { std::int16_t v[8]; };
 struct i32x4 { std::int32_t v[4]; };
 PERFLAB_INT8_INLINE i32x4 zero_i32() { return {{0, 0, 0, 0}}; }
-PERFLAB_INT8_INLINE void widen_codes(const std::int8_t* p, i16x8& lo, i16x8& hi) {
-  for (int i = 0; i < 8; ++i) {
-    lo.v[i] = p[i];
-    hi.v[i] = p[8 + i];
-  }
+PERFLAB_INT8_INLINE i16x8 widen_lo(const std::int8_t* p) {
+  i16x8 r;
+  for (int i = 0; i < 8; ++i) r.v[i] = p[i];
+  return r;
 }
+PERFLAB_INT8_INLINE i16x8 widen_hi(const std::int8_t* p) { return widen_lo(p + 8); }
 PERFLAB_INT8_INLINE i16x8 load_i16(const std::int16_t* p) {
   i16x8 r;
   std::memcpy(r.v, p, sizeof r.v);
@@ -137,10 +141,12 @@ PERFLAB_INT8_INLINE std::int32_t sum_lanes(i32x4 a) { return (a.v[0] + a.v[1]) +
 #endif
 
 // R batch rows × C outputs of Σ_k x·code over the padded K: x holds R rows of int16 at
-// stride S, w C rows of int8 codes at stride S. Each 16 codes of an output are widened once
-// and used by R rows; each row's 16 values are loaded once and used by C outputs.
-// Accumulators: R·C vectors; with R·C = 8 plus 2·C widened codes and a row's two vectors it
-// fits the 16 vector registers of x86 (SSE2 or V8's wasm code).
+// stride S, w C rows of int8 codes at stride S. Each eight codes of an output are widened
+// once and used by R rows; each row's eight values are loaded once and used by C outputs.
+// The low and the high eight of each 16 codes are done one after the other, so that only C
+// widened vectors are live beside the R·C accumulators: with R·C = 8 that is 10 of x86's 16
+// vector registers (SSE2, or V8's wasm code, which keeps one for itself), where widening
+// both halves first had GCC spill three accumulators to the stack.
 template <int R, int C>
 PERFLAB_INT8_INLINE void dot_block(const std::int16_t* x, const std::int8_t* w, size_t S,
                                    std::int32_t out[R][C]) {
@@ -148,15 +154,16 @@ PERFLAB_INT8_INLINE void dot_block(const std::int16_t* x, const std::int8_t* w, 
   for (int r = 0; r < R; ++r)
     for (int c = 0; c < C; ++c) acc[r][c] = zero_i32();
   for (size_t k = 0; k < S; k += kInt8KBlock) {
-    i16x8 lo[C], hi[C];
-    for (int c = 0; c < C; ++c) widen_codes(w + c * S + k, lo[c], hi[c]);
+    i16x8 code[C];
+    for (int c = 0; c < C; ++c) code[c] = widen_lo(w + c * S + k);
     for (int r = 0; r < R; ++r) {
-      const i16x8 x_lo = load_i16(x + r * S + k);
-      const i16x8 x_hi = load_i16(x + r * S + k + 8);
-      for (int c = 0; c < C; ++c) {
-        acc[r][c] = dot_add(x_lo, lo[c], acc[r][c]);
-        acc[r][c] = dot_add(x_hi, hi[c], acc[r][c]);
-      }
+      const i16x8 xv = load_i16(x + r * S + k);
+      for (int c = 0; c < C; ++c) acc[r][c] = dot_add(xv, code[c], acc[r][c]);
+    }
+    for (int c = 0; c < C; ++c) code[c] = widen_hi(w + c * S + k);
+    for (int r = 0; r < R; ++r) {
+      const i16x8 xv = load_i16(x + r * S + k + 8);
+      for (int c = 0; c < C; ++c) acc[r][c] = dot_add(xv, code[c], acc[r][c]);
     }
   }
   for (int r = 0; r < R; ++r)
@@ -294,17 +301,32 @@ ActivationQuant activation_quant_params(float lo, float hi) {
 
 void quantize_activations(const float* x, size_t n, const ActivationQuant& params,
                           std::uint8_t* out) {
+  using namespace detail;
+  // Clamped to ±255 before rounding, so that round_even's |v| < 2^22 holds for any x; the
+  // bounds are whole numbers, so this gives the same code as rounding first. A NaN fails
+  // every comparison and ends at the lowest code: max(v, lo) returns lo for a NaN v on SSE2,
+  // wasm and the scalar lanes (simd.hpp's NaN rule), and the final conversion maps a NaN
+  // that got through (NEON) to 0. Four lanes at a time: the division is most of the cost,
+  // and it is what an int8 Linear pays per input element before its integer product.
   const float scale = params.scale;
   const float zero_point = static_cast<float>(params.zero_point);
-  for (size_t i = 0; i < n; ++i) {
-    // Clamped before rounding, so that round_even's |v| < 2^22 holds for any x (and a NaN,
-    // which fails both comparisons, becomes the lowest code); the bounds are exact integers,
-    // so clamping first and rounding second give the same code as the other way round.
+  const auto to_code = [](float v) { return v >= 0.0f ? static_cast<std::uint8_t>(v) : 0; };
+  size_t i = 0;
+  const f32x4 vscale = splat(scale), vzero_point = splat(zero_point);
+  const f32x4 lowest = splat(-255.0f), highest = splat(255.0f), none = splat(0.0f);
+  alignas(16) float lanes[kLanes];
+  for (; i + kLanes <= n; i += kLanes) {
+    f32x4 v = min(max(div(loadu(x + i), vscale), lowest), highest);
+    v = min(max(add(round_nearest(v), vzero_point), none), highest);
+    store(lanes, v);
+    for (int j = 0; j < kLanes; ++j) out[i + j] = to_code(lanes[j]);
+  }
+  for (; i < n; ++i) {
     float v = x[i] / scale;
     v = v > 255.0f ? 255.0f : (v >= -255.0f ? v : -255.0f);
     v = round_even(v) + zero_point;
     v = v > 255.0f ? 255.0f : (v > 0.0f ? v : 0.0f);
-    out[i] = static_cast<std::uint8_t>(v);
+    out[i] = to_code(v);
   }
 }
 
