@@ -24,9 +24,8 @@ namespace {
 void read(const std::vector<std::uint8_t>& bytes) {
   try {
     perflab::ModelFile f = perflab::read_model_file(bytes, "model file");
-    // A file that reads must write back to a file that reads.
-    (void)perflab::read_model_file(
-        perflab::model_file_bytes(f.model, f.preprocessing, f.training), "model file");
+    // A file that reads must write back to a file that reads, its quantization included.
+    (void)perflab::read_model_file(perflab::model_file_bytes(f), "model file");
   } catch (const perflab::Error&) {
     // The one allowed failure: a sentence saying what is wrong with the file.
   }

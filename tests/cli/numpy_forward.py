@@ -1,6 +1,7 @@
 """An independent forward pass over `perflab export --npy DIR`, in NumPy only (no perflab):
 reads manifest.json and the .npy files, applies the preprocessing and each layer as the
-manifest's "computes" sentence says, in float64, on Fashion-MNIST's test split read straight
+manifest's "computes" sentence says, in float64 (an int8 model: float32 and exact integer
+products, as its "quantized" entries say), on Fashion-MNIST's test split read straight
 from the gzip'd IDX files, and prints as JSON {"n", "correct", "accuracy", "misclassified":
 the first 100 wrong images as [index, predicted], "same_as_numpy_save": every .npy file is
 byte for byte what numpy.save writes for its array}.
@@ -18,6 +19,8 @@ import sys
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+F32 = np.float32
+
 
 def idx(path, header_bytes):
     with gzip.open(path, "rb") as f:
@@ -34,6 +37,15 @@ def forward(layer, x, folder):
         return np.load(os.path.join(folder, layer["parameters"][name]["file"])).astype(np.float64)
 
     kind = layer["type"]
+    if kind == "Linear" and "quantized" in layer:
+        # The int8 path, in float32 and int64 as the manifest's "computes" says: the input's
+        # codes, the exact integer product, then the dequantization in float32.
+        raw = lambda name: np.load(os.path.join(folder, layer["parameters"][name]["file"]))
+        s, zp = raw("input_scale")[0], int(raw("input_zero_point")[0])
+        q = np.clip(np.rint(x.astype(F32) / s) + F32(zp), F32(0), F32(255)).astype(np.int64)
+        acc = (q - zp) @ raw("weight_int8").astype(np.int64).T
+        y = acc.astype(F32) * (s * raw("weight_scale"))
+        return y + raw("bias") if layer["bias"] else y
     if kind == "Linear":
         y = x @ param("weight")
         return y + param("bias") if layer["bias"] else y
@@ -58,7 +70,13 @@ def main():
     labels = idx(os.path.join(data, "t10k-labels-idx1-ubyte.gz"), 8)
     pixels = idx(os.path.join(data, "t10k-images-idx3-ubyte.gz"), 16).astype(np.float64)
     pre = manifest["preprocessing"]
-    x = (pixels * pre["scale"] - pre["mean"]) / pre["std"]
+    if "quantization" in manifest:
+        # A quantized model's codes depend on its inputs' float32 values: float32 throughout,
+        # the preprocessing as a table of the 256 pixel values, as perflab computes it.
+        table = (np.arange(256, dtype=F32) * F32(pre["scale"]) - F32(pre["mean"])) / F32(pre["std"])
+        x = table[pixels.astype(np.uint8)]
+    else:
+        x = (pixels * pre["scale"] - pre["mean"]) / pre["std"]
     x = x.reshape([len(labels)] + manifest["input"])
     for layer in manifest["layers"]:
         x = forward(layer, x, folder)

@@ -252,6 +252,61 @@ test('distill: the student from the teacher and on the labels alone, same seed; 
   assert.equal(existsSync(never), false, 'nothing written');
 });
 
+test('quantize --int8: a quarter of the bytes, each layer\'s error, and NumPy\'s int8 pass agrees exactly', () => {
+  const out = path.join(dir, 'mlp-int8.plm');
+  const r = perflab('quantize', mlp.model, '--int8', '--calibrate', '500', '--out', out);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^quantized fashion_mlp \(.*mlp\.plm\) to int8: per-channel symmetric weights, uint8 activations calibrated on 500 training images by minmax$/m);
+  for (const [layer, type] of [[0, 'Linear'], [1, 'ReLU'], [2, 'Linear'], [3, 'ReLU'], [4, 'Linear']]) {
+    assert.match(r.stdout, new RegExp(`^layers\\[${layer}\\] +${type} `, 'm'));
+  }
+  // 784·256 + 256·128 + 128·10 codes, and per output a float32 scale and bias: 234,752 + 8·394.
+  assert.match(r.stdout, /^parameter bytes 940584 float32 -> 237904 int8 \(25\.29% of them\)$/m);
+  const q = JSON.parse(perflab('evaluate', out, '--json').stdout);
+  assert.equal(q.parameter_bytes, 237904);
+  const before = (100 * mlp.evaluation.accuracy).toFixed(2);
+  const points = 100 * (q.accuracy - mlp.evaluation.accuracy);
+  assert.match(r.stdout, new RegExp(`^test accuracy ${before}% float32, ${(100 * q.accuracy).toFixed(2)}% int8 \\(${points < 0 ? '' : '\\+'}${points.toFixed(2)} points\\)$`, 'm'));
+  assert.deepEqual(q.training.lineage, [{ transform: 'quantize', scheme: 'int8', calibration: 'minmax', calibration_images: 500 }]);
+  assert.equal(q.training.test_accuracy, q.accuracy);
+  // The export: int8 codes and their scales as arrays of their own, and an independent NumPy
+  // pass of the int8 arithmetic gets the same predictions, image for image.
+  const npy = path.join(dir, 'mlp-int8-npy');
+  assert.equal(perflab('export', out, '--npy', npy).status, 0);
+  const manifest = JSON.parse(readFileSync(path.join(npy, 'manifest.json'), 'utf8'));
+  assert.deepEqual(manifest.layers[0].parameters.weight_int8, { file: '0.weight_int8.npy', shape: [256, 784], dtype: '|i1' });
+  assert.deepEqual(manifest.layers[2].parameters.weight_scale, { file: '2.weight_scale.npy', shape: [128], dtype: '<f4' });
+  assert.deepEqual(manifest.layers[4].parameters.input_zero_point, { file: '4.input_zero_point.npy', shape: [1], dtype: '<i4' });
+  assert.equal(manifest.quantization.calibration.images, 500);
+  const np = numpyAccuracy(npy);
+  assert.equal(np.correct, q.correct);
+  assert.deepEqual(np.misclassified, q.misclassified.map((m) => [m.index, m.predicted]));
+  assert.equal(np.same_as_numpy_save, true);
+  // The percentile calibration clips the long tail of a hidden layer's ReLU outputs: the second
+  // Linear's range is inside min/max's (the first's inputs are pixels, whose extremes, 0 and
+  // 255, are common enough to be their own percentiles).
+  const p = perflab('quantize', mlp.model, '--int8', '--calibrate', '500', '--calibration', 'percentile', '--out', path.join(dir, 'mlp-int8p.plm'));
+  assert.equal(p.status, 0, p.stderr);
+  const pnpy = path.join(dir, 'mlp-int8p-npy');
+  assert.equal(perflab('export', path.join(dir, 'mlp-int8p.plm'), '--npy', pnpy).status, 0);
+  const [lo, hi] = manifest.quantization.layers[1].input_range;
+  const [plo, phi] = JSON.parse(readFileSync(path.join(pnpy, 'manifest.json'), 'utf8')).quantization.layers[1].input_range;
+  assert.ok(plo >= lo && phi <= hi && (plo > lo || phi < hi), `${plo} ${phi} inside ${lo} ${hi}`);
+  const refused = (args, pattern) => {
+    const x = perflab(...args);
+    assert.equal(x.status, 2, x.stdout);
+    assert.match(x.stderr, pattern);
+  };
+  const never = path.join(dir, 'never-int8.plm');
+  refused(['quantize', mlp.model, '--out', never], /quantize needs MODEL, --int8 \(the one scheme there is\) and --out MODEL/);
+  refused(['quantize', out, '--int8', '--out', never], /is int8 already; quantize the float model it came from/);
+  refused(['prune', out, '--sparsity', '0.5', '--out', never], /is int8; prune the float model it came from, then quantize/);
+  refused(['quantize', mlp.model, '--int8', '--calibration', 'mean', '--out', never], /calibration must be "minmax" .* or "percentile"/);
+  refused(['quantize', mlp.model, '--int8', '--calibrate', '0', '--out', never], /calibration images must be from 1 to the 60000 the data holds, got 0/);
+  refused(['quantize', mlp.model, '--int4', '--out', never], /unknown option '--int4' for quantize; the options are --int8/);
+  assert.equal(existsSync(never), false, 'nothing written');
+});
+
 test('prune refuses bad usage with a sentence', () => {
   const refused = (args, pattern) => {
     const x = perflab(...args);
@@ -328,7 +383,8 @@ test('perflab --help lists train, evaluate, export and weights', () => {
   assert.equal(r.status, 0);
   for (const cmd of ['perflab train --zoo NAME --out MODEL', 'perflab evaluate MODEL',
     'perflab export MODEL --npy DIR', 'perflab weights MODEL [--json]', 'perflab prune MODEL --sparsity S --out MODEL [--global | --structured]',
-    'perflab distill TEACHER (--student SPEC.json | --zoo NAME) --out MODEL']) {
+    'perflab distill TEACHER (--student SPEC.json | --zoo NAME) --out MODEL',
+    'perflab quantize MODEL --int8 --out MODEL']) {
     assert.ok(r.stdout.includes(cmd), cmd);
   }
 });

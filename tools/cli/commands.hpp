@@ -31,6 +31,9 @@ int weights_command(const std::vector<std::string>& args);
 // `perflab prune MODEL --sparsity S [--global | --structured] [--finetune EPOCHS] --out
 // MODEL`: magnitude or structured pruning, evaluated before and after on the test split.
 int prune_command(const std::vector<std::string>& args);
+// `perflab quantize MODEL --int8 [--calibrate N] [--calibration minmax|percentile] --out
+// MODEL`: int8 Linears, calibrated; accuracy, bytes and each layer's error against float.
+int quantize_command(const std::vector<std::string>& args);
 // `perflab distill TEACHER (--student SPEC.json | --zoo NAME) [--temperature T] [--alpha A]
 // [training flags] --out MODEL`: the distilled student and the same student on labels alone.
 int distill_command(const std::vector<std::string>& args);

@@ -92,6 +92,12 @@ constexpr const char* kUsage =
     "                                          --finetune trains EPOCHS more (magnitude: at a\n"
     "                                          tenth of the recipe's learning rate, zeros kept;\n"
     "                                          structured: at the recipe's own)\n"
+    "  perflab quantize MODEL --int8 --out MODEL [--calibrate N]\n"
+    "      [--calibration minmax|percentile] [--data DIR]\n"
+    "                                          int8 Linear layers: per-channel weights, uint8\n"
+    "                                          activations calibrated on N training images\n"
+    "                                          (default 1000, min/max); accuracy, bytes and each\n"
+    "                                          layer's error against the float model\n"
     "  perflab distill TEACHER (--student SPEC.json | --zoo NAME) --out MODEL\n"
     "      [--temperature T] [--alpha A] [training flags as for train]\n"
     "                                          train the student on the teacher's softened\n"
@@ -359,6 +365,7 @@ int run(const std::vector<std::string>& args) {
   if (cmd == "weights") return perflab::cli::weights_command(rest);
   if (cmd == "prune") return perflab::cli::prune_command(rest);
   if (cmd == "distill") return perflab::cli::distill_command(rest);
+  if (cmd == "quantize") return perflab::cli::quantize_command(rest);
   if (cmd == "info") {
     const double res = perflab::measure_resolution_ms(perflab::default_clock());
     std::cout << nlohmann::json{{"simd_backend", perflab::simd_backend()},

@@ -77,7 +77,7 @@ int evaluate_command(const std::vector<std::string>& args) {
   }
   ModelFile file = read_model_path(model_path);
   const LabeledImages test = load_fashion_mnist(data_dir, "test");
-  const Evaluation e = evaluate(file.model, test, file.preprocessing);
+  const Evaluation e = evaluate(file, test);
   if (json) {
     nlohmann::json out = to_json(e);
     out["model"] = file.model.name();
@@ -168,7 +168,7 @@ int export_command(const std::vector<std::string>& args) {
     return usage("export needs MODEL and --npy DIR, e.g. perflab export mlp.plm --npy mlp-npy");
   }
   ModelFile file = read_model_path(model_path);
-  const NpyExport e = export_npy(file.model, file.preprocessing);
+  const NpyExport e = export_npy(file);
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (!std::filesystem::is_directory(dir)) {

@@ -115,6 +115,9 @@ int prune_command(const std::vector<std::string>& args) {
                  "units of each layer alike: give one of them");
   }
   ModelFile file = read_model_path(model_path);
+  if (file.quantization) {
+    return usage(model_path + " is int8; prune the float model it came from, then quantize");
+  }
   const LabeledImages test = load_fashion_mnist(data_dir, "test");
   const Evaluation before = evaluate(file.model, test, file.preprocessing);
 

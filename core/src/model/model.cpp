@@ -421,6 +421,14 @@ std::size_t Model::activation_bytes() const {
 }
 
 Tensor Model::forward(const Tensor& x) {
+  check_input(x);
+  if (layers_.empty()) return x;
+  Tensor h = layers_[0]->forward(x);
+  for (std::size_t i = 1; i < layers_.size(); ++i) h = layers_[i]->forward(h);
+  return h;
+}
+
+void Model::check_input(const Tensor& x) const {
   const Shape& s = x.shape();
   if (s.size() != input_shape_.size() ||
       !std::equal(s.begin() + 1, s.end(), input_shape_.begin() + 1)) {
@@ -431,10 +439,6 @@ Tensor Model::forward(const Tensor& x) {
     throw ShapeError("model " + name_ + ": input has shape " + shape_to_string(s) + ", expected " +
                      expected + ") for any batch size N");
   }
-  if (layers_.empty()) return x;
-  Tensor h = layers_[0]->forward(x);
-  for (std::size_t i = 1; i < layers_.size(); ++i) h = layers_[i]->forward(h);
-  return h;
 }
 
 Tensor Model::backward(const Tensor& dout) {

@@ -112,13 +112,40 @@ TrainingFacts training_facts_from_json(const json& v) {
 }
 
 std::vector<std::uint8_t> model_file_bytes(Model& model, const Preprocessing& preprocessing,
-                                           const std::optional<TrainingFacts>& training) {
+                                           const std::optional<TrainingFacts>& training,
+                                           const Quantization* quantization) {
   preprocessing.validate();
   const auto params = model.parameters();
-  json list = json::array();
-  std::size_t data_bytes = 0;
+  // What goes into the file, in order: a float parameter as it is, a quantized Linear's weight
+  // as its codes (out, in) and its scales.
+  struct Part {
+    json entry;
+    const void* data;
+    std::size_t bytes;
+  };
+  std::vector<Part> parts;
+  std::vector<std::vector<std::int8_t>> codes;  // unpadded, kept alive for the copy below
+  codes.reserve(quantization ? quantization->layers.size() : 0);
   for (const auto& p : params) {
-    list.push_back({{"name", p.name}, {"shape", p.value->shape()}});
+    const QuantizedLinear* ql = nullptr;
+    if (quantization) {
+      for (const QuantizedLinear& l : quantization->layers) {
+        if (p.name == std::to_string(l.layer) + ".weight") ql = &l;
+      }
+    }
+    if (ql) {
+      const Int8Weights& w = ql->weights;
+      std::vector<std::int8_t>& c = codes.emplace_back(w.out * w.in);
+      for (std::size_t n = 0; n < w.out; ++n) {
+        std::copy_n(w.code.data() + n * w.stride, w.in, c.data() + n * w.in);
+      }
+      const std::string layer = std::to_string(ql->layer);
+      parts.push_back({{{"name", layer + ".weight_int8"}, {"shape", {w.out, w.in}}, {"dtype", "int8"}},
+                       c.data(), c.size()});
+      parts.push_back({{{"name", layer + ".weight_scale"}, {"shape", {w.out}}},
+                       w.scale.data(), 4 * w.scale.size()});
+      continue;
+    }
     for (std::size_t i = 0; i < p.value->size(); ++i) {
       if (!std::isfinite((*p.value)[i])) {
         throw ValueError("parameter " + p.name + " holds " + format_number((*p.value)[i]) +
@@ -127,12 +154,19 @@ std::vector<std::uint8_t> model_file_bytes(Model& model, const Preprocessing& pr
                          "learning rate)");
       }
     }
-    data_bytes += p.value->bytes();
+    parts.push_back({{{"name", p.name}, {"shape", p.value->shape()}}, p.value->data(), p.value->bytes()});
   }
-  const json header = {{"architecture", model_to_json(model)},
-                       {"preprocessing", to_json(preprocessing)},
-                       {"training", training ? to_json(*training) : json(nullptr)},
-                       {"parameters", std::move(list)}};
+  json list = json::array();
+  std::size_t data_bytes = 0;
+  for (const Part& part : parts) {
+    list.push_back(part.entry);
+    data_bytes += part.bytes;
+  }
+  json header = {{"architecture", model_to_json(model)},
+                 {"preprocessing", to_json(preprocessing)},
+                 {"training", training ? to_json(*training) : json(nullptr)},
+                 {"parameters", std::move(list)}};
+  if (quantization) header["quantization"] = to_json(*quantization);
   const std::string text = header.dump();
   const std::size_t total = kFixedBytes + text.size() + data_bytes + kChecksumBytes;
   if (total > kMaxModelFileBytes) {
@@ -141,14 +175,14 @@ std::vector<std::uint8_t> model_file_bytes(Model& model, const Preprocessing& pr
   }
   std::vector<std::uint8_t> out(total);
   std::memcpy(out.data(), kMagic, sizeof(kMagic));
-  put_u32(out, 8, kModelFileVersion);
+  put_u32(out, 8, quantization ? 2 : 1);
   put_u32(out, 12, static_cast<std::uint32_t>(text.size()));
   put_u64(out, 16, total);
   std::memcpy(out.data() + kFixedBytes, text.data(), text.size());
   std::size_t at = kFixedBytes + text.size();
-  for (const auto& p : params) {
-    if (p.value->size() > 0) std::memcpy(out.data() + at, p.value->data(), p.value->bytes());
-    at += p.value->bytes();
+  for (const Part& part : parts) {
+    if (part.bytes > 0) std::memcpy(out.data() + at, part.data, part.bytes);
+    at += part.bytes;
   }
   put_u64(out, at, checksum(out.data(), at));
   return out;
@@ -212,8 +246,14 @@ ModelFile read_model_file(const std::uint8_t* bytes, std::size_t size, const std
   json header;
   try {
     header = parse_json_text(text, where);
-    check_keys(header, "header", {"architecture", "preprocessing", "training", "parameters"},
-               "architecture, preprocessing, training and parameters");
+    if (version >= 2 && header.is_object() && header.contains("quantization")) {
+      check_keys(header, "header",
+                 {"architecture", "preprocessing", "training", "parameters", "quantization"},
+                 "architecture, preprocessing, training, parameters and quantization");
+    } else {
+      check_keys(header, "header", {"architecture", "preprocessing", "training", "parameters"},
+                 "architecture, preprocessing, training and parameters");
+    }
     const Preprocessing preprocessing =
         preprocessing_from_json(json_member(header, "header", "preprocessing"), "preprocessing");
     std::optional<TrainingFacts> training;
@@ -226,7 +266,16 @@ ModelFile read_model_file(const std::uint8_t* bytes, std::size_t size, const std
     std::size_t listed_bytes = 0;
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string field = "parameters[" + std::to_string(i) + "]";
-      check_keys(list[i], field, {"name", "shape"}, "name and shape");
+      const bool typed = version >= 2 && list[i].is_object() && list[i].contains("dtype");
+      if (typed) {
+        check_keys(list[i], field, {"name", "shape", "dtype"}, "name, shape and dtype");
+        if (list[i]["dtype"] != "int8") {
+          throw ValueError(field + ".dtype must be \"int8\" (float32 is written without one), got " +
+                           describe(list[i]["dtype"]));
+        }
+      } else {
+        check_keys(list[i], field, {"name", "shape"}, "name and shape");
+      }
       const json& shape = list[i]["shape"];
       const auto refuse_shape = [&] {
         throw ValueError(field + ".shape must be an array of sizes up to " +
@@ -238,7 +287,7 @@ ModelFile read_model_file(const std::uint8_t* bytes, std::size_t size, const std
         if (!d.is_number_unsigned() || d.get<std::uint64_t>() > kMaxSpecDimension) refuse_shape();
         dims.push_back(d.get<std::size_t>());
       }
-      const std::size_t bytes = shape_numel(dims) * sizeof(float);
+      const std::size_t bytes = shape_numel(dims) * (typed ? 1 : sizeof(float));
       if (bytes > data_bytes - listed_bytes) {
         throw ValueError("the parameters listed up to " + field + " need more than the " +
                          std::to_string(data_bytes) + " bytes of weights the file holds");
@@ -252,33 +301,84 @@ ModelFile read_model_file(const std::uint8_t* bytes, std::size_t size, const std
     }
     Model model = model_from_json(header["architecture"]);
 
-    auto params = model.parameters();
-    if (list.size() != params.size()) {
-      throw ValueError("parameters lists " + std::to_string(list.size()) +
-                       " tensors; the architecture has " + std::to_string(params.size()));
+    std::optional<Quantization> quantization;
+    if (header.contains("quantization")) {
+      quantization = quantization_from_json(header["quantization"], model);
     }
-    std::size_t at = kFixedBytes + static_cast<std::size_t>(header_bytes);
-    for (std::size_t i = 0; i < params.size(); ++i) {
-      const json& entry = list[i];
-      const std::string field = "parameters[" + std::to_string(i) + "]";
-      const Shape& shape = params[i].value->shape();
-      if (entry["name"] != params[i].name || entry["shape"] != json(shape)) {
-        throw ValueError(field + " is " + describe(entry) + "; the architecture's parameter " +
-                         std::to_string(i) + " is " + params[i].name + " of shape " +
-                         shape_to_string(shape));
-      }
-      const std::size_t n = params[i].value->bytes();  // listed_bytes checked the sum
-      if (n > 0) std::memcpy(params[i].value->data(), bytes + at, n);
-      for (std::size_t k = 0; k < params[i].value->size(); ++k) {
-        if (!std::isfinite((*params[i].value)[k])) {
-          throw ValueError(params[i].name + " holds " + format_number((*params[i].value)[k]) +
-                           " at element " + std::to_string(k) + "; weights must be finite");
+    // The entries the architecture asks for, in order: a float parameter, or for a quantized
+    // Linear's weight its codes and scales.
+    struct Expected {
+      std::string name;
+      Shape shape;
+      bool int8;
+      Tensor* value;             // a float parameter's tensor
+      QuantizedLinear* layer;    // a quantized weight's layer
+    };
+    std::vector<Expected> expected;
+    auto params = model.parameters();
+    for (const ParameterRef& p : params) {
+      QuantizedLinear* ql = nullptr;
+      if (quantization) {
+        for (QuantizedLinear& l : quantization->layers) {
+          if (p.name == std::to_string(l.layer) + ".weight") ql = &l;
         }
       }
-      at += n;
+      if (ql) {
+        const Shape& w = p.value->shape();  // (in, out)
+        const std::string layer = std::to_string(ql->layer);
+        expected.push_back({layer + ".weight_int8", {w[1], w[0]}, true, nullptr, ql});
+        expected.push_back({layer + ".weight_scale", {w[1]}, false, nullptr, ql});
+      } else {
+        expected.push_back({p.name, p.value->shape(), false, p.value, nullptr});
+      }
+    }
+    if (list.size() != expected.size()) {
+      throw ValueError("parameters lists " + std::to_string(list.size()) +
+                       " tensors; the architecture has " + std::to_string(expected.size()));
+    }
+    std::size_t at = kFixedBytes + static_cast<std::size_t>(header_bytes);
+    std::vector<std::int8_t> codes;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      const json& entry = list[i];
+      const Expected& e = expected[i];
+      const std::string field = "parameters[" + std::to_string(i) + "]";
+      if (entry["name"] != e.name || entry["shape"] != json(e.shape) ||
+          entry.contains("dtype") != e.int8) {
+        throw ValueError(field + " is " + describe(entry) + "; the architecture's parameter " +
+                         std::to_string(i) + " is " + e.name + " of shape " +
+                         shape_to_string(e.shape) + (e.int8 ? ", dtype int8" : ""));
+      }
+      const std::size_t count = shape_numel(e.shape);
+      if (e.int8) {
+        codes.assign(reinterpret_cast<const std::int8_t*>(bytes + at),
+                     reinterpret_cast<const std::int8_t*>(bytes + at) + count);
+        at += count;
+        continue;
+      }
+      std::vector<float> values(count);
+      if (count > 0) std::memcpy(values.data(), bytes + at, 4 * count);
+      for (std::size_t k = 0; k < count; ++k) {
+        if (!std::isfinite(values[k])) {
+          throw ValueError(e.name + " holds " + format_number(values[k]) + " at element " +
+                           std::to_string(k) + "; weights must be finite");
+        }
+      }
+      at += 4 * count;
+      if (e.value) {
+        std::copy(values.begin(), values.end(), e.value->data());
+      } else {  // the scales after the codes: the layer's int8 weights
+        e.layer->weights = int8_weights_from_codes(codes.data(), values.data(), e.shape[0] == 0 ? 0 : codes.size() / e.shape[0], e.shape[0]);
+      }
+    }
+    if (quantization) {
+      for (QuantizedLinear& l : quantization->layers) {
+        auto& lin = dynamic_cast<Linear&>(model.layer(l.layer));
+        if (lin.has_bias()) l.bias.assign(lin.bias().data(), lin.bias().data() + lin.bias().size());
+      }
+      dequantize_into(model, *quantization);
     }
     model.zero_grad();
-    return ModelFile{std::move(model), preprocessing, std::move(training)};
+    return ModelFile{std::move(model), preprocessing, std::move(training), std::move(quantization)};
   } catch (const JsonTextError&) {
     throw;  // already names the header
   } catch (const AllocationError& e) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <span>
 
 #include "perflab/base/error.hpp"
@@ -15,26 +16,6 @@
 namespace perflab {
 
 using nlohmann::json;
-
-namespace {
-
-// Restores the model's keep_for_backward setting when evaluation ends, thrown or not.
-class InferenceScope {
- public:
-  explicit InferenceScope(Model& m)
-      : model_(m), keep_(m.size() > 0 && m.layer(0).keep_for_backward()) {
-    model_.set_keep_for_backward(false);
-  }
-  ~InferenceScope() { model_.set_keep_for_backward(keep_); }
-  InferenceScope(const InferenceScope&) = delete;
-  InferenceScope& operator=(const InferenceScope&) = delete;
-
- private:
-  Model& model_;
-  bool keep_;
-};
-
-}  // namespace
 
 bool check_classifier(const Model& model, const LabeledImages& d) {
   const Shape& in = model.input_shape();
@@ -77,8 +58,12 @@ Tensor logits_of(Model& model, const LabeledImages& data, const Preprocessing& p
   return out;
 }
 
-Evaluation evaluate(Model& model, const LabeledImages& data, const Preprocessing& preprocessing,
-                    const EvaluateOptions& options) {
+namespace {
+
+// evaluate's loop with the forward given: the float model's, or a quantized one's.
+Evaluation evaluate_with(Model& model, const std::function<Tensor(const Tensor&)>& forward,
+                         std::size_t parameter_bytes, const LabeledImages& data,
+                         const Preprocessing& preprocessing, const EvaluateOptions& options) {
   preprocessing.validate();
   if (data.count == 0) throw ValueError("the evaluation split has no images; give at least one");
   if (options.batch == 0) throw ValueError("evaluation batch must be at least 1, got 0");
@@ -90,14 +75,14 @@ Evaluation evaluate(Model& model, const LabeledImages& data, const Preprocessing
   e.classes = k;
   e.per_class_count.assign(k, 0);
   e.confusion.assign(k, std::vector<std::size_t>(k, 0));
-  e.parameter_bytes = model.parameter_bytes();
+  e.parameter_bytes = parameter_bytes;
   e.class_names = data.class_names;
   double loss_sum = 0;
 
   InferenceScope inference(model);
   for (std::size_t first = 0; first < data.count; first += options.batch) {
     const std::size_t n = std::min(options.batch, data.count - first);
-    const Tensor logits = model.forward(images_tensor(data, first, n, preprocessing, image_layout));
+    const Tensor logits = forward(images_tensor(data, first, n, preprocessing, image_layout));
     const std::span<const std::uint8_t> labels(data.labels.data() + first, n);
     loss_sum += softmax_cross_entropy(logits, labels, false).loss * static_cast<double>(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -136,6 +121,23 @@ Evaluation evaluate(Model& model, const LabeledImages& data, const Preprocessing
     }
   }
   return e;
+}
+
+}  // namespace
+
+Evaluation evaluate(Model& model, const LabeledImages& data, const Preprocessing& preprocessing,
+                    const EvaluateOptions& options) {
+  return evaluate_with(
+      model, [&](const Tensor& x) { return model.forward(x); }, model.parameter_bytes(), data,
+      preprocessing, options);
+}
+
+Evaluation evaluate(ModelFile& file, const LabeledImages& data, const EvaluateOptions& options) {
+  if (!file.quantization) return evaluate(file.model, data, file.preprocessing, options);
+  const Quantization& q = *file.quantization;
+  return evaluate_with(
+      file.model, [&](const Tensor& x) { return quantized_forward(file.model, q, x); },
+      quantized_parameter_bytes(file.model, q), data, file.preprocessing, options);
 }
 
 json to_json(const Evaluation& e) { return write_fields(e); }

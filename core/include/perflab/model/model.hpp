@@ -83,6 +83,9 @@ class Model {
   // x: the spec's input shape with any batch size (ShapeError otherwise). Layers keep
   // caches for backward unless set_keep_for_backward(false).
   Tensor forward(const Tensor& x);
+  // forward's refusal of an input of another shape (ShapeError), for callers that run the
+  // layers one by one.
+  void check_input(const Tensor& x) const;
   // dout: the shape of the last forward's output. Returns dinput; accumulates gradients.
   // For gradient checks and callers that need dinput; training uses backward_parameters.
   Tensor backward(const Tensor& dout);
@@ -104,6 +107,23 @@ class Model {
   std::vector<std::unique_ptr<Layer>> layers_;
   std::vector<Shape> output_shapes_;
   std::uint64_t seed_;
+};
+
+// Turns a model's caches off for a scope (inference: evaluation, a quantized forward) and
+// puts its keep_for_backward setting back when the scope ends, thrown or not.
+class InferenceScope {
+ public:
+  explicit InferenceScope(Model& m)
+      : model_(m), keep_(m.size() > 0 && m.layer(0).keep_for_backward()) {
+    model_.set_keep_for_backward(false);
+  }
+  ~InferenceScope() { model_.set_keep_for_backward(keep_); }
+  InferenceScope(const InferenceScope&) = delete;
+  InferenceScope& operator=(const InferenceScope&) = delete;
+
+ private:
+  Model& model_;
+  bool keep_;
 };
 
 // The name of a spec without "name" (docs/MODEL_SPEC.md).

@@ -12,8 +12,13 @@
 //         16   u64       total bytes of the file, checksum included
 //         24   H bytes   header, JSON text: {"architecture": the canonical spec
 //                        (model_to_json), "preprocessing": {scale, mean, std},
-//                        "training": {...} or null, "parameters": [{name, shape}, ...]}
-//     24 + H   float32   each parameter's values in Model::parameters() order, C order
+//                        "training": {...} or null, "parameters": [{name, shape}, ...],
+//                        and in version 2 "quantization" (model/quantization.hpp's entry)
+//                        when the model's Linears are int8}
+//     24 + H   data      each parameter's values in Model::parameters() order, C order,
+//                        float32; a quantized Linear's weight is two entries instead:
+//                        "<i>.weight_int8" (out, in) int8 codes, a row per output channel
+//                        ({"dtype": "int8"}), and "<i>.weight_scale" (out) float32
 //     end − 8  u64       FNV-1a 64 (base/hash.hpp) of every byte before it
 #pragma once
 
@@ -28,10 +33,13 @@
 #include "perflab/base/json_fields.hpp"
 #include "perflab/data/dataset.hpp"
 #include "perflab/model/model.hpp"
+#include "perflab/model/quantization.hpp"
 
 namespace perflab {
 
-inline constexpr std::uint32_t kModelFileVersion = 1;
+// Version 2 added int8 quantization; a file without it is written as version 1, which every
+// perflab since the format began reads.
+inline constexpr std::uint32_t kModelFileVersion = 2;
 // The most bytes a model file may hold: far above the zoo's largest trained model (the
 // Fashion-MNIST MLP is under 1 MiB), and below what a wasm page can hold twice.
 inline constexpr std::size_t kMaxModelFileBytes = std::size_t{256} << 20;
@@ -67,23 +75,30 @@ nlohmann::json to_json(const TrainingFacts& facts);
 TrainingFacts training_facts_from_json(const nlohmann::json& value);
 
 struct ModelFile {
-  Model model;
+  Model model;  // a quantized model's float weights are its codes × scales
   Preprocessing preprocessing;
   std::optional<TrainingFacts> training;  // empty for a model that was never trained
+  std::optional<Quantization> quantization = std::nullopt;  // its Linears run as int8
 };
 
-// The file's bytes. Non-const Model because parameters() is (the values are only read).
-// ValueError for a preprocessing Preprocessing::validate refuses or a non-finite weight (which
-// would make every evaluation of the file meaningless).
+// The file's bytes (version 2 with a quantization, else 1). Non-const Model because
+// parameters() is (the values are only read). ValueError for a preprocessing
+// Preprocessing::validate refuses or a non-finite weight (which would make every evaluation of
+// the file meaningless).
 std::vector<std::uint8_t> model_file_bytes(Model& model, const Preprocessing& preprocessing,
-                                           const std::optional<TrainingFacts>& training);
+                                           const std::optional<TrainingFacts>& training,
+                                           const Quantization* quantization = nullptr);
+inline std::vector<std::uint8_t> model_file_bytes(ModelFile& file) {
+  return model_file_bytes(file.model, file.preprocessing, file.training,
+                          file.quantization ? &*file.quantization : nullptr);
+}
 // The model the bytes hold; `what` names them in errors ("model file 'mlp.plm'"). Refuses,
 // with a ValueError sentence saying what is wrong and what to do:
 //   foreign bytes      "<what> is not a perflab model file: it starts with 7B 22 6E 61 ...,
 //                       a model file starts with 89 50 4C 4D 0D 0A 1A 0A"
 //   truncated          "<what> is cut short: N bytes, its header says M"
-//   a newer version    "<what> has format version 2; this perflab reads version 1; use a
-//                       newer perflab"
+//   a newer version    "<what> has format version 3; this perflab reads version 2 and
+//                       older; use a newer perflab"
 //   corrupt            checksum mismatch, extra bytes, a header that is not the JSON above,
 //                       an architecture that does not build, parameters that do not match
 //                       it, or a non-finite weight.

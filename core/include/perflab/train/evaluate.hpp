@@ -16,6 +16,7 @@
 #include "perflab/base/json_fields.hpp"
 #include "perflab/data/dataset.hpp"
 #include "perflab/model/model.hpp"
+#include "perflab/model/model_file.hpp"
 
 namespace perflab {
 
@@ -76,6 +77,10 @@ struct EvaluateOptions {
 // preprocessing.
 Evaluation evaluate(Model& model, const LabeledImages& data, const Preprocessing& preprocessing,
                     const EvaluateOptions& options = {});
+
+// A model file as it runs: its own preprocessing, and for a quantized file the int8 forward
+// (model/quantization.hpp) with parameter_bytes its stored bytes (codes, scales, biases).
+Evaluation evaluate(ModelFile& file, const LabeledImages& data, const EvaluateOptions& options = {});
 
 // The logits (data.count, data.classes) of every image, in the data's order, computed as
 // evaluate computes them (batches of `batch`, the model's keep_for_backward restored): what a
