@@ -43,7 +43,8 @@ double normwise(const std::vector<float>& got, const std::vector<float>& ref) {
 
 }  // namespace
 
-TEST_CASE("Attention is causal: changing a token moves its own and later logits, never earlier ones") {
+TEST_CASE(
+    "Attention is causal: changing a token moves its own and later logits, never earlier ones") {
   KvDecoder decoder(tiny());
   const std::size_t V = decoder.config().vocab;
   const std::vector<int> a = {3, 1, 4, 1, 5, 9, 2, 6};
@@ -165,8 +166,10 @@ TEST_CASE("FLOPs of a tiny generation worked by hand") {
   // The orders: at n = 256 from one token, recompute's projections grow as n², attention
   // as n³; doubling n from 128 multiplies them by about 4 and 8, the cached ones by 2 and 4.
   const KvDecoderConfig d;
-  const KvFlops r128 = kv_generation_flops(d, 1, 128, false), r256 = kv_generation_flops(d, 1, 256, false);
-  const KvFlops c128 = kv_generation_flops(d, 1, 128, true), c256 = kv_generation_flops(d, 1, 256, true);
+  const KvFlops r128 = kv_generation_flops(d, 1, 128, false),
+                r256 = kv_generation_flops(d, 1, 256, false);
+  const KvFlops c128 = kv_generation_flops(d, 1, 128, true),
+                c256 = kv_generation_flops(d, 1, 256, true);
   CHECK(r256.attention / r128.attention == doctest::Approx(8).epsilon(0.03));
   CHECK(r256.projections / r128.projections == doctest::Approx(4).epsilon(0.03));
   CHECK(c256.attention / c128.attention == doctest::Approx(4).epsilon(0.03));
@@ -182,8 +185,8 @@ TEST_CASE("The cache's bytes, the weights' bytes and where the cache passes a bu
   // tok 256·128 + pos 512·128 + 2 blocks (qkv 128·384 + 384, out 128·128 + 128, up 128·512
   // + 512, down 512·128 + 128, two LayerNorms 4·128) + final LayerNorm 2·128 + logits
   // 128·256.
-  const std::size_t block = 128 * 384 + 384 + 128 * 128 + 128 + 128 * 512 + 512 + 512 * 128 +
-                            128 + 4 * 128;
+  const std::size_t block =
+      128 * 384 + 384 + 128 * 128 + 128 + 128 * 512 + 512 + 512 * 128 + 128 + 4 * 128;
   CHECK(decoder.parameter_count() == 256 * 128 + 512 * 128 + 2 * block + 2 * 128 + 128 * 256);
   CHECK(decoder.parameter_bytes() == 2111488);
   // 2 KiB a token: 1 GiB lasts 524288 tokens, the weights 1031 (exactly equal there).

@@ -60,8 +60,8 @@ void check_generation_sizes(const KvDecoderConfig& c, std::size_t prompt, std::s
     throw ValueError("kv decoder: the prompt is empty; give at least one token to continue from");
   }
   if (n_new == 0) {
-    throw ValueError("kv decoder: n_new must be at least 1 (the number of tokens to generate), "
-                     "got 0");
+    throw ValueError(
+        "kv decoder: n_new must be at least 1 (the number of tokens to generate), got 0");
   }
   if (prompt > c.context || n_new > c.context - prompt) {
     throw ValueError("kv decoder: the prompt (" + std::to_string(prompt) + " tokens) and the " +
@@ -230,8 +230,8 @@ void project(float* y, const float* x, std::size_t R, Linear& lin, KvFlops& coun
       for (std::size_t j = 0; j < out; ++j) row[j] += b[j];
     }
   }
-  counted.projections += 2.0 * static_cast<double>(R) * static_cast<double>(in) *
-                         static_cast<double>(out);
+  counted.projections +=
+      2.0 * static_cast<double>(R) * static_cast<double>(in) * static_cast<double>(out);
 }
 
 // Causal attention of the queries at positions [start, start + R) over cache rows 0..t.
@@ -418,14 +418,14 @@ KvCacheMeasurement measure_kv_cache(const KvDecoderConfig& config, std::size_t p
   options.validate();
   for (std::size_t n : lengths) {
     check_call_fits_budget(kv_generation_flops(config, prompt, n, false).total(),
-                           "recomputed generation of " + std::to_string(n) + " tokens",
-                           options);
+                           "recomputed generation of " + std::to_string(n) + " tokens", options);
   }
 
   KvDecoder decoder(config);
   std::vector<int> tokens(prompt);
   Rng rng(tensor_seed(config.seed, 2000));
-  for (int& t : tokens) t = static_cast<int>(rng.integer(0, static_cast<std::int64_t>(config.vocab) - 1));
+  for (int& t : tokens)
+    t = static_cast<int>(rng.integer(0, static_cast<std::int64_t>(config.vocab) - 1));
 
   KvCacheMeasurement m;
   m.config = config;
@@ -441,12 +441,12 @@ KvCacheMeasurement measure_kv_cache(const KvDecoderConfig& config, std::size_t p
     if (recomputed.tokens != cached.tokens || !(error <= kKvLogitTolerance)) {
       std::size_t first = 0;
       while (first < n && recomputed.tokens[first] == cached.tokens[first]) ++first;
-      throw Error("kv cache: cached and recomputed generations disagree at " + std::to_string(n) +
-                  " tokens (" +
-                  (first < n ? "token " + std::to_string(first) + " differs"
-                             : std::string("same tokens")) +
-                  ", last logits' normwise error " + format_number(error) + ", allowed " +
-                  format_number(kKvLogitTolerance) + ")");
+      throw Error(
+          "kv cache: cached and recomputed generations disagree at " + std::to_string(n) +
+          " tokens (" +
+          (first < n ? "token " + std::to_string(first) + " differs" : std::string("same tokens")) +
+          ", last logits' normwise error " + format_number(error) + ", allowed " +
+          format_number(kKvLogitTolerance) + ")");
     }
     KvCachePoint pt;
     pt.tokens = n;
@@ -499,9 +499,8 @@ KvFlopAgreement kv_speedup_follows_flops(const KvCachePoint& point) {
 // JSON
 
 nlohmann::json to_json(const KvFlops& flops) {
-  return {{"projections", flops.projections},
-          {"attention", flops.attention},
-          {"total", flops.total()}};
+  return {
+      {"projections", flops.projections}, {"attention", flops.attention}, {"total", flops.total()}};
 }
 
 nlohmann::json to_json(const KvDecoderConfig& c) {

@@ -129,8 +129,8 @@ class KvDecoder {
   KvDecoderConfig config_;
   std::vector<Block*> blocks_;  // owned; raw because Layer members make Block immovable
   struct Head;
-  Head* head_;                  // owned: embeddings, final LayerNorm, output projection
-  KvFlops counted_;             // FLOPs executed since the last reset (generate resets it)
+  Head* head_;       // owned: embeddings, final LayerNorm, output projection
+  KvFlops counted_;  // FLOPs executed since the last reset (generate resets it)
 };
 
 // ---------------------------------------------------------------------------------------
@@ -173,12 +173,13 @@ inline constexpr double kKvLogitTolerance = 1e-5;
 // machine that slows down slows both), after checking they agree (tokens equal, logits within
 // kKvLogitTolerance).
 struct KvCachePoint {
-  std::size_t tokens = 0;  // n, generated
-  double recompute_tokens_per_s = 0, cached_tokens_per_s = 0;  // n / median
-  double speedup = 0;       // recompute median / cached median
-  double flop_ratio = 0;    // recompute FLOPs / cached FLOPs
+  std::size_t tokens = 0;             // n, generated
+  double recompute_tokens_per_s = 0;  // n / median
+  double cached_tokens_per_s = 0;
+  double speedup = 0;          // recompute median / cached median
+  double flop_ratio = 0;       // recompute FLOPs / cached FLOPs
   double flop_efficiency = 0;  // speedup / flop_ratio: 1 when time follows FLOPs exactly
-  double logit_error = 0;   // normwise, as kKvLogitTolerance
+  double logit_error = 0;      // normwise, as kKvLogitTolerance
   KvFlops recompute_flops, cached_flops;
   std::size_t cache_bytes_used = 0;  // kv_cache_bytes at p + n − 1 positions
   Stats recompute, cached;
@@ -208,9 +209,10 @@ KvCacheMeasurement measure_kv_cache(const KvDecoderConfig& config, std::size_t p
 // reused across rows), so the cached mode runs fewer FLOPs per second and the speedup falls
 // short of the FLOP ratio. Stated tolerance: flop_efficiency (speedup / flop_ratio) within
 // [kKvEfficiencyLow, kKvEfficiencyHigh].
-//   low 0.25: measured at 16-256 tokens (bench/bench_kv_cache.cpp, 2-core shared machine,
-//             native SSE2 -O3) the efficiency was 0.5-0.8; 0.25 leaves a factor of two for
-//             noise and machines with other cache sizes;
+//   low 0.25: measured 0.51-0.63 at 16-256 tokens (bench/bench_kv_cache.cpp, native SSE2
+//             -O3, one AMD EPYC core of a shared 2-core machine, 2026-12-01: recompute ran at
+//             about 16 GFLOP/s, the cached steps at 8-10); 0.25 leaves a factor of two for
+//             noise and for machines whose caches hold less of the weights;
 //   high 1.25: above 1 the cached mode would be computing faster per FLOP than a matrix
 //             product of many rows, which a matrix-vector product cannot; 1.25 is the noise.
 inline constexpr double kKvEfficiencyLow = 0.25;
@@ -218,7 +220,7 @@ inline constexpr double kKvEfficiencyHigh = 1.25;
 struct KvFlopAgreement {
   bool within = false;
   double efficiency = 0;
-  std::string sentence;  // "at 256 tokens the speedup 52.1× is 0.62 of the FLOP ratio 84×, ..."
+  std::string sentence;  // "at 256 tokens the speedup 60× is 0.51 of the FLOP ratio 117×, ..."
 };
 KvFlopAgreement kv_speedup_follows_flops(const KvCachePoint& point);
 
