@@ -209,10 +209,10 @@ KvCacheMeasurement measure_kv_cache(const KvDecoderConfig& config, std::size_t p
 // reused across rows), so the cached mode runs fewer FLOPs per second and the speedup falls
 // short of the FLOP ratio. Stated tolerance: flop_efficiency (speedup / flop_ratio) within
 // [kKvEfficiencyLow, kKvEfficiencyHigh].
-//   low 0.25: measured 0.51-0.63 at 16-256 tokens (bench/bench_kv_cache.cpp, native SSE2
-//             -O3, one AMD EPYC core of a shared 2-core machine, 2026-12-01: recompute ran at
-//             about 16 GFLOP/s, the cached steps at 8-10); 0.25 leaves a factor of two for
-//             noise and for machines whose caches hold less of the weights;
+//   low 0.25: measured 0.44-0.80 at 16-256 tokens over four runs (0.44-0.51 at 256;
+//             bench/bench_kv_cache.cpp, native SSE2 -O3, one AMD EPYC core of a shared
+//             2-core machine, 2026-12-01; docs/PERFORMANCE.md); 0.25 leaves a factor of
+//             about two for noise and for machines whose caches hold less of the weights;
 //   high 1.25: above 1 the cached mode would be computing faster per FLOP than a matrix
 //             product of many rows, which a matrix-vector product cannot; 1.25 is the noise.
 inline constexpr double kKvEfficiencyLow = 0.25;
