@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 
 #include "perflab/base/error.hpp"
@@ -155,7 +156,7 @@ struct KvDecoder::Block {
 };
 
 struct KvDecoder::Head {
-  Head(const KvDecoderConfig& c)
+  explicit Head(const KvDecoderConfig& c)
       : tok(Tensor::random({c.vocab, c.d_model}, tensor_seed(c.seed, 1000))),
         pos(Tensor::random({c.context, c.d_model}, tensor_seed(c.seed, 1001))),
         ln(c.d_model),
@@ -166,26 +167,17 @@ struct KvDecoder::Head {
   Linear logits;  // (D, V), no bias
 };
 
-KvDecoder::KvDecoder(const KvDecoderConfig& config) : config_(config), head_(nullptr) {
+KvDecoder::KvDecoder(const KvDecoderConfig& config) : config_(config) {
   config_.validate();
-  try {
-    head_ = new Head(config_);
-    for (std::size_t l = 0; l < config_.layers; ++l) {
-      blocks_.push_back(nullptr);
-      blocks_.back() =
-          new Block(config_.d_model, config_.d_ff, config_.context, tensor_seed(config_.seed, l));
-    }
-  } catch (...) {
-    for (Block* b : blocks_) delete b;
-    delete head_;
-    throw;
+  head_ = std::make_unique<Head>(config_);
+  for (std::size_t l = 0; l < config_.layers; ++l) {
+    blocks_.push_back(std::make_unique<Block>(config_.d_model, config_.d_ff, config_.context,
+                                              tensor_seed(config_.seed, l)));
   }
 }
 
-KvDecoder::~KvDecoder() {
-  for (Block* b : blocks_) delete b;
-  delete head_;
-}
+// Here, where Block and Head are complete types.
+KvDecoder::~KvDecoder() = default;
 
 std::string KvDecoder::description() {
   return "a small decoder-only transformer (token and learned position embeddings, pre-norm "
@@ -281,7 +273,7 @@ void KvDecoder::run_positions(const std::vector<int>& tokens, std::size_t start,
   }
   Tensor qkv({rows, 3 * D}), ctx({rows, D}), proj({rows, D}), hidden({rows, F});
   std::vector<float> scores(start + rows);
-  for (Block* b : blocks_) {
+  for (const auto& b : blocks_) {
     const Tensor h1 = layernorm(x, b->ln1.gamma(), b->ln1.beta(), kLayerNormEps);
     project(qkv.data(), h1.data(), rows, b->qkv, counted_);
     // The new positions' keys and values join the cache before anyone attends: position t

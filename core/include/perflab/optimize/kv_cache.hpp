@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -127,10 +128,12 @@ class KvDecoder {
   void check_tokens(const std::vector<int>& tokens, const char* what) const;
 
   KvDecoderConfig config_;
-  std::vector<Block*> blocks_;  // owned; raw because Layer members make Block immovable
+  // Behind pointers: Layer members make a Block immovable, and the header stays free of
+  // layers.hpp.
+  std::vector<std::unique_ptr<Block>> blocks_;
   struct Head;
-  Head* head_;       // owned: embeddings, final LayerNorm, output projection
-  KvFlops counted_;  // FLOPs executed since the last reset (generate resets it)
+  std::unique_ptr<Head> head_;  // embeddings, final LayerNorm, output projection
+  KvFlops counted_;             // FLOPs executed since the last reset (generate resets it)
 };
 
 // ---------------------------------------------------------------------------------------
@@ -171,7 +174,9 @@ inline constexpr double kKvLogitTolerance = 1e-5;
 // Measurement: for each generated length n, both modes timed with run_interleaved (each
 // round one recomputed and one cached generation of n tokens from the same prompt, so a
 // machine that slows down slows both), after checking they agree (tokens equal, logits within
-// kKvLogitTolerance).
+// kKvLogitTolerance). Each round runs recompute, then cached (run_interleaved's fixed order);
+// run_ab, which shuffles the order per round, caps a whole run at kMaxAbTotalMs (6 s), less
+// than a few recomputed generations of 256 tokens.
 struct KvCachePoint {
   std::size_t tokens = 0;             // n, generated
   double recompute_tokens_per_s = 0;  // n / median
