@@ -209,17 +209,19 @@ KvCacheMeasurement measure_kv_cache(const KvDecoderConfig& config, std::size_t p
 
 // Does the measured speedup follow the FLOP ratio? Time is FLOPs over the rate each mode
 // computes them at, so speedup = flop_ratio × (cached rate / recompute rate). The rates
-// differ: the cached step multiplies one row by each weight matrix (a matrix-vector product:
-// every weight read from memory for two FLOPs), recompute multiplies many rows (each weight
-// reused across rows), so the cached mode runs fewer FLOPs per second and the speedup falls
-// short of the FLOP ratio. Stated tolerance: flop_efficiency (speedup / flop_ratio) within
-// [kKvEfficiencyLow, kKvEfficiencyHigh].
-//   low 0.25: measured 0.44-0.80 at 16-256 tokens over four runs (0.44-0.51 at 256;
-//             bench/bench_kv_cache.cpp, native SSE2 -O3, one AMD EPYC core of a shared
-//             2-core machine, 2026-12-01; docs/PERFORMANCE.md); 0.25 leaves a factor of
-//             about two for noise and for machines whose caches hold less of the weights;
-//   high 1.25: above 1 the cached mode would be computing faster per FLOP than a matrix
-//             product of many rows, which a matrix-vector product cannot; 1.25 is the noise.
+// differ: a cached step multiplies one row by each weight matrix, recompute many rows. The
+// many-row products keep 8 vector sums going in the packed kernel; the one-row product (the
+// unpacked simd kernel, faster than packed for one row) keeps two, each multiply-add waiting
+// on the one before, and is most of a cached step's time. So the cached mode runs fewer FLOPs
+// per second and the speedup falls short of the FLOP ratio. Stated tolerance:
+// flop_efficiency (speedup / flop_ratio) within [kKvEfficiencyLow, kKvEfficiencyHigh].
+//   low 0.25: measured 0.44-0.80 natively over four runs at 16-256 tokens (0.44-0.51 at
+//             256) and 0.32-0.48 in wasm over two (0.41 at 256; bench/bench_kv_cache.cpp,
+//             one AMD EPYC core of a shared 2-core machine, 2026-12-01; docs/PERFORMANCE.md);
+//             0.25 leaves room for noise and for machines whose caches hold less of the
+//             weights;
+//   high 1.25: above 1 the one-row steps would compute faster per FLOP than the many-row
+//             products, which they cannot; 1.25 is the noise.
 inline constexpr double kKvEfficiencyLow = 0.25;
 inline constexpr double kKvEfficiencyHigh = 1.25;
 struct KvFlopAgreement {
