@@ -110,7 +110,9 @@ class KvDecoder {
   //     (prefill); every later step runs only the newest token, appends its key and value
   //     and attends over the cache.
   // Both read logits of the last position only, and the last new token is never run (nothing
-  // reads its logits). ValueError: an empty prompt, n_new 0, prompt + n_new above the
+  // reads its logits). Recompute holds its forward's keys and values in the same buffers as
+  // the cache, written from position 0 at every step: a step reads nothing an earlier step
+  // wrote, so the two modes differ only in what they recompute, not in memory layout. ValueError: an empty prompt, n_new 0, prompt + n_new above the
   // context, a token outside [0, V).
   KvGeneration generate(const std::vector<int>& prompt, std::size_t n_new, bool use_cache);
 
