@@ -32,6 +32,7 @@
 #include "perflab/train/session_table.hpp"
 #include "perflab/optimize/weights.hpp"
 #include "perflab/optimize/prune.hpp"
+#include "perflab/optimize/kv_cache.hpp"
 #include "perflab/timing/clock.hpp"
 #include "perflab/timing/interleaved.hpp"
 #include "perflab/timing/timer.hpp"
