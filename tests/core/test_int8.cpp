@@ -210,8 +210,13 @@ TEST_CASE("An int8 product worked by hand, with and without a zero point") {
   const std::vector<float> expected = {125.5f, -233.0f, -116.5f, 283.0f};
   // Range [0, 255] has scale 1 and zero point 0; [-128, 127] scale 1 and zero point 128,
   // which the code sums must take back out.
-  for (const auto& [lo, hi, zero_point] : {std::tuple{0.0f, 255.0f, 0}, {-128.0f, 127.0f, 128}}) {
-    const ActivationQuant p = activation_quant_params(lo, hi);
+  struct Range {
+    float lo, hi;
+    int zero_point;
+  };
+  for (const Range& range : {Range{0.0f, 255.0f, 0}, Range{-128.0f, 127.0f, 128}}) {
+    const int zero_point = range.zero_point;
+    const ActivationQuant p = activation_quant_params(range.lo, range.hi);
     REQUIRE(p.scale == 1.0f);
     REQUIRE(p.zero_point == zero_point);
     std::vector<float> xs = x;
