@@ -169,7 +169,9 @@ PERFLAB_INT8_INLINE i32x4 dot_add(i16x8 a, i16x8 b, i32x4 acc) {
   }
   return acc;
 }
-PERFLAB_INT8_INLINE std::int32_t sum_lanes(i32x4 a) { return (a.v[0] + a.v[1]) + (a.v[2] + a.v[3]); }
+PERFLAB_INT8_INLINE std::int32_t sum_lanes(i32x4 a) {
+  return (a.v[0] + a.v[1]) + (a.v[2] + a.v[3]);
+}
 PERFLAB_INT8_INLINE void sum_lanes4(i32x4 a, i32x4 b, i32x4 c, i32x4 d, std::int32_t* out) {
   out[0] = sum_lanes(a);
   out[1] = sum_lanes(b);
