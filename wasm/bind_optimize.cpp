@@ -1,7 +1,8 @@
-// Bindings for the Optimization chapter's kernels (core/include/perflab/kernels/sparse.hpp),
-// in the training module with the rest of the chapter: the sparse Linear variants, one point
-// of the sparsity sweep (a variant and the dense kernel timed on the same inputs), and the
-// crossover density of a sweep's points.
+// Bindings for the Optimization chapter's kernels (core/include/perflab/kernels/sparse.hpp and
+// int8.hpp), in the training module with the rest of the chapter: the sparse Linear variants,
+// one point of the sparsity sweep (a variant and the dense kernel timed on the same inputs),
+// the crossover density of a sweep's points; the int8 Linear variants and one int8 point (a
+// variant and the float packed matmul timed on the same inputs).
 // Not for: logic (core/); pruning a held model (bind_train.cpp reaches the session table).
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "convert.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
+#include "perflab/kernels/int8.hpp"
 #include "perflab/kernels/sparse.hpp"
 
 namespace perflab::wasm {
@@ -57,12 +59,31 @@ val sparse_crossover_js(val points) {
   return to_val({{"found", c.found}, {"density", c.density}, {"sentence", c.sentence}});
 }
 
+val int8_variants_js() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Int8LinearVariant& v : int8_linear_variants()) {
+    out.push_back({{"name", v.name}, {"description", v.description}});
+  }
+  return to_val(out);
+}
+
+val measure_int8_linear_js(val variant, val batch, val in, val out, val options) {
+  const std::string name = to_string(variant, "variant");
+  const std::size_t b = to_size(batch, "batch");
+  const std::size_t k = to_size(in, "in");
+  const std::size_t n = to_size(out, "out");
+  const TimerOptions timer_options = to_timer_options(options);
+  return to_val(to_json(measure_int8_linear(name, b, k, n, timer_options)));
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(perflab_optimize) {
   expose<&sparse_variants_js>("sparseVariants");
   expose<&measure_sparse_linear_js>("measureSparseLinear");
   expose<&sparse_crossover_js>("sparseCrossover");
+  expose<&int8_variants_js>("int8Variants");
+  expose<&measure_int8_linear_js>("measureInt8Linear");
 }
 
 }  // namespace perflab::wasm

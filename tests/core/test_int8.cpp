@@ -86,8 +86,9 @@ TEST_CASE("Int8 weight codes and scales of a hand-set matrix, transposed and pad
 TEST_CASE("Each dequantized weight is within half its channel's scale; a zero column stays zero") {
   const std::size_t K = 53, N = 11;
   Tensor t = Tensor::random({K, N}, 21);
-  for (std::size_t n = 0; n < N; ++n) t.data()[5 * N + n] *= static_cast<float>(n + 1);  // scales differ
-  for (std::size_t k = 0; k < K; ++k) t.data()[k * N + 7] = 0.0f;                       // a zero column
+  // Row 5 scaled differently per column, so the scales differ; column 7 all zeros.
+  for (std::size_t n = 0; n < N; ++n) t.data()[5 * N + n] *= static_cast<float>(n + 1);
+  for (std::size_t k = 0; k < K; ++k) t.data()[k * N + 7] = 0.0f;
   const std::vector<float> w(t.data(), t.data() + t.size());
   const Int8Weights q = quantize_weights(w.data(), K, N);
   std::vector<float> back(K * N);
@@ -96,7 +97,9 @@ TEST_CASE("Each dequantized weight is within half its channel's scale; a zero co
   for (std::size_t n = 0; n < N; ++n) {
     CAPTURE(n);
     double max_abs = 0.0;
-    for (std::size_t k = 0; k < K; ++k) max_abs = std::max<double>(max_abs, std::fabs(w[k * N + n]));
+    for (std::size_t k = 0; k < K; ++k) {
+      max_abs = std::max<double>(max_abs, std::fabs(w[k * N + n]));
+    }
     if (n == 7) {
       CHECK(q.scale[n] == 1.0f);
       CHECK(error[n] == 0.0);
@@ -109,7 +112,9 @@ TEST_CASE("Each dequantized weight is within half its channel's scale; a zero co
     CHECK(error[n] <= 0.5 * q.scale[n] * (1.0 + 1e-6));
     // The largest weight of the column maps to ±127: the whole code range is used.
     int widest = 0;
-    for (std::size_t k = 0; k < K; ++k) widest = std::max(widest, std::abs(int{q.code[n * q.stride + k]}));
+    for (std::size_t k = 0; k < K; ++k) {
+      widest = std::max(widest, std::abs(int{q.code[n * q.stride + k]}));
+    }
     CHECK(widest == 127);
   }
 }
@@ -210,8 +215,13 @@ TEST_CASE("An int8 product worked by hand, with and without a zero point") {
   const std::vector<float> expected = {125.5f, -233.0f, -116.5f, 283.0f};
   // Range [0, 255] has scale 1 and zero point 0; [-128, 127] scale 1 and zero point 128,
   // which the code sums must take back out.
-  for (const auto& [lo, hi, zero_point] : {std::tuple{0.0f, 255.0f, 0}, {-128.0f, 127.0f, 128}}) {
-    const ActivationQuant p = activation_quant_params(lo, hi);
+  struct Range {
+    float lo, hi;
+    int zero_point;
+  };
+  for (const Range& range : {Range{0.0f, 255.0f, 0}, Range{-128.0f, 127.0f, 128}}) {
+    const int zero_point = range.zero_point;
+    const ActivationQuant p = activation_quant_params(range.lo, range.hi);
     REQUIRE(p.scale == 1.0f);
     REQUIRE(p.zero_point == zero_point);
     std::vector<float> xs = x;
@@ -270,7 +280,7 @@ TEST_CASE("Every int8 variant matches naive bit for bit, and the exact product w
                        "unknown int8 variant 'vnni'; known variants: naive, simd", ValueError);
 }
 
-TEST_CASE("An int8 measurement counts bytes, verifies and times both kernels; bad sizes are sentences") {
+TEST_CASE("An int8 measurement counts bytes, verifies, times both kernels; refuses bad sizes") {
   const TimerOptions o = timer_test::tiny_timer();
   const Int8LinearMeasurement m = measure_int8_linear("simd", 5, 37, 13, o);
   CHECK(m.variant == "simd");

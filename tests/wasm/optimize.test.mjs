@@ -1,8 +1,10 @@
 // The Optimization chapter's kernels through both Node builds of the training module
 // (wasm/bind_optimize.cpp): the sparse Linear variants, one point of the sparsity sweep (each
 // variant verified against the dense product inside core before it is timed; the counts are
-// checked here, never the times), the crossover of hand-made points, and refusals by name
-// after which the module still works.
+// checked here, never the times), the crossover of hand-made points, the int8 Linear's
+// variants and one int8 point (verified in core against naive bit for bit and against the
+// exact product within the quantization bound), and refusals by name after which the module
+// still works.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
@@ -57,6 +59,44 @@ for (const [b, build] of BUILDS.entries()) {
       it(`refuses ${what} with a sentence, and stays usable`, () => {
         assert.throws(call, (err) => err instanceof Error && message.test(err.message));
         assert.equal(m.sparseVariants().length, 2);
+      });
+    }
+  });
+}
+
+for (const [b, build] of BUILDS.entries()) {
+  describe(`the int8 kernels in the ${build.flavour} Node build`, () => {
+    const m = modules[b];
+
+    it('lists naive first, then the simd variant, each with a sentence', () => {
+      const variants = m.int8Variants();
+      assert.deepEqual(variants.map((v) => v.name), ['naive', 'simd']);
+      for (const v of variants) assert.ok(v.description.length > 20, v.name);
+    });
+
+    it('measures each variant against the float packed matmul on the same inputs', () => {
+      for (const { name } of m.int8Variants()) {
+        for (const batch of [1, 5]) {
+          const p = m.measureInt8Linear(name, batch, 37, 13, OPTIONS);
+          assert.equal(p.variant, name);
+          assert.equal(p.int8_bytes, 13 * 48 + 8 * 13); // K = 37 padded to 48, a scale and a code sum per output
+          assert.equal(p.float32_bytes, 4 * 37 * 13);
+          assert.equal(p.flops, 2 * batch * 37 * 13);
+          assert.equal(p.verified_rows, batch);
+          assert.ok(p.max_error_to_bound > 0 && p.max_error_to_bound <= 1, String(p.max_error_to_bound));
+          assert.ok(p.int8.samples > 0 && p.float32.samples > 0);
+          assert.equal(p.speedup, p.float32.median_ms / p.int8.median_ms);
+        }
+      }
+    });
+
+    for (const [what, call, message] of [
+      ['an unknown variant', () => m.measureInt8Linear('vnni', 1, 8, 8, OPTIONS), /^unknown int8 variant 'vnni'; known variants: naive, simd$/],
+      ['a dimension past the limit', () => m.measureInt8Linear('simd', 1, 8, 5000, OPTIONS), /^out must be between 1 and 4096, got 5000$/],
+    ]) {
+      it(`refuses ${what} with a sentence, and stays usable`, () => {
+        assert.throws(call, (err) => err instanceof Error && message.test(err.message));
+        assert.equal(m.int8Variants().length, 2);
       });
     }
   });

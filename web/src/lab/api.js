@@ -179,6 +179,11 @@ export const API = Object.freeze({
   measureSparseLinear: point(['variant', 'batch', 'in', 'out', 'density', 'options'], ['variant', 'batch', 'in', 'out', 'density'], (a) =>
     `${a.variant} sparse Linear ${a.in}→${a.out} at batch ${a.batch}, density ${a.density}`, TRAIN),
   sparseCrossover: call(['points'], 'find where the sparse kernel starts to pay', TRAIN),
+  // One int8 point: an int8 variant (quantizing x included) and the float packed matmul
+  // timed on the same inputs, verified first.
+  int8Variants: call([], 'list the int8 kernel’s variants', TRAIN),
+  measureInt8Linear: point(['variant', 'batch', 'in', 'out', 'options'], ['variant', 'batch', 'in', 'out'], (a) =>
+    `${a.variant} int8 Linear ${a.in}→${a.out} at batch ${a.batch}`, TRAIN),
 });
 
 /**
@@ -188,6 +193,8 @@ export const API = Object.freeze({
  */
 export const NOT_YET_MOUNTED = Object.freeze({
   trainingResult: 'the Optimization chapter',
+  int8Variants: 'the Optimization chapter (quantization)',
+  measureInt8Linear: 'the Optimization chapter (quantization)',
 });
 
 /**

@@ -30,7 +30,8 @@ inline constexpr std::size_t kMaxInt8K = 65536;
 // Per-output-channel symmetric int8 weights. For output n, scale[n] = max_k |W[k, n]| / 127
 // and code[n, k] = round(W[k, n] / scale[n]) (to nearest, ties to even) clamped to
 // [-127, 127]; -128 is never used, so the range is symmetric and negating a code is exact.
-// A column of zeros gets scale 1 and all-zero codes. Dequantized, each weight is within
+// A column of zeros (or one whose scale would underflow to 0: all |w| below about 1e-43)
+// gets scale 1 and all-zero codes. Dequantized, each weight is within
 // scale[n] / 2 of the original (up to float rounding of the division, a few ulps).
 // Why per channel: one large column would set a per-tensor scale for every column and leave
 // the small ones with a handful of codes; per channel each column uses all 255.
