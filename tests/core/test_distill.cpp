@@ -52,7 +52,9 @@ TEST_CASE("the distillation loss's gradient matches finite differences, at sever
   const Tensor logits = Tensor::random({4, 5}, 21, -3, 3);
   const Tensor teacher = Tensor::random({4, 5}, 22, -4, 4);
   const Labels labels = {1, 4, 0, 2};
-  for (const auto& [T, alpha] : std::vector<std::pair<double, double>>{{1, 0.5}, {4, 0.7}, {8, 1.0}}) {
+  // Not a structured binding: clang 14 (Emscripten's) cannot capture one in INFO's lambda.
+  for (const std::pair<double, double>& setting : std::vector<std::pair<double, double>>{{1, 0.5}, {4, 0.7}, {8, 1.0}}) {
+    const double T = setting.first, alpha = setting.second;
     const LossResult r = distillation_loss(logits, teacher, labels, T, alpha);
     perflab::testing::Worst worst;
     const perflab::testing::GradientTolerance tol{1e-2, 1e-3, 1e-5};

@@ -2,7 +2,6 @@
 // part of the split, then the trainer's distillation loss.
 #include "perflab/optimize/distill.hpp"
 
-#include "perflab/base/error.hpp"
 #include "perflab/train/evaluate.hpp"
 
 namespace perflab {
@@ -11,15 +10,8 @@ TrainResult distill_with_validation_split(Model& student, ModelFile& teacher,
                                           const LabeledImages& all, const TrainRecipe& recipe,
                                           double temperature, double alpha,
                                           const TrainCallbacks& callbacks) {
-  recipe.validate();
-  if (recipe.validation_samples >= all.count) {
-    throw ValueError("recipe validation_samples " + std::to_string(recipe.validation_samples) +
-                     " leaves no training images out of " + std::to_string(all.count) +
-                     "; keep it below " + std::to_string(all.count));
-  }
-  const auto [train_part, validation_part] =
-      split_validation(all, recipe.validation_samples, recipe.seed);
-  const Tensor teacher_logits = logits_of(teacher.model, train_part, teacher.preprocessing);
+  const auto [train_part, validation_part] = recipe_split(all, recipe);
+  const Tensor teacher_logits = logits_of(teacher, train_part);
   Trainer trainer(student, train_part, validation_part, recipe);
   trainer.distill_from(teacher_logits, temperature, alpha);
   trainer.run(trainer.steps_total(), callbacks);

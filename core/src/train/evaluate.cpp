@@ -41,8 +41,12 @@ bool check_classifier(const Model& model, const LabeledImages& d) {
   return image;
 }
 
-Tensor logits_of(Model& model, const LabeledImages& data, const Preprocessing& preprocessing,
-                 std::size_t batch) {
+namespace {
+
+// logits_of's loop with the forward given: the float model's, or a quantized one's.
+Tensor logits_with(Model& model, const std::function<Tensor(const Tensor&)>& forward,
+                   const LabeledImages& data, const Preprocessing& preprocessing,
+                   std::size_t batch) {
   preprocessing.validate();
   if (data.count == 0) throw ValueError("the split has no images; give at least one");
   if (batch == 0) throw ValueError("logits batch must be at least 1, got 0");
@@ -52,10 +56,26 @@ Tensor logits_of(Model& model, const LabeledImages& data, const Preprocessing& p
   InferenceScope inference(model);
   for (std::size_t first = 0; first < data.count; first += batch) {
     const std::size_t n = std::min(batch, data.count - first);
-    const Tensor logits = model.forward(images_tensor(data, first, n, preprocessing, image_layout));
+    const Tensor logits = forward(images_tensor(data, first, n, preprocessing, image_layout));
     std::copy_n(logits.data(), n * k, out.data() + first * k);
   }
   return out;
+}
+
+}  // namespace
+
+Tensor logits_of(Model& model, const LabeledImages& data, const Preprocessing& preprocessing,
+                 std::size_t batch) {
+  return logits_with(
+      model, [&](const Tensor& x) { return model.forward(x); }, data, preprocessing, batch);
+}
+
+Tensor logits_of(ModelFile& file, const LabeledImages& data, std::size_t batch) {
+  if (!file.quantization) return logits_of(file.model, data, file.preprocessing, batch);
+  const Quantization& q = *file.quantization;
+  return logits_with(
+      file.model, [&](const Tensor& x) { return quantized_forward(file.model, q, x); }, data,
+      file.preprocessing, batch);
 }
 
 namespace {

@@ -314,17 +314,21 @@ TrainResult train(Model& model, const LabeledImages& train, const LabeledImages&
   return trainer.result();
 }
 
-TrainResult train_with_validation_split(Model& model, const LabeledImages& all,
-                                        const TrainRecipe& recipe,
-                                        const TrainCallbacks& callbacks) {
+std::pair<LabeledImages, LabeledImages> recipe_split(const LabeledImages& all,
+                                                     const TrainRecipe& recipe) {
   recipe.validate();
   if (recipe.validation_samples >= all.count) {
     throw ValueError("recipe validation_samples " + std::to_string(recipe.validation_samples) +
                      " leaves no training images out of " + std::to_string(all.count) +
                      "; keep it below " + std::to_string(all.count));
   }
-  const auto [train_part, validation_part] =
-      split_validation(all, recipe.validation_samples, recipe.seed);
+  return split_validation(all, recipe.validation_samples, recipe.seed);
+}
+
+TrainResult train_with_validation_split(Model& model, const LabeledImages& all,
+                                        const TrainRecipe& recipe,
+                                        const TrainCallbacks& callbacks) {
+  const auto [train_part, validation_part] = recipe_split(all, recipe);
   return train(model, train_part, validation_part, recipe, callbacks);
 }
 

@@ -26,10 +26,10 @@ namespace perflab {
 inline constexpr double kDefaultDistillTemperature = 1;
 inline constexpr double kDefaultDistillAlpha = 0.9;
 
-// train_with_validation_split's split of `all` (recipe.validation_samples, recipe.seed), the
-// teacher's logits of the training part (its own preprocessing: logits_of), then the student
-// trained from recipe.init on distillation_loss at (temperature, alpha). The student's
-// preprocessing is the recipe's. Refusals: train_with_validation_split's, the Trainer's
+// train_with_validation_split's split of `all` (recipe_split), the teacher's logits of the
+// training part as its file runs (its own preprocessing, int8 for a quantized teacher:
+// logits_of), then the student trained from recipe.init on distillation_loss at (temperature,
+// alpha). The student's preprocessing is the recipe's. Refusals: train_with_validation_split's, the Trainer's
 // distill_from's (ValueError naming temperature or alpha), and a teacher whose outputs are not
 // one logit per class.
 TrainResult distill_with_validation_split(Model& student, ModelFile& teacher,

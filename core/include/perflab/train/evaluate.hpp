@@ -87,6 +87,8 @@ Evaluation evaluate(ModelFile& file, const LabeledImages& data, const EvaluateOp
 // teacher gives distillation. Its refusals.
 Tensor logits_of(Model& model, const LabeledImages& data, const Preprocessing& preprocessing,
                  std::size_t batch = 256);
+// A model file's logits as it runs (evaluate(ModelFile&)'s forward: int8 for a quantized file).
+Tensor logits_of(ModelFile& file, const LabeledImages& data, std::size_t batch = 256);
 
 // Its JSON, written and read by one list (base/json_fields.hpp): {"n", "classes", "correct",
 // "accuracy", "mean_loss", "per_class" (null for a class without images), "per_class_count",

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "perflab/base/error.hpp"
@@ -212,7 +213,11 @@ class Trainer {
 // Trainer run to the end (or the cancel check).
 TrainResult train(Model& model, const LabeledImages& train, const LabeledImages& validation,
                   const TrainRecipe& recipe, const TrainCallbacks& callbacks = {});
-// split_validation(all, recipe.validation_samples, recipe.seed), then train().
+// recipe.validate(), then split_validation(all, recipe.validation_samples, recipe.seed):
+// (train, validation). ValueError when the validation rows would leave no training image.
+std::pair<LabeledImages, LabeledImages> recipe_split(const LabeledImages& all,
+                                                     const TrainRecipe& recipe);
+// recipe_split, then train().
 TrainResult train_with_validation_split(Model& model, const LabeledImages& all,
                                         const TrainRecipe& recipe,
                                         const TrainCallbacks& callbacks = {});
