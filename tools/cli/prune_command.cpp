@@ -15,6 +15,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "train_flags.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
 #include "perflab/data/dataset.hpp"
@@ -34,9 +35,9 @@ void finetune_file(ModelFile& file, const LabeledImages& all, std::size_t epochs
                    FinetuneAfter after) {
   const TrainRecipe recipe = finetune_recipe(file, epochs, all.count, after);
   std::fprintf(stderr,
-               "perflab prune: fine-tuning %s for %zu epoch%s on %zu images (%zu held out), "
+               "perflab prune: fine-tuning %s for %s on %zu images (%zu held out), "
                "learning rate %s%s\n",
-               file.model.name().c_str(), epochs, epochs == 1 ? "" : "s", all.count,
+               file.model.name().c_str(), count_of(epochs, "epoch", "epochs").c_str(), all.count,
                recipe.validation_samples, format_number(recipe.learning_rate).c_str(),
                after == FinetuneAfter::Zeroed ? ", pruned weights kept at zero" : "");
   TrainCallbacks callbacks;
@@ -69,12 +70,12 @@ void print_structured(const ModelFile& file, const std::string& path,
 }  // namespace
 
 int prune_command(const std::vector<std::string>& args) {
-  std::string model_path, out_path, data_dir = kFashionMnistDir;
+  std::string model_path, out_path;
   std::optional<double> sparsity;
   PruneScope scope = PruneScope::Layer;
   bool structured = false;
   std::size_t finetune_epochs = 0;
-  std::optional<int> train_samples;
+  TrainFlags flags;  // --train-samples and --data only: the recipe is the file's
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const auto value = [&]() -> const std::string& { return option_value(args, i); };
@@ -87,9 +88,9 @@ int prune_command(const std::vector<std::string>& args) {
     } else if (a == "--finetune") {
       finetune_epochs = static_cast<std::size_t>(count_arg(a, value()));
     } else if (a == "--train-samples") {
-      train_samples = count_arg(a, value());
+      flags.train_samples = count_arg(a, value());
     } else if (a == "--data") {
-      data_dir = value();
+      flags.data_dir = value();
     } else if (a == "--out") {
       out_path = value();
     } else if (a.rfind("--", 0) == 0) {
@@ -105,8 +106,8 @@ int prune_command(const std::vector<std::string>& args) {
     return usage("prune needs MODEL, --sparsity S and --out MODEL, e.g. perflab prune mlp.plm "
                  "--sparsity 0.5 --out mlp-pruned.plm");
   }
-  if (train_samples && (*train_samples == 0 || finetune_epochs == 0)) {
-    return usage(*train_samples == 0 ? "--train-samples must be at least 1, got 0"
+  if (flags.train_samples && (*flags.train_samples == 0 || finetune_epochs == 0)) {
+    return usage(*flags.train_samples == 0 ? "--train-samples must be at least 1, got 0"
                                      : "--train-samples sizes the fine-tuning; give --finetune "
                                        "EPOCHS too");
   }
@@ -118,7 +119,7 @@ int prune_command(const std::vector<std::string>& args) {
   if (file.quantization) {
     return usage(model_path + " is int8; prune the float model it came from, then quantize");
   }
-  const LabeledImages test = load_fashion_mnist(data_dir, "test");
+  const LabeledImages test = load_fashion_mnist(flags.data_dir, "test");
   const Evaluation before = evaluate(file.model, test, file.preprocessing);
 
   std::optional<PruneReport> report;
@@ -151,19 +152,12 @@ int prune_command(const std::vector<std::string>& args) {
   Evaluation last = pruned;
   TrainingFacts facts = file.training.value_or(TrainingFacts{});
   if (finetune_epochs > 0) {
-    LabeledImages all = load_fashion_mnist(data_dir, "train");
-    if (train_samples) {
-      if (static_cast<std::size_t>(*train_samples) > all.count) {
-        return usage("--train-samples is " + std::to_string(*train_samples) +
-                     "; the training set has " + std::to_string(all.count) + " images");
-      }
-      all = take_first(all, static_cast<std::size_t>(*train_samples));
-    }
+    const LabeledImages all = training_images(flags);
     finetune_file(file, all, finetune_epochs,
                   structured ? FinetuneAfter::Shrunk : FinetuneAfter::Zeroed);
     last = evaluate(file.model, test, file.preprocessing);
-    std::printf("test accuracy %s after %zu epoch%s of fine-tuning", percent(last.accuracy).c_str(),
-                finetune_epochs, finetune_epochs == 1 ? "" : "s");
+    std::printf("test accuracy %s after %s of fine-tuning", percent(last.accuracy).c_str(),
+                count_of(finetune_epochs, "epoch", "epochs").c_str());
     // A pruning of 0 zeroes nothing and counts the zeros: the sparsity the fine-tuning kept.
     if (report) {
       std::printf(" (sparsity kept: %s)",

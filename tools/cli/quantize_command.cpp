@@ -97,7 +97,6 @@ int quantize_command(const std::vector<std::string>& args) {
   facts.test_accuracy = after.accuracy;
   facts.lineage.push_back(quantize_lineage(q));
   out.training = facts;
-  dequantize_into(out.model, q);
   write_binary_file(out_path, model_file_bytes(out), "model file");
   std::printf("wrote %s: test accuracy %s\n", out_path.c_str(), percent(after.accuracy).c_str());
   return 0;
