@@ -17,6 +17,8 @@
 #include "perflab/model/model_file.hpp"
 #include "perflab/model/npy_export.hpp"
 #include "perflab/optimize/quantize.hpp"
+#include "perflab/suite/model_bench.hpp"
+#include "perflab/train/evaluate.hpp"
 
 using namespace perflab;
 
@@ -182,4 +184,25 @@ TEST_CASE("a damaged int8 model file is refused in a sentence") {
   reseal(v1);
   CHECK_THROWS_WITH_AS(read_model_file(v1, "f"), doctest::Contains("quantization is not a field of header"),
                        ValueError);
+}
+
+TEST_CASE("the suite measures an int8 model file as int8: its stored bytes and its int8 accuracy") {
+  Model m = mlp();
+  const LabeledImages data = tiny_images(64);
+  const Quantization q = quantize_int8(m, data, Preprocessing{}, 64, Calibration::MinMax);
+  dequantize_into(m, q);
+  ModelFile file = read_model_file(model_file_bytes(m, Preprocessing{}, std::nullopt, &q), "model file 'q.plm'");
+  TimerOptions quick;
+  quick.warmup = 1;
+  quick.samples = 3;
+  quick.min_sample_ms = 0.01;
+  const ModelBenchmark b = benchmark_model_file(file, "qmlp int8", &data, 8, quick);
+  CHECK(b.size_bytes == doctest::Approx(static_cast<double>(quantized_parameter_bytes(file.model, q))));
+  // 243 parameters: 972 float32 bytes, 228 codes + 8 bytes (scale, bias) per output = 348.
+  CHECK(b.size_bytes < 4.0 * static_cast<double>(file.model.parameter_count()) / 2);
+  EvaluateOptions o;
+  o.max_misclassified = 0;
+  const Evaluation int8 = evaluate(file, data, o);
+  CHECK(b.accuracy_correct == int8.correct);
+  CHECK(b.latency.samples > 0);
 }

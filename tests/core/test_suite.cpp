@@ -701,7 +701,7 @@ TEST_CASE("the Markdown report reads as a person reads numbers: a named header, 
   CHECK(to_json(a)["size_text"] == "32.2 KiB");
   CHECK(to_json(a)["peak_memory_text"] == "400 B");
   // A size column names no unit of its own: each cell has one.
-  CHECK(md.find("model size (parameters × 4 bytes) |") != std::string::npos);
+  CHECK(md.find("model size (parameter bytes as stored: × 4 for float32, codes and scales for int8) |") != std::string::npos);
   CHECK(md.find("[bytes]") == std::string::npos);
   // The ranking's factors are grouped too: 235,146 / 100 parameters.
   CHECK(md.find("b 2,351x") != std::string::npos);

@@ -12,10 +12,13 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
+#include "perflab/base/rates.hpp"
 #include "perflab/model/model.hpp"
+#include "perflab/model/quantization.hpp"
 #include "perflab/model/zoo.hpp"
 #include "perflab/profiler/profiler.hpp"
 #include "perflab/tensor/memory.hpp"
+#include "perflab/timing/timer.hpp"
 #include "perflab/train/evaluate.hpp"
 
 namespace perflab {
@@ -36,7 +39,7 @@ const std::vector<MetricInfo>& model_metrics() {
       {"peak_memory_bytes", "peak memory of one inference forward (measured)", "bytes", true,
        false},
       {"parameters", "parameters (counted)", "parameters", true, false},
-      {"size_bytes", "model size (parameters × 4 bytes)", "bytes", true, false},
+      {"size_bytes", "model size (parameter bytes as stored: × 4 for float32, codes and scales for int8)", "bytes", true, false},
       {"flops_per_sample", "FLOPs per sample (matmul headline, counted)", "FLOPs", true, false},
       {"accuracy", "accuracy on the test split (evaluate(); trained models only)", "fraction",
        false, false},
@@ -153,13 +156,29 @@ ModelBenchmark benchmark_model_file(ModelFile& file, const std::string& name,
                                     const LabeledImages* test, std::size_t batch,
                                     const TimerOptions& timer, Clock& clock) {
   // Accuracy first: a model that does not classify the data is refused before it is timed.
+  // An int8 file is measured as it runs: its int8 forward for accuracy and latency, its
+  // stored bytes for size (its float weights are only codes × scales).
   std::optional<Evaluation> e;
   if (test != nullptr) {
     EvaluateOptions o;
     o.max_misclassified = 0;
-    e = evaluate(file.model, *test, file.preprocessing, o);
+    e = evaluate(file, *test, o);
   }
   ModelBenchmark b = from_forward_point(measure_forward_point(file.model, batch, timer, clock));
+  if (file.quantization) {
+    const Quantization& q = *file.quantization;
+    b.size_bytes = static_cast<double>(quantized_parameter_bytes(file.model, q));
+    const InferenceScope scope(file.model);
+    Shape shape = file.model.input_shape();
+    shape[0] = b.batch;
+    const Tensor x = Tensor::random(shape, 1);  // measure_forward_point's input seed
+    Timer t(clock);
+    t.options(timer);
+    b.latency = t.run([&] { Tensor y = quantized_forward(file.model, q, x); });
+    b.latency_ms = b.latency.median_ms;
+    b.throughput_samples_per_s = per_second(static_cast<double>(b.batch), b.latency_ms);
+    b.original_energy_estimate_j = original_energy_estimate_j(b.latency_ms, b.peak_memory_bytes);
+  }
   b.name = name;
   b.source = "model file";
   if (e) {

@@ -63,7 +63,7 @@ struct ModelBenchmark {
   std::string source;  // "zoo", "spec" or "model file" (trained weights)
   std::size_t batch = 0;
   std::size_t parameters = 0;
-  double size_bytes = 0;          // parameters × 4 (float32)
+  double size_bytes = 0;          // parameters × 4 (float32); an int8 file's stored bytes
   double flops_per_sample = 0;    // the matmul headline (layers.hpp)
   double flops_per_batch = 0;
   double peak_memory_bytes = 0;   // measured: one inference forward (MemoryReport::peak_bytes)
@@ -118,7 +118,9 @@ ModelBenchmark benchmark_model(const nlohmann::json& model, std::size_t batch = 
                                Clock& clock = default_clock());
 // The same for a model file's trained model, named `name` in the report, with its own
 // weights, plus its accuracy: evaluate() (train/evaluate.hpp) on every image of `test` with
-// the file's preprocessing. `test` null: accuracy not measured (kAccuracyNoData). ValueError
+// the file's preprocessing. An int8 file (a quantization) is timed and evaluated through its
+// int8 forward and sized by its stored bytes (quantized_parameter_bytes); its peak memory is
+// the float forward's. `test` null: accuracy not measured (kAccuracyNoData). ValueError
 // (evaluate's) when the model does not classify the data's images.
 ModelBenchmark benchmark_model_file(ModelFile& file, const std::string& name,
                                     const LabeledImages* test, std::size_t batch = 0,
