@@ -6,7 +6,9 @@
 //                       came from, and its forward ≥ 1.6× faster at batch 1 and at batch 64,
 //                       timed by core's interleaved A/B (stats/ab.hpp's run_ab, the
 //                       Benchmarking chapter's) on the same input.
-//   distillation        a 784-32-10 MLP trained on 3,000 training images for 20 epochs from
+//   distillation        core's default student (a 784-32-10 MLP) trained on the first
+//                       training images for the epochs of the page's full distillation
+//                       plan (experiment_plan; 3,000 images, 20 epochs) from
 //                       the same model's softened outputs (optimize/distill.hpp, core's
 //                       default T and α) and on the labels alone, same recipe and seed, for
 //                       5 seeds: the distilled student ahead by a mean whose 95% t interval
@@ -32,6 +34,7 @@
 #include "perflab/optimize/structured.hpp"
 #include "perflab/stats/ab.hpp"
 #include "perflab/stats/summary.hpp"
+#include "perflab/suite/experiment_plans.hpp"
 #include "perflab/train/evaluate.hpp"
 
 using namespace perflab;
@@ -65,16 +68,14 @@ bool forward_ab(Model& base, Model& shrunk, std::size_t batch) {
 // t interval of the mean lies above 0.
 bool distillation(ModelFile& teacher, const LabeledImages& train, const LabeledImages& test,
                   int seeds) {
-  const nlohmann::json student = {
-      {"name", "mlp_32"},
-      {"input", {64, 784}},
-      {"layers", {{{"type", "Linear"}, {"in", 784}, {"out", 32}}, {{"type", "ReLU"}},
-                  {{"type", "Linear"}, {"in", 32}, {"out", 10}}}}};
-  const LabeledImages subset = take_first(train, 3000);
+  const nlohmann::json student = default_distill_student_spec();
+  // The page's full plan (core's experiment_plan): the sizes the page's sentence names.
+  const nlohmann::json plan = experiment_plan("optimization-distillation", false);
+  const LabeledImages subset = take_first(train, plan["train_images"].get<std::size_t>());
   std::vector<double> gains;
   for (int seed = 1; seed <= seeds; ++seed) {
     TrainRecipe recipe;
-    recipe.epochs = 20;
+    recipe.epochs = plan["recipe"]["epochs"].get<std::size_t>();
     recipe.seed = static_cast<std::uint64_t>(seed);
     recipe.validation_samples = default_validation_samples(subset.count);
     Model distilled = model_from_json(student), labels_only = model_from_json(student);

@@ -11,6 +11,8 @@
 #include "perflab/base/error.hpp"
 #include "perflab/data/dataset.hpp"
 #include "perflab/model/model_file.hpp"
+#include "perflab/optimize/distill.hpp"
+#include "perflab/stats/ab.hpp"
 #include "perflab/train/session_table.hpp"
 #include "perflab/train/train.hpp"
 
@@ -106,6 +108,57 @@ val weight_distribution_js(val model_id) {
   return to_val(session_table().weight_distribution(to_size(model_id, "model_id")));
 }
 
+// Structured pruning of a held model into a new held model (optimize/structured.hpp).
+val prune_structured_js(val model_id, val fraction) {
+  const std::size_t m = to_size(model_id, "model_id");
+  return to_val(session_table().prune_structured(m, to_finite_number(fraction, "fraction")));
+}
+
+// Fine-tuning a structurally pruned model: startTraining's answer; trainSteps runs it.
+val start_finetuning_js(val model_id, val dataset_id, val epochs) {
+  const std::size_t m = to_size(model_id, "model_id");
+  const std::size_t d = to_size(dataset_id, "dataset_id");
+  return to_val(session_table().start_finetuning(m, d, to_size(epochs, "epochs")));
+}
+
+// Distillation of a held teacher into a held student; temperature and alpha undefined: core's
+// defaults (optimize/distill.hpp). trainSteps runs it.
+val start_distillation_js(val student_id, val teacher_id, val dataset_id, val recipe,
+                          val temperature, val alpha) {
+  const std::size_t s = to_size(student_id, "student_id");
+  const std::size_t t = to_size(teacher_id, "teacher_id");
+  const std::size_t d = to_size(dataset_id, "dataset_id");
+  const nlohmann::json r =
+      recipe.isUndefined() ? nlohmann::json::object() : to_json(recipe, "recipe");
+  const double T = temperature.isUndefined() ? kDefaultDistillTemperature
+                                             : to_finite_number(temperature, "temperature");
+  const double a = alpha.isUndefined() ? kDefaultDistillAlpha : to_finite_number(alpha, "alpha");
+  return to_val(session_table().start_distillation(s, t, d, r, T, a));
+}
+
+// Two held models' forwards timed by core's interleaved A/B at one batch; options: rounds,
+// warmup, min_sample_ms, seed (undefined: run_ab's defaults).
+val forward_ab_js(val model_a, val model_b, val batch, val options) {
+  const std::size_t a = to_size(model_a, "model_a");
+  const std::size_t b = to_size(model_b, "model_b");
+  const std::size_t n = to_size(batch, "batch");
+  check_option_keys(options, {"rounds", "warmup", "min_sample_ms", "seed"});
+  AbOptions o;
+  if (const val v = option(options, "rounds"); !v.isUndefined()) {
+    o.rounds = to_int(v, "options.rounds");
+  }
+  if (const val v = option(options, "warmup"); !v.isUndefined()) {
+    o.warmup = to_int(v, "options.warmup");
+  }
+  if (const val v = option(options, "min_sample_ms"); !v.isUndefined()) {
+    o.min_sample_ms = to_finite_number(v, "options.min_sample_ms");
+  }
+  if (const val v = option(options, "seed"); !v.isUndefined()) {
+    o.seed = o.compare.seed = to_size(v, "options.seed");
+  }
+  return to_val(session_table().forward_ab(a, b, n, o));
+}
+
 // A zoo model's baseline recipe (train.hpp), with the names that have one on error.
 val baseline_recipe_js(val name) {
   return to_val(to_json(baseline_recipe(to_string(name, "name"))));
@@ -129,6 +182,10 @@ EMSCRIPTEN_BINDINGS(perflab_train) {
   expose<&evaluate_model_js>("evaluateModel");
   expose<&baseline_recipe_js>("baselineRecipe");
   expose<&weight_distribution_js>("weightDistribution");
+  expose<&prune_structured_js>("pruneStructured");
+  expose<&start_finetuning_js>("startFinetuning");
+  expose<&start_distillation_js>("startDistillation");
+  expose<&forward_ab_js>("forwardAB");
 }
 
 }  // namespace perflab::wasm

@@ -18,6 +18,13 @@ TrainResult distill_with_validation_split(Model& student, ModelFile& teacher,
   return trainer.result();
 }
 
+nlohmann::json default_distill_student_spec() {
+  return {{"name", "mlp_32"},
+          {"input", {64, 784}},
+          {"layers", {{{"type", "Linear"}, {"in", 784}, {"out", 32}}, {{"type", "ReLU"}},
+                      {{"type", "Linear"}, {"in", 32}, {"out", 10}}}}};
+}
+
 nlohmann::json distill_lineage(const ModelFile& teacher, double temperature, double alpha,
                                std::size_t epochs) {
   const bool measured = teacher.training && teacher.training->test_accuracy;

@@ -4,6 +4,11 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/model/conv_methods.hpp"
+#include "perflab/model/zoo.hpp"
+#include "perflab/optimize/distill.hpp"
+#include "perflab/optimize/kv_cache.hpp"
+#include "perflab/optimize/made_models.hpp"
+#include "perflab/optimize/quantize.hpp"
 
 #include "experiment_plans_benchmarking.hpp"
 
@@ -38,6 +43,82 @@ json sparse_shapes(bool quick) {
   json shapes = {{{"in", 784}, {"out", 256}, {"batch", 1}}, {{"in", 784}, {"out", 256}, {"batch", 64}}};
   if (!quick) shapes.push_back({{"in", 256}, {"out", 128}, {"batch", 64}});
   return shapes;
+}
+
+// The KV cache experiment: core's default decoder (random weights) and prompt; the lengths
+// are each point's generated tokens. A recomputed generation of 256 tokens takes about 2 s
+// in wasm (docs/PERFORMANCE.md), so a full point holds a warmup and 7 rounds in 20 s.
+json kv_cache_plan(bool quick) {
+  json decoder = to_json(KvDecoderConfig{});
+  decoder.erase("name");
+  if (quick) {
+    return {{"decoder", decoder}, {"prompt", 8}, {"lengths", {8, 16, 32, 64}},
+            {"options", timer(1, 3, 1, 1500)}};
+  }
+  return {{"decoder", decoder}, {"prompt", 8}, {"lengths", {16, 32, 64, 128, 256}},
+          {"options", timer(1, 7, 2, 20000)}};
+}
+
+// The int8 experiment: fashion_mlp's Linear layers (from the zoo's spec) at a batch of 256,
+// the int8 variants against the float packed matmul.
+json int8_plan(bool quick) {
+  json shapes = json::array();
+  for (const json& layer : zoo_spec("fashion_mlp")["layers"]) {
+    if (layer["type"] == "Linear") {
+      shapes.push_back({{"in", layer["in"]}, {"out", layer["out"]}, {"batch", 256}});
+    }
+  }
+  if (quick) shapes.erase(shapes.begin() + 1, shapes.end());
+  return {{"shapes", shapes},
+          {"variants", {"naive", "simd"}},
+          {"options", quick ? timer(1, 3, 1, 400) : timer(1, 9, 5, 1000)}};
+}
+
+// Structured pruning of the baseline: the fractions of hidden units offered (the first is
+// the default), the fine-tuning epochs on the first train_images training images (null: the
+// page's whole training subset), and the forward A/B of pruned against baseline per batch.
+json structured_plan(bool quick) {
+  const json ab = quick ? json{{"rounds", 8}, {"warmup", 1}, {"min_sample_ms", 0.5}}
+                        : json{{"rounds", 20}, {"warmup", 3}, {"min_sample_ms", 2}};
+  return {{"fractions", {0.5, 0.25, 0.75}},
+          {"finetune_epochs", quick ? 1 : 3},
+          {"train_images", quick ? json(1000) : json(nullptr)},
+          {"batches", {1, 64}},
+          {"ab", ab}};
+}
+
+// Distillation: core's default student (optimize/distill.hpp) trained from the baseline and
+// on the labels alone on the first train_images training images, recipe core's default
+// TrainRecipe with these epochs and seed, at core's default temperature and alpha; the
+// bench's 3,000 images and 20 epochs (bench/bench_optimize_floors.cpp) in full.
+json distillation_plan(bool quick) {
+  return {{"student", default_distill_student_spec()},
+          {"train_images", quick ? 600 : 3000},
+          {"recipe", {{"epochs", quick ? 3 : 20}, {"seed", 1}}},
+          {"temperature", kDefaultDistillTemperature},
+          {"alpha", kDefaultDistillAlpha}};
+}
+
+// Quantization of the baseline: calibration on core's default number of training images (the
+// quick plan fewer), each layer's error on the CLI's first test images, and the forward A/B of
+// int8 against float per batch (forward_ab, run_ab's rounds).
+json quantization_plan(bool quick) {
+  const json ab = quick ? json{{"rounds", 8}, {"warmup", 1}, {"min_sample_ms", 0.5}}
+                        : json{{"rounds", 20}, {"warmup", 3}, {"min_sample_ms", 2}};
+  return {{"calibration_images", quick ? std::size_t{200} : kDefaultCalibrationImages},
+          {"error_images", quick ? std::size_t{64} : kLayerErrorImages},
+          {"calibrations", {"minmax", "percentile"}},
+          {"batches", {1, 64}},
+          {"ab", ab}};
+}
+
+// The Pareto frontier's latencies: every made model timed in one interleaved run at `batch`
+// (time_held_models), in `chunks` calls of `options` each so that progress and cancel come
+// between chunks; a model's latency is the median of all its chunks' samples.
+json pareto_plan(bool quick) {
+  return {{"batch", 64},
+          {"chunks", quick ? 2 : 6},
+          {"options", quick ? timer(1, 4, 0.5, 300) : timer(2, 8, 2, 1500)}};
 }
 
 // The Profiling chapter's timed experiments share one budget per point.
@@ -153,7 +234,9 @@ const std::vector<std::string>& experiment_plan_ids() {
       "acceleration-blocking", "acceleration-linear-loops", "acceleration-conv",
       "acceleration-gelu-fusion", "profiling-overhead", "profiling-model-scaling",
       "profiling-batch-size", "profiling-operation-efficiency", "profiling-architectures",
-      "profiling-attention", "profiling-forward-backward", "optimization-sparsity"};
+      "profiling-attention", "profiling-forward-backward", "optimization-sparsity",
+      "optimization-kv-cache", "optimization-int8", "optimization-structured",
+      "optimization-distillation", "optimization-quantization", "optimization-pareto"};
   // The chapters in the page's order: Benchmarking's plans first.
   static const std::vector<std::string> all = [] {
     std::vector<std::string> out = detail::benchmarking_plan_ids();
@@ -165,6 +248,12 @@ const std::vector<std::string>& experiment_plan_ids() {
 
 json experiment_plan(std::string_view id, bool quick) {
   json plan = quick ? quick_plan(id) : full_plan(id);
+  if (plan.is_null() && id == "optimization-kv-cache") plan = kv_cache_plan(quick);
+  if (plan.is_null() && id == "optimization-int8") plan = int8_plan(quick);
+  if (plan.is_null() && id == "optimization-structured") plan = structured_plan(quick);
+  if (plan.is_null() && id == "optimization-distillation") plan = distillation_plan(quick);
+  if (plan.is_null() && id == "optimization-quantization") plan = quantization_plan(quick);
+  if (plan.is_null() && id == "optimization-pareto") plan = pareto_plan(quick);
   if (plan.is_null()) plan = profiling_plan(id, quick);
   if (plan.is_null()) plan = detail::benchmarking_plan(id, quick);
   if (plan.is_null()) {

@@ -7,6 +7,9 @@
 #include <utility>
 
 #include "perflab/base/error.hpp"
+#include "perflab/optimize/distill.hpp"
+#include "perflab/optimize/finetune.hpp"
+#include "perflab/optimize/structured.hpp"
 #include "perflab/optimize/weights.hpp"
 
 namespace perflab {
@@ -28,6 +31,15 @@ std::string held_ids(const Map& m, const char* what) {
     first = false;
   }
   return s;
+}
+
+// The recipe a held model trains with unless told otherwise: its zoo name's baseline recipe,
+// else core's default.
+TrainRecipe base_recipe_of(const Model& model) {
+  const auto names = baseline_recipe_names();
+  return std::find(names.begin(), names.end(), model.name()) != names.end()
+             ? baseline_recipe(model.name())
+             : TrainRecipe{};
 }
 
 }  // namespace
@@ -65,6 +77,16 @@ struct SessionTable::Held {
   std::unique_ptr<Trainer> trainer;
   std::string failed;
   std::optional<double> test_accuracy;  // the last evaluation on a "test" split since then
+  // Its Linears run as int8 (an int8 model file's): evaluation runs the int8 forward, the
+  // model file keeps the codes and scales, training is refused.
+  std::optional<Quantization> quantization;
+  // Transforms (prune_structured, start_distillation): the lineage the model's file carries
+  // before its own transforms (null: the facts' own), its structured prune, and its
+  // distillation's entry; the teacher's logits of the training rows (the trainer reads them).
+  nlohmann::json lineage = nullptr;
+  std::optional<StructuredPruneReport> structured;
+  nlohmann::json distilled = nullptr;
+  Tensor teacher_logits;
 
   explicit Held(Model m) : model(std::move(m)) {}
 };
@@ -163,6 +185,7 @@ std::size_t SessionTable::add_model_file(const std::vector<std::uint8_t>& bytes,
   auto h = std::make_unique<Held>(std::move(file.model));
   h->preprocessing = file.preprocessing;
   h->facts = std::move(file.training);
+  h->quantization = std::move(file.quantization);
   const std::size_t id = next_model_++;
   models_.emplace(id, std::move(h));
   return id;
@@ -181,7 +204,11 @@ nlohmann::json SessionTable::model_info(std::size_t model_id) const {
   return {{"model", model_id},
           {"spec", model_to_json(h.model)},
           {"parameter_count", h.model.parameter_count()},
-          {"parameter_bytes", h.model.parameter_bytes()},
+          {"parameter_bytes", h.quantization
+                                  ? quantized_parameter_bytes(const_cast<Model&>(h.model),
+                                                              *h.quantization)
+                                  : h.model.parameter_bytes()},
+          {"quantization", h.quantization ? to_json(*h.quantization) : nlohmann::json(nullptr)},
           {"preprocessing", to_json(h.preprocessing)},
           {"training", h.facts ? to_json(*h.facts) : nlohmann::json(nullptr)},
           {"trainer", trainer}};
@@ -196,21 +223,39 @@ std::vector<std::uint8_t> SessionTable::model_file(std::size_t model_id) {
   Held& h = held(model_id);
   std::optional<TrainingFacts> facts = h.facts;
   if (h.trainer) facts = training_facts_of(h.trainer->result(), "Fashion-MNIST", h.test_accuracy);
-  return model_file_bytes(h.model, h.preprocessing, facts);
+  if (facts && !h.lineage.is_null()) {
+    // A transform's result: the source's lineage, then this model's transforms.
+    const std::size_t epochs = h.trainer ? h.trainer->result().epochs.size() : 0;
+    facts->lineage = h.lineage;
+    if (h.structured) facts->lineage.push_back(structured_prune_lineage(*h.structured, epochs));
+    if (!h.distilled.is_null()) {
+      nlohmann::json entry = h.distilled;
+      entry["epochs"] = epochs;
+      facts->lineage.push_back(entry);
+    }
+  }
+  return model_file_bytes(h.model, h.preprocessing, facts,
+                          h.quantization ? &*h.quantization : nullptr);
 }
 
 nlohmann::json SessionTable::start_training(std::size_t model_id, std::size_t dataset_id,
                                             const nlohmann::json& recipe_json) {
+  const TrainRecipe base = base_recipe_of(held(model_id).model);
+  dataset(dataset_id);  // its sentence before the recipe's
+  return begin_training(model_id, dataset_id, recipe_from_json(recipe_json, base));
+}
+
+nlohmann::json SessionTable::begin_training(std::size_t model_id, std::size_t dataset_id,
+                                            const TrainRecipe& recipe,
+                                            const std::function<void(Held&)>& setup) {
   Held& h = held(model_id);
+  if (h.quantization) {
+    throw ValueError("model " + std::to_string(model_id) +
+                     " is int8; train the float model it came from, then quantize again");
+  }
   const std::shared_ptr<const Dataset> source =
       datasets_.count(dataset_id) ? datasets_.at(dataset_id) : nullptr;
   if (!source) dataset(dataset_id);  // its sentence
-  const auto names = baseline_recipe_names();
-  const std::string name = h.model.name();
-  const TrainRecipe base = std::find(names.begin(), names.end(), name) != names.end()
-                               ? baseline_recipe(name)
-                               : TrainRecipe{};
-  const TrainRecipe recipe = recipe_from_json(recipe_json, base);
   if (recipe.validation_samples >= source->images.count) {
     throw ValueError("recipe validation_samples " + std::to_string(recipe.validation_samples) +
                      " leaves no training image of the data set's " +
@@ -225,9 +270,15 @@ nlohmann::json SessionTable::start_training(std::size_t model_id, std::size_t da
   h.source = source;
   h.train = std::move(train);
   h.validation = std::move(validation);
+  h.teacher_logits = Tensor();
+  h.distilled = nullptr;
   try {
     h.trainer = std::make_unique<Trainer>(h.model, h.train, h.validation, recipe);
+    if (setup) setup(h);
   } catch (...) {
+    h.trainer.reset();
+    h.teacher_logits = Tensor();
+    h.distilled = nullptr;
     h.train = {};
     h.validation = {};
     h.source.reset();
@@ -295,13 +346,145 @@ nlohmann::json SessionTable::training_result(std::size_t model_id) const {
   return to_json(h.trainer->result());
 }
 
+nlohmann::json SessionTable::prune_structured(std::size_t model_id, double fraction) {
+  Held& source = held(model_id);
+  if (source.quantization) {
+    throw ValueError("model " + std::to_string(model_id) +
+                     " is int8; prune the float model it came from, then quantize again");
+  }
+  if (models_.size() >= kMaxHeldModels) {
+    throw ValueError("the lab already holds " + std::to_string(models_.size()) +
+                     " models, the most it keeps; drop one first");
+  }
+  StructuredPrune pruned = perflab::prune_structured(source.model, fraction);
+  auto h = std::make_unique<Held>(std::move(pruned.model));
+  h->preprocessing = source.preprocessing;
+  std::optional<TrainingFacts> facts = source.facts;
+  if (source.trainer) {
+    facts = training_facts_of(source.trainer->result(), "Fashion-MNIST", source.test_accuracy);
+  }
+  h->lineage = facts ? facts->lineage : nlohmann::json::array();
+  if (source.structured) {
+    h->lineage.push_back(structured_prune_lineage(
+        *source.structured, source.trainer ? source.trainer->result().epochs.size() : 0));
+  }
+  if (facts) facts->test_accuracy.reset();  // the source's, not this model's
+  h->facts = std::move(facts);
+  h->structured = pruned.report;
+  const std::size_t id = next_model_++;
+  models_.emplace(id, std::move(h));
+  return {{"model", id},
+          {"source", model_id},
+          {"report", to_json(pruned.report)},
+          {"info", model_info(id)}};
+}
+
+nlohmann::json SessionTable::start_finetuning(std::size_t model_id, std::size_t dataset_id,
+                                              std::size_t epochs) {
+  Held& h = held(model_id);
+  const Dataset& d = dataset(dataset_id);
+  // finetune_recipe reads only the file's facts and preprocessing: the model goes into a
+  // ModelFile for the call and comes straight back.
+  ModelFile file{std::move(h.model), h.preprocessing, h.facts};
+  TrainRecipe recipe;
+  try {
+    recipe = finetune_recipe(file, epochs, d.images.count, FinetuneAfter::Shrunk);
+  } catch (...) {
+    h.model = std::move(file.model);
+    throw;
+  }
+  h.model = std::move(file.model);
+  return begin_training(model_id, dataset_id, recipe);
+}
+
+nlohmann::json SessionTable::start_distillation(std::size_t student_id, std::size_t teacher_id,
+                                                std::size_t dataset_id,
+                                                const nlohmann::json& recipe_json,
+                                                double temperature, double alpha) {
+  Held& student = held(student_id);
+  Held& teacher = held(teacher_id);
+  if (student_id == teacher_id) {
+    throw ValueError("distillation needs two models: student and teacher are both model " +
+                     std::to_string(student_id));
+  }
+  const TrainRecipe recipe = recipe_from_json(recipe_json, base_recipe_of(student.model));
+  std::optional<TrainingFacts> teacher_facts = teacher.facts;
+  if (teacher.trainer) {
+    teacher_facts = training_facts_of(teacher.trainer->result(), "Fashion-MNIST");
+  }
+  if (teacher_facts && teacher.test_accuracy) teacher_facts->test_accuracy = teacher.test_accuracy;
+  nlohmann::json answer = begin_training(student_id, dataset_id, recipe, [&](Held& h) {
+    // An int8 teacher teaches as its file runs: its int8 forward (logits_of).
+    ModelFile file{std::move(teacher.model), teacher.preprocessing, teacher_facts,
+                   teacher.quantization};
+    try {
+      h.teacher_logits = logits_of(file, h.train);
+      h.distilled = distill_lineage(file, temperature, alpha, 0);
+    } catch (...) {
+      teacher.model = std::move(file.model);
+      throw;
+    }
+    teacher.model = std::move(file.model);
+    h.trainer->distill_from(h.teacher_logits, temperature, alpha);
+  });
+  student.lineage = nlohmann::json::array();
+  answer["temperature"] = temperature;
+  answer["alpha"] = alpha;
+  answer["teacher"] = teacher.model.name();
+  return answer;
+}
+
+nlohmann::json SessionTable::forward_ab(std::size_t model_a, std::size_t model_b,
+                                        std::size_t batch, const AbOptions& options) {
+  Held& a = held(model_a);
+  Held& b = held(model_b);
+  if (batch < 1 || batch > kMaxForwardAbBatch) {
+    throw ValueError("batch must be 1 to " + std::to_string(kMaxForwardAbBatch) + ", got " +
+                     std::to_string(batch));
+  }
+  Shape shape = a.model.input_shape();
+  Shape other = b.model.input_shape();
+  shape[0] = other[0] = batch;
+  if (shape != other) {
+    throw ValueError("model " + std::to_string(model_a) + " takes " + shape_to_string(shape) +
+                     " and model " + std::to_string(model_b) + " takes " +
+                     shape_to_string(other) + ": the two forwards need the same input");
+  }
+  options.validate();
+  const Tensor x = Tensor::random(shape, 7);
+  InferenceScope scope_a(a.model), scope_b(b.model);
+  // An int8 model runs as its file does: the int8 forward of its Linears.
+  const auto forward = [&x](Held& h) -> std::function<void()> {
+    if (h.quantization) return [&h, &x] { quantized_forward(h.model, *h.quantization, x); };
+    return [&h, &x] { h.model.forward(x); };
+  };
+  const AbResult r = run_ab(forward(a), forward(b), options);
+  nlohmann::json out = {{"batch", batch},
+                        {"model_a", model_a},
+                        {"model_b", model_b},
+                        {"name_a", a.model.name()},
+                        {"name_b", b.model.name()},
+                        {"flops_per_sample_a", a.model.flops_per_sample().total()},
+                        {"flops_per_sample_b", b.model.flops_per_sample().total()}};
+  out.update(to_json(r));
+  return out;
+}
+
 nlohmann::json SessionTable::evaluate(std::size_t model_id, std::size_t dataset_id,
                                       std::size_t max_misclassified) {
   Held& h = held(model_id);
   const Dataset& d = dataset(dataset_id);
   EvaluateOptions options;
   options.max_misclassified = max_misclassified;
-  const Evaluation e = perflab::evaluate(h.model, d.images, h.preprocessing, options);
+  Evaluation e;
+  if (h.quantization) {
+    // The int8 model as its file runs it (evaluate(ModelFile&)): the int8 forward, and its
+    // stored parameter bytes.
+    ModelFile file = read_model_file(model_file(model_id), "held model " + std::to_string(model_id));
+    e = perflab::evaluate(file, d.images, options);
+  } else {
+    e = perflab::evaluate(h.model, d.images, h.preprocessing, options);
+  }
   if (d.split == "test") h.test_accuracy = e.accuracy;
   return to_json(e);
 }

@@ -173,17 +173,38 @@ export const API = Object.freeze({
   trainingResult: call(['model_id'], 'read a training’s epochs', TRAIN),
   evaluateModel: call(['model_id', 'dataset_id', 'max_misclassified'], 'evaluate a model', TRAIN),
   weightDistribution: call(['model_id'], 'read a model’s weight distribution', TRAIN),
+  // Transforms of held models (the Optimization chapter): structured pruning into a new held
+  // model, its fine-tuning and a distillation (both run by trainSteps, like startTraining),
+  // and two held models' forwards timed by core's interleaved A/B at one batch.
+  pruneStructured: call(['model_id', 'fraction'], 'prune whole hidden units of a model', TRAIN),
+  startFinetuning: call(['model_id', 'dataset_id', 'epochs'], 'start fine-tuning a pruned model', TRAIN),
+  startDistillation: call(['student_id', 'teacher_id', 'dataset_id', 'recipe', 'temperature', 'alpha'], 'start distilling a teacher into a student', TRAIN),
+  forwardAB: call(['model_a', 'model_b', 'batch', 'options'], 'time two models’ forward passes interleaved', TRAIN),
   // The Optimization chapter's kernels (wasm/bind_optimize.cpp): one point of the sparsity
   // sweep, a CSR variant and the dense kernel timed on the same inputs.
   sparseVariants: call([], 'list the sparse kernel’s variants', TRAIN),
   measureSparseLinear: point(['variant', 'batch', 'in', 'out', 'density', 'options'], ['variant', 'batch', 'in', 'out', 'density'], (a) =>
     `${a.variant} sparse Linear ${a.in}→${a.out} at batch ${a.batch}, density ${a.density}`, TRAIN),
   sparseCrossover: call(['points'], 'find where the sparse kernel starts to pay', TRAIN),
+  // What the chapter does to the models the student made (wasm/bind_made_models.cpp): a held
+  // float model quantized to int8 (calibrated on a held train split, each layer's error on a
+  // held test split) and held; a chunk of one interleaved timing run of held models; which
+  // points are on the Pareto frontier of cost against accuracy.
+  quantizeHeldModel: call(['model_id', 'train_dataset', 'test_dataset', 'images', 'calibration', 'error_images'], 'quantize a model to int8', TRAIN),
+  timeHeldModels: point(['model_ids', 'dataset_id', 'batch', 'options'], ['batch'], (a) =>
+    `${a.model_ids?.length ?? 0} models timed interleaved at batch ${a.batch}`, TRAIN),
+  paretoFront: call(['points'], 'find the Pareto frontier', TRAIN),
   // One int8 point: an int8 variant (quantizing x included) and the float packed matmul
   // timed on the same inputs, verified first.
   int8Variants: call([], 'list the int8 kernel’s variants', TRAIN),
   measureInt8Linear: point(['variant', 'batch', 'in', 'out', 'options'], ['variant', 'batch', 'in', 'out'], (a) =>
     `${a.variant} int8 Linear ${a.in}→${a.out} at batch ${a.batch}`, TRAIN),
+  // One length of the KV cache experiment: a greedy generation of `tokens` tokens by core's
+  // decoder with and without the cache, verified identical, then both timed interleaved.
+  // An int8 point's int8 and float32 kernels placed on a machine's roofs: core's ideal bytes of
+  // each (the weights in their own type), intensity and rate from the medians.
+  int8Roofline: call(['batch', 'in', 'out', 'int_median_ms', 'float_median_ms', 'roofs'], 'place the int8 and float kernels on the roofline', TRAIN),
+  measureKvCache: point(['decoder', 'prompt', 'tokens', 'options'], ['tokens'], (a) => `${a.tokens} tokens with and without the KV cache`, TRAIN),
 });
 
 /**
@@ -193,8 +214,6 @@ export const API = Object.freeze({
  */
 export const NOT_YET_MOUNTED = Object.freeze({
   trainingResult: 'the Optimization chapter',
-  int8Variants: 'the Optimization chapter (quantization)',
-  measureInt8Linear: 'the Optimization chapter (quantization)',
 });
 
 /**

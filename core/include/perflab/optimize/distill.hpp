@@ -26,6 +26,11 @@ namespace perflab {
 inline constexpr double kDefaultDistillTemperature = 1;
 inline constexpr double kDefaultDistillAlpha = 0.9;
 
+// The student the page distils into and the floors' bench measures: a 784-32-10 MLP named
+// "mlp_32" (25,450 parameters, a tenth of fashion_mlp's), small enough that the teacher has
+// something to teach it and that both students train in seconds.
+nlohmann::json default_distill_student_spec();
+
 // train_with_validation_split's split of `all` (recipe_split), the teacher's logits of the
 // training part as its file runs (its own preprocessing, int8 for a quantized teacher:
 // logits_of), then the student trained from recipe.init on distillation_loss at (temperature,

@@ -45,6 +45,18 @@ const std::vector<std::string>& experiment_plan_ids();
 //   profiling-forward-backward  {models: [zoo name], options}
 //   optimization-sparsity       {shapes: [{in, out, batch}], densities: [fraction kept,
 //                               rising, the last 1], options}: the sparse Linear sweep
+//   optimization-kv-cache       {decoder: {vocab, d_model, heads, layers, d_ff, context, seed},
+//                               prompt, lengths: [generated tokens, rising], options}
+//   optimization-int8           {shapes: [{in, out, batch}] (fashion_mlp's Linears),
+//                               variants: [int8 variant], options}
+//   optimization-structured     {fractions: [fraction of units removed, the default first],
+//                               finetune_epochs, train_images (null: the page's subset),
+//                               batches: [forward A/B batch], ab: {rounds, warmup, min_sample_ms}}
+//   optimization-distillation   {student: spec, train_images, recipe: {epochs, seed},
+//                               temperature, alpha}
+//   optimization-quantization   {calibration_images, error_images, calibrations: [method],
+//                               batches: [forward A/B batch], ab: {rounds, warmup, min_sample_ms}}
+//   optimization-pareto         {batch, chunks, options}: the made models' interleaved timing
 // The widths, batches and lengths themselves are the student's (the controls); a plan only
 // caps them in quick mode. Throws ValueError naming the known ids for any other id.
 nlohmann::json experiment_plan(std::string_view id, bool quick);

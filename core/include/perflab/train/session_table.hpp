@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -18,6 +19,7 @@
 
 #include "perflab/data/dataset.hpp"
 #include "perflab/model/model_file.hpp"
+#include "perflab/stats/ab.hpp"
 #include "perflab/train/evaluate.hpp"
 #include "perflab/train/train.hpp"
 
@@ -27,6 +29,8 @@ namespace perflab {
 // a training subset, the baseline and the student's models); more is a leak in the caller.
 inline constexpr std::size_t kMaxHeldDatasets = 8;
 inline constexpr std::size_t kMaxHeldModels = 16;
+// The largest batch SessionTable::forward_ab times (fashion_mlp at 256 images: 0.1 GFLOP a call).
+inline constexpr std::size_t kMaxForwardAbBatch = 256;
 
 // The training facts a model file records for what a trainer did (what `perflab train` and
 // the page write): the recipe, the epochs finished, seed, sample counts, the last epoch's
@@ -65,7 +69,10 @@ class SessionTable {
   std::size_t add_model(const nlohmann::json& spec);
   // A model from a model file's bytes (read_model_file's refusals, `what` naming them).
   std::size_t add_model_file(const std::vector<std::uint8_t>& bytes, const std::string& what);
-  // {"model": id, "spec" (model_to_json), "parameter_count", "parameter_bytes",
+  // An int8 model file keeps its quantization: evaluate runs its int8 forward, model_file
+  // writes its codes and scales, training it is refused.
+  // {"model": id, "spec" (model_to_json), "parameter_count", "parameter_bytes" (an int8
+  //  model's stored bytes), "quantization" (to_json(Quantization), null for a float model),
   //  "preprocessing", "training" (the facts, null for a model never trained), "trainer":
   //  null or {"steps_done", "steps_total", "steps_per_epoch", "finished", "cancelled"}}.
   nlohmann::json model_info(std::size_t model_id) const;
@@ -98,6 +105,40 @@ class SessionTable {
   // to_json(TrainResult) of the model's training so far.
   nlohmann::json training_result(std::size_t model_id) const;
 
+  // ---- transforms of a held model (the Optimization chapter)
+  // Structured pruning (optimize/structured.hpp) of a held model into a new held model: the
+  // shrunk copy with the source's preprocessing and training facts (fine-tuning reads their
+  // recipe); its file's lineage gains the prune (with the fine-tuning epochs finished since).
+  // The source is only read. Returns {"model": new id, "source", "report":
+  // to_json(StructuredPruneReport), "info": model_info(new id)}. prune_structured's refusals,
+  // and ValueError for an int8 model (prune the float model it came from).
+  nlohmann::json prune_structured(std::size_t model_id, double fraction);
+  // Starts fine-tuning a held model after structured pruning: finetune_recipe(its facts,
+  // epochs, the data set's rows, FinetuneAfter::Shrunk), from its current weights; then
+  // train_steps, cancel_training and training_result as for start_training, whose answer
+  // this is. ValueError for 0 epochs.
+  nlohmann::json start_finetuning(std::size_t model_id, std::size_t dataset_id,
+                                  std::size_t epochs);
+  // Starts training student_id on distillation_loss from teacher_id's logits (optimize/
+  // distill.hpp): the split, seed and recipe of start_training(student_id, dataset_id,
+  // recipe_json), so a labels-only twin started with the same arguments differs only in the
+  // loss; the teacher's logits of the training rows are computed once here as its file runs
+  // (an int8 teacher through its int8 forward), so the teacher may be dropped afterwards.
+  // ValueError when the two ids are one model, and the Trainer's distill_from refusals
+  // (temperature, alpha, a teacher without one logit per class).
+  // start_training's answer with "temperature", "alpha" and "teacher" (the teacher's name).
+  nlohmann::json start_distillation(std::size_t student_id, std::size_t teacher_id,
+                                    std::size_t dataset_id, const nlohmann::json& recipe_json,
+                                    double temperature, double alpha);
+  // The forward passes of two held models that take the same input, at `batch` images
+  // (1..kMaxForwardAbBatch), timed by run_ab (stats/ab.hpp: interleaved rounds, core's
+  // comparison) on one seeded random input, each as its file runs (an int8 model through its
+  // int8 forward). {"batch", "model_a", "model_b", "name_a",
+  // "name_b", "flops_per_sample_a", "flops_per_sample_b", ...to_json(AbResult)}. ValueError
+  // when the inputs differ or batch is out of range; run_ab's refusals.
+  nlohmann::json forward_ab(std::size_t model_a, std::size_t model_b, std::size_t batch,
+                            const AbOptions& options);
+
   // ---- evaluation
   // evaluate() of the model's current weights with its preprocessing on the data set,
   // listing up to max_misclassified wrong images; its JSON (evaluate.hpp).
@@ -109,6 +150,11 @@ class SessionTable {
   struct Held;
   const Dataset& dataset(std::size_t id) const;
   Held& held(std::size_t id) const;
+  // start_training's body once the recipe is known: splits, makes the Trainer, runs
+  // setup(held) (distillation) before any step; any throw leaves the model untrained.
+  nlohmann::json begin_training(std::size_t model_id, std::size_t dataset_id,
+                                const TrainRecipe& recipe,
+                                const std::function<void(Held&)>& setup = {});
   std::map<std::size_t, std::shared_ptr<const Dataset>> datasets_;
   std::map<std::size_t, std::unique_ptr<Held>> models_;
   std::size_t next_dataset_ = 1, next_model_ = 1;
