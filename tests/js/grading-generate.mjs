@@ -10,8 +10,10 @@
 // Not a test file itself.
 import { runStudentTests } from '../../web/src/lab/sandbox-runner.js';
 import { BOOTSTRAP, CLASSIFY, SCHEDULE, generatorOf } from './benchmarking-solutions.mjs';
+import { TRANSFORM_SOLUTIONS } from './optimization-transform-solutions.mjs';
 
 export const SOLUTIONS = Object.freeze({
+  ...TRANSFORM_SOLUTIONS,
   'profiling.count-linear-flops': 'function countLinearFlops(inFeatures, outFeatures) {\n  return 2 * inFeatures * outFeatures;\n}',
   'profiling.count-conv2d-flops': 'function countConv2dFlops(inChannels, outChannels, kernel, hOut, wOut) {\n  return 2 * inChannels * outChannels * kernel * kernel * hOut * wOut;\n}',
   'profiling.median': 'function median(times) {\n  const s = [...times].sort((a, b) => a - b);\n  const m = s.length >> 1;\n  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;\n}',

@@ -173,7 +173,7 @@ test('a malformed benchmark description is reported as the exercise bug it is', 
     functionName: 'matmul',
     tests: [{ name: 'timed', args: [], benchmark: { reference: 'nope', n: 4, rounds: 1, seed: 1 } }],
   });
-  assert.match(results[0].error, /^Error: this test's description is invalid \(benchmark must be \{reference: one of matmul-ijk, n: 1\.\.2048, rounds: 1\.\.50, seed: integer\}, got .*"nope".*\); that is a bug in the exercise, not in your code$/);
+  assert.match(results[0].error, /^Error: this test's description is invalid \(benchmark must be \{reference: one of matmul-ijk, dense-matvec, n: 1\.\.2048, rounds: 1\.\.50, seed: integer, and for dense-matvec density: \(0, 1\]\}, got .*"nope".*\); that is a bug in the exercise, not in your code$/);
 });
 
 const nothing = () => 0;

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -284,6 +285,31 @@ VariantData draw_training_steps(Rng& rng, const Fragments&) {
   throw Error("optimization.training-steps: no variant with a partial last batch after 1000 draws");
 }
 
+// ---- optimization.structured-layers (experiment-backed) ---------------------------------
+
+// rows: the pruned model's Linear layers {linear, in, out}, as the page publishes them; the
+// second one's parameters and the first one's FLOPs at a batch of kStructuredBatch.
+constexpr int kStructuredBatch = 64;
+
+void structured_layers_from_evidence(const Exercise& e, const json& rows, VariantData& v) {
+  double in[2] = {0, 0}, out[2] = {0, 0};
+  bool found[2] = {false, false};
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const double linear = evidence_number(e, rows, i, "linear", false);
+    if (linear != 0 && linear != 1) continue;
+    const auto k = static_cast<std::size_t>(linear);
+    in[k] = evidence_number(e, rows, i, "in");
+    out[k] = evidence_number(e, rows, i, "out");
+    found[k] = true;
+  }
+  if (!found[0] || !found[1]) {
+    throw ValueError("your run of " + e.evidence.title + " has no Linear layer " +
+                     (found[0] ? "1" : "0") + " (it lists " + std::to_string(rows.size()) +
+                     " layers); run " + e.evidence.title + " again");
+  }
+  v.expected_values = {in[1] * out[1] + out[1], 2 * in[0] * out[0] * kStructuredBatch};
+}
+
 // ---- the chapter's list ---------------------------------------------------------------
 
 constexpr Tolerance kNearestInteger{0.0, 0.5};  // counts and bytes: exact, typed as a float or not
@@ -293,6 +319,10 @@ constexpr Tolerance kPercentagePoint{0.0, 0.1};  // percentages to one decimal
 
 // Each exercise's prose is the entry with the same id in core/exercises/optimization.json,
 // which also sets the order the page shows them in.
+ExerciseCode kv_cache_growth_exercise();  // exercise_bank_optimization_kv.cpp
+ExerciseCode int8_my_run_exercise();  // exercise_bank_optimization_quantize.cpp
+ExerciseCode transform_exercise(std::string_view id);  // exercise_bank_optimization_transforms.cpp
+
 std::vector<ExerciseCode> optimization_exercises() {
   using enum ExerciseKind;
   return {
@@ -311,6 +341,28 @@ std::vector<ExerciseCode> optimization_exercises() {
        .draw = draw_training_steps,
        .parts = {{kNearestInteger}, {kNearestInteger}, {kNearestInteger}, {{0.01, 0.0}}},
        .feedback_hides_answer = true},
+      // The transforms' exercises (exercise_bank_optimization_transforms.cpp).
+      transform_exercise("optimization.quantize-int8"),
+      transform_exercise("optimization.csr-matvec"),
+      transform_exercise("optimization.activation-range"),
+      transform_exercise("optimization.int8-bytes"),
+      transform_exercise("optimization.csr-bytes"),
+      transform_exercise("optimization.distillation-loss"),
+      transform_exercise("optimization.kv-cache"),
+      transform_exercise("optimization.sparse-slower"),
+      transform_exercise("optimization.per-channel-scales"),
+      transform_exercise("optimization.my-sparse-line"),
+      transform_exercise("optimization.structured-prune"),
+      // Counts: exact. Graded from the pruned model's widths in the student's own run.
+      {.id = "optimization.structured-layers", .kind = Numeric, .points = 15,
+       .draw = draw_nothing, .parts = {{kNearestInteger}, {kNearestInteger}},
+       .experiment = "optimization-structured",
+       .from_evidence = structured_layers_from_evidence,
+       .constants = {{"structured_batch", kStructuredBatch}}, .feedback_hides_answer = true},
+      // Graded from the student's own KV cache run (exercise_bank_optimization_kv.cpp).
+      kv_cache_growth_exercise(),
+      // Graded from the student's own quantization run (exercise_bank_optimization_quantize.cpp).
+      int8_my_run_exercise(),
   };
 }
 

@@ -84,7 +84,63 @@ export const BENCHMARK_REFERENCES = Object.freeze({
     resultLength: (n) => n * n,
     shape: (n) => `an array of n·n = ${n * n} numbers`,
   }),
+  // y = A·x for an n×n A of which each entry is kept with probability `density` (the test's):
+  // the student's function gets A as CSR (values, colIndex, rowStart: a Float64Array and two
+  // Uint32Arrays) and x, the reference A itself, zeros included, and x.
+  'dense-matvec': Object.freeze({
+    usesDensity: true,
+    args({ n, seed, density }) {
+      const { dense, x } = sparseMatrix(n, seed, density);
+      return [dense, x, n];
+    },
+    studentArgs({ n, seed, density }) {
+      const { values, colIndex, rowStart, x } = sparseMatrix(n, seed, density);
+      return [values, colIndex, rowStart, x];
+    },
+    // Every entry, zeros included, row by row: what a dense kernel does with a pruned matrix.
+    functionName: 'matvec',
+    source: `function matvec(a, x, n) {
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let sum = 0;
+    for (let j = 0; j < n; j++) sum += a[i * n + j] * x[j];
+    y[i] = sum;
+  }
+  return y;
+}`,
+    resultLength: (n) => n,
+    shape: (n) => `an array of n = ${n} numbers`,
+  }),
 });
+
+/**
+ * An n×n matrix drawn from seed, each entry nonzero with probability density (in [-1, 1]),
+ * both dense (row-major) and as CSR, and an x of n values in [-1, 1].
+ */
+function sparseMatrix(n, seed, density) {
+  const random = seededRandom(seed);
+  const dense = new Float64ArrayConstructor(n * n);
+  for (let i = 0; i < n * n; i++) if (random() < density) dense[i] = random() * 2 - 1;
+  let nnz = 0;
+  for (let i = 0; i < n * n; i++) if (dense[i] !== 0) nnz++;
+  const values = new Float64ArrayConstructor(nnz);
+  const colIndex = new Uint32ArrayConstructor(nnz);
+  const rowStart = new Uint32ArrayConstructor(n + 1);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    rowStart[i] = k;
+    for (let j = 0; j < n; j++) {
+      if (dense[i * n + j] !== 0) {
+        values[k] = dense[i * n + j];
+        colIndex[k++] = j;
+      }
+    }
+  }
+  rowStart[n] = k;
+  const x = new Float64ArrayConstructor(n);
+  for (let i = 0; i < n; i++) x[i] = random() * 2 - 1;
+  return { dense, values, colIndex, rowStart, x };
+}
 
 function describeReturn(v) {
   if (v === undefined) return 'undefined';
@@ -124,13 +180,14 @@ export function benchmarkPlan(spec) {
   const reference = isPlainObject(spec) && ObjectHasOwn(BENCHMARK_REFERENCES, spec.reference)
     ? BENCHMARK_REFERENCES[spec.reference]
     : undefined;
-  const { n, rounds, seed } = spec ?? {};
-  if (!reference || !Number.isInteger(n) || n < 1 || n > 2048 || !Number.isInteger(rounds) || rounds < 1 || rounds > 50 || !Number.isInteger(seed)) {
+  const { n, rounds, seed, density } = spec ?? {};
+  const densityOk = reference?.usesDensity ? typeof density === 'number' && density > 0 && density <= 1 : density === undefined;
+  if (!reference || !Number.isInteger(n) || n < 1 || n > 2048 || !Number.isInteger(rounds) || rounds < 1 || rounds > 50 || !Number.isInteger(seed) || !densityOk) {
     throw new TestDescriptionError(
-      `benchmark must be {reference: one of ${Object.keys(BENCHMARK_REFERENCES).join(', ')}, n: 1..2048, rounds: 1..50, seed: integer}, got ${shown(spec)}`,
+      `benchmark must be {reference: one of ${Object.keys(BENCHMARK_REFERENCES).join(', ')}, n: 1..2048, rounds: 1..50, seed: integer, and for dense-matvec density: (0, 1]}, got ${shown(spec)}`,
     );
   }
-  return Object.freeze({ reference, n, rounds, seed });
+  return Object.freeze({ reference, n, rounds, seed, density });
 }
 
 /** A Float64Array's values as a plain array (JSON carries it), without a prototype method. */
@@ -166,7 +223,7 @@ export function runBenchmark(code, functionName, spec, now = capturedNow, { nonc
 }
 
 export function runPlan(code, functionName, plan, now, nonce, console, muteConsole, compile = compileFunction) {
-  const { reference, n, rounds, seed } = plan;
+  const { reference, n, rounds, seed, density } = plan;
   let fn;
   muteConsole(true);
   try {
@@ -186,15 +243,15 @@ export function runPlan(code, functionName, plan, now, nonce, console, muteConso
   let worst = 0;
   for (let r = -1; r < rounds; r++) {
     const callSeed = benchmarkSeed(seed, nonce, r + 1);
-    const mine = reference.args({ n, seed: callSeed });
-    const theirs = reference.args({ n, seed: callSeed });
+    const mine = (reference.studentArgs ?? reference.args)({ n, seed: callSeed, density });
+    const theirs = reference.args({ n, seed: callSeed, density });
 
     let got = null;
     let studentStart = 0;
     let studentEnd = 0;
     const timeStudent = () => {
       studentStart = now();
-      const out = fn(mine[0], mine[1], mine[2]);
+      const out = fn(mine[0], mine[1], mine[2], mine[3]);
       got = takeResult(out, length);
       studentEnd = now();
       if (got === null) return `at N = ${n} your function returned ${describeReturn(out)}, not ${reference.shape(n)}`;

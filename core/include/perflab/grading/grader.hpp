@@ -116,7 +116,9 @@ nlohmann::json exercise_bank_json();
 // A timed test has a `benchmark` object instead of meaningful args (args is []):
 //   {"reference": "matmul-ijk", "n": 256, "rounds": 5, "seed": 7}
 // The sandbox builds the reference's arguments itself (matmul-ijk: two n×n Float64Arrays
-// filled from seed, and n), compiles the student's code and the reference's source text
+// filled from seed, and n; dense-matvec, which also takes "density": an n×n matrix with that
+// share of nonzeros, as CSR and x for the student, dense and x for its reference loop),
+// compiles the student's code and the reference's source text
 // afresh the same way, warms both up alike, then times them interleaved for `rounds`
 // rounds, and answers that test with {value: {student_ms: [...], reference_ms: [...],
 // max_abs_difference}} (each round's time of each side, `rounds` of each, and the largest
