@@ -94,7 +94,7 @@ test('the chapter’s sections are a chapter, and every {{number}} they quote is
   const { chapterProblems } = await import('../../web/src/chapters/chapter-model.js');
   const { INTRO, SECTIONS } = await import('../../web/src/chapters/optimization/explanations.js');
   const { factTexts, linearWidths } = await import('../../web/src/chapters/optimization/facts.js');
-  const chapter = { id: 'optimization', title: 'Optimization', heading: 'H', intro: INTRO, sections: SECTIONS, slots: { model: () => ({}), sparsity: () => ({}) } };
+  const chapter = { id: 'optimization', title: 'Optimization', heading: 'H', intro: INTRO, sections: SECTIONS, slots: Object.fromEntries(SECTIONS.flatMap((s) => s.slots ?? []).map((name) => [name, () => ({})])) };
   assert.deepEqual(chapterProblems(chapter), []);
   const file = (split, kind, count, bytes) => ({ split, kind, count, bytes, rows: 28, cols: 28 });
   const manifest = {
@@ -107,7 +107,7 @@ test('the chapter’s sections are a chapter, and every {{number}} they quote is
   };
   const recipe = { optimizer: { name: 'adam' }, learning_rate: 0.001, schedule: 'cosine', batch: 64, epochs: 15, validation_samples: 5000 };
   const spec = { name: 'fashion_mlp', layers: [{ type: 'Linear', in: 784, out: 256 }, { type: 'ReLU' }, { type: 'Linear', in: 256, out: 10 }] };
-  const texts = factTexts({ manifest, recipe, spec });
+  const texts = factTexts({ manifest, recipe, spec, distill: { temperature: 1, alpha: 0.9 } });
   const quoted = SECTIONS.flatMap((s) => [...s.paragraphs, s.formula ?? '', s.run ?? '']).join('\n').match(/\{\{([a-z0-9_]+)\}\}/g).map((m) => m.slice(2, -2));
   for (const name of quoted) assert.ok(Object.hasOwn(texts, name), `{{${name}}} is quoted but facts.js does not give it`);
   assert.equal(linearWidths(spec), '784-256-10');

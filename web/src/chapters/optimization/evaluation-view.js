@@ -9,6 +9,7 @@ import { formatInt, formatPercent, formatSig } from '../../ui/format.js';
 import { createTable } from '../../ui/table.js';
 import { MODEL } from './facts.js';
 import { imageCanvas, labelAt } from './images.js';
+import { addMadeModel } from './made-models.js';
 import { block, mbText, showError } from './section-ui.js';
 
 const MISCLASSIFIED_SHOWN = 40;
@@ -37,8 +38,11 @@ export function createEvaluationView({ lab, data, testSplit, isTraining, onBusy,
     const e = await lab.evaluateModel(modelId, test.dataset, MISCLASSIFIED_SHOWN, { where });
     evaluationStatus.textContent = `Evaluated ${name}.`;
     showEvaluation(e, test, name);
-    // While the id is surely held: the weights block reads the same model's weights.
+    // While the id is surely held: the weights block reads the same model's weights, and the
+    // made models keep its file as the baseline every transform starts from.
     onEvaluated(modelId, name);
+    const [bytes, info] = await Promise.all([lab.modelFileBytes(modelId, { where }), lab.modelInfo(modelId, { where })]);
+    addMadeModel({ key: 'baseline', name, lineage: [], bytes, baseline: true, evaluation: e, info });
     return e;
   }
 

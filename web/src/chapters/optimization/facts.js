@@ -1,6 +1,7 @@
 // The numbers the Optimization chapter's text quotes: the data's sizes and counts from the
 // manifest the page build writes (tools/page-data.mjs), the baseline recipe from core
-// (baselineRecipe) and the model's layer widths from core's zoo (zooModels). `factTexts` only
+// (baselineRecipe), the model's layer widths from core's zoo (zooModels) and distillation's
+// default temperature and α (core's distillation plan). `factTexts` only
 // formats them. Not for: any count of a run (the views show core's answers).
 
 import { formatInt, formatSig } from '../../ui/format.js';
@@ -17,8 +18,8 @@ export function linearWidths(spec) {
   return linear.length ? [linear[0].in, ...linear.map((l) => l.out)].join('-') : spec.name;
 }
 
-/** Placeholder name -> text. */
-export function factTexts({ manifest, recipe, spec }) {
+/** Placeholder name -> text. `distill`: core's distillation plan (its defaults T and α). */
+export function factTexts({ manifest, recipe, spec, distill }) {
   const images = (split) => fileOf(manifest, split, 'images');
   const pair = (split) => images(split).bytes + fileOf(manifest, split, 'labels').bytes;
   return {
@@ -38,17 +39,20 @@ export function factTexts({ manifest, recipe, spec }) {
     // The most any training set keeps for validation by default (core's
     // default_validation_samples caps a tenth of the rows at the recipe's number).
     validation_samples: formatInt(recipe.validation_samples),
+    distill_temperature: String(distill.temperature),
+    distill_alpha: String(distill.alpha),
   };
 }
 
 /** Asks the manifest and core for what factTexts formats. */
 export async function askFacts(lab, where) {
-  const [manifest, recipe, zoo] = await Promise.all([
+  const [manifest, recipe, zoo, distill] = await Promise.all([
     loadManifest(),
     lab.baselineRecipe(MODEL, { where }),
     lab.zooModels({ where }),
+    lab.experimentPlan('optimization-distillation', false, { where }),
   ]);
   const entry = zoo.find((z) => z.name === MODEL);
   if (!entry) throw new Error(`core's zoo has no ${MODEL}`);
-  return { manifest, recipe, spec: entry.spec };
+  return { manifest, recipe, spec: entry.spec, distill };
 }

@@ -1,0 +1,79 @@
+// Protects the Optimization chapter's structured-pruning and distillation sections end to end
+// (page -> bridge -> lab worker -> wasm core) in quick mode: without a baseline both ask for
+// one; with the pretrained baseline loaded, pruning half its hidden units and one epoch of
+// fine-tuning fill the layer and size tables from core's report (the layers shrink), draw the
+// curve (epoch 0 and 1) with the baseline's reference line, time both forwards at each
+// batch of core's quick plan and write sentences from those rows; a tiny distillation trains
+// both students epoch by epoch and ends with one row per epoch, two curves and the sentence
+// on one seed; both results join the made models. No console error. No timing asserted.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { openLab } from './harness.mjs';
+
+const role = (r) => `[data-role="${r}"]`;
+const rowsOf = (page, r) => page.$$eval(`${role(r)} tbody tr`, (rows) => rows.map((tr) => [...tr.children].map((c) => c.textContent)));
+const dotsIn = (page, chart) => page.$$eval(`[data-chart="${chart}"] g[aria-label="dot"] circle`, (c) => c.length);
+
+describe('Optimization chapter: structured pruning and distillation (quick mode)', () => {
+  let lab;
+  before(async () => {
+    lab = await openLab({ query: '?quick=1', hash: '#optimization' });
+    await lab.page.waitForFunction(() => document.querySelector('[data-role="structured-plan"]')?.hidden === false, null, { timeout: 20000 });
+  });
+  after(async () => {
+    const errors = lab?.errors ?? [];
+    await lab?.close();
+    assert.deepEqual(errors, []);
+  });
+
+  test('without a baseline both sections ask for one, and cannot run', async () => {
+    const { page } = lab;
+    assert.match(await page.textContent(role('structured-baseline')), /^Train or load the baseline first/);
+    assert.match(await page.textContent(role('distill-baseline')), /^Train or load the baseline first/);
+    assert.equal(await page.isDisabled('[data-action="run-structured"]'), true);
+    assert.equal(await page.isDisabled('[data-action="run-distill"]'), true);
+  });
+
+  test('prune half the baseline’s hidden units and fine-tune one epoch', async () => {
+    const { page } = lab;
+    await page.click('[data-action="evaluate-baseline"]');
+    await page.waitForFunction(() => /^The baseline/.test(document.querySelector('[data-role="structured-baseline"]').textContent), null, { timeout: 30000 });
+    await page.selectOption('[data-control="fraction"]', '0.5');
+    await page.fill('[data-control="finetune_epochs"]', '1');
+    await page.click('[data-action="run-structured"]');
+    await page.waitForFunction(() => /^(Done|Stopped)/.test(document.querySelector('[data-role="structured-status"]').textContent), null, { timeout: 40000 });
+    assert.equal(await page.isHidden(role('structured-error')), true, await page.textContent(role('structured-error')));
+    const layers = await rowsOf(page, 'structured-layers');
+    assert.equal(layers.length, 2);
+    for (const [, before, after] of layers) assert.equal(Number(after.replace(/,/g, '')) * 2, Number(before.replace(/,/g, '')));
+    const sizes = await rowsOf(page, 'structured-sizes');
+    assert.deepEqual(sizes.map((r) => r[0]), ['parameters', 'parameter bytes', 'forward FLOPs per image (core’s total)']);
+    for (const r of sizes) assert.ok(Number(r[3]) < 1, `${r[0]} shrank: ${r}`);
+    assert.deepEqual((await rowsOf(page, 'structured-curve')).map((r) => r[0]), ['0', '1']);
+    assert.equal(await dotsIn(page, 'structured-curve'), 2);
+    assert.match(await page.textContent('[data-chart="structured-curve"]'), /baseline \d+\.\d%/);
+    const latency = await rowsOf(page, 'structured-latency');
+    assert.deepEqual(latency.map((r) => r[0]), ['1', '64']);
+    const sentences = await page.$$eval(`${role('structured-latency-sentences')} p`, (ps) => ps.map((p) => p.textContent));
+    assert.equal(sentences.length, 2);
+    assert.match(sentences[0], /^At batch 1: /);
+    const accuracy = await page.$$eval(`${role('structured-accuracy-sentences')} p`, (ps) => ps.map((p) => p.textContent));
+    assert.match(accuracy[1], /^After 1 epoch of fine-tuning/);
+  });
+
+  test('distil the baseline into the small student beside the same student on labels alone', async () => {
+    const { page } = lab;
+    await page.click('[data-action="run-distill"]');
+    await page.waitForFunction(() => /^(Done|Stopped|Cancelled)/.test(document.querySelector('[data-role="distill-status"]').textContent), null, { timeout: 40000 });
+    assert.equal(await page.isHidden(role('distill-error')), true, await page.textContent(role('distill-error')));
+    const rows = await rowsOf(page, 'distill-epochs');
+    const epochs = Number(await page.getAttribute('[data-chart="distill-curves"]', 'data-epochs'));
+    assert.ok(epochs >= 1);
+    assert.equal(rows.length, epochs);
+    assert.equal(await dotsIn(page, 'distill-curves'), 2 * epochs);
+    const sentences = await page.$$eval(`${role('distill-sentences')} p`, (ps) => ps.map((p) => p.textContent));
+    assert.match(sentences[0], new RegExp(`^After ${epochs} epochs? on seed 1: distilled \\d+\\.\\d%, labels alone \\d+\\.\\d%`));
+    assert.match(sentences[1], /^This is one seed\..*perflab_bench_optimize_floors/);
+  });
+});

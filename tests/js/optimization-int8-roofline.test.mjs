@@ -1,0 +1,93 @@
+// Protects the pure half of the Optimization chapter's int8 experiment
+// (web/src/chapters/optimization/int8-roofline-data.js) and its spec: one point per variant
+// and layer of core's plan, the probe's roofs or a sentence when it has none, the table's
+// cells, the roofline chart's points from core's placements (the float kernel once per layer),
+// and the sentences under Run read from the placements they describe. Rows and placements are
+// hand-written in measureInt8Linear's and int8Roofline's shapes; no wasm.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { specProblems } from '../../web/src/experiments/model.js';
+import { cellText, headerText } from '../../web/src/ui/columns.js';
+import { TABLE_COLUMNS, int8Points, int8Sentences, probeRoofs, rooflineChartPoints, seriesOf, speedupBars, withLayer } from '../../web/src/chapters/optimization/int8-roofline-data.js';
+import { int8RooflineExperiment } from '../../web/src/chapters/optimization/int8-roofline-experiment.js';
+
+const PLAN = {
+  shapes: [
+    { in: 784, out: 256, batch: 256 },
+    { in: 128, out: 10, batch: 256 },
+  ],
+  variants: ['naive', 'simd'],
+  options: { warmup: 1, samples: 3, min_sample_ms: 1, max_total_ms: 400 },
+};
+const row = (variant, k, n, int8, float32) => ({
+  variant,
+  batch: 256,
+  in: k,
+  out: n,
+  int8: { median_ms: int8 },
+  float32: { median_ms: float32 },
+  speedup: float32 / int8,
+  int8_bytes: k * n + 8 * n,
+  float32_bytes: 4 * k * n,
+  max_error_to_bound: 0.25,
+});
+const placed = (variant, layer, int8Rate, floatRate, speedup) => ({
+  variant,
+  layer,
+  batch: 256,
+  speedup,
+  traffic: { int8_bytes: 1024 * 1024, float32_bytes: 2 * 1024 * 1024 },
+  int8: { intensity: 100, measured_gflops_per_s: int8Rate, peak_gflops_per_s: 20 },
+  float32: { intensity: 50, measured_gflops_per_s: floatRate, peak_gflops_per_s: 20 },
+});
+
+test('int8: one point per variant and layer of core’s plan, with its options', () => {
+  const points = int8Points({ plan: PLAN });
+  assert.deepEqual(points.map((p) => `${p.variant} ${p.in}→${p.out}`), ['naive 784→256', 'simd 784→256', 'naive 128→10', 'simd 128→10']);
+  assert.deepEqual(points[1], { variant: 'simd', batch: 256, in: 784, out: 256, options: PLAN.options });
+  assert.throws(() => int8Points({ plan: { ...PLAN, variants: [] } }), /no plan of the int8 experiment \(no variants\)/);
+});
+
+test('int8: the probe’s roofs, or a sentence when it has none', () => {
+  assert.deepEqual(probeRoofs({ peak_gflops_per_s: 20, bandwidth_gb_per_s: 8, plan: PLAN }), { peak_gflops_per_s: 20, bandwidth_gb_per_s: 8 });
+  assert.throws(() => probeRoofs({ plan: PLAN }), /machine probe gave no peak and bandwidth/);
+});
+
+test('int8: the table prints each row’s figures', () => {
+  const cells = Object.fromEntries(TABLE_COLUMNS.map((c) => [headerText(c), cellText(c, withLayer(row('simd', 784, 256, 2, 4)))]));
+  assert.equal(cells.Linear, '784→256');
+  assert.equal(cells['int8 variant'], 'simd');
+  assert.equal(cells['int8 (median) (ms)'], '2.00');
+  assert.equal(cells['float32 packed (median) (ms)'], '4.00');
+  assert.equal(cells['float32 ÷ int8'], '2.00×');
+  assert.equal(cells['int8 weights'], '198 KiB');
+  assert.equal(cells['float32 weights'], '784 KiB');
+  assert.equal(cells['error ÷ bound'], '0.250');
+});
+
+test('int8: bars per layer and variant; the roofline has every int8 point and one float point per layer', () => {
+  assert.deepEqual(speedupBars([row('naive', 784, 256, 8, 4)]), [{ layer: '784→256', variant: 'int8 naive', speedup: 0.5 }]);
+  const points = rooflineChartPoints([placed('naive', '784→256', 5, 10, 0.5), placed('simd', '784→256', 30, 10, 3), placed('simd', '128→10', 4, 2, 2)]);
+  assert.deepEqual(points.map((p) => p.label), ['int8 naive 784→256', 'int8 simd 784→256', 'int8 simd 128→10', 'float32 784→256', 'float32 128→10']);
+  assert.deepEqual(points[1], { intensity: 100, gflops_per_s: 30, kernel: 'int8 simd', label: 'int8 simd 784→256' });
+  assert.deepEqual(rooflineChartPoints(undefined), []);
+  assert.deepEqual(seriesOf(['naive', 'simd']), ['int8 naive', 'int8 simd', 'float32 packed']);
+});
+
+test('int8: the sentences name the fastest variant per layer and what the float roof means', () => {
+  const sentences = int8Sentences([placed('naive', '784→256', 5, 10, 0.5), placed('simd', '784→256', 30, 10, 3)]);
+  assert.deepEqual(sentences, [
+    'Linear 784→256 at batch 256: int8 simd ran 30.0 G integer ops/s against float32’s 10.0 GFLOP/s (float32 ÷ int8 time 3.00×); it moves 1.00 MiB against 2.00 MiB, so its intensity is 100 ops/byte against 50.0 FLOP/byte.',
+    'The flat roof is the probe’s float32 peak (20.0 GFLOP/s); the probe measures no integer peak, so the int8 points have no roof of their own here, and 1 of the 2 int8 points lies above it.',
+  ]);
+  assert.match(int8Sentences([placed('simd', '784→256', 5, 10, 0.5)]).at(-1), /no roof of their own here\.$/);
+  assert.match(int8Sentences([placed('simd', '784→256', 25, 10, 2)]).at(-1), /every int8 point lies above it\.$/);
+  assert.deepEqual(int8Sentences([]), []);
+});
+
+test('int8: the spec passes the framework’s checks', () => {
+  assert.deepEqual(specProblems(int8RooflineExperiment), []);
+  assert.equal(int8RooflineExperiment.measure.fn, 'measureInt8Linear');
+  assert.match(int8RooflineExperiment.quickNote({ info: { plan: PLAN } }), /Linear 784→256 and 128→10 only/);
+});
