@@ -13,6 +13,10 @@
 //                       default T and α) and on the labels alone, same recipe and seed, for
 //                       5 seeds: the distilled student ahead by a mean whose 95% t interval
 //                       lies above 0.
+//   int8 quantization   the same model quantized to int8 (optimize/quantize.hpp, core's
+//                       default calibration images, min/max and percentile): parameter
+//                       bytes ≤ 0.3× the float model's and test accuracy within 0.5 points,
+//                       evaluated through the int8 forward.
 // Exits 1 when a floor is not met, 2 for bad arguments or an unreadable model or data set.
 //   build/native/bench/perflab_bench_optimize_floors [--model FILE] [--data DIR]
 //       [--fraction F] [--epochs N]
@@ -31,6 +35,7 @@
 #include "perflab/model/model_file.hpp"
 #include "perflab/optimize/distill.hpp"
 #include "perflab/optimize/finetune.hpp"
+#include "perflab/optimize/quantize.hpp"
 #include "perflab/optimize/structured.hpp"
 #include "perflab/stats/ab.hpp"
 #include "perflab/stats/summary.hpp"
@@ -44,6 +49,8 @@ namespace {
 constexpr double kAccuracyFloorPoints = 1.0;
 constexpr double kSpeedupFloor = 1.6;
 constexpr std::size_t kMaxFinetuneEpochs = 2;
+constexpr double kInt8BytesFloor = 0.3;
+constexpr double kInt8AccuracyFloorPoints = 0.5;
 
 // Interleaved A/B of the two models' forward at `batch` on one random input: A the model as
 // trained, B the shrunk one. Returns whether B's speedup (median A / median B) meets the floor.
@@ -100,6 +107,33 @@ bool distillation(ModelFile& teacher, const LabeledImages& train, const LabeledI
   return met;
 }
 
+// The model file quantized to int8 with each calibration, evaluated through its int8
+// forward: bytes against the float model's and accuracy against base_accuracy.
+bool int8_floors(const std::vector<std::uint8_t>& bytes, const std::string& what,
+                 const LabeledImages& train, const LabeledImages& test, double base_accuracy) {
+  bool met = true;
+  for (Calibration c : {Calibration::MinMax, Calibration::Percentile}) {
+    ModelFile f = read_model_file(bytes, what);
+    const double float_bytes = 4.0 * static_cast<double>(f.model.parameter_count());
+    f.quantization = quantize_int8(f.model, train, f.preprocessing, kDefaultCalibrationImages, c);
+    dequantize_into(f.model, *f.quantization);
+    const double int8_bytes = static_cast<double>(quantized_parameter_bytes(f.model, *f.quantization));
+    const double accuracy = evaluate(f, test).accuracy;
+    const double ratio = int8_bytes / float_bytes;
+    const double points = 100 * (accuracy - base_accuracy);
+    const bool bytes_met = ratio <= kInt8BytesFloor;
+    const bool accuracy_met = points >= -kInt8AccuracyFloorPoints;  // better is within too
+    std::printf("int8 (%s calibration on %zu training images): parameter bytes %.0f -> %.0f "
+                "(%.3fx; floor <= %.1fx: %s), test accuracy %.2f%% against %.2f%% (%+.2f points; "
+                "floor within %.1f: %s)\n",
+                calibration_name(c), kDefaultCalibrationImages, float_bytes, int8_bytes, ratio,
+                kInt8BytesFloor, bytes_met ? "met" : "NOT MET", 100 * accuracy, 100 * base_accuracy,
+                points, kInt8AccuracyFloorPoints, accuracy_met ? "met" : "NOT MET");
+    met = met && bytes_met && accuracy_met;
+  }
+  return met;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -126,8 +160,9 @@ int main(int argc, char** argv) {
   try {
     std::ifstream in(model_path, std::ios::binary);
     if (!in) throw std::runtime_error("cannot read model file '" + model_path + "' (tools/lab build writes it)");
-    ModelFile base = read_model_file(std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), {}),
-                                     "model file '" + model_path + "'");
+    const std::vector<std::uint8_t> bytes(std::istreambuf_iterator<char>(in), {});
+    const std::string what = "model file '" + model_path + "'";
+    ModelFile base = read_model_file(bytes, what);
     const LabeledImages test = load_fashion_mnist(dir, "test");
     const LabeledImages train = load_fashion_mnist(dir, "train");
     const double base_accuracy = evaluate(base.model, test, base.preprocessing).accuracy;
@@ -156,6 +191,7 @@ int main(int argc, char** argv) {
       met = forward_ab(base.model, shrunk.model, batch) && met;
     }
     met = distillation(base, train, test, 5) && met;
+    met = int8_floors(bytes, what, train, test, base_accuracy) && met;
     return met ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "perflab_bench_optimize_floors: %s\n", e.what());
