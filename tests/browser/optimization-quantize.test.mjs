@@ -5,23 +5,16 @@
 // the rows), one per-layer table per calibration, and one latency row per calibration and
 // batch with core's verdict in words; both int8 models join the made models, and timing
 // every made model places each on both Pareto charts with core's frontier marked. No
-// console error. No timing asserted. PERFLAB_SCREENSHOTS=1 also writes the two sections'
-// screenshots into docs/screenshots/.
+// console error. No timing asserted.
 
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { openLab, repoRoot } from './harness.mjs';
+import { openLab } from './harness.mjs';
 
 const role = (r) => `[data-role="${r}"]`;
 const rowsOf = (page, r) => page.$$eval(`${role(r)} tbody tr`, (rows) => rows.map((tr) => [...tr.children].map((c) => c.textContent)));
 const dotsIn = (page, chart) => page.$$eval(`[data-chart="${chart}"] g[aria-label="dot"] circle`, (c) => c.length);
 const number = (text) => Number(text.replace(/[^0-9.]/g, ''));
-
-async function screenshot(page, id, file) {
-  if (!process.env.PERFLAB_SCREENSHOTS) return;
-  await page.locator(`#${id}`).screenshot({ path: path.join(repoRoot, 'docs', 'screenshots', file) });
-}
 
 describe('Optimization chapter: quantization and the Pareto frontier (quick mode)', () => {
   let lab;
@@ -70,7 +63,6 @@ describe('Optimization chapter: quantization and the Pareto frontier (quick mode
     for (const r of latency) assert.match(r[5], /^(faster|slower|no clear difference|too few samples)$/);
     const latencySentences = await page.$$eval(`${role('quantize-latency-sentences')} p`, (ps) => ps.map((p) => p.textContent));
     assert.match(latencySentences[0], /^At batch 1, by core’s interleaved A\/B/);
-    await screenshot(page, 'optimization-quantization', 'optimization-quantization.png');
   });
 
   test('time every made model and mark the frontier', async () => {
@@ -88,6 +80,5 @@ describe('Optimization chapter: quantization and the Pareto frontier (quick mode
     assert.equal(smallest[5], 'on it');
     const sentences = await page.$$eval(`${role('pareto-sentences')} p`, (ps) => ps.map((p) => p.textContent));
     assert.match(sentences[0], /^On the latency–accuracy frontier: /);
-    await screenshot(page, 'optimization-pareto', 'optimization-pareto.png');
   });
 });

@@ -73,7 +73,7 @@ describe('Optimization chapter: structured pruning and distillation (quick mode)
     assert.equal(rows.length, epochs);
     assert.equal(await dotsIn(page, 'distill-curves'), 2 * epochs);
     const sentences = await page.$$eval(`${role('distill-sentences')} p`, (ps) => ps.map((p) => p.textContent));
-    assert.match(sentences[0], new RegExp(`^After ${epochs} epochs? on seed 1: distilled \\d+\\.\\d%, labels alone \\d+\\.\\d%`));
+    assert.match(sentences[0], new RegExp(`^After ${epochs} epochs? on seed 1: distilled \\d+\\.\\d\\d%, labels alone \\d+\\.\\d\\d%`));
     assert.match(sentences[1], /^This is one seed\..*perflab_bench_optimize_floors/);
   });
 });

@@ -26,7 +26,7 @@ test('distill: the sentences say who is ahead, by how much, and what one seed ca
   const [ahead, caveat] = distillSentences({ distilled: 0.8312, labels: 0.8271, epochs: 20, seed: 1, teacher: 0.8985 }, FULL);
   assert.equal(
     ahead,
-    'After 20 epochs on seed 1: distilled 83.1%, labels alone 82.7% on the test split: the distilled student is ahead by 0.41 points. The teacher itself reads 89.8%.',
+    'After 20 epochs on seed 1: distilled 83.12%, labels alone 82.71% on the test split: the distilled student is ahead by 0.41 points. The teacher itself reads 89.85%.',
   );
   assert.match(caveat, /^This is one seed\./);
   assert.match(caveat, /3,000 images and 20 epochs: this experiment’s full plan/);

@@ -64,6 +64,9 @@ test('int8: the table prints each row’s figures', () => {
   assert.equal(cells['int8 weights'], '198 KiB');
   assert.equal(cells['float32 weights'], '784 KiB');
   assert.equal(cells['error ÷ bound'], '0.250');
+  assert.equal(cells.warning, '');
+  const warned = { ...withLayer(row('simd', 784, 256, 2, 4)), int8: { median_ms: 2, warning: 'a' }, float32: { median_ms: 4, warning: 'b' } };
+  assert.equal(cellText(TABLE_COLUMNS.at(-1), warned), 'int8: a; float32: b');
 });
 
 test('int8: bars per layer and variant; the roofline has every int8 point and one float point per layer', () => {
@@ -84,6 +87,10 @@ test('int8: the sentences name the fastest variant per layer and what the float 
   assert.match(int8Sentences([placed('simd', '784→256', 5, 10, 0.5)]).at(-1), /no roof of their own here\.$/);
   assert.match(int8Sentences([placed('simd', '784→256', 25, 10, 2)]).at(-1), /every int8 point lies above it\.$/);
   assert.deepEqual(int8Sentences([]), []);
+  // A float32 rate above the probe's float peak is said, with its layer and rate.
+  const floatAbove = int8Sentences([placed('simd', '784→256', 30, 25, 1.2)]);
+  assert.equal(floatAbove.length, 3);
+  assert.match(floatAbove[2], /^The float32 kernel itself ran above that roof at 784→256 \(25\.0 GFLOP\/s\): the probe’s peak is below/);
 });
 
 test('int8: the spec passes the framework’s checks', () => {

@@ -51,6 +51,9 @@ test('kv cache: the table prints each row’s figures', () => {
   assert.equal(cells['recompute (tokens/s)'], '400');
   assert.equal(cells['cached (tokens/s)'], '4,000');
   assert.equal(cells['cache at the end'], '46.0 KiB');
+  assert.equal(cells.warning, '');
+  const warned = { ...row(16, 40, 4, 20), recompute: { median_ms: 40, warning: 'budget ran out' } };
+  assert.equal(cellText(TABLE_COLUMNS.at(-1), warned), 'recompute: budget ran out');
 });
 
 test('kv cache: the charts get the speedup beside the FLOP ratio, and both modes’ tokens/s', () => {

@@ -50,7 +50,11 @@ test('sparsity: the table prints each row’s figures', () => {
     'sparse (median) (ms)': '2.00',
     'dense (median) (ms)': '1.00',
     'dense ÷ sparse': '0.500×',
+    warning: '',
   });
+  // The warning column the hint after a warned run points at names the kernel that warned.
+  const warned = { ...row(0.5, 2, 1), dense: { median_ms: 1, warning: 'few ticks' } };
+  assert.equal(cellText(TABLE_COLUMNS.at(-1), warned), 'dense: few ticks');
 });
 
 test('sparsity: the sentences read the lowest density and the one nearest half from the rows', () => {

@@ -63,12 +63,12 @@ test('structured: the curve starts at the pruned model, epoch 0', () => {
 
 test('structured: the accuracy sentences say the loss, the recovery and the gap', () => {
   const [cut, tuned] = accuracySentences({ baseline: 0.9, pruned: 0.78, tuned: [{ epoch: 1, accuracy: 0.87 }, { epoch: 2, accuracy: 0.885 }] });
-  assert.equal(cut, 'Pruning alone took the test accuracy from 90.0% to 78.0%, 12 points lower.');
-  assert.equal(tuned, 'After 2 epochs of fine-tuning it reads 88.5% (87.5% of what pruning lost won back), 1.5 points below the baseline.');
+  assert.equal(cut, 'Pruning alone took the test accuracy from 90.00% to 78.00%, 12 points lower.');
+  assert.equal(tuned, 'After 2 epochs of fine-tuning it reads 88.50% (87.5% of what pruning lost won back), 1.5 points below the baseline.');
   const [, best] = accuracySentences({ baseline: 0.9, pruned: 0.8, tuned: [{ epoch: 1, accuracy: 0.91 }, { epoch: 2, accuracy: 0.905 }] });
-  assert.match(best, /0\.5 points above the baseline\. The best epoch was 1 \(91\.0%\)\.$/);
+  assert.match(best, /0\.5 points above the baseline\. The best epoch was 1 \(91\.00%\)\.$/);
   const [kept] = accuracySentences({ baseline: 0.9, pruned: 0.9, tuned: [] });
-  assert.match(kept, /left the test accuracy at 90\.0%/);
+  assert.match(kept, /left the test accuracy at 90\.00%/);
 });
 
 const ab = (batch, a, b, verdict, ratio) => ({
@@ -89,6 +89,14 @@ test('structured: a latency row is core’s A/B, and its sentence compares the s
   assert.match(short, /58\.1% of what the 2\.15× fewer FLOPs predict/);
   assert.match(none, /no clear difference/);
   assert.doesNotMatch(none, /predict/);
+  // 2.5× against 2.15× fewer FLOPs, but the interval 1.7–2.9× holds 2.15: no "more than".
+  const wide = ab(1, 0.1, 0.04, 'faster', 2.5);
+  wide.comparison.ratio_interval = { low: 1.7, high: 2.9 };
+  const [inside] = latencySentences([latencyRow(wide)]);
+  assert.doesNotMatch(inside, /more than/);
+  assert.match(inside, /; the speedup’s interval \(1\.70–2\.90×\) holds the 2\.15× fewer FLOPs, so this run cannot tell it from what they predict\.$/);
+  const [above] = latencySentences([latencyRow(ab(1, 0.1, 0.04, 'faster', 2.5))]);
+  assert.match(above, /, more than the 2\.15× fewer FLOPs alone predict\.$/);
 });
 
 test('structured: the made model’s name and lineage', () => {

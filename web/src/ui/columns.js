@@ -25,3 +25,22 @@ export function cellText(column, row) {
 export function isTextColumn(column) {
   return column.align ? column.align === 'left' : column.format === 'text';
 }
+
+/**
+ * The "warning" column of a row with several timed measurements, each core's timer stats under
+ * its own key (the line after a run that warns points at this column): each non-empty timer
+ * warning named by its measurement, "" when none warns.
+ * @param {Array<[string, string]>} timed [key, name] pairs, e.g. [['sparse', 'sparse'], ['dense', 'dense']]
+ */
+export function timerWarningsColumn(timed) {
+  return Object.freeze({
+    label: 'warning',
+    align: 'left',
+    format: (row) =>
+      timed
+        .map(([key, name]) => [name, getPath(row, `${key}.warning`)])
+        .filter(([, w]) => typeof w === 'string' && w !== '')
+        .map(([name, w]) => `${name}: ${w}`)
+        .join('; '),
+  });
+}

@@ -41,9 +41,12 @@ export function formatPoints(value) {
   return Number.isFinite(value) ? String(Math.round(value * 100) / 100) : '—';
 }
 
-/** A fraction as a percentage with one decimal: 0.0385 -> "3.9%". */
-export function formatPercent(fraction) {
-  return Number.isFinite(fraction) ? `${(fraction * 100).toFixed(1)}%` : '—';
+/**
+ * A fraction as a percentage with one decimal: 0.0385 -> "3.9%"; with `digits` decimals
+ * (0.8985, 2 -> "89.85%": accuracies whose difference a sentence quotes in points).
+ */
+export function formatPercent(fraction, digits = 1) {
+  return Number.isFinite(fraction) ? `${(fraction * 100).toFixed(digits)}%` : '—';
 }
 
 /**

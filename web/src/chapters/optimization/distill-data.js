@@ -54,8 +54,9 @@ export function distillSentences({ distilled, labels, epochs, seed, teacher }, f
         ? `the student trained on the labels alone is ahead by ${formatPoints(-d)} points`
         : 'the two students tie';
   return [
-    `After ${formatCount(epochs, 'epoch')} on seed ${seed}: distilled ${formatPercent(distilled)}, labels alone ${formatPercent(labels)} on the test split: ${lead}. ` +
-      `The teacher itself reads ${formatPercent(teacher)}.`,
+    // Two decimals: the difference of the printed accuracies is the one quoted in points.
+    `After ${formatCount(epochs, 'epoch')} on seed ${seed}: distilled ${formatPercent(distilled, 2)}, labels alone ${formatPercent(labels, 2)} on the test split: ${lead}. ` +
+      `The teacher itself reads ${formatPercent(teacher, 2)}.`,
     'This is one seed. The seed decides the students’ initial weights and the order of their batches, and another seed ' +
       'moves each student’s accuracy on its own, so one run’s difference mixes the teacher’s effect with the seed’s: it is ' +
       'noise until repeated. The lab’s native bench repeats the pair over 5 seeds (the same teacher and student, ' +

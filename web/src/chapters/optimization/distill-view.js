@@ -52,9 +52,10 @@ export function mountDistillSection(section, { bridge }) {
   const table = createTable(
     [
       { key: 'epoch', label: 'epoch', format: 'int' },
-      { key: 'distilled', label: SERIES[0], format: 'percent' },
-      { key: 'labels', label: SERIES[1], format: 'percent' },
-      { key: 'difference_points', label: 'difference (points)', format: 'sig' },
+      // Two decimals and a signed difference: each row's difference is its printed accuracies'.
+      { key: 'distilled', label: SERIES[0], format: (r) => formatPercent(r.distilled, 2) },
+      { key: 'labels', label: SERIES[1], format: (r) => formatPercent(r.labels, 2) },
+      { key: 'difference_points', label: 'difference (points)', format: (r) => `${r.difference_points < 0 ? '−' : '+'}${Math.abs(r.difference_points).toFixed(2)}` },
     ],
     { caption: 'Test accuracy of both students after each epoch (difference: distilled − labels alone)', role: 'distill-epochs', className: 'numbers fm-compact' },
   );

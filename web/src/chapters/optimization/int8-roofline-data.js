@@ -6,6 +6,7 @@
 
 import { planOf } from '../../experiments/plans.js';
 import { formatBytes, formatSig } from '../../ui/format.js';
+import { timerWarningsColumn } from '../../ui/columns.js';
 
 export const INT8_ID = 'optimization-int8';
 
@@ -41,6 +42,10 @@ export const TABLE_COLUMNS = Object.freeze([
   { key: 'int8_bytes', label: 'int8 weights', format: 'bytes' },
   { key: 'float32_bytes', label: 'float32 weights', format: 'bytes' },
   { key: 'max_error_to_bound', label: 'error ÷ bound', format: 'sig' },
+  timerWarningsColumn([
+    ['int8', 'int8'],
+    ['float32', 'float32'],
+  ]),
 ]);
 
 export const CSV_COLUMNS = Object.freeze([
@@ -109,5 +114,13 @@ export function int8Sentences(placed) {
           ? ', and every int8 point lies above it.'
           : `, and ${above.length} of the ${placed.length} int8 points ${above.length === 1 ? 'lies' : 'lie'} above it.`),
   );
+  // A float32 point above the float32 roof: the probe's peak is below what this run reached.
+  const floats = [...new Map(placed.map((p) => [p.layer, p])).values()].filter((p) => p.float32.measured_gflops_per_s > p.float32.peak_gflops_per_s);
+  if (floats.length > 0) {
+    lines.push(
+      `The float32 kernel itself ran above that roof at ${floats.map((p) => `${p.layer} (${formatSig(p.float32.measured_gflops_per_s)} GFLOP/s)`).join(', ')}: ` +
+        'the probe’s peak is below what this machine reached in this run, so a point’s height against the roof says less than it seems; Re-probe, then run again.',
+    );
+  }
   return lines;
 }

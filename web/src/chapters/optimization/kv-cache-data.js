@@ -6,6 +6,7 @@
 import { planOf } from '../../experiments/plans.js';
 import { toLong } from '../../charts/shape.js';
 import { formatBytes, formatInt, formatSig } from '../../ui/format.js';
+import { timerWarningsColumn } from '../../ui/columns.js';
 
 export const KV_ID = 'optimization-kv-cache';
 
@@ -34,6 +35,10 @@ export const TABLE_COLUMNS = Object.freeze([
   { key: 'recompute_tokens_per_s', label: 'recompute', unit: 'tokens/s', format: 'sig' },
   { key: 'cached_tokens_per_s', label: 'cached', unit: 'tokens/s', format: 'sig' },
   { key: 'cache_bytes_used', label: 'cache at the end', format: 'bytes' },
+  timerWarningsColumn([
+    ['recompute', 'recompute'],
+    ['cached', 'cached'],
+  ]),
 ]);
 
 export const CSV_COLUMNS = Object.freeze([

@@ -82,8 +82,8 @@ export function mountParetoSection(section, { bridge }) {
     .then((plans) => {
       plan = plans.plan;
       planNote.textContent =
-        (quick ? 'Quick mode (?quick=1): ' : '') +
-        `every model’s forward at batch ${formatInt(plan.batch)}, timed in ${formatCount(plan.chunks, 'chunk')} of ${formatInt(plan.options.samples)} interleaved rounds.`;
+        (quick ? 'Quick mode (?quick=1): every' : 'Every') +
+        ` model’s forward at batch ${formatInt(plan.batch)}, timed in ${formatCount(plan.chunks, 'chunk')} of ${formatInt(plan.options.samples)} interleaved rounds.`;
       planNote.hidden = false;
       enable();
     })

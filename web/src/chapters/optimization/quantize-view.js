@@ -81,8 +81,8 @@ export function mountQuantizeSection(section, { bridge }) {
     .then((plans) => {
       plan = plans.plan;
       planNote.textContent =
-        (quick ? 'Quick mode (?quick=1): ' : '') +
-        `calibration on the first ${formatInt(plan.calibration_images)} training images by ${formatList(plan.calibrations.map(calibrationLabel))}; ` +
+        (quick ? 'Quick mode (?quick=1): calibration' : 'Calibration') +
+        ` on the first ${formatInt(plan.calibration_images)} training images by ${formatList(plan.calibrations.map(calibrationLabel))}; ` +
         `each layer’s error on the first ${formatInt(plan.error_images)} test images; ` +
         `forwards timed at batch ${formatList(plan.batches.map(formatInt))}, ${formatInt(plan.ab.rounds)} interleaved rounds each.`;
       planNote.hidden = false;

@@ -4,6 +4,7 @@
 // DOM and no statistic: core measures both kernels and finds the crossover.
 
 import { formatPercent, formatSig } from '../../ui/format.js';
+import { timerWarningsColumn } from '../../ui/columns.js';
 
 export const SPARSITY_ID = 'optimization-sparsity';
 
@@ -38,6 +39,10 @@ export const TABLE_COLUMNS = Object.freeze([
   { key: 'sparse.median_ms', label: 'sparse (median)', unit: 'ms', format: 'sig' },
   { key: 'dense.median_ms', label: 'dense (median)', unit: 'ms', format: 'sig' },
   { label: 'dense ÷ sparse', format: (r) => `${formatSig(r.speedup)}×` },
+  timerWarningsColumn([
+    ['sparse', 'sparse'],
+    ['dense', 'dense'],
+  ]),
 ]);
 
 export const CSV_COLUMNS = Object.freeze([

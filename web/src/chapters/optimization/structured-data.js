@@ -96,8 +96,10 @@ export function madeEntry(fraction, epochs) {
   };
 }
 
-// A difference of two accuracies in percentage points, as the sentences write it: "1.23 points".
+// A difference of two accuracies in percentage points, as the sentences write it: "1.23 points",
+// beside the accuracies to two decimals, so that the difference of the printed ones is the one quoted.
 const points = (a, b) => `${formatPoints(Math.abs(100 * (a - b)))} points`;
+const accuracy = (a) => formatPercent(a, 2);
 
 /** What pruning cut and what fine-tuning won back, read from the accuracies. */
 export function accuracySentences({ baseline, pruned, tuned }) {
@@ -105,8 +107,8 @@ export function accuracySentences({ baseline, pruned, tuned }) {
   const lost = baseline - pruned;
   out.push(
     lost > 0
-      ? `Pruning alone took the test accuracy from ${formatPercent(baseline)} to ${formatPercent(pruned)}, ${points(baseline, pruned)} lower.`
-      : `Pruning alone left the test accuracy at ${formatPercent(pruned)} against the baseline’s ${formatPercent(baseline)}: these units carried little.`,
+      ? `Pruning alone took the test accuracy from ${accuracy(baseline)} to ${accuracy(pruned)}, ${points(baseline, pruned)} lower.`
+      : `Pruning alone left the test accuracy at ${accuracy(pruned)} against the baseline’s ${accuracy(baseline)}: these units carried little.`,
   );
   if (tuned.length > 0) {
     const last = tuned.at(-1);
@@ -114,9 +116,9 @@ export function accuracySentences({ baseline, pruned, tuned }) {
     const gap = baseline - last.accuracy;
     const back = lost > 0 ? ` (${formatPercent(Math.max(0, Math.min(1, (last.accuracy - pruned) / lost)))} of what pruning lost won back)` : '';
     out.push(
-      `After ${formatCount(last.epoch, 'epoch')} of fine-tuning it reads ${formatPercent(last.accuracy)}${back}, ` +
+      `After ${formatCount(last.epoch, 'epoch')} of fine-tuning it reads ${accuracy(last.accuracy)}${back}, ` +
         (gap > 0 ? `${points(baseline, last.accuracy)} below the baseline.` : `${points(baseline, last.accuracy)} above the baseline.`) +
-        (best.epoch !== last.epoch ? ` The best epoch was ${formatInt(best.epoch)} (${formatPercent(best.accuracy)}).` : ''),
+        (best.epoch !== last.epoch ? ` The best epoch was ${formatInt(best.epoch)} (${accuracy(best.accuracy)}).` : ''),
     );
   }
   return out;
@@ -132,14 +134,17 @@ export function latencySentences(rows) {
           ? `the pruned forward ran slower than the baseline’s (${formatSig(r.speedup)}×)`
           : `core found no clear difference between the two forwards (${formatSig(r.speedup)}×)`;
     const share = r.speedup / r.flop_ratio;
+    // Above or below the FLOP ratio only when core's interval of the speedup says so too.
     const against =
       r.verdict !== 'faster'
         ? ''
-        : share > 1.1
+        : share > 1.1 && r.low > r.flop_ratio
           ? `, more than the ${formatSig(r.flop_ratio)}× fewer FLOPs alone predict`
-          : share >= 0.9
-            ? `, about what the ${formatSig(r.flop_ratio)}× fewer FLOPs predict`
-            : `, ${formatPercent(share)} of what the ${formatSig(r.flop_ratio)}× fewer FLOPs predict: the part of a forward that does not shrink with the units (each call’s fixed cost, the outputs’ writes) keeps its size`;
+          : share < 0.9 && r.high < r.flop_ratio
+            ? `, ${formatPercent(share)} of what the ${formatSig(r.flop_ratio)}× fewer FLOPs predict: the part of a forward that does not shrink with the units (each call’s fixed cost, the outputs’ writes) keeps its size`
+            : share >= 0.9 && share <= 1.1
+              ? `, about what the ${formatSig(r.flop_ratio)}× fewer FLOPs predict`
+              : `; the speedup’s interval (${formatSig(r.low)}–${formatSig(r.high)}×) holds the ${formatSig(r.flop_ratio)}× fewer FLOPs, so this run cannot tell it from what they predict`;
     return `At batch ${formatInt(r.batch)}: ${speed} (medians ${formatSig(r.baseline_ms)} and ${formatSig(r.pruned_ms)} ms over ${formatInt(r.rounds)} interleaved rounds)${against}.`;
   });
 }
