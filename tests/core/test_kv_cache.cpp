@@ -311,8 +311,12 @@ TEST_CASE("The speedup follows the FLOP ratio within the stated band") {
   CHECK(in.within);
   CHECK(in.efficiency == doctest::Approx(0.6));
   CHECK(in.sentence ==
-        "at 256 tokens the speedup 60× is 0.6 of the FLOP ratio 100×, within the stated 0.25 "
-        "to 1.25");
+        "at 256 tokens the speedup 60× is 0.6 of the FLOP ratio 100×, so it follows the FLOP "
+        "ratio (the lab counts 0.25 to 1.25 of it as following)");
+  p.speedup = 20;
+  CHECK(kv_speedup_follows_flops(p).sentence.find("so it does not follow the FLOP ratio (the lab "
+                                                  "counts 0.25 to 1.25 of it as following) (") !=
+        std::string::npos);
   p.speedup = 20;
   CHECK_FALSE(kv_speedup_follows_flops(p).within);
   p.speedup = 130;

@@ -29,7 +29,7 @@ const row = (tokens, recompute, cached, ratio) => ({
   cache_bytes_used: 2048 * (8 + tokens - 1),
   cache_bytes_per_token: 2048,
   parameter_bytes: 2 ** 21,
-  follows_flops_sentence: `at ${tokens} tokens the speedup ${recompute / cached}× is 0.5 of the FLOP ratio ${ratio}×, within the stated 0.25 to 1.25`,
+  follows_flops_sentence: `at ${tokens} tokens the speedup ${recompute / cached}× is 0.5 of the FLOP ratio ${ratio}×, so it follows the FLOP ratio (the lab counts 0.25 to 1.25 of it as following)`,
 });
 
 test('kv cache: one point per length of core’s plan, with its decoder, prompt and options', () => {
@@ -75,7 +75,7 @@ test('kv cache: the charts get the speedup beside the FLOP ratio, and both modes
 test('kv cache: the sentences read the longest and the shortest length from the rows', () => {
   const sentences = kvSentences([row(32, 160, 8, 40), row(8, 10, 2, 6), row(16, 40, 4, 20)]);
   assert.deepEqual(sentences, [
-    'At 32 tokens the speedup 20× is 0.5 of the FLOP ratio 40×, within the stated 0.25 to 1.25.',
+    'At 32 tokens the speedup 20× is 0.5 of the FLOP ratio 40×, so it follows the FLOP ratio (the lab counts 0.25 to 1.25 of it as following).',
     'From 8 to 32 new tokens, recompute went from 800 to 200 tokens/s (0.250×), the cached generation from 4,000 to 4,000 tokens/s (1.00×).',
     'After 32 new tokens the cache holds 39 positions: 78.0 KiB (2,048 bytes per position), 0.0381× the weights’ 2.00 MiB.',
   ]);

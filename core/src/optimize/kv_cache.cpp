@@ -474,9 +474,10 @@ KvFlopAgreement kv_speedup_follows_flops(const KvCachePoint& point) {
   a.within = a.efficiency >= kKvEfficiencyLow && a.efficiency <= kKvEfficiencyHigh;
   a.sentence = "at " + std::to_string(point.tokens) + " tokens the speedup " +
                format_number(point.speedup) + "× is " + format_number(a.efficiency, 2) +
-               " of the FLOP ratio " + format_number(point.flop_ratio) + "×, " +
-               (a.within ? "within" : "outside") + " the stated " +
-               format_number(kKvEfficiencyLow) + " to " + format_number(kKvEfficiencyHigh);
+               " of the FLOP ratio " + format_number(point.flop_ratio) + "×, so it " +
+               (a.within ? "follows" : "does not follow") + " the FLOP ratio (the lab counts " +
+               format_number(kKvEfficiencyLow) + " to " + format_number(kKvEfficiencyHigh) +
+               " of it as following)";
   if (!a.within) {
     a.sentence += a.efficiency < kKvEfficiencyLow
                       ? " (the cached steps ran far fewer FLOPs per second than recompute: "

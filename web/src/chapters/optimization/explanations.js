@@ -128,7 +128,10 @@ export const SECTIONS = Object.freeze([
         'flattens them so that the small probabilities of the wrong classes weigh more. The soft term is multiplied by ' +
         'T², which keeps its gradient the same size whatever T. α weighs the two terms: α = 0 is training on the labels ' +
         'alone. Core’s defaults are T = {{distill_temperature}} and α = {{distill_alpha}}, chosen by measuring with this ' +
-        'teacher and student rather than taken from the literature’s usual T of 2 to 8, which lost accuracy here.',
+        'teacher and student rather than taken from the literature’s usual T of 2 to 8: with the command line ' +
+        '(<code>perflab distill … --temperature T</code>, three seeds each) T = 2 and T = 3 ended behind the labels alone ' +
+        'and T = 1 ahead; the lab’s docs/PERFORMANCE.md lists each run. Try it: the command takes as teacher the model file ' +
+        'the first section’s “Download the model file” button writes.',
       'The experiment trains core’s default student twice, with the same seed, recipe and images: once on the ' +
         'baseline’s outputs with the labels, once on the labels alone. Only the loss differs, so the difference of their ' +
         'test accuracies is the teacher’s doing, plus what chance puts into one run. The teacher’s logits of the training ' +
