@@ -297,7 +297,7 @@ Int8Weights quantize_weights(const float* w, size_t K, size_t N) {
   Int8Weights q;
   q.in = K;
   q.out = N;
-  q.stride = (K + kInt8KBlock - 1) / kInt8KBlock * kInt8KBlock;
+  q.stride = Int8Weights::stride_for(K);
   q.code.assign(N * q.stride, 0);
   q.scale.assign(N, 1.0f);
   q.code_sum.assign(N, 0);

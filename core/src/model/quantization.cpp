@@ -82,7 +82,7 @@ Int8Weights int8_weights_from_codes(const std::int8_t* codes, const float* scale
   Int8Weights w;
   w.in = K;
   w.out = N;
-  w.stride = (K + kInt8KBlock - 1) / kInt8KBlock * kInt8KBlock;
+  w.stride = Int8Weights::stride_for(K);
   w.code.assign(N * w.stride, 0);
   w.scale.assign(scale, scale + N);
   w.code_sum.assign(N, 0);

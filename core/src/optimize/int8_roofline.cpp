@@ -38,8 +38,7 @@ Int8LinearTraffic int8_linear_traffic(std::size_t batch, std::size_t in, std::si
   t.ops = 2.0 * static_cast<double>(batch) * static_cast<double>(in) * static_cast<double>(out);
   t.x_bytes = 4 * batch * in;
   t.y_bytes = 4 * batch * out;
-  const std::size_t stride = (in + kInt8KBlock - 1) / kInt8KBlock * kInt8KBlock;
-  t.int8_weight_bytes = out * stride + 4 * out + 4 * out;  // codes, scales, code sums
+  t.int8_weight_bytes = Int8Weights::bytes_for(in, out);  // padded codes, scales, code sums
   t.float32_weight_bytes = 4 * in * out;
   t.int8_bytes = t.x_bytes + t.int8_weight_bytes + t.y_bytes;
   t.float32_bytes = t.x_bytes + t.float32_weight_bytes + t.y_bytes;

@@ -39,13 +39,22 @@ inline constexpr std::size_t kMaxInt8K = 65536;
 // the kernel's dot products then read each output's codes contiguously, 16 at a time, with
 // no remainder loop (a zero code contributes nothing, whatever the padded x holds).
 struct Int8Weights {
+  // K rounded up to kInt8KBlock: the row length of the codes.
+  static constexpr std::size_t stride_for(std::size_t K) {
+    return (K + kInt8KBlock - 1) / kInt8KBlock * kInt8KBlock;
+  }
+  // bytes() of a (K, N) weight, before quantizing one.
+  static constexpr std::size_t bytes_for(std::size_t K, std::size_t N) {
+    return N * stride_for(K) + 4 * N + 4 * N;
+  }
+
   std::size_t in = 0, out = 0;          // K, N
   std::size_t stride = 0;               // K rounded up to kInt8KBlock
   std::vector<std::int8_t> code;        // (N, stride)
   std::vector<float> scale;             // (N)
   std::vector<std::int32_t> code_sum;   // (N): Σ_k code[n, k], for the zero-point correction
   // What the kernel reads of the weights: the padded codes, a 4-byte scale and a 4-byte code
-  // sum per output.
+  // sum per output (bytes_for(in, out)).
   std::size_t bytes() const { return code.size() + 4 * scale.size() + 4 * code_sum.size(); }
 };
 
