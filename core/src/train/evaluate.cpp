@@ -152,12 +152,17 @@ Evaluation evaluate(Model& model, const LabeledImages& data, const Preprocessing
       preprocessing, options);
 }
 
-Evaluation evaluate(ModelFile& file, const LabeledImages& data, const EvaluateOptions& options) {
-  if (!file.quantization) return evaluate(file.model, data, file.preprocessing, options);
-  const Quantization& q = *file.quantization;
+Evaluation evaluate(Model& model, const Quantization* quantization, const LabeledImages& data,
+                    const Preprocessing& preprocessing, const EvaluateOptions& options) {
+  if (quantization == nullptr) return evaluate(model, data, preprocessing, options);
   return evaluate_with(
-      file.model, [&](const Tensor& x) { return quantized_forward(file.model, q, x); },
-      quantized_parameter_bytes(file.model, q), data, file.preprocessing, options);
+      model, [&](const Tensor& x) { return quantized_forward(model, *quantization, x); },
+      quantized_parameter_bytes(model, *quantization), data, preprocessing, options);
+}
+
+Evaluation evaluate(ModelFile& file, const LabeledImages& data, const EvaluateOptions& options) {
+  return evaluate(file.model, file.quantization ? &*file.quantization : nullptr, data,
+                  file.preprocessing, options);
 }
 
 json to_json(const Evaluation& e) { return write_fields(e); }

@@ -476,15 +476,9 @@ nlohmann::json SessionTable::evaluate(std::size_t model_id, std::size_t dataset_
   const Dataset& d = dataset(dataset_id);
   EvaluateOptions options;
   options.max_misclassified = max_misclassified;
-  Evaluation e;
-  if (h.quantization) {
-    // The int8 model as its file runs it (evaluate(ModelFile&)): the int8 forward, and its
-    // stored parameter bytes.
-    ModelFile file = read_model_file(model_file(model_id), "held model " + std::to_string(model_id));
-    e = perflab::evaluate(file, d.images, options);
-  } else {
-    e = perflab::evaluate(h.model, d.images, h.preprocessing, options);
-  }
+  // An int8 model as its file runs it: the int8 forward, and its stored parameter bytes.
+  const Evaluation e = perflab::evaluate(h.model, h.quantization ? &*h.quantization : nullptr,
+                                         d.images, h.preprocessing, options);
   if (d.split == "test") h.test_accuracy = e.accuracy;
   return to_json(e);
 }

@@ -78,8 +78,11 @@ struct EvaluateOptions {
 Evaluation evaluate(Model& model, const LabeledImages& data, const Preprocessing& preprocessing,
                     const EvaluateOptions& options = {});
 
-// A model file as it runs: its own preprocessing, and for a quantized file the int8 forward
-// (model/quantization.hpp) with parameter_bytes its stored bytes (codes, scales, biases).
+// A model as it is stored: with a quantization, the int8 forward (model/quantization.hpp) and
+// parameter_bytes its stored bytes (codes, scales, biases); without one, evaluate above.
+Evaluation evaluate(Model& model, const Quantization* quantization, const LabeledImages& data,
+                    const Preprocessing& preprocessing, const EvaluateOptions& options = {});
+// A model file as it runs: its own preprocessing and quantization (the overload above).
 Evaluation evaluate(ModelFile& file, const LabeledImages& data, const EvaluateOptions& options = {});
 
 // The logits (data.count, data.classes) of every image, in the data's order, computed as
