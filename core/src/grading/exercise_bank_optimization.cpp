@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -318,14 +317,12 @@ constexpr Tolerance kPercentagePoint{0.0, 0.1};  // percentages to one decimal
 }  // namespace
 
 // Each exercise's prose is the entry with the same id in core/exercises/optimization.json,
-// which also sets the order the page shows them in.
-ExerciseCode kv_cache_growth_exercise();  // exercise_bank_optimization_kv.cpp
-ExerciseCode int8_my_run_exercise();  // exercise_bank_optimization_quantize.cpp
-ExerciseCode transform_exercise(std::string_view id);  // exercise_bank_optimization_transforms.cpp
-
+// which also sets the order the page shows them in (so the C++ lists' order is free): these,
+// then the transforms' (exercise_bank_optimization_transforms.cpp), then the ones graded from
+// the KV cache and quantization runs (exercise_bank_optimization_kv.cpp, _quantize.cpp).
 std::vector<ExerciseCode> optimization_exercises() {
   using enum ExerciseKind;
-  return {
+  std::vector<ExerciseCode> all = {
       {.id = "optimization.optimizer-state", .kind = Numeric, .points = 10,
        .draw = draw_optimizer_state, .parts = {{kNearestInteger}, {kNearestInteger}},
        .feedback_hides_answer = true},
@@ -341,29 +338,18 @@ std::vector<ExerciseCode> optimization_exercises() {
        .draw = draw_training_steps,
        .parts = {{kNearestInteger}, {kNearestInteger}, {kNearestInteger}, {{0.01, 0.0}}},
        .feedback_hides_answer = true},
-      // The transforms' exercises (exercise_bank_optimization_transforms.cpp).
-      transform_exercise("optimization.quantize-int8"),
-      transform_exercise("optimization.csr-matvec"),
-      transform_exercise("optimization.activation-range"),
-      transform_exercise("optimization.int8-bytes"),
-      transform_exercise("optimization.csr-bytes"),
-      transform_exercise("optimization.distillation-loss"),
-      transform_exercise("optimization.kv-cache"),
-      transform_exercise("optimization.sparse-slower"),
-      transform_exercise("optimization.per-channel-scales"),
-      transform_exercise("optimization.my-sparse-line"),
-      transform_exercise("optimization.structured-prune"),
       // Counts: exact. Graded from the pruned model's widths in the student's own run.
       {.id = "optimization.structured-layers", .kind = Numeric, .points = 15,
        .draw = draw_nothing, .parts = {{kNearestInteger}, {kNearestInteger}},
        .experiment = "optimization-structured",
        .from_evidence = structured_layers_from_evidence,
        .constants = {{"structured_batch", kStructuredBatch}}, .feedback_hides_answer = true},
-      // Graded from the student's own KV cache run (exercise_bank_optimization_kv.cpp).
-      kv_cache_growth_exercise(),
-      // Graded from the student's own quantization run (exercise_bank_optimization_quantize.cpp).
-      int8_my_run_exercise(),
   };
+  for (auto more : {optimization_transform_exercises, optimization_kv_exercises,
+                    optimization_quantize_exercises}) {
+    for (ExerciseCode& c : more()) all.push_back(std::move(c));
+  }
+  return all;
 }
 
 }  // namespace perflab::detail

@@ -84,15 +84,15 @@ void kv_cache_growth_from_evidence(const Exercise& e, const json& rows, VariantD
 // most 0.5%, the slope over a doubling by at most 2·0.005 / ln 2 = 0.014; 0.03 leaves room
 // for a student who reads the CSV instead. The length: within 0.5%, because the page prints
 // the weights' bytes to 3 significant digits (2.01 MiB: ±0.25%); the CSV has them exact.
-ExerciseCode kv_cache_growth_exercise() {
-  return {.id = "optimization.kv-cache-growth",
+std::vector<ExerciseCode> optimization_kv_exercises() {
+  return {{.id = "optimization.kv-cache-growth",
           .kind = ExerciseKind::Numeric,
           .points = 15,
           .draw = draw_nothing,
           .parts = {{{0.0, 0.03}}, {{0.005, 0.5}}},
           .experiment = "optimization-kv-cache",
           .from_evidence = kv_cache_growth_from_evidence,
-          .feedback_hides_answer = true};
+          .feedback_hides_answer = true}};
 }
 
 }  // namespace perflab::detail

@@ -78,15 +78,15 @@ void int8_my_run_from_evidence(const Exercise& e, const json& rows, VariantData&
 
 // From ranges the page prints to 3 significant digits: the code within 1 (x / scale near 255
 // moves by up to about 1 with the printed digits), the ratio within 1%.
-ExerciseCode int8_my_run_exercise() {
-  return {.id = "optimization.int8-my-run",
+std::vector<ExerciseCode> optimization_quantize_exercises() {
+  return {{.id = "optimization.int8-my-run",
           .kind = ExerciseKind::Numeric,
           .points = 15,
           .draw = draw_int8_my_run,
           .parts = {{{0.0, 1.0}}, {{0.01, 0.0}}},
           .experiment = "optimization-quantization",
           .from_evidence = int8_my_run_from_evidence,
-          .feedback_hides_answer = true};
+          .feedback_hides_answer = true}};
 }
 
 }  // namespace perflab::detail

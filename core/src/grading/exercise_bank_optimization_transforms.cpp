@@ -10,7 +10,7 @@
 // kv_cache_bytes and kv_generation_flops (optimize/kv_cache.hpp), prune_structured
 // (optimize/structured.hpp). Feedback says right or wrong only
 // (Exercise::feedback_hides_answer).
-// Joined into the chapter's list by exercise_bank_optimization.cpp (transform_exercise);
+// Joined into the chapter's list by exercise_bank_optimization.cpp;
 // prose in core/exercises/optimization.json. Not for: seeding, rendering or grading
 // (grader.cpp).
 #include <algorithm>
@@ -18,7 +18,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -516,7 +515,9 @@ VariantData draw_structured_prune(Rng& rng, const Fragments&) {
 
 // ---- the list -------------------------------------------------------------------------
 
-std::vector<ExerciseCode> transform_exercises() {
+}  // namespace
+
+std::vector<ExerciseCode> optimization_transform_exercises() {
   using enum ExerciseKind;
   return {
       // Scales agree to float32's rounding of max/127 (a relative 6e-8); codes are integers
@@ -564,17 +565,6 @@ std::vector<ExerciseCode> transform_exercises() {
        .constants = {{"relu_flops", static_cast<int>(flop_cost::kReluForward)}},
        .feedback_hides_answer = true},
   };
-}
-
-}  // namespace
-
-ExerciseCode transform_exercise(std::string_view id) {
-  static const std::vector<ExerciseCode> all = transform_exercises();
-  for (const ExerciseCode& c : all) {
-    if (c.id == id) return c;
-  }
-  throw Error("transform_exercise: no exercise " + std::string(id) +
-              " in exercise_bank_optimization_transforms.cpp");
 }
 
 }  // namespace perflab::detail

@@ -124,6 +124,10 @@ std::vector<ExerciseCode> profiling_exercises();     // exercise_bank_profiling.
 std::vector<ExerciseCode> acceleration_exercises();  // exercise_bank_acceleration.cpp
 std::vector<ExerciseCode> benchmarking_exercises();  // exercise_bank_benchmarking.cpp
 std::vector<ExerciseCode> optimization_exercises();  // exercise_bank_optimization.cpp
+// Its parts in files of their own, joined by optimization_exercises().
+std::vector<ExerciseCode> optimization_transform_exercises();  // _optimization_transforms.cpp
+std::vector<ExerciseCode> optimization_kv_exercises();         // _optimization_kv.cpp
+std::vector<ExerciseCode> optimization_quantize_exercises();   // _optimization_quantize.cpp
 
 // One chapter's data file joined with its C++, in the file's order. Throws Error naming the
 // file and the entry when the file is not valid JSON, lacks a field or has an unknown one,
