@@ -7,21 +7,11 @@
 // of two held models answers with core's comparison; bad arguments are sentences after which
 // the module still works. Timings are never asserted.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 
-import { BUILDS, loadPerflabTrain } from './perflab_module.mjs';
+import { BUILDS, fashionMnistFiles, loadPerflabTrain, messageOf } from './perflab_module.mjs';
 
-const DATA_DIR = '/usr/share/datasets/fashion-mnist';
-const read = (name) => new Uint8Array(gunzipSync(readFileSync(path.join(DATA_DIR, name))));
-const data = {
-  trainImages: read('train-images-idx3-ubyte.gz'),
-  trainLabels: read('train-labels-idx1-ubyte.gz'),
-  testImages: read('t10k-images-idx3-ubyte.gz'),
-  testLabels: read('t10k-labels-idx1-ubyte.gz'),
-};
+const data = fashionMnistFiles();
 const modules = await Promise.all(BUILDS.map(loadPerflabTrain));
 
 const TEACHER = {
@@ -30,15 +20,6 @@ const TEACHER = {
 };
 const TRAIN_IMAGES = 600;
 const TEST_IMAGES = 300;
-
-function messageOf(fn) {
-  try {
-    fn();
-  } catch (err) {
-    return String(err.message);
-  }
-  assert.fail('expected an error');
-}
 
 for (const [b, Module] of BUILDS.map((b, i) => [b, modules[i]])) {
   describe(`structured pruning and distillation sessions (${b.flavour} build)`, () => {

@@ -1,12 +1,16 @@
 // Loads the CommonJS builds of the wasm modules for the Node tests of the bindings (the main
 // module with loadPerflab, the training module with loadPerflabTrain, the grading module with
 // loadPerflabGrade), and holds
-// the small helpers those tests share (a seeded PRNG, random float32 data).
+// the small helpers those tests share (a seeded PRNG, random float32 data, the Fashion-MNIST
+// files, an error's message).
 // Not a test file itself: node --test only runs *.test.mjs here.
 // Build dir: $PERFLAB_WASM_DIR, else build/wasm (the `wasm` preset); modules in <dir>/node/.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const wasmDir = process.env.PERFLAB_WASM_DIR ?? path.join(repoRoot, 'build', 'wasm');
@@ -59,3 +63,24 @@ export function randomFloat32(random, n) {
 }
 
 export const numel = (shape) => shape.reduce((p, d) => p * d, 1);
+
+/** Debian's Fashion-MNIST, inflated as the page's worker inflates it: the four IDX files' bytes. */
+export function fashionMnistFiles(dir = '/usr/share/datasets/fashion-mnist') {
+  const read = (name) => new Uint8Array(gunzipSync(readFileSync(path.join(dir, name))));
+  return {
+    trainImages: read('train-images-idx3-ubyte.gz'),
+    trainLabels: read('train-labels-idx1-ubyte.gz'),
+    testImages: read('t10k-images-idx3-ubyte.gz'),
+    testLabels: read('t10k-labels-idx1-ubyte.gz'),
+  };
+}
+
+/** The message of the error fn throws; fails the test when it throws none. */
+export function messageOf(fn) {
+  try {
+    fn();
+  } catch (err) {
+    return String(err.message);
+  }
+  assert.fail('expected an error');
+}

@@ -11,21 +11,13 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 
-import { BUILDS, loadPerflabTrain } from './perflab_module.mjs';
+import { BUILDS, fashionMnistFiles, loadPerflabTrain, messageOf } from './perflab_module.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const nativeCli = process.env.PERFLAB_CLI ?? path.join(repoRoot, 'build', 'native', 'tools', 'perflab');
-const DATA_DIR = '/usr/share/datasets/fashion-mnist';
-const read = (name) => new Uint8Array(gunzipSync(readFileSync(path.join(DATA_DIR, name))));
-const data = {
-  trainImages: read('train-images-idx3-ubyte.gz'),
-  trainLabels: read('train-labels-idx1-ubyte.gz'),
-  testImages: read('t10k-images-idx3-ubyte.gz'),
-  testLabels: read('t10k-labels-idx1-ubyte.gz'),
-};
+const data = fashionMnistFiles();
 const modules = await Promise.all(BUILDS.map(loadPerflabTrain));
 
 const SPEC = {
@@ -35,15 +27,6 @@ const SPEC = {
 const RECIPE = { epochs: 1, batch: 32, validation_samples: 50, learning_rate: 0.003, seed: 3 };
 const TRAIN_IMAGES = 400;
 const CALIBRATION = 100;
-
-function messageOf(fn) {
-  try {
-    fn();
-  } catch (err) {
-    return String(err.message);
-  }
-  assert.fail('expected an error');
-}
 
 function cli(...args) {
   const r = spawnSync(nativeCli, args, { encoding: 'utf8', timeout: 120_000 });

@@ -6,25 +6,15 @@
 // times and compareRuns gives `perflab compare --json`'s verdicts (main module). Bad arguments
 // are refused by name. No timing is asserted.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 
-import { BUILDS, loadPerflab, loadPerflabTrain } from './perflab_module.mjs';
+import { BUILDS, fashionMnistFiles, loadPerflab, loadPerflabTrain } from './perflab_module.mjs';
 
 const modules = await Promise.all(BUILDS.map(loadPerflab));
 const trainModules = await Promise.all(BUILDS.map(loadPerflabTrain));
 
-const DATA_DIR = '/usr/share/datasets/fashion-mnist';
-const read = (name) => new Uint8Array(gunzipSync(readFileSync(path.join(DATA_DIR, name))));
 const TEST_IMAGES = 300;
-const data = {
-  trainImages: read('train-images-idx3-ubyte.gz'),
-  trainLabels: read('train-labels-idx1-ubyte.gz'),
-  testImages: read('t10k-images-idx3-ubyte.gz'),
-  testLabels: read('t10k-labels-idx1-ubyte.gz'),
-};
+const data = fashionMnistFiles();
 // A small MLP trained for two epochs on 900 images (train.test.mjs's recipe): a model file
 // with learned weights.
 const SMALL = {

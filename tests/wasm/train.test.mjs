@@ -7,23 +7,13 @@
 // bad inputs (a truncated IDX file, an unknown id, sizes that do not match) are sentences
 // after which the module still works. Timings are never asserted.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 
 import { cancelledError } from '../../web/src/lab/protocol.js';
 import { runSweep } from '../../web/src/lab/sweep.js';
-import { BUILDS, loadPerflabTrain } from './perflab_module.mjs';
+import { BUILDS, fashionMnistFiles, loadPerflabTrain, messageOf } from './perflab_module.mjs';
 
-const DATA_DIR = '/usr/share/datasets/fashion-mnist';
-const read = (name) => new Uint8Array(gunzipSync(readFileSync(path.join(DATA_DIR, name))));
-const data = {
-  trainImages: read('train-images-idx3-ubyte.gz'),
-  trainLabels: read('train-labels-idx1-ubyte.gz'),
-  testImages: read('t10k-images-idx3-ubyte.gz'),
-  testLabels: read('t10k-labels-idx1-ubyte.gz'),
-};
+const data = fashionMnistFiles();
 const modules = await Promise.all(BUILDS.map(loadPerflabTrain));
 
 // A small MLP: seconds to train on a thousand images.
@@ -43,15 +33,6 @@ function loadSplits(Module) {
 }
 
 // The error's message, for assertions on sentences.
-function messageOf(fn) {
-  try {
-    fn();
-  } catch (err) {
-    return String(err.message);
-  }
-  assert.fail('expected an error');
-}
-
 for (const [b, Module] of BUILDS.map((b, i) => [b, modules[i]])) {
   describe(`training through the bindings (${b.flavour} build)`, () => {
     // The splits are read once per build (the training file is 47 MB inflated) and shared.
