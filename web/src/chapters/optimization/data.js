@@ -66,16 +66,27 @@ export async function fetchFile(entry, { onBytes, signal } = {}) {
   return out;
 }
 
+// The test split in core, one per lab bridge: every store of the page shares it (each section
+// of the chapter has its own store, and the lab holds at most 8 data sets). Promise of
+// {dataset, info, images, labels}, or null.
+const sharedTest = new WeakMap();
+
 /**
  * The chapter's data and what core holds of it. `progress(state)` hears every byte count:
- * {what, received, total} while fetching, null when idle.
+ * {what, received, total} while fetching, null when idle. The test split is shared by every
+ * store of the bridge; the training split is this store's. Each is checked to be still in core
+ * before it is handed out (a worker restarted by a cancel elsewhere has lost it) and loaded
+ * again if not.
  */
 export function createDataStore(bridge, { progress = () => {} } = {}) {
   const lab = labOf(bridge);
   const where = 'optimization-data';
-  let test = null; // Promise of {dataset, info, images, labels} (images and labels inflated)
   let train = null; // {count, promise of {dataset, info}}
   let fetchedBytes = 0;
+  const held = async (promise) => {
+    const split = await promise.catch(() => null);
+    return split !== null && (await lab.datasetInfo(split.dataset, { where }).then(() => true, () => false));
+  };
 
   // Fetches the listed entries one after another under one progress bar.
   async function fetchAll(what, entries) {
@@ -100,8 +111,11 @@ export function createDataStore(bridge, { progress = () => {} } = {}) {
     });
 
   /** The test split, once: core's data set id and facts, and its inflated bytes for drawing. */
-  function testSplit() {
-    test ??= forgetOnFailure(
+  async function testSplit() {
+    const cached = sharedTest.get(bridge);
+    if (cached && (await held(cached))) return cached;
+    if (sharedTest.get(bridge) !== cached) return testSplit(); // another caller is loading it
+    const test = forgetOnFailure(
       (async () => {
         const m = await loadManifest();
         const [gzImages, gzLabels] = await fetchAll('the test split', [fileOf(m, 'test', 'images'), fileOf(m, 'test', 'labels')]);
@@ -110,8 +124,9 @@ export function createDataStore(bridge, { progress = () => {} } = {}) {
         const info = await lab.loadFashionMnist(images, labels, 'test', undefined, { where });
         return { dataset: info.dataset, info, images, labels };
       })(),
-      () => (test = null),
+      () => sharedTest.get(bridge) === test && sharedTest.delete(bridge),
     );
+    sharedTest.set(bridge, test);
     return test;
   }
 
@@ -119,14 +134,14 @@ export function createDataStore(bridge, { progress = () => {} } = {}) {
    * The first `count` training images in core: from the subset file when it holds them, else
    * from the full training split (fetched only then). Loaded again only when count changes.
    */
-  function trainSplit(count) {
-    if (train?.count === count) return train.promise;
+  async function trainSplit(count) {
+    if (train?.count === count && (await held(train.promise))) return train.promise;
     const previous = train;
     const promise = forgetOnFailure(
       (async () => {
         const m = await loadManifest();
         const old = await previous?.promise.catch(() => null);
-        if (old) await lab.dropDataset(old.dataset, { where });
+        if (old) await lab.dropDataset(old.dataset, { where }).catch(() => {}); // gone already after a restart
         const subset = fileOf(m, 'train_subset', 'images');
         const split = count <= subset.count ? 'train_subset' : 'train';
         const files = [fileOf(m, split, 'images'), fileOf(m, split, 'labels')];
@@ -155,7 +170,7 @@ export function createDataStore(bridge, { progress = () => {} } = {}) {
    * another chapter's cancelled step), core's ids are gone. Fetched again on the next use.
    */
   function forget() {
-    test = null;
+    sharedTest.delete(bridge);
     train = null;
   }
 
