@@ -5,7 +5,9 @@
 // curve (epoch 0 and 1) with the baseline's reference line, time both forwards at each
 // batch of core's quick plan and write sentences from those rows; a tiny distillation trains
 // both students epoch by epoch and ends with one row per epoch, two curves and the sentence
-// on one seed; both results join the made models. No console error. No timing asserted.
+// on one seed; both results join the made models. Cancel keeps the fine-tuned epochs done (a
+// chunked run), or stops an aborting run (quantization) with its own sentence; either section
+// runs again after. No console error. No timing asserted.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -75,5 +77,40 @@ describe('Optimization chapter: structured pruning and distillation (quick mode)
     const sentences = await page.$$eval(`${role('distill-sentences')} p`, (ps) => ps.map((p) => p.textContent));
     assert.match(sentences[0], new RegExp(`^After ${epochs} epochs? on seed 1: distilled \\d+\\.\\d\\d%, labels alone \\d+\\.\\d\\d%`));
     assert.match(sentences[1], /^This is one seed\..*perflab_bench_optimize_floors/);
+  });
+
+  test('Cancel during fine-tuning keeps the epochs done, and the section runs again', async () => {
+    const { page } = lab;
+    await page.fill('[data-control="finetune_epochs"]', '30');
+    await page.click('[data-action="run-structured"]');
+    // Cancel once the first fine-tuned epoch is on the curve (rows 0 and 1) of this run: the
+    // status says fine-tuning only after the run cleared the previous run's rows.
+    await page.waitForFunction(() => /^Fine-tuning/.test(document.querySelector('[data-role="structured-status"]').textContent), null, { timeout: 40000 });
+    await page.waitForFunction(() => document.querySelectorAll('[data-role="structured-curve"] tbody tr').length >= 2, null, { timeout: 40000 });
+    await page.click('[data-action="cancel-structured"]');
+    await page.waitForFunction(() => /^(Cancelled,|Done|Stopped)/.test(document.querySelector('[data-role="structured-status"]').textContent), null, { timeout: 40000 });
+    const status = await page.textContent(role('structured-status'));
+    assert.match(status, /^Cancelled, the epochs done kept: .* after (\d+) fine-tuning epochs?/);
+    const kept = Number(/after (\d+) fine-tuning/.exec(status)[1]);
+    assert.ok(kept >= 1 && kept < 30, status);
+    assert.equal((await rowsOf(page, 'structured-curve')).length, kept + 1);
+    assert.equal(await page.isHidden(role('structured-error')), true);
+    assert.equal(await page.isDisabled('[data-action="cancel-structured"]'), true);
+    assert.equal(await page.isDisabled('[data-action="run-structured"]'), false);
+  });
+
+  test('Cancel of a section that aborts its call says so, and the section runs again', async () => {
+    const { page } = lab;
+    await page.click('[data-action="run-quantize"]');
+    await page.waitForFunction(() => document.querySelector('[data-action="cancel-quantize"]')?.disabled === false, null, { timeout: 20000 });
+    await page.click('[data-action="cancel-quantize"]');
+    await page.waitForFunction(() => /^(Cancelled|Done|Stopped)/.test(document.querySelector('[data-role="quantize-status"]').textContent), null, { timeout: 40000 });
+    assert.match(await page.textContent(role('quantize-status')), /^Cancelled; the rows above are those finished\.$/);
+    assert.equal(await page.isHidden(role('quantize-error')), true, await page.textContent(role('quantize-error')));
+    await page.waitForFunction(() => document.querySelector('[data-action="run-quantize"]')?.disabled === false, null, { timeout: 10000 });
+    await page.click('[data-action="run-quantize"]');
+    await page.waitForFunction(() => !/^Cancelled/.test(document.querySelector('[data-role="quantize-status"]').textContent), null, { timeout: 10000 });
+    await page.waitForFunction(() => /^(Done|Stopped|Cancelled)/.test(document.querySelector('[data-role="quantize-status"]').textContent), null, { timeout: 60000 });
+    assert.match(await page.textContent(role('quantize-status')), /^Done: /, await page.textContent(role('quantize-error')));
   });
 });

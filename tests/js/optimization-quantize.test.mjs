@@ -62,7 +62,7 @@ describe('the quantization rows and sentences', () => {
   it('says core’s verdict of each A/B in words', () => {
     const ab = (word, name, ratio) => ({ batch: 64, a_ms: [1, 1, 1], comparison: { median_a: 2, median_b: 2 / ratio, ratio, ratio_interval: { low: ratio * 0.9, high: ratio * 1.1 }, verdict: { name, word } } });
     const rows = [latencyRow(ab('faster', 'faster', 2), 'minmax'), latencyRow(ab('slower', 'slower', 0.5), 'percentile')];
-    assert.equal(rows[0].int8_ms, 1);
+    assert.equal(rows[0].b_ms, 1); // B, the int8 model's median
     const [s] = latencySentences(rows);
     assert.match(s, /^At batch 64, by core’s interleaved A\/B .*: with min\/max calibration it was 2\.00× as fast as the float model and with percentile calibration it was slower than the float model \(2\.00× its time\)\.$/);
   });

@@ -16,26 +16,29 @@ import { h } from '../../ui/dom.js';
 import { formatInt, formatPercent } from '../../ui/format.js';
 import { createTable } from '../../ui/table.js';
 import { trainSteps } from './chunked-training.js';
-import { createDataStore } from './data.js';
 import { DISTILL_ID, SERIES, curveRows, distillSentences, madeEntry, tableRows } from './distill-data.js';
 import { linearWidths } from './facts.js';
 import { accuracyDomain } from './structured-data.js';
 import { epochTicks } from './train-data.js';
 import { addMadeModel, baselineModel, subscribeMadeModels } from './made-models.js';
-import { block, mbText, showError } from './section-ui.js';
+import { block, createRunFrame, showError, showSentences } from './section-ui.js';
 
 const where = `${DISTILL_ID}-run`;
 
 export function mountDistillSection(section, { bridge }) {
   const lab = labOf(bridge);
   const quick = isQuick(globalThis.location?.search ?? '');
-  const runButton = h('button', { type: 'button', class: 'primary', 'data-action': 'run-distill', text: 'Train both students', disabled: true });
-  const cancelButton = h('button', { type: 'button', 'data-action': 'cancel-distill', text: 'Cancel', disabled: true });
-  const progress = h('progress', { max: '1', value: '0', 'aria-label': 'distillation progress', 'data-role': 'distill-progress' });
-  const status = h('span', { class: 'status', 'aria-live': 'polite', 'data-role': 'distill-status', text: 'Not run yet.' });
+  let plans = null;
+  const frame = createRunFrame(bridge, {
+    prefix: 'distill',
+    where,
+    runText: 'Train both students',
+    progressLabel: 'distillation progress',
+    ready: () => baselineModel() !== null,
+    run: (ctx) => run(ctx),
+  });
+  const { progress, status, errorBox, data } = frame;
   const baselineNote = h('p', { class: 'note', 'data-role': 'distill-baseline' });
-  const planNote = h('p', { class: 'note', 'data-role': 'distill-plan', hidden: true });
-  const errorBox = h('p', { class: 'error', role: 'alert', 'data-role': 'distill-error', hidden: true });
   const curveBox = h('div', { class: 'chart', 'data-role': 'chart', 'data-chart': 'distill-curves' });
   const chart = new LineChart(curveBox, {
     x: 'epoch',
@@ -61,188 +64,136 @@ export function mountDistillSection(section, { bridge }) {
   );
   const sentences = h('div', { 'data-role': 'distill-sentences' });
 
-  let plans = null;
-  let running = null;
-  let held = [];
-  const data = createDataStore(bridge, {
-    progress(p) {
-      if (p) status.textContent = `Fetching ${p.what}: ${mbText(p.received)} of ${mbText(p.total)}`;
-    },
-  });
-  const enable = () => {
-    runButton.disabled = running !== null || plans === null || baselineModel() === null;
-  };
   const unsubscribe = subscribeMadeModels(() => {
     const b = baselineModel();
     baselineNote.textContent = b
       ? `The teacher: the baseline, ${b.name}${b.evaluation ? ` (test accuracy ${formatPercent(b.evaluation.accuracy)})` : ''}.`
       : 'Train or load the baseline first (“A model worth optimizing” above): it is the teacher.';
-    enable();
+    frame.enable();
   });
 
   experimentPlans(bridge, DISTILL_ID, quick, where)
     .then((p) => {
       plans = p;
       const { plan } = p;
-      planNote.textContent =
+      frame.showPlan(
         (quick ? 'Quick mode (?quick=1): the student' : 'The student') +
-        ` is core’s default, an MLP ${linearWidths(plan.student)}; both train on the first ${formatInt(plan.train_images)} training images ` +
-        `for ${formatInt(plan.recipe.epochs)} epochs with seed ${plan.recipe.seed}, at temperature ${plan.temperature} and α ${plan.alpha} (core’s defaults).`;
-      planNote.hidden = false;
-      enable();
+          ` is core’s default, an MLP ${linearWidths(plan.student)}; both train on the first ${formatInt(plan.train_images)} training images ` +
+          `for ${formatInt(plan.recipe.epochs)} epochs with seed ${plan.recipe.seed}, at temperature ${plan.temperature} and α ${plan.alpha} (core’s defaults).`,
+      );
     })
     .catch((err) => showError(errorBox, err));
 
-  async function dropHeld() {
-    for (const id of held) await lab.dropModel(id, { where }).catch(() => {});
-    held = [];
-  }
-
-  async function run() {
+  async function run(ctx) {
     const baseline = baselineModel();
     if (!baseline) return;
     const { plan, fullPlan } = plans;
-    errorBox.hidden = true;
-    running = { cancelRequested: false };
-    enable();
-    cancelButton.disabled = false;
     chart.update([]);
     table.setRows([]);
     sentences.replaceChildren();
-    progress.value = 0;
-    try {
-      await dropHeld();
-      const test = await data.testSplit();
-      const train = await data.trainSplit(plan.train_images);
-      status.textContent = 'Core is loading the teacher and computing its logits…';
-      const teacher = await lab.loadModelFile(baseline.bytes, { where });
-      held.push(teacher.model);
-      const teacherEval = await lab.evaluateModel(teacher.model, test.dataset, 0, { where });
-      const distilled = await lab.createModel(plan.student, { where });
-      held.push(distilled.model);
-      const labels = await lab.createModel(plan.student, { where });
-      held.push(labels.model);
-      const recipe = { ...plan.recipe, validation_samples: train.info.default_validation_samples };
-      const startD = await lab.startDistillation(distilled.model, teacher.model, train.dataset, recipe, plan.temperature, plan.alpha, { where });
-      const startL = await lab.startTraining(labels.model, train.dataset, recipe, { where });
-      // The teacher's logits are in core now; it is not needed any more.
-      await lab.dropModel(teacher.model, { where });
-      held = held.filter((id) => id !== teacher.model);
-      loadPlot();
+    const test = await data.testSplit();
+    const train = await data.trainSplit(plan.train_images);
+    status.textContent = 'Core is loading the teacher and computing its logits…';
+    const teacher = await lab.loadModelFile(baseline.bytes, { where });
+    ctx.hold(teacher.model);
+    const teacherEval = await lab.evaluateModel(teacher.model, test.dataset, 0, { where });
+    const distilled = await lab.createModel(plan.student, { where });
+    ctx.hold(distilled.model);
+    const labels = await lab.createModel(plan.student, { where });
+    ctx.hold(labels.model);
+    const recipe = { ...plan.recipe, validation_samples: train.info.default_validation_samples };
+    const startD = await lab.startDistillation(distilled.model, teacher.model, train.dataset, recipe, plan.temperature, plan.alpha, { where });
+    const startL = await lab.startTraining(labels.model, train.dataset, recipe, { where });
+    // The teacher's logits are in core now; it is not needed any more.
+    await ctx.release(teacher.model);
+    loadPlot();
 
-      const curves = { distilled: [], labels: [] };
-      const show = () => {
-        const rows = curveRows(curves.distilled, curves.labels);
-        chart.setOptions({ xTicks: epochTicks(1, Math.max(2, startD.recipe.epochs)), xDomain: [1, Math.max(2, startD.recipe.epochs)], yDomain: accuracyDomain(rows.map((r) => r.accuracy)) });
-        chart.update(rows);
-        table.setRows(tableRows(curves.distilled, curves.labels));
-        curveBox.dataset.epochs = String(Math.min(curves.distilled.length, curves.labels.length));
-      };
-      const students = [
-        { key: 'distilled', id: distilled.model, start: startD, done: 0, pace: undefined },
-        { key: 'labels', id: labels.model, start: startL, done: 0, pace: undefined },
-      ];
-      const total = startD.steps_total + startL.steps_total;
-      const epochs = startD.recipe.epochs;
-      // Epoch by epoch, one student then the other, so a cancel leaves both with the same epochs.
-      for (let e = 1; e <= epochs && !running.cancelRequested; e++) {
-        for (const s of students) {
-          const r = await trainSteps({
-            bridge,
-            modelId: s.id,
-            start: s.start,
-            where,
-            from: s.done,
-            until: e * s.start.steps_per_epoch,
-            pace: s.pace,
-            stopAtEpochs: true,
-            isCancelled: () => running.cancelRequested,
-            onRow: (row) => {
-              progress.value = (students.reduce((sum, x) => sum + x.done, 0) - s.done + row.steps_done) / total;
-              status.textContent = `Epoch ${e} of ${formatInt(epochs)}: ${s.key === 'distilled' ? 'the distilled student' : 'the student on labels alone'}, step ${formatInt(row.steps_done)} of ${formatInt(row.steps_total)}`;
-            },
-            atEpoch: async (record) => {
-              const ev = await lab.evaluateModel(s.id, test.dataset, 0, { where });
-              curves[s.key].push({ epoch: record.epoch, accuracy: ev.accuracy });
-              show();
-            },
-          });
-          s.done = r.steps_done;
-          s.pace = r.pace;
-          if (running.cancelRequested) break;
-        }
+    const curves = { distilled: [], labels: [] };
+    const show = () => {
+      const rows = curveRows(curves.distilled, curves.labels);
+      chart.setOptions({ xTicks: epochTicks(1, Math.max(2, startD.recipe.epochs)), xDomain: [1, Math.max(2, startD.recipe.epochs)], yDomain: accuracyDomain(rows.map((r) => r.accuracy)) });
+      chart.update(rows);
+      table.setRows(tableRows(curves.distilled, curves.labels));
+      curveBox.dataset.epochs = String(Math.min(curves.distilled.length, curves.labels.length));
+    };
+    const students = [
+      { key: 'distilled', id: distilled.model, start: startD, done: 0, pace: undefined },
+      { key: 'labels', id: labels.model, start: startL, done: 0, pace: undefined },
+    ];
+    const total = startD.steps_total + startL.steps_total;
+    const epochs = startD.recipe.epochs;
+    // Epoch by epoch, one student then the other, so a cancel leaves both with the same epochs.
+    for (let e = 1; e <= epochs && !ctx.cancelled(); e++) {
+      for (const s of students) {
+        const r = await trainSteps({
+          bridge,
+          modelId: s.id,
+          start: s.start,
+          where,
+          from: s.done,
+          until: e * s.start.steps_per_epoch,
+          pace: s.pace,
+          stopAtEpochs: true,
+          isCancelled: ctx.cancelled,
+          onRow: (row) => {
+            progress.value = (students.reduce((sum, x) => sum + x.done, 0) - s.done + row.steps_done) / total;
+            status.textContent = `Epoch ${e} of ${formatInt(epochs)}: ${s.key === 'distilled' ? 'the distilled student' : 'the student on labels alone'}, step ${formatInt(row.steps_done)} of ${formatInt(row.steps_total)}`;
+          },
+          atEpoch: async (record) => {
+            const ev = await lab.evaluateModel(s.id, test.dataset, 0, { where });
+            curves[s.key].push({ epoch: record.epoch, accuracy: ev.accuracy });
+            show();
+          },
+        });
+        s.done = r.steps_done;
+        s.pace = r.pace;
+        if (ctx.cancelled()) break;
       }
-      const finished = Math.min(curves.distilled.length, curves.labels.length);
-      if (running.cancelRequested) {
-        // Both go back to their last finished epoch; the curves keep the epochs both finished.
-        for (const s of students) if (s.done < s.start.steps_total) await lab.cancelTraining(s.id, { where });
-        curves.distilled.splice(finished);
-        curves.labels.splice(finished);
-        show();
-      }
-      progress.value = running.cancelRequested ? progress.value : 1;
-      if (finished === 0) {
-        status.textContent = 'Cancelled before an epoch finished: nothing to compare.';
-        return;
-      }
-      // After a cancel the distilled student holds its last finished epoch's weights, which
-      // its last curve point measured.
-      const d = curves.distilled[finished - 1].accuracy;
-      const l = curves.labels[finished - 1].accuracy;
-      sentences.replaceChildren(
-        ...distillSentences({ distilled: d, labels: l, epochs: finished, seed: startD.recipe.seed, teacher: teacherEval.accuracy }, fullPlan).map((text) =>
-          h('p', { class: 'result-note', text }),
-        ),
-      );
-      section.dataset.difference = String(100 * (d - l));
-      const bytes = await lab.modelFileBytes(distilled.model, { where });
-      const info = await lab.modelInfo(distilled.model, { where });
-      const entry = madeEntry({ studentName: plan.student.name, teacherName: baseline.name, temperature: plan.temperature, alpha: plan.alpha, epochs: finished });
-      addMadeModel({
-        key: 'distilled',
-        name: entry.name,
-        lineage: [...(baseline.lineage ?? []), ...entry.lineage],
-        bytes,
-        baseline: false,
-        evaluation: await lab.evaluateModel(distilled.model, test.dataset, 0, { where }),
-        info,
-      });
-      status.textContent = running.cancelRequested
-        ? `Cancelled: both students keep ${formatInt(finished)} epoch${finished === 1 ? '' : 's'}.`
-        : `Done: both students trained ${formatInt(finished)} epochs.`;
-      section.dataset.done = 'true';
-    } catch (err) {
-      if (/^no (data set|model) has id/.test(err?.message ?? '')) {
-        data.forget();
-        held = [];
-        err.message += ' (the lab restarted, so its data and models are gone; Run loads them again)';
-      }
-      showError(errorBox, err);
-      status.textContent = 'Stopped by an error.';
-    } finally {
-      running = null;
-      cancelButton.disabled = true;
-      enable();
     }
+    const finished = Math.min(curves.distilled.length, curves.labels.length);
+    if (ctx.cancelled()) {
+      // Both go back to their last finished epoch; the curves keep the epochs both finished.
+      for (const s of students) if (s.done < s.start.steps_total) await lab.cancelTraining(s.id, { where });
+      curves.distilled.splice(finished);
+      curves.labels.splice(finished);
+      show();
+    }
+    progress.value = ctx.cancelled() ? progress.value : 1;
+    if (finished === 0) {
+      status.textContent = 'Cancelled before an epoch finished: nothing to compare.';
+      return;
+    }
+    // After a cancel the distilled student holds its last finished epoch's weights, which
+    // its last curve point measured.
+    const d = curves.distilled[finished - 1].accuracy;
+    const l = curves.labels[finished - 1].accuracy;
+    showSentences(sentences, distillSentences({ distilled: d, labels: l, epochs: finished, seed: startD.recipe.seed, teacher: teacherEval.accuracy }, fullPlan));
+    section.dataset.difference = String(100 * (d - l));
+    const bytes = await lab.modelFileBytes(distilled.model, { where });
+    const info = await lab.modelInfo(distilled.model, { where });
+    const entry = madeEntry({ studentName: plan.student.name, teacherName: baseline.name, temperature: plan.temperature, alpha: plan.alpha, epochs: finished });
+    addMadeModel({
+      key: 'distilled',
+      name: entry.name,
+      lineage: [...(baseline.lineage ?? []), ...entry.lineage],
+      bytes,
+      baseline: false,
+      evaluation: await lab.evaluateModel(distilled.model, test.dataset, 0, { where }),
+      info,
+    });
+    status.textContent = ctx.cancelled()
+      ? `Cancelled: both students keep ${formatInt(finished)} epoch${finished === 1 ? '' : 's'}.`
+      : `Done: both students trained ${formatInt(finished)} epochs.`;
+    section.dataset.done = 'true';
   }
-
-  runButton.addEventListener('click', () => {
-    if (!running) run();
-  });
-  cancelButton.addEventListener('click', () => {
-    if (!running) return;
-    running.cancelRequested = true;
-    cancelButton.disabled = true;
-    status.textContent = 'Cancelling after the current chunk…';
-  });
 
   section.append(
     block(
       'distill-block',
       'Experiment: a small student, with and without the teacher',
       baselineNote,
-      h('div', { class: 'controls' }, runButton, cancelButton, progress, status),
-      planNote,
+      frame.controls(),
+      frame.planNote,
       errorBox,
       h('h4', { class: 'chart-title', text: 'Test accuracy after each epoch, both students' }),
       curveBox,
@@ -253,7 +204,7 @@ export function mountDistillSection(section, { bridge }) {
 
   return {
     destroy() {
-      if (running) running.cancelRequested = true;
+      frame.destroy();
       unsubscribe();
       chart.destroy();
     },

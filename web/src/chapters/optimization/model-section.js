@@ -13,7 +13,7 @@ import { createDataStore, loadManifest } from './data.js';
 import { createEvaluationView } from './evaluation-view.js';
 import { MODEL } from './facts.js';
 import { imageCanvas, rowsByClass } from './images.js';
-import { block, mbText, showError } from './section-ui.js';
+import { block, isLabRestart, mbText, showError } from './section-ui.js';
 import { createTrainView } from './train-view.js';
 import { createWeightsView } from './weights-view.js';
 
@@ -129,7 +129,7 @@ export function mountModelSection(section, { bridge }) {
   // Core's answer when an id it was given is not held: the worker restarted and its module
   // with it, so every id this section keeps is stale; the next action loads afresh.
   function forgetIfRestarted(err) {
-    if (!/^no (data set|model) has id/.test(err?.message ?? '')) return;
+    if (!isLabRestart(err)) return;
     data.forget();
     samplesShown = false;
     trainInCore = null;

@@ -13,9 +13,8 @@ import { labOf, sweepOnce } from '../../lab/client.js';
 import { h } from '../../ui/dom.js';
 import { formatCount, formatInt } from '../../ui/format.js';
 import { createTable } from '../../ui/table.js';
-import { createDataStore } from './data.js';
 import { madeModels, subscribeMadeModels } from './made-models.js';
-import { block, mbText, showError } from './section-ui.js';
+import { block, createRunFrame, showError, showSentences } from './section-ui.js';
 import { PARETO_COLUMNS, PARETO_ID, PARETO_SERIES, chartRows, frontierSegments, paretoRows, paretoSentences } from './quantize-data.js';
 
 const where = `${PARETO_ID}-run`;
@@ -45,13 +44,21 @@ function chart(box, cost) {
 export function mountParetoSection(section, { bridge }) {
   const lab = labOf(bridge);
   const quick = isQuick(globalThis.location?.search ?? '');
-  const runButton = h('button', { type: 'button', class: 'primary', 'data-action': 'run-pareto', text: 'Time every made model', disabled: true });
-  const cancelButton = h('button', { type: 'button', 'data-action': 'cancel-pareto', text: 'Cancel', disabled: true });
-  const progress = h('progress', { max: '1', value: '0', 'aria-label': 'timing progress', 'data-role': 'pareto-progress' });
-  const status = h('span', { class: 'status', 'aria-live': 'polite', 'data-role': 'pareto-status', text: 'Not run yet.' });
+  let plan = null;
+  const timeable = () => madeModels().filter((m) => m.evaluation);
+  const frame = createRunFrame(bridge, {
+    prefix: 'pareto',
+    where,
+    runText: 'Time every made model',
+    progressLabel: 'timing progress',
+    abortOnCancel: true,
+    cancelledText: 'Cancelled; nothing placed.',
+    dropAfterRun: true,
+    ready: () => timeable().length > 0,
+    run: (ctx) => run(ctx),
+  });
+  const { progress, status, errorBox, data } = frame;
   const madeNote = h('p', { class: 'note', 'data-role': 'pareto-made' });
-  const planNote = h('p', { class: 'note', 'data-role': 'pareto-plan', hidden: true });
-  const errorBox = h('p', { class: 'error', role: 'alert', 'data-role': 'pareto-error', hidden: true });
   const latencyBox = h('div', { class: 'chart', 'data-role': 'chart', 'data-chart': 'pareto-latency' });
   const bytesBox = h('div', { class: 'chart', 'data-role': 'chart', 'data-chart': 'pareto-bytes' });
   const latencyChart = chart(latencyBox, 'latency_ms');
@@ -59,118 +66,74 @@ export function mountParetoSection(section, { bridge }) {
   const table = createTable(PARETO_COLUMNS, { caption: 'Every made model: its latency in the same interleaved run, its bytes and its test accuracy', role: 'pareto-table' });
   const text = h('div', { 'data-role': 'pareto-sentences' });
 
-  let plan = null;
-  let running = null; // {controller}
-  const data = createDataStore(bridge, {
-    progress(p) {
-      if (p) status.textContent = `Fetching ${p.what}: ${mbText(p.received)} of ${mbText(p.total)}`;
-    },
-  });
-  const timeable = () => madeModels().filter((m) => m.evaluation);
-  const enable = () => {
-    runButton.disabled = running !== null || plan === null || timeable().length === 0;
-  };
   const unsubscribe = subscribeMadeModels((list) => {
     madeNote.textContent =
       list.length === 0
         ? 'No model made yet: train or load the baseline above, then quantize, prune or distil it.'
         : `${formatCount(list.length, 'model')} made so far: ${list.map((m) => m.name).join('; ')}.`;
-    enable();
+    frame.enable();
   });
 
   experimentPlans(bridge, PARETO_ID, quick, where)
     .then((plans) => {
       plan = plans.plan;
-      planNote.textContent =
+      frame.showPlan(
         (quick ? 'Quick mode (?quick=1): every' : 'Every') +
-        ` model’s forward at batch ${formatInt(plan.batch)}, timed in ${formatCount(plan.chunks, 'chunk')} of ${formatInt(plan.options.samples)} interleaved rounds.`;
-      planNote.hidden = false;
-      enable();
+          ` model’s forward at batch ${formatInt(plan.batch)}, timed in ${formatCount(plan.chunks, 'chunk')} of ${formatInt(plan.options.samples)} interleaved rounds.`,
+      );
     })
     .catch((err) => showError(errorBox, err));
 
-  async function run() {
+  async function run(ctx) {
     const models = timeable();
     if (models.length === 0) return;
-    errorBox.hidden = true;
-    const controller = new AbortController();
-    running = { controller };
-    const opts = { where, signal: controller.signal };
-    enable();
-    cancelButton.disabled = false;
-    progress.value = 0;
+    const opts = { where, signal: ctx.signal };
     const held = [];
-    try {
-      const test = await data.testSplit();
-      status.textContent = `Core is loading ${formatCount(models.length, 'model')}…`;
-      for (const m of models) held.push((await lab.loadModelFile(m.bytes, opts)).model);
-      // One chunk per point; the order rotates so that no model always runs first in a round.
-      const points = Array.from({ length: plan.chunks }, (_, c) => ({
-        model_ids: held.map((_, i) => held[(i + c) % held.length]),
-        dataset_id: test.dataset,
-        batch: plan.batch,
-        options: plan.options,
-      }));
-      status.textContent = `Timing ${formatCount(models.length, 'model')} interleaved…`;
-      const { rows } = await sweepOnce(bridge, 'timeHeldModels', { points }, {
-        ...opts,
-        onProgress: (fraction) => {
-          progress.value = fraction;
-        },
-      });
-      const samples = held.map((id) => rows.flatMap((r) => r.models.find((m) => m.model === id).per_call_ms));
-      const latencies = [];
-      for (const s of samples) latencies.push((await lab.summarizeSample(s, { bootstrap_resamples: 1000 }, opts)).median);
-      const accuracy = models.map((m) => m.evaluation.accuracy);
-      const [onLatency, onBytes] = await Promise.all([
-        lab.paretoFront(latencies.map((cost, i) => ({ cost, accuracy: accuracy[i] })), opts),
-        lab.paretoFront(models.map((m, i) => ({ cost: m.evaluation.parameter_bytes, accuracy: accuracy[i] })), opts),
-      ]);
-      const result = paretoRows(models, latencies, onLatency, onBytes);
-      latencyChart.setOptions({ references: frontierSegments(result, 'latency_ms') });
-      bytesChart.setOptions({ references: frontierSegments(result, 'parameter_bytes') });
-      latencyChart.update(chartRows(result, 'latency_ms'));
-      bytesChart.update(chartRows(result, 'parameter_bytes'));
-      latencyBox.dataset.points = String(result.length);
-      table.setRows(result);
-      text.replaceChildren(...paretoSentences(result).map((t) => h('p', { class: 'result-note', text: t })));
-      progress.value = 1;
-      status.textContent = `Timed ${formatCount(models.length, 'model')} in ${formatCount(rows.length, 'chunk')}.`;
-      section.dataset.done = 'true';
-    } catch (err) {
-      if (err?.cancelled) {
-        status.textContent = 'Cancelled; nothing placed.';
-        data.forget();
-      } else {
-        if (/^no (data set|model) has id/.test(err?.message ?? '')) data.forget();
-        showError(errorBox, err);
-        status.textContent = 'Stopped by an error.';
-      }
-    } finally {
-      for (const id of held) await lab.dropModel(id, { where }).catch(() => {});
-      running = null;
-      cancelButton.disabled = true;
-      enable();
-    }
+    const test = await data.testSplit();
+    status.textContent = `Core is loading ${formatCount(models.length, 'model')}…`;
+    for (const m of models) held.push(ctx.hold((await lab.loadModelFile(m.bytes, opts)).model));
+    // One chunk per point; the order rotates so that no model always runs first in a round.
+    const points = Array.from({ length: plan.chunks }, (_, c) => ({
+      model_ids: held.map((_, i) => held[(i + c) % held.length]),
+      dataset_id: test.dataset,
+      batch: plan.batch,
+      options: plan.options,
+    }));
+    status.textContent = `Timing ${formatCount(models.length, 'model')} interleaved…`;
+    const { rows } = await sweepOnce(bridge, 'timeHeldModels', { points }, {
+      ...opts,
+      onProgress: (fraction) => {
+        progress.value = fraction;
+      },
+    });
+    const samples = held.map((id) => rows.flatMap((r) => r.models.find((m) => m.model === id).per_call_ms));
+    const latencies = [];
+    for (const s of samples) latencies.push((await lab.summarizeSample(s, { bootstrap_resamples: 1000 }, opts)).median);
+    const accuracy = models.map((m) => m.evaluation.accuracy);
+    const [onLatency, onBytes] = await Promise.all([
+      lab.paretoFront(latencies.map((cost, i) => ({ cost, accuracy: accuracy[i] })), opts),
+      lab.paretoFront(models.map((m, i) => ({ cost: m.evaluation.parameter_bytes, accuracy: accuracy[i] })), opts),
+    ]);
+    const result = paretoRows(models, latencies, onLatency, onBytes);
+    latencyChart.setOptions({ references: frontierSegments(result, 'latency_ms') });
+    bytesChart.setOptions({ references: frontierSegments(result, 'parameter_bytes') });
+    latencyChart.update(chartRows(result, 'latency_ms'));
+    bytesChart.update(chartRows(result, 'parameter_bytes'));
+    latencyBox.dataset.points = String(result.length);
+    table.setRows(result);
+    showSentences(text, paretoSentences(result));
+    progress.value = 1;
+    status.textContent = `Timed ${formatCount(models.length, 'model')} in ${formatCount(rows.length, 'chunk')}.`;
+    section.dataset.done = 'true';
   }
-
-  runButton.addEventListener('click', () => {
-    if (!running) run();
-  });
-  cancelButton.addEventListener('click', () => {
-    if (!running) return;
-    running.controller.abort();
-    cancelButton.disabled = true;
-    status.textContent = 'Cancelling after the current chunk…';
-  });
 
   section.append(
     block(
       'pareto-block',
       'Experiment: every made model on the frontier',
       madeNote,
-      h('div', { class: 'controls' }, runButton, cancelButton, progress, status),
-      planNote,
+      frame.controls(),
+      frame.planNote,
       errorBox,
       h('h4', { class: 'chart-title', text: 'Latency against accuracy' }),
       latencyBox,
@@ -183,7 +146,7 @@ export function mountParetoSection(section, { bridge }) {
 
   return {
     destroy() {
-      running?.controller.abort();
+      frame.destroy();
       unsubscribe();
       latencyChart.destroy();
       bytesChart.destroy();

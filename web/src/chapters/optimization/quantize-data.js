@@ -5,9 +5,10 @@
 // quantizes, evaluates, times, compares and finds the frontier.
 
 import { formatCount, formatList, formatPercent, formatSig } from '../../ui/format.js';
+import { forwardAbRow, ratioCell } from './forward-ab.js';
 
 // Two decimals: accuracies a few hundredths of a point apart must not print alike.
-const percent2 = (fraction) => `${(100 * fraction).toFixed(2)}%`;
+const percent2 = (fraction) => formatPercent(fraction, 2);
 
 export const QUANTIZE_ID = 'optimization-quantization';
 export const PARETO_ID = 'optimization-pareto';
@@ -109,27 +110,15 @@ export function layerSentence(rows) {
 
 /** One latency row from core's forward A/B (forwardAB: A the float model, B the int8 one). */
 export function latencyRow(ab, calibration) {
-  const c = ab.comparison;
-  return {
-    calibration: calibrationLabel(calibration),
-    batch: ab.batch,
-    float_ms: c.median_a,
-    int8_ms: c.median_b,
-    speedup: c.ratio,
-    low: c.ratio_interval.low,
-    high: c.ratio_interval.high,
-    verdict: c.verdict.name,
-    word: c.verdict.word,
-    rounds: ab.a_ms.length,
-  };
+  return { calibration: calibrationLabel(calibration), ...forwardAbRow(ab) };
 }
 
 export const LATENCY_COLUMNS = Object.freeze([
   { key: 'calibration', label: 'calibration', rowHeader: true, format: 'text' },
   { key: 'batch', label: 'batch', format: 'int' },
-  { key: 'float_ms', label: 'float32 (median)', unit: 'ms', format: 'sig' },
-  { key: 'int8_ms', label: 'int8 (median)', unit: 'ms', format: 'sig' },
-  { label: 'float ÷ int8', format: (r) => `${formatSig(r.speedup)}× (${formatSig(r.low)}–${formatSig(r.high)})` },
+  { key: 'a_ms', label: 'float32 (median)', unit: 'ms', format: 'sig' },
+  { key: 'b_ms', label: 'int8 (median)', unit: 'ms', format: 'sig' },
+  { label: 'float ÷ int8', format: ratioCell },
   { key: 'word', label: 'int8 is', format: 'text' },
   { key: 'rounds', label: 'rounds', format: 'int' },
 ]);

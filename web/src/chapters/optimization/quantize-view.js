@@ -14,9 +14,8 @@ import { labOf } from '../../lab/client.js';
 import { h } from '../../ui/dom.js';
 import { formatCount, formatInt, formatList, formatPercent } from '../../ui/format.js';
 import { createTable } from '../../ui/table.js';
-import { createDataStore } from './data.js';
 import { addMadeModel, baselineModel, subscribeMadeModels } from './made-models.js';
-import { block, mbText, showError } from './section-ui.js';
+import { block, createRunFrame, showError, showSentences } from './section-ui.js';
 import {
   LATENCY_COLUMNS,
   LAYER_COLUMNS,
@@ -38,13 +37,20 @@ const where = `${QUANTIZE_ID}-run`;
 export function mountQuantizeSection(section, { bridge }) {
   const lab = labOf(bridge);
   const quick = isQuick(globalThis.location?.search ?? '');
-  const runButton = h('button', { type: 'button', class: 'primary', 'data-action': 'run-quantize', text: 'Quantize the baseline', disabled: true });
-  const cancelButton = h('button', { type: 'button', 'data-action': 'cancel-quantize', text: 'Cancel', disabled: true });
-  const progress = h('progress', { max: '1', value: '0', 'aria-label': 'quantization progress', 'data-role': 'quantize-progress' });
-  const status = h('span', { class: 'status', 'aria-live': 'polite', 'data-role': 'quantize-status', text: 'Not run yet.' });
+  let plan = null;
+  const frame = createRunFrame(bridge, {
+    prefix: 'quantize',
+    where,
+    runText: 'Quantize the baseline',
+    progressLabel: 'quantization progress',
+    abortOnCancel: true,
+    cancellingText: 'Cancelling…',
+    cancelledText: 'Cancelled; the rows above are those finished.',
+    ready: () => baselineModel() !== null,
+    run: (ctx) => run(ctx),
+  });
+  const { progress, status, errorBox, data } = frame;
   const baselineNote = h('p', { class: 'note', 'data-role': 'quantize-baseline' });
-  const planNote = h('p', { class: 'note', 'data-role': 'quantize-plan', hidden: true });
-  const errorBox = h('p', { class: 'error', role: 'alert', 'data-role': 'quantize-error', hidden: true });
   const summaryTable = createTable(SUMMARY_COLUMNS, {
     caption: 'Each int8 model against the float model: parameter bytes and test accuracy, measured by core',
     role: 'quantize-summary',
@@ -57,167 +63,106 @@ export function mountQuantizeSection(section, { bridge }) {
   });
   const latencyText = h('div', { 'data-role': 'quantize-latency-sentences' });
 
-  let plan = null;
-  let running = null; // {controller}
-  let held = []; // core's ids this section holds (the baseline's copy, the int8 models)
-  const data = createDataStore(bridge, {
-    progress(p) {
-      if (p) status.textContent = `Fetching ${p.what}: ${mbText(p.received)} of ${mbText(p.total)}`;
-    },
-  });
-
-  const enable = () => {
-    runButton.disabled = running !== null || plan === null || baselineModel() === null;
-  };
   const unsubscribe = subscribeMadeModels(() => {
     const b = baselineModel();
     baselineNote.textContent = b
       ? `The baseline: ${b.name}${b.evaluation ? `, test accuracy ${formatPercent(b.evaluation.accuracy)}` : ''}.`
       : 'Train or load the baseline first (“A model worth optimizing” above): this experiment quantizes it.';
-    enable();
+    frame.enable();
   });
 
   experimentPlans(bridge, QUANTIZE_ID, quick, where)
     .then((plans) => {
       plan = plans.plan;
-      planNote.textContent =
+      frame.showPlan(
         (quick ? 'Quick mode (?quick=1): calibration' : 'Calibration') +
-        ` on the first ${formatInt(plan.calibration_images)} training images by ${formatList(plan.calibrations.map(calibrationLabel))}; ` +
-        `each layer’s error on the first ${formatInt(plan.error_images)} test images; ` +
-        `forwards timed at batch ${formatList(plan.batches.map(formatInt))}, ${formatInt(plan.ab.rounds)} interleaved rounds each.`;
-      planNote.hidden = false;
-      enable();
+          ` on the first ${formatInt(plan.calibration_images)} training images by ${formatList(plan.calibrations.map(calibrationLabel))}; ` +
+          `each layer’s error on the first ${formatInt(plan.error_images)} test images; ` +
+          `forwards timed at batch ${formatList(plan.batches.map(formatInt))}, ${formatInt(plan.ab.rounds)} interleaved rounds each.`,
+      );
     })
     .catch((err) => showError(errorBox, err));
 
-  async function dropHeld() {
-    for (const id of held) await lab.dropModel(id, { where }).catch(() => {});
-    held = [];
-  }
-
-  function clearResults() {
+  async function run(ctx) {
+    const baseline = baselineModel();
+    if (!baseline) return;
+    const opts = { where, signal: ctx.signal };
     summaryTable.setRows([]);
     latencyTable.setRows([]);
     summaryText.replaceChildren();
     layersBox.replaceChildren();
     latencyText.replaceChildren();
-    progress.value = 0;
-  }
-
-  const sentences = (box, texts) => box.replaceChildren(...texts.map((text) => h('p', { class: 'result-note', text })));
-
-  async function run() {
-    const baseline = baselineModel();
-    if (!baseline) return;
-    errorBox.hidden = true;
-    const controller = new AbortController();
-    running = { controller };
-    const opts = { where, signal: controller.signal };
-    const stopIfCancelled = () => {
-      if (controller.signal.aborted) throw Object.assign(new Error('Cancelled.'), { cancelled: true });
-    };
-    enable();
-    cancelButton.disabled = false;
-    clearResults();
     const steps = plan.calibrations.length * (2 + plan.batches.length);
     let done = 0;
     const step = (text) => {
       progress.value = done / steps;
       status.textContent = text;
     };
-    try {
-      await dropHeld();
-      const test = await data.testSplit();
-      const train = await data.trainSplit(plan.calibration_images);
-      stopIfCancelled();
-      step('Core is loading the baseline…');
-      const base = await lab.loadModelFile(baseline.bytes, opts);
-      held.push(base.model);
-      const floatEval = await lab.evaluateModel(base.model, test.dataset, 0, opts);
-      const made = [];
-      const rows = [];
-      const evidence = [];
-      for (const method of plan.calibrations) {
-        stopIfCancelled();
-        step(`Quantizing with ${calibrationLabel(method)} calibration on ${formatInt(plan.calibration_images)} training images…`);
-        const q = await lab.quantizeHeldModel(base.model, train.dataset, test.dataset, plan.calibration_images, method, plan.error_images, opts);
-        held.push(q.model);
-        done += 1;
-        stopIfCancelled();
-        step(`Evaluating the int8 model (${calibrationLabel(method)}) on the test split…`);
-        const e = await lab.evaluateModel(q.model, test.dataset, 0, opts);
-        done += 1;
-        rows.push(summaryRow(q, e, floatEval.accuracy));
-        summaryTable.setRows(rows);
-        sentences(summaryText, summarySentences(rows));
-        const layers = layerRows(q);
-        const table = createTable(LAYER_COLUMNS, {
-          rows: layers,
-          caption: `Each layer’s output, float against int8 (${calibrationLabel(method)} calibration), on the first ${formatInt(Math.min(plan.error_images, test.info.count))} test images`,
-          role: `quantize-layers-${method}`,
-          className: 'numbers fm-compact',
-        });
-        layersBox.append(h('div', { class: 'table-wrap' }, table.element), h('p', { class: 'result-note', text: layerSentence(layers) }));
-        made.push({ q, e });
-        evidence.push(...evidenceRows(q));
-      }
-      const latencyRows = [];
-      for (const { q } of made) {
-        for (const batch of plan.batches) {
-          stopIfCancelled();
-          step(`Timing the float and int8 (${calibrationLabel(q.calibration)}) forwards at batch ${batch}, interleaved…`);
-          const ab = await lab.forwardAB(base.model, q.model, batch, plan.ab, opts);
-          done += 1;
-          latencyRows.push(latencyRow(ab, q.calibration));
-          latencyTable.setRows(latencyRows);
-        }
-      }
-      sentences(latencyText, latencySentences(latencyRows));
-      for (const { q, e } of made) {
-        const [bytes, info] = await Promise.all([lab.modelFileBytes(q.model, opts), lab.modelInfo(q.model, opts)]);
-        const entry = madeEntry(q);
-        addMadeModel({ ...entry, lineage: [...(baseline.lineage ?? []), ...entry.lineage], bytes, baseline: false, evaluation: e, info });
-      }
-      progress.value = 1;
-      status.textContent = `Done: ${formatCount(made.length, 'int8 model')}, added to the made models (the Pareto frontier below).`;
-      // The calibrated ranges of this run, for the exercise graded from it.
-      publishResult({ id: QUANTIZE_ID, rows: evidence, values: { calibration_images: plan.calibration_images } });
-      section.dataset.done = 'true';
-    } catch (err) {
-      if (/^no (data set|model) has id/.test(err?.message ?? '') || err?.cancelled) {
-        data.forget();
-        held = [];
-      }
-      if (err?.cancelled) {
-        status.textContent = 'Cancelled; the rows above are those finished.';
-      } else {
-        showError(errorBox, err);
-        status.textContent = 'Stopped by an error.';
-      }
-    } finally {
-      running = null;
-      cancelButton.disabled = true;
-      enable();
+    const test = await data.testSplit();
+    const train = await data.trainSplit(plan.calibration_images);
+    ctx.stopIfCancelled();
+    step('Core is loading the baseline…');
+    const base = await lab.loadModelFile(baseline.bytes, opts);
+    ctx.hold(base.model);
+    const floatEval = await lab.evaluateModel(base.model, test.dataset, 0, opts);
+    const made = [];
+    const rows = [];
+    const evidence = [];
+    for (const method of plan.calibrations) {
+      ctx.stopIfCancelled();
+      step(`Quantizing with ${calibrationLabel(method)} calibration on ${formatInt(plan.calibration_images)} training images…`);
+      const q = await lab.quantizeHeldModel(base.model, train.dataset, test.dataset, plan.calibration_images, method, plan.error_images, opts);
+      ctx.hold(q.model);
+      done += 1;
+      ctx.stopIfCancelled();
+      step(`Evaluating the int8 model (${calibrationLabel(method)}) on the test split…`);
+      const e = await lab.evaluateModel(q.model, test.dataset, 0, opts);
+      done += 1;
+      rows.push(summaryRow(q, e, floatEval.accuracy));
+      summaryTable.setRows(rows);
+      showSentences(summaryText, summarySentences(rows));
+      const layers = layerRows(q);
+      const table = createTable(LAYER_COLUMNS, {
+        rows: layers,
+        caption: `Each layer’s output, float against int8 (${calibrationLabel(method)} calibration), on the first ${formatInt(Math.min(plan.error_images, test.info.count))} test images`,
+        role: `quantize-layers-${method}`,
+        className: 'numbers fm-compact',
+      });
+      layersBox.append(h('div', { class: 'table-wrap' }, table.element), h('p', { class: 'result-note', text: layerSentence(layers) }));
+      made.push({ q, e });
+      evidence.push(...evidenceRows(q));
     }
+    const latencyRows = [];
+    for (const { q } of made) {
+      for (const batch of plan.batches) {
+        ctx.stopIfCancelled();
+        step(`Timing the float and int8 (${calibrationLabel(q.calibration)}) forwards at batch ${batch}, interleaved…`);
+        const ab = await lab.forwardAB(base.model, q.model, batch, plan.ab, opts);
+        done += 1;
+        latencyRows.push(latencyRow(ab, q.calibration));
+        latencyTable.setRows(latencyRows);
+      }
+    }
+    showSentences(latencyText, latencySentences(latencyRows));
+    for (const { q, e } of made) {
+      const [bytes, info] = await Promise.all([lab.modelFileBytes(q.model, opts), lab.modelInfo(q.model, opts)]);
+      const entry = madeEntry(q);
+      addMadeModel({ ...entry, lineage: [...(baseline.lineage ?? []), ...entry.lineage], bytes, baseline: false, evaluation: e, info });
+    }
+    progress.value = 1;
+    status.textContent = `Done: ${formatCount(made.length, 'int8 model')}, added to the made models (the Pareto frontier below).`;
+    // The calibrated ranges of this run, for the exercise graded from it.
+    publishResult({ id: QUANTIZE_ID, rows: evidence, values: { calibration_images: plan.calibration_images } });
+    section.dataset.done = 'true';
   }
-
-  runButton.addEventListener('click', () => {
-    if (!running) run();
-  });
-  cancelButton.addEventListener('click', () => {
-    if (!running) return;
-    running.controller.abort();
-    cancelButton.disabled = true;
-    status.textContent = 'Cancelling…';
-  });
 
   section.append(
     block(
       'quantize-block',
       'Experiment: quantize the baseline to int8',
       baselineNote,
-      h('div', { class: 'controls' }, runButton, cancelButton, progress, status),
-      planNote,
+      frame.controls(),
+      frame.planNote,
       errorBox,
       h('div', { class: 'table-wrap' }, summaryTable.element),
       summaryText,
@@ -231,7 +176,7 @@ export function mountQuantizeSection(section, { bridge }) {
 
   return {
     destroy() {
-      running?.controller.abort();
+      frame.destroy();
       unsubscribe();
     },
   };

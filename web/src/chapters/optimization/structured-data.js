@@ -5,6 +5,7 @@
 // those rows. No DOM, no statistic: core prunes, trains, evaluates and compares.
 
 import { formatCount, formatInt, formatPercent, formatPoints, formatSig } from '../../ui/format.js';
+import { forwardAbRow, ratioCell } from './forward-ab.js';
 
 export const STRUCTURED_ID = 'optimization-structured';
 export const CURVE_SERIES = 'pruned, then fine-tuned';
@@ -56,26 +57,15 @@ export function accuracyDomain(values) {
 
 /** A forward A/B's row (core's forwardAB answer: A the baseline, B the pruned model). */
 export function latencyRow(ab) {
-  const c = ab.comparison;
-  return {
-    batch: ab.batch,
-    baseline_ms: c.median_a,
-    pruned_ms: c.median_b,
-    speedup: c.ratio,
-    low: c.ratio_interval.low,
-    high: c.ratio_interval.high,
-    verdict: c.verdict.word,
-    flop_ratio: ab.flops_per_sample_a / ab.flops_per_sample_b,
-    rounds: ab.a_ms.length,
-  };
+  return { ...forwardAbRow(ab), flop_ratio: ab.flops_per_sample_a / ab.flops_per_sample_b };
 }
 
 export const LATENCY_COLUMNS = Object.freeze([
   { key: 'batch', label: 'batch', format: 'int' },
-  { key: 'baseline_ms', label: 'baseline (median)', unit: 'ms', format: 'sig' },
-  { key: 'pruned_ms', label: 'pruned (median)', unit: 'ms', format: 'sig' },
-  { label: 'baseline ÷ pruned', format: (r) => `${formatSig(r.speedup)}× (${formatSig(r.low)}–${formatSig(r.high)})` },
-  { key: 'verdict', label: 'pruned is', format: 'text' },
+  { key: 'a_ms', label: 'baseline (median)', unit: 'ms', format: 'sig' },
+  { key: 'b_ms', label: 'pruned (median)', unit: 'ms', format: 'sig' },
+  { label: 'baseline ÷ pruned', format: ratioCell },
+  { key: 'word', label: 'pruned is', format: 'text' },
   { label: 'FLOP ratio', format: (r) => `${formatSig(r.flop_ratio)}×` },
 ]);
 
@@ -145,6 +135,6 @@ export function latencySentences(rows) {
             : share >= 0.9 && share <= 1.1
               ? `, about what the ${formatSig(r.flop_ratio)}× fewer FLOPs predict`
               : `; the speedup’s interval (${formatSig(r.low)}–${formatSig(r.high)}×) holds the ${formatSig(r.flop_ratio)}× fewer FLOPs, so this run cannot tell it from what they predict`;
-    return `At batch ${formatInt(r.batch)}: ${speed} (medians ${formatSig(r.baseline_ms)} and ${formatSig(r.pruned_ms)} ms over ${formatInt(r.rounds)} interleaved rounds)${against}.`;
+    return `At batch ${formatInt(r.batch)}: ${speed} (medians ${formatSig(r.a_ms)} and ${formatSig(r.b_ms)} ms over ${formatInt(r.rounds)} interleaved rounds)${against}.`;
   });
 }

@@ -18,9 +18,9 @@ import { formatInt, formatPercent, formatSig } from '../../ui/format.js';
 import { createTable } from '../../ui/table.js';
 import { trainToEnd } from './chunked-training.js';
 import { epochTicks } from './train-data.js';
-import { createDataStore, fileOf, loadManifest } from './data.js';
+import { fileOf, loadManifest } from './data.js';
 import { addMadeModel, baselineModel, subscribeMadeModels } from './made-models.js';
-import { block, mbText, showError } from './section-ui.js';
+import { block, createRunFrame, mbText, showError, showSentences } from './section-ui.js';
 import {
   CURVE_SERIES,
   LATENCY_COLUMNS,
@@ -44,13 +44,17 @@ export function mountStructuredSection(section, { bridge }) {
   const quick = isQuick(globalThis.location?.search ?? '');
   const fraction = h('select', { id: `${STRUCTURED_ID}-fraction`, 'data-control': 'fraction' });
   const epochsInput = h('input', { id: `${STRUCTURED_ID}-epochs`, type: 'number', min: '1', step: '1', 'data-control': 'finetune_epochs' });
-  const runButton = h('button', { type: 'button', class: 'primary', 'data-action': 'run-structured', text: 'Prune and fine-tune', disabled: true });
-  const cancelButton = h('button', { type: 'button', 'data-action': 'cancel-structured', text: 'Cancel', disabled: true });
-  const progress = h('progress', { max: '1', value: '0', 'aria-label': 'pruning and fine-tuning progress', 'data-role': 'structured-progress' });
-  const status = h('span', { class: 'status', 'aria-live': 'polite', 'data-role': 'structured-status', text: 'Not run yet.' });
+  let plan = null;
+  const frame = createRunFrame(bridge, {
+    prefix: 'structured',
+    where,
+    runText: 'Prune and fine-tune',
+    progressLabel: 'pruning and fine-tuning progress',
+    ready: () => baselineModel() !== null,
+    run: (ctx) => run(ctx),
+  });
+  const { progress, status, errorBox, data } = frame;
   const baselineNote = h('p', { class: 'note', 'data-role': 'structured-baseline' });
-  const planNote = h('p', { class: 'note', 'data-role': 'structured-plan', hidden: true });
-  const errorBox = h('p', { class: 'error', role: 'alert', 'data-role': 'structured-error', hidden: true });
   const layerTable = createTable(
     [
       { key: 'layer', label: 'layer', rowHeader: true, format: 'text' },
@@ -94,24 +98,12 @@ export function mountStructuredSection(section, { bridge }) {
   const accuracyText = h('div', { 'data-role': 'structured-accuracy-sentences' });
   const latencyText = h('div', { 'data-role': 'structured-latency-sentences' });
 
-  let plan = null;
-  let running = null; // {cancelRequested}
-  let held = []; // core's ids this section holds (the baseline's copy, the pruned model)
-  const data = createDataStore(bridge, {
-    progress(p) {
-      if (p) status.textContent = `Fetching ${p.what}: ${mbText(p.received)} of ${mbText(p.total)}`;
-    },
-  });
-
-  const enable = () => {
-    runButton.disabled = running !== null || plan === null || baselineModel() === null;
-  };
   const unsubscribe = subscribeMadeModels(() => {
     const b = baselineModel();
     baselineNote.textContent = b
       ? `The baseline: ${b.name}${b.evaluation ? `, test accuracy ${formatPercent(b.evaluation.accuracy)}` : ''}.`
       : 'Train or load the baseline first (“A model worth optimizing” above): this experiment prunes it.';
-    enable();
+    frame.enable();
   });
 
   experimentPlans(bridge, STRUCTURED_ID, quick, where)
@@ -119,19 +111,13 @@ export function mountStructuredSection(section, { bridge }) {
       plan = plans.plan;
       for (const f of plan.fractions) fraction.append(h('option', { value: String(f), text: fractionLabel(f) }));
       epochsInput.value = String(plan.finetune_epochs);
-      planNote.textContent =
+      frame.showPlan(
         (quick ? 'Quick mode (?quick=1): fine-tuning' : 'Fine-tuning') +
-        ` on ${plan.train_images === null ? 'the training subset' : `the first ${formatInt(plan.train_images)} training images`}; ` +
-        `forwards timed at batch ${plan.batches.map(formatInt).join(' and ')}, ${formatInt(plan.ab.rounds)} interleaved rounds each.`;
-      planNote.hidden = false;
-      enable();
+          ` on ${plan.train_images === null ? 'the training subset' : `the first ${formatInt(plan.train_images)} training images`}; ` +
+          `forwards timed at batch ${plan.batches.map(formatInt).join(' and ')}, ${formatInt(plan.ab.rounds)} interleaved rounds each.`,
+      );
     })
     .catch((err) => showError(errorBox, err));
-
-  async function dropHeld() {
-    for (const id of held) await lab.dropModel(id, { where }).catch(() => {});
-    held = [];
-  }
 
   function clearResults() {
     layerTable.setRows([]);
@@ -141,148 +127,110 @@ export function mountStructuredSection(section, { bridge }) {
     curveChart.update([]);
     accuracyText.replaceChildren();
     latencyText.replaceChildren();
-    progress.value = 0;
   }
 
-  async function run() {
+  async function run(ctx) {
     const baseline = baselineModel();
     if (!baseline) return;
-    errorBox.hidden = true;
-    running = { cancelRequested: false };
-    enable();
-    cancelButton.disabled = false;
     clearResults();
     const f = Number(fraction.value);
     const epochs = Number(epochsInput.value);
-    try {
-      await dropHeld();
-      const manifest = await loadManifest();
-      const count = plan.train_images ?? fileOf(manifest, 'train_subset', 'images').count;
-      const test = await data.testSplit();
-      const train = await data.trainSplit(count);
-      status.textContent = 'Core is loading the baseline and pruning it…';
-      const base = await lab.loadModelFile(baseline.bytes, { where });
-      held.push(base.model);
-      const baseEval = await lab.evaluateModel(base.model, test.dataset, 0, { where });
-      const pruned = await lab.pruneStructured(base.model, f, { where });
-      held.push(pruned.model);
-      const report = pruned.report;
-      layerTable.setRows(layerRows(report));
-      sizeTable.setRows(sizeRows(report, base.parameter_bytes, pruned.info.parameter_bytes));
-      section.dataset.keptWidths = report.layers.map((l) => l.after).join(',');
-      const prunedEval = await lab.evaluateModel(pruned.model, test.dataset, 0, { where });
-      curveChart.setOptions({ yReferences: [{ y: baseEval.accuracy, label: `baseline ${formatPercent(baseEval.accuracy)}` }] });
-      loadPlot();
-      const tuned = [];
-      const showCurve = () => {
-        const rows = curveRows(prunedEval.accuracy, tuned);
-        curveChart.setOptions({ xTicks: epochTicks(0, Math.max(1, epochs)), xDomain: [0, Math.max(1, epochs)], yDomain: accuracyDomain([...rows.map((r) => r.accuracy), baseEval.accuracy]) });
-        curveChart.update(rows);
-        curveTable.setRows([{ epoch: 0, accuracy: prunedEval.accuracy }, ...tuned]);
-        curveBox.dataset.epochs = String(tuned.length);
-        accuracyText.replaceChildren(
-          ...accuracySentences({ baseline: baseEval.accuracy, pruned: prunedEval.accuracy, tuned }).map((text) => h('p', { class: 'result-note', text })),
-        );
-      };
-      showCurve();
+    const manifest = await loadManifest();
+    const count = plan.train_images ?? fileOf(manifest, 'train_subset', 'images').count;
+    const test = await data.testSplit();
+    const train = await data.trainSplit(count);
+    status.textContent = 'Core is loading the baseline and pruning it…';
+    const base = await lab.loadModelFile(baseline.bytes, { where });
+    ctx.hold(base.model);
+    const baseEval = await lab.evaluateModel(base.model, test.dataset, 0, { where });
+    const pruned = await lab.pruneStructured(base.model, f, { where });
+    ctx.hold(pruned.model);
+    const report = pruned.report;
+    layerTable.setRows(layerRows(report));
+    sizeTable.setRows(sizeRows(report, base.parameter_bytes, pruned.info.parameter_bytes));
+    section.dataset.keptWidths = report.layers.map((l) => l.after).join(',');
+    const prunedEval = await lab.evaluateModel(pruned.model, test.dataset, 0, { where });
+    curveChart.setOptions({ yReferences: [{ y: baseEval.accuracy, label: `baseline ${formatPercent(baseEval.accuracy)}` }] });
+    loadPlot();
+    const tuned = [];
+    const showCurve = () => {
+      const rows = curveRows(prunedEval.accuracy, tuned);
+      curveChart.setOptions({ xTicks: epochTicks(0, Math.max(1, epochs)), xDomain: [0, Math.max(1, epochs)], yDomain: accuracyDomain([...rows.map((r) => r.accuracy), baseEval.accuracy]) });
+      curveChart.update(rows);
+      curveTable.setRows([{ epoch: 0, accuracy: prunedEval.accuracy }, ...tuned]);
+      curveBox.dataset.epochs = String(tuned.length);
+      showSentences(accuracyText, accuracySentences({ baseline: baseEval.accuracy, pruned: prunedEval.accuracy, tuned }));
+    };
+    showCurve();
 
-      const start = await lab.startFinetuning(pruned.model, train.dataset, epochs, { where });
-      status.textContent = `Fine-tuning on ${formatInt(start.train_samples)} images at learning rate ${formatSig(start.recipe.learning_rate)}, ${formatInt(start.steps_total)} steps…`;
-      const result = await trainToEnd({
-        bridge,
-        lab,
-        modelId: pruned.model,
-        start,
-        where,
-        stopAtEpochs: true,
-        isCancelled: () => running.cancelRequested,
-        onRow: (row) => {
-          progress.value = row.steps_done / row.steps_total;
-          status.textContent = `Fine-tuning: epoch ${row.epoch} of ${formatInt(start.recipe.epochs)}, step ${formatInt(row.steps_done)} of ${formatInt(row.steps_total)}`;
-        },
-        atEpoch: async (record) => {
-          const e = await lab.evaluateModel(pruned.model, test.dataset, 0, { where });
-          tuned.push({ epoch: record.epoch, accuracy: e.accuracy, train_loss: record.train_loss, validation_accuracy: record.validation_accuracy ?? NaN });
-          showCurve();
-        },
-      });
-      // A cancel put back the last finished epoch's weights: those the curve's last point measured.
-      tuned.splice(result.epochs.length);
-      showCurve();
-      const kept = result.epochs.length;
-      status.textContent = result.cancelled
-        ? `Cancelled: the pruned model keeps ${formatInt(kept)} fine-tuned epoch${kept === 1 ? '' : 's'}. Timing the forwards…`
-        : 'Timing the forwards of both models…';
+    const start = await lab.startFinetuning(pruned.model, train.dataset, epochs, { where });
+    status.textContent = `Fine-tuning on ${formatInt(start.train_samples)} images at learning rate ${formatSig(start.recipe.learning_rate)}, ${formatInt(start.steps_total)} steps…`;
+    const result = await trainToEnd({
+      bridge,
+      lab,
+      modelId: pruned.model,
+      start,
+      where,
+      stopAtEpochs: true,
+      isCancelled: ctx.cancelled,
+      onRow: (row) => {
+        progress.value = row.steps_done / row.steps_total;
+        status.textContent = `Fine-tuning: epoch ${row.epoch} of ${formatInt(start.recipe.epochs)}, step ${formatInt(row.steps_done)} of ${formatInt(row.steps_total)}`;
+      },
+      atEpoch: async (record) => {
+        const e = await lab.evaluateModel(pruned.model, test.dataset, 0, { where });
+        tuned.push({ epoch: record.epoch, accuracy: e.accuracy, train_loss: record.train_loss, validation_accuracy: record.validation_accuracy ?? NaN });
+        showCurve();
+      },
+    });
+    // A cancel put back the last finished epoch's weights: those the curve's last point measured.
+    tuned.splice(result.epochs.length);
+    showCurve();
+    const kept = result.epochs.length;
+    status.textContent = result.cancelled
+      ? `Cancelled: the pruned model keeps ${formatInt(kept)} fine-tuned epoch${kept === 1 ? '' : 's'}. Timing the forwards…`
+      : 'Timing the forwards of both models…';
 
-      const rows = [];
-      for (const batch of plan.batches) {
-        const ab = await lab.forwardAB(base.model, pruned.model, batch, plan.ab, { where });
-        rows.push(latencyRow(ab));
-        latencyTable.setRows(rows);
-      }
-      latencyText.replaceChildren(...latencySentences(rows).map((text) => h('p', { class: 'result-note', text })));
-
-      const bytes = await lab.modelFileBytes(pruned.model, { where });
-      const finalEval = tuned.length ? await lab.evaluateModel(pruned.model, test.dataset, 0, { where }) : prunedEval;
-      const info = await lab.modelInfo(pruned.model, { where });
-      const entry = madeEntry(f, kept);
-      addMadeModel({
-        key: `structured-${Math.round(100 * f)}`,
-        name: entry.name,
-        lineage: [...(baseline.lineage ?? []), ...entry.lineage],
-        bytes,
-        baseline: false,
-        evaluation: finalEval,
-        info,
-      });
-      progress.value = 1;
-      status.textContent =
-        `${result.cancelled ? 'Cancelled, the epochs done kept' : 'Done'}: ${formatInt(report.parameters_before)} → ${formatInt(report.parameters_after)} parameters, ` +
-        `test accuracy ${formatPercent(finalEval.accuracy)} after ${formatInt(kept)} fine-tuning epoch${kept === 1 ? '' : 's'} (the model file is ${mbText(bytes.length)}).`;
-      // The pruned model's layers, for the exercise graded from this run.
-      publishResult({ id: STRUCTURED_ID, rows: evidenceRows(pruned.info.spec), values: { fraction: f, finetune_epochs: kept } });
-      section.dataset.done = 'true';
-    } catch (err) {
-      if (/^no (data set|model) has id/.test(err?.message ?? '')) {
-        data.forget();
-        held = [];
-        err.message += ' (the lab restarted, so its data and models are gone; Run loads them again)';
-      }
-      showError(errorBox, err);
-      status.textContent = 'Stopped by an error.';
-    } finally {
-      running = null;
-      cancelButton.disabled = true;
-      enable();
+    const rows = [];
+    for (const batch of plan.batches) {
+      const ab = await lab.forwardAB(base.model, pruned.model, batch, plan.ab, { where });
+      rows.push(latencyRow(ab));
+      latencyTable.setRows(rows);
     }
-  }
+    showSentences(latencyText, latencySentences(rows));
 
-  runButton.addEventListener('click', () => {
-    if (!running) run();
-  });
-  cancelButton.addEventListener('click', () => {
-    if (!running) return;
-    running.cancelRequested = true;
-    cancelButton.disabled = true;
-    status.textContent = 'Cancelling after the current chunk…';
-  });
+    const bytes = await lab.modelFileBytes(pruned.model, { where });
+    const finalEval = tuned.length ? await lab.evaluateModel(pruned.model, test.dataset, 0, { where }) : prunedEval;
+    const info = await lab.modelInfo(pruned.model, { where });
+    const entry = madeEntry(f, kept);
+    addMadeModel({
+      key: `structured-${Math.round(100 * f)}`,
+      name: entry.name,
+      lineage: [...(baseline.lineage ?? []), ...entry.lineage],
+      bytes,
+      baseline: false,
+      evaluation: finalEval,
+      info,
+    });
+    progress.value = 1;
+    status.textContent =
+      `${result.cancelled ? 'Cancelled, the epochs done kept' : 'Done'}: ${formatInt(report.parameters_before)} → ${formatInt(report.parameters_after)} parameters, ` +
+      `test accuracy ${formatPercent(finalEval.accuracy)} after ${formatInt(kept)} fine-tuning epoch${kept === 1 ? '' : 's'} (the model file is ${mbText(bytes.length)}).`;
+    // The pruned model's layers, for the exercise graded from this run.
+    publishResult({ id: STRUCTURED_ID, rows: evidenceRows(pruned.info.spec), values: { fraction: f, finetune_epochs: kept } });
+    section.dataset.done = 'true';
+  }
 
   section.append(
     block(
       'structured-block',
       'Experiment: prune the baseline’s hidden units, then fine-tune',
       baselineNote,
-      h(
-        'div',
-        { class: 'controls' },
+      frame.controls(
         h('label', { class: 'field', for: fraction.id }, h('span', { text: 'Remove' }), fraction),
         h('label', { class: 'field', for: epochsInput.id }, h('span', { text: 'Fine-tuning epochs' }), epochsInput),
-        runButton,
-        cancelButton,
-        progress,
-        status,
       ),
-      planNote,
+      frame.planNote,
       errorBox,
       h('div', { class: 'table-wrap fm-compact-wrap' }, layerTable.element),
       h('div', { class: 'table-wrap fm-compact-wrap' }, sizeTable.element),
@@ -298,7 +246,7 @@ export function mountStructuredSection(section, { bridge }) {
 
   return {
     destroy() {
-      if (running) running.cancelRequested = true;
+      frame.destroy();
       unsubscribe();
       curveChart.destroy();
     },
