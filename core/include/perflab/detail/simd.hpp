@@ -4,6 +4,10 @@
 // Not for: wider vectors (AVX), masks and shuffles, or anything the kernels do not use.
 #pragma once
 
+#if defined(PERFLAB_FLAVOUR_FREE)
+#error "this source depends on the core flavour (it includes simd.hpp): list it in PERFLAB_CORE_FLAVOUR_SOURCES (core/CMakeLists.txt)"
+#endif
+
 #include <cstdint>
 #include <cstring>
 
