@@ -7,7 +7,8 @@
 // both students epoch by epoch and ends with one row per epoch, two curves and the sentence
 // on one seed; both results join the made models. Cancel keeps the fine-tuned epochs done (a
 // chunked run), or stops an aborting run (quantization) with its own sentence; either section
-// runs again after. No console error. No timing asserted.
+// runs again after; the pruned model quantized keeps its lineage. No console error. No
+// timing asserted.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -15,6 +16,7 @@ import { openLab } from './harness.mjs';
 
 const role = (r) => `[data-role="${r}"]`;
 const rowsOf = (page, r) => page.$$eval(`${role(r)} tbody tr`, (rows) => rows.map((tr) => [...tr.children].map((c) => c.textContent)));
+const number = (text) => Number(text.replace(/[^0-9.]/g, ''));
 const dotsIn = (page, chart) => page.$$eval(`[data-chart="${chart}"] g[aria-label="dot"] circle`, (c) => c.length);
 
 describe('Optimization chapter: structured pruning and distillation (quick mode)', () => {
@@ -112,5 +114,24 @@ describe('Optimization chapter: structured pruning and distillation (quick mode)
     await page.waitForFunction(() => !/^Cancelled/.test(document.querySelector('[data-role="quantize-status"]').textContent), null, { timeout: 10000 });
     await page.waitForFunction(() => /^(Done|Stopped|Cancelled)/.test(document.querySelector('[data-role="quantize-status"]').textContent), null, { timeout: 60000 });
     assert.match(await page.textContent(role('quantize-status')), /^Done: /, await page.textContent(role('quantize-error')));
+  });
+
+  test('transforms compose: the pruned model quantized keeps its lineage', async () => {
+    const { page } = lab;
+    const options = await page.$$eval('[data-control="source"] option', (os) => os.map((o) => o.value));
+    assert.equal(options[0], 'baseline');
+    assert.ok(options.includes('structured-50'), options.join());
+    assert.ok(!options.some((o) => o.startsWith('int8-')), options.join());
+    await page.selectOption('[data-control="source"]', 'structured-50');
+    assert.match(await page.textContent(role('quantize-baseline')), /^Quantizing structured pruning, 50% of hidden units removed.* \(made by structured prune 50%/);
+    await page.click('[data-action="run-quantize"]');
+    await page.waitForFunction(() => /^(Done|Stopped|Cancelled)/.test(document.querySelector('[data-role="quantize-status"]').textContent), null, { timeout: 60000 });
+    assert.equal(await page.isHidden(role('quantize-error')), true, await page.textContent(role('quantize-error')));
+    const made = await page.textContent(role('pareto-made'));
+    assert.match(made, /int8 \(min\/max\) of structured pruning, 50% of hidden units removed/);
+    assert.match(made, /int8 \(percentile\) of structured pruning, 50% of hidden units removed/);
+    // The int8 model's bytes are a quarter of the pruned float model's, not of the baseline's.
+    const summary = await rowsOf(page, 'quantize-summary');
+    for (const r of summary) assert.ok(number(r[3]) < number(r[2]) / 3, `int8 bytes ${r[3]} against float ${r[2]}`);
   });
 });

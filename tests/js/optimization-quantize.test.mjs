@@ -14,6 +14,7 @@ import {
   layerRows,
   layerSentence,
   madeEntry,
+  quantizeSources,
   paretoRows,
   paretoSentences,
   summaryRow,
@@ -74,6 +75,25 @@ describe('the quantization rows and sentences', () => {
   it('names the made model by its calibration', () => {
     assert.deepEqual(madeEntry(Q), { key: 'int8-percentile', name: 'int8, percentile calibration', lineage: ['int8 (percentile calibration, 1,000 images)'] });
   });
+
+  it('composes: an int8 model of a pruned one keeps the pruned one’s lineage and its own key', () => {
+    const pruned = { key: 'structured-50', name: 'structured pruning, 50% of hidden units removed', baseline: false, lineage: ['structured prune 50%', 'fine-tune 2 epochs'] };
+    assert.deepEqual(madeEntry(Q, pruned), {
+      key: 'int8-percentile-of-structured-50',
+      name: 'int8 (percentile) of structured pruning, 50% of hidden units removed',
+      lineage: ['structured prune 50%', 'fine-tune 2 epochs', 'int8 (percentile calibration, 1,000 images)'],
+    });
+  });
+
+  it('offers every float model to quantize, the baseline first, no int8 one', () => {
+    const models = [
+      { key: 'int8-minmax', info: { quantization: { layers: [] } } },
+      { key: 'structured-50', info: { quantization: null } },
+      { key: 'baseline', baseline: true },
+    ];
+    assert.deepEqual(quantizeSources(models).map((m) => m.key), ['baseline', 'structured-50']);
+    assert.deepEqual(quantizeSources([]), []);
+  });
 });
 
 describe('the Pareto frontier rows', () => {
@@ -83,6 +103,11 @@ describe('the Pareto frontier rows', () => {
     { key: 'p', name: 'pruned', baseline: false, evaluation: { accuracy: 0.85, parameter_bytes: 500 } },
   ];
   const rows = paretoRows(models, [2, 1, 1.5], [true, true, false], [true, true, false]);
+
+  it('says what made each model', () => {
+    const withLineage = paretoRows([models[0], { ...models[1], lineage: ['structured prune 50%', 'int8 (min/max calibration, 200 images)'] }], [2, 1], [true, true], [true, true]);
+    assert.deepEqual(withLineage.map((r) => r.lineage), ['the baseline', 'baseline → structured prune 50% → int8 (min/max calibration, 200 images)']);
+  });
 
   it('marks the baseline apart and each point by core’s flag', () => {
     assert.deepEqual(chartRows(rows, 'latency_ms').map((r) => [r.series, r.cost]), [['baseline', 2], ['on the frontier', 1], ['dominated', 1.5]]);

@@ -186,7 +186,7 @@ export const SECTIONS = Object.freeze([
     paragraphs: [
       '<b>Post-training quantization</b> stores a trained model’s weights as 8-bit integers and runs its Linear ' +
         'layers in integer arithmetic, without training again. <code>perflab quantize MODEL --int8 --out MODEL</code> ' +
-        'does it to a model file; the experiment below does it to your baseline.',
+        'does it to a model file; the experiment below does it to your baseline, or to a model made from it.',
       '<b>Weights: symmetric, one scale per output channel.</b> Each output n of a Linear gets its own scale, the ' +
         'largest magnitude of its weights divided by 127, and each weight becomes the integer nearest to w / scale, ' +
         'from −127 to 127. Zero stays exactly zero, and rounding moves a weight by at most half a scale. Why per ' +
@@ -213,7 +213,7 @@ export const SECTIONS = Object.freeze([
       '              code = clamp(round(x / s) + z, 0, 255)     |x − (code − z)·s| ≤ s / 2 inside [lo, hi]\n' +
       'y[b,n] = s · scale_n · Σ_k (code[b,k] − z) · q[n,k] + bias[n]     (the sum in int32)\n' +
       'int8 parameter bytes = Σ over Linears (K·N codes + 4·N scale + 4·N bias)     float32 = 4 · parameters',
-    run: 'Quantize the baseline with both calibrations: how many accuracy points does each cost, which layer moves most, and is the int8 forward faster at batch 1, at batch 64?',
+    run: 'Quantize the baseline with both calibrations: how many accuracy points does each cost, which layer moves most, and is the int8 forward faster at batch 1, at batch 64? Then pick a pruned model as the Model and quantize it too: transforms compose (prune → fine-tune → quantize, the order of the original course’s milestone), and each result carries its lineage to the frontier below.',
     slots: ['quantization'],
   },
   {

@@ -153,13 +153,21 @@ export function evidenceRows(q) {
 }
 
 /** The made-models entry of one int8 model. */
-export function madeEntry(q) {
+export function madeEntry(q, source = { key: 'baseline', baseline: true, lineage: [] }) {
   const label = calibrationLabel(q.calibration);
-  return {
-    key: `int8-${q.calibration}`,
-    name: `int8, ${label} calibration`,
-    lineage: [`int8 (${label} calibration, ${formatCount(q.calibration_images, 'image')})`],
-  };
+  const step = `int8 (${label} calibration, ${formatCount(q.calibration_images, 'image')})`;
+  return source.baseline
+    ? { key: `int8-${q.calibration}`, name: `int8, ${label} calibration`, lineage: [...(source.lineage ?? []), step] }
+    : { key: `int8-${q.calibration}-of-${source.key}`, name: `int8 (${label}) of ${source.name}`, lineage: [...(source.lineage ?? []), step] };
+}
+
+/**
+ * The made models quantization can start from: every float one (core's modelInfo says an
+ * int8 model's quantization; quantizing one again is refused by core), baseline first.
+ */
+export function quantizeSources(models) {
+  const float = models.filter((m) => !m.info?.quantization);
+  return [...float.filter((m) => m.baseline), ...float.filter((m) => !m.baseline)];
 }
 
 // ---- the Pareto frontier
@@ -172,8 +180,12 @@ export function madeEntry(q) {
 export function paretoRows(models, latencies, onLatency, onBytes) {
   return models.map((m, i) => ({
     key: m.key,
+    // The point's label on both charts: a number, which the table's first column explains
+    // (the models' names, drawn beside their points, overlapped where points crowd).
+    mark: i + 1,
     name: m.name,
     baseline: m.baseline,
+    lineage: m.baseline ? 'the baseline' : ['baseline', ...(m.lineage ?? [])].join(' → '),
     latency_ms: latencies[i],
     parameter_bytes: m.evaluation.parameter_bytes,
     accuracy: m.evaluation.accuracy,
@@ -189,7 +201,7 @@ export function chartRows(rows, cost) {
     ...r,
     cost: r[cost],
     series: r.baseline ? 'baseline' : r[flag] ? 'on the frontier' : 'dominated',
-    label: r.name,
+    label: String(r.mark),
   }));
 }
 export const PARETO_SERIES = Object.freeze(['baseline', 'on the frontier', 'dominated']);
@@ -206,7 +218,9 @@ export function frontierSegments(rows, cost) {
 }
 
 export const PARETO_COLUMNS = Object.freeze([
+  { key: 'mark', label: 'point', format: 'int' },
   { key: 'name', label: 'model', rowHeader: true, format: 'text' },
+  { key: 'lineage', label: 'made by', format: 'text' },
   { key: 'latency_ms', label: 'latency (median)', unit: 'ms', format: 'sig' },
   { key: 'parameter_bytes', label: 'parameters', unit: 'bytes', format: 'int' },
   { label: 'test accuracy', format: (r) => percent2(r.accuracy) },

@@ -1,5 +1,6 @@
-// The quantization experiment (optimization-quantization): the baseline of the made models
-// (made-models.js) loaded into core and quantized to int8 by core (quantizeHeldModel) with
+// The quantization experiment (optimization-quantization): a float model of the made models
+// (made-models.js: the baseline, or a pruned or distilled one, so transforms compose: prune →
+// fine-tune → quantize) loaded into core and quantized to int8 by core (quantizeHeldModel) with
 // each calibration of core's plan, on core's number of training images; each int8 model
 // evaluated on the test split, its per-layer error, and its forward timed against the float
 // model's by core's interleaved A/B (forwardAB) at each batch of the plan. Progress between
@@ -14,7 +15,7 @@ import { labOf } from '../../lab/client.js';
 import { h } from '../../ui/dom.js';
 import { formatCount, formatInt, formatList, formatPercent } from '../../ui/format.js';
 import { createTable } from '../../ui/table.js';
-import { addMadeModel, baselineModel, subscribeMadeModels } from './made-models.js';
+import { addMadeModel, madeModels, subscribeMadeModels } from './made-models.js';
 import { block, createRunFrame, showError, showSentences } from './section-ui.js';
 import {
   LATENCY_COLUMNS,
@@ -28,6 +29,7 @@ import {
   layerRows,
   layerSentence,
   madeEntry,
+  quantizeSources,
   summaryRow,
   summarySentences,
 } from './quantize-data.js';
@@ -41,16 +43,33 @@ export function mountQuantizeSection(section, { bridge }) {
   const frame = createRunFrame(bridge, {
     prefix: 'quantize',
     where,
-    runText: 'Quantize the baseline',
+    runText: 'Quantize',
     progressLabel: 'quantization progress',
     abortOnCancel: true,
     cancellingText: 'Cancelling…',
     cancelledText: 'Cancelled; the rows above are those finished.',
-    ready: () => baselineModel() !== null,
+    ready: () => chosenSource() !== null,
     run: (ctx) => run(ctx),
   });
   const { progress, status, errorBox, data } = frame;
   const baselineNote = h('p', { class: 'note', 'data-role': 'quantize-baseline' });
+  const sourceSelect = h('select', { id: `${QUANTIZE_ID}-source`, 'data-control': 'source' });
+  // The chosen float model, or null before the baseline exists.
+  function chosenSource() {
+    const sources = quantizeSources(madeModels());
+    return sources.find((m) => m.key === sourceSelect.value) ?? sources[0] ?? null;
+  }
+  sourceSelect.addEventListener('change', () => {
+    showSource();
+    frame.enable();
+  });
+  function showSource() {
+    const m = chosenSource();
+    baselineNote.textContent = m
+      ? `Quantizing ${m.baseline ? 'the baseline, ' : ''}${m.name}${m.evaluation ? `, test accuracy ${formatPercent(m.evaluation.accuracy)}` : ''}` +
+        `${m.lineage?.length ? ` (made by ${m.lineage.join(' → ')})` : ''}.`
+      : 'Train or load the baseline first (“A model worth optimizing” above): this experiment quantizes it, or a model made from it.';
+  }
   const summaryTable = createTable(SUMMARY_COLUMNS, {
     caption: 'Each int8 model against the float model: parameter bytes and test accuracy, measured by core',
     role: 'quantize-summary',
@@ -63,11 +82,13 @@ export function mountQuantizeSection(section, { bridge }) {
   });
   const latencyText = h('div', { 'data-role': 'quantize-latency-sentences' });
 
-  const unsubscribe = subscribeMadeModels(() => {
-    const b = baselineModel();
-    baselineNote.textContent = b
-      ? `The baseline: ${b.name}${b.evaluation ? `, test accuracy ${formatPercent(b.evaluation.accuracy)}` : ''}.`
-      : 'Train or load the baseline first (“A model worth optimizing” above): this experiment quantizes it.';
+  const unsubscribe = subscribeMadeModels((models) => {
+    const kept = sourceSelect.value;
+    const sources = quantizeSources(models);
+    sourceSelect.replaceChildren(...sources.map((m) => h('option', { value: m.key, text: m.baseline ? `${m.name} (the baseline)` : m.name })));
+    if (sources.some((m) => m.key === kept)) sourceSelect.value = kept;
+    sourceSelect.disabled = sources.length === 0;
+    showSource();
     frame.enable();
   });
 
@@ -84,8 +105,8 @@ export function mountQuantizeSection(section, { bridge }) {
     .catch((err) => showError(errorBox, err));
 
   async function run(ctx) {
-    const baseline = baselineModel();
-    if (!baseline) return;
+    const source = chosenSource();
+    if (!source) return;
     const opts = { where, signal: ctx.signal };
     summaryTable.setRows([]);
     latencyTable.setRows([]);
@@ -101,8 +122,8 @@ export function mountQuantizeSection(section, { bridge }) {
     const test = await data.testSplit();
     const train = await data.trainSplit(plan.calibration_images);
     ctx.stopIfCancelled();
-    step('Core is loading the baseline…');
-    const base = await lab.loadModelFile(baseline.bytes, opts);
+    step(`Core is loading ${source.baseline ? 'the baseline' : source.name}…`);
+    const base = await lab.loadModelFile(source.bytes, opts);
     ctx.hold(base.model);
     const floatEval = await lab.evaluateModel(base.model, test.dataset, 0, opts);
     const made = [];
@@ -146,8 +167,7 @@ export function mountQuantizeSection(section, { bridge }) {
     showSentences(latencyText, latencySentences(latencyRows));
     for (const { q, e } of made) {
       const [bytes, info] = await Promise.all([lab.modelFileBytes(q.model, opts), lab.modelInfo(q.model, opts)]);
-      const entry = madeEntry(q);
-      addMadeModel({ ...entry, lineage: [...(baseline.lineage ?? []), ...entry.lineage], bytes, baseline: false, evaluation: e, info });
+      addMadeModel({ ...madeEntry(q, source), bytes, baseline: false, evaluation: e, info });
     }
     progress.value = 1;
     status.textContent = `Done: ${formatCount(made.length, 'int8 model')}, added to the made models (the Pareto frontier below).`;
@@ -159,9 +179,9 @@ export function mountQuantizeSection(section, { bridge }) {
   section.append(
     block(
       'quantize-block',
-      'Experiment: quantize the baseline to int8',
+      'Experiment: quantize a model to int8',
       baselineNote,
-      frame.controls(),
+      frame.controls(h('label', { class: 'field', for: sourceSelect.id }, h('span', { text: 'Model' }), sourceSelect)),
       frame.planNote,
       errorBox,
       h('div', { class: 'table-wrap' }, summaryTable.element),
