@@ -28,9 +28,19 @@ const LISTS = {
 // Quick mode's plan, with other numbers than core's so the page shows it reads them.
 const QUICK_OPTIONS = { warmup: 1, samples: 2, min_sample_ms: 0.5, max_total_ms: 80 };
 const QUICK_LISTS = { ...LISTS, plan: { options: QUICK_OPTIONS } };
-const raws = (over = {}) => ({ 'model-0': true, 'model-1': true, 'model-2': true, pretrained: false, 'metric-0': true, 'metric-1': true, optimized: '', base: '', batch: '0', ...over });
+const raws = (over = {}) => ({ 'model-0': true, 'model-1': true, 'model-2': true, pretrained: false, made: false, 'metric-0': true, 'metric-1': true, optimized: '', base: '', batch: '0', ...over });
 // What suite-trained.js holdPretrained gives the run (prepare): the held ids and the data folder.
-const HELD = { file: 'fashion_mlp.perflab', models: { 'fashion_mlp.perflab': 3 }, test_dataset: 2, data: 'data/fashion-mnist/' };
+const HELD = { file: 'fashion_mlp.perflab', made: [], models: { 'fashion_mlp.perflab': 3 }, test_dataset: 2, data: 'data/fashion-mnist/' };
+// ... with the made models ticked too (holdSuiteModels): the made baseline and two made from it.
+const HELD_MADE = {
+  ...HELD,
+  made: [
+    { file: 'made/baseline.perflab', name: 'made: fashion_mlp (pretrained)', baseline: true },
+    { file: 'made/int8-minmax.perflab', name: 'made: int8, min/max calibration', baseline: false },
+    { file: 'made/structured-50.perflab', name: 'made: structured pruning, 50% of hidden units removed', baseline: false },
+  ],
+  models: { 'fashion_mlp.perflab': 3, 'made/baseline.perflab': 4, 'made/int8-minmax.perflab': 5, 'made/structured-50.perflab': 6 },
+};
 const valuesOf = (over) => readControls(suite.suiteControls(LISTS), raws(over)).values;
 
 const model = (name, batch) => ({
@@ -64,14 +74,15 @@ test('suite: a checkbox per zoo model and metric, all ticked, the pretrained mod
     ['model-1', 'checkbox', 'cnn_28'],
     ['model-2', 'checkbox', 'transformer_block'],
     ['pretrained', 'checkbox', 'fashion_mlp (pretrained)'],
+    ['made', 'checkbox', 'the models made in the Optimization chapter'],
     ['metric-0', 'checkbox', 'metric latency_ms'],
     ['metric-1', 'checkbox', 'metric parameters'],
     ['optimized', 'select', 'Optimized model'],
     ['base', 'select', 'against base'],
     ['batch', 'number', 'Batch'],
   ]);
-  assert.deepEqual(controlDefaults(controls), { 'model-0': true, 'model-1': true, 'model-2': true, pretrained: false, 'metric-0': true, 'metric-1': true, optimized: '', base: '', batch: 0 });
-  assert.deepEqual(controls[6].options.map((o) => o.value), ['', 'mlp_784', 'cnn_28', 'transformer_block', 'fashion_mlp (pretrained)']);
+  assert.deepEqual(controlDefaults(controls), { 'model-0': true, 'model-1': true, 'model-2': true, pretrained: false, made: false, 'metric-0': true, 'metric-1': true, optimized: '', base: '', batch: 0 });
+  assert.deepEqual(controls[7].options.map((o) => o.value), ['', 'mlp_784', 'cnn_28', 'transformer_block', 'fashion_mlp (pretrained)']);
   // The pretrained model alone is a model ticked.
   assert.deepEqual(readControls(controls, raws({ 'model-0': false, 'model-1': false, 'model-2': false, pretrained: true })).problems, {});
 });
@@ -231,4 +242,32 @@ test('suite: the report’s Markdown reads as headings, paragraphs, lists and ta
     { text: ' b' },
   ]);
   assert.deepEqual(inlineSpans('plain <b>'), [{ text: 'plain <b>' }]);
+});
+
+test('suite: the made models come after the pretrained one, each compared with the made baseline after the student’s pair', () => {
+  const values = valuesOf({ 'model-1': false, 'model-2': false, pretrained: true, made: true, optimized: 'fashion_mlp (pretrained)', base: 'mlp_784' });
+  const points = suite.suitePoints(values, { quick: false, info: LISTS, prepared: HELD_MADE });
+  assert.deepEqual(points.map((p) => p.label), ['mlp_784', 'fashion_mlp (pretrained)', ...HELD_MADE.made.map((m) => m.name)]);
+  const [{ suite: s }] = points;
+  assert.deepEqual(s.models.slice(2), HELD_MADE.made.map((m) => ({ model_file: m.file, name: m.name })));
+  assert.deepEqual(s.optimizations, [
+    { base: 'mlp_784', optimized: 'fashion_mlp (pretrained)' },
+    { base: 'made: fashion_mlp (pretrained)', optimized: 'made: int8, min/max calibration' },
+    { base: 'made: fashion_mlp (pretrained)', optimized: 'made: structured pruning, 50% of hidden units removed' },
+  ]);
+  assert.deepEqual(s.options, { data: 'data/fashion-mnist/' });
+  for (const p of points) assert.deepEqual([p.models, p.test_dataset], [HELD_MADE.models, 2]);
+  // The made models alone: a model ticked, no pretrained entry, the data folder still given.
+  const alone = suite.suiteOf(valuesOf({ 'model-0': false, 'model-1': false, 'model-2': false, made: true }), LISTS, { ...HELD_MADE, file: null });
+  assert.deepEqual(alone.models.map((m) => m.name), HELD_MADE.made.map((m) => m.name));
+  assert.equal(alone.options.data, 'data/fashion-mnist/');
+  assert.throws(() => suite.suiteOf(valuesOf({ made: true }), LISTS, HELD), /the made models are ticked but not held in the lab/);
+});
+
+test('suite: ticking the made models before any is made is refused beside the checkbox; alone they are a model ticked', () => {
+  const none = suite.suiteControls(LISTS, { madeCount: () => 0 });
+  assert.match(readControls(none, raws({ made: true })).problems.made, /^no model made yet: load or train the baseline in the Optimization chapter/);
+  const some = suite.suiteControls(LISTS, { madeCount: () => 3 });
+  assert.deepEqual(readControls(some, raws({ made: true })).problems, {});
+  assert.deepEqual(readControls(some, raws({ 'model-0': false, 'model-1': false, 'model-2': false, made: true })).problems, {});
 });

@@ -1,9 +1,10 @@
 // The pure half of the suite experiment (benchmarking-suite): a suite of zoo models × metrics
 // measured point by point by core's measureSuitePoint and reported by core's suiteReport. The
 // controls (one checkbox per zoo model and per metric, both lists core's, the pretrained
-// fashion_mlp with trained weights, and a batch), the suite and its points, the chart rows per
-// metric, the table and CSV columns, and the points handed back for the report. No DOM and no
-// statistic: core measures, ranks and reports.
+// fashion_mlp with trained weights, the models made in the Optimization chapter, and a
+// batch), the suite and its points, the chart rows per metric, the table and CSV columns, and
+// the points handed back for the report. No DOM and no statistic: core measures, ranks and
+// reports.
 
 import { formatSig } from '../../ui/format.js';
 
@@ -15,17 +16,24 @@ export const SUITE_NAME = 'page suite';
 export const PRETRAINED_ID = 'pretrained';
 export const PRETRAINED_NAME = 'fashion_mlp (pretrained)';
 
+/** The checkbox of the models made in the Optimization chapter (optimization/made-models.js). */
+export const MADE_ID = 'made';
+/** A made model's name in the suite: its name in the Optimization chapter, marked as made there. */
+export const madeName = (name) => `made: ${name}`;
+
 const modelId = (i) => `model-${i}`;
 const metricId = (i) => `metric-${i}`;
 
 /**
- * The controls for core's lists: a checkbox per zoo model and per metric (all ticked), and the
- * batch. The first checkbox of each group says when none of its group is ticked.
+ * The controls for core's lists: a checkbox per zoo model and per metric (all ticked), the
+ * pretrained model and the made models (unticked), and the batch. The first checkbox of each
+ * group says when none of its group is ticked.
  * @param {{models: {name: string}[], metrics: {name: string, unit: string}[]}} lists
+ * @param {{madeCount?: () => number}} [made] how many models the Optimization chapter has made so far
  */
-export function suiteControls({ models, metrics }) {
+export function suiteControls({ models, metrics }, { madeCount = () => 0 } = {}) {
   const none = (ids, what) => (_, values) => (ids.some((id) => values[id]) ? null : `tick at least one ${what}`);
-  const modelIds = [...models.map((_, i) => modelId(i)), PRETRAINED_ID];
+  const modelIds = [...models.map((_, i) => modelId(i)), PRETRAINED_ID, MADE_ID];
   const pairOptions = [{ value: '', label: 'none' }, ...[...models.map((m) => m.name), PRETRAINED_NAME].map((name) => ({ value: name, label: name }))];
   const metricIds = metrics.map((_, i) => metricId(i));
   return [
@@ -45,6 +53,17 @@ export function suiteControls({ models, metrics }) {
       default: false,
       hint: 'The pretrained fashion_mlp has trained weights, so the suite measures its accuracy on Fashion-MNIST’s test split (fetched at the first run that ticks it); the zoo models’ weights are random, so theirs is not measured.',
     },
+    // The Optimization chapter's real twins: each made model from its model file, compared with
+    // the baseline it was made from (core's optimized-against-base comparison, accuracy retention
+    // measured).
+    {
+      id: MADE_ID,
+      type: 'checkbox',
+      label: 'the models made in the Optimization chapter',
+      default: false,
+      validate: (ticked) => (ticked && madeCount() === 0 ? 'no model made yet: load or train the baseline in the Optimization chapter, then quantize, prune or distil it' : null),
+      hint: 'Every model you made in the Optimization chapter (its baseline, and the int8, pruned and distilled models made from it), each from its model file: core measures each one’s accuracy on the test split and compares each with the baseline as an optimized model against its base.',
+    },
     ...metrics.map((m, i) => ({
       id: metricId(i),
       type: 'checkbox',
@@ -53,8 +72,7 @@ export function suiteControls({ models, metrics }) {
       ...(i === 0 ? { validate: none(metricIds, 'metric') } : {}),
     })),
     // The original course's "optimized model against its base": core's ratios and advice for a
-    // pair of the ticked models (the pair is the student's choice until the Optimization
-    // chapter makes real twins).
+    // pair of the ticked models (the made models are compared with their baseline besides).
     { id: 'optimized', type: 'select', label: 'Optimized model', default: '', options: pairOptions },
     {
       id: 'base',
@@ -63,7 +81,7 @@ export function suiteControls({ models, metrics }) {
       default: '',
       options: pairOptions,
       validate: (base, values) => optimizationProblem(values, models),
-      hint: 'Pick an optimized model and its base to add core’s comparison of the two (speedup, memory, size and FLOPs ratios, advice) to the report. Accuracy retention needs both models’ accuracy, and only the pretrained fashion_mlp has trained weights here, so it reads not measured.',
+      hint: 'Pick an optimized model and its base to add core’s comparison of the two (speedup, memory, size and FLOPs ratios, advice) to the report. Accuracy retention needs both models’ accuracy: of these only the pretrained fashion_mlp has trained weights, so tick the made models for twins whose retention is measured.',
     },
     {
       id: 'batch',
@@ -96,10 +114,13 @@ export function optimizationProblem(values, models) {
  * The suite the controls describe: the ticked models and metrics in core's order, timed with
  * core's plan (experimentPlan): its `options` when it has them (quick mode: a smaller timer for
  * every model, so a suite of the whole zoo takes seconds), else the suite's own timer. The
- * pretrained model, when ticked, comes last as a model file entry named by `held`
- * (suite-trained.js holdPretrained: {file, data}), its test data's folder in options.data.
+ * pretrained model, when ticked, comes after the zoo's as a model file entry named by `held`
+ * (suite-trained.js holdSuiteModels: {file, made, data}), then the made models, each compared
+ * with the made baseline (core's optimizations, after the student's own pair); the test data's
+ * folder is options.data.
  * @param {{models: object[], metrics: object[], plan: {options: object|null}}} lists core's lists and plan
- * @param {{file: string, data: string}|null} [held] the held pretrained model, when ticked
+ * @param {{file: string|null, made: {file: string, name: string, baseline: boolean}[], data: string}|null} [held]
+ *   the held model files, when the pretrained or the made models are ticked
  */
 export function suiteOf(values, { models, metrics, plan }, held = null) {
   const suite = {
@@ -107,14 +128,23 @@ export function suiteOf(values, { models, metrics, plan }, held = null) {
     models: models.filter((_, i) => values[modelId(i)]).map((m) => m.name),
     metrics: metrics.filter((_, i) => values[metricId(i)]).map((m) => m.name),
   };
+  const optimizations = values.optimized && values.base ? [{ base: values.base, optimized: values.optimized }] : [];
   if (values[PRETRAINED_ID]) {
-    if (!held) throw new Error('the pretrained model is ticked but not held in the lab; Run again');
+    if (!held?.file) throw new Error('the pretrained model is ticked but not held in the lab; Run again');
     suite.models.push({ model_file: held.file, name: PRETRAINED_NAME });
   }
+  if (values[MADE_ID]) {
+    if (!held?.made?.length) throw new Error('the made models are ticked but not held in the lab; Run again');
+    const baseline = held.made.find((m) => m.baseline);
+    for (const m of held.made) {
+      suite.models.push({ model_file: m.file, name: m.name });
+      if (baseline && !m.baseline) optimizations.push({ base: baseline.name, optimized: m.name });
+    }
+  }
   if (values.batch) suite.batch = values.batch;
-  if (values.optimized && values.base) suite.optimizations = [{ base: values.base, optimized: values.optimized }];
+  if (optimizations.length) suite.optimizations = optimizations;
   if (plan?.options) suite.options = { ...plan.options };
-  if (values[PRETRAINED_ID]) suite.options = { ...suite.options, data: held.data };
+  if (values[PRETRAINED_ID] || values[MADE_ID]) suite.options = { ...suite.options, data: held.data };
   return suite;
 }
 
@@ -124,7 +154,7 @@ const nameOf = (model) => (typeof model === 'string' ? model : model.name);
 /**
  * One measureSuitePoint per ticked model: the point's index is the model's place in
  * suite.models (measure_suite_point's definition); `label` names it in progress and rows.
- * With the pretrained model ticked, every point carries the held ids (ctx.prepared).
+ * With the pretrained or the made models ticked, every point carries the held ids (ctx.prepared).
  */
 export function suitePoints(values, { info, prepared = null } = {}) {
   const suite = suiteOf(values, info, prepared);

@@ -1,5 +1,6 @@
-// The suite experiment (benchmarking-suite): zoo models (and the pretrained fashion_mlp, whose
-// accuracy is measured) × metrics measured model by model by
+// The suite experiment (benchmarking-suite): zoo models (and the pretrained fashion_mlp and the
+// models made in the Optimization chapter, whose accuracy is measured) × metrics measured
+// model by model by
 // core's measureSuitePoint, one chart per metric, and core's report (suiteReport) shown as
 // Markdown with Download Markdown / JSON / CSV. Its checkboxes are core's lists (zooModels,
 // modelMetrics) and its timer core's plan (experimentPlan), so the spec is built once they
@@ -9,8 +10,10 @@
 import { declaredSweep } from '../../lab/client.js';
 import { downloadText } from '../../ui/download.js';
 import { renderMarkdown } from './markdown.js';
-import { holdPretrained } from './suite-trained.js';
+import { madeModels } from '../optimization/made-models.js';
+import { holdSuiteModels } from './suite-trained.js';
 import {
+  MADE_ID,
   PRETRAINED_ID,
   REPORT_FILES,
   SUITE_COLUMNS,
@@ -100,15 +103,20 @@ export function suiteSpec(lists) {
         'simulated: an untrained model’s accuracy is chance.',
       'Pick an optimized model and its base to add the original course’s comparison of the two: speedup, throughput, ' +
         'peak memory, size and FLOPs as ratios, accuracy retention when both accuracies were measured, and advice. ' +
-        'Until the Optimization chapter makes pruned and quantized twins, any two ticked models will do to see how ' +
-        'the comparison reads.',
+        'Tick <em>the models made in the Optimization chapter</em> and the suite measures real twins: each model you ' +
+        'quantized, pruned or distilled there, loaded from its model file, is compared with the baseline it was made ' +
+        'from, accuracy retention included.',
     ],
     quickNote: lists.plan.options
       ? `Quick mode (?quick=1): each model timed with ${lists.plan.options.samples} samples of at least ${lists.plan.options.min_sample_ms} ms, so the latencies are rough.`
       : null,
-    controls: suiteControls(lists),
-    // The pretrained model and the test split, held in the lab's training module (fetched once).
-    prepare: (values, { bridge, where, status }) => (values[PRETRAINED_ID] ? holdPretrained(bridge, { where, status }) : null),
+    controls: suiteControls(lists, { madeCount: () => madeModels().length }),
+    // The pretrained model, the made models and the test split, held in the lab's training
+    // module (each fetched or loaded once).
+    prepare: (values, { bridge, where, status }) =>
+      values[PRETRAINED_ID] || values[MADE_ID]
+        ? holdSuiteModels(bridge, { where, status, pretrained: values[PRETRAINED_ID], made: values[MADE_ID] ? madeModels() : [] })
+        : null,
     plan: (values, ctx) => suitePoints(values, { ...ctx, info: lists }),
     measure: declaredSweep('measureSuitePoint'),
     pointLabel: (p) => p.label,
