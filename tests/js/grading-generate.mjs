@@ -85,6 +85,24 @@ const EVIDENCE_ROWS = Object.freeze({
   'acceleration-roofline': (r) => [
     { op: 'matmul', n: 64, peak_gflops_per_s: 20 + Math.round(r() * 100), bandwidth_gb_per_s: 5 + Math.round(r() * 40) },
   ],
+  // fashion_mlp's 784→256 at batch 64: the sparse kernel's speedup falls as 1/density and
+  // crosses 1× between 0.2 and 0.5.
+  'optimization-sparsity': (r) => {
+    const k = 0.3 + r() * 0.1;
+    return [0.05, 0.2, 0.5, 1].map((density) => ({ density, speedup: k / density, batch: 64, in: 784, out: 256 }));
+  },
+  // A pruned fashion_mlp's Linears.
+  'optimization-structured': (r) => {
+    const [h1, h2] = [64 + Math.round(r() * 128), 32 + Math.round(r() * 64)];
+    return [
+      { linear: 0, in: 784, out: h1 },
+      { linear: 1, in: h1, out: h2 },
+      { linear: 2, in: h2, out: 10 },
+    ];
+  },
+  // Both calibrations' input ranges of the three Linears.
+  'optimization-quantization': (r) =>
+    [0, 1].flatMap((percentile) => [0, 1, 2].map((linear) => ({ percentile, linear, lo: linear === 0 ? -r() : 0, hi: 1 + Math.round(r() * 800) / 100 }))),
 });
 
 /** mulberry32: the same class for the same seed. */
