@@ -80,7 +80,8 @@ val measure_int8_linear_js(val variant, val batch, val in, val out, val options)
   return to_val(to_json(measure_int8_linear(name, b, k, n, timer_options)));
 }
 
-// One int8 point's two kernels placed on roofs {peak_gflops_per_s, bandwidth_gb_per_s}.
+// One int8 point's two kernels placed on roofs {peak_gflops_per_s, int8_peak_gops_per_s,
+// bandwidth_gb_per_s}: the probe's figures.
 val int8_roofline_js(val batch, val in, val out, val int8_ms, val float32_ms, val roofs) {
   const std::size_t b = to_size(batch, "batch");
   const std::size_t k = to_size(in, "in");
@@ -88,12 +89,19 @@ val int8_roofline_js(val batch, val in, val out, val int8_ms, val float32_ms, va
   const double int8_median_ms = to_finite_number(int8_ms, "int_median_ms");
   const double float32_median_ms = to_finite_number(float32_ms, "float_median_ms");
   if (roofs.isNull() || roofs.typeOf().as<std::string>() != "object") {
-    throw ValueError("roofs must be an object {peak_gflops_per_s, bandwidth_gb_per_s}, got " +
-                     describe(roofs));
+    throw ValueError("roofs must be an object {peak_gflops_per_s, int8_peak_gops_per_s, "
+                     "bandwidth_gb_per_s}, got " + describe(roofs));
   }
   const Roofs r{to_finite_number(roofs["peak_gflops_per_s"], "roofs.peak_gflops_per_s"),
                 to_finite_number(roofs["bandwidth_gb_per_s"], "roofs.bandwidth_gb_per_s")};
-  return to_val(to_json(int8_roofline(b, k, n, int8_median_ms, float32_median_ms, r)));
+  if (roofs["int8_peak_gops_per_s"].isUndefined()) {
+    throw ValueError("roofs.int8_peak_gops_per_s is missing: the probe's integer peak, which a "
+                     "probe from before the lab measured it does not have; probe again");
+  }
+  const double int8_peak =
+      to_finite_number(roofs["int8_peak_gops_per_s"], "roofs.int8_peak_gops_per_s");
+  return to_val(
+      to_json(int8_roofline(b, k, n, int8_median_ms, float32_median_ms, r, int8_peak)));
 }
 
 // One length of the KV cache experiment: decoder {vocab, d_model, ...}, verified then timed.

@@ -92,9 +92,12 @@ describe('Optimization chapter: the KV cache and int8, quick', () => {
     assert.deepEqual(rows.map((r) => `${r[0]} ${r[2]}`), ['784→256 naive', '784→256 simd']);
     const sentences = await page.$$eval(`${INT8} [data-role="int8-sentence"]`, (ps) => ps.map((p) => p.textContent));
     assert.match(sentences[0], /^Linear 784→256 at batch 256: int8 (naive|simd) ran \S+ G integer ops\/s against float32’s \S+ GFLOP\/s/);
-    // The roof's sentence comes after the layers' (then one more when float32 itself ran above the roof).
-    assert.match(sentences[1], /^The flat roof is the probe’s float32 peak \(\S+ GFLOP\/s\); the probe measures no integer peak/);
-    if (sentences.length > 2) assert.match(sentences[2], /^The float32 kernel itself ran above that roof at 784→256 /);
+    // The roofs' sentence comes after the layers' (then one more for each kernel that ran above its roof).
+    assert.match(sentences[1], /^Each kernel has its own flat roof: the int8 one is the probe’s integer peak, the same multiply-add in registers only \(\S+ G integer ops\/s\), \S+× the float32 peak/);
+    for (const s of sentences.slice(2)) assert.match(s, /^(The float32 kernel itself ran above its roof at 784→256 |(Every int8 point|1 of the 2 int8 points) ran above the integer roof)/);
+    // The integer peak's flat roof is drawn beside the float one.
+    const labels = await page.$$eval(`${INT8} [data-role="chart"]`, (charts) => [...charts[1].querySelectorAll('text')].map((t) => t.textContent));
+    assert.ok(labels.some((t) => /^integer peak \S+ Gop\/s$/.test(t)), labels.join('|'));
     // Two int8 points and the float one on the roofline; the speedup bars.
     const dots = await page.$$eval(`${INT8} [data-role="chart"]`, (charts) => charts.map((c) => c.querySelectorAll('g[aria-label="dot"] circle').length));
     assert.equal(dots[1], 3);

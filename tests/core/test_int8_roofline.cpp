@@ -3,6 +3,8 @@
 // two kernels' intensity and rate from their medians, and the refusals naming the argument.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "perflab/base/error.hpp"
 #include "perflab/kernels/int8.hpp"
 #include "perflab/optimize/int8_roofline.hpp"
@@ -32,9 +34,9 @@ TEST_CASE("int8 traffic: the weights' bytes are the ones the measurement reports
   CHECK(t.ops == m.flops);
 }
 
-TEST_CASE("int8 roofline: both kernels placed from their medians against the same roofs") {
+TEST_CASE("int8 roofline: each kernel placed from its median under its own peak, one bandwidth") {
   const Roofs roofs{50.0, 10.0};
-  const Int8Roofline r = int8_roofline(256, 784, 256, 2.0, 4.0, roofs);
+  const Int8Roofline r = int8_roofline(256, 784, 256, 2.0, 4.0, roofs, 120.0);
   const double ops = 2.0 * 256 * 784 * 256;
   CHECK(r.int8.measured_gflops_per_s == doctest::Approx(ops / 2.0e6));
   CHECK(r.float32.measured_gflops_per_s == doctest::Approx(ops / 4.0e6));
@@ -42,7 +44,12 @@ TEST_CASE("int8 roofline: both kernels placed from their medians against the sam
   CHECK(r.float32.intensity == doctest::Approx(ops / static_cast<double>(r.traffic.float32_bytes)));
   CHECK(r.int8.intensity > r.float32.intensity);  // fewer bytes for the same work
   const nlohmann::json j = to_json(r);
-  CHECK(j["int8"]["peak_gflops_per_s"] == 50.0);
+  // The int8 point under the integer peak, the float one under the float peak.
+  CHECK(j["int8"]["peak_gflops_per_s"] == 120.0);
+  CHECK(j["float32"]["peak_gflops_per_s"] == 50.0);
+  CHECK(j["int8"]["bandwidth_gb_per_s"] == 10.0);
+  CHECK(j["int8"]["ridge_flops_per_byte"] == doctest::Approx(12.0));
+  CHECK(j["float32"]["ridge_flops_per_byte"] == doctest::Approx(5.0));
   CHECK(j["traffic"]["int8_bytes"] == r.traffic.int8_bytes);
 }
 
@@ -50,9 +57,15 @@ TEST_CASE("int8 roofline: a bad dimension, median or roof is refused by name") {
   const Roofs roofs{50.0, 10.0};
   CHECK_THROWS_WITH_AS(int8_linear_traffic(0, 784, 256),
                        "int8 roofline: batch must be from 1 to 4096, got 0", ValueError);
-  CHECK_THROWS_WITH_AS(int8_roofline(1, 8, 8, 0.0, 1.0, roofs),
+  CHECK_THROWS_WITH_AS(int8_roofline(1, 8, 8, 0.0, 1.0, roofs, 100.0),
                        "int8 roofline: int8_median_ms must be a finite number of milliseconds "
                        "above 0, got 0",
                        ValueError);
-  CHECK_THROWS_AS(int8_roofline(1, 8, 8, 1.0, 1.0, Roofs{0.0, 10.0}), ValueError);
+  CHECK_THROWS_AS(int8_roofline(1, 8, 8, 1.0, 1.0, Roofs{0.0, 10.0}, 100.0), ValueError);
+  for (const double peak : {0.0, -1.0, std::nan("")}) {
+    CHECK_THROWS_WITH_AS(int8_roofline(1, 8, 8, 1.0, 1.0, roofs, peak),
+                         doctest::Contains("int8 roofline: int8_peak_gops_per_s must be the "
+                                           "probe's integer peak"),
+                         ValueError);
+  }
 }

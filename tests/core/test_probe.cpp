@@ -123,6 +123,13 @@ TEST_CASE("peak throughput is finite and positive, with FLOPs per call from the 
   CHECK(finite_positive(scalar.gflops_per_s));
   CHECK(scalar.flops_per_call == 57344.0);  // 14 × 1 × 2 × 2048
   CHECK(scalar.stats.samples >= 1);
+
+  // The int8 kernel's multiply-add: 10 chains × 16 integer ops (8 products, 8 adds) × 2048.
+  const PeakMeasurement int8 = probe_peak_int8(o);
+  CHECK(finite_positive(int8.gflops_per_s));
+  CHECK(int8.chains == 10);
+  CHECK(int8.flops_per_call == 327680.0);
+  CHECK(int8.gflops_per_s == doctest::Approx(int8.flops_per_call / (int8.stats.min_ms * 1e6)));
 }
 
 TEST_CASE("copy and triad report bandwidth over tracked buffers of the requested size") {
@@ -231,7 +238,7 @@ TEST_CASE("progress runs from 0 to 1 and returning false cancels the probe") {
     CHECK(log.fractions.back() == doctest::Approx(1));
     CHECK(log.non_decreasing_within_0_1());
   }
-  SUBCASE("machine progress covers all four figures") {
+  SUBCASE("machine progress covers all five figures") {
     ProgressLog log;
     probe_machine(o, default_clock(), log.fn());
     REQUIRE(!log.fractions.empty());
@@ -243,6 +250,7 @@ TEST_CASE("progress runs from 0 to 1 and returning false cancels the probe") {
     log.cancel_at = 0;
     CHECK_THROWS_AS(probe_peak_simd(o, default_clock(), log.fn()), CancelledError);
     CHECK_THROWS_AS(probe_peak_scalar(o, default_clock(), log.fn()), CancelledError);
+    CHECK_THROWS_AS(probe_peak_int8(o, default_clock(), log.fn()), CancelledError);
     CHECK_THROWS_AS(probe_copy(o, default_clock(), log.fn()), CancelledError);
     CHECK_THROWS_AS(probe_triad(o, default_clock(), log.fn()), CancelledError);
     CHECK_THROWS_WITH_AS(probe_sweep(o, default_clock(), log.fn()),
@@ -251,7 +259,7 @@ TEST_CASE("progress runs from 0 to 1 and returning false cancels the probe") {
   SUBCASE("cancelling half-way through the machine probe leaves nothing allocated") {
     const std::size_t before_bytes = MemoryTracker::global().current_bytes();
     ProgressLog log;
-    log.cancel_at = 0.6;  // during copy
+    log.cancel_at = 0.7;  // during copy (0.6 to 0.8)
     CHECK_THROWS_AS(probe_machine(o, default_clock(), log.fn()), CancelledError);
     CHECK(log.fractions.back() >= 0.6);
     CHECK(log.fractions.back() <= 0.75);
@@ -259,11 +267,13 @@ TEST_CASE("progress runs from 0 to 1 and returning false cancels the probe") {
   }
 }
 
-TEST_CASE("the machine profile gathers the four figures and this build's SIMD backend") {
+TEST_CASE("the machine profile gathers the five figures and this build's SIMD backend") {
   SUBCASE("with tiny budgets") {
     const MachineProfile p = probe_machine(tiny_options());
     CHECK(finite_positive(p.peak_gflops_per_s_simd));
     CHECK(finite_positive(p.peak_gflops_per_s_scalar));
+    CHECK(finite_positive(p.peak_gops_per_s_int8));
+    CHECK(to_json(p)["int8_peak_gops_per_s"] == p.peak_gops_per_s_int8);
     CHECK(finite_positive(p.copy_gb_per_s));
     CHECK(finite_positive(p.triad_gb_per_s));
     CHECK(p.simd_backend == std::string(simd_backend()));
@@ -282,8 +292,10 @@ TEST_CASE("the machine profile gathers the four figures and this build's SIMD ba
     CHECK(finite_positive(p.copy_gb_per_s));
     CHECK(finite_positive(p.triad_gb_per_s));
     CHECK(p.bandwidth_working_set_bytes > (32u << 20));
+    CHECK(finite_positive(p.peak_gops_per_s_int8));
     MESSAGE("quick profile: SIMD " << p.peak_gflops_per_s_simd << " GFLOP/s, scalar "
-                                   << p.peak_gflops_per_s_scalar << " GFLOP/s, copy "
+                                   << p.peak_gflops_per_s_scalar << " GFLOP/s, int8 "
+                                   << p.peak_gops_per_s_int8 << " Gop/s, copy "
                                    << p.copy_gb_per_s << " GB/s, triad " << p.triad_gb_per_s
                                    << " GB/s, in " << p.elapsed_ms << " ms");
   }

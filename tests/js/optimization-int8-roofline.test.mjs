@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { specProblems } from '../../web/src/experiments/model.js';
 import { cellText, headerText } from '../../web/src/ui/columns.js';
-import { TABLE_COLUMNS, int8Points, int8Sentences, probeRoofs, rooflineChartPoints, seriesOf, speedupBars, withLayer } from '../../web/src/chapters/optimization/int8-roofline-data.js';
+import { TABLE_COLUMNS, int8Points, int8RoofLine, int8Sentences, probeRoofs, rooflineChartPoints, seriesOf, speedupBars, withLayer } from '../../web/src/chapters/optimization/int8-roofline-data.js';
 import { int8RooflineExperiment } from '../../web/src/chapters/optimization/int8-roofline-experiment.js';
 
 const PLAN = {
@@ -38,7 +38,7 @@ const placed = (variant, layer, int8Rate, floatRate, speedup) => ({
   batch: 256,
   speedup,
   traffic: { int8_bytes: 1024 * 1024, float32_bytes: 2 * 1024 * 1024 },
-  int8: { intensity: 100, measured_gflops_per_s: int8Rate, peak_gflops_per_s: 20 },
+  int8: { intensity: 100, measured_gflops_per_s: int8Rate, peak_gflops_per_s: 40 },
   float32: { intensity: 50, measured_gflops_per_s: floatRate, peak_gflops_per_s: 20 },
 });
 
@@ -50,8 +50,17 @@ test('int8: one point per variant and layer of core’s plan, with its options',
 });
 
 test('int8: the probe’s roofs, or a sentence when it has none', () => {
-  assert.deepEqual(probeRoofs({ peak_gflops_per_s: 20, bandwidth_gb_per_s: 8, plan: PLAN }), { peak_gflops_per_s: 20, bandwidth_gb_per_s: 8 });
+  assert.deepEqual(probeRoofs({ peak_gflops_per_s: 20, int8_peak_gops_per_s: 40, bandwidth_gb_per_s: 8, plan: PLAN }), { peak_gflops_per_s: 20, int8_peak_gops_per_s: 40, bandwidth_gb_per_s: 8 });
   assert.throws(() => probeRoofs({ plan: PLAN }), /machine probe gave no peak and bandwidth/);
+  // A probe stored before the lab measured the integer peak.
+  assert.throws(() => probeRoofs({ peak_gflops_per_s: 20, bandwidth_gb_per_s: 8 }), /no integer peak \(it ran before the lab measured one\): press Re-probe/);
+});
+
+test('int8: the integer peak is a flat roof of its own on the chart', () => {
+  const [line] = int8RoofLine({ peak_gflops_per_s: 20, int8_peak_gops_per_s: 40, bandwidth_gb_per_s: 8 });
+  assert.deepEqual([line.kind, line.x1, line.y1, line.y2, line.label], ['peak', 5, 40, 40, 'integer peak 40.0 Gop/s']);
+  assert.equal(int8RoofLine({ peak_gflops_per_s: 20, int8_peak_gops_per_s: 40, bandwidth_gb_per_s: 8 }).length, 1);
+  assert.deepEqual(int8RoofLine({ peak_gflops_per_s: 20, bandwidth_gb_per_s: 8 }), []);
 });
 
 test('int8: the table prints each row’s figures', () => {
@@ -78,19 +87,22 @@ test('int8: bars per layer and variant; the roofline has every int8 point and on
   assert.deepEqual(seriesOf(['naive', 'simd']), ['int8 naive', 'int8 simd', 'float32 packed']);
 });
 
-test('int8: the sentences name the fastest variant per layer and what the float roof means', () => {
+test('int8: the sentences name the fastest variant per layer and what the two roofs mean', () => {
   const sentences = int8Sentences([placed('naive', '784→256', 5, 10, 0.5), placed('simd', '784→256', 30, 10, 3)]);
   assert.deepEqual(sentences, [
     'Linear 784→256 at batch 256: int8 simd ran 30.0 G integer ops/s against float32’s 10.0 GFLOP/s (float32 ÷ int8 time 3.00×); it moves 1.00 MiB against 2.00 MiB, so its intensity is 100 ops/byte against 50.0 FLOP/byte.',
-    'The flat roof is the probe’s float32 peak (20.0 GFLOP/s); the probe measures no integer peak, so the int8 points have no roof of their own here, and 1 of the 2 int8 points lies above it.',
+    'Each kernel has its own flat roof: the int8 one is the probe’s integer peak, the same multiply-add in registers only (40.0 G integer ops/s), 2.00× the float32 peak (20.0 GFLOP/s), so where both kernels are compute-bound int8 can be at most about that much faster on this machine. The fastest int8 point reached 75.0% of its roof, the fastest float32 point 50.0% of its own.',
   ]);
-  assert.match(int8Sentences([placed('simd', '784→256', 5, 10, 0.5)]).at(-1), /no roof of their own here\.$/);
-  assert.match(int8Sentences([placed('simd', '784→256', 25, 10, 2)]).at(-1), /every int8 point lies above it\.$/);
+  // An int8 rate above the integer peak is said.
+  const int8Above = int8Sentences([placed('simd', '784→256', 45, 10, 4)]);
+  assert.equal(int8Above.length, 3);
+  assert.equal(int8Above[2], 'Every int8 point ran above the integer roof: the probe’s integer peak is below what this machine reached in this run; Re-probe, then run again.');
+  assert.match(int8Sentences([placed('naive', '784→256', 5, 10, 0.5), placed('simd', '784→256', 45, 10, 4)])[2], /^1 of the 2 int8 points ran above the integer roof/);
   assert.deepEqual(int8Sentences([]), []);
   // A float32 rate above the probe's float peak is said, with its layer and rate.
   const floatAbove = int8Sentences([placed('simd', '784→256', 30, 25, 1.2)]);
   assert.equal(floatAbove.length, 3);
-  assert.match(floatAbove[2], /^The float32 kernel itself ran above that roof at 784→256 \(25\.0 GFLOP\/s\): the probe’s peak is below/);
+  assert.match(floatAbove[2], /^The float32 kernel itself ran above its roof at 784→256 \(25\.0 GFLOP\/s\): the probe’s float32 peak is below/);
 });
 
 test('int8: the spec passes the framework’s checks', () => {

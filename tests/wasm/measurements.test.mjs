@@ -122,11 +122,11 @@ for (const build of BUILDS) {
     it('probeMachine({quick: true}) returns positive roofs and their ridge', () => {
       const p = m.probeMachine({ quick: true });
       assert.deepEqual(Object.keys(p).sort(), ['bandwidth_gb_per_s',
-        'bandwidth_working_set_bytes', 'copy_gb_per_s', 'elapsed_ms', 'peak_gflops_per_s',
-        'ridge_flops_per_byte', 'scalar_peak_gflops_per_s', 'simd_backend', 'simd_enabled',
+        'bandwidth_working_set_bytes', 'copy_gb_per_s', 'elapsed_ms', 'int8_peak_gops_per_s',
+        'peak_gflops_per_s', 'ridge_flops_per_byte', 'scalar_peak_gflops_per_s', 'simd_backend', 'simd_enabled',
         'simd_peak_gflops_per_s', 'triad_gb_per_s', 'warning']);
       for (const k of ['peak_gflops_per_s', 'scalar_peak_gflops_per_s', 'simd_peak_gflops_per_s',
-        'copy_gb_per_s', 'triad_gb_per_s', 'elapsed_ms']) positive(p[k], k);
+        'int8_peak_gops_per_s', 'copy_gb_per_s', 'triad_gb_per_s', 'elapsed_ms']) positive(p[k], k);
       assert.equal(p.bandwidth_gb_per_s, p.triad_gb_per_s);
       assert.equal(p.peak_gflops_per_s,
         build.simd ? p.simd_peak_gflops_per_s : p.scalar_peak_gflops_per_s);

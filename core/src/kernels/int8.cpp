@@ -80,6 +80,11 @@ void int8_naive(float* y, const std::uint8_t* xq, const ActivationQuant& xp,
 struct i16x8 { __m128i v; };
 struct i32x4 { __m128i v; };
 PERFLAB_INT8_INLINE i32x4 zero_i32() { return {_mm_setzero_si128()}; }
+PERFLAB_INT8_INLINE i32x4 splat_i32(std::int32_t v) { return {_mm_set1_epi32(v)}; }
+PERFLAB_INT8_INLINE i16x8 as_i16(i32x4 a) { return {a.v}; }
+PERFLAB_INT8_INLINE i32x4 as_i32(i16x8 a) { return {a.v}; }
+PERFLAB_INT8_INLINE std::int32_t lane0(i32x4 a) { return _mm_cvtsi128_si32(a.v); }
+
 // Each byte into the high half of a 16-bit lane, then an arithmetic shift brings it down
 // with its sign (SSE2 has no pmovsxbw; that is SSE4.1).
 PERFLAB_INT8_INLINE i16x8 widen_lo(const std::int8_t* p) {
@@ -117,6 +122,11 @@ PERFLAB_INT8_INLINE void store_codes4(std::uint8_t* out, detail::f32x4 v) {
 struct i16x8 { v128_t v; };
 struct i32x4 { v128_t v; };
 PERFLAB_INT8_INLINE i32x4 zero_i32() { return {wasm_i32x4_splat(0)}; }
+PERFLAB_INT8_INLINE i32x4 splat_i32(std::int32_t v) { return {wasm_i32x4_splat(v)}; }
+PERFLAB_INT8_INLINE i16x8 as_i16(i32x4 a) { return {a.v}; }
+PERFLAB_INT8_INLINE i32x4 as_i32(i16x8 a) { return {a.v}; }
+PERFLAB_INT8_INLINE std::int32_t lane0(i32x4 a) { return wasm_i32x4_extract_lane(a.v, 0); }
+
 // v128.load8x8_s: eight bytes loaded and sign-extended in one instruction (pmovsxbw from
 // memory in V8 on x64), where a 16-byte load and extend_high_i8x16 would take a shuffle too.
 PERFLAB_INT8_INLINE i16x8 widen_lo(const std::int8_t* p) { return {wasm_i16x8_load8x8(p)}; }
@@ -152,6 +162,18 @@ PERFLAB_INT8_INLINE void store_codes4(std::uint8_t* out, detail::f32x4 v) {
 struct i16x8 { std::int16_t v[8]; };
 struct i32x4 { std::int32_t v[4]; };
 PERFLAB_INT8_INLINE i32x4 zero_i32() { return {{0, 0, 0, 0}}; }
+PERFLAB_INT8_INLINE i32x4 splat_i32(std::int32_t v) { return {{v, v, v, v}}; }
+PERFLAB_INT8_INLINE i16x8 as_i16(i32x4 a) {
+  i16x8 r;
+  std::memcpy(r.v, a.v, sizeof r.v);
+  return r;
+}
+PERFLAB_INT8_INLINE i32x4 as_i32(i16x8 a) {
+  i32x4 r;
+  std::memcpy(r.v, a.v, sizeof r.v);
+  return r;
+}
+PERFLAB_INT8_INLINE std::int32_t lane0(i32x4 a) { return a.v[0]; }
 PERFLAB_INT8_INLINE i16x8 widen_lo(const std::int8_t* p) {
   i16x8 r;
   for (int i = 0; i < 8; ++i) r.v[i] = p[i];
@@ -163,9 +185,13 @@ PERFLAB_INT8_INLINE i16x8 load_i16(const std::int16_t* p) {
   std::memcpy(r.v, p, sizeof r.v);
   return r;
 }
+// Wrapping in 32 bits like pmaddwd and i32x4.add (in unsigned arithmetic, so no overflow is
+// undefined): the kernel's sums never wrap (kMaxInt8K), the probe's chains do.
 PERFLAB_INT8_INLINE i32x4 dot_add(i16x8 a, i16x8 b, i32x4 acc) {
   for (int i = 0; i < 4; ++i) {
-    acc.v[i] += a.v[2 * i] * b.v[2 * i] + a.v[2 * i + 1] * b.v[2 * i + 1];
+    const std::uint32_t p0 = static_cast<std::uint32_t>(a.v[2 * i] * b.v[2 * i]);
+    const std::uint32_t p1 = static_cast<std::uint32_t>(a.v[2 * i + 1] * b.v[2 * i + 1]);
+    acc.v[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc.v[i]) + p0 + p1);
   }
   return acc;
 }
@@ -283,7 +309,33 @@ void check_dimension(size_t v, const char* name) {
   }
 }
 
+// What the probe's chains read and write through, so nothing is known at compile time.
+volatile std::int32_t g_int8_seed = 0x00030001;  // int16 lanes 1 and 3
+volatile std::int32_t g_int8_sink[kInt8PeakChains];
+
 }  // namespace
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+void int8_peak_chains(long steps) {
+  // acc = w + dot(acc, w): each chain reads its accumulator once, so with SSE2's two-operand
+  // instructions a step is one pmaddwd and one paddd in place. 10 chains: a chain's step takes
+  // about 4 cycles (the multiply-add's latency, then the add's), so 8 keep two multiply-add
+  // pipes busy; with 12 or 14 GCC spilled accumulators to the stack inside the loop and the
+  // figure fell below the kernel's own rate (measured: 8 chains 75-81, 10 chains 89-92, 12
+  // chains 44-49 Gop/s natively on the 2-vCPU machine).
+  const std::int32_t seed = g_int8_seed;
+  const i16x8 w = as_i16(splat_i32(seed));
+  const i32x4 w32 = as_i32(w);
+  i32x4 acc[kInt8PeakChains];
+  for (int c = 0; c < kInt8PeakChains; ++c) acc[c] = splat_i32(seed + c);
+  for (long s = 0; s < steps; ++s) {
+    for (int c = 0; c < kInt8PeakChains; ++c) acc[c] = dot_add(as_i16(acc[c]), w, w32);
+  }
+  // Lane 0 of each (the lanes' sum could overflow: the sums have wrapped).
+  for (int c = 0; c < kInt8PeakChains; ++c) g_int8_sink[c] = lane0(acc[c]);
+}
 
 Int8Weights quantize_weights(const float* w, size_t K, size_t N) {
   if (K == 0 || N == 0) {

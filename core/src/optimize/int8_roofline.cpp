@@ -46,16 +46,23 @@ Int8LinearTraffic int8_linear_traffic(std::size_t batch, std::size_t in, std::si
 }
 
 Int8Roofline int8_roofline(std::size_t batch, std::size_t in, std::size_t out,
-                           double int8_median_ms, double float32_median_ms, const Roofs& roofs) {
+                           double int8_median_ms, double float32_median_ms, const Roofs& roofs,
+                           double int8_peak_gops_per_s) {
   Int8Roofline r;
   r.traffic = int8_linear_traffic(batch, in, out);
   check_median("int8_median_ms", int8_median_ms);
   check_median("float32_median_ms", float32_median_ms);
   validate_roofs(roofs, "roofs.");
+  if (!std::isfinite(int8_peak_gops_per_s) || !(int8_peak_gops_per_s > 0)) {
+    throw ValueError("int8 roofline: int8_peak_gops_per_s must be the probe's integer peak, a "
+                     "finite number of Gop/s above 0, got " + format_number(int8_peak_gops_per_s) +
+                     " (a probe from before the lab measured it has none: probe again)");
+  }
   r.roofs = roofs;
+  r.int8_roofs = Roofs{int8_peak_gops_per_s, roofs.bandwidth_gb_per_s};
   const Int8LinearTraffic& t = r.traffic;
   r.int8 = roofline_point("int8", t.ops, static_cast<double>(t.int8_bytes),
-                          gflops_per_s(t.ops, int8_median_ms), roofs.peak_gflops_per_s,
+                          gflops_per_s(t.ops, int8_median_ms), int8_peak_gops_per_s,
                           roofs.bandwidth_gb_per_s);
   r.float32 = roofline_point("float32", t.ops, static_cast<double>(t.float32_bytes),
                              gflops_per_s(t.ops, float32_median_ms), roofs.peak_gflops_per_s,
@@ -78,7 +85,7 @@ nlohmann::json to_json(const Int8LinearTraffic& t) {
 
 nlohmann::json to_json(const Int8Roofline& r) {
   return {{"traffic", to_json(r.traffic)},
-          {"int8", to_json(r.int8, r.roofs)},
+          {"int8", to_json(r.int8, r.int8_roofs)},
           {"float32", to_json(r.float32, r.roofs)}};
 }
 

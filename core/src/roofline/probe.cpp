@@ -17,6 +17,7 @@
 #include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
 #include "perflab/base/rates.hpp"
+#include "perflab/kernels/int8.hpp"
 #include "perflab/tensor/memory.hpp"
 #include "perflab/tensor/tensor.hpp"
 
@@ -205,18 +206,26 @@ size_t floats_per_array(const ProbeOptions& o, size_t arrays, const char* kernel
 // ever slow a sample down, so on a busy machine the median reads low while the best sample
 // stays close to what the hardware does. Samples last at least 100 clock ticks, so the
 // clock cannot make the best sample look faster than it was by more than about 1%.
-PeakMeasurement run_peak(void (*chains)(long, float), int lanes, const ProbeOptions& o,
-                         Clock& clock, const ProgressFn& progress) {
+// `call` does ops_per_call operations in `chains` chains.
+PeakMeasurement run_peak_of(const std::function<void()>& call, double ops_per_call, int chains,
+                            const ProbeOptions& o, Clock& clock, const ProgressFn& progress) {
   o.validate();
   Timer timer(clock);
   timer.options(timer_options(o, 1));
   if (progress) timer.on_progress(progress);
   PeakMeasurement m;
-  m.stats = timer.run([chains] { chains(kStepsPerCall, g_multiplier); });
-  m.chains = kChains;
-  m.flops_per_call = 2.0 * lanes * kChains * static_cast<double>(kStepsPerCall);
+  m.stats = timer.run(call);
+  m.chains = chains;
+  m.flops_per_call = ops_per_call;
   m.gflops_per_s = gflops_per_s(m.flops_per_call, m.stats.min_ms);
   return m;
+}
+
+PeakMeasurement run_peak(void (*chains)(long, float), int lanes, const ProbeOptions& o,
+                         Clock& clock, const ProgressFn& progress) {
+  return run_peak_of([chains] { chains(kStepsPerCall, g_multiplier); },
+                     2.0 * lanes * kChains * static_cast<double>(kStepsPerCall), kChains, o,
+                     clock, progress);
 }
 
 // One sweep point: the read bandwidth over the first `bytes` (a multiple of
@@ -288,6 +297,13 @@ PeakMeasurement probe_peak_simd(const ProbeOptions& options, Clock& clock,
 PeakMeasurement probe_peak_scalar(const ProbeOptions& options, Clock& clock,
                                   const ProgressFn& progress) {
   return run_peak(scalar_chains, 1, options, clock, progress);
+}
+
+PeakMeasurement probe_peak_int8(const ProbeOptions& options, Clock& clock,
+                                const ProgressFn& progress) {
+  return run_peak_of([] { int8_peak_chains(kStepsPerCall); },
+                     kInt8PeakOpsPerStep * kInt8PeakChains * static_cast<double>(kStepsPerCall),
+                     kInt8PeakChains, options, clock, progress);
 }
 
 BandwidthMeasurement probe_copy(const ProbeOptions& options, Clock& clock,
@@ -391,20 +407,24 @@ MachineProfile probe_machine(const ProbeOptions& options, Clock& clock,
     warning += (warning.empty() ? "" : "; ") + std::string(figure) + ": " + s.warning;
   };
 
-  const PeakMeasurement simd = probe_peak_simd(options, clock, sub_progress(progress, 0, 0.25));
+  const PeakMeasurement simd = probe_peak_simd(options, clock, sub_progress(progress, 0, 0.2));
   p.peak_gflops_per_s_simd = simd.gflops_per_s;
   note("SIMD peak", simd.stats);
-  report(progress, 0.25, "the scalar peak");
+  report(progress, 0.2, "the scalar peak");
   const PeakMeasurement scalar =
-      probe_peak_scalar(options, clock, sub_progress(progress, 0.25, 0.5));
+      probe_peak_scalar(options, clock, sub_progress(progress, 0.2, 0.4));
   p.peak_gflops_per_s_scalar = scalar.gflops_per_s;
   note("scalar peak", scalar.stats);
-  report(progress, 0.5, "copy");
-  const BandwidthMeasurement copy = probe_copy(options, clock, sub_progress(progress, 0.5, 0.75));
+  report(progress, 0.4, "the integer peak");
+  const PeakMeasurement int8 = probe_peak_int8(options, clock, sub_progress(progress, 0.4, 0.6));
+  p.peak_gops_per_s_int8 = int8.gflops_per_s;
+  note("integer peak", int8.stats);
+  report(progress, 0.6, "copy");
+  const BandwidthMeasurement copy = probe_copy(options, clock, sub_progress(progress, 0.6, 0.8));
   p.copy_gb_per_s = copy.gb_per_s;
   note("copy", copy.stats);
-  report(progress, 0.75, "triad");
-  const BandwidthMeasurement triad = probe_triad(options, clock, sub_progress(progress, 0.75, 1));
+  report(progress, 0.8, "triad");
+  const BandwidthMeasurement triad = probe_triad(options, clock, sub_progress(progress, 0.8, 1));
   p.triad_gb_per_s = triad.gb_per_s;
   p.bandwidth_working_set_bytes = triad.working_set_bytes;
   note("triad", triad.stats);
@@ -429,6 +449,7 @@ nlohmann::json to_json(const MachineProfile& m) {
   return {{"peak_gflops_per_s", roofs.peak_gflops_per_s},
           {"simd_peak_gflops_per_s", m.peak_gflops_per_s_simd},
           {"scalar_peak_gflops_per_s", m.peak_gflops_per_s_scalar},
+          {"int8_peak_gops_per_s", m.peak_gops_per_s_int8},
           {"copy_gb_per_s", m.copy_gb_per_s},
           {"triad_gb_per_s", m.triad_gb_per_s},
           {"bandwidth_gb_per_s", roofs.bandwidth_gb_per_s},

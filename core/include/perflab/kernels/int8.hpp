@@ -161,4 +161,15 @@ Int8LinearMeasurement measure_int8_linear(std::string_view variant, std::size_t 
 //  max_error_to_bound, speedup, int8: stats, float32: stats}.
 nlohmann::json to_json(const Int8LinearMeasurement& m);
 
+// The integer peak's loop, for the machine probe (roofline/probe.hpp probe_peak_int8): the
+// simd variant's multiply-add (eight int16 products summed in adjacent pairs into four int32
+// lanes, then added to the accumulator) in kInt8PeakChains independent chains, `steps` times,
+// in registers only. Each chain multiplies its own accumulator's bits, so no step can be
+// hoisted or folded; the sums wrap and are thrown away (written to a volatile). Counted as
+// kInt8PeakOpsPerStep integer ops per chain and step: 8 multiplies and 8 adds, as 2·B·K·N
+// counts the int8 Linear's. In the scalar build the lanes are plain ints, as in the kernel.
+inline constexpr int kInt8PeakChains = 10;
+inline constexpr double kInt8PeakOpsPerStep = 16;
+void int8_peak_chains(long steps);
+
 }  // namespace perflab

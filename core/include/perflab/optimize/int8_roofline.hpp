@@ -5,8 +5,10 @@
 // only; a roofline needs everything a call must move, which differs between the two kernels
 // only in the weights (1 byte a code, plus a scale and a code sum per output, against 4
 // bytes a weight).
-// Not for: measuring (measure_int8_linear), or an integer peak: the probe measures float32
-// multiply-adds only, so both kernels are placed under the float roofs, and the page says so.
+// Each kernel under its own compute roof: the float kernel under the probe's float32 peak, the
+// int8 one under the probe's integer peak (probe_peak_int8: the same multiply-add in
+// registers), both under the same bandwidth roof.
+// Not for: measuring (measure_int8_linear) or probing (roofline/probe.hpp).
 #pragma once
 
 #include <cstddef>
@@ -37,20 +39,25 @@ struct Int8LinearTraffic {
 Int8LinearTraffic int8_linear_traffic(std::size_t batch, std::size_t in, std::size_t out);
 
 // Both kernels of one measured point placed on the roofs: "int8" (ops over int8_bytes, its
-// rate ops / int8_median_ms) and "float32" (the same over float32_bytes).
+// rate ops / int8_median_ms) against the integer peak and the bandwidth, and "float32" (the
+// same over float32_bytes) against `roofs`.
 struct Int8Roofline {
   Int8LinearTraffic traffic;
-  Roofs roofs;
+  Roofs roofs;       // the float32 peak and the bandwidth
+  Roofs int8_roofs;  // the integer peak and the same bandwidth
   RooflinePoint int8, float32;
 };
-// ValueError: a bad dimension, a median that is not finite and above 0, bad roofs.
+// ValueError: a bad dimension, a median that is not finite and above 0, bad roofs, an integer
+// peak that is not finite and above 0.
 Int8Roofline int8_roofline(std::size_t batch, std::size_t in, std::size_t out,
-                           double int8_median_ms, double float32_median_ms, const Roofs& roofs);
+                           double int8_median_ms, double float32_median_ms, const Roofs& roofs,
+                           double int8_peak_gops_per_s);
 
 // {batch, in, out, ops, x_bytes, y_bytes, int8_weight_bytes, float32_weight_bytes,
 //  int8_bytes, float32_bytes}.
 nlohmann::json to_json(const Int8LinearTraffic& t);
-// {traffic, int8: to_json(RooflinePoint), float32: ...}.
+// {traffic, int8: to_json(RooflinePoint) against int8_roofs (its peak_gflops_per_s is the
+//  integer peak), float32: ... against roofs}.
 nlohmann::json to_json(const Int8Roofline& r);
 
 }  // namespace perflab

@@ -1,8 +1,9 @@
-// Machine probe: measures this CPU's peak float32 throughput (SIMD and scalar), its memory
-// bandwidth (STREAM-style copy and triad beyond the last-level cache) and bandwidth against
-// working-set size (the cache plateaus). These are the roofs of the roofline (roofline.hpp)
-// and what the profiler judges bottlenecks against. Single thread, timed with the Timer; its
-// loops are its own (detail/simd.hpp), so it needs nothing from kernels/.
+// Machine probe: measures this CPU's peak float32 throughput (SIMD and scalar), the int8
+// kernel's integer peak, its memory bandwidth (STREAM-style copy and triad beyond the
+// last-level cache) and bandwidth against working-set size (the cache plateaus). These are
+// the roofs of the roofline (roofline.hpp) and what the profiler judges bottlenecks against.
+// Single thread, timed with the Timer; its float loops are its own (detail/simd.hpp), the
+// integer one the int8 kernel's (kernels/int8.hpp), whose vector types it needs.
 // Not for: multi-core figures, FMA-only peaks (simd128 has no FMA), or unit-test assertions.
 #pragma once
 
@@ -67,6 +68,13 @@ PeakMeasurement probe_peak_simd(const ProbeOptions& options = {}, Clock& clock =
 // Scalar chains, kept scalar (auto-vectorization is disabled for them).
 PeakMeasurement probe_peak_scalar(const ProbeOptions& options = {}, Clock& clock = default_clock(),
                                   const ProgressFn& progress = nullptr);
+// The integer peak, the int8 Linear's own roof: its multiply-add (eight int16 products summed
+// in pairs into four int32 lanes, then accumulated: kernels/int8.hpp int8_peak_chains) in
+// kInt8PeakChains (10) chains, registers only. flops_per_call and gflops_per_s count integer ops (16 per
+// multiply-add of eight pairs, as 2·B·K·N counts the int8 Linear's), so they compare with
+// the float peak op for op.
+PeakMeasurement probe_peak_int8(const ProbeOptions& options = {}, Clock& clock = default_clock(),
+                                const ProgressFn& progress = nullptr);
 
 // STREAM's byte counting: copy b[i] = a[i] moves 8 bytes per element (read + write), triad
 // a[i] = b[i] + s·c[i] moves 12 (the write-allocate read of the destination is not
@@ -108,19 +116,20 @@ inline constexpr std::size_t kMaxReadBandwidthBytes = std::size_t{256} << 20;  /
 SweepRow probe_read_bandwidth(std::size_t bytes, const TimerOptions& options,
                               Clock& clock = default_clock(), const ProgressFn& progress = nullptr);
 
-// The four headline figures. For a roofline use peak_gflops_per_s() (the scalar peak for
+// The five headline figures. For a roofline use peak_gflops_per_s() (the scalar peak for
 // scalar kernels) and the triad bandwidth (two reads and a write per element, like most
 // kernels).
 struct MachineProfile {
   double peak_gflops_per_s_simd = 0;
   double peak_gflops_per_s_scalar = 0;
+  double peak_gops_per_s_int8 = 0;  // integer ops/s of the int8 multiply-add (probe_peak_int8)
   double copy_gb_per_s = 0;
   double triad_gb_per_s = 0;
   std::string simd_backend;  // "wasm-simd128", "sse2", "neon" or "scalar"
   bool simd_enabled = false;
   std::size_t bandwidth_working_set_bytes = 0;  // of the triad (after any cap)
   double elapsed_ms = 0;                        // the probe's own wall time
-  // Empty when all four figures are reliable; else "<figure>: <Timer warning>" joined by "; ".
+  // Empty when all five figures are reliable; else "<figure>: <Timer warning>" joined by "; ".
   // (The Timer's remedies name its own options; here, raise budget_ms or lower samples.)
   std::string warning;
 
@@ -133,7 +142,7 @@ struct MachineProfile {
   // The roofline's roofs: peak_gflops_per_s() and the triad bandwidth.
   Roofs roofs() const { return {peak_gflops_per_s(), triad_gb_per_s}; }
 };
-// Peak SIMD, peak scalar, copy, triad, in that order; progress covers all four. Measures
+// Peak SIMD, peak scalar, integer peak, copy, triad, in that order; progress covers all five. Measures
 // and returns, nothing more: the roofs profiles judge bottlenecks against change only
 // through set_machine_roofs (profiler.hpp).
 MachineProfile probe_machine(const ProbeOptions& options = {}, Clock& clock = default_clock(),
@@ -143,7 +152,7 @@ MachineProfile probe_machine(const ProbeOptions& options = {}, Clock& clock = de
 // {bytes, bytes_per_call, gb_per_s, stats}: one point of the read sweep.
 nlohmann::json to_json(const SweepRow& row);
 // {peak_gflops_per_s (this build's compute roof), simd_peak_gflops_per_s,
-//  scalar_peak_gflops_per_s, copy_gb_per_s, triad_gb_per_s, bandwidth_gb_per_s (the triad:
+//  scalar_peak_gflops_per_s, int8_peak_gops_per_s (the int8 Linear's roof), copy_gb_per_s, triad_gb_per_s, bandwidth_gb_per_s (the triad:
 //  the roofline's bandwidth roof), ridge_flops_per_byte (null when a roof reads 0),
 //  simd_backend, simd_enabled, bandwidth_working_set_bytes, elapsed_ms, warning}.
 nlohmann::json to_json(const MachineProfile& machine);

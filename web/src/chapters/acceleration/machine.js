@@ -37,6 +37,8 @@ export function probeSummary(h, probe) {
   const items = [
     ['peak (SIMD multiply-adds)', fmt(probe.peak_gflops_per_s, 'GFLOP/s')],
     ['scalar peak', fmt(probe.scalar_peak_gflops_per_s, 'GFLOP/s')],
+    // A probe stored before the lab measured it has no integer peak.
+    ...(probe.int8_peak_gops_per_s > 0 ? [['integer peak (int8 multiply-adds)', fmt(probe.int8_peak_gops_per_s, 'Gop/s')]] : []),
     ['memory bandwidth (triad, the roof)', fmt(probe.bandwidth_gb_per_s, 'GB/s')],
     ['copy bandwidth', fmt(probe.copy_gb_per_s, 'GB/s')],
     ['ridge point', fmt(probe.ridge_flops_per_byte, 'FLOP/byte')],

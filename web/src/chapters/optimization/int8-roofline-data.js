@@ -4,8 +4,10 @@
 // placements. No DOM and no arithmetic of the roofline: core measures both kernels
 // (measureInt8Linear) and places them (int8Roofline).
 
+import { rooflineReferences } from '../../charts/shape.js';
 import { planOf } from '../../experiments/plans.js';
-import { formatBytes, formatSig } from '../../ui/format.js';
+import { formatBytes, formatPercent, formatSig } from '../../ui/format.js';
+import { X_DOMAIN } from '../acceleration/roofline-data.js';
 import { timerWarningsColumn } from '../../ui/columns.js';
 
 export const INT8_ID = 'optimization-int8';
@@ -21,12 +23,25 @@ export function int8Points(info) {
   return plan.shapes.flatMap((s) => plan.variants.map((variant) => ({ variant, batch: s.batch, in: s.in, out: s.out, options: plan.options })));
 }
 
-/** The roofs of the page's probe, or an Error when it has none. */
+/** The roofs of the page's probe (the float and the integer peak, the bandwidth), or an Error when it has none. */
 export function probeRoofs(info) {
   const peak = info?.peak_gflops_per_s;
   const bandwidth = info?.bandwidth_gb_per_s;
   if (!(peak > 0) || !(bandwidth > 0)) throw new Error('the machine probe gave no peak and bandwidth, so there is no roofline to place the kernels on');
-  return { peak_gflops_per_s: peak, bandwidth_gb_per_s: bandwidth };
+  const int8 = info?.int8_peak_gops_per_s;
+  if (!(int8 > 0)) throw new Error('this machine probe has no integer peak (it ran before the lab measured one): press Re-probe, then run again');
+  return { peak_gflops_per_s: peak, int8_peak_gops_per_s: int8, bandwidth_gb_per_s: bandwidth };
+}
+
+/** The int8 kernels' own flat roof on the chart: the probe's integer peak (none before a probe has one). */
+export function int8RoofLine(info) {
+  if (!(info?.int8_peak_gops_per_s > 0) || !(info?.bandwidth_gb_per_s > 0)) return [];
+  return rooflineReferences({
+    peak_gflops_per_s: info.int8_peak_gops_per_s,
+    bandwidth_gb_per_s: info.bandwidth_gb_per_s,
+    xDomain: [...X_DOMAIN],
+    peakLabel: `integer peak ${formatSig(info.int8_peak_gops_per_s)} Gop/s`,
+  }).filter((line) => line.kind === 'peak');
 }
 
 /** Display: the layer's name and the weight bytes saved. */
@@ -87,8 +102,8 @@ export function rooflineChartPoints(placed) {
 
 /**
  * What the run says, per layer: the fastest int8 variant against the float kernel, with the
- * bytes and intensities core counted and the rates it placed; then what the float roof means
- * for int8.
+ * bytes and intensities core counted and the rates it placed; then the two roofs, what their
+ * ratio bounds, and how near each kernel came to its own.
  */
 export function int8Sentences(placed) {
   if (!Array.isArray(placed) || placed.length === 0) return [];
@@ -104,22 +119,29 @@ export function int8Sentences(placed) {
       `${formatBytes(p.traffic.int8_bytes)} against ${formatBytes(p.traffic.float32_bytes)}, so its intensity is ` +
       `${formatSig(p.int8.intensity)} ops/byte against ${formatSig(p.float32.intensity)} FLOP/byte.`,
   );
-  const above = placed.filter((p) => p.int8.measured_gflops_per_s > p.int8.peak_gflops_per_s);
+  const int8Peak = placed[0].int8.peak_gflops_per_s;
+  const floatPeak = placed[0].float32.peak_gflops_per_s;
+  const bestOf = (kind) => Math.max(...placed.map((p) => p[kind].measured_gflops_per_s));
   lines.push(
-    `The flat roof is the probe’s float32 peak (${formatSig(placed[0].int8.peak_gflops_per_s)} GFLOP/s); the probe measures no integer peak, ` +
-      'so the int8 points have no roof of their own here' +
-      (above.length === 0
-        ? '.'
-        : above.length === placed.length
-          ? ', and every int8 point lies above it.'
-          : `, and ${above.length} of the ${placed.length} int8 points ${above.length === 1 ? 'lies' : 'lie'} above it.`),
+    `Each kernel has its own flat roof: the int8 one is the probe’s integer peak, the same multiply-add in registers only ` +
+      `(${formatSig(int8Peak)} G integer ops/s), ${formatSig(int8Peak / floatPeak)}× the float32 peak (${formatSig(floatPeak)} GFLOP/s), ` +
+      'so where both kernels are compute-bound int8 can be at most about that much faster on this machine. ' +
+      `The fastest int8 point reached ${formatPercent(bestOf('int8') / int8Peak)} of its roof, the fastest float32 point ` +
+      `${formatPercent(bestOf('float32') / floatPeak)} of its own.`,
   );
+  const above = placed.filter((p) => p.int8.measured_gflops_per_s > p.int8.peak_gflops_per_s);
+  if (above.length > 0) {
+    lines.push(
+      `${above.length === placed.length ? 'Every int8 point' : `${above.length} of the ${placed.length} int8 points`} ran above the integer roof: ` +
+        'the probe’s integer peak is below what this machine reached in this run; Re-probe, then run again.',
+    );
+  }
   // A float32 point above the float32 roof: the probe's peak is below what this run reached.
   const floats = [...new Map(placed.map((p) => [p.layer, p])).values()].filter((p) => p.float32.measured_gflops_per_s > p.float32.peak_gflops_per_s);
   if (floats.length > 0) {
     lines.push(
-      `The float32 kernel itself ran above that roof at ${floats.map((p) => `${p.layer} (${formatSig(p.float32.measured_gflops_per_s)} GFLOP/s)`).join(', ')}: ` +
-        'the probe’s peak is below what this machine reached in this run, so a point’s height against the roof says less than it seems; Re-probe, then run again.',
+      `The float32 kernel itself ran above its roof at ${floats.map((p) => `${p.layer} (${formatSig(p.float32.measured_gflops_per_s)} GFLOP/s)`).join(', ')}: ` +
+        'the probe’s float32 peak is below what this machine reached in this run, so a point’s height against the roof says less than it seems; Re-probe, then run again.',
     );
   }
   return lines;

@@ -11,7 +11,7 @@ import { machineProbeStore } from '../../state/machine-probe.js';
 import { placedAgainst, probeLine } from '../../ui/probe-line.js';
 import { formatList } from '../../ui/format.js';
 import { X_DOMAIN, roofLines } from '../acceleration/roofline-data.js';
-import { CSV_COLUMNS, INT8_ID, TABLE_COLUMNS, int8Points, int8Sentences, layerName, probeRoofs, rooflineChartPoints, seriesOf, speedupBars, withLayer } from './int8-roofline-data.js';
+import { CSV_COLUMNS, INT8_ID, TABLE_COLUMNS, int8Points, int8RoofLine, int8Sentences, layerName, probeRoofs, rooflineChartPoints, seriesOf, speedupBars, withLayer } from './int8-roofline-data.js';
 
 const WHERE = `${INT8_ID}-run`;
 
@@ -27,9 +27,11 @@ export const int8RooflineExperiment = {
       'exact product within the quantization error bound.' +
       (info?.variants ? ` The variants: ${info.variants.map((v) => `<b>${v.name}</b>, ${v.description.replace(/\.$/, '')}`).join('; ')}.` : ''),
     'The roofline below uses the page’s machine probe: core counts what each call must move at least (x and y in ' +
-      'float32, the weights in their own type: 1 byte a code for int8, 4 for float32) and places both kernels. The ' +
-      'probe measures float32 multiply-adds only, so the flat roof is the float peak: the int8 points have no roof of ' +
-      'their own here.',
+      'float32, the weights in their own type: 1 byte a code for int8, 4 for float32) and places each kernel under its ' +
+      'own flat roof: the float32 kernel under the probe’s float peak (multiply, then add, in registers), the int8 one ' +
+      'under its integer peak (the int8 kernel’s own multiply-add, eight 16-bit products summed in pairs into 32-bit ' +
+      'lanes, then added, in registers). Both share the bandwidth roof. The ratio of the two peaks is the most int8 can ' +
+      'gain where both are compute-bound.',
   ],
   quickNote: ({ info }) => info?.plan && `Quick mode (?quick=1): Linear ${formatList(info.plan.shapes.map(layerName))} only, small budgets.`,
   controls: [],
@@ -87,7 +89,7 @@ export const int8RooflineExperiment = {
     },
     {
       type: 'scatter',
-      title: 'Both kernels on this machine’s roofline (the flat roof is the float32 peak)',
+      title: 'Both kernels on this machine’s roofline (flat roofs: the float32 peak and, above it, the integer peak)',
       data: (rows, ctx) => rooflineChartPoints(ctx?.analysis?.placed),
       options: ({ info }) => ({
         x: 'intensity',
@@ -98,10 +100,10 @@ export const int8RooflineExperiment = {
         xDomain: [...X_DOMAIN],
         xLabel: 'Arithmetic intensity (ops/byte, log scale) →',
         yLabel: '↑ Attained (G ops/s, log scale)',
-        ariaLabel: 'Roofline: the int8 and float32 kernels’ rates against their arithmetic intensity, with the float peak and the bandwidth roofs',
+        ariaLabel: 'Roofline: the int8 and float32 kernels’ rates against their arithmetic intensity, with the float peak, the integer peak and the bandwidth roofs',
         emptyText: 'Press Run to place the kernels.',
         height: 400,
-        references: roofLines(info),
+        references: [...roofLines(info), ...int8RoofLine(info)],
       }),
     },
   ],
