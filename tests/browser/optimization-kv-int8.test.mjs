@@ -93,7 +93,12 @@ describe('Optimization chapter: the KV cache and int8, quick', () => {
     const sentences = await page.$$eval(`${INT8} [data-role="int8-sentence"]`, (ps) => ps.map((p) => p.textContent));
     assert.match(sentences[0], /^Linear 784→256 at batch 256: int8 (naive|simd) ran \S+ G integer ops\/s against float32’s \S+ GFLOP\/s/);
     // The roofs' sentence comes after the layers' (then one more for each kernel that ran above its roof).
-    assert.match(sentences[1], /^Each kernel has its own flat roof: the int8 one is the probe’s integer peak, the same multiply-add in registers only \(\S+ G integer ops\/s\), \S+× the float32 peak/);
+    assert.match(sentences[1], /^Each kernel has its own flat roof: int8’s is the probe’s integer peak, the same multiply-add in registers only \(\S+ G integer ops\/s\), \S+× the float32 peak/);
+    // The sentence's speedup is the table's largest (the identity it states: peak ratio × the fractions' ratio).
+    const column = (await headers(page, INT8)).indexOf('float32 ÷ int8');
+    const cells = rows.map((r) => r[column]);
+    const largest = cells.reduce((a, b) => (parseFloat(b) > parseFloat(a) ? b : a));
+    assert.ok(sentences[1].includes(`so its speedup (${largest})`), `${sentences[1]} | ${cells.join(', ')}`);
     for (const s of sentences.slice(2)) assert.match(s, /^(The float32 kernel itself ran above its roof at 784→256 |(Every int8 point|1 of the 2 int8 points) ran above the integer roof)/);
     // The integer peak's flat roof is drawn beside the float one.
     const labels = await page.$$eval(`${INT8} [data-role="chart"]`, (charts) => [...charts[1].querySelectorAll('text')].map((t) => t.textContent));

@@ -91,7 +91,7 @@ test('int8: the sentences name the fastest variant per layer and what the two ro
   const sentences = int8Sentences([placed('naive', '784→256', 5, 10, 0.5), placed('simd', '784→256', 30, 10, 3)]);
   assert.deepEqual(sentences, [
     'Linear 784→256 at batch 256: int8 simd ran 30.0 G integer ops/s against float32’s 10.0 GFLOP/s (float32 ÷ int8 time 3.00×); it moves 1.00 MiB against 2.00 MiB, so its intensity is 100 ops/byte against 50.0 FLOP/byte.',
-    'Each kernel has its own flat roof: the int8 one is the probe’s integer peak, the same multiply-add in registers only (40.0 G integer ops/s), 2.00× the float32 peak (20.0 GFLOP/s), so where both kernels are compute-bound int8 can be at most about that much faster on this machine. The fastest int8 point reached 75.0% of its roof, the fastest float32 point 50.0% of its own.',
+    'Each kernel has its own flat roof: int8’s is the probe’s integer peak, the same multiply-add in registers only (40.0 G integer ops/s), 2.00× the float32 peak (20.0 GFLOP/s): the speedup int8 would show if both kernels ran at their roofs. At 784→256, int8 simd reached 75.0% of its roof and float32 50.0% of its own, so its speedup (3.00×) is that ratio times int8’s fraction of its roof over float32’s.',
   ]);
   // An int8 rate above the integer peak is said.
   const int8Above = int8Sentences([placed('simd', '784→256', 45, 10, 4)]);
