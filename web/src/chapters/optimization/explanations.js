@@ -231,14 +231,18 @@ export const SECTIONS = Object.freeze([
         'memory. With a large batch each weight is reused by every row, which puts the float matmul far to the right; ' +
         'where that is right of the ridge, saving bytes buys nothing, and any gain must come from doing the arithmetic ' +
         'faster. A layer with few outputs moves mostly activations, which int8 does not shrink here.',
-      'The lab’s machine probe measures float32 multiply-adds, not integer ones, so the chart has the float peak as its ' +
-        'flat roof and no integer roof: an int8 point above it is not impossible, it only shows that integer SIMD ' +
-        'runs more operations per second than the float peak on this machine.',
+      'Each kernel has its own flat roof. The lab’s machine probe measures two compute peaks: float32 multiply-adds ' +
+        '(multiply, then add, in registers) and the int8 kernel’s own instruction pair (the 16-bit multiply-add of ' +
+        'eight pairs, then the add, in registers). Their ratio is how much faster int8 would be if both kernels ran at ' +
+        'their roofs; it depends on the CPU (how many float adders and integer multipliers it has) and on the engine ' +
+        'that compiled the wasm. A measured speedup above that ratio means the float kernel ran further below its ' +
+        'roof than int8 below its own.',
     ],
     formula:
       'y = x·W:  x (B, K), W (K, N)     operations = 2·B·K·N for both kernels\n' +
       'bytes float32 = 4·B·K + 4·K·N + 4·B·N     bytes int8 = 4·B·K + (K rounded up to 16)·N + 8·N + 4·B·N\n' +
-      'intensity = operations / bytes     attainable = min(peak, intensity × bandwidth)',
+      'intensity = operations / bytes     attainable = min(peak of the kernel’s type, intensity × bandwidth)\n' +
+      'speedup = int8 rate / float32 rate = (integer peak / float peak) × (int8 fraction of its roof / float32 fraction of its own)',
     run: 'Run it: which layer gains most from int8, and does its point move right, up, or both?',
     slots: ['int8Roofline'],
   },
