@@ -21,7 +21,7 @@ import { linearWidths } from './facts.js';
 import { accuracyDomain } from './structured-data.js';
 import { epochTicks } from './train-data.js';
 import { addMadeModel, baselineModel, subscribeMadeModels } from './made-models.js';
-import { block, createRunFrame, showError, showSentences } from './section-ui.js';
+import { block, createRunFrame, madeModelText, needBaselineText, showError, showSentences } from './section-ui.js';
 
 const where = `${DISTILL_ID}-run`;
 
@@ -67,8 +67,8 @@ export function mountDistillSection(section, { bridge }) {
   const unsubscribe = subscribeMadeModels(() => {
     const b = baselineModel();
     baselineNote.textContent = b
-      ? `The teacher: the baseline, ${b.name}${b.evaluation ? ` (test accuracy ${formatPercent(b.evaluation.accuracy)})` : ''}.`
-      : 'Train or load the baseline first (“A model worth optimizing” above): it is the teacher.';
+      ? `The teacher: the baseline, ${madeModelText(b)}.`
+      : needBaselineText('it is the teacher');
     frame.enable();
   });
 

@@ -13,10 +13,10 @@ import { publishResult } from '../../experiments/results.js';
 import { isQuick } from '../../experiments/model.js';
 import { labOf } from '../../lab/client.js';
 import { h } from '../../ui/dom.js';
-import { formatCount, formatInt, formatList, formatPercent } from '../../ui/format.js';
+import { formatCount, formatInt, formatList } from '../../ui/format.js';
 import { createTable } from '../../ui/table.js';
 import { addMadeModel, madeModels, subscribeMadeModels } from './made-models.js';
-import { block, createRunFrame, showError, showSentences } from './section-ui.js';
+import { block, createRunFrame, madeModelText, needBaselineText, showError, showSentences } from './section-ui.js';
 import {
   LATENCY_COLUMNS,
   LAYER_COLUMNS,
@@ -66,9 +66,8 @@ export function mountQuantizeSection(section, { bridge }) {
   function showSource() {
     const m = chosenSource();
     baselineNote.textContent = m
-      ? `Quantizing ${m.baseline ? 'the baseline, ' : ''}${m.name}${m.evaluation ? `, test accuracy ${formatPercent(m.evaluation.accuracy)}` : ''}` +
-        `${m.lineage?.length ? ` (made by ${m.lineage.join(' → ')})` : ''}.`
-      : 'Train or load the baseline first (“A model worth optimizing” above): this experiment quantizes it, or a model made from it.';
+      ? `Quantizing ${m.baseline ? 'the baseline, ' : ''}${madeModelText(m)}${m.lineage?.length ? ` (made by ${m.lineage.join(' → ')})` : ''}.`
+      : needBaselineText('this experiment quantizes it, or a model made from it');
   }
   const summaryTable = createTable(SUMMARY_COLUMNS, {
     caption: 'Each int8 model against the float model: parameter bytes and test accuracy, measured by core',

@@ -6,11 +6,17 @@
 
 import { labOf } from '../../lab/client.js';
 import { h } from '../../ui/dom.js';
-import { formatSig } from '../../ui/format.js';
+import { formatPercent, formatSig } from '../../ui/format.js';
 import { createDataStore } from './data.js';
 
 /** Bytes as "1.23 MB". */
 export const mbText = (bytes) => `${formatSig(bytes / 1e6)} MB`;
+
+/** A made model as the sections' notes name it: "NAME, test accuracy 89.9%" (when evaluated). */
+export const madeModelText = (m) => `${m.name}${m.evaluation ? `, test accuracy ${formatPercent(m.evaluation.accuracy)}` : ''}`;
+
+/** The note of a section that needs the baseline before it can run; `role`: what the section does with it. */
+export const needBaselineText = (role) => `Train or load the baseline first (“A model worth optimizing” above): ${role}.`;
 
 /** One block of the section: a titled experiment box. */
 export const block = (role, title, ...children) =>

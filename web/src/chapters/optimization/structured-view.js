@@ -20,7 +20,7 @@ import { trainToEnd } from './chunked-training.js';
 import { epochTicks } from './train-data.js';
 import { fileOf, loadManifest } from './data.js';
 import { addMadeModel, baselineModel, subscribeMadeModels } from './made-models.js';
-import { block, createRunFrame, mbText, showError, showSentences } from './section-ui.js';
+import { block, createRunFrame, madeModelText, mbText, needBaselineText, showError, showSentences } from './section-ui.js';
 import {
   CURVE_SERIES,
   LATENCY_COLUMNS,
@@ -101,8 +101,8 @@ export function mountStructuredSection(section, { bridge }) {
   const unsubscribe = subscribeMadeModels(() => {
     const b = baselineModel();
     baselineNote.textContent = b
-      ? `The baseline: ${b.name}${b.evaluation ? `, test accuracy ${formatPercent(b.evaluation.accuracy)}` : ''}.`
-      : 'Train or load the baseline first (“A model worth optimizing” above): this experiment prunes it.';
+      ? `The baseline: ${madeModelText(b)}.`
+      : needBaselineText('this experiment prunes it');
     frame.enable();
   });
 
