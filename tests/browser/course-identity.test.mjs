@@ -23,7 +23,8 @@ const TWO_CHOICES = 'profiling.bound-classify';
 const COURSE = { id: 'perf-2026-fall', title: 'ML Systems, fall 2026', salt: 'a salt for the test', chapters: ['profiling', 'acceleration'] };
 
 // core's course seed (core/src/grading/course.cpp), written again from its definition:
-// FNV-1a 64 over course id, 0x1f, salt, 0x1f, the trimmed ASCII-lower-cased id, folded to 32 bits.
+// FNV-1a 64 over course id, 0x1f, salt, 0x1f, the trimmed ASCII-lower-cased id, then murmur3's
+// fmix64, folded to 32 bits.
 function courseSeed(course, studentId) {
   let h = 0xcbf29ce484222325n;
   const feed = (text) => {
@@ -37,6 +38,12 @@ function courseSeed(course, studentId) {
   feed(course.salt);
   feed('\x1f');
   feed(studentId.trim().replace(/[A-Z]/g, (c) => c.toLowerCase()));
+  const M = 0xffffffffffffffffn;
+  h ^= h >> 33n;
+  h = (h * 0xff51afd7ed558ccdn) & M;
+  h ^= h >> 33n;
+  h = (h * 0xc4ceb9fe1a85ec53n) & M;
+  h ^= h >> 33n;
   return Number((h ^ (h >> 32n)) & 0xffffffffn);
 }
 

@@ -40,7 +40,8 @@ nlohmann::json to_json(const Course& c);  // {id, title, salt, chapters}
 std::string normalize_student_id(std::string_view id);
 
 // The variant seed of one student in one course: FNV-1a over course id, salt and the
-// normalized student id, folded to 32 bits. Same on every platform.
+// normalized student id, mixed by fmix64 (so neighbouring ids get unrelated seeds), folded
+// to 32 bits. Same on every platform.
 std::uint32_t course_seed(const Course& course, std::string_view student_id);
 
 }  // namespace perflab
