@@ -115,6 +115,23 @@ function matmul(a, b, n) {
     assert.equal(r[1].value.max_abs_difference, 0);
   });
 
+  it('refuses a dynamic import however it is hidden from a text pattern, before the code runs', async () => {
+    // Both compile to import("x") in a script: an HTML-like comment (Annex B) and a line
+    // comment ended by U+2028, a line terminator a `//[^\\n]*\\n` pattern does not know.
+    for (const code of ['function f() { return import<!--\n("x"); }', 'function f() { return import// c\u2028("x"); }']) {
+      const [result] = await runner.runCode({ code, functionName: 'f', tests: tests(0), timeLimitMs: 2000 });
+      assert.match(result.error ?? '', /^Error: your code calls import\(\), which the sandbox does not run.* \(line [12], column \d+\)/, JSON.stringify(result));
+    }
+    // The word in a string or a comment is not a call.
+    const [fine] = await runner.runCode({ code: 'const s = "import(";\n// import("x")\nfunction f() { return s; }', functionName: 'f', tests: tests(0), timeLimitMs: 2000 });
+    assert.deepEqual(fine, { value: 'import(' });
+  });
+
+  it('reports a syntax error with the line and column where the student wrote it', async () => {
+    const [result] = await runner.runCode({ code: 'const a = 1;\nfunction f() { return a +; }\n', functionName: 'f', tests: tests(0), timeLimitMs: 2000 });
+    assert.match(result.error ?? '', /^SyntaxError: Unexpected token \(line 2, column 26\)$/, JSON.stringify(result));
+  });
+
   it('turns the fake-clock markers into a live clock, as the page does', async () => {
     const code = `function measure(fn, clock) { const t0 = clock.now(); fn(); fn(); return clock.now() - t0; }`;
     const results = await runner.runCode({ code, functionName: 'measure', tests: [{ name: 'a', args: [{ $fake_fn: { costs_ms: [3, 4] } }, { $fake_clock: { start_ms: 100 } }] }], timeLimitMs: 2000 });

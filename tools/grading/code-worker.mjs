@@ -4,7 +4,8 @@
 // job. Inside that context runs the page's own test runner (web/src/lab/sandbox-runner.js and
 // the sibling modules it imports, evaluated as one script: see runnerModules and
 // runnerSource), so the command line and the page run a test
-// the same way (argument markers $fake_clock and $fake_fn, timed `benchmark` tests).
+// the same way (argument markers $fake_clock and $fake_fn, timed `benchmark` tests), after the
+// page's check of the code (web/src/lab/sandbox-parse.js, which refuses a dynamic import).
 // The context's clock and random source are the host's, reached through closures the
 // student's code cannot see. vm's `timeout` stops an endless loop at the exercise's time
 // limit; code-runner.mjs terminates this whole worker when even that does not return.
@@ -16,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import vm from 'node:vm';
 import { parentPort } from 'node:worker_threads';
+import { refusedCode } from '../../web/src/lab/sandbox-parse.js';
 
 const RUNNER_URL = new URL('../../web/src/lab/sandbox-runner.js', import.meta.url);
 
@@ -127,6 +129,15 @@ function plain(result) {
 }
 
 function runJob({ id, code, functionName, tests, timeLimitMs }) {
+  // The page's check, here in the host's realm before a context exists: a refused code never
+  // runs (a dynamic import in node:vm would end this worker).
+  const refusal = refusedCode(String(code ?? ''));
+  if (refusal !== null) {
+    const count = Array.isArray(tests) ? tests.length : 0;
+    for (let i = 0; i < count; i++) parentPort.postMessage({ id, type: 'result', index: i, result: { error: refusal } });
+    parentPort.postMessage({ id, type: 'done', timedOut: false });
+    return;
+  }
   const context = vm.createContext({}, {
     name: 'student code',
     codeGeneration: { strings: true, wasm: false },

@@ -15,7 +15,8 @@
 // spread). Copying a test's arguments and the returned value may (the student's own data
 // only; patching them changes nothing but that test's result).
 // Not for: time limits (an infinite loop cannot be stopped from inside; sandbox.js terminates
-// the worker) or removing the worker's network and storage APIs (sandbox-lockdown.js).
+// the worker), removing the worker's network and storage APIs (sandbox-lockdown.js) or
+// refusing a dynamic import (sandbox-parse.js: its callers check the code before this runs).
 //
 // Split by job, each module importing only its siblings by name (the command line evaluates
 // them together as one script: tools/grading/code-worker.mjs's runnerModules):
@@ -46,20 +47,6 @@ function formatLogArg(a) {
   } catch {
     return String(a);
   }
-}
-
-// `import(` (whitespace or comments allowed before the parenthesis): a dynamic import would
-// load a module from anywhere. It cannot be removed from the language, and the keyword cannot
-// be spelled with escapes, so code holding it is refused before it runs (eval and Function,
-// which could assemble it at run time, are removed by sandbox-lockdown.js).
-const DYNAMIC_IMPORT = /(?<![\w$])import(?:\s|\/\*[\s\S]*?\*\/|\/\/[^\n]*\n)*\(/;
-
-/** Why the sandbox refuses to run `code` (a sentence), or null when it does not. */
-export function refusedCode(code) {
-  if (DYNAMIC_IMPORT.test(code)) {
-    return 'Error: your code calls import(), which the sandbox does not run: exercises run without modules or network access. Remove the import (the word "import" followed by "(" is refused even in a comment or a string).';
-  }
-  return null;
 }
 
 const invalidTest = (e) => ({
@@ -109,11 +96,6 @@ export function runStudentTests({ code, functionName, tests, onResult = () => {}
   };
   if (!IDENTIFIER.test(functionName ?? '')) {
     finishAll({ error: `Error: the exercise names no valid function (got ${JSON.stringify(functionName)})` });
-    return results;
-  }
-  const refusal = refusedCode(code);
-  if (refusal) {
-    finishAll({ error: refusal });
     return results;
   }
   const plans = planTests(tests);

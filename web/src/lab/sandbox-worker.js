@@ -4,10 +4,12 @@
 // The first message brings the code, the tests and a private MessagePort; every reply goes
 // through that port, which only this module's closure holds: {type:'started'}, {type:'result',
 // index, result}, {type:'log', line}, {type:'done'}. The worker's own postMessage, its network,
-// storage and eval are gone before any message arrives (sandbox-lockdown.js), so the student's
-// code can neither forge nor intercept a reply, nor reach anything outside the worker.
+// storage and eval are gone before any message arrives (sandbox-lockdown.js), and code holding a
+// dynamic import() is refused before it runs (sandbox-parse.js), so the student's code can
+// neither forge nor intercept a reply, nor reach anything outside the worker.
 // Not for: anything but running student code (the lab worker owns the wasm module).
 import { lockDownSandbox } from './sandbox-lockdown.js';
+import { refusedCode } from './sandbox-parse.js';
 import { runStudentTests } from './sandbox-runner.js';
 
 // Captured before the lockdown and before any student code exists.
@@ -27,12 +29,15 @@ function onFirstMessage(event) {
   const { code, function_name: functionName, tests } = ReflectApply(dataOf, event, []) ?? {};
   const list = ArrayIsArray(tests) ? tests : [];
   post({ type: 'started' });
-  if (stillOpen.length > 0) {
-    const error = `Error: your code was not run: this browser's sandbox could not remove ${stillOpen.join(', ')}`;
-    for (let i = 0; i < list.length; i++) post({ type: 'result', index: i, result: { error } });
+  const source = String(code ?? '');
+  const refusal = stillOpen.length > 0
+    ? `Error: your code was not run: this browser's sandbox could not remove ${stillOpen.join(', ')}`
+    : refusedCode(source);
+  if (refusal !== null) {
+    for (let i = 0; i < list.length; i++) post({ type: 'result', index: i, result: { error: refusal } });
   } else {
     runStudentTests({
-      code: String(code ?? ''),
+      code: source,
       functionName,
       tests: list,
       onResult: (index, result) => post({ type: 'result', index, result }),
