@@ -3,7 +3,9 @@
 // finished tests kept, a worker that does not come back is terminated and replaced, and the
 // student's code sees neither Node's globals nor another job's changes. The runner's modules
 // (web/src/lab/sandbox-*.js) are joined into that one script in their import order, with
-// every name the page's module exports.
+// every name the page's module exports. A timed test's reference runs in a context of its own
+// (a %TypedArray% getter the student patched never runs for it); code holding a dynamic
+// import, however hidden, is refused, and a syntax error names its line and column.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
@@ -113,6 +115,35 @@ function matmul(a, b, n) {
     assert.equal(r[1].value?.student_ms.length, 3, JSON.stringify(r[1]));
     assert.equal(r[1].value.reference_ms.length, 3);
     assert.equal(r[1].value.max_abs_difference, 0);
+  });
+
+  it('times the reference where the student\'s code cannot reach: a patched %TypedArray% getter never runs for it', async () => {
+    // The naive loop with a length getter that would slow only what is not its own (here it
+    // throws, so the test does not depend on timing): the reference's arrays and the runner's
+    // copies of its results must never go through it.
+    const code = `const TypedArray = Object.getPrototypeOf(Float64Array.prototype);
+const lengthOf = Object.getOwnPropertyDescriptor(TypedArray, 'length').get;
+const own = new WeakSet();
+try {
+  Object.defineProperty(TypedArray, 'length', {
+    get() {
+      if (!own.has(this)) throw new Error('the reference read a length the student controls');
+      return lengthOf.call(this);
+    },
+    configurable: true,
+  });
+} catch (e) {}
+function matmul(a, b, n) {
+  own.add(a); own.add(b);
+  const c = new Float64Array(n * n);
+  own.add(c);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) { let s = 0; for (let k = 0; k < n; k++) s += a[i * n + k] * b[k * n + j]; c[i * n + j] = s; }
+  return c;
+}`;
+    const timed = [{ name: 'timed', args: [], benchmark: { reference: 'matmul-ijk', n: 8, rounds: 3, seed: 5 } }];
+    const [result] = await runner.runCode({ code, functionName: 'matmul', tests: timed, timeLimitMs: 5000 });
+    assert.equal(result.value?.max_abs_difference, 0, JSON.stringify(result));
+    assert.equal(result.value.reference_ms.length, 3);
   });
 
   it('refuses a dynamic import however it is hidden from a text pattern, before the code runs', async () => {

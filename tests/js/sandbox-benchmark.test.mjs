@@ -6,11 +6,14 @@
 // precomputes cannot win; the answer is {value: {student_ms, reference_ms,
 // max_abs_difference}}, every round's time of both, for core to grade, a wrong or malformed
 // result is reported instead of timed, and a malformed benchmark description is named as the
-// exercise's bug. Timing is driven by a fake clock, never asserted against the real one.
+// exercise's bug. The reference side is the one the caller gives (the command line's comes
+// from a realm of its own), its rounds interleaved with the student's; the loop reads only its
+// own records, and freezeIntrinsics freezes what the reference goes through in the realm it is
+// called for. Timing is driven by a fake clock, never asserted against the real one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { BENCHMARK_REFERENCES, benchmarkSeed, compileFunction, freshNonce, runBenchmark, runStudentTests } from '../../web/src/lab/sandbox-runner.js';
+import { BENCHMARK_REFERENCES, benchmarkSeed, compileFunction, freshNonce, referenceSide, runBenchmark, runStudentTests } from '../../web/src/lab/sandbox-runner.js';
 
 const ikj = `
 function matmul(a, b, n) {
@@ -318,4 +321,63 @@ Object.defineProperty(Array.prototype, '0', { set(v) { if (v && v.value) v.value
   assert.deepEqual(results[0].value.reference_ms, [5, 5, 5, 5, 5]);
   assert.equal(fn.length, 3);
   assert.equal(saved.iterator, Array.prototype[Symbol.iterator]);
+});
+
+test('the timed loop reads only its own records: a getter on Object.prototype never answers for the plan', () => {
+  // `reference.studentArgs` of a reference that has none used to go on to Object.prototype.
+  const code = `${ikj}
+Object.defineProperty(Object.prototype, 'studentArgs', { get() { throw new Error('the runner asked Object.prototype'); }, configurable: true });`;
+  let results;
+  try {
+    results = runStudentTests({ code, functionName: 'matmul', tests: [{ name: 'timed', args: [], benchmark: spec }], now: nothing });
+  } finally {
+    delete Object.prototype.studentArgs;
+  }
+  assert.ok(results[0].value, JSON.stringify(results[0]));
+});
+
+test('the reference side is the one given: its rounds interleave with the student\'s, its results checked after timing', () => {
+  const calls = [];
+  const own = referenceSide('matmul-ijk', spec.n, undefined, nothing);
+  const sideOf = (...args) => {
+    calls.push(['side', ...args.slice(0, 3)]);
+    return (callSeed) => {
+      calls.push(['reference', callSeed]);
+      return own(callSeed);
+    };
+  };
+  const delegate = `${ikj.replace('function matmul(a, b, n) {', 'function product(a, b, n) {')}
+function matmul(a, b, n) { console.log('student'); return product(a, b, n); }`;
+  const order = [];
+  const studentConsole = { log: () => order.push(calls.length) };
+  const result = runBenchmark(delegate, 'matmul', spec, nothing, { nonce: 9, console: studentConsole, referenceSide: sideOf });
+  assert.equal(result.value?.max_abs_difference, 0, JSON.stringify(result));
+  assert.deepEqual(calls[0], ['side', 'matmul-ijk', spec.n, undefined]);
+  const seeds = calls.slice(1).map((c) => c[1]);
+  assert.deepEqual(seeds, Array.from({ length: spec.rounds + 1 }, (_, r) => benchmarkSeed(spec.seed, 9, r)));
+  // Warm-up: reference first; then the student first in even rounds, the reference in odd ones.
+  assert.deepEqual(order, [2, 2, 4, 4, 6, 6]);
+  // A wrong reference result is the student's difference, seen after both sides are timed.
+  const skewed = () => (callSeed) => {
+    const r = own(callSeed);
+    r.result[0] += 1;
+    return r;
+  };
+  assert.equal(runBenchmark(ikj, 'matmul', spec, nothing, { nonce: 9, referenceSide: skewed }).value.max_abs_difference, 1);
+});
+
+test('freezeIntrinsics freezes what the reference goes through, in the realm of the runner that calls it', async () => {
+  // The runner's modules as the command line loads them into a context of their own.
+  const { default: vm } = await import('node:vm');
+  const { runnerModules, runnerSource } = await import('../../tools/grading/code-worker.mjs');
+  const dir = new URL('../../web/src/lab/', import.meta.url);
+  const context = vm.createContext({});
+  const runner = vm.runInContext(runnerSource(runnerModules((file) => readFileSync(new URL(file, dir), 'utf8'))), context);
+  const names = runner.freezeIntrinsics();
+  for (const name of ['%TypedArray%', 'Float64Array', 'Uint32Array', 'ArrayBuffer', 'DataView']) assert.ok(names.includes(name), names.join());
+  assert.equal(vm.runInContext(`'use strict';
+    let thrown = '';
+    try { Object.defineProperty(Object.getPrototypeOf(Float64Array.prototype), 'length', { get() { return 0; } }); } catch (e) { thrown = e.name; }
+    [thrown, Object.isFrozen(Float64Array.prototype), Object.isFrozen(ArrayBuffer.prototype), new Float64Array(3).length].join()`, context), 'TypeError,true,true,3');
+  assert.ok(!Object.isFrozen(Float64Array.prototype)); // this realm is untouched
 });

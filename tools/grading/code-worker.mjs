@@ -101,21 +101,42 @@ const bridgeScript = new vm.Script(`(function (hostNow, hostRandom) {
 
 // Runs one job in the context: the job arrives as JSON text (no host object reaches the
 // student's code) and each result leaves through `post`, called with the runner's object.
+// A timed test's reference comes from `referenceSide`, the runner of a context of its own
+// (referenceContext), so the reference never goes through an intrinsic of this one; the
+// typed-array intrinsics are frozen here too, as in the page's sandbox worker, so the code
+// runs under the same rules in both.
 const driverScript = new vm.Script(`(function () {
   'use strict';
   const runner = globalThis.__runner;
   const job = JSON.parse(globalThis.__job);
   const post = globalThis.__post;
+  const referenceSide = globalThis.__referenceSide;
   delete globalThis.__runner;
   delete globalThis.__job;
   delete globalThis.__post;
+  delete globalThis.__referenceSide;
+  runner.freezeIntrinsics(globalThis);
   runner.runStudentTests({
     code: job.code,
     functionName: job.functionName,
     tests: job.tests,
     onResult: (index, result) => { post(index, result); },
+    referenceSide: (name, n, density) => referenceSide(name, n, density),
   });
 })()`, { filename: 'driver.js' });
+
+/**
+ * A context of its own for a job's timed references, never given to the student's code: its
+ * runner's referenceSide (a function of that realm: its clock, constructors and prototypes
+ * are that realm's, untouched). Made only for a job that has a timed test.
+ */
+function referenceContext() {
+  const context = vm.createContext({}, { name: 'timed reference', codeGeneration: { strings: true, wasm: false } });
+  bridgeScript.runInContext(context)(hostNow, hostRandom);
+  const runner = runnerScript.runInContext(context);
+  runner.freezeIntrinsics();
+  return runner.referenceSide;
+}
 
 const hostNow = () => performance.now();
 const hostRandom = () => randomInt(0, 2 ** 32 - 1);
@@ -146,6 +167,8 @@ function runJob({ id, code, functionName, tests, timeLimitMs }) {
   bridgeScript.runInContext(context)(hostNow, hostRandom);
   context.__runner = runnerScript.runInContext(context);
   context.__job = JSON.stringify({ code: String(code ?? ''), functionName, tests });
+  const timed = Array.isArray(tests) && tests.some((t) => t && typeof t === 'object' && t.benchmark !== undefined);
+  context.__referenceSide = timed ? referenceContext() : null;
   // Never throws into the context: a host Error would hand the student's code this realm.
   context.__post = (index, result) => {
     try {

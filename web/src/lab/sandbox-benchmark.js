@@ -1,7 +1,11 @@
 // Timed tests (core's `benchmark`, grader.hpp): the student's function against a naive
 // reference on fresh seeded inputs, both compiled by compileFunction and timed the same way
-// in interleaved rounds, every result checked. Pure and synchronous like the rest of the
-// runner; runStudentTests (sandbox-runner.js) calls runPlan for a test that is timed.
+// in interleaved rounds, every result checked after both sides are timed. The reference side
+// (referenceSide) is made by the runner of the realm that times it: on the command line a
+// context the student's code never runs in, in the page the sandbox worker, whose typed-array
+// intrinsics are frozen (freezeIntrinsics) before the student's code runs. Pure and synchronous
+// like the rest of the runner; runStudentTests (sandbox-runner.js) calls runPlan for a test
+// that is timed.
 // Not for: deciding whether the student was fast enough (core's grader does, from the times).
 
 import {
@@ -160,10 +164,13 @@ function takeResult(got, length) {
   return copy;
 }
 
-/** The largest |x - y| over two equal-length Float64Arrays; NaN when a value is not finite. */
-function maxAbsDifference(expected, got) {
+/**
+ * The largest |x - y| over the first `length` values of two Float64Arrays (the runner's own
+ * copies; `length` is the plan's, never read from an array); NaN when a value is not finite.
+ */
+function maxAbsDifference(expected, got, length) {
   let max = 0;
-  for (let i = 0; i < got.length; i++) {
+  for (let i = 0; i < length; i++) {
     const d = got[i] - expected[i];
     if (d !== d || d === Infinity || d === -Infinity) return NaN;
     const abs = d < 0 ? -d : d;
@@ -187,7 +194,18 @@ export function benchmarkPlan(spec) {
       `benchmark must be {reference: one of ${Object.keys(BENCHMARK_REFERENCES).join(', ')}, n: 1..2048, rounds: 1..50, seed: integer, and for dense-matvec density: (0, 1]}, got ${shown(spec)}`,
     );
   }
-  return Object.freeze({ reference, n, rounds, seed, density });
+  // Every field the timed loop reads is the record's own (a lookup that missed would go on to
+  // Object.prototype, which the student's code can reach).
+  return Object.freeze({
+    name: spec.reference,
+    reference,
+    studentArgs: ObjectHasOwn(reference, 'studentArgs') ? reference.studentArgs : reference.args,
+    resultLength: reference.resultLength(n),
+    n,
+    rounds,
+    seed,
+    density,
+  });
 }
 
 /** A Float64Array's values as a plain array (JSON carries it), without a prototype method. */
@@ -202,6 +220,36 @@ function plainArray(values) {
 export const quietConsole = Object.freeze({ log() {}, info() {}, warn() {}, error() {}, debug() {} });
 
 /**
+ * The reference's side of a timed test, in the realm of the runner that calls this: the
+ * reference named `name` compiled here by `compile` (its `Float64Array` a parameter bound to
+ * the one captured in this realm), and `round(callSeed)`, which builds one call's inputs from
+ * `callSeed`, then times the call and the copy of its result into this realm's own array,
+ * returning {ms, result}. The command line calls it in a context of its own that the student's
+ * code never runs in (tools/grading/code-worker.mjs), so no intrinsic the reference goes
+ * through is one the student's code could have replaced; the page calls it in the sandbox
+ * worker, whose typed-array intrinsics are frozen before the student's code runs
+ * (freezeIntrinsics). Throws TestDescriptionError for an unknown reference or a bad n.
+ */
+export function referenceSide(name, n, density, now = capturedNow, compile = compileFunction) {
+  // Called after the student's code has run when both share a realm: reads only own fields of
+  // frozen records (no benchmarkPlan, whose checks go through globals).
+  if (typeof name !== 'string' || !ObjectHasOwn(BENCHMARK_REFERENCES, name) || typeof n !== 'number') {
+    throw new TestDescriptionError(`a timed reference is one of ${Object.keys(BENCHMARK_REFERENCES).join(', ')} with a size n, got ${shown(name)} and ${shown(n)}`);
+  }
+  const reference = BENCHMARK_REFERENCES[name];
+  const resultLength = reference.resultLength(n);
+  const referenceFn = compile(reference.source, reference.functionName, 'console, Float64Array', [quietConsole, Float64ArrayConstructor]);
+  const args = reference.args;
+  return function round(callSeed) {
+    const theirs = args({ n, seed: callSeed, density });
+    const start = now();
+    const result = takeResult(referenceFn(theirs[0], theirs[1], theirs[2]), resultLength);
+    const end = now();
+    return { ms: end - start, result };
+  };
+}
+
+/**
  * Runs one timed test of `code` (the student's source text, declaring `functionName`). Both
  * sides are timed the same way: the student's function and the reference are each compiled
  * afresh from source text by compileFunction, so neither carries type feedback from another
@@ -209,21 +257,24 @@ export const quietConsole = Object.freeze({ log() {}, info() {}, warn() {}, erro
  * same history: one untimed warm-up call, then `rounds` interleaved rounds, alternating which
  * goes first so drift (a busy tab, frequency scaling) hits both alike. Every call gets inputs
  * of its own, fresh from the seeded generator with a per-call seed (benchmarkSeed: the test's
- * seed and this run's nonce), every result of the student's is checked against the
- * reference's on the same inputs, and results are read inside the timed window. Returns what
- * core grades: {value: {student_ms: [...], reference_ms: [...], max_abs_difference}}, each
- * round's time of each side in ms (core takes the medians and applies the speed rule) and the
- * largest difference over every call, or {error}. `console` is the student's (their code's
- * top level is run again for the fresh copy, with console output muted while it runs).
- * Throws TestDescriptionError when `spec` is malformed; `nonce` fixes the inputs and
- * `compile` (compileFunction's signature) sees both compiles (tests).
+ * seed and this run's nonce), results are read inside the timed window, and every result of
+ * the student's is checked against the reference's on the same inputs after both are timed.
+ * The reference side comes from `referenceSide` (same signature as this module's: the command
+ * line passes one from a realm of its own). Returns what core grades: {value: {student_ms:
+ * [...], reference_ms: [...], max_abs_difference}}, each round's time of each side in ms (core
+ * takes the medians and applies the speed rule) and the largest difference over every call, or
+ * {error}. `console` is the student's (their code's top level is run again for the fresh copy,
+ * with console output muted while it runs). Throws TestDescriptionError when `spec` is
+ * malformed; `nonce` fixes the inputs and `compile` (compileFunction's signature) sees both
+ * compiles (tests).
  */
-export function runBenchmark(code, functionName, spec, now = capturedNow, { nonce = freshNonce(), console = quietConsole, compile = compileFunction } = {}) {
-  return runPlan(code, functionName, benchmarkPlan(spec), now, nonce, console, () => {}, compile);
+export function runBenchmark(code, functionName, spec, now = capturedNow, { nonce = freshNonce(), console = quietConsole, compile = compileFunction, referenceSide: sideOf = referenceSide } = {}) {
+  return runPlan(code, functionName, benchmarkPlan(spec), now, nonce, console, () => {}, compile, sideOf);
 }
 
-export function runPlan(code, functionName, plan, now, nonce, console, muteConsole, compile = compileFunction) {
-  const { reference, n, rounds, seed, density } = plan;
+export function runPlan(code, functionName, plan, now, nonce, console, muteConsole, compile = compileFunction, sideOf = referenceSide) {
+  const { name, studentArgs, resultLength: length, n, rounds, seed, density } = plan;
+  const shapeOf = plan.reference.shape;
   let fn;
   muteConsole(true);
   try {
@@ -236,15 +287,18 @@ export function runPlan(code, functionName, plan, now, nonce, console, muteConso
   if (typeof fn !== 'function') {
     return { error: `ReferenceError: your code must define a function named ${functionName}` };
   }
-  const referenceFn = compile(reference.source, reference.functionName, 'console, Float64Array', [quietConsole, Float64ArrayConstructor]);
-  const length = reference.resultLength(n);
+  let referenceRound;
+  try {
+    referenceRound = sideOf(name, n, density, now, compile);
+  } catch (e) {
+    return { error: `Error: the reference of this timed test could not be prepared (${errorText(e)}); that is a bug in the exercise, not in your code` };
+  }
   const studentMs = new Float64ArrayConstructor(rounds);
   const referenceMs = new Float64ArrayConstructor(rounds);
   let worst = 0;
   for (let r = -1; r < rounds; r++) {
     const callSeed = benchmarkSeed(seed, nonce, r + 1);
-    const mine = (reference.studentArgs ?? reference.args)({ n, seed: callSeed, density });
-    const theirs = reference.args({ n, seed: callSeed, density });
+    const mine = studentArgs({ n, seed: callSeed, density });
 
     let got = null;
     let studentStart = 0;
@@ -254,16 +308,12 @@ export function runPlan(code, functionName, plan, now, nonce, console, muteConso
       const out = fn(mine[0], mine[1], mine[2], mine[3]);
       got = takeResult(out, length);
       studentEnd = now();
-      if (got === null) return `at N = ${n} your function returned ${describeReturn(out)}, not ${reference.shape(n)}`;
+      if (got === null) return `at N = ${n} your function returned ${describeReturn(out)}, not ${shapeOf(n)}`;
       return null;
     };
-    let expected = null;
-    let referenceStart = 0;
-    let referenceEnd = 0;
+    let theirs = null;
     const timeReference = () => {
-      referenceStart = now();
-      expected = takeResult(referenceFn(theirs[0], theirs[1], theirs[2]), length);
-      referenceEnd = now();
+      theirs = referenceRound(callSeed);
     };
 
     let problem;
@@ -279,12 +329,15 @@ export function runPlan(code, functionName, plan, now, nonce, console, muteConso
       return { error: errorText(e) };
     }
     if (problem !== null) return { error: problem };
-    const difference = maxAbsDifference(expected, got);
+    // Checked after both sides are timed.
+    const expected = theirs.result;
+    if (expected === null) return { error: 'Error: the reference of this timed test returned no result; that is a bug in the exercise, not in your code' };
+    const difference = maxAbsDifference(expected, got, length);
     if (difference !== difference) return { error: `at N = ${n} your result holds a value that is not a finite number` };
     if (difference > worst) worst = difference;
     if (r >= 0) {
       studentMs[r] = studentEnd - studentStart;
-      referenceMs[r] = referenceEnd - referenceStart;
+      referenceMs[r] = theirs.ms;
     }
   }
   return {

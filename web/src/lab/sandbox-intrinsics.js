@@ -21,6 +21,36 @@ export const capturedRandomValues = typeof crypto === 'object' && typeof crypto.
   ? crypto.getRandomValues.bind(crypto)
   : null;
 
+const ObjectFreeze = Object.freeze;
+const ObjectGetPrototypeOf = Object.getPrototypeOf;
+const TYPED_ARRAYS = [
+  'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array',
+  'Float16Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array',
+];
+
+/**
+ * Freezes, in this realm, the built-ins a timed test's reference and the runner's copies of
+ * results go through: %TypedArray% and every typed array (constructors and prototypes, so
+ * `length`, the indexed access and `new Float64Array(n)` stay the engine's own), ArrayBuffer,
+ * SharedArrayBuffer and DataView. Called by the sandbox's entry points before the student's
+ * code runs (sandbox-worker.js, tools/grading/code-worker.mjs), so the page and the command
+ * line run that code under the same rules: patching these throws, in strict code, a TypeError.
+ * Returns the names frozen.
+ */
+export function freezeIntrinsics(global = globalThis) {
+  const frozen = [];
+  const freeze = (name, value) => {
+    if (typeof value !== 'function') return;
+    ObjectFreeze(value);
+    if (value.prototype) ObjectFreeze(value.prototype);
+    frozen[frozen.length] = name;
+  };
+  freeze('%TypedArray%', ObjectGetPrototypeOf(Float64ArrayConstructor));
+  for (const name of TYPED_ARRAYS) freeze(name, global[name]);
+  for (const name of ['ArrayBuffer', 'SharedArrayBuffer', 'DataView']) freeze(name, global[name]);
+  return frozen;
+}
+
 let compiles = 0;
 
 /**

@@ -27,10 +27,10 @@
 import { ObjectDefineProperty, ObjectHasOwn, capturedNow, compileFunction } from './sandbox-intrinsics.js';
 import { errorText, isPlainObject, resultOf } from './sandbox-values.js';
 import { materializeArgs } from './sandbox-fake-clock.js';
-import { benchmarkPlan, freshNonce, runPlan } from './sandbox-benchmark.js';
+import { benchmarkPlan, freshNonce, referenceSide, runPlan } from './sandbox-benchmark.js';
 
-export { BENCHMARK_REFERENCES, benchmarkPlan, benchmarkSeed, freshNonce, runBenchmark } from './sandbox-benchmark.js';
-export { compileFunction } from './sandbox-intrinsics.js';
+export { BENCHMARK_REFERENCES, benchmarkPlan, benchmarkSeed, freshNonce, referenceSide, runBenchmark } from './sandbox-benchmark.js';
+export { compileFunction, freezeIntrinsics } from './sandbox-intrinsics.js';
 export { materializeArgs } from './sandbox-fake-clock.js';
 export { TestDescriptionError, errorText, resultOf } from './sandbox-values.js';
 
@@ -80,9 +80,10 @@ function planTests(tests) {
 /**
  * Runs `code` on `tests` ([{name, args}]). `onResult(index, result)` hears each test as it
  * finishes (so results before a timeout are kept); `onLog(line)` hears the student's console
- * output. Returns the results array.
+ * output; `referenceSide` gives a timed test its reference (sandbox-benchmark.js's, by default
+ * in this realm; the command line passes one from a realm of its own). Returns the results array.
  */
-export function runStudentTests({ code, functionName, tests, onResult = () => {}, onLog = () => {}, now }) {
+export function runStudentTests({ code, functionName, tests, onResult = () => {}, onLog = () => {}, now, referenceSide: sideOf = referenceSide }) {
   const results = [];
   const count = tests.length;
   // Reported before it is stored, and stored without [[Set]], so a setter the student's code
@@ -142,7 +143,7 @@ export function runStudentTests({ code, functionName, tests, onResult = () => {}
       // top level, already shown once, is not repeated.
       finish(i, runPlan(code, functionName, plan.benchmark, now ?? capturedNow, freshNonce(), studentConsole, (on) => {
         muted = on;
-      }));
+      }, compileFunction, sideOf));
       continue;
     }
     // A fresh copy per test (a function that sorts its input in place must not change the next
