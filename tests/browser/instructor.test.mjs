@@ -1,16 +1,28 @@
 // The instructor view in Chromium: #/instructor takes a course.json and a folder's worth of
 // submission files through its file inputs, re-grades them in the page (core in the lab
 // worker, code in the sandbox), and shows the class with flags, the problems, the charts and
-// the downloads; the Canvas gradebook it downloads is the command line's. The submissions
-// are generated from the real bank in Node (tests/js/grading-generate.mjs).
+// the downloads; the Canvas gradebook it downloads is the command line's, the feedback is one
+// zip of one Markdown file per graded file, and the class roofline has a point per student
+// with a roofline run. The submissions are generated from the real bank in Node
+// (tests/js/grading-generate.mjs).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { strFromU8, unzipSync } from 'fflate';
 
 import { loadNodeLab } from '../../tools/grading/node-lab.mjs';
 import { generateSubmission } from '../js/grading-generate.mjs';
 import { openLab } from './harness.mjs';
 
-const COURSE = { id: 'perf-browser', title: 'Instructor view test', salt: 'browser-salt', chapters: ['profiling'] };
+const COURSE = { id: 'perf-browser', title: 'Instructor view test', salt: 'browser-salt', chapters: ['profiling', 'acceleration'] };
+// A roofline run as the page records it (the probe's roofs on every row), under ada's and bob's
+// answers to acceleration.my-ridge: the instructor view reads it for the class roofline.
+const rooflineRun = (peak, bandwidth, gflops) => [
+  { op: 'matmul', variant: 'packed', n: 256, intensity: 256 / 6, gflops_per_s: gflops, peak_gflops_per_s: peak, bandwidth_gb_per_s: bandwidth, fraction_of_attainable: gflops / peak },
+];
+const withRun = (s, rows) => {
+  s.exercises['acceleration.my-ridge'] = { attempts: 1, solved: false, best_score: 0, best_answer: { values: [1, 1], evidence: { experiment: 'acceleration-roofline', rows } }, best_code: null, last_answer: null, code: null, hints_used: 0 };
+  return s;
+};
 const json = (name, obj) => ({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(obj, null, 2)) });
 let lab;
 let files;
@@ -18,13 +30,19 @@ let many;
 
 before(async () => {
   const node = (await loadNodeLab()).lab;
-  const ada = await generateSubmission(node, COURSE, 'ada', { skill: 1 });
-  const bob = await generateSubmission(node, COURSE, 'bob', { skill: 0.5 });
+  // timed: 0 leaves the timed matmul out (its re-grade takes a minute).
+  const ada = await generateSubmission(node, COURSE, 'ada', { skill: 1, timed: 0 });
+  const bob = await generateSubmission(node, COURSE, 'bob', { skill: 0.5, timed: 0 });
   const tampered = structuredClone(ada);
   tampered.student = { id: 'cy', name: 'Cy Tamper' };
   tampered.seed = (await node.courseSeed(COURSE, 'cy')).seed;
   tampered.exercises['profiling.linear-params'].best_answer = { value: 1 };
   tampered.exercises['profiling.linear-params'].best_score = 10;
+  // cy's file carries the probe only.
+  delete tampered.exercises['acceleration.my-ridge'];
+  delete tampered.exercises['acceleration.my-roofline-classify'];
+  withRun(ada, rooflineRun(90, 25, 40));
+  withRun(bob, rooflineRun(30, 12, 12));
   files = [
     json('ada.json', ada),
     json('bob.json', bob),
@@ -33,7 +51,7 @@ before(async () => {
     { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('my answers: 42') },
   ];
   many = [];
-  for (let i = 0; i < 12; i++) many.push(json(`m${i}.json`, await generateSubmission(node, COURSE, `m${i}`, { skill: 0.7, fast: true })));
+  for (let i = 0; i < 12; i++) many.push(json(`m${i}.json`, await generateSubmission(node, COURSE, `m${i}`, { skill: 0.7, fast: true, timed: 0 })));
   lab = await openLab({ hash: '#/instructor' });
 });
 after(() => lab?.close());
@@ -58,7 +76,7 @@ test('the instructor view re-grades dropped files and shows the class', async ()
   const rows = await page.locator('[data-role="class-table"] tbody tr').evaluateAll((trs) =>
     trs.map((tr) => [...tr.children].map((td) => td.textContent.trim())));
   assert.deepEqual(rows.map((r) => r[0]), ['ada', 'bob', 'cy']);
-  const flagsOf = (id) => rows.find((r) => r[0] === id)[5];
+  const flagsOf = (id) => rows.find((r) => r[0] === id).at(-2); // the flags column, before the feedback
   // cy's file is ada's with another id and a forged answer: flagged twice, and ada with cy.
   assert.equal(flagsOf('bob'), 'none');
   assert.match(flagsOf('ada'), /^identical-code/);
@@ -81,9 +99,31 @@ test('the instructor view re-grades dropped files and shows the class', async ()
   ]);
   const text = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
   const lines = text.trimEnd().split('\r\n');
-  assert.equal(lines[0], 'Student,ID,SIS User ID,SIS Login ID,Section,perflab: Profiling');
-  assert.match(lines[1], /^ {4}Points Possible,,,,,\d+$/);
+  assert.equal(lines[0], 'Student,ID,SIS User ID,SIS Login ID,Section,perflab: Profiling,perflab: Acceleration');
+  assert.match(lines[1], /^ {4}Points Possible,,,,,\d+,\d+$/);
   assert.equal(lines.length, 5);
+
+  // The feedback: one zip, one Markdown file per graded file, each naming only its file.
+  const [zip] = await Promise.all([page.waitForEvent('download'), page.locator('[data-download="feedback.zip"]').click()]);
+  assert.equal(zip.suggestedFilename(), 'feedback.zip');
+  const bytes = await (await zip.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks));
+  const entries = Object.fromEntries(Object.entries(unzipSync(new Uint8Array(bytes))).map(([name, b]) => [name, strFromU8(b)]));
+  assert.deepEqual(Object.keys(entries).sort(), ['feedback/ada.md', 'feedback/bob.md', 'feedback/cy.md']);
+  assert.match(entries['feedback/cy.md'], /^# Cy Tamper \(cy\)\n\nRe-graded from cy\.json/);
+  assert.match(entries['feedback/cy.md'], /### .*\(profiling\.linear-params\)\n\nScore: 0 of 10 \(the page showed 10\)[\s\S]*- score-differs: profiling\.linear-params:/);
+  // cy did not attempt acceleration.my-ridge: named on the one line for the rest only.
+  assert.doesNotMatch(entries['feedback/cy.md'], /\(acceleration\.my-ridge\)/);
+  assert.match(entries['feedback/cy.md'], /\nNot attempted: \d+ exercises? \(0 points each\): [^\n]*acceleration\.my-ridge/);
+  assert.match(entries['feedback/ada.md'], /### .*\(acceleration\.my-ridge\)/);
+
+  // The class roofline: a point per student with a run (ada, bob), each student's roofs; cy's
+  // file carries only the probe.
+  assert.match(await page.locator('[data-role="roofline-note"]').textContent(), /^One point per student with a roofline run in their file \(2 of 3 students\)/);
+  const labels = await page.locator('[data-chart="machines"] svg text').evaluateAll((ts) => ts.map((t) => t.textContent));
+  for (const id of ['ada', 'bob']) assert.ok(labels.includes(id), `${id} is not labelled on the roofline: ${labels.join(', ')}`);
+  assert.ok(!labels.includes('cy'));
+  assert.ok(await page.locator('[data-role="wrong-answers"] th', { hasText: 'not attempted' }).count() > 0);
+  if (process.env.PERFLAB_SCREENSHOT) await page.locator('[data-role="results"]').screenshot({ path: process.env.PERFLAB_SCREENSHOT });
   assert.deepEqual(lab.errors, []);
 });
 

@@ -1,13 +1,28 @@
-// Protects what the instructor view says about a graded class (grading/summary.js), on a
-// hand-made gradeClass result whose numbers can be checked by eye: exercises ordered hardest
-// first by the mean fraction of points (ties by id), the band counts, the common wrong
-// answers with their tallies and order, and one machine point per gradebook student.
-// Core's mean is stood in for by the arithmetic mean; the real one is tested in tests/wasm.
+// Protects what the instructor view says about a graded class (grading/summary.js) and the
+// feedback files students get (grading/outputs.js, grading/zip.js). First on a hand-made
+// gradeClass result whose numbers can be checked by eye (exercises ordered hardest first by
+// the mean fraction of points, ties by id; the band counts, not attempted apart from failed;
+// core's mean stood in for by the arithmetic mean, the real one is tested in tests/wasm),
+// then over the real re-grade (the wasm build's core, the command line's code runner) of
+// generated submissions: wrong values grouped within the exercise's tolerance, one roofline
+// point per student from their own run, and the feedback zip (no path of the grading
+// machine, only the exercises attempted).
 
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { strFromU8, unzipSync } from 'fflate';
 
-import { classMachines, commonWrongAnswers, distributionRows, exerciseDistributions } from '../../web/src/grading/summary.js';
+import { gradeClass } from '../../web/src/grading/class.js';
+import { classOutputs } from '../../web/src/grading/outputs.js';
+import { classRoofline, commonWrongValues, distributionRows, exerciseDistributions } from '../../web/src/grading/summary.js';
+import { zipTextFiles } from '../../web/src/grading/zip.js';
+import { analyticsCsv, wrongValueCount, wrongValueText } from '../../web/src/grading/analytics-files.js';
+import { createCodeRunner } from '../../tools/grading/code-runner.mjs';
+import { loadNodeLab } from '../../tools/grading/node-lab.mjs';
+import { generateSubmission } from './grading-generate.mjs';
 
 const EXERCISES = [
   { id: 'ch1.bandwidth', chapter: 'ch1', title: 'Bandwidth', kind: 'numeric', points: 10 },
@@ -83,12 +98,12 @@ describe('exerciseDistributions', () => {
   it('counts each gradebook student in one band: no, part or full points', async () => {
     const d = await exerciseDistributions(graded, mean);
     const counts = Object.fromEntries(d.map((e) => [e.id, e.counts]));
-    assert.deepEqual(counts['ch1.bandwidth'], { 'no points': 1, 'part of the points': 2, 'full points': 1 });
-    assert.deepEqual(counts['ch2.fuse'], { 'no points': 1, 'part of the points': 3, 'full points': 0 });
-    assert.deepEqual(counts['ch2.ridge'], { 'no points': 0, 'part of the points': 0, 'full points': 4 });
+    assert.deepEqual(counts['ch1.bandwidth'], { 'not attempted': 0, 'no points': 1, 'part of the points': 2, 'full points': 1 });
+    assert.deepEqual(counts['ch2.fuse'], { 'not attempted': 0, 'no points': 1, 'part of the points': 3, 'full points': 0 });
+    assert.deepEqual(counts['ch2.ridge'], { 'not attempted': 0, 'no points': 0, 'part of the points': 0, 'full points': 4 });
     const rows = distributionRows(d);
-    assert.equal(rows.length, 4 * 3);
-    assert.deepEqual(rows[0], { exercise: 'ch2.fuse', title: 'Fuse it', band: 'no points', students: 1 });
+    assert.equal(rows.length, 4 * 4);
+    assert.deepEqual(rows[1], { exercise: 'ch2.fuse', title: 'Fuse it', band: 'no points', students: 1 });
   });
 
   it('with no gradebook student, gives no means and orders by id', async () => {
@@ -97,76 +112,160 @@ describe('exerciseDistributions', () => {
   });
 });
 
-describe('commonWrongAnswers', () => {
-  it('tallies what wrong answers had, most common first, ties by text, in the given order', () => {
-    const wrong = commonWrongAnswers(graded, ['ch2.fuse', 'ch1.bandwidth', 'ch1.bound', 'ch2.ridge']);
-    assert.deepEqual(wrong, [
-      {
-        id: 'ch2.fuse',
-        title: 'Fuse it',
-        wrong: 4,
-        answers: [
-          { text: 'fails the test “edge”', students: 3 },
-          { text: 'fails the test “large”', students: 3 },
-        ],
-      },
-      {
-        id: 'ch1.bandwidth',
-        title: 'Bandwidth',
-        wrong: 3,
-        answers: [
-          { text: 'too low by 2x', students: 2 },
-          { text: 'the answer could not be graded', students: 1 },
-        ],
-      },
-      { id: 'ch1.bound', title: 'Which bound', wrong: 2, answers: [{ text: 'chose “compute”', students: 2 }] },
-      // ch2.ridge: every gradebook student is right, so it is not listed.
-    ]);
-  });
-
-  it('keeps at most `limit` answers per exercise and skips exercises outside the order', () => {
-    const wrong = commonWrongAnswers(graded, ['ch2.fuse'], { limit: 1 });
-    assert.deepEqual(wrong, [{ id: 'ch2.fuse', title: 'Fuse it', wrong: 4, answers: [{ text: 'fails the test “edge”', students: 3 }] }]);
-  });
-
-  it('names each wrong part of a multi-part answer, and counts a student once per key', () => {
-    const parts = [
-      { label: 'peak', correct: false, feedback: 'too high' },
-      { label: 'bandwidth', correct: true, feedback: 'ok' },
-      { label: 'ridge', correct: false, feedback: 'too high' },
-    ];
+describe('not attempted apart from failed', () => {
+  it('counts a row with no answer (or blank code) as not attempted, a wrong answer as failed', async () => {
     const cls = {
-      exercises: [EXERCISES[0]],
+      exercises: [EXERCISES[0], EXERCISES[2]],
       students: [
-        student('a', [numeric('ch1.bandwidth', 3, 10, { parts })]),
-        student('b', [numeric('ch1.bandwidth', 0, 10, { parts: [parts[0], parts[0]] })]),
-        // Not answered: nothing to say about it, and not counted as a wrong answer.
-        student('c', [numeric('ch1.bandwidth', 0, 10, { answer: null })]),
+        student('a', [numeric('ch1.bandwidth', 0, 10, { answer: null }), code('ch2.fuse', 0, 20, [], { code: '  ' })]),
+        student('b', [numeric('ch1.bandwidth', 0, 10), code('ch2.fuse', 20, 20)]),
+        student('c', [numeric('ch1.bandwidth', 10, 10), code('ch2.fuse', 5, 20, ['edge'])]),
       ],
     };
-    assert.deepEqual(commonWrongAnswers(cls), [
-      {
-        id: 'ch1.bandwidth',
-        title: 'Bandwidth',
-        wrong: 2,
-        answers: [
-          { text: 'peak: too high', students: 2 },
-          { text: 'ridge: too high', students: 1 },
-        ],
-      },
-    ]);
+    const d = Object.fromEntries((await exerciseDistributions(cls, mean)).map((e) => [e.id, e]));
+    assert.deepEqual([d['ch1.bandwidth'].attempted, d['ch1.bandwidth'].failed, d['ch1.bandwidth'].not_attempted], [2, 1, 1]);
+    assert.deepEqual(d['ch1.bandwidth'].counts, { 'not attempted': 1, 'no points': 1, 'part of the points': 0, 'full points': 1 });
+    assert.deepEqual([d['ch2.fuse'].attempted, d['ch2.fuse'].failed, d['ch2.fuse'].not_attempted], [2, 1, 1]);
   });
 });
 
-describe('classMachines', () => {
-  it('gives one point per gradebook student with a whole probe, in class order', () => {
-    assert.deepEqual(classMachines(graded), [
-      { student: 's1', file: 's1.json', peak_gflops_per_s: 40, bandwidth_gb_per_s: 20, cores: 8, build: 'simd' },
-      { student: 's3', file: 's3.json', peak_gflops_per_s: 12, bandwidth_gb_per_s: 6, cores: null, build: null },
+// ---- over the real re-grade ----------------------------------------------------------------
+
+const COURSE = { id: 'perf-summary', title: 'Summary test', salt: 'summary-salt', chapters: ['profiling', 'acceleration'] };
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+let lab;
+let runner;
+let bank;
+let real; // gradeClass's result
+let files; // the files as graded: {name, submission}
+
+// A roofline run as the page records it: the probe's roofs on every row, each kernel at its
+// intensity with the rate and the fraction of attainable core computed.
+const rooflineRun = (peak, bandwidth) => [
+  { build: 'simd', op: 'add', n: 1048576, intensity: 1 / 12, gflops_per_s: (bandwidth / 12) * 0.8, peak_gflops_per_s: peak, bandwidth_gb_per_s: bandwidth, fraction_of_attainable: 0.8 },
+  { build: 'simd', op: 'matmul', variant: 'packed', n: 256, intensity: 256 / 6, gflops_per_s: peak * 0.6, peak_gflops_per_s: peak, bandwidth_gb_per_s: bandwidth, fraction_of_attainable: 0.6 },
+];
+
+before(async () => {
+  ({ lab } = await loadNodeLab());
+  bank = await lab.exerciseBank();
+  runner = createCodeRunner({ workers: 2 });
+  const make = (id) => generateSubmission(lab, COURSE, id, { skill: 0.5, timed: 0 });
+  const [ada, bob, cy] = [await make('ada'), await make('bob'), await make('cy')];
+  // Wrong values of profiling.adam-memory (within 0.5%): 12.11 and 12.1100001 are one value, 12.2 another.
+  ada.exercises['profiling.adam-memory'] = { ...ada.exercises['profiling.adam-memory'], best_answer: { value: 12.11 } };
+  bob.exercises['profiling.adam-memory'] = { ...bob.exercises['profiling.adam-memory'], best_answer: { value: 12.1100001 } };
+  cy.exercises['profiling.adam-memory'] = { ...cy.exercises['profiling.adam-memory'], best_answer: { value: 12.2 } };
+  for (const s of [ada, bob, cy]) Object.assign(s.exercises['profiling.adam-memory'], { best_score: 0, solved: false });
+  // ada and bob answer acceleration.my-ridge from the same run with the same wrong values (the
+  // same question); cy has no roofline run: only the probe.
+  for (const s of [ada, bob]) {
+    s.exercises['acceleration.my-ridge'] = { attempts: 1, solved: false, best_score: 0, best_answer: { values: [1, 1], evidence: { experiment: 'acceleration-roofline', rows: rooflineRun(80, 20) } }, best_code: null, last_answer: null, code: null, hints_used: 0 };
+  }
+  bob.exercises['acceleration.my-ridge'].best_answer.evidence.rows = rooflineRun(80, 20);
+  delete cy.exercises['acceleration.my-ridge'];
+  delete cy.exercises['acceleration.my-roofline-classify'];
+  // cy did not attempt profiling.linear-params; bob claims points he has not got on it.
+  delete cy.exercises['profiling.linear-params'];
+  const entry = bob.exercises['profiling.linear-params'];
+  bob.exercises['profiling.linear-params'] = { ...entry, best_answer: { value: 3 }, best_score: 10, solved: true };
+  // Files named as the command line names them when given absolute paths, one under the home
+  // folder, and a second file of ada's (a duplicate id whose flag names both files).
+  const later = { ...structuredClone(ada), exported_at: '2026-11-21T09:00:00.000Z' };
+  files = [
+    { name: path.join(tmpdir(), 'perflab-class', 'ada.json'), submission: ada },
+    { name: path.join(homedir(), 'Downloads', 'perflab-class', 'late', 'ada.json'), submission: later },
+    { name: path.join(homedir(), 'Downloads', 'perflab-class', 'bob.json'), submission: bob },
+    { name: path.join(repoRoot, 'cy.json'), submission: cy },
+  ];
+  const course = await lab.courseFromJson(COURSE);
+  real = await gradeClass(files.map((f) => ({ name: f.name, text: JSON.stringify(f.submission) })), { lab, runCode: runner.runCode, course }, { concurrency: 2 });
+});
+after(() => runner?.close());
+
+const rowOf = (id, exercise) => real.students.find((s) => s.in_gradebook && s.result.student.id === id).result.exercises.find((e) => e.id === exercise);
+
+describe('class analytics over the real re-grade', () => {
+  it('groups wrong values within the exercise\'s tolerance, with how many students and questions', async () => {
+    for (const id of ['ada', 'bob', 'cy']) assert.equal(rowOf(id, 'profiling.adam-memory').correct, false, id);
+    const wrong = await commonWrongValues(real, { bank, variantOf: lab.exerciseVariant, order: ['profiling.adam-memory', 'acceleration.my-ridge'] });
+    const adam = wrong.find((w) => w.id === 'profiling.adam-memory');
+    assert.equal(adam.wrong, 3);
+    assert.deepEqual(adam.values, [
+      { part: null, value: 12.11, test: null, students: 2, questions: 2 },
+      { part: null, value: 12.2, test: null, students: 1, questions: 1 },
     ]);
+    assert.equal(`${wrongValueText(adam.values[0])} (${wrongValueCount(adam.values[0])})`, '12.11 (2 students, 2 different questions)');
+    // The same run and the same wrong values: one question; each part on its own.
+    const ridge = wrong.find((w) => w.id === 'acceleration.my-ridge');
+    const labels = bank.find((e) => e.id === 'acceleration.my-ridge').parts.map((p) => p.label);
+    assert.deepEqual(ridge.values, labels.map((part) => ({ part, value: 1, test: null, students: 2, questions: 1 })));
+    assert.equal(wrongValueCount(ridge.values[0]), '2 students, the same question');
   });
 
-  it('skips students whose file has no machine at all', () => {
-    assert.deepEqual(classMachines({ exercises: [], students: [student('x', []), { ...student('y', []), submission: undefined }] }), []);
+  it('counts a student with no answer as not attempted, apart from those who failed', async () => {
+    const d = (await exerciseDistributions(real, mean)).find((e) => e.id === 'profiling.linear-params');
+    assert.equal(d.not_attempted, 1); // cy
+    assert.equal(d.attempted, 2);
+    assert.ok(d.failed >= 1); // bob's forged answer at least
+    assert.equal(d.counts['not attempted'], 1);
+    const csv = analyticsCsv([d], []).split('\r\n');
+    assert.deepEqual(csv[0].split(',').slice(3, 7), ['students', 'attempted', 'not_attempted', 'failed']);
+    assert.deepEqual(csv[1].split(',').slice(3, 7), ['3', '2', '1', String(d.failed)]);
+  });
+
+  it('places one roofline point per student from their own run, the probe only for roofs', () => {
+    const points = classRoofline(real);
+    assert.deepEqual(points.map((p) => [p.student, p.roofs_from, p.kernel]), [['ada', 'roofline run', 'matmul packed N=256'], ['bob', 'roofline run', 'matmul packed N=256'], ['cy', 'probe', null]]);
+    const ada = points[0];
+    assert.deepEqual([ada.peak_gflops_per_s, ada.bandwidth_gb_per_s, ada.intensity, ada.gflops_per_s, ada.fraction_of_attainable], [80, 20, 256 / 6, 48, 0.6]);
+    const cyProbe = files[3].submission.machine.probe;
+    assert.deepEqual([points[2].peak_gflops_per_s, points[2].bandwidth_gb_per_s, points[2].intensity], [cyProbe.peak_gflops_per_s, cyProbe.bandwidth_gb_per_s, null]);
+  });
+});
+
+describe('the feedback zip', () => {
+  let entries;
+  before(() => {
+    const feedback = Object.fromEntries(Object.entries(classOutputs(real)).filter(([k]) => k.startsWith('feedback/')));
+    entries = Object.fromEntries(Object.entries(unzipSync(zipTextFiles(feedback))).map(([name, bytes]) => [name, strFromU8(bytes)]));
+  });
+
+  it('holds one Markdown file per graded file', () => {
+    assert.deepEqual(Object.keys(entries).sort(), ['feedback/ada-2.md', 'feedback/ada.md', 'feedback/bob.md', 'feedback/cy.md']);
+  });
+
+  it('names no path of the grading machine: no absolute path, home or temporary folder', () => {
+    const forbidden = [homedir(), tmpdir(), repoRoot, 'Downloads/', 'perflab-class/'];
+    for (const [name, text] of Object.entries(entries)) {
+      for (const f of forbidden) assert.ok(!text.includes(f), `${name} names ${f}`);
+      assert.doesNotMatch(text, /(^|[\s(,])(\/[\w.-]+){2,}|[A-Za-z]:\\|~\//, name);
+    }
+    // The duplicate's note still says which file counts, by its name.
+    assert.match(entries['feedback/ada.md'], /duplicate-student: 2 files for student id "ada": ada\.json, ada\.json; the gradebook takes ada\.json/);
+    assert.match(entries['feedback/cy.md'], /Re-graded from cy\.json with the exercise bank/);
+  });
+
+  it('shows only the exercises attempted, each with its score, feedback and flags, and one line for the rest', () => {
+    const cy = entries['feedback/cy.md'];
+    const cyResult = real.students.find((s) => s.result.student.id === 'cy').result;
+    const attempted = Object.keys(files[3].submission.exercises).filter((id) => cyResult.exercises.some((e) => e.id === id));
+    const headed = [...cy.matchAll(/^### .* \(([a-z0-9.-]+)\)$/gm)].map((m) => m[1]);
+    assert.deepEqual(headed.sort(), attempted.sort());
+    assert.ok(!headed.includes('profiling.linear-params'));
+    const rest = cyResult.exercises.map((e) => e.id).filter((id) => !attempted.includes(id));
+    assert.ok(rest.length > 0);
+    assert.ok(cy.includes(`Not attempted: ${rest.length} exercises (0 points each): ${rest.join(', ')}.`), cy.split('\n').at(-2));
+    const section = (text, id) => text.slice(text.indexOf(`(${id})\n`), text.indexOf('\n### ', text.indexOf(`(${id})\n`)) >>> 0 || undefined);
+    assert.match(section(cy, 'profiling.adam-memory'), /Score: 0 of \d+\..*\n\n(Too|Not)/);
+    // bob's forged claim is noted under the exercise it concerns.
+    assert.match(section(entries['feedback/bob.md'], 'profiling.linear-params'), /Score: 0 of 10 \(the page showed 10\)[\s\S]*Notes from the re-grade:\n\n- score-differs: profiling\.linear-params: the file claims 10 of 10/);
+  });
+
+  it('refuses a path that would leave the archive, and no files at all', () => {
+    assert.throws(() => zipTextFiles({ '../x.md': 'x' }), /zipTextFiles: "\.\.\/x\.md" is not a relative path/);
+    assert.throws(() => zipTextFiles({ '/x.md': 'x' }), /is not a relative path/);
+    assert.throws(() => zipTextFiles({}), /there are no files/);
+    assert.throws(() => zipTextFiles({ 'a.md': 1 }), /the text of a\.md must be a string, got number/);
   });
 });

@@ -14,7 +14,8 @@
 // Not for: grading (class.js) or saving files (the CLI writes them, the page downloads them).
 
 import { csvField } from '../experiments/csv.js';
-import { formatPoints as formatScore } from '../ui/format.js';
+import { formatCount, formatPoints as formatScore } from '../ui/format.js';
+import { isAttempted } from './summary.js';
 
 /** Canvas's identity columns, in Canvas's order. */
 export const CANVAS_IDENTITY_COLUMNS = Object.freeze(['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section']);
@@ -108,7 +109,30 @@ export function feedbackFileName(student, used = new Set()) {
   return name;
 }
 
-/** The feedback a student reads: totals, flags, then per exercise its score, feedback and hints used. */
+// The feedback files go to students: a path of the grading machine (an absolute file name the
+// command line was given, a home folder in an error) becomes its last part.
+const PATH_PATTERNS = [
+  /file:\/\/[^\s'"`()<>,;]+/g, // a file URL
+  /\b[A-Za-z]:\\[^\s'"`()<>,;]*/g, // C:\Users\...
+  /~\/[^\s'"`()<>,;]*/g, // ~/...
+  /(?<![\w.:/\\-])\/(?:[^\s/'"`()<>,;]+\/)+[^\s/'"`()<>,;]*/g, // /home/x/...: two parts or more
+];
+const lastPart = (path) => path.split(/[\\/]/).filter(Boolean).at(-1) ?? '';
+
+/** `text` with every absolute path (and each of `names`, the graded files' names) cut to its last part. */
+export function withoutPaths(text, names = []) {
+  let out = String(text);
+  for (const name of [...names].sort((a, b) => b.length - a.length)) if (/[\\/]/.test(name)) out = out.split(name).join(lastPart(name));
+  for (const pattern of PATH_PATTERNS) out = out.replace(pattern, lastPart);
+  return out;
+}
+
+/**
+ * The feedback a student reads: totals and the notes that concern the whole file, then each
+ * exercise the file holds an answer for (isAttempted) with its re-graded score, the
+ * re-grade's feedback and the flags about it, and one line naming the others. No path of
+ * the grading machine (withoutPaths).
+ */
 export function feedbackText(entry, graded) {
   const { student, total, chapters, exercises, flags } = entry.result;
   const out = [];
@@ -117,20 +141,34 @@ export function feedbackText(entry, graded) {
   out.push(`Total: ${formatPoints(total.score)} of ${formatPoints(total.max_score)} points.`, '');
   for (const [c, t] of Object.entries(chapters)) out.push(`- ${chapterColumn(c)}: ${formatPoints(t.score)} of ${formatPoints(t.max_score)}`);
   out.push('');
-  if (flags.length) {
+  const attempted = exercises.filter(isAttempted);
+  const rest = exercises.filter((e) => !isAttempted(e));
+  // A flag about an exercise not attempted (a score claimed with no answer) is said up here.
+  const shown = new Set(attempted.map((e) => e.id));
+  const general = flags.filter((f) => !shown.has(f.exercise));
+  if (general.length) {
     out.push('## Notes from the re-grade', '');
-    for (const f of flags) out.push(`- ${f.code}: ${f.reason}`);
+    for (const f of general) out.push(`- ${f.code}: ${f.reason}`);
     out.push('');
   }
-  out.push('## Exercises', '');
-  for (const e of exercises) {
+  out.push('## Exercises you attempted', '');
+  if (!attempted.length) out.push('None: the file holds no answer for the exercises graded here.', '');
+  for (const e of attempted) {
     out.push(`### ${e.title} (${e.id})`, '');
     out.push(`Score: ${formatPoints(e.score)} of ${formatPoints(e.max_score)}${e.claimed_score !== null && Math.abs(e.claimed_score - e.score) > 1e-6 ? ` (the page showed ${formatPoints(e.claimed_score)})` : ''}. Hints used: ${e.hints_used}. Graded tries: ${e.attempts}.`, '');
     out.push(e.feedback, '');
     for (const t of e.tests ?? []) if (!t.passed) out.push(`- ${t.message}`);
     if ((e.tests ?? []).some((t) => !t.passed)) out.push('');
+    const own = flags.filter((f) => f.exercise === e.id);
+    if (own.length) {
+      out.push('Notes from the re-grade:', '');
+      for (const f of own) out.push(`- ${f.code}: ${f.reason}`);
+      out.push('');
+    }
   }
-  return `${out.join('\n').trimEnd()}\n`;
+  if (rest.length) out.push(`Not attempted: ${formatCount(rest.length, 'exercise')} (0 points each): ${rest.map((e) => e.id).join(', ')}.`);
+  const names = [...graded.students.map((s) => s.file), ...(graded.problems ?? []).map((p) => p.file)];
+  return `${withoutPaths(out.join('\n'), names).trimEnd()}\n`;
 }
 
 /** Every output, as {path: text}: what the CLI writes into --out and the page offers. */

@@ -1,20 +1,39 @@
 // What the instructor view shows about a graded class, from gradeClass's result: each
-// exercise's score distribution (students with full, part and no points), what wrong
-// answers had in common, and each machine the class measured on. Pure (no DOM); the one
-// statistic, each exercise's mean score that orders them hardest first, is core's
-// (summarizeSample, passed in as `meanOf`). Not for: drawing (charts/) or grading.
+// exercise's score distribution (students who did not attempt it apart from those who
+// failed it), the wrong values students gave, grouped within the exercise's tolerance, and
+// the class roofline, one point per student from their own roofline run. Pure (no DOM); the
+// statistics are core's: each exercise's mean score that orders them hardest first
+// (summarizeSample, passed in as `meanOf`), and the roofline figures each run's rows carry.
+// Not for: drawing (charts/), writing files (analytics-files.js) or grading.
+
+import { kernelName } from '../chapters/acceleration/roofline-data.js';
 
 /** Score bands of the distribution chart, in stacking order. */
-export const SCORE_BANDS = Object.freeze(['no points', 'part of the points', 'full points']);
+export const SCORE_BANDS = Object.freeze(['not attempted', 'no points', 'part of the points', 'full points']);
 
-const bandOf = (score, max) => (score >= max - 1e-9 ? 'full points' : score > 1e-9 ? 'part of the points' : 'no points');
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Whether the file holds an answer the re-grade graded for this row: code that is not blank,
+ * or an answer object for every other kind. What the page counted as tries is not used (the
+ * student's browser writes it).
+ */
+export const isAttempted = (row) => (row.kind === 'code' ? typeof row.code === 'string' && row.code.trim() !== '' : isObject(row.answer));
+
+const bandOf = (row) => {
+  if (!isAttempted(row)) return 'not attempted';
+  const { score, max_score: max } = row;
+  return score >= max - 1e-9 ? 'full points' : score > 1e-9 ? 'part of the points' : 'no points';
+};
 
 /** The files the class view counts: one per student (the gradebook's). */
 export const gradebookEntries = (graded) => graded.students.filter((s) => s.in_gradebook);
 
 /**
  * Exercises ordered hardest first (lowest mean fraction of points, by core's mean), each with
- * its fractions and band counts: [{id, title, chapter, points, mean, fractions, counts}].
+ * its fractions and counts: [{id, title, chapter, points, mean, fractions, counts, attempted,
+ * failed, not_attempted}]; failed: attempted and not fully right; a student who did not
+ * attempt the exercise counts in not_attempted only (and as 0 in the mean).
  * @param {(values: number[]) => Promise<number>} meanOf core's mean of a sample
  */
 export async function exerciseDistributions(graded, meanOf) {
@@ -27,10 +46,12 @@ export async function exerciseDistributions(graded, meanOf) {
       const row = s.result.exercises.find((e) => e.id === exercise.id);
       if (!row) continue;
       fractions.push(row.max_score > 0 ? row.score / row.max_score : 0);
-      counts[bandOf(row.score, row.max_score)] += 1;
+      counts[bandOf(row)] += 1;
     }
     const mean = fractions.length ? await meanOf(fractions) : null;
-    out.push({ id: exercise.id, title: exercise.title, chapter: exercise.chapter, points: exercise.points, mean, fractions, counts });
+    const notAttempted = counts['not attempted'];
+    const attempted = fractions.length - notAttempted;
+    out.push({ id: exercise.id, title: exercise.title, chapter: exercise.chapter, points: exercise.points, mean, fractions, counts, attempted, failed: attempted - counts['full points'], not_attempted: notAttempted });
   }
   return out.sort((a, b) => (a.mean ?? 1) - (b.mean ?? 1) || a.id.localeCompare(b.id));
 }
@@ -40,57 +61,174 @@ export function distributionRows(distributions) {
   return distributions.flatMap((d) => SCORE_BANDS.map((band) => ({ exercise: d.id, title: d.title, band, students: d.counts[band] })));
 }
 
-// What a wrong answer had: the choice picked (its text as that student saw it), the parts
-// core found too high or too low, or the tests the code failed.
-function wrongKeys(row) {
-  if (row.correct) return [];
-  if (row.error) return ['the answer could not be graded'];
-  if (row.kind === 'choice') return row.answer_text ? [`chose “${row.answer_text}”`] : [];
-  if (row.kind === 'code') {
-    if (!row.code) return [];
-    const failed = (row.tests ?? []).filter((t) => !t.passed).map((t) => t.name);
-    return failed.length ? failed.map((name) => `fails the test “${name}”`) : [row.feedback];
+// Values closer than this relative gap are one value even for an exact exercise: what a
+// number copied with a rounding step differs by (12.11 and 12.1100001).
+const MIN_RELATIVE_GAP = 1e-6;
+const within = (tolerance, a, b) => Math.abs(a - b) <= Math.max(tolerance?.abs ?? 0, (tolerance?.rel ?? 0) * Math.abs(a), MIN_RELATIVE_GAP * Math.abs(a));
+
+// The wrong values one row holds: [{part, value}] (a number, or the chosen choice's text), or
+// for code the tests it failed ({part: null, test}).
+function wrongValuesOf(row) {
+  if (row.correct || row.error || !isAttempted(row)) return [];
+  if (row.kind === 'code') return (row.tests ?? []).filter((t) => !t.passed).map((t) => ({ part: null, test: t.name }));
+  if (row.kind === 'choice') return [{ part: null, value: row.answer_text ?? `choice ${Number(row.answer.choice) + 1}` }];
+  if (Array.isArray(row.parts)) {
+    const values = Array.isArray(row.answer.values) ? row.answer.values : [];
+    return row.parts.flatMap((p, i) => (p.correct || !Number.isFinite(values[i]) ? [] : [{ part: p.label, value: values[i] }]));
   }
-  if (!row.answer) return [];
-  if (Array.isArray(row.parts)) return row.parts.filter((p) => !p.correct).map((p) => `${p.label}: ${p.feedback}`);
-  return [row.feedback];
+  return Number.isFinite(row.answer.value) ? [{ part: null, value: row.answer.value }] : [];
+}
+
+// Numbers grouped within the tolerance: sorted, each group reaching from its first value as
+// far as the tolerance allows; a group's value is its most common one (the lowest on a tie).
+function groupNumbers(items, tolerance) {
+  const sorted = [...items].sort((a, b) => a.value - b.value);
+  const groups = [];
+  for (const item of sorted) {
+    const last = groups.at(-1);
+    if (last && within(tolerance, last.first, item.value)) last.items.push(item);
+    else groups.push({ first: item.value, items: [item] });
+  }
+  return groups.map((g) => {
+    const tally = new Map();
+    for (const { value } of g.items) tally.set(value, (tally.get(value) ?? 0) + 1);
+    const [value] = [...tally].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0];
+    return { value, items: g.items };
+  });
 }
 
 /**
- * Per exercise (in `order`), the most common things wrong answers had, with how many
- * students: [{id, title, wrong, answers: [{text, students}]}] (at most `limit` each).
+ * Per exercise (in `order`), the wrong values students gave: numbers grouped within the
+ * exercise's (or the part's) tolerance, choices by the text the student saw, code by the
+ * tests it failed; each group with how many students gave it and how many different
+ * questions (variants, or evidence rows) they had: a value shared across different
+ * questions is one answer given to different numbers.
+ * @param {object} graded gradeClass's result
+ * @param {{bank: object[], variantOf: (id: string, seed: number) => Promise<object>, order?: string[], limit?: number}} options
+ *        bank: core's exerciseBank (the tolerances); variantOf: core's exerciseVariant
+ * @returns {Promise<Array<{id, title, wrong, values: Array<{part, value, test, students, questions}>}>>}
  */
-export function commonWrongAnswers(graded, order = graded.exercises.map((e) => e.id), { limit = 3 } = {}) {
-  const byExercise = new Map(order.map((id) => [id, new Map()]));
-  const wrongCount = new Map();
-  for (const s of gradebookEntries(graded)) {
-    for (const row of s.result.exercises) {
-      const keys = [...new Set(wrongKeys(row))];
-      if (!keys.length || !byExercise.has(row.id)) continue;
-      wrongCount.set(row.id, (wrongCount.get(row.id) ?? 0) + 1);
-      const tally = byExercise.get(row.id);
-      for (const k of keys) tally.set(k, (tally.get(k) ?? 0) + 1);
-    }
-  }
+export async function commonWrongValues(graded, { bank, variantOf, order = graded.exercises.map((e) => e.id), limit = 5 }) {
+  if (!Array.isArray(bank)) throw new TypeError('commonWrongValues: bank must be core\'s exercise bank (an array)');
+  if (typeof variantOf !== 'function') throw new TypeError('commonWrongValues: variantOf must be core\'s exerciseVariant (id, seed)');
+  const byId = new Map(bank.map((e) => [e.id, e]));
   const titles = new Map(graded.exercises.map((e) => [e.id, e.title]));
-  return order
-    .filter((id) => wrongCount.get(id))
-    .map((id) => ({
-      id,
-      title: titles.get(id) ?? id,
-      wrong: wrongCount.get(id),
-      answers: [...byExercise.get(id)].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit).map(([text, students]) => ({ text, students })),
-    }));
-}
-
-/** Each student's probed machine: [{student, file, peak_gflops_per_s, bandwidth_gb_per_s, cores, build}]. */
-export function classMachines(graded) {
+  const questions = new Map(); // id + seed -> the variant's parameters as text
+  const questionOf = async (row, seed) => {
+    const key = `${row.id}\u0000${seed}`;
+    if (!questions.has(key)) questions.set(key, JSON.stringify((await variantOf(row.id, seed))?.params ?? null));
+    const evidence = row.answer?.evidence;
+    return `${questions.get(key)}${evidence ? JSON.stringify(evidence.rows ?? null) : ''}`;
+  };
   const out = [];
-  for (const s of gradebookEntries(graded)) {
-    const m = s.submission?.machine;
-    const p = m?.probe;
-    if (!(p?.peak_gflops_per_s > 0 && p?.bandwidth_gb_per_s > 0)) continue;
-    out.push({ student: s.result.student.id, file: s.file, peak_gflops_per_s: p.peak_gflops_per_s, bandwidth_gb_per_s: p.bandwidth_gb_per_s, cores: m.cores ?? null, build: m.build ?? null });
+  for (const id of order) {
+    const exercise = byId.get(id);
+    if (!exercise) continue;
+    const items = [];
+    const wrongStudents = new Set();
+    for (const s of gradebookEntries(graded)) {
+      const row = s.result.exercises.find((e) => e.id === id);
+      if (!row) continue;
+      const values = wrongValuesOf(row);
+      if (!values.length) continue;
+      wrongStudents.add(s);
+      const question = row.kind === 'code' ? null : await questionOf(row, s.result.seed);
+      for (const v of values) items.push({ ...v, student: s, question });
+    }
+    if (!wrongStudents.size) continue;
+    const groups = [];
+    const byPart = new Map();
+    for (const item of items) {
+      const key = item.test !== undefined ? `test\u0000${item.test}` : `part\u0000${item.part ?? ''}\u0000${typeof item.value}`;
+      if (!byPart.has(key)) byPart.set(key, []);
+      byPart.get(key).push(item);
+    }
+    for (const [key, list] of byPart) {
+      const first = list[0];
+      if (key.startsWith('test')) groups.push({ part: null, value: null, test: first.test, items: list });
+      else if (typeof first.value === 'string') {
+        const texts = new Map();
+        for (const item of list) texts.set(item.value, [...(texts.get(item.value) ?? []), item]);
+        for (const [value, members] of texts) groups.push({ part: first.part, value, test: null, items: members });
+      } else {
+        const tolerance = first.part === null ? exercise.tolerance : exercise.parts?.find((p) => p.label === first.part)?.tolerance;
+        for (const g of groupNumbers(list, tolerance)) groups.push({ part: first.part, value: g.value, test: null, items: g.items });
+      }
+    }
+    const partIndex = (v) => exercise.parts?.findIndex((p) => p.label === v.part) ?? -1;
+    const values = groups
+      .map((g) => ({
+        part: g.part,
+        value: g.value,
+        test: g.test,
+        students: new Set(g.items.map((i) => i.student)).size,
+        questions: g.test === null ? new Set(g.items.map((i) => i.question)).size : null,
+      }))
+      .sort((a, b) => b.students - a.students || partIndex(a) - partIndex(b) || String(a.test ?? '').localeCompare(String(b.test ?? '')) || (typeof a.value === 'number' && typeof b.value === 'number' ? a.value - b.value : String(a.value).localeCompare(String(b.value))))
+      .slice(0, limit);
+    out.push({ id, title: titles.get(id) ?? exercise.title, wrong: wrongStudents.size, values });
   }
   return out;
+}
+
+const positive = (x) => typeof x === 'number' && Number.isFinite(x) && x > 0;
+
+// Rows of the student's own runs that place a kernel on a roofline, from every graded answer
+// that came with evidence (each run once).
+function rooflineRows(result) {
+  const seen = new Set();
+  const rows = [];
+  for (const e of result.exercises) {
+    const evidence = e.answer?.evidence;
+    if (!Array.isArray(evidence?.rows)) continue;
+    const text = JSON.stringify(evidence.rows);
+    if (seen.has(text)) continue;
+    seen.add(text);
+    for (const row of evidence.rows) if (isObject(row) && positive(row.peak_gflops_per_s) && positive(row.bandwidth_gb_per_s)) rows.push(row);
+  }
+  return rows;
+}
+
+/**
+ * The class roofline: one row per gradebook student whose file gives roofs, [{student, file,
+ * roofs_from, peak_gflops_per_s, bandwidth_gb_per_s, kernel, intensity, gflops_per_s,
+ * fraction_of_attainable}]. The roofs are those of the student's roofline run (its first
+ * row's, as core grades it), else the machine probe the file carries ('probe'); the point is
+ * the fastest kernel that run measured (null fields without a run), with the fraction of its
+ * attainable rate as core computed it in the run.
+ */
+export function classRoofline(graded) {
+  const out = [];
+  for (const s of gradebookEntries(graded)) {
+    const rows = rooflineRows(s.result);
+    const probe = s.submission?.machine?.probe;
+    const roofs = rows[0] ?? (positive(probe?.peak_gflops_per_s) && positive(probe?.bandwidth_gb_per_s) ? probe : null);
+    if (!roofs) continue;
+    const kernels = rows.filter((r) => positive(r.intensity) && positive(r.gflops_per_s));
+    const best = kernels.reduce((a, b) => (b.gflops_per_s > (a?.gflops_per_s ?? 0) ? b : a), null);
+    out.push({
+      student: s.result.student.id,
+      file: s.file,
+      roofs_from: rows.length ? 'roofline run' : 'probe',
+      peak_gflops_per_s: roofs.peak_gflops_per_s,
+      bandwidth_gb_per_s: roofs.bandwidth_gb_per_s,
+      kernel: best ? kernelName(best) : null,
+      intensity: best?.intensity ?? null,
+      gflops_per_s: best?.gflops_per_s ?? null,
+      fraction_of_attainable: Number.isFinite(best?.fraction_of_attainable) ? best.fraction_of_attainable : null,
+    });
+  }
+  return out;
+}
+
+/**
+ * Everything the instructor view and analytics-files.js show: {students, distributions,
+ * wrong, roofline}, exercises hardest first.
+ * @param {{meanOf: Function, bank: object[], variantOf: Function}} core core's mean
+ *        (summarizeSample's), exercise bank and exerciseVariant
+ */
+export async function classAnalytics(graded, { meanOf, bank, variantOf }) {
+  const distributions = await exerciseDistributions(graded, meanOf);
+  const wrong = await commonWrongValues(graded, { bank, variantOf, order: distributions.map((d) => d.id) });
+  return { students: gradebookEntries(graded).length, distributions, wrong, roofline: classRoofline(graded) };
 }

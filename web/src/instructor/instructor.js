@@ -3,38 +3,41 @@
 // worker, code in a fresh sandbox worker per run, exactly as the student's page ran it),
 // with progress and cancel, then shows the class: a table with each student's re-graded
 // score and flags, what the class could not hand in (problems), each exercise's score
-// distribution hardest first, what wrong answers had in common, and the machines the
-// class measured on, on one roofline. The downloads are the command line's files
-// (grading/outputs.js), so both ways give the same gradebook.
+// distribution hardest first (not attempted apart from failed), the wrong values students
+// gave, and the class roofline (one point per student, from their own run). The downloads
+// are the command line's files (grading/outputs.js), so both ways give the same gradebook,
+// plus the feedback as one zip and the analytics (grading/analytics-files.js).
 // Not for: grading logic (grading/), drawing (charts/), statistics (core: the mean that
 // orders the exercises is summarizeSample's).
 
 import { ScatterChart } from '../charts/scatter-chart.js';
 import { ScoreDistributionChart } from '../charts/score-distribution-chart.js';
-import { rooflineReferences } from '../charts/shape.js';
+import { analyticsFiles, wrongValueCount, wrongValueText } from '../grading/analytics-files.js';
 import { GradingCancelledError, gradeClass } from '../grading/class.js';
 import { workerGradingLab } from '../grading/lab.js';
 import { chapterColumn, classOutputs, feedbackFileName, feedbackText, formatPoints } from '../grading/outputs.js';
 import { exclusiveScheduler } from '../grading/schedule.js';
-import { SCORE_BANDS, classMachines, commonWrongAnswers, distributionRows, exerciseDistributions } from '../grading/summary.js';
+import { SCORE_BANDS, classAnalytics, distributionRows } from '../grading/summary.js';
+import { zipTextFiles } from '../grading/zip.js';
 import { fetchCourseJson } from '../identity/course.js';
 import { labOf } from '../lab/client.js';
 import { readJsonText } from '../lab/json-text.js';
 import { runInSandbox } from '../lab/sandbox.js';
-import { downloadText } from '../ui/download.js';
+import { downloadBytes, downloadText } from '../ui/download.js';
 import { h, setChildren } from '../ui/dom.js';
 import { formatCount } from '../ui/format.js';
 import { createTable } from '../ui/table.js';
+import { MAX_ROOFS, machinesChart } from './class-roofline.js';
 import { readDrop, readFileList } from './files.js';
 import './instructor.css';
 
 const WHERE = 'instructor';
 // Submissions graded at once: one in core while another's code runs in a sandbox.
 const CONCURRENCY = 2;
-// Roofs are drawn for at most this many machines (more would hide the points); every
-// machine is a point at its ridge either way.
-const MAX_ROOFS = 8;
-const MAX_POINT_LABELS = 16;
+// The distribution chart's colours, one per SCORE_BANDS band.
+const BAND_COLORS = Object.freeze(['#9e9e9e', '#c0392b', '#e5a50a', '#2e7d32']);
+
+export { machinesChart };
 
 /** The lab and code runner the grading module takes, over the page's worker and sandbox. */
 export function pageGradingDeps(bridge, signal) {
@@ -205,18 +208,19 @@ export function mountInstructor(section, { bridge }) {
     for (const chart of charts) chart.destroy();
     charts = [];
     const meanOf = async (values) => (await lab.summarizeSample(values, {}, { where: WHERE })).mean;
-    const distributions = await exerciseDistributions(graded, meanOf);
+    const core = workerGradingLab(bridge, { where: WHERE });
+    const analytics = await classAnalytics(graded, { meanOf, bank: await core.exerciseBank(), variantOf: core.exerciseVariant });
+    const { distributions, wrong, roofline } = analytics;
     const order = distributions.map((d) => d.id);
     const outputs = classOutputs(graded);
+    const analysisFiles = analyticsFiles(analytics);
+    const feedback = Object.fromEntries(Object.entries(outputs).filter(([k]) => k.startsWith('feedback/')));
 
+    const button = (name, onclick, text = name) => h('button', { type: 'button', 'data-download': name, onclick }, text);
     const downloads = h('div', { class: 'actions downloads', 'data-role': 'downloads' },
-      ...['gradebook-canvas.csv', 'exercises.csv', 'problems.csv', 'flags.csv'].map((name) =>
-        h('button', { type: 'button', 'data-download': name, onclick: () => downloadText(name, outputs[name], 'text/csv') }, name)),
-      h('button', {
-        type: 'button',
-        'data-download': 'feedback.md',
-        onclick: () => downloadText('feedback.md', Object.entries(outputs).filter(([k]) => k.startsWith('feedback/')).map(([, t]) => t).join('\n---\n\n'), 'text/markdown'),
-      }, 'feedback.md (every student)'));
+      ...['gradebook-canvas.csv', 'exercises.csv', 'problems.csv', 'flags.csv'].map((name) => button(name, () => downloadText(name, outputs[name], 'text/csv'))),
+      button('feedback.zip', () => downloadBytes('feedback.zip', zipTextFiles(feedback), 'application/zip'), `feedback.zip (${formatCount(Object.keys(feedback).length, 'file')}, one per graded file)`),
+      ...Object.entries(analysisFiles).map(([name, text]) => button(name, () => downloadText(name, text, name.endsWith('.md') ? 'text/markdown' : 'text/csv'))));
 
     const used = new Set();
     const classRows = graded.students.map((s) => ({ ...s, feedbackName: feedbackFileName(s.result.student, used) }));
@@ -247,20 +251,23 @@ export function mountInstructor(section, { bridge }) {
       : h('p', { 'data-role': 'class-flags' }, 'No duplicate student ids and no identical code between students.');
 
     const distributionBox = h('div', { class: 'chart', 'data-role': 'chart', 'data-chart': 'distribution' });
-    const wrong = commonWrongAnswers(graded, order);
+    const byId = new Map(distributions.map((d) => [d.id, d]));
     const wrongTable = createTable([
       { label: 'exercise', key: 'id', format: 'text', rowHeader: true },
-      { label: 'wrong', format: (w) => String(w.wrong) },
-      { label: 'what the wrong answers had in common (students)', align: 'left', cell: (w) => h('ul', {}, w.answers.map((a) => h('li', {}, `${a.text} (${a.students})`))) },
-    ], { rows: wrong, role: 'wrong-answers', caption: 'Common wrong answers, hardest exercise first' });
+      { label: 'attempted', format: (w) => String(byId.get(w.id)?.attempted ?? '') },
+      { label: 'failed', format: (w) => String(byId.get(w.id)?.failed ?? '') },
+      { label: 'not attempted', format: (w) => String(byId.get(w.id)?.not_attempted ?? '') },
+      { label: 'wrong values and how many gave each', align: 'left', cell: (w) => h('ul', {}, w.values.map((v) => h('li', {}, `${wrongValueText(v)} (${wrongValueCount(v)})`))) },
+    ], { rows: wrong, role: 'wrong-answers', caption: 'Common wrong values, hardest exercise first' });
 
-    const machines = classMachines(graded);
     const machineBox = h('div', { class: 'chart', 'data-role': 'chart', 'data-chart': 'machines' });
+    const measured = roofline.filter((r) => r.kernel !== null).length;
+    const students = analytics.students;
 
     setChildren(
       results,
       h('h3', {}, 'Downloads'),
-      h('p', {}, 'The same files as ', h('code', {}, 'tools/grade.mjs --out'), ': the Canvas gradebook (one column per chapter, Canvas’s “Points Possible” row second; the student id in SIS User ID), one column per exercise, the problems and flags with their reasons, and each student’s feedback.'),
+      h('p', {}, 'The same files as ', h('code', {}, 'tools/grade.mjs --out'), ': the Canvas gradebook (one column per chapter, Canvas’s “Points Possible” row second; the student id in SIS User ID), one column per exercise, the problems and flags with their reasons, and each student’s feedback (one Markdown file per student in one zip: the exercises they attempted with their re-graded score, the re-grade’s feedback and the flags about each, and one line naming the rest). Then the analytics below as files.'),
       downloads,
       h('h3', {}, 'Class'),
       h('div', { class: 'table-wrap' }, classTable.element),
@@ -268,62 +275,32 @@ export function mountInstructor(section, { bridge }) {
       h('h3', {}, 'Problems'),
       graded.problems.length ? h('div', { class: 'table-wrap' }, problemTable.element) : h('p', { 'data-role': 'problems-table' }, 'Every file was read and graded as it claims.'),
       h('h3', {}, 'Score distribution per exercise, hardest first'),
-      h('p', {}, `Students with no points, part of the points and full points on each exercise (${graded.students.filter((s) => s.in_gradebook).length} students), ordered by core's mean score, lowest first.`),
+      h('p', {}, `How many of the ${formatCount(students, 'student')} did not attempt each exercise (no answer in their file), got no points, part of the points or full points, ordered by core's mean fraction of points, lowest first (not attempted counts as 0).`),
       distributionBox,
-      h('h3', {}, 'Common wrong answers'),
+      h('h3', {}, 'Common wrong values'),
+      h('p', {}, 'The answers graded wrong, grouped within each exercise’s tolerance (a choice by the text the student saw, code by the test it failed), most common first. Each student draws their own numbers, so a value given for different questions is the same number, not the same mistake.'),
       wrong.length ? h('div', { class: 'table-wrap' }, wrongTable.element) : h('p', { 'data-role': 'wrong-answers' }, 'No wrong answers.'),
-      h('h3', {}, 'The class’s machines'),
-      h('p', {}, machines.length
-        ? `Each student's probed peak and bandwidth (${formatCount(machines.length, 'machine')}): a point at each machine's ridge (peak ÷ bandwidth, where its roofline turns flat)${machines.length <= MAX_ROOFS ? ', with each machine’s roofline' : `; the rooflines of more than ${MAX_ROOFS} machines would hide the points, so only the points are drawn`}.`
-        : 'No submission carries a probe of its machine (the student did not run the Acceleration chapter’s probe).'),
+      h('h3', {}, 'The class roofline'),
+      h('p', { 'data-role': 'roofline-note' }, roofline.length
+        ? `One point per student with a roofline run in their file (${measured} of ${formatCount(students, 'student')}): the fastest kernel of that run, at its intensity and rate as their page measured it${roofline.length <= MAX_ROOFS ? ', with each student’s own roofs (from their run, or their machine probe without one)' : `; the roofs of more than ${MAX_ROOFS} students would hide the points, so only the points are drawn`}. The figures are the students’ own measurements, not re-measured.`
+        : 'No submission carries a roofline run or a probe of its machine (the Acceleration chapter’s probe and roofline experiment).'),
       machineBox,
     );
 
     const chart = new ScoreDistributionChart(distributionBox, {
       bands: [...SCORE_BANDS],
-      ariaLabel: 'Students with no, part and full points on each exercise, hardest exercise first',
+      colors: [...BAND_COLORS],
+      ariaLabel: 'Students who did not attempt, got no, part or full points on each exercise, hardest exercise first',
       emptyText: 'No student was graded.',
     });
     chart.update({ rows: distributionRows(distributions), order });
     charts.push(chart);
 
-    const { options, data } = machinesChart(machines);
-    const roofline = new ScatterChart(machineBox, options);
-    roofline.update(data);
-    charts.push(roofline);
+    const { options, data } = machinesChart(roofline);
+    const rooflineChart = new ScatterChart(machineBox, options);
+    rooflineChart.update(data);
+    charts.push(rooflineChart);
   }
-}
-
-/**
- * The class machines' chart: the ScatterChart's options and data for classMachines' rows, a
- * point at each machine's ridge (labelled with the student while few), each machine's
- * roofline while there are at most MAX_ROOFS.
- */
-export function machinesChart(machines) {
-  const points = machines.map((m) => ({
-    intensity: m.peak_gflops_per_s / m.bandwidth_gb_per_s,
-    gflops_per_s: m.peak_gflops_per_s,
-    label: machines.length <= MAX_POINT_LABELS ? m.student : '',
-    machine: m.student,
-  }));
-  const ridges = points.map((p) => p.intensity);
-  const xDomain = ridges.length ? [Math.min(0.05, Math.min(...ridges) / 4), Math.max(64, Math.max(...ridges) * 4)] : [0.05, 64];
-  const references = machines.length <= MAX_ROOFS
-    ? machines.flatMap((m) => rooflineReferences({ ...m, xDomain, peakLabel: '', bandwidthLabel: '' }).map((r) => ({ ...r, label: '' })))
-    : [];
-  return {
-    options: {
-      x: 'intensity',
-      y: 'gflops_per_s',
-      label: 'label',
-      xDomain,
-      xLabel: 'arithmetic intensity (FLOP/byte) →',
-      yLabel: '↑ peak (GFLOP/s)',
-      ariaLabel: 'Each student machine’s probed roofline and ridge point',
-      emptyText: 'No probed machines in these submissions.',
-    },
-    data: { points, references },
-  };
 }
 
 function flagCell(row) {
