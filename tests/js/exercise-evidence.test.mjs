@@ -32,6 +32,9 @@ test('the answer sent to core carries the rows; other exercises get their answer
   const sent = answerWithEvidence(answer, evidence, run);
   assert.deepEqual(sent, { value: 4, evidence: { experiment: 'profiling-batch-size', rows: run.rows } });
   assert.deepEqual(answer, { value: 4 }); // the saved answer is untouched
+  // A published run carries the time it finished, which the answer keeps for the re-grade's chronology.
+  const timed = answerWithEvidence(answer, evidence, { ...run, finished_at_ms: Date.UTC(2026, 10, 20, 10, 5) });
+  assert.equal(timed.evidence.finished_at, '2026-11-20T10:05:00.000Z');
   assert.equal(answerWithEvidence(answer, null, run), answer);
   assert.deepEqual(answerWithEvidence({ choice: 1 }, evidence, null), { choice: 1, evidence: { experiment: 'profiling-batch-size', rows: [] } });
 });

@@ -17,6 +17,8 @@ export function fakeLab() {
     calls,
     async exerciseBank() { return FAKE_BANK; },
     async exerciseBankVersion() { return FAKE_VERSION; },
+    // The fake bank has no experiment-backed exercise, so no file carries measured evidence.
+    async evidenceForensics() { return []; },
     // Not core's sentence (tests/wasm/json-text-problem.test.mjs checks that): null for JSON.
     async jsonTextProblem(text) {
       try {

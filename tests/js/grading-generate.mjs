@@ -10,6 +10,7 @@
 // Not a test file itself.
 import { runStudentTests } from '../../web/src/lab/sandbox-runner.js';
 import { BOOTSTRAP, CLASSIFY, SCHEDULE, generatorOf } from './benchmarking-solutions.mjs';
+import { machineRows, probeOf, simulatedMachine } from './grading-machines.mjs';
 import { TRANSFORM_SOLUTIONS } from './optimization-transform-solutions.mjs';
 
 export const SOLUTIONS = Object.freeze({
@@ -76,15 +77,9 @@ function solutionOf(exercise) {
   return SOLUTIONS[exercise.id] ?? null;
 }
 
-// Rows of a plausible run, for the experiment-backed exercises whose rows are simple.
+// Rows of a plausible run, for the experiment-backed exercises whose rows carry no timing; the
+// timed ones come from the student's simulated machine (grading-machines.mjs).
 const EVIDENCE_ROWS = Object.freeze({
-  'profiling-batch-size': (r) => [
-    { batch_size: 1, samples_per_s: 300 + Math.round(r() * 200) },
-    { batch_size: 32, samples_per_s: 1200 + Math.round(r() * 800) },
-  ],
-  'acceleration-roofline': (r) => [
-    { op: 'matmul', n: 64, peak_gflops_per_s: 20 + Math.round(r() * 100), bandwidth_gb_per_s: 5 + Math.round(r() * 40) },
-  ],
   // fashion_mlp's 784→256 at batch 64: the sparse kernel's speedup falls as 1/density and
   // crosses 1× between 0.2 and 0.5.
   'optimization-sparsity': (r) => {
@@ -167,17 +162,31 @@ async function findChoice(lab, exercise, seed, extra, attempt) {
  *   nearly always wrong) instead of searched, and a reference solution claims its points
  *   without being run here (default false)
  */
-export async function generateSubmission(lab, course, studentId, { skill = 0.7, timed = 1, fast = false, random = seeded(studentId.length * 7919 + studentId.charCodeAt(studentId.length - 1)) } = {}) {
+export async function generateSubmission(lab, course, studentId, { skill = 0.7, timed = 1, fast = false, core = null, random = seeded(studentId.length * 7919 + studentId.charCodeAt(studentId.length - 1)) } = {}) {
   const { seed } = await lab.courseSeed(course, studentId);
   const bank = await lab.exerciseBank();
   const exercises = {};
+  // The student's own machine: its clock, roofs and probe; runs finish after the probe, one
+  // run per experiment whichever exercises read it, and the export after every run.
+  const machine = simulatedMachine(random);
+  const timedRows = machineRows(machine, core);
+  const runs = new Map(); // experiment id -> {rows, finished_at}
+  let clock_ms = machine.probe_ms;
+  const runOf = (experiment) => {
+    if (!runs.has(experiment)) {
+      const make = timedRows[experiment] ?? ((r) => EVIDENCE_ROWS[experiment](r));
+      clock_ms += 60_000 + Math.floor(random() * 600_000);
+      runs.set(experiment, { rows: make(random), finished_at: new Date(clock_ms).toISOString() });
+    }
+    return runs.get(experiment);
+  };
   for (const exercise of bank) {
     if (Array.isArray(course.chapters) && course.chapters.length && !course.chapters.includes(exercise.chapter)) continue;
     const right = random() < skill;
     const entry = { attempts: 1 + Math.floor(random() * 3), solved: false, best_score: 0, best_answer: null, best_code: null, last_answer: null, code: null, hints_used: Math.floor(random() * 2) };
-    const extra = exercise.evidence ? EVIDENCE_ROWS[exercise.evidence.experiment] : null;
-    if (exercise.evidence && !extra) continue; // unanswered
-    const extraAnswer = extra ? { evidence: { experiment: exercise.evidence.experiment, rows: extra(random) } } : {};
+    const experiment = exercise.evidence?.experiment;
+    if (experiment && !timedRows[experiment] && !EVIDENCE_ROWS[experiment]) continue; // unanswered
+    const extraAnswer = experiment ? { evidence: { experiment, ...runOf(experiment) } } : {};
     if (exercise.kind === 'code') {
       if (exercise.id === 'acceleration.matmul-loop-order' && random() >= timed) continue;
       const solution = solutionOf(exercise);
@@ -225,9 +234,10 @@ export async function generateSubmission(lab, course, studentId, { skill = 0.7, 
       build: 'simd',
       cores: 2 + 2 * Math.floor(random() * 4),
       user_agent: 'generated',
-      probe: { peak_gflops_per_s: Math.round(20 + random() * 200), bandwidth_gb_per_s: Math.round(5 + random() * 60), measured_at: '2026-11-20T10:00:00.000Z' },
+      timer_resolution_ms: machine.resolution_ms,
+      probe: probeOf(machine),
     },
-    exported_at: `2026-11-20T10:${String(Math.floor(random() * 60)).padStart(2, '0')}:00.000Z`,
+    exported_at: new Date(clock_ms + 60_000 + Math.floor(random() * 600_000)).toISOString(),
     exercises,
   };
 }

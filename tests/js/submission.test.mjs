@@ -150,7 +150,11 @@ test('answers are exactly what core graded: one kind, a choice’s attempt, evid
     `${at}.evidence.rows is an array, it must be an array of the run's rows (objects)`,
   ]);
   assert.deepEqual(check({ value: 1, evidence: { experiment: 'e', rows: [], summary: 'x' } }), [
-    `${at}.evidence: unknown field "summary" (allowed: experiment, rows)`,
+    `${at}.evidence: unknown field "summary" (allowed: experiment, rows, finished_at)`,
+  ]);
+  assert.deepEqual(check({ value: 1, evidence: { experiment: 'e', rows: [], finished_at: '2026-11-20T10:05:00.000Z' } }), []);
+  assert.deepEqual(check({ value: 1, evidence: { experiment: 'e', rows: [], finished_at: 'yesterday' } }), [
+    `${at}.evidence.finished_at is the string "yesterday", it must be the ISO time the run finished`,
   ]);
 });
 

@@ -638,9 +638,10 @@ json apply_evidence(const ExerciseEntry& entry, VariantData& v, const json& answ
                      describe(evidence));
   }
   for (const auto& item : evidence.items()) {
-    if (item.key() != "experiment" && item.key() != "rows") {
+    // finished_at: when the run finished, read by the forensic checks (forensics.hpp).
+    if (item.key() != "experiment" && item.key() != "rows" && item.key() != "finished_at") {
       throw ValueError("answer.evidence has an unknown field \"" + item.key() +
-                       "\"; allowed: \"experiment\", \"rows\"");
+                       "\"; allowed: \"experiment\", \"rows\", \"finished_at\"");
     }
   }
   const json experiment = evidence.value("experiment", json(nullptr));

@@ -171,10 +171,12 @@ export function evidenceState(evidence, result, heading) {
 
 /**
  * The answer core grades for an experiment-backed exercise: the student's answer plus the
- * rows of their latest run ({..., evidence: {experiment, rows}}). It is saved as graded, rows
- * included, so that a teacher re-grades the answer from the rows it was graded with.
+ * rows of their latest run ({..., evidence: {experiment, rows, finished_at}}, finished_at the
+ * run's ISO time). It is saved as graded, rows included, so that a teacher re-grades the answer
+ * from the rows it was graded with (and checks the run's time against the probe and the export).
  */
 export function answerWithEvidence(answer, evidence, result) {
   if (!evidence) return answer;
-  return { ...answer, evidence: { experiment: evidence.experiment, rows: result ? [...result.rows] : [] } };
+  const finished = Number.isFinite(result?.finished_at_ms) ? { finished_at: new Date(result.finished_at_ms).toISOString() } : {};
+  return { ...answer, evidence: { experiment: evidence.experiment, rows: result ? [...result.rows] : [], ...finished } };
 }

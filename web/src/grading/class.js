@@ -32,7 +32,21 @@ function fingerprint(text) {
 
 // As core compares ids (courseSeed): trimmed, ASCII letters lower-cased.
 const normalizedId = (id) => String(id).trim().replace(/[A-Z]/g, (c) => c.toLowerCase());
-const byExportTime = (a, b) => String(b.exported_at ?? '').localeCompare(String(a.exported_at ?? ''));
+const compare = (x, y) => (x < y ? -1 : x > y ? 1 : 0);
+const exportMs = (s) => {
+  const t = Date.parse(s.submission.exported_at ?? '');
+  return Number.isFinite(t) ? t : -Infinity;
+};
+// File names in the order they win a tie: the shortest first (copies get longer names: "copy
+// of", " (1)"), then code-point order.
+const byName = (a, b) => a.length - b.length || compare(a, b);
+// Which of one student's files the gradebook keeps, first: the latest exported_at (a missing or
+// unreadable one counts as earliest), then byName, then the content fingerprint: a total
+// order, so the same files in any order give the same choice. The date is the student's word,
+// but each file is graded from its own contents: a forged date only picks one of the
+// student's own files, as uploading that file alone would.
+export const KEEPS_LATEST = 'the file with the latest exported_at, ties broken by the shorter file name, then code-point order, then content';
+const latestFirst = (a, b) => compare(exportMs(b), exportMs(a)) || byName(a.file, b.file) || compare(a.print, b.print);
 
 /**
  * @param {Array<{name: string, text: string}>} files
@@ -49,19 +63,26 @@ const byExportTime = (a, b) => String(b.exported_at ?? '').localeCompare(String(
 export async function gradeClass(files, deps, { onProgress = () => {}, signal, concurrency = 1 } = {}) {
   const problems = [];
   const toGrade = [];
-  const seen = new Map(); // fingerprint -> first file name
-  for (const file of files) {
-    const name = String(file?.name ?? '(unnamed)');
+  // The same text under several names is graded once, under the name byName puts first,
+  // whatever order the files come in.
+  const entries = files.map((file) => {
     const text = typeof file?.text === 'string' ? file.text : '';
-    const print = fingerprint(text);
-    if (text.trim() !== '' && seen.has(print)) {
-      problems.push({ file: name, student_id: '', kind: 'duplicate', reason: `the same file as ${seen.get(print)}; graded once, under that name`, graded: false });
+    return { name: String(file?.name ?? '(unnamed)'), text, print: fingerprint(text) };
+  });
+  const keeper = new Map(); // fingerprint -> the name it is graded under
+  for (const { name, text, print } of entries) {
+    if (text.trim() !== '' && (!keeper.has(print) || byName(name, keeper.get(print)) < 0)) keeper.set(print, name);
+  }
+  const kept = new Set();
+  for (const { name, text, print } of entries) {
+    if (text.trim() !== '' && (keeper.get(print) !== name || kept.has(print))) {
+      problems.push({ file: name, student_id: '', kind: 'duplicate', reason: `the same file as ${keeper.get(print)}; graded once, under that name`, graded: false });
       continue;
     }
-    seen.set(print, name);
+    kept.add(print);
     const read = await readSubmission(text, { jsonTextProblem: deps.lab.jsonTextProblem, ...(deps.validate ? { validate: deps.validate } : {}) });
     if (read.problem) problems.push({ file: name, student_id: '', ...read.problem, graded: false });
-    else toGrade.push({ file: name, submission: read.submission });
+    else toGrade.push({ file: name, submission: read.submission, print });
   }
 
   const students = [];
@@ -78,7 +99,7 @@ export async function gradeClass(files, deps, { onProgress = () => {}, signal, c
       const item = toGrade[next++];
       try {
         const result = await regradeSubmission(item.submission, { ...deps, signal });
-        students.push({ file: item.file, submission: item.submission, result, in_gradebook: true });
+        students.push({ file: item.file, submission: item.submission, print: item.print, result, in_gradebook: true });
       } catch (e) {
         if (signal?.aborted) {
           partial = true;
@@ -103,7 +124,7 @@ export async function gradeClass(files, deps, { onProgress = () => {}, signal, c
   students.sort((a, b) => normalizedId(a.result.student.id).localeCompare(normalizedId(b.result.student.id)) || a.file.localeCompare(b.file));
   const [bank, version] = await Promise.all([deps.lab.exerciseBank(), deps.lab.exerciseBankVersion()]);
   const starters = new Map(bank.map((e) => [e.id, normalizeCode(e.starter_code ?? '')]));
-  const flags = [...duplicateStudents(students, problems), ...identicalCode(students, starters)];
+  const flags = [...duplicateStudents(students, problems), ...identicalCode(students, starters), ...copiedEvidence(students)];
   for (const s of students) {
     for (const f of s.result.flags) {
       if (f.code === FLAGS.SCORE_DIFFERS) {
@@ -124,8 +145,8 @@ export async function gradeClass(files, deps, { onProgress = () => {}, signal, c
   };
 }
 
-// Several files for one student id: all are graded and flagged; the gradebook keeps the
-// latest export (problems.csv says which files it left out).
+// Several files for one student id: all are graded and flagged; the gradebook keeps one by
+// latestFirst (problems.csv says which files it left out and why).
 function duplicateStudents(students, problems) {
   const byId = new Map();
   for (const s of students) {
@@ -136,14 +157,14 @@ function duplicateStudents(students, problems) {
   const flags = [];
   for (const [id, group] of byId) {
     if (group.length < 2) continue;
-    const ordered = [...group].sort((a, b) => byExportTime(a.submission, b.submission));
-    const names = group.map((s) => s.file);
-    const reason = `${group.length} files for student id ${JSON.stringify(id)}: ${names.join(', ')}; the gradebook takes ${ordered[0].file} (exported last)`;
+    const ordered = [...group].sort(latestFirst);
+    const names = ordered.map((s) => s.file);
+    const reason = `${group.length} files for student id ${JSON.stringify(id)}: ${names.join(', ')}; the gradebook takes ${ordered[0].file} (${KEEPS_LATEST})`;
     flags.push({ code: FLAGS.DUPLICATE_STUDENT, reason, files: names });
     for (const s of group) s.result.flags.push({ code: FLAGS.DUPLICATE_STUDENT, reason });
     for (const s of ordered.slice(1)) {
       s.in_gradebook = false;
-      problems.push({ file: s.file, student_id: s.result.student.id, kind: 'duplicate-student', reason: `another file for this student id was exported later (${ordered[0].file}); this one is graded but left out of the gradebook`, graded: true });
+      problems.push({ file: s.file, student_id: s.result.student.id, kind: 'duplicate-student', reason: `the gradebook keeps ${ordered[0].file} for this student id (${KEEPS_LATEST}); this one is graded but left out of the gradebook`, graded: true });
     }
   }
   return flags;
@@ -171,6 +192,66 @@ function identicalCode(students, starters) {
     const reason = `${exercise}: the same code (comments and whitespace aside) from ${ids.length} students: ${ids.join(', ')}; reported, not judged`;
     flags.push({ code: FLAGS.IDENTICAL_CODE, exercise, reason, files: members.map((s) => s.file) });
     for (const s of members) s.result.flags.push({ code: FLAGS.IDENTICAL_CODE, exercise, reason });
+  }
+  return flags;
+}
+
+// Measured evidence shared between students of different ids: the same machine probe (the same
+// measured_at, or the same peak and bandwidth to the last digit), and the same raw samples of
+// one experiment, or the same after a scale (every sample of the run divided by the run's
+// median, to COPY_DIGITS significant digits). Runs with fewer than MIN_COPY_SAMPLES samples or
+// fewer than 4 distinct values are left out: short or flat runs can agree by chance. Reported,
+// not judged.
+const MIN_COPY_SAMPLES = 16;
+const COPY_DIGITS = 3;
+const SAMPLE_FIELDS = ['a_ms', 'b_ms', 'samples_ms'];
+
+function scaledSamples(evidence) {
+  const values = [];
+  for (const row of Array.isArray(evidence?.rows) ? evidence.rows : []) {
+    for (const key of SAMPLE_FIELDS) if (Array.isArray(row?.[key])) values.push(...row[key].filter(Number.isFinite));
+  }
+  if (values.length < MIN_COPY_SAMPLES) return null;
+  const sorted = [...values].sort((x, y) => x - y);
+  const median = sorted[sorted.length >> 1];
+  if (!(median > 0)) return null;
+  const scaled = values.map((v) => (v / median).toPrecision(COPY_DIGITS));
+  return new Set(scaled).size < 4 ? null : scaled.join(',');
+}
+
+function copiedEvidence(students) {
+  const groups = new Map(); // kind + key -> {code, what, exercise?, members}
+  const add = (code, key, what, s, exercise) => {
+    if (!groups.has(key)) groups.set(key, { code, what, exercise, members: [] });
+    groups.get(key).members.push(s);
+  };
+  for (const s of students) {
+    const probe = s.submission.machine?.probe;
+    if (probe && (probe.measured_at || (probe.peak_gflops_per_s && probe.bandwidth_gb_per_s))) {
+      const what = `the same machine probe (measured_at ${probe.measured_at ?? 'unknown'}, peak ${probe.peak_gflops_per_s} GFLOP/s, bandwidth ${probe.bandwidth_gb_per_s} GB/s)`;
+      if (probe.measured_at) add(FLAGS.COPIED_PROBE, `probe-at\u0000${probe.measured_at}`, what, s);
+      if (probe.peak_gflops_per_s && probe.bandwidth_gb_per_s) add(FLAGS.COPIED_PROBE, `probe-roofs\u0000${probe.peak_gflops_per_s}/${probe.bandwidth_gb_per_s}`, what, s);
+    }
+    const seen = new Set(); // one run per experiment and student, whichever exercises carry it
+    for (const [id, entry] of Object.entries(s.submission.exercises ?? {})) {
+      const evidence = entry?.best_answer?.evidence;
+      const key = evidence ? scaledSamples(evidence) : null;
+      if (key === null || seen.has(`${evidence.experiment}\u0000${key}`)) continue;
+      seen.add(`${evidence.experiment}\u0000${key}`);
+      add(FLAGS.COPIED_SAMPLES, `samples\u0000${evidence.experiment}\u0000${key}`, `the same raw samples of ${evidence.experiment} (equal to ${COPY_DIGITS} significant digits after dividing by the run's median)`, s, id);
+    }
+  }
+  const flags = [];
+  const reported = new Set();
+  for (const { code, what, exercise, members } of groups.values()) {
+    const ids = [...new Set(members.map((s) => normalizedId(s.result.student.id)))].sort();
+    if (ids.length < 2) continue;
+    const reason = `${what} in the files of ${ids.length} students: ${ids.join(', ')}; reported, not judged`;
+    if (reported.has(reason)) continue; // a probe matched by its time and by its figures
+    reported.add(reason);
+    const flag = { code, reason, files: members.map((s) => s.file), ...(exercise ? { exercise } : {}) };
+    flags.push(flag);
+    for (const s of members) s.result.flags.push({ code, reason, ...(exercise ? { exercise } : {}) });
   }
   return flags;
 }

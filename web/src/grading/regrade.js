@@ -19,6 +19,14 @@ export const FLAGS = Object.freeze({
   DUPLICATE_STUDENT: 'duplicate-student', // several files for one student id (class.js)
   IDENTICAL_CODE: 'identical-code', // same normalized code as another student (class.js)
   UNGRADED_ANSWERS: 'ungraded-answers', // answers for exercises this bank or course does not grade
+  // Forensic checks on measured evidence (core's evidenceForensics; they flag, never change a score):
+  EVIDENCE_OFF_GRID: 'evidence-off-grid', // raw samples that are not whole ticks of the recorded clock
+  EVIDENCE_UNTIMED: 'evidence-untimed', // samples or rates without the timer facts a run records
+  EVIDENCE_ABOVE_ROOF: 'evidence-above-roof', // a rate over 2× the student's own probed roof
+  EVIDENCE_INCONSISTENT: 'evidence-inconsistent', // stored figures that do not follow from the row's samples
+  EVIDENCE_CHRONOLOGY: 'evidence-chronology', // probe, runs and export dated out of order
+  COPIED_SAMPLES: 'copied-samples', // the same raw samples (or the same after a scale) as another student (class.js)
+  COPIED_PROBE: 'copied-probe', // the same machine probe as another student (class.js)
 });
 
 const SCORE_EPSILON = 1e-6;
@@ -151,6 +159,13 @@ export async function regradeSubmission(submission, deps) {
         reason: `${exercise.id}: the file claims ${formatPoints(claimed)} of ${exercise.points}, the re-grade gives ${formatPoints(graded.score)} (${graded.feedback})`,
       });
     }
+  }
+
+  // Measured evidence, checked by core over its numbers; each finding is a flag for the teacher.
+  const gradedIds = new Set(exercises.map((e) => e.id));
+  for (const f of await lab.evidenceForensics(submission)) {
+    if (!f.exercise) flags.push({ code: f.code, reason: f.reason });
+    else if (gradedIds.has(f.exercise)) flags.push(f);
   }
 
   const graded = new Set(exercises.map((e) => e.id));

@@ -138,6 +138,8 @@ export const API = Object.freeze({
   exerciseBankVersion: call([], 'read the exercise bank’s version', GRADE),
   courseFromJson: call(['course'], 'read course.json', GRADE),
   courseSeed: call(['course', 'student_id'], 'derive a student’s seed for the course', GRADE),
+  // Forensic flags on a submission's measured evidence (grading/forensics.hpp): [{code, exercise, reason}].
+  evidenceForensics: call(['submission'], 'check a submission’s measured evidence', GRADE),
   // The Benchmarking chapter's statistics (core/include/perflab/stats/).
   timerDefaults: call([], 'read the timer’s default settings'),
   statsLimits: call([], 'read the limits on the statistics’ work (sample sizes, bootstrap, A/B sizes)'),

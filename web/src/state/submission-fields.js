@@ -270,8 +270,11 @@ export function answerProblems(at, answer) {
 }
 
 function evidenceProblems(at, evidence) {
-  if (!isObject(evidence)) return [`${at} is ${describe(evidence)}, it must be {experiment, rows}`];
-  const problems = unknownFields(`${at}: `, evidence, ['experiment', 'rows']);
+  if (!isObject(evidence)) return [`${at} is ${describe(evidence)}, it must be {experiment, rows, finished_at?}`];
+  const problems = unknownFields(`${at}: `, evidence, ['experiment', 'rows', 'finished_at']);
+  if ('finished_at' in evidence && !isIsoTime(evidence.finished_at)) {
+    problems.push(`${at}.finished_at is ${describe(evidence.finished_at)}, it must be the ISO time the run finished`);
+  }
   if (!(typeof evidence.experiment === 'string' && evidence.experiment !== '')) {
     problems.push(`${at}.experiment is ${describe(evidence.experiment)}, it must be the experiment's id`);
   }
