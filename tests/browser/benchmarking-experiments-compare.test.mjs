@@ -15,7 +15,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { answerCapstoneFromRow, exerciseCards, openLab } from './harness.mjs';
+import { answerCapstoneFromRounds, exerciseCards, openLab } from './harness.mjs';
 
 const scope = (id) => {
   const EXP = `[data-experiment="${id}"]`;
@@ -130,13 +130,12 @@ describe('A/B, quick', () => {
     assert.match(rounds.lines.at(-1), new RegExp(`^sequential,gelu,4096,unfused,fused-simd,(simd|scalar),(simd|scalar),${perMode},true,`));
   });
 
-  test('the capstone, answered with the interleaved row’s numbers as the page shows them, is graded correct by core', async () => {
+  test('the capstone, computed from the per-round CSV (paired ratios, B’s wins, the rounds A ran first), is graded correct by core', async () => {
     const { page } = lab;
-    const head = await headers(page, ab);
-    const row = (await tableRows(page, ab)).find((r) => r[0] === 'interleaved');
-    const { wrongVerdict, right } = await answerCapstoneFromRow(page, head, row);
-    // A wrong verdict first: the grade must be able to fail.
-    assert.equal(wrongVerdict, 'false');
+    const rounds = await download(page, ab.btn('rounds-csv'));
+    const { wrongWins, right } = await answerCapstoneFromRounds(page, rounds.lines);
+    // A wrong count first: the grade must be able to fail.
+    assert.equal(wrongWins, 'false');
     assert.equal(right, 'true');
   });
 
@@ -193,18 +192,26 @@ describe('A/A, quick', () => {
     assert.equal(await page.isVisible(aa.role('error')), false);
   });
 
-  test('the A/A exercise, answered with the count the page states, is graded correct by core', async () => {
+  test('the A/A exercise, counted from the CSV (p below α, interval excluding 1), is graded correct by core', async () => {
     const { page } = lab;
     const { card, submitAndWait } = exerciseCards(page);
     const id = 'benchmarking.aa-false-positives';
-    const called = Number(/called B faster or slower in (\d+) of/.exec(await page.textContent(aa.role('aa-summary')))[1]);
+    // The columns before the sentence hold no comma: split, read by the header's names.
+    const csv = await download(page, aa.btn('csv'));
+    const head = csv.lines[0].split(',');
+    const rows = csv.lines.slice(1).map((l) => l.split(','));
+    const at = (row, name) => Number(row[head.indexOf(name)]);
+    const rank = rows.filter((r) => at(r, 'mann_whitney_p') < 0.05).length;
+    const interval = rows.filter((r) => at(r, 'ratio_low') > 1 || at(r, 'ratio_high') < 1).length;
     await page.waitForFunction((cid) => !document.querySelector(`article[data-exercise-id="${cid}"] button[type="submit"]`).disabled, id);
-    const input = card(id).locator('input[data-role="answer"]');
+    const parts = card(id).locator('input[data-role="answer"]');
     const submit = () => card(id).locator('button[type="submit"]').click();
-    await input.fill(String(called + 3));
-    assert.equal(await submitAndWait(id, submit), 'false');
-    await input.fill(String(called));
-    assert.equal(await submitAndWait(id, submit), 'true');
+    const answer = async (values) => {
+      for (const [i, v] of values.entries()) await parts.nth(i).fill(String(v));
+      return submitAndWait(id, submit);
+    };
+    assert.equal(await answer([rank + 3, interval]), 'false');
+    assert.equal(await answer([rank, interval]), 'true');
   });
 
   test('Download CSV has one line per repeat with the repeat index and both samples', async () => {

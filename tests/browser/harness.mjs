@@ -196,17 +196,28 @@ export function exerciseCards(page) {
 }
 
 /**
- * Answers the Benchmarking capstone (benchmarking.ab-capstone) from an A/B table's interleaved
- * row as the page shows it (`head`: the table's headers, `row`: its cells): first with the
- * verdict flipped, then right. Returns the two results' data-correct, so a test can check
- * that the grade can fail and that the shown numbers pass.
+ * Answers the Benchmarking capstone (benchmarking.ab-capstone) from the A/B experiment's
+ * per-round CSV (`lines`, header first): the interleaved rounds' median ratio a/b, the rounds
+ * B won, and the ratio of medians over the rounds A ran first, none of which the page prints.
+ * First with B's wins off by one, then right. Returns the two results' data-correct, so a test
+ * can check that the grade can fail and that the computed numbers pass.
  */
-export async function answerCapstoneFromRow(page, head, row) {
+export async function answerCapstoneFromRounds(page, lines) {
   const { card, submitAndWait } = exerciseCards(page);
   const id = 'benchmarking.ab-capstone';
-  const ratio = Number(row[head.indexOf('ratio A/B')].replace('×', ''));
-  const [low, high] = row[head.indexOf('ratio CI')].replace('×', '').split('–').map(Number);
-  const verdict = { faster: 1, slower: -1 }[row[head.indexOf('verdict')]] ?? 0;
+  const head = lines[0].split(',');
+  const col = (name) => head.indexOf(name);
+  const rounds = lines.slice(1).map((l) => l.split(',')).filter((c) => c[col('mode')] === 'interleaved')
+    .map((c) => ({ a_first: c[col('a_first')] === 'true', a: Number(c[col('a_ms')]), b: Number(c[col('b_ms')]) }));
+  const median = (values) => {
+    const s = [...values].sort((x, y) => x - y);
+    const mid = s.length >> 1;
+    return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+  };
+  const led = rounds.filter((r) => r.a_first);
+  const paired = median(rounds.map((r) => r.a / r.b));
+  const wins = rounds.filter((r) => r.b < r.a).length;
+  const order = median(led.map((r) => r.a)) / median(led.map((r) => r.b));
   const parts = card(id).locator('input[data-role="answer"]');
   await page.waitForFunction((cid) => !document.querySelector(`article[data-exercise-id="${cid}"] button[type="submit"]`).disabled, id);
   const submit = () => card(id).locator('button[type="submit"]').click();
@@ -214,7 +225,7 @@ export async function answerCapstoneFromRow(page, head, row) {
     for (const [i, v] of values.entries()) await parts.nth(i).fill(String(v));
     return submitAndWait(id, submit);
   };
-  const wrongVerdict = await answer([ratio, low, high, verdict === 1 ? -1 : 1]);
-  const right = await answer([ratio, low, high, verdict]);
-  return { wrongVerdict, right };
+  const wrongWins = await answer([paired, wins === 0 ? 1 : wins - 1, order]);
+  const right = await answer([paired, wins, order]);
+  return { wrongWins, right };
 }

@@ -528,37 +528,52 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("aa-false-positives counts the rows core's comparison of a_ms and b_ms calls different") {
+TEST_CASE("aa-false-positives counts what the rank test and the interval each call alone") {
   const char* id = "benchmarking.aa-false-positives";
   const std::vector<double> same = {10, 11, 12, 13, 14, 15};
-  // Every b below every a: Mann-Whitney's exact p = 2/924, ratio 22.5/12.5 = 1.8: faster.
+  // Every b below every a: Mann-Whitney's exact p = 2/924, ratio 22.5/12.5 = 1.8, its interval
+  // above 1: both call it.
   const std::vector<double> slow = {20, 21, 22, 23, 24, 25};
+  // B 1% faster in every pair, the ranks interleaved: the rank test does not call it.
+  const std::vector<double> shifted = {9.9, 10.89, 11.88, 12.87, 13.86, 14.85};
+  CompareOptions options;
+  options.seed = 1;
+  const Comparison slight = compare_samples(same, shifted, options);
+  REQUIRE(slight.mann_whitney.p_value > 0.05);
   const json rows =
       json::array({ab_row(same, same, 1), ab_row(slow, same, 1), ab_row(same, same, 7)});
   const json ev = evidence("benchmarking-aa", rows);
-  const json g = grade_exercise(id, 3, {{"value", 1}, {"evidence", ev}});
+  const json g = grade_exercise(id, 3, {{"values", {1, 1}}, {"evidence", ev}});
   CHECK(g.at("correct") == true);
   CHECK(g.at("score") == 15);
   // The page's verdicts (all "slower" in these rows) are not what is counted.
-  CHECK(grade_exercise(id, 3, {{"value", 3}, {"evidence", ev}}).at("correct") == false);
-  CHECK(grade_exercise(id, 3, {{"value", 0}, {"evidence", ev}}).at("correct") == false);
+  CHECK(grade_exercise(id, 3, {{"values", {3, 3}}, {"evidence", ev}}).at("correct") == false);
+  // Right or wrong only: nothing to bisect on.
+  const json wrong = grade_exercise(id, 3, {{"values", {0, 1}}, {"evidence", ev}});
+  CHECK(wrong.at("score") == doctest::Approx(7.5));
+  CHECK(wrong.at("parts")[0].at("feedback").get<std::string>().find("Too") == std::string::npos);
   // Both directions count.
   const json both =
       evidence("benchmarking-aa", json::array({ab_row(slow, same, 1), ab_row(same, slow, 1)}));
-  CHECK(grade_exercise(id, 3, {{"value", 2}, {"evidence", both}}).at("correct") == true);
+  CHECK(grade_exercise(id, 3, {{"values", {2, 2}}, {"evidence", both}}).at("correct") == true);
+  // The interval alone: counted in the second part when it excludes 1, whatever p says.
+  const json interval_only = evidence("benchmarking-aa", json::array({ab_row(same, shifted, 1)}));
+  const double excludes = slight.ratio_interval.low > 1 || slight.ratio_interval.high < 1 ? 1 : 0;
+  CHECK(grade_exercise(id, 3, {{"values", {0, excludes}}, {"evidence", interval_only}})
+            .at("correct") == true);
 
   CHECK_THROWS_WITH_AS(
-      grade_exercise(id, 3, {{"value", 1}}),
+      grade_exercise(id, 3, {{"values", {1, 1}}}),
       "answer.evidence is missing: run the A/A experiment (benchmarking-aa) on this page first; "
       "this exercise is graded from a_ms and b_ms of every row in your own run",
       ValueError);
   CHECK_THROWS_WITH_AS(
-      grade_exercise(id, 3, {{"value", 1}, {"evidence", evidence("benchmarking-ab", rows)}}),
+      grade_exercise(id, 3, {{"values", {1, 1}}, {"evidence", evidence("benchmarking-ab", rows)}}),
       "answer.evidence.experiment must be \"benchmarking-aa\", got \"benchmarking-ab\"",
       ValueError);
   CHECK_THROWS_WITH_AS(
       grade_exercise(id, 3,
-                     {{"value", 1},
+                     {{"values", {1, 1}},
                       {"evidence",
                        evidence("benchmarking-aa", json::array({ab_row(same, {1, 2, 3, 4}, 1)}))}}),
       "answer.evidence.rows[0].b_ms has 4 samples; this exercise needs at least 5: run the A/A "
@@ -566,7 +581,7 @@ TEST_CASE("aa-false-positives counts the rows core's comparison of a_ms and b_ms
       ValueError);
   CHECK_THROWS_WITH_AS(
       grade_exercise(id, 3,
-                     {{"value", 1},
+                     {{"values", {1, 1}},
                       {"evidence",
                        evidence("benchmarking-aa", json::array({ab_row(same, same, 1, "interleaved",
                                                                        "naive", "blocked")}))}}),
@@ -577,7 +592,7 @@ TEST_CASE("aa-false-positives counts the rows core's comparison of a_ms and b_ms
   no_seed["comparison"].erase("seed");
   CHECK_THROWS_WITH_AS(
       grade_exercise(
-          id, 3, {{"value", 1}, {"evidence", evidence("benchmarking-aa", json::array({no_seed}))}}),
+          id, 3, {{"values", {1, 1}}, {"evidence", evidence("benchmarking-aa", json::array({no_seed}))}}),
       "answer.evidence.rows[0].comparison.seed must be an integer from 0 to 2^53 − 1 (the seed "
       "core's comparison reports), got null; run the A/A experiment again",
       ValueError);
@@ -586,7 +601,7 @@ TEST_CASE("aa-false-positives counts the rows core's comparison of a_ms and b_ms
   CHECK_THROWS_WITH_AS(
       grade_exercise(
           id, 3,
-          {{"value", 1}, {"evidence", evidence("benchmarking-aa", json::array({no_samples}))}}),
+          {{"values", {1, 1}}, {"evidence", evidence("benchmarking-aa", json::array({no_samples}))}}),
       "answer.evidence.rows[0] has no field \"a_ms\"; rows of benchmarking-aa carry it (this "
       "exercise reads a_ms and b_ms of every row): send the rows of that experiment as they are",
       ValueError);
@@ -595,13 +610,13 @@ TEST_CASE("aa-false-positives counts the rows core's comparison of a_ms and b_ms
   CHECK_THROWS_WITH_AS(
       grade_exercise(
           id, 3,
-          {{"value", 1}, {"evidence", evidence("benchmarking-aa", json::array({bad_value}))}}),
+          {{"values", {1, 1}}, {"evidence", evidence("benchmarking-aa", json::array({bad_value}))}}),
       "answer.evidence.rows[0].a_ms[2] must be a finite number >= 0, got null; run the A/A "
       "experiment again",
       ValueError);
 }
 
-TEST_CASE("complexity-slope fits ln median against ln N over the naive matmul's rows") {
+TEST_CASE("complexity-slope gives the local slopes between the two smallest and two largest sizes") {
   const char* id = "benchmarking.complexity-slope";
   // Medians 2·(N/64)³ ms exactly: slope 3. Other kernels' rows are left out.
   const auto samples = [](double n, double slope) {
@@ -614,22 +629,28 @@ TEST_CASE("complexity-slope fits ln median against ln N over the naive matmul's 
                                  complexity_row("matmul", "blocked", 256, samples(256, 2)),
                                  complexity_row("matmul", "naive", 256, samples(256, 3))});
   const json ev = evidence("benchmarking-complexity", rows);
-  CHECK(grade_exercise(id, 1, {{"value", 3}, {"evidence", ev}}).at("correct") == true);
-  CHECK(grade_exercise(id, 1, {{"value", 3.05}, {"evidence", ev}}).at("correct") == true);
-  CHECK(grade_exercise(id, 1, {{"value", 2.9}, {"evidence", ev}}).at("correct") == false);
-  CHECK(grade_exercise(id, 1, {{"value", 3}, {"evidence", ev}}).at("score") == 15);
-  // Another run's slope is another answer: 2.5 from medians ∝ N^2.5.
-  const json flatter =
+  CHECK(grade_exercise(id, 1, {{"values", {3, 3}}, {"evidence", ev}}).at("correct") == true);
+  CHECK(grade_exercise(id, 1, {{"values", {3.05, 2.96}}, {"evidence", ev}}).at("correct") == true);
+  CHECK(grade_exercise(id, 1, {{"values", {2.9, 3}}, {"evidence", ev}}).at("correct") == false);
+  CHECK(grade_exercise(id, 1, {{"values", {3, 3}}, {"evidence", ev}}).at("score") == 15);
+  // Medians 1, 4 and 32 ms at N 32, 64, 128: local slopes ln 4 / ln 2 = 2 and ln 8 / ln 2 = 3,
+  // whatever the fit over all three says; the sizes may come in any order.
+  const json bending =
       evidence("benchmarking-complexity",
-               json::array({complexity_row("matmul", "naive", 32, samples(32, 2.5)),
-                            complexity_row("matmul", "naive", 64, samples(64, 2.5)),
-                            complexity_row("matmul", "naive", 96, samples(96, 2.5))}));
-  CHECK(grade_exercise(id, 1, {{"value", 2.5}, {"evidence", flatter}}).at("correct") == true);
+               json::array({complexity_row("matmul", "naive", 128, {31, 32, 40}),
+                            complexity_row("matmul", "naive", 32, {0.9, 1, 1.2}),
+                            complexity_row("matmul", "naive", 64, {3.9, 4, 4.4})}));
+  const json g = grade_exercise(id, 1, {{"values", {2, 3}}, {"evidence", bending}});
+  CHECK(g.at("correct") == true);
+  // Right or wrong only: no "Too high" to bisect on.
+  const json off = grade_exercise(id, 1, {{"values", {2.5, 3}}, {"evidence", bending}});
+  CHECK(off.at("parts")[0].at("correct") == false);
+  CHECK(off.at("parts")[0].at("feedback").get<std::string>().find("Too") == std::string::npos);
 
   CHECK_THROWS_WITH_AS(
       grade_exercise(
           id, 1,
-          {{"value", 3},
+          {{"values", {3, 3}},
            {"evidence",
             evidence("benchmarking-complexity",
                      json::array({complexity_row("gelu", "fused", 1024, samples(64, 1)),
@@ -641,7 +662,7 @@ TEST_CASE("complexity-slope fits ln median against ln N over the naive matmul's 
   CHECK_THROWS_WITH_AS(
       grade_exercise(
           id, 1,
-          {{"value", 3},
+          {{"values", {3, 3}},
            {"evidence",
             evidence("benchmarking-complexity",
                      json::array({complexity_row("matmul", "naive", 64, samples(64, 3)),
@@ -652,7 +673,7 @@ TEST_CASE("complexity-slope fits ln median against ln N over the naive matmul's 
   CHECK_THROWS_WITH_AS(
       grade_exercise(
           id, 1,
-          {{"value", 3},
+          {{"values", {3, 3}},
            {"evidence", evidence("benchmarking-complexity",
                                  json::array({complexity_row("matmul", "naive", 64, {1, 2})}))}}),
       "answer.evidence.rows[0].samples_ms has 2 samples; this exercise needs at least 3: run the "
@@ -660,46 +681,50 @@ TEST_CASE("complexity-slope fits ln median against ln N over the naive matmul's 
       ValueError);
 }
 
-TEST_CASE("the capstone is graded from the interleaved row's raw samples, with its seed") {
+TEST_CASE("the capstone is graded from the interleaved row's rounds: paired ratios, wins, order") {
   const char* id = "benchmarking.ab-capstone";
-  // B about 1.25× faster, with overlap-free samples: median A 12.5, median B 10.
   const std::vector<double> a = {12.1, 12.3, 12.5, 12.6, 12.9, 12.4, 12.7, 12.2};
-  const std::vector<double> b = {9.8, 10.1, 10.0, 9.9, 10.2, 10.05, 9.95, 10.3};
-  const std::uint64_t seed = 12345;
+  const std::vector<double> b = {9.8, 10.1, 10.0, 9.9, 13.0, 10.05, 9.95, 10.3};
+  const std::vector<bool> a_first = {true, false, true, true, false, false, true, false};
+  json interleaved = ab_row(a, b, 12345, "interleaved", "naive", "blocked");
+  interleaved["a_first"] = a_first;
   // A sequential row first, with B slower: the exercise reads the interleaved one.
-  const json rows = json::array({ab_row(b, a, 1, "sequential", "naive", "blocked"),
-                                 ab_row(a, b, seed, "interleaved", "naive", "blocked")});
+  const json rows = json::array({ab_row(b, a, 1, "sequential", "naive", "blocked"), interleaved});
   const json ev = evidence("benchmarking-ab", rows);
-  const double ratio = median_of(a) / median_of(b);
-  CHECK(ratio == doctest::Approx(12.45 / 10.025));
-  CompareOptions options;
-  options.seed = seed;
-  const Comparison c = compare_samples(a, b, options);
-  REQUIRE(c.verdict == Verdict::faster);
-  const auto answer = [&](double r, double low, double high, double verdict) {
-    return grade_exercise(id, 8, {{"values", {r, low, high, verdict}}, {"evidence", ev}});
+  // By hand: the ratios a/b, their median (the mean of the 4th and 5th of 8 sorted); B faster
+  // in 7 rounds (not round 5); A first in rounds 1, 3, 4, 7: medians of {12.1, 12.5, 12.6,
+  // 12.7} and {9.8, 10.0, 9.9, 9.95}.
+  std::vector<double> ratios;
+  for (std::size_t r = 0; r < a.size(); ++r) ratios.push_back(a[r] / b[r]);
+  std::sort(ratios.begin(), ratios.end());
+  const double paired = (ratios[3] + ratios[4]) / 2;
+  const double led = ((12.5 + 12.6) / 2) / ((9.9 + 9.95) / 2);
+  const auto answer = [&](double p, double wins, double order) {
+    return grade_exercise(id, 8, {{"values", {p, wins, order}}, {"evidence", ev}});
   };
-  const json right = answer(ratio, c.ratio_interval.low, c.ratio_interval.high, 1);
+  const json right = answer(paired, 7, led);
   CHECK(right.at("correct") == true);
   CHECK(right.at("score") == 20);
-  // Inverted ratio (median B / median A) and the wrong verdict are wrong.
-  const json inverted = answer(1 / ratio, c.ratio_interval.low, c.ratio_interval.high, -1);
-  CHECK(inverted.at("parts")[0].at("correct") == false);
-  CHECK(inverted.at("parts")[3].at("correct") == false);
-  CHECK(inverted.at("score") == doctest::Approx(10));
+  // The ratio of medians the page prints is not the paired one here, nor the order's.
+  const double printed = median_of(a) / median_of(b);
+  const json copied = answer(printed, 8, printed);
+  CHECK(copied.at("parts")[1].at("correct") == false);
+  CHECK(copied.at("parts")[2].at("correct") == false);
+  CHECK(copied.at("parts")[2].at("feedback").get<std::string>().find("Too") == std::string::npos);
 
-  // No significant difference: the same samples on both sides give verdict 0.
-  const json aa = evidence("benchmarking-ab", json::array({ab_row(a, a, 5)}));
-  options.seed = 5;
-  const Comparison none = compare_samples(a, a, options);
-  CHECK(grade_exercise(id, 8,
-                       {{"values", {1, none.ratio_interval.low, none.ratio_interval.high, 0}},
-                        {"evidence", aa}})
-            .at("correct") == true);
-
+  json no_order = interleaved;
+  no_order.erase("a_first");
   CHECK_THROWS_WITH_AS(
       grade_exercise(id, 8,
-                     {{"values", {1, 1, 1, 0}},
+                     {{"values", {1, 1, 1}},
+                      {"evidence", evidence("benchmarking-ab", json::array({no_order}))}}),
+      "answer.evidence.rows[0] has no field \"a_first\"; rows of benchmarking-ab carry it (this "
+      "exercise reads a_ms, b_ms and a_first of the row with mode interleaved): send the rows of "
+      "that experiment as they are",
+      ValueError);
+  CHECK_THROWS_WITH_AS(
+      grade_exercise(id, 8,
+                     {{"values", {1, 1, 1}},
                       {"evidence",
                        evidence("benchmarking-ab", json::array({ab_row(a, b, 1, "sequential")}))}}),
       "your run of the A/B experiment has no row with mode interleaved (it has sequential); run "
@@ -708,15 +733,15 @@ TEST_CASE("the capstone is graded from the interleaved row's raw samples, with i
   CHECK_THROWS_WITH_AS(
       grade_exercise(
           id, 8,
-          {{"values", {1, 1, 1, 0}},
+          {{"values", {1, 1, 1}},
            {"evidence", evidence("benchmarking-ab", json::array({ab_row({1, 2}, b, 1)}))}}),
       "answer.evidence.rows[0].a_ms has 2 samples; this exercise needs at least 5: run the A/B "
       "experiment with 5 rounds or more",
       ValueError);
-  CHECK_THROWS_WITH_AS(grade_exercise(id, 8, {{"values", {1, 1, 1, 0}}}),
+  CHECK_THROWS_WITH_AS(grade_exercise(id, 8, {{"values", {1, 1, 1}}}),
                        "answer.evidence is missing: run the A/B experiment (benchmarking-ab) on "
-                       "this page first; this exercise is graded from a_ms, b_ms and "
-                       "comparison.seed of the row with mode interleaved in your own run",
+                       "this page first; this exercise is graded from a_ms, b_ms and a_first of "
+                       "the row with mode interleaved in your own run",
                        ValueError);
 }
 

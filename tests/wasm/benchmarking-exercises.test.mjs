@@ -77,41 +77,41 @@ for (const [b, build] of BUILDS.entries()) {
       assert.equal(gradeCode('benchmarking.classify-complexity', 3, CLASSIFY_BY_SLOPE, false).correct, false);
     });
 
-    it('counts the A/A rows core calls different, not the page verdicts', () => {
+    it('counts the A/A rows whose recomputed p is below alpha and whose interval excludes 1, not the page verdicts', () => {
       const evidence = { experiment: 'benchmarking-aa', rows: [abRow(SAME, SAME, 1), abRow(SLOW, SAME, 2)] };
-      assert.equal(m.gradeExercise('benchmarking.aa-false-positives', 4, { value: 1, evidence }).correct, true);
-      assert.equal(m.gradeExercise('benchmarking.aa-false-positives', 4, { value: 2, evidence }).correct, false);
+      assert.equal(m.gradeExercise('benchmarking.aa-false-positives', 4, { values: [1, 1], evidence }).correct, true);
+      assert.equal(m.gradeExercise('benchmarking.aa-false-positives', 4, { values: [2, 2], evidence }).correct, false);
     });
 
-    it('grades the capstone from the interleaved row against core\'s comparison with its seed', () => {
+    it('grades the capstone from the interleaved row\'s rounds: paired ratios, B\'s wins, the rounds A ran first', () => {
       const a = [12.1, 12.3, 12.5, 12.6, 12.9, 12.4, 12.7, 12.2];
-      const bMs = [9.8, 10.1, 10.0, 9.9, 10.2, 10.05, 9.95, 10.3];
-      const rows = [abRow(bMs, a, 3, 'sequential'), abRow(a, bMs, 77)];
-      const c = mainModules[b].compareSamples(a, bMs, { seed: 77 });
-      const ratio = median(a) / median(bMs);
-      const values = [ratio, c.ratio_interval.low, c.ratio_interval.high, 1];
+      const bMs = [9.8, 10.1, 10.0, 9.9, 13.0, 10.05, 9.95, 10.3];
+      const a_first = mainModules[b].abRoundOrder('interleaved', 8, 77);
+      const rows = [abRow(bMs, a, 3, 'sequential'), { ...abRow(a, bMs, 77), a_first }];
+      const led = a_first.flatMap((first, r) => (first ? [r] : []));
+      const values = [median(a.map((x, r) => x / bMs[r])), 7, median(led.map((r) => a[r])) / median(led.map((r) => bMs[r]))];
       const evidence = { experiment: 'benchmarking-ab', rows };
       assert.equal(m.gradeExercise('benchmarking.ab-capstone', 1, { values, evidence }).correct, true);
-      const flipped = m.gradeExercise('benchmarking.ab-capstone', 1, { values: [1 / ratio, values[1], values[2], -1], evidence });
-      assert.equal(flipped.correct, false);
-      assert.deepEqual(flipped.parts.map((p) => p.correct), [false, true, true, false]);
+      // Every round counted as a win for B (round 5 is A's): that part alone is wrong.
+      const miscounted = m.gradeExercise('benchmarking.ab-capstone', 1, { values: [values[0], 8, values[2]], evidence });
+      assert.deepEqual(miscounted.parts.map((p) => p.correct), [true, false, true]);
     });
 
-    it('fits the naive matmul\'s medians for the complexity slope', () => {
+    it('gives the naive matmul\'s local slopes between its smallest and its largest sizes', () => {
       const row = (n, ms) => ({ op: 'matmul', variant: 'naive', n, samples_ms: [ms, ms * 0.9, ms * 2] });
       const rows = [row(16, 1), row(32, 8), row(64, 64), { op: 'gelu', variant: 'fused-simd', n: 1024, samples_ms: [1, 1, 1] }];
       const evidence = { experiment: 'benchmarking-complexity', rows };
-      assert.equal(m.gradeExercise('benchmarking.complexity-slope', 1, { value: 3, evidence }).correct, true);
-      assert.equal(m.gradeExercise('benchmarking.complexity-slope', 1, { value: 2, evidence }).correct, false);
+      assert.equal(m.gradeExercise('benchmarking.complexity-slope', 1, { values: [3, 3], evidence }).correct, true);
+      assert.equal(m.gradeExercise('benchmarking.complexity-slope', 1, { values: [2, 3], evidence }).correct, false);
     });
 
     it('reports a NaN sample by row and index, and says what to run when a mode is missing', () => {
       const nan = { experiment: 'benchmarking-aa', rows: [abRow([1, 2, NaN, 4, 5], SAME, 1)] };
-      assert.throws(() => m.gradeExercise('benchmarking.aa-false-positives', 1, { value: 0, evidence: nan }), {
+      assert.throws(() => m.gradeExercise('benchmarking.aa-false-positives', 1, { values: [0, 0], evidence: nan }), {
         message: 'answer.evidence.rows[0].a_ms[2] must be a finite number >= 0, got null; run the A/A experiment again',
       });
       const sequentialOnly = { experiment: 'benchmarking-ab', rows: [abRow(SAME, SAME, 1, 'sequential')] };
-      assert.throws(() => m.gradeExercise('benchmarking.ab-capstone', 1, { values: [1, 1, 1, 0], evidence: sequentialOnly }), {
+      assert.throws(() => m.gradeExercise('benchmarking.ab-capstone', 1, { values: [1, 1, 1], evidence: sequentialOnly }), {
         message: 'your run of the A/B experiment has no row with mode interleaved (it has sequential); run the A/B experiment with the interleaved mode first',
       });
     });

@@ -526,8 +526,10 @@ Comparison recompare(const Exercise& e, const json& rows, std::size_t i,
 
 // ---- experiment-backed: the student's A/A runs ------------------------------------------
 
+// Two counts the page does not print: the runs the rank test alone calls (p < alpha) and the
+// runs whose ratio interval alone excludes 1; core's verdict needs both and the threshold.
 void aa_from_evidence(const Exercise& e, const json& rows, VariantData& v) {
-  int differences = 0;
+  int rank_calls = 0, interval_calls = 0;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const std::string a = evidence_text(e, rows, i, "variant_a");
     const std::string b = evidence_text(e, rows, i, "variant_b");
@@ -537,9 +539,10 @@ void aa_from_evidence(const Exercise& e, const json& rows, VariantData& v) {
                        "again");
     }
     const Comparison c = recompare(e, rows, i, "run the A/A experiment with 5 rounds or more");
-    if (c.verdict == Verdict::faster || c.verdict == Verdict::slower) ++differences;
+    if (c.mann_whitney.p_value < c.alpha) ++rank_calls;
+    if (c.ratio_interval.low > 1 || c.ratio_interval.high < 1) ++interval_calls;
   }
-  v.expected_value = differences;
+  v.expected_values = {static_cast<double>(rank_calls), static_cast<double>(interval_calls)};
 }
 
 // ---- experiment-backed: the student's complexity run ------------------------------------
@@ -549,6 +552,8 @@ constexpr const char* kSlopeVariant = "naive";
 constexpr std::size_t kMinSlopeSizes = 3;
 constexpr std::size_t kMinSlopeSamples = 3;
 
+// The local log-log slopes between the two smallest and the two largest sizes (the page prints
+// the fit over all sizes): how the exponent itself changes with N.
 void slope_from_evidence(const Exercise& e, const json& rows, VariantData& v) {
   std::vector<double> sizes, medians;
   std::set<std::string> kernels;
@@ -587,22 +592,48 @@ void slope_from_evidence(const Exercise& e, const json& rows, VariantData& v) {
                      std::to_string(distinct.size()) + " size" + (distinct.size() == 1 ? "" : "s") +
                      " (" + has + "); run it at three sizes or more");
   }
-  v.expected_value = fit_complexity(sizes, medians).power_law.exponent;
+  // One median per size (the first row of a size, as the fit would weigh a repeated one).
+  std::vector<std::pair<double, double>> points;
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    const bool seen = std::any_of(points.begin(), points.end(),
+                                  [&](const auto& p) { return p.first == sizes[k]; });
+    if (!seen) points.emplace_back(sizes[k], medians[k]);
+  }
+  std::sort(points.begin(), points.end());
+  const auto slope = [](const std::pair<double, double>& p, const std::pair<double, double>& q) {
+    return std::log(q.second / p.second) / std::log(q.first / p.first);
+  };
+  const std::size_t last = points.size() - 1;
+  v.expected_values = {slope(points[0], points[1]), slope(points[last - 1], points[last])};
 }
 
 // ---- experiment-backed: the capstone, the student's own A/B run -------------------------
 
-double verdict_code(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::faster:
-      return 1;
-    case Verdict::slower:
-      return -1;
-    default:
-      return 0;
+// rows[i].a_first: which arm ran first in each round, one boolean per sample.
+std::vector<bool> evidence_order(const Exercise& e, const json& rows, std::size_t i,
+                                 std::size_t rounds) {
+  const json& row = rows.at(i);
+  if (!row.contains("a_first")) throw ValueError(no_field(e, i, "a_first"));
+  const json& list = row.at("a_first");
+  if (!list.is_array() || list.size() != rounds) {
+    throw ValueError(row_at(i) + ".a_first must be an array of " + std::to_string(rounds) +
+                     " booleans (one per round), got " + describe_value(list) + "; run " +
+                     e.evidence.title + " again");
   }
+  std::vector<bool> order;
+  for (std::size_t r = 0; r < rounds; ++r) {
+    if (!list[r].is_boolean()) {
+      throw ValueError(row_at(i) + ".a_first[" + std::to_string(r) + "] must be true or false, got " +
+                       describe_value(list[r]) + "; run " + e.evidence.title + " again");
+    }
+    order.push_back(list[r].get<bool>());
+  }
+  return order;
 }
 
+// What a paired reading of the interleaved rounds gives, none of it printed by the page: the
+// median of the per-round ratios a/b, the rounds B won, and the ratio of medians over the
+// rounds in which A ran first (the order effect interleaving balances).
 void capstone_from_evidence(const Exercise& e, const json& rows, VariantData& v) {
   std::set<std::string> modes;
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -612,9 +643,41 @@ void capstone_from_evidence(const Exercise& e, const json& rows, VariantData& v)
       continue;
     }
     // The first interleaved row: the experiment runs one.
-    const Comparison c = recompare(e, rows, i, "run the A/B experiment with 5 rounds or more");
-    v.expected_values = {c.ratio, c.ratio_interval.low, c.ratio_interval.high,
-                         verdict_code(c.verdict)};
+    const std::string remedy = "run the A/B experiment with 5 rounds or more";
+    const std::vector<double> a = evidence_samples(e, rows, i, "a_ms", 5, remedy);
+    const std::vector<double> b = evidence_samples(e, rows, i, "b_ms", 5, remedy);
+    if (a.size() != b.size()) {
+      throw ValueError(row_at(i) + " has " + std::to_string(a.size()) + " samples of A and " +
+                       std::to_string(b.size()) + " of B; a round takes one of each: run " +
+                       e.evidence.title + " again");
+    }
+    const std::vector<bool> a_first = evidence_order(e, rows, i, a.size());
+    std::vector<double> ratios, a_led, b_led;
+    int b_wins = 0;
+    for (std::size_t r = 0; r < a.size(); ++r) {
+      if (!(b[r] > 0)) {
+        throw ValueError(row_at(i) + ".b_ms[" + std::to_string(r) +
+                         "] is 0 ms, which has no ratio; run " + e.evidence.title + " again");
+      }
+      ratios.push_back(a[r] / b[r]);
+      if (b[r] < a[r]) ++b_wins;
+      if (a_first[r]) {
+        a_led.push_back(a[r]);
+        b_led.push_back(b[r]);
+      }
+    }
+    if (a_led.empty()) {
+      throw ValueError("your interleaved run of the A/B experiment has no round in which A ran "
+                       "first; run it again with more rounds");
+    }
+    const double b_led_median = percentile(b_led, 50.0, row_at(i) + ".b_ms");
+    if (!(b_led_median > 0)) {
+      throw ValueError(row_at(i) + ".b_ms has a median of 0 ms over the rounds A ran first, which "
+                       "has no ratio; run " + e.evidence.title + " again");
+    }
+    v.expected_values = {percentile(ratios, 50.0, row_at(i) + " ratios"),
+                         static_cast<double>(b_wins),
+                         percentile(a_led, 50.0, row_at(i) + ".a_ms") / b_led_median};
     return;
   }
   std::string has;
@@ -685,14 +748,17 @@ std::vector<ExerciseCode> benchmarking_exercises() {
        .points = 15,
        .draw = draw_mann_whitney,
        .parts = {{{0.0, 0.25}}, {{0.0, 0.005}}}},
+      // Graded from the student's runs, right or wrong only: the counts are not on the page
+      // and cannot be bisected from the feedback.
       {.id = "benchmarking.aa-false-positives",
        .kind = Numeric,
        .points = 15,
        .draw = draw_nothing,
-       .tolerance = kNearestInteger,
+       .parts = {{kNearestInteger}, {kNearestInteger}},
        .experiment = "benchmarking-aa",
        .from_evidence = aa_from_evidence,
-       .constants = {{"alpha", compare.alpha}}},
+       .constants = {{"alpha", compare.alpha}, {"threshold_percent", compare.threshold * 100}},
+       .feedback_hides_answer = true},
       {.id = "benchmarking.interleaved-schedule",
        .kind = Code,
        .points = 10,
@@ -703,22 +769,25 @@ std::vector<ExerciseCode> benchmarking_exercises() {
        .points = 15,
        .draw = draw_classify_complexity,
        .tolerance = {0.0, 0.0}},
-      // The chart and the fit table show the slope with two decimals.
+      // The page prints the slope of the fit over every size, not these two local ones.
       {.id = "benchmarking.complexity-slope",
        .kind = Numeric,
        .points = 15,
        .draw = draw_nothing,
-       .tolerance = {0.02, 0.02},
+       .parts = {{{0.02, 0.02}}, {{0.02, 0.02}}},
        .experiment = "benchmarking-complexity",
-       .from_evidence = slope_from_evidence},
-      // 20 points: the chapter's capstone. The page shows three significant digits.
+       .from_evidence = slope_from_evidence,
+       .feedback_hides_answer = true},
+      // 20 points: the chapter's capstone, computed from the per-round CSV (the page prints
+      // the ratio of medians, its interval and the verdict, none of these).
       {.id = "benchmarking.ab-capstone",
        .kind = Numeric,
        .points = 20,
        .draw = draw_nothing,
-       .parts = {{{0.01, 0.0}}, {{0.01, 0.0}}, {{0.01, 0.0}}, {kNearestInteger}},
+       .parts = {{{0.01, 0.0}}, {kNearestInteger}, {{0.01, 0.0}}},
        .experiment = "benchmarking-ab",
-       .from_evidence = capstone_from_evidence},
+       .from_evidence = capstone_from_evidence,
+       .feedback_hides_answer = true},
   };
 }
 
