@@ -10,15 +10,23 @@ namespace {
 
 val exercise_bank_js() { return to_val(exercise_bank_json()); }
 
-val exercise_variant_js(val id, val seed) {
-  const std::string exercise_id = to_string(id, "id");
-  return to_val(exercise_variant(exercise_id, to_seed(seed)));
+// hidden_key: a re-grade's grading key (grader.hpp); undefined or null for the student's own
+// variant.
+std::string hidden_key_of(const val& key) {
+  return key.isUndefined() || key.isNull() ? std::string() : to_string(key, "hidden_key");
 }
 
-val grade_exercise_js(val id, val seed, val answer) {
+val exercise_variant_js(val id, val seed, val hidden_key) {
   const std::string exercise_id = to_string(id, "id");
   const std::uint32_t variant_seed = to_seed(seed);
-  return to_val(grade_exercise(exercise_id, variant_seed, to_json(answer, "answer")));
+  return to_val(exercise_variant(exercise_id, variant_seed, hidden_key_of(hidden_key)));
+}
+
+val grade_exercise_js(val id, val seed, val answer, val hidden_key) {
+  const std::string exercise_id = to_string(id, "id");
+  const std::uint32_t variant_seed = to_seed(seed);
+  const nlohmann::json answer_json = to_json(answer, "answer");
+  return to_val(grade_exercise(exercise_id, variant_seed, answer_json, hidden_key_of(hidden_key)));
 }
 
 val exercise_bank_version_js() { return val(exercise_bank_version()); }

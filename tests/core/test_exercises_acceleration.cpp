@@ -260,8 +260,14 @@ TEST_CASE("attainable-code exercise sends core's roofline bound as each test's e
     const json bad = grade_exercise("acceleration.attainable-code", seed, {{"results", swapped}});
     CHECK(bad.at("feedback") == "1 of 6 tests passed.");
   }
-  const json v = exercise_variant("acceleration.attainable-code", 0);
-  CHECK(v.at("tests")[5].at("args") == json{1000.0, 100.0, 2.5});
+  // "another machine" is drawn too (ten times the roofs), so a re-grade's hidden tests differ.
+  for (std::uint32_t seed = 0; seed < 20; ++seed) {
+    const json args = exercise_variant("acceleration.attainable-code", seed).at("tests")[5].at("args");
+    CHECK(args[0] >= 500);
+    CHECK(args[0] <= 4000);
+    CHECK(args[1] >= 60);
+    CHECK(args[1] <= 600);
+  }
 }
 
 TEST_CASE("matmul-loop-order exercise checks products against core and sends one timed test") {

@@ -46,12 +46,10 @@ void check_hidden(const json& graded) {
   }
 }
 
-bool test_failed(const json& graded, const std::string& name) {
-  for (const auto& t : graded.at("tests")) {
-    if (t.at("name") == name) return t.at("passed") == false;
-  }
-  FAIL("no test named " << name);
-  return false;
+// A hidden test is named by its number ("hidden test 2"), so tests are found by position.
+bool test_failed(const json& graded, std::size_t index) {
+  REQUIRE(index < graded.at("tests").size());
+  return graded.at("tests")[index].at("passed") == false;
 }
 
 // ---- optimization.quantize-int8 -------------------------------------------------------
@@ -91,14 +89,14 @@ TEST_CASE("quantizeInt8: the prompt's rules pass every seed's tests, Math.round 
 
     const json rounded_up = grade_code(kInt8, seed, [](const json& a) { return quantize_by_hand(a, half_up); });
     CHECK(rounded_up.at("correct") == false);
-    CHECK(test_failed(rounded_up, "values halfway between two codes"));
+    CHECK(test_failed(rounded_up, 4));  // values halfway between two codes
     check_hidden(rounded_up);
 
     const json largest = grade_code(kInt8, seed, [](const json& a) { return quantize_by_hand(a, half_even, false); });
-    CHECK(test_failed(largest, "the largest magnitude is negative"));
+    CHECK(test_failed(largest, 1));  // the largest magnitude is negative
 
     const json zero_scale = grade_code(kInt8, seed, [](const json& a) { return quantize_by_hand(a, half_even, true, 0); });
-    CHECK(test_failed(zero_scale, "all zeros"));
+    CHECK(test_failed(zero_scale, 3));  // all zeros
   }
   CHECK(drawn.size() == kSeeds);
 }

@@ -373,16 +373,23 @@ TEST_CASE("count-linear-flops tests return 2·in·out, bias excluded") {
       right.push_back({{"value", 2 * in * out}});
       with_bias.push_back({{"value", 2 * in * out + out}});
     }
-    CHECK(tests[4].at("args") == json{768, 3072});
-    CHECK(right[4].at("value") == 4718592);
+    // The FFN layer's width is drawn too (out = 4·in), so a re-grade's hidden tests differ.
+    const std::int64_t d_model = tests[4].at("args")[0];
+    CHECK(tests[4].at("args") == json{d_model, 4 * d_model});
+    CHECK(right[4].at("value") == 8 * d_model * d_model);
     const json ok = grade_exercise(kCountLinear, seed, {{"results", right}});
     CHECK(ok.at("correct") == true);
     CHECK(ok.at("score") == 10);
     const json bias = grade_exercise(kCountLinear, seed, {{"results", with_bias}});
     CHECK(bias.at("score") == 0);
+    // A public example shows the expected value and the call; a hidden test only what failed.
+    const std::int64_t n = tests[0].at("args")[0];
+    CHECK(bias.at("tests")[0].at("message") ==
+          "square layer: expected " + std::to_string(2 * n * n) + ", got " +
+              std::to_string(2 * n * n + n) + " (called as countLinearFlops(" +
+              std::to_string(n) + ", " + std::to_string(n) + "))");
     CHECK(bias.at("tests")[4].at("message") ==
-          "a transformer FFN layer (768 → 3072): expected 4718592, got 4721664 (called as "
-          "countLinearFlops(768, 3072))");
+          "hidden test 3: failed: wrong value: the result is not the value expected (exact)");
   }
 }
 
@@ -402,10 +409,12 @@ TEST_CASE("count-conv2d-flops tests return 2·C_in·C_out·k²·H_out·W_out") {
       square_h.push_back({{"value", 2 * a[0] * a[1] * a[2] * a[2] * a[3] * a[3]}});
       non_square += a[3] != a[4] ? 1 : 0;
     }
-    CHECK(tests[2].at("name") == "non-square output");
+    CHECK(tests[2].at("name") == "hidden test 1");  // the non-square output
     CHECK(tests[2].at("args")[3] != tests[2].at("args")[4]);
-    CHECK(tests[4].at("args") == json{3, 64, 7, 112, 112});
-    CHECK(right[4].at("value") == 236027904);  // the ResNet stem, as in the issue
+    // A ResNet-like stem: 3 channels in, 7×7, its width and map drawn.
+    CHECK(tests[4].at("args")[0] == 3);
+    CHECK(tests[4].at("args")[2] == 7);
+    CHECK(tests[4].at("args")[3] == tests[4].at("args")[4]);
     CHECK(grade_exercise(kCountConv, seed, {{"results", right}}).at("correct") == true);
     const json h = grade_exercise(kCountConv, seed, {{"results", square_h}});
     CHECK(h.at("correct") == false);
@@ -428,7 +437,8 @@ TEST_CASE("measure-latency tests describe a fake fn and clock whose median the g
       CHECK(t.start_ms > 0);  // so clock.now() is not itself a duration
       CHECK(std::all_of(t.costs_ms.begin(), t.costs_ms.end(), [](double c) { return c > 0; }));
       // The test description is all the page gets: no expected value in it.
-      CHECK(test.size() == 2);
+      CHECK(test.size() == 3);  // name, args, hidden
+      CHECK(!test.contains("expected"));
     }
     CHECK(read_latency_test(tests[0]).warmup == 0);
     CHECK(read_latency_test(tests[1]).warmup == 3);
@@ -452,7 +462,7 @@ TEST_CASE("measure-latency tests describe a fake fn and clock whose median the g
     // The mean fails on the skewed tests (and passes on a single iteration, where the two agree).
     const json mean = grade_exercise(kMeasureLatency, seed, {{"results", results_of(v, Solution::ReturnsMean)}});
     CHECK(mean.at("correct") == false);
-    CHECK(mean.at("tests")[3].at("name") == "one slow outlier");
+    CHECK(mean.at("tests")[3].at("name") == "hidden test 2");  // one slow outlier
     CHECK(mean.at("tests")[3].at("passed") == false);
     CHECK(mean.at("tests")[5].at("passed") == false);
     CHECK(mean.at("tests")[4].at("passed") == true);
@@ -606,10 +616,10 @@ TEST_CASE("code exercises draw each test's arguments in one order on every compi
     for (const auto& test : variant.at("tests")) out.push_back(test.at("args"));
     return out;
   };
-  CHECK(args(kCountLinear) == json{{2048, 2048}, {3072, 3}, {16, 1536}, {1, 768}, {768, 3072}});
+  CHECK(args(kCountLinear) == json{{2048, 2048}, {3072, 3}, {16, 1536}, {1, 768}, {1280, 5120}});
   CHECK(args(kCountConv) == json{{128, 32, 3, 56, 56},
                                  {256, 512, 1, 7, 7},
                                  {128, 16, 7, 25, 21},
                                  {1, 1, 5, 56, 28},
-                                 {3, 64, 7, 112, 112}});
+                                 {3, 96, 7, 128, 128}});
 }

@@ -42,8 +42,11 @@ constexpr const char* kUsage =
     "                                          kernels) and print its report (Markdown);\n"
     "                                          model files it names get their test accuracy\n"
     "  perflab exercises                       list the exercise bank (JSON)\n"
-    "  perflab variant ID SEED                 the variant a student with SEED sees (JSON)\n"
-    "  perflab grade ID SEED 'ANSWER_JSON'     grade an answer, e.g. '{\"value\": 8256}'\n"
+    "  perflab variant ID SEED [KEY]           the variant a student with SEED sees (JSON);\n"
+    "                                          with a grading KEY, the re-grade's hidden tests\n"
+    "  perflab grade ID SEED 'ANSWER_JSON' [KEY]\n"
+    "                                          grade an answer, e.g. '{\"value\": 8256}'\n"
+    "                                          (code results against KEY's hidden tests)\n"
     "  perflab info                            build facts: SIMD backend, timer resolution\n"
     "  perflab zoo [--json]                    the built-in model specs\n"
     "  perflab profile SPEC.json [OPTIONS]     profile a model spec: per-layer table, totals\n"
@@ -380,14 +383,20 @@ int run(const std::vector<std::string>& args) {
     return 0;
   }
   if (cmd == "variant") {
-    if (args.size() != 3) return usage_error("variant needs ID and SEED");
-    std::cout << perflab::exercise_variant(args[1], parse_seed(args[2])).dump(2) << "\n";
+    if (args.size() != 3 && args.size() != 4) {
+      return usage_error("variant needs ID and SEED, and optionally a grading KEY");
+    }
+    const std::string key = args.size() == 4 ? args[3] : "";
+    std::cout << perflab::exercise_variant(args[1], parse_seed(args[2]), key).dump(2) << "\n";
     return 0;
   }
   if (cmd == "grade") {
-    if (args.size() != 4) return usage_error("grade needs ID, SEED and ANSWER_JSON");
+    if (args.size() != 4 && args.size() != 5) {
+      return usage_error("grade needs ID, SEED and ANSWER_JSON, and optionally a grading KEY");
+    }
     const nlohmann::json answer = perflab::parse_json_text(args[3], "ANSWER_JSON");
-    const auto result = perflab::grade_exercise(args[1], parse_seed(args[2]), answer);
+    const std::string key = args.size() == 5 ? args[4] : "";
+    const auto result = perflab::grade_exercise(args[1], parse_seed(args[2]), answer, key);
     std::cout << result.dump(2) << "\n";
     return result.value("correct", false) ? 0 : 1;
   }

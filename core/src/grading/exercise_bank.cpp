@@ -176,6 +176,8 @@ Exercise exercise_from(const EntryReader& r, const json& entry, const std::strin
   e.tolerance = code.tolerance;
   e.time_limit_ms = code.time_limit_ms;
   e.timed_points = code.timed_points;
+  e.public_tests = code.public_tests;
+  if (code.public_tests < 0) r.fail("public_tests must be 0 or more, got " + std::to_string(code.public_tests));
   e.feedback_hides_answer = code.feedback_hides_answer;
   if (code.timed_points < 0 || code.timed_points >= code.points ||
       (code.timed_points > 0 && code.kind != ExerciseKind::Code)) {

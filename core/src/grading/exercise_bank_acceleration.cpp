@@ -219,7 +219,12 @@ VariantData draw_attainable_code(Rng& rng, const Fragments&) {
   v.tests.push_back(attainable_test("just below the ridge", peak, bandwidth,
                                     round_to(ridge * rng.uniform(0.5, 0.9), 3)));
   v.tests.push_back(attainable_test("zero intensity", peak, bandwidth, 0));
-  v.tests.push_back(attainable_test("another machine", 1000, 100, 2.5));
+  // A machine of another class (ten times the roofs), drawn, as every test is.
+  const double other_peak = static_cast<double>(rng.integer(500, 4000));
+  const double other_bandwidth = static_cast<double>(rng.integer(60, 600));
+  const double other_intensity = round_to(rng.uniform(0.5, 20.0), 2);
+  v.tests.push_back(attainable_test("another machine", other_peak, other_bandwidth,
+                                    other_intensity));
   return v;
 }
 

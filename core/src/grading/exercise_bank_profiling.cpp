@@ -364,7 +364,11 @@ VariantData draw_count_linear_flops(Rng& rng, const Fragments&) {
   const std::int64_t wide_out = pick(rng, wide);
   v.tests.push_back(linear_flops_test("narrow to wide", narrow_in, wide_out));
   v.tests.push_back(linear_flops_test("one input feature", 1, pick(rng, kWidths)));
-  v.tests.push_back(linear_flops_test("a transformer FFN layer (768 → 3072)", 768, 3072));
+  // Drawn like the others, so a re-grade's hidden tests (grader.hpp) are fresh inputs too.
+  static const std::int64_t d_models[] = {384, 512, 768, 1024, 1280, 1536, 2048};
+  const std::int64_t d_model = pick(rng, d_models);
+  v.tests.push_back(linear_flops_test("a transformer FFN layer (d_model → 4·d_model)", d_model,
+                                      4 * d_model));
   return v;
 }
 
@@ -405,8 +409,13 @@ VariantData draw_count_conv2d_flops(Rng& rng, const Fragments&) {
   const std::int64_t one_h = pick(rng, maps);
   const std::int64_t one_w = pick(rng, maps);
   v.tests.push_back(conv_flops_test("one channel in and out", 1, 1, one_kernel, one_h, one_w));
-  v.tests.push_back(conv_flops_test("ResNet stem (3 → 64 channels, 7×7, 112×112 output)", 3,
-                                    64, 7, 112, 112));
+  // A ResNet-like stem: 3 channels in, a 7×7 kernel; drawn, as every test is.
+  static const std::int64_t stem_channels[] = {32, 48, 64, 96};
+  static const std::int64_t stem_maps[] = {56, 64, 112, 128};
+  const std::int64_t stem_out = pick(rng, stem_channels);
+  const std::int64_t stem_hw = pick(rng, stem_maps);
+  v.tests.push_back(conv_flops_test("ResNet-like stem (3 channels in, 7×7 kernel)", 3, stem_out,
+                                    7, stem_hw, stem_hw));
   return v;
 }
 

@@ -79,6 +79,67 @@ VariantData draw_variant(const ExerciseEntry& entry, std::uint32_t seed) {
   return entry.draw(rng, entry.fragments);
 }
 
+// A grading key as exercise_variant takes it: empty (the student's own variant), or 1 to
+// kMaxHiddenKeyLength letters, digits, '.', '_' or '-' (it is written into a gradebook's
+// outputs, so it stays plain text).
+void check_hidden_key(std::string_view key) {
+  const bool plain = std::all_of(key.begin(), key.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '.' || c == '_' || c == '-';
+  });
+  if (key.size() > kMaxHiddenKeyLength || !plain) {
+    throw ValueError("hidden_key must be empty (the student's own tests) or 1 to " +
+                     std::to_string(kMaxHiddenKeyLength) +
+                     " letters, digits, '.', '_' or '-', got " + describe(json(std::string(key))));
+  }
+}
+
+// Test i of a code variant is hidden unless it is one of the exercise's first public_tests
+// tests or a timed test (grader.hpp, exercise_variant).
+bool is_hidden(const Exercise& e, const detail::CodeTest& test, std::size_t i) {
+  return test.benchmark.is_null() && i >= static_cast<std::size_t>(std::max(0, e.public_tests));
+}
+
+// The variant an answer is graded against: the student's own draw, and for a code exercise
+// with a key, its hidden tests replaced by a draw from (id, seed, key) in which no hidden test
+// has the arguments of a test the student's variant holds (redrawn until none has; rare).
+VariantData draw_for_key(const ExerciseEntry& entry, std::uint32_t seed, std::string_view key) {
+  check_hidden_key(key);
+  VariantData v = draw_variant(entry, seed);
+  const Exercise& e = entry.exercise;
+  if (key.empty() || e.kind != ExerciseKind::Code) return v;
+  std::vector<std::string> shown_args;
+  for (const auto& t : v.tests) shown_args.push_back(t.args.dump());
+  constexpr int kMaxDraws = 1000;
+  for (int draw = 0; draw < kMaxDraws; ++draw) {
+    const std::string salt = "/hidden/" + std::string(key) + "/" + std::to_string(seed) + "/" +
+                             std::to_string(draw);
+    Rng rng(fnv1a64(salt, fnv1a64(e.id)));
+    VariantData fresh = entry.draw(rng, entry.fragments);
+    if (fresh.tests.size() != v.tests.size()) {
+      throw Error("exercise " + e.id + " drew " + std::to_string(fresh.tests.size()) +
+                  " tests for a grading key and " + std::to_string(v.tests.size()) + " without");
+    }
+    bool clash = false;
+    for (std::size_t i = 0; i < v.tests.size() && !clash; ++i) {
+      if (!is_hidden(e, v.tests[i], i)) continue;
+      if (!fresh.tests[i].benchmark.is_null()) {
+        throw Error("exercise " + e.id + ": test " + std::to_string(i) +
+                    " is timed in one draw and not in another");
+      }
+      clash = std::find(shown_args.begin(), shown_args.end(), fresh.tests[i].args.dump()) !=
+              shown_args.end();
+    }
+    if (clash) continue;
+    for (std::size_t i = 0; i < v.tests.size(); ++i) {
+      if (is_hidden(e, v.tests[i], i)) v.tests[i] = std::move(fresh.tests[i]);
+    }
+    return v;
+  }
+  throw Error("exercise " + e.id + ": " + std::to_string(kMaxDraws) +
+              " draws for a grading key all repeat the arguments of a test the student saw");
+}
+
 bool within(double answer, double expected, const Tolerance& tol) {
   return std::isfinite(answer) &&
          std::fabs(answer - expected) <= std::max(tol.abs, tol.rel * std::fabs(expected));
@@ -398,6 +459,77 @@ std::string typed_text(const json& v) {
   return v.dump();
 }
 
+// What kind of value the code returned, as a sentence names it.
+const char* kind_text(const json& v) {
+  if (v.is_number()) return "a number";
+  if (v.is_string()) return "a string";
+  if (v.is_boolean()) return "a boolean";
+  if (v.is_array()) return "an array";
+  if (v.is_object()) return "an object";
+  return "null";
+}
+
+// Why a hidden test's value is wrong: the first property that fails (type, length, shape,
+// order, tolerance), at `at` inside the result ("[2]", ".lower"). Never the expected value,
+// nor the returned one (which could echo the arguments).
+std::string mismatch_text(const json& expected, const json& got, const Tolerance& tol,
+                          const std::string& at = "") {
+  const std::string where = "the result" + at;
+  const auto wrong_type = [&](const char* wanted) {
+    return "wrong type: " + where + " is " + kind_text(got) + ", not " + wanted;
+  };
+  if (expected.is_number()) {
+    if (!got.is_number()) return wrong_type("a number");
+    if (tol.rel == 0 && tol.abs == 0) return "wrong value: " + where + " is not the value expected (exact)";
+    return "outside the tolerance: " + where + " is off by more than the tolerance (" +
+           tol.text() + ")";
+  }
+  if (expected.is_array()) {
+    if (!got.is_array()) return wrong_type("an array");
+    if (got.size() != expected.size()) {
+      return "wrong length: " + where + " has " + std::to_string(got.size()) +
+             " values, not the number expected";
+    }
+    const auto numbers = [](const json& a) {
+      return std::all_of(a.begin(), a.end(), [](const json& x) { return x.is_number(); });
+    };
+    if (numbers(expected) && numbers(got)) {
+      std::vector<double> want = expected.get<std::vector<double>>();
+      std::vector<double> have = got.get<std::vector<double>>();
+      std::sort(want.begin(), want.end());
+      std::sort(have.begin(), have.end());
+      bool same = true;
+      for (std::size_t i = 0; i < want.size() && same; ++i) same = within(have[i], want[i], tol);
+      if (same) return "wrong order: " + where + " holds the values expected in another order";
+    }
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      if (!values_match(expected[i], got[i], tol)) {
+        return mismatch_text(expected[i], got[i], tol, at + "[" + std::to_string(i) + "]");
+      }
+    }
+  } else if (expected.is_object()) {
+    if (!got.is_object()) return wrong_type("an object");
+    for (const auto& item : expected.items()) {
+      if (!got.contains(item.key())) {
+        return "wrong shape: " + where + " has no field \"" + item.key() + "\"";
+      }
+    }
+    for (const auto& item : got.items()) {
+      if (!expected.contains(item.key())) {
+        return "wrong shape: " + where + " has a field \"" + item.key() + "\" not asked for";
+      }
+    }
+    for (const auto& item : expected.items()) {
+      if (!values_match(item.value(), got.at(item.key()), tol)) {
+        return mismatch_text(item.value(), got.at(item.key()), tol, at + "." + item.key());
+      }
+    }
+  } else if (std::string(kind_text(expected)) != kind_text(got)) {
+    return wrong_type(kind_text(expected));
+  }
+  return "wrong value: " + where + " is not the value expected";
+}
+
 // How a failed test was called, so the student can reproduce it: "f(768, 3072)", each
 // argument as JSON, an argument longer than kMaxArgumentText cut to its start and "… (N
 // values)" for an array, the whole list cut at kMaxCallText.
@@ -443,6 +575,7 @@ json grade_code(const Exercise& e, const VariantData& v, const json& answer) {
   json tests = json::array();
   std::size_t passed = 0;
   std::size_t timed = 0, timed_passed = 0;
+  std::size_t hidden_count = 0;
   for (std::size_t i = 0; i < v.tests.size(); ++i) {
     const json& r = results[i];
     const std::string where = "answer.results[" + std::to_string(i) + "]";
@@ -456,6 +589,9 @@ json grade_code(const Exercise& e, const VariantData& v, const json& answer) {
                        describe(r));
     }
     const auto& test = v.tests[i];
+    // A hidden test is named by its number and says only which property failed.
+    const bool hidden = is_hidden(e, test, i);
+    const std::string name = hidden ? "hidden test " + std::to_string(++hidden_count) : test.name;
     bool ok = false;
     std::string message;
     if (r.contains("value") && !test.benchmark.is_null()) {
@@ -463,6 +599,7 @@ json grade_code(const Exercise& e, const VariantData& v, const json& answer) {
     } else if (r.contains("value")) {
       ok = values_match(test.expected, r.at("value"), e.tolerance);
       message = ok                        ? "passed"
+                : hidden                  ? mismatch_text(test.expected, r.at("value"), e.tolerance)
                 : e.feedback_hides_answer ? "wrong value, got " + describe(r.at("value"))
                                           : "expected " + shown(test.expected) + ", got " +
                                                 describe(r.at("value"));
@@ -483,9 +620,13 @@ json grade_code(const Exercise& e, const VariantData& v, const json& answer) {
       ++timed;
       timed_passed += ok ? 1 : 0;
     }
-    // A failed plain test says how it was called (a timed test's inputs are fresh each run).
-    if (!ok && test.benchmark.is_null()) message += " (called as " + call_text(e.function_name, test.args) + ")";
-    tests.push_back({{"name", test.name}, {"passed", ok}, {"message", test.name + ": " + message}});
+    // A failed public test says how it was called (a timed test's inputs are fresh each run;
+    // a hidden test's are not shown).
+    if (!ok && test.benchmark.is_null() && !hidden) {
+      message += " (called as " + call_text(e.function_name, test.args) + ")";
+    }
+    if (hidden && !ok) message = "failed: " + message;  // "hidden test 2: failed: wrong order: ..."
+    tests.push_back({{"name", name}, {"passed", ok}, {"hidden", hidden}, {"message", name + ": " + message}});
   }
 
   const bool all = passed == v.tests.size();
@@ -600,17 +741,23 @@ json exercise_bank_json() {
   return out;
 }
 
-json exercise_variant(std::string_view id, std::uint32_t seed) {
+json exercise_variant(std::string_view id, std::uint32_t seed, std::string_view hidden_key) {
   const ExerciseEntry& entry = find_entry(id);
   const Exercise& e = entry.exercise;
-  const VariantData v = draw_variant(entry, seed);
+  const VariantData v = draw_for_key(entry, seed, hidden_key);
   json out = {{"id", e.id}, {"seed", seed}, {"params", v.params},
               {"prompt", detail::render_text(e.prompt, v.params, "exercise " + e.id)}};
   if (e.kind == ExerciseKind::Choice) out["choices"] = shown_choices(e, v);
   if (e.kind == ExerciseKind::Code) {
     json tests = json::array();
-    for (const auto& t : v.tests) {
-      json test = {{"name", t.name}, {"args", t.args}};
+    std::size_t hidden_count = 0;
+    for (std::size_t i = 0; i < v.tests.size(); ++i) {
+      const auto& t = v.tests[i];
+      const bool hidden = is_hidden(e, t, i);
+      // A hidden test's own name can hold its inputs ("16×16"): it is named by its number.
+      json test = {{"name", hidden ? "hidden test " + std::to_string(++hidden_count) : t.name},
+                   {"args", t.args},
+                   {"hidden", hidden}};
       if (!t.benchmark.is_null()) test["benchmark"] = t.benchmark;
       tests.push_back(std::move(test));
     }
@@ -731,9 +878,10 @@ const std::string& exercise_bank_version() {
 std::string detail::describe_value(const json& value) { return shown(value); }
 std::string detail::format_param(const json& value) { return param_text(value); }
 
-json grade_exercise(std::string_view id, std::uint32_t seed, const json& answer) {
+json grade_exercise(std::string_view id, std::uint32_t seed, const json& answer,
+                    std::string_view hidden_key) {
   const ExerciseEntry& entry = find_entry(id);
-  VariantData v = draw_variant(entry, seed);
+  VariantData v = draw_for_key(entry, seed, hidden_key);
   const bool backed = !entry.exercise.evidence.experiment.empty();
   if (backed && entry.from_evidence == nullptr) {
     throw Error("exercise " + std::string(id) + " declares evidence but no way to grade from it");

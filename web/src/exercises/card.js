@@ -131,7 +131,7 @@ export function createCard(ex, { bridge, store }) {
     const entry = store.entry(ex.id);
     const tried = ex.kind === 'choice' && 'choice' in answer ? choiceAnswer(answer.choice, entry) : answer;
     const sent = answerWithEvidence(tried, ex.evidence, ex.evidence ? latestResult(ex.evidence.experiment) : null);
-    const graded = await lab.gradeExercise(ex.id, seed, sent, { where });
+    const graded = await lab.gradeExercise(ex.id, seed, sent, undefined, { where }); // no grading key: the student's own tests
     // An import rebuilt the cards meanwhile: this grade belongs to the replaced progress.
     if (!alive) throw new Error('your progress was replaced by an import while this answer was graded; submit it again');
     store.update(ex.id, recordAttempt(store.entry(ex.id), graded, sent, code, { hintCount: ex.hints.length }));
@@ -189,7 +189,7 @@ export function createCard(ex, { bridge, store }) {
   const loadVariant = async () => {
     clearError();
     try {
-      const variant = await lab.exerciseVariant(ex.id, seed, { where });
+      const variant = await lab.exerciseVariant(ex.id, seed, undefined, { where });
       buildControls(variant);
     } catch (err) {
       setChildren(body,

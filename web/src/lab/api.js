@@ -133,8 +133,9 @@ export const API = Object.freeze({
   rooflinePoint: call(['point', 'roofs'], 'place a kernel on the roofline'),
   cliReport: call(['text'], 'read pasted perflab CLI JSON'),
   exerciseBank: call([], 'list the exercises', GRADE),
-  exerciseVariant: call(['id', 'seed'], 'make an exercise variant', GRADE),
-  gradeExercise: call(['id', 'seed', 'answer'], 'grade an answer', GRADE),
+  // hidden_key: a re-grade's grading key (its fresh hidden tests); omitted on the student's side.
+  exerciseVariant: call(['id', 'seed', 'hidden_key'], 'make an exercise variant', GRADE),
+  gradeExercise: call(['id', 'seed', 'answer', 'hidden_key'], 'grade an answer', GRADE),
   exerciseBankVersion: call([], 'read the exercise bank’s version', GRADE),
   courseFromJson: call(['course'], 'read course.json', GRADE),
   courseSeed: call(['course', 'student_id'], 'derive a student’s seed for the course', GRADE),

@@ -86,6 +86,7 @@ struct ExerciseCode {
   std::vector<PartGrading> parts{};  // numeric with parts: one per part of the data, in order
   double time_limit_ms = 2000;       // code
   int timed_points = 0;              // code with a timed test: Exercise::timed_points
+  int public_tests = kDefaultPublicTests;  // code: Exercise::public_tests
   // Experiment-backed: the page's experiment id and the function that grades from its rows.
   std::string experiment{};
   EvidenceFn from_evidence = nullptr;
