@@ -47,6 +47,10 @@ struct NumericPart {
   double weight = 1.0;
 };
 
+// How many public example tests a code exercise has unless the bank says otherwise
+// (Exercise::public_tests; public and hidden tests: exercise_variant).
+inline constexpr int kDefaultPublicTests = 2;
+
 struct Exercise {
   std::string id;          // "profiling.linear-params"
   std::string chapter;     // "profiling", "acceleration", "benchmarking"
@@ -71,6 +75,10 @@ struct Exercise {
   // code with a timed test: the points its timed tests earn together (0: every test counts
   // the same); the other tests share the rest equally.
   int timed_points = 0;
+  // code: how many of a variant's first tests are public examples (kDefaultPublicTests
+  // unless the bank says otherwise); every later test but a timed one is hidden (see
+  // exercise_variant).
+  int public_tests = kDefaultPublicTests;
   // experiment-backed (any kind): graded from the student's own measurements.
   EvidenceSpec evidence;
   // Feedback that gives nothing of the answer away: a wrong number reads "Not correct: the
@@ -91,8 +99,9 @@ const Exercise& find_exercise(std::string_view id);
 nlohmann::json exercise_to_json(const Exercise& e);
 nlohmann::json exercise_bank_json();
 
-// {id, seed, params{...}, prompt, choices[] (choice), tests[{name, args, benchmark?}] (code)}.
-// Deterministic in (id, seed) on every platform; never holds expected values. Integer
+// {id, seed, params{...}, prompt, choices[] (choice), tests[{name, args, hidden,
+// benchmark?}] (code)}.
+// Deterministic in (id, seed, hidden_key) on every platform; never holds expected values. Integer
 // parameters of 10,000 and more are written with thousands separators in the prompt.
 // A choice exercise may show its choices in a per-variant order; answers index the order
 // shown in the variant.
@@ -124,18 +133,40 @@ nlohmann::json exercise_bank_json();
 // max_abs_difference}} (each round's time of each side, `rounds` of each, and the largest
 // difference between the two functions' results). core decides from those numbers whether
 // the test passed (kMinBenchmarkSpeedup below), so the rule is the same for the CLI.
-nlohmann::json exercise_variant(std::string_view id, std::uint32_t seed);
+//
+// Public and hidden tests. The first Exercise::public_tests tests of a code variant (2 for
+// every exercise today) are public examples: a failure shows the expected value and the call
+// ("odd length: expected 4, got 5 (called as median([...]))"). Every later test is hidden
+// (hidden: true, named "hidden test k", k counting hidden tests from 1): its feedback says
+// passed or which property failed ("hidden test 2: failed: wrong order: ...", "wrong length",
+// "wrong type", "outside the tolerance (within 1e-06)", "threw <the code's error>", "did
+// not finish within 2000 ms"), never the expected value, the arguments or the value
+// returned. Timed tests (benchmark) are neither: hidden false, and their feedback shows
+// their own timings, which are the student's measurements, not answers.
+//
+// hidden_key: empty (the page, the student's side) draws the variant the student sees. A
+// re-grade passes a grading key (1 to kMaxHiddenKeyLength letters, digits, '.', '_' or
+// '-'): the public and timed tests stay those of the empty key, the hidden tests are drawn
+// afresh from (id, seed, hidden_key), from the same distribution, and none has the
+// arguments of any test of the student's variant (the draw is repeated until none has), so
+// answers looked up by the arguments the page showed do not carry over. The same key gives
+// the same tests, so a re-grade with it reproduces its gradebook. ValueError for a key
+// outside that alphabet or length.
+inline constexpr std::size_t kMaxHiddenKeyLength = 64;
+nlohmann::json exercise_variant(std::string_view id, std::uint32_t seed,
+                                std::string_view hidden_key = {});
 
 // answer: numeric {value: number}; multi-part numeric {values: [number, ...]}, one per part
 // in order; choice {choice: index, attempt?: k} (k = which try this is, 1 for the first
 // and when absent; a right answer earns points × choice_score_fraction(choices, k), and
 // the result carries "attempt"); code {results: [{value} | {error: "text"} |
 // {timeout: true}], one per test in order}.
-// Returns {correct, score, max_score, feedback, tests[{name, passed, message}]}; tests is
-// empty for numeric and choice. Code: score = points × passed / tests (with timed_points,
+// Returns {correct, score, max_score, feedback, tests[{name, passed, hidden, message}]};
+// tests is empty for numeric and choice. Code: score = points × passed / tests (with timed_points,
 // timed_points × timed passed / timed tests + the rest × others passed / other tests),
 // correct only when all pass; messages read "odd length: expected 3, got 4", "odd length:
-// threw TypeError: ...", "odd length: did not finish within 2000 ms".
+// threw TypeError: ...", "odd length: did not finish within 2000 ms" (a hidden test's:
+// exercise_variant).
 // Multi-part numeric adds parts[{label, correct, score, max_score, feedback}], one per
 // part: score = points × (Σ weights of the right parts) / (Σ weights), correct only when
 // every part is right; feedback reads "2 of 3 parts correct."
@@ -160,8 +191,10 @@ nlohmann::json exercise_variant(std::string_view id, std::uint32_t seed);
 // times.
 inline constexpr double kMinBenchmarkSpeedup = 1.2;
 
+// hidden_key: the key the code's tests were drawn with (exercise_variant); results are graded
+// against that draw's hidden tests. Other kinds ignore it.
 nlohmann::json grade_exercise(std::string_view id, std::uint32_t seed,
-                              const nlohmann::json& answer);
+                              const nlohmann::json& answer, std::string_view hidden_key = {});
 
 // Choice answers are scored by tries so that clicking through the choices does not pay:
 // (choices - attempt) / (choices - 1), at least 0: with four choices 1, 2/3, 1/3, 0;
