@@ -4,7 +4,7 @@
 // the page's instructor view (web/src/grading/). Usage: see USAGE below.
 // Exit status: 0 graded (the outputs are written; unreadable files are in problems.csv and
 // flags in flags.csv), 2 bad usage (an unknown option, no input, no --out, a path that does
-// not exist, a course.json core refuses), 1 the grader could not start (no wasm build).
+// not exist, a course.json or a --hidden-key core refuses), 1 the grader could not start (no wasm build).
 import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,12 +14,14 @@ import { gradeClass } from '../web/src/grading/class.js';
 import { createCodeRunner } from './grading/code-runner.mjs';
 import { loadNodeLab } from './grading/node-lab.mjs';
 import { readJsonText } from '../web/src/lab/json-text.js';
+import { checkHiddenKey, gradingRunJson, newHiddenKey } from '../web/src/grading/hidden-key.js';
 
 export const USAGE = `usage: node tools/grade.mjs SUBMISSIONS_OR_DIRS... --out DIR [options]
 
 Re-grades perflab submission files (the page's progress export, version 2) from their
 answers: numeric and choice answers for the seed each student id gives, code re-run with
-each exercise's time limit, evidence-backed answers against the rows they came with. The
+each exercise's time limit on its public tests and on hidden tests drawn afresh (see
+--hidden-key), evidence-backed answers against the rows they came with. The
 score a file claims is never used, only compared.
 
   SUBMISSIONS_OR_DIRS   files, or folders read recursively (every file in them)
@@ -29,14 +31,21 @@ score a file claims is never used, only compared.
                           problems.csv          files not graded (or not as claimed), and why
                           flags.csv             every flag with its reason
                           feedback/<id>.md      per student: score, feedback, hints used
+                          grading-run.json      the grading key and bank version of this run
   --course FILE         the course.json the page was deployed with (its salt derives each
                         student's seed); without it each file's own seed is used, unchecked
   --canvas-id COLUMN    which Canvas column holds the student id: sis-user-id (default),
                         sis-login-id or id
+  --hidden-key K        the grading key code exercises' hidden tests are drawn with: fresh
+                        inputs the students' pages never showed (their public example tests
+                        stay as shown). Without it each run draws a random key; either way
+                        the key is written to grading-run.json, and grading again with it
+                        reproduces the gradebook (the instructor view takes the same key).
+                        1 to 64 letters, digits, '.', '_' or '-'; keep it from students
   --workers N           worker threads for students' code (default: the number of cores)
   --quiet               no progress on stderr
 
-exit status: 0 graded, 2 bad usage or a bad course.json, 1 the grader could not start`;
+exit status: 0 graded, 2 bad usage, a bad course.json or --hidden-key, 1 the grader could not start`;
 
 // Larger files are reported, not read: a submission is a few hundred kB at most.
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;
@@ -44,7 +53,7 @@ export const MAX_FILE_BYTES = 32 * 1024 * 1024;
 class UsageError extends Error {}
 
 export function parseArgs(argv) {
-  const options = { inputs: [], out: null, course: null, canvasId: 'sis-user-id', workers: null, quiet: false };
+  const options = { inputs: [], out: null, course: null, canvasId: 'sis-user-id', hiddenKey: null, workers: null, quiet: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -56,7 +65,8 @@ export function parseArgs(argv) {
     else if (arg === '--canvas-id') {
       options.canvasId = value();
       if (!Object.hasOwn(CANVAS_ID_COLUMNS, options.canvasId)) throw new UsageError(`--canvas-id must be one of ${Object.keys(CANVAS_ID_COLUMNS).join(', ')}, got ${JSON.stringify(options.canvasId)}`);
-    } else if (arg === '--workers') {
+    } else if (arg === '--hidden-key') options.hiddenKey = value();
+    else if (arg === '--workers') {
       const n = Number(value());
       if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError('--workers must be an integer from 1 to 64');
       options.workers = n;
@@ -195,6 +205,14 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     }
   }
 
+  const hiddenKey = options.hiddenKey ?? newHiddenKey();
+  try {
+    await checkHiddenKey(lab, hiddenKey);
+  } catch (e) {
+    stderr.write(`grade: --hidden-key: ${e.message}\n`);
+    return 2;
+  }
+
   const runner = createCodeRunner(options.workers ? { workers: options.workers } : {});
   const started = performance.now();
   const cpuStart = process.cpuUsage(); // this process, worker threads included
@@ -202,7 +220,7 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   try {
     const progress = options.quiet || !stderr.isTTY ? () => {} : ({ done, total }) => stderr.write(`\rgraded ${done} of ${total} files`);
     // choiceTexts: the chosen choices' texts are for the page's common wrong answers only.
-    graded = await gradeClass(collected.files, { lab, runCode: runner.runCode, course, choiceTexts: false }, {
+    graded = await gradeClass(collected.files, { lab, runCode: runner.runCode, course, hiddenKey, choiceTexts: false }, {
       concurrency: Math.max(2, (options.workers ?? 2) * 2),
       onProgress: progress,
     });
@@ -212,7 +230,7 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   }
   graded.problems.unshift(...collected.problems);
 
-  const outputs = classOutputs(graded, { idColumn: options.canvasId });
+  const outputs = { ...classOutputs(graded, { idColumn: options.canvasId }), 'grading-run.json': gradingRunJson(graded, { course }) };
   mkdirSync(path.join(options.out, 'feedback'), { recursive: true });
   for (const [name, text] of Object.entries(outputs)) writeFileSync(path.join(options.out, name), text);
 
@@ -222,7 +240,8 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   const notGraded = graded.problems.filter((p) => !p.graded).length;
   const flagged = graded.students.filter((s) => s.result.flags.length).length;
   stdout.write(`${graded.students.length} files graded (${graded.students.filter((s) => s.in_gradebook).length} students in the gradebook), ${notGraded} not graded, ${flagged} flagged, in ${seconds.toFixed(1)} s (${cpuSeconds.toFixed(1)} s of CPU)\n`);
-  stdout.write(`wrote ${Object.keys(outputs).length} files to ${options.out}: gradebook-canvas.csv, exercises.csv, problems.csv, flags.csv, feedback/\n`);
+  stdout.write(`wrote ${Object.keys(outputs).length} files to ${options.out}: gradebook-canvas.csv, exercises.csv, problems.csv, flags.csv, grading-run.json, feedback/\n`);
+  stdout.write(`hidden tests drawn with the grading key ${hiddenKey}; --hidden-key ${hiddenKey} reproduces this gradebook\n`);
   if (notGraded) stdout.write(`see ${path.join(options.out, 'problems.csv')} for the ${notGraded} files not graded\n`);
   return 0;
 }

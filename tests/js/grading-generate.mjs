@@ -69,8 +69,9 @@ export const SOLUTIONS = Object.freeze({
 }`,
 });
 
-// The Benchmarking solutions need the starter code's generator after them.
-function solutionOf(exercise) {
+// The honest reference solution of a code exercise (null when there is none); the
+// Benchmarking solutions need the starter code's generator after them.
+export function solutionOf(exercise) {
   if (exercise.id === 'benchmarking.bootstrap-ci') return BOOTSTRAP + generatorOf(exercise.starter_code);
   if (exercise.id === 'benchmarking.interleaved-schedule') return SCHEDULE + generatorOf(exercise.starter_code);
   if (exercise.id === 'benchmarking.classify-complexity') return CLASSIFY;

@@ -128,7 +128,16 @@ export function codeControls({ ex, variant, entry, ids, grade, showGrade, showEr
     editor.destroy({ save: keep });
   });
 
-  const testNames = tests.map((t) => t.name).join(', ');
+  // Public examples show the expected value and the call when they fail; hidden tests
+  // (core marks them) say only what failed; a timed test shows its timings.
+  const examples = tests.filter((t) => !t.hidden && !t.benchmark);
+  const hidden = tests.filter((t) => t.hidden).length;
+  const timed = tests.filter((t) => t.benchmark);
+  const testList = [
+    examples.length ? `${formatCount(examples.length, 'example')} (${examples.map((t) => t.name).join(', ')}), shown with the expected value when one fails` : null,
+    hidden ? `${formatCount(hidden, 'hidden test')}, which say only what failed` : null,
+    timed.length ? `${formatCount(timed.length, 'timed test')} (${timed.map((t) => t.name).join(', ')})` : null,
+  ].filter(Boolean).join('; ');
   return h(
     'div',
     { class: 'pl-ex-form' },
@@ -138,7 +147,8 @@ export function codeControls({ ex, variant, entry, ids, grade, showGrade, showEr
     h('p', {
       class: 'hint',
       id: ids.note,
-      text: `Runs in a separate worker on ${tests.length} tests (${testNames}) and is stopped after ${formatSeconds(ex.time_limit_ms)}. Ctrl+Enter runs the tests.`,
+      dataset: { role: 'test-list' },
+      text: `Runs in a separate worker on ${tests.length} tests: ${testList}. A re-grade runs the hidden tests on new inputs. Stopped after ${formatSeconds(ex.time_limit_ms)}; Ctrl+Enter runs the tests.`,
     }),
   );
 }

@@ -54,7 +54,7 @@ const latestFirst = (a, b) => compare(exportMs(b), exportMs(a)) || byName(a.file
  *        validator for read.js
  * @param {{onProgress?: Function, signal?: AbortSignal, concurrency?: number}} [options]
  *        onProgress({done, total, file}) after each file
- * @returns {Promise<{students, problems, flags, chapters, exercises, bank_version, partial}>}
+ * @returns {Promise<{students, problems, flags, chapters, exercises, bank_version, hidden_key, partial}>}
  *   students: [{file, result, in_gradebook}] (result: regradeSubmission's), sorted by id;
  *   problems: [{file, student_id, kind, reason, graded}]; flags: the class-level flags
  *   [{code, reason, files, exercise?}]. With a signal that fires, resolves with what was
@@ -141,6 +141,7 @@ export async function gradeClass(files, deps, { onProgress = () => {}, signal, c
     chapters,
     exercises: bank.filter((e) => chapters.includes(e.chapter)).map(({ id, chapter, title, kind, points }) => ({ id, chapter, title, kind, points })),
     bank_version: version,
+    hidden_key: deps.hiddenKey ?? null, // the grading key of the hidden code tests (regrade.js)
     partial,
   };
 }

@@ -75,7 +75,9 @@ async function gradeOne(exercise, entry, seed, deps) {
   if (exercise.kind === 'code') {
     const code = typeof entry?.best_code === 'string' ? entry.best_code : null;
     if (code === null || code.trim() === '') return { score: 0, correct: false, feedback: 'No code was submitted.', tests: [] };
-    const variant = await lab.exerciseVariant(exercise.id, seed);
+    // A class re-grade's key draws fresh hidden tests (core); without one, the student's own.
+    const key = deps.hiddenKey ?? undefined;
+    const variant = await lab.exerciseVariant(exercise.id, seed, key);
     const results = await runCode({
       code,
       functionName: exercise.function_name,
@@ -84,7 +86,7 @@ async function gradeOne(exercise, entry, seed, deps) {
       exerciseId: exercise.id,
       seed,
     });
-    return lab.gradeExercise(exercise.id, seed, { results });
+    return lab.gradeExercise(exercise.id, seed, { results }, key);
   }
   const answer = entry?.best_answer;
   if (!isObject(answer)) return { score: 0, correct: false, feedback: 'No graded answer was submitted.', tests: [] };
@@ -100,11 +102,13 @@ async function gradeOne(exercise, entry, seed, deps) {
 /**
  * Re-grades `submission` (a read submission file, see read.js).
  * @param {object} submission
- * @param {{lab: object, runCode: Function, course?: object|null, signal?: AbortSignal, choiceTexts?: boolean}} deps
+ * @param {{lab: object, runCode: Function, course?: object|null, hiddenKey?: string, signal?: AbortSignal, choiceTexts?: boolean}} deps
+ *        hiddenKey: the grading key core draws code exercises' hidden tests with (fresh
+ *        inputs the student's page never showed; hidden-key.js); omitted, the student's own;
  *        signal: when it fires, a run that fails is not scored 0 but ends the re-grade;
  *        choiceTexts: false skips reading the text of each chosen choice (answer_text, for
  *        the instructor view's common wrong answers), one variant per choice exercise
- * @returns {Promise<{student, course_id, seed, bank_version, exercises, chapters, total, flags}>}
+ * @returns {Promise<{student, course_id, seed, bank_version, hidden_key, exercises, chapters, total, flags}>}
  */
 export async function regradeSubmission(submission, deps) {
   const { lab, course = null } = deps;
@@ -196,6 +200,7 @@ export async function regradeSubmission(submission, deps) {
     course_id: course?.id ?? (isObject(submission.course) ? submission.course.id : null),
     seed,
     bank_version: version,
+    hidden_key: deps.hiddenKey ?? null,
     exercises,
     chapters: chapterTotals,
     total,

@@ -16,6 +16,7 @@ import { analyticsFiles, wrongValueCount, wrongValueText } from '../grading/anal
 import { GradingCancelledError, gradeClass } from '../grading/class.js';
 import { workerGradingLab } from '../grading/lab.js';
 import { chapterColumn, classOutputs, feedbackFileName, feedbackText, formatPoints } from '../grading/outputs.js';
+import { checkHiddenKey, gradingRunJson, newHiddenKey } from '../grading/hidden-key.js';
 import { exclusiveScheduler } from '../grading/schedule.js';
 import { SCORE_BANDS, classAnalytics, distributionRows } from '../grading/summary.js';
 import { zipTextFiles } from '../grading/zip.js';
@@ -87,6 +88,9 @@ export function mountInstructor(section, { bridge }) {
   );
   const gradeButton = h('button', { type: 'button', class: 'primary', 'data-role': 'grade', disabled: true }, 'Grade');
   const cancelButton = h('button', { type: 'button', 'data-role': 'cancel', disabled: true }, 'Cancel');
+  // The grading key of the hidden code tests (grading/hidden-key.js): empty, a new one per run.
+  const keyInput = h('input', { type: 'text', 'data-role': 'hidden-key', 'aria-label': 'grading key', placeholder: 'a new random key per run', autocomplete: 'off', spellcheck: 'false', size: '22' });
+  const keyUsed = h('p', { class: 'note', 'data-role': 'hidden-key-used', hidden: true });
   const progress = h('progress', { max: '1', value: '0', 'aria-label': 'grading progress', 'data-role': 'progress' });
   const status = h('p', { class: 'status', 'data-role': 'status', 'aria-live': 'polite' });
   const error = h('p', { class: 'note error', 'data-role': 'error', role: 'alert', hidden: true });
@@ -98,7 +102,8 @@ export function mountInstructor(section, { bridge }) {
     h('p', {}, 'Every answer in a submission is graded again here, by the same core the students’ pages used: numeric and choice answers for the seed each student id gives, code re-run in the sandbox with the exercise’s time limit, answers from a student’s own run checked against the rows they came with. The score a file claims is never used, only compared. Nothing leaves this browser. The same grading runs on the command line: ', h('code', {}, 'node tools/grade.mjs SUBMISSIONS… --out DIR'), '.'),
     h('div', { class: 'course' }, courseLine, h('label', {}, 'Another course.json ', courseInput), courseError),
     drop,
-    h('div', { class: 'controls' }, gradeButton, cancelButton, progress, status),
+    h('div', { class: 'controls' }, h('label', { title: 'Code exercises are re-run on hidden tests drawn from this key; the same key gives the same gradebook. Keep it from students.' }, 'Grading key ', keyInput), gradeButton, cancelButton, progress, status),
+    keyUsed,
     error,
     results,
   );
@@ -178,7 +183,11 @@ export function mountInstructor(section, { bridge }) {
     status.textContent = 'Reading the exercise bank…';
     const total = pending.files.length;
     try {
-      const graded = await gradeClass(pending.files, { ...pageGradingDeps(bridge, signal), course }, {
+      const deps = pageGradingDeps(bridge, signal);
+      const hiddenKey = keyInput.value.trim() || newHiddenKey();
+      await checkHiddenKey(deps.lab, hiddenKey); // core's sentence for a key it refuses
+      keyUsed.hidden = true;
+      const graded = await gradeClass(pending.files, { ...deps, course, hiddenKey }, {
         signal,
         concurrency: CONCURRENCY,
         onProgress: ({ done, file }) => {
@@ -187,6 +196,9 @@ export function mountInstructor(section, { bridge }) {
         },
       });
       graded.problems.unshift(...pending.problems);
+      setChildren(keyUsed, `Hidden code tests were drawn with the grading key ${hiddenKey}; grade with it again (here, or tools/grade.mjs --hidden-key ${hiddenKey}) to reproduce this gradebook. `,
+        h('button', { type: 'button', class: 'link', 'data-download': 'grading-run.json', onclick: () => downloadText('grading-run.json', gradingRunJson(graded, { course }), 'application/json') }, 'grading-run.json'));
+      keyUsed.hidden = false;
       const kept = graded.students.length;
       await showResults(graded);
       // Said once the tables below show this run.
