@@ -2,6 +2,7 @@
 // JSON.parse/JSON.stringify, so the page sees exactly the shapes the native CLI prints.
 // Not for: running student code (the page's sandbox worker does; core grades its results).
 #include "convert.hpp"
+#include "perflab/grading/assignments.hpp"
 #include "perflab/grading/course.hpp"
 #include "perflab/grading/grader.hpp"
 
@@ -40,6 +41,18 @@ val course_seed_js(val course, val student_id) {
   return to_val(nlohmann::json{{"seed", course_seed(c, id)}, {"student_id", normalize_student_id(id)}});
 }
 
+// The course's assignments: [{id, name, due, points_possible, exercises}] (assignments.hpp).
+val course_assignments_js(val course) {
+  return to_val(course_assignments(course_from_json(to_json(course, "course"))));
+}
+
+// One student's assignment scores, the late policy applied to the time the LMS recorded.
+val assignment_scores_js(val course, val student) {
+  const nlohmann::json course_json = to_json(course, "course");
+  const nlohmann::json student_json = to_json(student, "student");
+  return to_val(assignment_scores(course_from_json(course_json), student_json));
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(perflab_grader) {
@@ -49,6 +62,8 @@ EMSCRIPTEN_BINDINGS(perflab_grader) {
   expose<&exercise_bank_version_js>("exerciseBankVersion");
   expose<&course_from_json_js>("courseFromJson");
   expose<&course_seed_js>("courseSeed");
+  expose<&course_assignments_js>("courseAssignments");
+  expose<&assignment_scores_js>("assignmentScores");
 }
 
 }  // namespace perflab::wasm

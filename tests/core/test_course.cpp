@@ -48,8 +48,8 @@ TEST_CASE("course.json is read with every field checked") {
                                          {"chapters", {"profiling", "profiling"}}}),
                        "course.json \"chapters\" names \"profiling\" twice", ValueError);
   CHECK_THROWS_WITH_AS(course_from_json({{"id", "c"}, {"title", "t"}, {"salt", "s"}, {"seed", 1}}),
-                       "course.json has an unknown field \"seed\"; allowed: \"id\", \"title\", "
-                       "\"salt\", \"chapters\"",
+                       doctest::Contains("course.json has an unknown field \"seed\"; allowed: "
+                                         "\"id\", \"title\", \"salt\", \"chapters\", "),
                        ValueError);
 }
 

@@ -58,5 +58,6 @@
 #include "perflab/suite/model_bench.hpp"
 #include "perflab/suite/suite.hpp"
 #include "perflab/suite/experiment_plans.hpp"
+#include "perflab/grading/assignments.hpp"
 #include "perflab/grading/forensics.hpp"
 #include "perflab/grading/grader.hpp"

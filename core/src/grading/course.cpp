@@ -54,7 +54,8 @@ Course course_from_json(const json& j) {
     throw ValueError("course.json must be an object like {\"id\": \"perf-2026\", \"title\": "
                      "\"ML Systems\", \"salt\": \"...\"}, got " + describe(j));
   }
-  static const std::vector<std::string> allowed = {"id", "title", "salt", "chapters"};
+  static const std::vector<std::string> allowed = {"id",  "title",       "salt",       "chapters",
+                                                    "due", "assignments", "late_policy"};
   for (const auto& item : j.items()) {
     if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end()) {
       throw ValueError("course.json has an unknown field \"" + item.key() + "\"; allowed: " +
@@ -77,6 +78,7 @@ Course course_from_json(const json& j) {
   const std::vector<std::string> known = exercise_chapter_names();
   if (!j.contains("chapters")) {
     c.chapters = known;
+    c.schedule = schedule_from_json(j, c.chapters);
     return c;
   }
   const json& ch = j.at("chapters");
@@ -100,11 +102,14 @@ Course course_from_json(const json& j) {
   for (const auto& k : known) {
     if (std::find(wanted.begin(), wanted.end(), k) != wanted.end()) c.chapters.push_back(k);
   }
+  c.schedule = schedule_from_json(j, c.chapters);
   return c;
 }
 
 json to_json(const Course& c) {
-  return {{"id", c.id}, {"title", c.title}, {"salt", c.salt}, {"chapters", c.chapters}};
+  json out = {{"id", c.id}, {"title", c.title}, {"salt", c.salt}, {"chapters", c.chapters}};
+  add_schedule_json(c.schedule, out);
+  return out;
 }
 
 std::string normalize_student_id(std::string_view id) {

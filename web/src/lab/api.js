@@ -139,6 +139,10 @@ export const API = Object.freeze({
   exerciseBankVersion: call([], 'read the exercise bank’s version', GRADE),
   courseFromJson: call(['course'], 'read course.json', GRADE),
   courseSeed: call(['course', 'student_id'], 'derive a student’s seed for the course', GRADE),
+  // The course's assignments and one student's scores in them, late policy applied
+  // (core/include/perflab/grading/assignments.hpp); the gradebook writers only present them.
+  courseAssignments: call(['course'], 'list the course’s assignments', GRADE),
+  assignmentScores: call(['course', 'student'], 'score a student’s assignments with the late policy', GRADE),
   // Forensic flags on a submission's measured evidence (grading/forensics.hpp): [{code, exercise, reason}].
   evidenceForensics: call(['submission'], 'check a submission’s measured evidence', GRADE),
   // The Benchmarking chapter's statistics (core/include/perflab/stats/).

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "perflab/grading/assignments.hpp"
+
 namespace perflab {
 
 struct Course {
@@ -19,6 +21,7 @@ struct Course {
   std::string title;                  // "ML Systems, fall 2026"
   std::vector<std::string> chapters;  // chapters graded in this course, in the bank's order
   std::string salt;                   // any text; changing it gives every student new variants
+  CourseSchedule schedule;            // assignments, due dates, late policy (assignments.hpp)
 };
 
 inline constexpr std::size_t kMaxCourseIdLength = 64;
@@ -28,11 +31,12 @@ inline constexpr std::size_t kMaxStudentIdLength = 100;
 // The chapters that have exercises, in the bank's order ("profiling", "acceleration", ...).
 std::vector<std::string> exercise_chapter_names();
 
-// course.json: {id, title, salt, chapters?}; chapters defaults to every chapter with
+// course.json: {id, title, salt, chapters?, due?, assignments?, late_policy?} (the last three:
+// assignments.hpp); chapters defaults to every chapter with
 // exercises. ValueError naming the field and what is allowed (an unknown chapter lists the
 // known ones; an unknown field lists the allowed ones).
 Course course_from_json(const nlohmann::json& j);
-nlohmann::json to_json(const Course& c);  // {id, title, salt, chapters}
+nlohmann::json to_json(const Course& c);  // {id, title, salt, chapters, due?, assignments?, late_policy?}
 
 // A student id as the seed sees it: surrounding spaces removed, ASCII letters lower-cased
 // (" S123 " and "s123" are one student). ValueError when empty, longer than
