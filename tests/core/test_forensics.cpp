@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "perflab/base/error.hpp"
+#include "perflab/detail/compare_cache.hpp"
 #include "perflab/grading/forensics.hpp"
 #include "perflab/stats/ab.hpp"
 #include "perflab/stats/compare.hpp"
@@ -176,6 +177,26 @@ TEST_CASE("a throughput that contradicts its latency is flagged") {
         std::vector<std::string>{kFlagUntimed});
 }
 
+TEST_CASE("a backward row's medians must be its timings' medians") {
+  const json latency = {{"median_ms", 2.2}, {"min_ms", 2.1}, {"max_ms", 2.5},
+                        {"inner_iterations", 1}, {"resolution_ms", 0.1}};
+  const json forward = {{"median_ms", 1.0}, {"min_ms", 0.9}, {"max_ms", 1.2},
+                        {"inner_iterations", 1}, {"resolution_ms", 0.1}};
+  const json honest = {{"batch_size", 8}, {"latency", latency}, {"forward_latency", forward},
+                       {"measured_ms", 2.2}, {"forward_ms", 1.0}};
+  CHECK(evidence_forensics(submission_with(json::array({honest}))).empty());
+  json forged = honest;
+  forged["forward_ms"] = 1.5;
+  const auto flags = evidence_forensics(submission_with(json::array({forged})));
+  REQUIRE(codes(flags) == std::vector<std::string>{kFlagInconsistent});
+  CHECK(flags[0].reason ==
+        "benchmarking.ab-capstone: rows[0].forward_ms is 1.5 ms but its forward_latency.median_ms "
+        "is 1 ms");
+  json bare = {{"measured_ms", 2.2}, {"forward_ms", 1.0}};
+  CHECK(codes(evidence_forensics(submission_with(json::array({bare})))) ==
+        std::vector<std::string>{kFlagUntimed});
+}
+
 TEST_CASE("a run or probe dated after the export, and a run before its probe, are flagged") {
   const json row = ab_row(on_grid(kTicksA), on_grid(kTicksB), 7);
   auto flags = evidence_forensics(submission_with(json::array({row}), "2026-11-20T11:00:00.000Z"));
@@ -214,4 +235,22 @@ TEST_CASE("evidence_forensics refuses what is not a submission") {
   CHECK_THROWS_AS(evidence_forensics(json::array()), ValueError);
   CHECK_THROWS_AS(evidence_forensics(json{{"exercises", 3}}), ValueError);
   CHECK(evidence_forensics(json::object()).empty());
+}
+
+TEST_CASE("compare_samples_cached returns compare_samples' result, remembered or not") {
+  CompareOptions options;
+  options.seed = 9;
+  const std::vector<double> a = on_grid(kTicksA), b = on_grid(kTicksB);
+  const Comparison fresh = compare_samples(a, b, options);
+  for (int call = 0; call < 2; ++call) {
+    const Comparison c = detail::compare_samples_cached(a, b, options, "a", "b");
+    CHECK(c.ratio == fresh.ratio);
+    CHECK(c.ratio_interval.low == fresh.ratio_interval.low);
+    CHECK(c.ratio_interval.high == fresh.ratio_interval.high);
+    CHECK(c.verdict == fresh.verdict);
+  }
+  options.seed = 10;  // other options: computed again, not the remembered result
+  CHECK(detail::compare_samples_cached(a, b, options, "a", "b").ratio_interval.low ==
+        compare_samples(a, b, options).ratio_interval.low);
+  CHECK_THROWS_AS(detail::compare_samples_cached({1, 2}, {0, 0}, options, "a", "b"), ValueError);
 }

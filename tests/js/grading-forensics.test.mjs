@@ -55,7 +55,7 @@ describe('honest submissions from 20 machines', () => {
     const clocks = new Set(honest.map((s) => s.machine.timer_resolution_ms));
     assert.ok(clocks.size >= 3, `clocks ${[...clocks]}`);
     for (const s of honest) {
-      for (const id of ['profiling.batch-throughput', 'acceleration.my-ridge', 'benchmarking.aa-false-positives', 'benchmarking.complexity-slope', 'benchmarking.ab-capstone']) {
+      for (const id of ['profiling.batch-throughput', 'profiling.backward-ratio', 'acceleration.my-ridge', 'benchmarking.aa-false-positives', 'benchmarking.complexity-slope', 'benchmarking.ab-capstone']) {
         assert.ok(evidenceOf(s, id).rows.length > 0, `${s.student.id} ${id}`);
       }
     }
@@ -108,6 +108,14 @@ describe('each tamper is flagged with its reason', () => {
     const flags = await flagsOf(s);
     assert.deepEqual(codes(flags), [FLAGS.EVIDENCE_INCONSISTENT]);
     assert.match(flags[0].reason, /rows\[1\]\.samples_per_s is [\d.]+ but batch 32 in a median of [\d.]+ ms is [\d.]+ samples\/s: the throughput contradicts the latency/);
+  });
+
+  it('a median copied beside its timing that is not that timing\'s median', async () => {
+    const s = copy(honest[9]);
+    evidenceOf(s, 'profiling.backward-ratio').rows[2].measured_ms *= 0.8;
+    const flags = await flagsOf(s);
+    assert.deepEqual(codes(flags), [FLAGS.EVIDENCE_INCONSISTENT]);
+    assert.match(flags[0].reason, /^profiling\.backward-ratio: rows\[2\]\.measured_ms is [\d.]+ ms but its latency\.median_ms is [\d.]+ ms$/);
   });
 
   it('rates above the student\'s own probed roofs', async () => {

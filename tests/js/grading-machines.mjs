@@ -100,6 +100,24 @@ export function batchRows(m) {
   });
 }
 
+/** The forward-vs-backward experiment's rows (measureBackwardPoint's shape), three batches. */
+export function backwardRows(m) {
+  const flops_per_sample = 2 * (784 * 256 + 256 * 10);
+  return [1, 8, 32].map((batch_size) => {
+    const forward_call = 0.01 + (flops_per_sample * batch_size) / (m.peak_gflops_per_s * m.efficiency * 1e6);
+    const call = 2.2 * forward_call;
+    const [calls_f, calls_b] = [callsPerSample(m, forward_call), callsPerSample(m, call)];
+    const forward_latency = statsOf(m, clockSamples(m, forward_call, 9, calls_f), calls_f);
+    const latency = statsOf(m, clockSamples(m, call, 9, calls_b), calls_b);
+    const flops = 2 * flops_per_sample * batch_size;
+    return {
+      name: 'fashion_mlp', batch_size, flops, forward_flops: flops_per_sample * batch_size, latency, forward_latency,
+      measured_ms: latency.median_ms, forward_ms: forward_latency.median_ms,
+      gflops_per_s: flops / (latency.median_ms * 1e6), ratio_to_forward: latency.median_ms / forward_latency.median_ms, timing: 'interleaved',
+    };
+  });
+}
+
 /** The roofline experiment's matmul row, placed against this machine's probe (measureOperation's shape). */
 export function rooflineRows(m) {
   const n = 64;
@@ -162,6 +180,7 @@ export function machineRows(m, core = null) {
   const rows = {
     'profiling-batch-size': () => batchRows(m),
     'acceleration-roofline': () => rooflineRows(m),
+    'profiling-forward-backward': () => backwardRows(m),
   };
   if (core) {
     rows['benchmarking-complexity'] = () => complexityRows(m);

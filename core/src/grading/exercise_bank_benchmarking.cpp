@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "perflab/base/error.hpp"
+#include "perflab/detail/compare_cache.hpp"
 #include "perflab/detail/exercise_bank.hpp"
 #include "perflab/stats/ab.hpp"
 #include "perflab/stats/compare.hpp"
@@ -521,7 +522,7 @@ Comparison recompare(const Exercise& e, const json& rows, std::size_t i,
   const std::vector<double> a = evidence_samples(e, rows, i, "a_ms", min_count, remedy);
   const std::vector<double> b = evidence_samples(e, rows, i, "b_ms", min_count, remedy);
   options.seed = evidence_seed(e, rows, i);
-  return compare_samples(a, b, options, row_at(i) + ".a_ms", row_at(i) + ".b_ms");
+  return compare_samples_cached(a, b, options, row_at(i) + ".a_ms", row_at(i) + ".b_ms");
 }
 
 // ---- experiment-backed: the student's A/A runs ------------------------------------------

@@ -15,6 +15,7 @@
 
 #include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
+#include "perflab/detail/compare_cache.hpp"
 #include "perflab/stats/ab.hpp"
 #include "perflab/stats/compare.hpp"
 #include "perflab/timing/timer.hpp"
@@ -169,7 +170,7 @@ void check_ab_row(Findings& f, const std::string& at, const json& row, const Pro
     options.seed = static_cast<std::uint64_t>(seed);
     Comparison c;
     try {
-      c = compare_samples(a, b, options, at + ".a_ms", at + ".b_ms");
+      c = detail::compare_samples_cached(a, b, options, at + ".a_ms", at + ".b_ms");
     } catch (const ValueError&) {
       return;  // samples core cannot compare: the grader says why
     }
@@ -245,22 +246,9 @@ void check_sample_row(Findings& f, const std::string& at, const json& row, const
   }
 }
 
-// A timed row's statistics (measureForwardPoint's latency, measureOperation's stats) and the
-// rates computed from them.
-void check_timed_row(Findings& f, const std::string& at, const json& row, const Probe& probe) {
-  const char* key = row.contains("latency") ? "latency" : row.contains("stats") ? "stats" : nullptr;
-  const double per_s = number_at(row, "samples_per_s");
-  if (key == nullptr) {
-    if (!std::isnan(per_s) || !std::isnan(number_at(row, "gflops_per_s"))) {
-      f.add(kFlagUntimed, at + " has a rate (" +
-                              std::string(std::isnan(per_s) ? "gflops_per_s" : "samples_per_s") +
-                              ") but not the timing it is computed from (latency or stats): a "
-                              "rate with no measurement behind it");
-    }
-    return;
-  }
-  const json& stats = row.at(key);
-  const std::string s = at + "." + key;
+// A timing's statistics ({median_ms, min_ms, max_ms, inner_iterations, resolution_ms}): its
+// extremes are samples, so whole ticks. Returns its median (NaN when absent).
+double check_stats(Findings& f, const std::string& s, const json& stats) {
   const double median_ms = number_at(stats, "median_ms");
   const double inner = number_at(stats, "inner_iterations");
   const double resolution = number_at(stats, "resolution_ms");
@@ -286,6 +274,45 @@ void check_timed_row(Findings& f, const std::string& at, const json& row, const 
     f.add(kFlagInconsistent, s + ": the median " + num(median_ms) + " ms is not between min " +
                                  num(min_ms) + " and max " + num(max_ms) + " ms");
   }
+  return median_ms;
+}
+
+// A figure copied beside its timing (measured_ms beside latency, forward_ms beside
+// forward_latency) must be that timing's median.
+void check_copied_median(Findings& f, const std::string& at, const json& row, const char* field,
+                         const char* timing, double median_ms) {
+  const double v = number_at(row, field);
+  if (std::isnan(v)) return;
+  if (std::isnan(median_ms)) {
+    f.add(kFlagUntimed, at + "." + field + " is " + num(v) + " ms but the row has no " + timing +
+                            " it is read from");
+  } else if (differs(v, median_ms)) {
+    f.add(kFlagInconsistent, at + "." + field + " is " + num(v) + " ms but its " + timing +
+                                 ".median_ms is " + num(median_ms) + " ms");
+  }
+}
+
+// A timed row's statistics (measureForwardPoint's latency, measureOperation's stats,
+// measureBackwardPoint's latency and forward_latency) and the rates computed from them.
+void check_timed_row(Findings& f, const std::string& at, const json& row, const Probe& probe) {
+  const json forward = row.value("forward_latency", json(nullptr));
+  check_copied_median(f, at, row, "forward_ms", "forward_latency",
+                      forward.is_object() ? check_stats(f, at + ".forward_latency", forward) : kNaN);
+  const json latency = row.value("latency", json(nullptr));
+  check_copied_median(f, at, row, "measured_ms", "latency",
+                      latency.is_object() ? number_at(latency, "median_ms") : kNaN);
+  const char* key = row.contains("latency") ? "latency" : row.contains("stats") ? "stats" : nullptr;
+  const double per_s = number_at(row, "samples_per_s");
+  if (key == nullptr) {
+    if (!std::isnan(per_s) || !std::isnan(number_at(row, "gflops_per_s"))) {
+      f.add(kFlagUntimed, at + " has a rate (" +
+                              std::string(std::isnan(per_s) ? "gflops_per_s" : "samples_per_s") +
+                              ") but not the timing it is computed from (latency or stats): a "
+                              "rate with no measurement behind it");
+    }
+    return;
+  }
+  const double median_ms = check_stats(f, at + "." + key, row.at(key));
   if (!(median_ms > 0)) return;
   const double batch = number_at(row, "batch_size");
   if (!std::isnan(per_s) && batch > 0 && differs(per_s, batch * 1000 / median_ms)) {
