@@ -9,7 +9,9 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSyn
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { CANVAS_ID_COLUMNS, classOutputs } from '../web/src/grading/outputs.js';
+import { CANVAS_ID_COLUMNS, MISSING_RULES, MOODLE_ID_COLUMNS, classOutputs } from '../web/src/grading/outputs.js';
+import { assignmentCourse, scoreAssignments } from '../web/src/grading/assignments.js';
+import { latenessOf, matchRoster, readRoster, readSubmissionTimes } from '../web/src/grading/roster.js';
 import { gradeClass } from '../web/src/grading/class.js';
 import { createCodeRunner } from './grading/code-runner.mjs';
 import { loadNodeLab } from './grading/node-lab.mjs';
@@ -26,7 +28,13 @@ score a file claims is never used, only compared.
 
   SUBMISSIONS_OR_DIRS   files, or folders read recursively (every file in them)
   --out DIR             where the outputs go (created if missing; files are overwritten):
-                          gradebook-canvas.csv  Canvas gradebook import, one column per chapter
+                          gradebook-canvas.csv  Canvas gradebook import, one column per
+                                                assignment (course.json's, else per chapter)
+                          gradebook-moodle.csv  Moodle grade import, the same columns
+                          assignments.csv       per student and assignment: points before and
+                                                after the late policy, lateness and why
+                          roster.csv            with --roster: who submitted, who did not,
+                                                ids typed differently, files matching no one
                           exercises.csv         one row per file, one column per exercise
                           problems.csv          files not graded (or not as claimed), and why
                           flags.csv             every flag with its reason
@@ -42,6 +50,24 @@ score a file claims is never used, only compared.
                         the key is written to grading-run.json, and grading again with it
                         reproduces the gradebook (the instructor view takes the same key).
                         1 to 64 letters, digits, '.', '_' or '-'; keep it from students
+  --roster FILE         the LMS's roster export: Canvas's gradebook CSV, Moodle's grade
+                        export or Gradescope's roster; the gradebooks then hold every
+                        rostered student in its order and spelling
+  --roster-id COLUMN    the roster column matched to the submissions' student ids (default:
+                        SIS User ID for Canvas, ID number for Moodle, SID for Gradescope);
+                        an id in another case or with spaces still matches, and is said
+  --missing RULE        a rostered student without a submission: empty (default: no grade
+                        written) or zero
+  --submissions FILE    when the LMS recorded each submission: a CSV with student_id,
+                        submitted_at (ISO 8601 with an offset) and optionally assignment;
+                        course.json's late policy is applied to it. Without it, a file named
+                        by Canvas's bulk download (<name>[_LATE]_<user>_<submission>_<file>)
+                        is late when Canvas marked it so (counted as 1 day); the student's
+                        clock and the file's exported_at are never used
+  --per-exercise        one gradebook column per exercise too (re-graded points, before any
+                        late policy)
+  --moodle-id FIELD     the identifier gradebook-moodle.csv's first column holds: idnumber
+                        (default), email or username (the import maps it to that field)
   --workers N           worker threads for students' code (default: the number of cores)
   --quiet               no progress on stderr
 
@@ -53,7 +79,7 @@ export const MAX_FILE_BYTES = 32 * 1024 * 1024;
 class UsageError extends Error {}
 
 export function parseArgs(argv) {
-  const options = { inputs: [], out: null, course: null, canvasId: 'sis-user-id', hiddenKey: null, workers: null, quiet: false };
+  const options = { inputs: [], out: null, course: null, canvasId: 'sis-user-id', hiddenKey: null, workers: null, quiet: false, roster: null, rosterId: null, missing: 'empty', submissions: null, perExercise: false, moodleId: 'idnumber' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -66,6 +92,17 @@ export function parseArgs(argv) {
       options.canvasId = value();
       if (!Object.hasOwn(CANVAS_ID_COLUMNS, options.canvasId)) throw new UsageError(`--canvas-id must be one of ${Object.keys(CANVAS_ID_COLUMNS).join(', ')}, got ${JSON.stringify(options.canvasId)}`);
     } else if (arg === '--hidden-key') options.hiddenKey = value();
+    else if (arg === '--roster') options.roster = value();
+    else if (arg === '--roster-id') options.rosterId = value();
+    else if (arg === '--submissions') options.submissions = value();
+    else if (arg === '--per-exercise') options.perExercise = true;
+    else if (arg === '--missing') {
+      options.missing = value();
+      if (!MISSING_RULES.includes(options.missing)) throw new UsageError(`--missing must be one of ${MISSING_RULES.join(', ')}, got ${JSON.stringify(options.missing)}`);
+    } else if (arg === '--moodle-id') {
+      options.moodleId = value();
+      if (!Object.hasOwn(MOODLE_ID_COLUMNS, options.moodleId)) throw new UsageError(`--moodle-id must be one of ${Object.keys(MOODLE_ID_COLUMNS).join(', ')}, got ${JSON.stringify(options.moodleId)}`);
+    }
     else if (arg === '--workers') {
       const n = Number(value());
       if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError('--workers must be an integer from 1 to 64');
@@ -165,6 +202,59 @@ async function readCourse(file, lab) {
   }
 }
 
+/**
+ * The roster and the submission times, read before grading so that a file the grader cannot
+ * use stops it at once (UsageError); each submission time is checked by core against the
+ * course's assignments.
+ */
+async function readLmsFiles(options, { lab, course }) {
+  const read = (file, what) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new UsageError(`${what} ${file} could not be read: ${e.message}`);
+    }
+  };
+  const out = { roster: null, times: null, assignmentIds: [] };
+  if (options.roster) {
+    try {
+      out.roster = readRoster(read(options.roster, '--roster'), { idColumn: options.rosterId });
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      throw new UsageError(`--roster ${options.roster}: ${e.message}`);
+    }
+  } else if (options.rosterId) throw new UsageError('--roster-id needs --roster');
+  if (options.submissions) {
+    const where = `--submissions ${options.submissions}`;
+    try {
+      out.times = readSubmissionTimes(read(options.submissions, '--submissions'));
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      throw new UsageError(`${where}: ${e.message}`);
+    }
+    // Without a course.json every chapter is graded (gradedChapters), one assignment each.
+    const chapters = course?.chapters ?? [...new Set((await lab.exerciseBank()).map((e) => e.chapter))];
+    const c = assignmentCourse(course, { chapters });
+    out.assignmentIds = (await lab.courseAssignments(c)).map((a) => a.id);
+    for (const [id, t] of out.times) {
+      for (const [assignment, at] of Object.entries(t.by)) {
+        if (!out.assignmentIds.includes(assignment)) throw new UsageError(`${where}: student ${id} names the assignment ${JSON.stringify(assignment)}; the course's assignments are ${out.assignmentIds.join(', ')}`);
+        if (at !== null) await checkTime(lab, c, at, `${where}: student ${id}, ${assignment}`);
+      }
+      if (t.at !== null) await checkTime(lab, c, t.at, `${where}: student ${id}`);
+    }
+  }
+  return out;
+}
+
+async function checkTime(lab, course, at, where) {
+  try {
+    await lab.assignmentScores(course, { scores: {}, submitted_at: at });
+  } catch (e) {
+    throw new UsageError(`${where}: ${e.message}`);
+  }
+}
+
 /** Runs the command; resolves the exit status. */
 export async function main(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
   let options;
@@ -213,6 +303,15 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     return 2;
   }
 
+  let lms;
+  try {
+    lms = await readLmsFiles(options, { lab, course });
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    stderr.write(`grade: ${e.message}\n`);
+    return 2;
+  }
+
   const runner = createCodeRunner(options.workers ? { workers: options.workers } : {});
   const started = performance.now();
   const cpuStart = process.cpuUsage(); // this process, worker threads included
@@ -229,8 +328,10 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     await runner.close();
   }
   graded.problems.unshift(...collected.problems);
+  await scoreAssignments(graded, { lab, course, lateness: (entry) => latenessOf(entry, { times: lms.times, assignments: lms.assignmentIds }) });
+  if (lms.roster) graded.roster = { roster: lms.roster, match: matchRoster(lms.roster, graded.students.filter((s) => s.in_gradebook)) };
 
-  const outputs = { ...classOutputs(graded, { idColumn: options.canvasId }), 'grading-run.json': gradingRunJson(graded, { course }) };
+  const outputs = { ...classOutputs(graded, { idColumn: options.canvasId, perExercise: options.perExercise, missing: options.missing, moodleId: options.moodleId }), 'grading-run.json': gradingRunJson(graded, { course }) };
   mkdirSync(path.join(options.out, 'feedback'), { recursive: true });
   for (const [name, text] of Object.entries(outputs)) writeFileSync(path.join(options.out, name), text);
 
@@ -240,8 +341,13 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   const notGraded = graded.problems.filter((p) => !p.graded).length;
   const flagged = graded.students.filter((s) => s.result.flags.length).length;
   stdout.write(`${graded.students.length} files graded (${graded.students.filter((s) => s.in_gradebook).length} students in the gradebook), ${notGraded} not graded, ${flagged} flagged, in ${seconds.toFixed(1)} s (${cpuSeconds.toFixed(1)} s of CPU)\n`);
-  stdout.write(`wrote ${Object.keys(outputs).length} files to ${options.out}: gradebook-canvas.csv, exercises.csv, problems.csv, flags.csv, grading-run.json, feedback/\n`);
+  stdout.write(`wrote ${Object.keys(outputs).length} files to ${options.out}: gradebook-canvas.csv, gradebook-moodle.csv, assignments.csv, ${graded.roster ? 'roster.csv, ' : ''}exercises.csv, problems.csv, flags.csv, grading-run.json, feedback/\n`);
   stdout.write(`hidden tests drawn with the grading key ${hiddenKey}; --hidden-key ${hiddenKey} reproduces this gradebook\n`);
+  if (graded.roster) {
+    const { entries, unmatched } = graded.roster.match;
+    const count = (status) => entries.filter((m) => m.status === status).length;
+    stdout.write(`roster: ${entries.length} students, ${count('submitted') + count('id-differs')} submitted (${count('id-differs')} with the id typed in another case or with spaces), ${count('missing')} did not submit, ${unmatched.length} files match no one: see roster.csv\n`);
+  }
   if (notGraded) stdout.write(`see ${path.join(options.out, 'problems.csv')} for the ${notGraded} files not graded\n`);
   return 0;
 }

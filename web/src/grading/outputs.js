@@ -42,28 +42,104 @@ export const chapterColumn = (chapter) => `perflab: ${chapter.charAt(0).toUpperC
 
 const gradebookStudents = (graded) => graded.students.filter((s) => s.in_gradebook);
 
+/** What an empty gradebook cell is for a rostered student without a submission: the option values. */
+export const MISSING_RULES = Object.freeze(['empty', 'zero']);
+
+// The gradebook's columns: one per assignment (core's courseAssignments, scoreAssignments in
+// assignments.js; before it ran, one per graded chapter with its points), then with
+// perExercise one per exercise: {title, points, value(entry)}, value in points or null.
+function gradebookColumns(graded, { perExercise = false } = {}) {
+  let columns;
+  if (Array.isArray(graded.assignments)) {
+    columns = graded.assignments.map((a, i) => ({ title: a.name, points: a.points_possible, value: (s) => s.assignments?.assignments[i]?.score ?? 0 }));
+  } else {
+    const possible = Object.fromEntries(graded.chapters.map((c) => [c, 0]));
+    for (const e of graded.exercises) possible[e.chapter] += e.points;
+    columns = graded.chapters.map((c) => ({ title: chapterColumn(c), points: possible[c], value: (s) => s.result.chapters[c]?.score ?? 0 }));
+  }
+  if (perExercise) {
+    for (const e of graded.exercises) {
+      columns.push({ title: `perflab: ${e.id}`, points: e.points, value: (s) => s.result.exercises.find((x) => x.id === e.id)?.score ?? 0 });
+    }
+  }
+  return columns;
+}
+
+// The gradebook's rows: with a roster (graded.roster, roster.js's matchRoster) every rostered
+// student in the roster's order, with the roster's spelling, a student without a submission
+// getting empty cells or 0 (`missing`); without one, every student in the gradebook.
+function gradebookRows(graded, { missing = 'empty' } = {}) {
+  if (!MISSING_RULES.includes(missing)) throw new Error(`missing must be one of ${MISSING_RULES.join(', ')}, got ${JSON.stringify(missing)}`);
+  if (!graded.roster) return gradebookStudents(graded).map((s) => ({ name: s.result.student.name || s.result.student.id, id: s.result.student.id.trim(), cells: null, entry: s }));
+  return graded.roster.match.entries.map((m) => ({ name: m.roster.name || m.roster.id, id: m.roster.id, cells: graded.roster.roster.format === 'canvas' ? m.roster.cells : null, entry: m.student, missing }));
+}
+
+const cellOf = (row, column) => {
+  if (row.entry) return formatPoints(column.value(row.entry));
+  return row.missing === 'zero' ? '0' : '';
+};
+
 /**
- * The gradebook CSV for Canvas: one row per student (the latest file of each id), one
- * column per chapter with the re-graded points.
- * @param {object} graded gradeClass's result
- * @param {{idColumn?: 'sis-user-id'|'sis-login-id'|'id'}} [options]
+ * The gradebook CSV for Canvas: one row per student (the latest file of each id, or every
+ * rostered student), one column per assignment with its points possible.
+ * @param {object} graded gradeClass's result (with scoreAssignments's and a roster's fields)
+ * @param {{idColumn?: 'sis-user-id'|'sis-login-id'|'id', perExercise?: boolean, missing?: 'empty'|'zero'}} [options]
  */
-export function canvasGradebookCsv(graded, { idColumn = 'sis-user-id' } = {}) {
+export function canvasGradebookCsv(graded, { idColumn = 'sis-user-id', perExercise = false, missing = 'empty' } = {}) {
   const idHeader = CANVAS_ID_COLUMNS[idColumn];
   if (!idHeader) throw new Error(`idColumn must be one of ${Object.keys(CANVAS_ID_COLUMNS).join(', ')}, got ${JSON.stringify(idColumn)}`);
-  const chapters = graded.chapters;
-  const possible = Object.fromEntries(chapters.map((c) => [c, 0]));
-  for (const e of graded.exercises) possible[e.chapter] += e.points;
+  const columns = gradebookColumns(graded, { perExercise });
   const rows = [
-    [...CANVAS_IDENTITY_COLUMNS, ...chapters.map(chapterColumn)],
-    [CANVAS_POINTS_POSSIBLE, '', '', '', '', ...chapters.map((c) => formatPoints(possible[c]))],
+    [...CANVAS_IDENTITY_COLUMNS, ...columns.map((c) => safeText(c.title))],
+    [CANVAS_POINTS_POSSIBLE, '', '', '', '', ...columns.map((c) => formatPoints(c.points))],
   ];
+  for (const row of gradebookRows(graded, { missing })) {
+    const identity = Object.fromEntries(CANVAS_IDENTITY_COLUMNS.map((c) => [c, row.cells?.[c] ?? '']));
+    identity.Student = row.cells ? row.cells.Student : row.name;
+    if (!row.cells) identity[idHeader] = row.id;
+    rows.push([...CANVAS_IDENTITY_COLUMNS.map((c) => safeText(identity[c])), ...columns.map((c) => cellOf(row, c))]);
+  }
+  return toText(rows);
+}
+
+/** Moodle's user identifiers a grade import maps a column to: the option values and their column titles. */
+export const MOODLE_ID_COLUMNS = Object.freeze({ idnumber: 'ID number', email: 'Email address', username: 'Username' });
+
+/**
+ * The gradebook CSV for Moodle's grade import (Grades > Import > CSV file): the identifier
+ * column first (mapped in the import to the user's ID number, email address or username),
+ * the name, then one column per assignment (each mapped to a grade item, or a new one);
+ * one row per student, no points row (Moodle would read it as a user).
+ * @param {{moodleId?: 'idnumber'|'email'|'username', perExercise?: boolean, missing?: 'empty'|'zero'}} [options]
+ */
+export function moodleGradebookCsv(graded, { moodleId = 'idnumber', perExercise = false, missing = 'empty' } = {}) {
+  const idHeader = MOODLE_ID_COLUMNS[moodleId];
+  if (!idHeader) throw new Error(`moodleId must be one of ${Object.keys(MOODLE_ID_COLUMNS).join(', ')}, got ${JSON.stringify(moodleId)}`);
+  const columns = gradebookColumns(graded, { perExercise });
+  const rows = [[idHeader, 'Full name', ...columns.map((c) => safeText(c.title))]];
+  for (const row of gradebookRows(graded, { missing })) rows.push([safeText(row.id), safeText(row.name), ...columns.map((c) => cellOf(row, c))]);
+  return toText(rows);
+}
+
+/** The roster against the submissions: who submitted (and under which spelling), who did not, which files match no one. */
+export function rosterCsv(graded) {
+  const rows = [['roster_row', 'name', 'roster_id', 'status', 'file', 'submitted_id', 'note']];
+  if (!graded.roster) return toText(rows);
+  for (const m of graded.roster.match.entries) {
+    rows.push([m.roster.row, safeText(m.roster.name), safeText(m.roster.id), m.status, safeText(m.student?.file ?? ''), safeText(m.student?.result.student.id ?? ''), safeText(m.note)]);
+  }
+  for (const u of graded.roster.match.unmatched) rows.push(['', safeText(u.student.result.student.name), '', 'not-in-roster', safeText(u.student.file), safeText(u.student.result.student.id), safeText(u.note)]);
+  return toText(rows);
+}
+
+/** Per student and assignment: the points before and after the late policy, and why (core's note). */
+export function assignmentsCsv(graded) {
+  const rows = [['student_id', 'file', 'assignment', 'points_possible', 'raw_score', 'score', 'due', 'submitted_at', 'late', 'days_late', 'kept_fraction', 'note']];
+  const yesNo = (x) => (x === true ? 'yes' : x === false ? 'no' : '');
   for (const s of gradebookStudents(graded)) {
-    const { student, chapters: totals } = s.result;
-    const identity = Object.fromEntries(CANVAS_IDENTITY_COLUMNS.map((c) => [c, '']));
-    identity.Student = safeText(student.name || student.id);
-    identity[idHeader] = safeText(student.id.trim());
-    rows.push([...CANVAS_IDENTITY_COLUMNS.map((c) => identity[c]), ...chapters.map((c) => formatPoints(totals[c]?.score ?? 0))]);
+    for (const a of s.assignments?.assignments ?? []) {
+      rows.push([safeText(s.result.student.id), safeText(s.file), safeText(a.name), formatPoints(a.points_possible), formatPoints(a.raw_score), formatPoints(a.score), a.due ?? '', typeof a.submitted_at === 'string' ? a.submitted_at : '', yesNo(a.late), a.days_late ?? '', formatPoints(a.kept_fraction), safeText(a.note)]);
+    }
   }
   return toText(rows);
 }
@@ -141,6 +217,14 @@ export function feedbackText(entry, graded) {
   out.push(`Total: ${formatPoints(total.score)} of ${formatPoints(total.max_score)} points.`, '');
   for (const [c, t] of Object.entries(chapters)) out.push(`- ${chapterColumn(c)}: ${formatPoints(t.score)} of ${formatPoints(t.max_score)}`);
   out.push('');
+  if (entry.assignments) {
+    // What the gradebook holds: each assignment's points after the course's late policy, and why.
+    out.push('## Assignments', '');
+    for (const a of entry.assignments.assignments) {
+      out.push(`- ${a.name}: ${formatPoints(a.score)} of ${formatPoints(a.points_possible)}${a.kept_fraction < 1 ? ` (${formatPoints(a.raw_score)} before the late policy)` : ''}; ${a.note}.`);
+    }
+    out.push('');
+  }
   const attempted = exercises.filter(isAttempted);
   const rest = exercises.filter((e) => !isAttempted(e));
   // A flag about an exercise not attempted (a score claimed with no answer) is said up here.
@@ -175,6 +259,9 @@ export function feedbackText(entry, graded) {
 export function classOutputs(graded, options = {}) {
   const files = {
     'gradebook-canvas.csv': canvasGradebookCsv(graded, options),
+    'gradebook-moodle.csv': moodleGradebookCsv(graded, options),
+    ...(graded.assignments ? { 'assignments.csv': assignmentsCsv(graded) } : {}),
+    ...(graded.roster ? { 'roster.csv': rosterCsv(graded) } : {}),
     'exercises.csv': exercisesCsv(graded),
     'problems.csv': problemsCsv(graded),
     'flags.csv': flagsCsv(graded),

@@ -13,6 +13,7 @@
 import { ScatterChart } from '../charts/scatter-chart.js';
 import { ScoreDistributionChart } from '../charts/score-distribution-chart.js';
 import { analyticsFiles, wrongValueCount, wrongValueText } from '../grading/analytics-files.js';
+import { scoreAssignments } from '../grading/assignments.js';
 import { GradingCancelledError, gradeClass } from '../grading/class.js';
 import { workerGradingLab } from '../grading/lab.js';
 import { chapterColumn, classOutputs, feedbackFileName, feedbackText, formatPoints } from '../grading/outputs.js';
@@ -196,6 +197,7 @@ export function mountInstructor(section, { bridge }) {
         },
       });
       graded.problems.unshift(...pending.problems);
+      await scoreAssignments(graded, { lab: deps.lab, course }); // core's assignment columns, as tools/grade.mjs
       setChildren(keyUsed, `Hidden code tests were drawn with the grading key ${hiddenKey}; grade with it again (here, or tools/grade.mjs --hidden-key ${hiddenKey}) to reproduce this gradebook. `,
         h('button', { type: 'button', class: 'link', 'data-download': 'grading-run.json', onclick: () => downloadText('grading-run.json', gradingRunJson(graded, { course }), 'application/json') }, 'grading-run.json'));
       keyUsed.hidden = false;
@@ -230,7 +232,7 @@ export function mountInstructor(section, { bridge }) {
 
     const button = (name, onclick, text = name) => h('button', { type: 'button', 'data-download': name, onclick }, text);
     const downloads = h('div', { class: 'actions downloads', 'data-role': 'downloads' },
-      ...['gradebook-canvas.csv', 'exercises.csv', 'problems.csv', 'flags.csv'].map((name) => button(name, () => downloadText(name, outputs[name], 'text/csv'))),
+      ...['gradebook-canvas.csv', 'gradebook-moodle.csv', 'assignments.csv', 'exercises.csv', 'problems.csv', 'flags.csv'].map((name) => button(name, () => downloadText(name, outputs[name], 'text/csv'))),
       button('feedback.zip', () => downloadBytes('feedback.zip', zipTextFiles(feedback), 'application/zip'), `feedback.zip (${formatCount(Object.keys(feedback).length, 'file')}, one per graded file)`),
       ...Object.entries(analysisFiles).map(([name, text]) => button(name, () => downloadText(name, text, name.endsWith('.md') ? 'text/markdown' : 'text/csv'))));
 
