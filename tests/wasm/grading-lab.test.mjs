@@ -67,9 +67,9 @@ BUILDS.forEach((build, i) => {
       });
 
       test(`over ${adapter}, refuses more arguments than declared`, async () => {
-        await assert.rejects(labOver(Module).gradeExercise(ID, 42, { value: 1 }, 'extra'), {
+        await assert.rejects(labOver(Module).gradeExercise(ID, 42, { value: 1 }, 'key', 'extra'), {
           name: 'TypeError',
-          message: 'gradeExercise(id, seed, answer) takes 3 arguments, got 4',
+          message: 'gradeExercise(id, seed, answer, hidden_key) takes 4 arguments, got 5',
         });
       });
     }

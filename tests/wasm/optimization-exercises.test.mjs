@@ -60,7 +60,8 @@ for (const [b, build] of BUILDS.entries()) {
       const failed = naive.tests.filter((t) => !t.passed);
       // The huge logits (a hidden test: named by its number, its message the property only).
       assert.equal(naive.tests[3].passed, false, JSON.stringify(failed));
-      assert.match(naive.tests[3].message, /^hidden test 2: failed: wrong type: /);
+      assert.match(naive.tests[3].message, /^hidden test 2: failed: /);
+      assert.doesNotMatch(naive.tests[3].message, /called as|\d{3}/);
       for (const t of failed) assert.doesNotMatch(t.message, /expected/);
       assert.equal(gradeCode(7, SUMMED).correct, false);
     });
