@@ -23,11 +23,16 @@ val exercise_variant_js(val id, val seed, val hidden_key) {
   return to_val(exercise_variant(exercise_id, variant_seed, hidden_key_of(hidden_key)));
 }
 
-val grade_exercise_js(val id, val seed, val answer, val hidden_key) {
+// mode: the course's answer mode for the exercise ("practice" when undefined or null).
+val grade_exercise_js(val id, val seed, val answer, val hidden_key, val mode) {
   const std::string exercise_id = to_string(id, "id");
   const std::uint32_t variant_seed = to_seed(seed);
   const nlohmann::json answer_json = to_json(answer, "answer");
-  return to_val(grade_exercise(exercise_id, variant_seed, answer_json, hidden_key_of(hidden_key)));
+  const std::string key = hidden_key_of(hidden_key);
+  const AnswerMode answer_mode = mode.isUndefined() || mode.isNull()
+                                     ? AnswerMode::Practice
+                                     : answer_mode_from_string(to_string(mode, "mode"), "mode");
+  return to_val(grade_exercise(exercise_id, variant_seed, answer_json, key, answer_mode));
 }
 
 val exercise_bank_version_js() { return val(exercise_bank_version()); }

@@ -7,7 +7,9 @@
 // course.json is an error naming the field, in practice mode, with the progress kept.
 // The export carries every field of the submission contract; an import is re-graded by core,
 // so a forged solved entry ends at 0 points with a message; a two-choice exercise answered
-// wrong then right earns 0 points and says why.
+// wrong then right earns 0 points and says why. course.json's answer modes (issue 25 item 5):
+// an assessed card words its feedback right/wrong only and closes after its tries; a sealed
+// card records the answer and shows no verdict.
 // Needs `npx vite build` first (and the wasm build PERFLAB_WASM_DIR points at).
 
 import assert from 'node:assert/strict';
@@ -286,6 +288,48 @@ test('changing the student warns, downloads the work so far, keeps it aside and 
   assert.equal(await identity().locator('[data-role="student"]').textContent(), 'Ada Lovelace (s123)');
   await cards.waitForCards([NUMERIC]);
   assert.equal((await cards.dataOf(NUMERIC)).seed, String(courseSeed(COURSE, 's123')));
+});
+
+test('answer modes: an assessed card says right or wrong only and locks after its tries; a sealed card shows no verdict', async () => {
+  const SEALED = 'profiling.ffn-param-memory';
+  const progress = await saved();
+  delete progress.exercises[NUMERIC];
+  delete progress.exercises[SEALED];
+  await page.evaluate(([key, p]) => localStorage.setItem(key, JSON.stringify(p)), [STORAGE_KEY, progress]);
+  // Same id, title and salt: the same student and variants, now with modes.
+  await writeFile(coursePath(), JSON.stringify({ ...COURSE, modes: { exercises: { [NUMERIC]: 'assessed', [SEALED]: 'sealed' }, assessed_tries: 2 } }));
+  await reload();
+  await cards.waitForCards([NUMERIC, SEALED]);
+  const card = cards.card(NUMERIC);
+  assert.equal(await card.getAttribute('data-mode'), 'assessed');
+  assert.match(await card.locator('[data-role="mode"]').textContent(), /right or wrong.*Try 1 of 2\./);
+  for (const guess of ['1', '1e12']) {
+    await card.locator('input[data-role="answer"]').fill(guess);
+    assert.equal(await cards.submitAndWait(NUMERIC, () => card.locator('button[type="submit"]').click()), 'false');
+    const feedback = await card.locator('[data-role="feedback"]').textContent();
+    assert.match(feedback, /Not correct: the answer must be/);
+    assert.doesNotMatch(feedback, /too (high|low)/i);
+  }
+  // Two graded tries used: the card is closed, its Submit out of reach.
+  assert.equal(await card.getAttribute('data-locked'), 'true');
+  assert.match(await card.locator('[data-role="mode"]').textContent(), /all 2 graded tries are used/);
+  assert.equal(await card.locator('.pl-ex-body').evaluate((el) => el.inert), true);
+  await assert.rejects(card.locator('button[type="submit"]').click({ timeout: 1000 }));
+  assert.equal((await saved()).exercises[NUMERIC].attempts, 2);
+  assert.equal((await saved()).exercises[NUMERIC].mode, 'assessed');
+  await reload();
+  await cards.waitForCards([NUMERIC]);
+  assert.equal(await cards.card(NUMERIC).getAttribute('data-locked'), 'true');
+
+  const sealed = cards.card(SEALED);
+  assert.equal(await sealed.getAttribute('data-mode'), 'sealed');
+  await sealed.locator('input[data-role="answer"]').fill('12345');
+  assert.equal(await cards.submitAndWait(SEALED, () => sealed.locator('button[type="submit"]').click()), null);
+  assert.match(await sealed.locator('[data-role="feedback"]').textContent(), /^Answer recorded\./);
+  assert.doesNotMatch(await sealed.textContent(), /Not correct|Correct\b|Solved|points for this attempt/);
+  assert.match(await sealed.locator('[data-role="status"]').textContent(), /Answer recorded/);
+  const entry = (await saved()).exercises[SEALED];
+  assert.deepEqual([entry.mode, entry.best_answer, entry.best_score], ['sealed', { value: 12345 }, 0]);
 });
 
 test('a malformed course.json is an error naming the field, in practice mode, the progress kept', async () => {

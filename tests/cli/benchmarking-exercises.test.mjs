@@ -85,3 +85,19 @@ test('classify by the log-log slope alone misses classes with logarithms', () =>
   assert.equal(grade.correct, false);
   assert.ok(grade.score <= 10, JSON.stringify(grade.tests));
 });
+
+test('perflab grade --mode words the feedback as the course page does', () => {
+  const wrong = JSON.stringify({ value: 1e6 });
+  const practice = perflab('grade', 'benchmarking.percentile', '3', wrong);
+  assert.equal(practice.status, 1);
+  assert.match(JSON.parse(practice.stdout).feedback, /^Too high/);
+  const assessed = perflab('grade', 'benchmarking.percentile', '3', wrong, '--mode', 'assessed');
+  assert.equal(assessed.status, 1);
+  assert.match(JSON.parse(assessed.stdout).feedback, /^Not correct: the answer must be within/);
+  const sealed = perflab('grade', 'benchmarking.percentile', '3', wrong, '--mode', 'sealed');
+  assert.equal(sealed.status, 0, 'a sealed answer is recorded, not wrong');
+  assert.deepEqual([JSON.parse(sealed.stdout).correct, JSON.parse(sealed.stdout).score], [null, null]);
+  const bad = perflab('grade', 'benchmarking.percentile', '3', wrong, '--mode', 'quiz');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--mode is "quiz"; the modes are "practice", "assessed" or "sealed"/);
+});

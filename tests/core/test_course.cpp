@@ -24,8 +24,10 @@ TEST_CASE("course.json is read with every field checked") {
   const Course two = course_from_json({{"id", "c"}, {"title", "t"}, {"salt", "s"},
                                        {"chapters", {"benchmarking", "profiling"}}});
   CHECK(two.chapters == std::vector<std::string>{"profiling", "benchmarking"});
-  CHECK(to_json(two) == json{{"id", "c"}, {"title", "t"}, {"salt", "s"},
-                             {"chapters", {"profiling", "benchmarking"}}});
+  json shown = to_json(two);
+  shown.erase("modes");  // every exercise's answer mode: test_answer_modes.cpp
+  CHECK(shown == json{{"id", "c"}, {"title", "t"}, {"salt", "s"},
+                      {"chapters", {"profiling", "benchmarking"}}});
 
   CHECK_THROWS_WITH_AS(course_from_json(json::array()),
                        doctest::Contains("course.json must be an object like"), ValueError);

@@ -111,7 +111,7 @@ test('each malformed shape is reported with the field and what is allowed', () =
     [{ ...valid(), exercises: { a: entry({ last_answer: { results: [{ timeout: 'yes' }] } }) } }, 'exercises["a"].last_answer.results[0].timeout is the string "yes", it must be true'],
     [{ ...valid(), exercises: { a: entry({ last_answer: { results: [{ passed: true }] } }) } }, 'exercises["a"].last_answer.results[0] has the field "passed", it must be {value}, {error: "text"} or {timeout: true}'],
     [{ ...valid(), exercises: { a: entry({ attempts: 0, solved: true }) } }, 'exercises["a"] is solved with 0 attempts; solving takes at least one attempt'],
-    [{ ...valid(), exercises: { a: { ...entry(), hints: 2 } } }, 'exercises["a"]: unknown field "hints" (allowed: attempts, solved, best_score, best_answer, best_code, last_answer, code, hints_used)'],
+    [{ ...valid(), exercises: { a: { ...entry(), hints: 2 } } }, 'exercises["a"]: unknown field "hints" (allowed: attempts, solved, best_score, best_answer, best_code, last_answer, code, hints_used, mode)'],
     [{ ...valid(), exercises: { a: { ...entry(), best_answer: { value: 'x' } } } }, 'exercises["a"].best_answer.value is the string "x", it must be a finite number'],
     [{ ...valid(), exercises: { a: { ...entry(), best_code: 7 } } }, 'exercises["a"].best_code is the number 7, it must be a string or null'],
   ];

@@ -9,6 +9,7 @@ import { loadNodeLab } from '../../tools/grading/node-lab.mjs';
 import { readJsonText } from '../../web/src/lab/json-text.js';
 import {
   ENTRY_FIELDS,
+  OPTIONAL_ENTRY_FIELDS,
   SUBMISSION_FORMAT,
   TOP_LEVEL_FIELDS,
   buildSubmission,
@@ -117,7 +118,8 @@ test('every entry field is required and checked', () => {
     [{ code: 5 }, 'exercises["x"].code is the number 5, it must be a string or null'],
     [{ best_code: [] }, 'exercises["x"].best_code is an array, it must be a string or null'],
     [{ attempts: 0, solved: true }, 'exercises["x"] is solved with 0 attempts; solving takes at least one attempt'],
-    [{ grade: 10 }, `exercises["x"]: unknown field "grade" (allowed: ${ENTRY_FIELDS.join(', ')})`],
+    [{ grade: 10 }, `exercises["x"]: unknown field "grade" (allowed: ${[...ENTRY_FIELDS, ...OPTIONAL_ENTRY_FIELDS].join(', ')})`],
+    [{ mode: 'quiz' }, 'exercises["x"].mode is the string "quiz", it must be "practice", "assessed", "sealed" (the course\'s answer mode)'],
   ];
   for (const [over, message] of cases) {
     assert.deepEqual(validateSubmission({ ...valid(), exercises: { x: entry(over) } }), [message], JSON.stringify(over));

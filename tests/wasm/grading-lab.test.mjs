@@ -67,9 +67,12 @@ BUILDS.forEach((build, i) => {
       });
 
       test(`over ${adapter}, refuses more arguments than declared`, async () => {
-        await assert.rejects(labOver(Module).gradeExercise(ID, 42, { value: 1 }, 'key', 'extra'), {
+        // One more than api.js declares (id, seed, answer, then the optional ones).
+        const { args } = API.gradeExercise;
+        const given = [ID, 42, { value: 1 }, ...Array(args.length - 3).fill(undefined), 'extra'];
+        await assert.rejects(labOver(Module).gradeExercise(...given), {
           name: 'TypeError',
-          message: 'gradeExercise(id, seed, answer, hidden_key) takes 4 arguments, got 5',
+          message: `gradeExercise(${args.join(', ')}) takes ${args.length} arguments, got ${args.length + 1}`,
         });
       });
     }

@@ -44,9 +44,12 @@ constexpr const char* kUsage =
     "  perflab exercises                       list the exercise bank (JSON)\n"
     "  perflab variant ID SEED [KEY]           the variant a student with SEED sees (JSON);\n"
     "                                          with a grading KEY, the re-grade's hidden tests\n"
-    "  perflab grade ID SEED 'ANSWER_JSON' [KEY]\n"
+    "  perflab grade ID SEED 'ANSWER_JSON' [KEY] [--mode MODE]\n"
     "                                          grade an answer, e.g. '{\"value\": 8256}'\n"
-    "                                          (code results against KEY's hidden tests)\n"
+    "                                          (code results against KEY's hidden tests);\n"
+    "                                          MODE practice (default), assessed (right or\n"
+    "                                          wrong only) or sealed (no verdict), as a course\n"
+    "                                          gives its feedback\n"
     "  perflab info                            build facts: SIMD backend, timer resolution\n"
     "  perflab zoo [--json]                    the built-in model specs\n"
     "  perflab profile SPEC.json [OPTIONS]     profile a model spec: per-layer table, totals\n"
@@ -391,14 +394,26 @@ int run(const std::vector<std::string>& args) {
     return 0;
   }
   if (cmd == "grade") {
-    if (args.size() != 4 && args.size() != 5) {
+    // --mode practice|assessed|sealed: the course's answer mode, so the feedback is the one
+    // the course page gives (answer_modes.hpp).
+    std::vector<std::string> plain;
+    perflab::AnswerMode mode = perflab::AnswerMode::Practice;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      if (args[i] == "--mode") {
+        mode = perflab::answer_mode_from_string(option_value(args, i), "--mode");
+      } else {
+        plain.push_back(args[i]);
+      }
+    }
+    if (plain.size() != 4 && plain.size() != 5) {
       return usage_error("grade needs ID, SEED and ANSWER_JSON, and optionally a grading KEY");
     }
-    const nlohmann::json answer = perflab::parse_json_text(args[3], "ANSWER_JSON");
-    const std::string key = args.size() == 5 ? args[4] : "";
-    const auto result = perflab::grade_exercise(args[1], parse_seed(args[2]), answer, key);
+    const nlohmann::json answer = perflab::parse_json_text(plain[3], "ANSWER_JSON");
+    const std::string key = plain.size() == 5 ? plain[4] : "";
+    const auto result = perflab::grade_exercise(plain[1], parse_seed(plain[2]), answer, key, mode);
     std::cout << result.dump(2) << "\n";
-    return result.value("correct", false) ? 0 : 1;
+    // A sealed answer has no verdict (correct is null): recorded, so not "wrong".
+    return result.at("correct").is_null() || result.at("correct") == true ? 0 : 1;
   }
   return usage_error("unknown subcommand '" + cmd + "'");
 }

@@ -55,7 +55,8 @@ Course course_from_json(const json& j) {
                      "\"ML Systems\", \"salt\": \"...\"}, got " + describe(j));
   }
   static const std::vector<std::string> allowed = {"id",  "title",       "salt",       "chapters",
-                                                    "due", "assignments", "late_policy"};
+                                                    "due", "assignments", "late_policy",
+                                                    "modes"};
   for (const auto& item : j.items()) {
     if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end()) {
       throw ValueError("course.json has an unknown field \"" + item.key() + "\"; allowed: " +
@@ -75,6 +76,7 @@ Course course_from_json(const json& j) {
   c.title = text_field(j, "title", kMaxCourseTextLength, "the course's title");
   c.salt = text_field(j, "salt", kMaxCourseTextLength,
                       "any text; it decides the variants, so keep it for the whole course");
+  c.modes = modes_from_json(j);
   const std::vector<std::string> known = exercise_chapter_names();
   if (!j.contains("chapters")) {
     c.chapters = known;
@@ -109,6 +111,7 @@ Course course_from_json(const json& j) {
 json to_json(const Course& c) {
   json out = {{"id", c.id}, {"title", c.title}, {"salt", c.salt}, {"chapters", c.chapters}};
   add_schedule_json(c.schedule, out);
+  out["modes"] = to_json(c.modes);
   return out;
 }
 

@@ -879,7 +879,7 @@ std::string detail::describe_value(const json& value) { return shown(value); }
 std::string detail::format_param(const json& value) { return param_text(value); }
 
 json grade_exercise(std::string_view id, std::uint32_t seed, const json& answer,
-                    std::string_view hidden_key) {
+                    std::string_view hidden_key, AnswerMode mode) {
   const ExerciseEntry& entry = find_entry(id);
   VariantData v = draw_for_key(entry, seed, hidden_key);
   const bool backed = !entry.exercise.evidence.experiment.empty();
@@ -887,12 +887,28 @@ json grade_exercise(std::string_view id, std::uint32_t seed, const json& answer,
     throw Error("exercise " + std::string(id) + " declares evidence but no way to grade from it");
   }
   const json plain = backed ? apply_evidence(entry, v, answer) : answer;
-  switch (entry.exercise.kind) {
-    case ExerciseKind::Numeric: return grade_numeric(entry.exercise, v, plain);
-    case ExerciseKind::Choice: return grade_choice(entry.exercise, v, plain);
-    case ExerciseKind::Code: return grade_code(entry.exercise, v, plain);
+  // Outside practice the feedback says right or wrong only: no "Too high" to bisect on and
+  // no expected value (the exercise's own feedback_hides_answer wording).
+  const Exercise* e = &entry.exercise;
+  Exercise quiet;
+  if (mode != AnswerMode::Practice && !e->feedback_hides_answer) {
+    quiet = entry.exercise;
+    quiet.feedback_hides_answer = true;
+    e = &quiet;
   }
-  throw Error("exercise " + std::string(id) + " has an unknown kind");
+  json out;
+  switch (e->kind) {
+    case ExerciseKind::Numeric: out = grade_numeric(*e, v, plain); break;
+    case ExerciseKind::Choice: out = grade_choice(*e, v, plain); break;
+    case ExerciseKind::Code: out = grade_code(*e, v, plain); break;
+    default: throw Error("exercise " + std::string(id) + " has an unknown kind");
+  }
+  if (mode == AnswerMode::Sealed) {
+    return {{"correct", nullptr}, {"score", nullptr},   {"max_score", e->points},
+            {"feedback", kSealedFeedback}, {"tests", json::array()}, {"mode", to_string(mode)}};
+  }
+  if (mode == AnswerMode::Assessed) out["mode"] = to_string(mode);
+  return out;
 }
 
 }  // namespace perflab

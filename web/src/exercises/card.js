@@ -5,6 +5,7 @@
 // store. Not for: deciding correctness (core's grader) or the chapter's list (engine.js).
 
 import { latestResult } from '../experiments/results.js';
+import { currentCourse } from '../identity/course.js';
 import { labOf } from '../lab/client.js';
 import { h, nextId, setChildren } from '../ui/dom.js';
 import { choiceControls } from './choice.js';
@@ -15,6 +16,7 @@ import {
   answerWithEvidence,
   choiceAnswer,
   formatPoints,
+  modeState,
   nextHintText,
   promptRuns,
   recordAttempt,
@@ -42,8 +44,11 @@ function promptNode(text) {
  * One exercise: its variant, the control for its kind, the result of the last attempt, the
  * hints unlocked so far and, once solved, the grader's reference. Returns {element, ready, destroy}.
  */
-export function createCard(ex, { bridge, store }) {
+export function createCard(ex, { bridge, store, course = currentCourse() }) {
   const where = `exercise:${ex.id}`;
+  // The course's answer mode for this exercise, as core read course.json (null: no course).
+  const mode = course?.modes?.exercises?.[ex.id] ?? null;
+  const tries = course?.modes?.assessed_tries;
   const lab = labOf(bridge);
   const seed = store.seed;
   let alive = true;
@@ -51,6 +56,7 @@ export function createCard(ex, { bridge, store }) {
   const cleanups = [];
 
   const statusLine = h('p', { class: 'pl-ex-status', dataset: { role: 'status' } });
+  const modeLine = h('p', { class: 'pl-ex-mode hint', dataset: { role: 'mode' }, hidden: true });
   const body = h('div', { class: 'pl-ex-body' }, h('p', { class: 'status', text: 'Loading your variant…' }));
   const error = h('p', { class: 'error', id: ids.error, role: 'alert', dataset: { role: 'error' }, hidden: true });
   const result = h('div', { class: 'pl-ex-result', dataset: { role: 'result' }, 'aria-live': 'polite' });
@@ -67,7 +73,7 @@ export function createCard(ex, { bridge, store }) {
       class: 'pl-ex',
       id: `exercise-${ex.id}`,
       'aria-labelledby': ids.title,
-      dataset: { exerciseId: ex.id, kind: ex.kind, seed: String(seed) },
+      dataset: { exerciseId: ex.id, kind: ex.kind, seed: String(seed), ...(mode ? { mode } : {}) },
     },
     h(
       'header',
@@ -78,6 +84,7 @@ export function createCard(ex, { bridge, store }) {
     // core's sentence on how tries count (a choice's points fall with each wrong try).
     ex.scoring ? h('p', { class: 'pl-ex-scoring hint', dataset: { role: 'scoring' }, text: ex.scoring }) : null,
     statusLine,
+    modeLine,
     ex.evidence ? evidenceNote(ex, cleanups) : null,
     body,
     error,
@@ -105,16 +112,24 @@ export function createCard(ex, { bridge, store }) {
     const attempts = formatCount(entry.attempts, 'attempt');
     const score = `${formatPoints(Math.min(entry.best_score, ex.points))} / ${ex.points} points`;
     setChildren(statusLine,
-      entry.solved
-        ? h('span', { class: 'pl-ex-badge solved', text: 'Solved' })
-        : h('span', { class: 'pl-ex-badge', text: entry.attempts ? 'Not solved yet' : 'Not attempted' }),
-      entry.attempts ? ` Best ${score} · ${attempts}` : ` ${ex.points} points available`,
+      mode === 'sealed'
+        ? h('span', { class: 'pl-ex-badge', text: entry.attempts ? 'Answer recorded' : 'Not attempted' })
+        : entry.solved
+          ? h('span', { class: 'pl-ex-badge solved', text: 'Solved' })
+          : h('span', { class: 'pl-ex-badge', text: entry.attempts ? 'Not solved yet' : 'Not attempted' }),
+      entry.attempts && mode !== 'sealed' ? ` Best ${score} · ${attempts}` : ` ${ex.points} points available`,
     );
+    const state = modeState({ mode, attempts: entry.attempts, tries });
+    modeLine.hidden = state.line === null;
+    modeLine.textContent = state.line ?? '';
+    // A closed card cannot be used at all (its Submit and inputs are inert).
+    body.inert = state.locked;
+    element.dataset.locked = String(state.locked);
 
     const hintCount = ex.hints.length;
-    const state = { hintCount, attempts: entry.attempts, solved: entry.solved };
-    const unlocked = unlockedHintCount(state);
-    const next = nextHintText(state);
+    const hintState = { hintCount, attempts: entry.attempts, solved: entry.solved };
+    const unlocked = unlockedHintCount(hintState);
+    const next = nextHintText(hintState);
     hints.hidden = hintCount === 0;
     setChildren(hints,
       h('h4', { text: `Hints (${unlocked} of ${hintCount})` }),
@@ -129,17 +144,29 @@ export function createCard(ex, { bridge, store }) {
   // saved: a choice with the number of this try, an evidence-backed answer with its rows.
   const grade = async (answer, code = null) => {
     const entry = store.entry(ex.id);
-    const tried = ex.kind === 'choice' && 'choice' in answer ? choiceAnswer(answer.choice, entry) : answer;
+    if (modeState({ mode, attempts: entry.attempts, tries }).locked) {
+      throw new Error(`all ${tries} graded tries of this assessed exercise are used`);
+    }
+    // A sealed choice is never judged here, so every answer is a first try (the latest counts).
+    const triedSoFar = mode === 'sealed' ? { ...entry, attempts: 0 } : entry;
+    const tried = ex.kind === 'choice' && 'choice' in answer ? choiceAnswer(answer.choice, triedSoFar) : answer;
     const sent = answerWithEvidence(tried, ex.evidence, ex.evidence ? latestResult(ex.evidence.experiment) : null);
-    const graded = await lab.gradeExercise(ex.id, seed, sent, undefined, { where }); // no grading key: the student's own tests
+    // No grading key (the student's own tests); the course's mode words core's feedback.
+    const graded = await lab.gradeExercise(ex.id, seed, sent, undefined, mode ?? undefined, { where });
     // An import rebuilt the cards meanwhile: this grade belongs to the replaced progress.
     if (!alive) throw new Error('your progress was replaced by an import while this answer was graded; submit it again');
-    store.update(ex.id, recordAttempt(store.entry(ex.id), graded, sent, code, { hintCount: ex.hints.length }));
+    store.update(ex.id, recordAttempt(store.entry(ex.id), graded, sent, code, { hintCount: ex.hints.length, mode }));
     refresh();
     return graded;
   };
 
   const showGrade = (graded, extra = []) => {
+    if (graded.mode === 'sealed') {
+      // No verdict, no points: only that the answer is kept (core's sentence).
+      delete result.dataset.correct;
+      setChildren(result, h('p', { class: 'pl-ex-feedback recorded', dataset: { role: 'feedback' } }, graded.feedback));
+      return;
+    }
     const tryNumber = Number.isInteger(graded.attempt) ? `, try ${graded.attempt}` : '';
     const attemptPoints = `${formatPoints(graded.score)} / ${formatPoints(graded.max_score)} points for this attempt${tryNumber}`;
     result.dataset.correct = String(graded.correct);

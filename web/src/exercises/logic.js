@@ -71,9 +71,10 @@ export function nextHintText({ hintCount, attempts, solved }) {
  * @param {string|null} [code] the code that was run, for a code exercise
  * @param {{hintCount?: number}} [options] how many hints the exercise has (no cap when absent)
  */
-export function recordAttempt(entry, grade, answer, code = null, { hintCount = Infinity } = {}) {
+export function recordAttempt(entry, grade, answer, code = null, { hintCount = Infinity, mode } = {}) {
   const score = Number.isFinite(grade.score) ? grade.score : 0;
-  const better = score > entry.best_score || (grade.correct === true && !entry.solved);
+  // A sealed answer has no verdict here: the latest one is what the re-grade grades.
+  const better = mode === 'sealed' || score > entry.best_score || (grade.correct === true && !entry.solved);
   const failedBeforeSolving = !entry.solved && grade.correct !== true;
   const hintsUsed = entry.hints_used ?? 0;
   return {
@@ -84,7 +85,30 @@ export function recordAttempt(entry, grade, answer, code = null, { hintCount = I
     last_answer: answer,
     hints_used: failedBeforeSolving ? Math.min(hintCount, hintsUsed + 1) : hintsUsed,
     ...(better ? { best_answer: answer, best_code: code } : {}),
+    // In a course, the mode the answer was given under (docs/SUBMISSION.md); practice mode
+    // without a course writes none.
+    ...(mode ? { mode } : {}),
   };
+}
+
+/**
+ * What a card says and allows under the course's answer mode (core's course.json "modes";
+ * null without a course): `{locked, line}`. assessed: "Try k of N" until N graded tries are
+ * used, then locked (the count is this page's own, kept in the browser: the page enforces
+ * the cap, a re-grade can only flag a count above it); sealed: the answer is recorded, never
+ * judged here; practice: nothing to say.
+ */
+export function modeState({ mode, attempts, tries }) {
+  if (mode === 'assessed') {
+    if (attempts >= tries) {
+      return { locked: true, line: `Assessed: all ${formatCount(tries, 'graded try', 'graded tries')} are used, so this exercise is closed.` };
+    }
+    return { locked: false, line: `Assessed: each answer is marked right or wrong, nothing more. Try ${attempts + 1} of ${tries}.` };
+  }
+  if (mode === 'sealed') {
+    return { locked: false, line: 'Sealed: your answer is recorded and graded when your teacher re-grades your export; this page shows no verdict. Your latest answer counts.' };
+  }
+  return { locked: false, line: null };
 }
 
 /**

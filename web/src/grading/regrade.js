@@ -19,6 +19,8 @@ export const FLAGS = Object.freeze({
   DUPLICATE_STUDENT: 'duplicate-student', // several files for one student id (class.js)
   IDENTICAL_CODE: 'identical-code', // same normalized code as another student (class.js)
   UNGRADED_ANSWERS: 'ungraded-answers', // answers for exercises this bank or course does not grade
+  MODE_MISMATCH: 'mode-mismatch', // answered under another answer mode than the course sets
+  TRIES_OVER_CAP: 'tries-over-cap', // an assessed exercise claims more graded tries than the course allows
   // Forensic checks on measured evidence (core's evidenceForensics; they flag, never change a score):
   EVIDENCE_OFF_GRID: 'evidence-off-grid', // raw samples that are not whole ticks of the recorded clock
   EVIDENCE_UNTIMED: 'evidence-untimed', // samples or rates without the timer facts a run records
@@ -70,7 +72,11 @@ async function seedFor(submission, { lab, course }, flags) {
   return seed;
 }
 
-async function gradeOne(exercise, entry, seed, deps) {
+// The mode core grades with in a re-grade: the course's (course.json "modes", as core read
+// it); a sealed answer is graded now, right or wrong as in assessed mode. No course: practice.
+const regradeMode = (mode) => (mode === 'sealed' ? 'assessed' : (mode ?? undefined));
+
+async function gradeOne(exercise, entry, seed, deps, mode = null) {
   const { lab, runCode } = deps;
   if (exercise.kind === 'code') {
     const code = typeof entry?.best_code === 'string' ? entry.best_code : null;
@@ -86,11 +92,11 @@ async function gradeOne(exercise, entry, seed, deps) {
       exerciseId: exercise.id,
       seed,
     });
-    return lab.gradeExercise(exercise.id, seed, { results }, key);
+    return lab.gradeExercise(exercise.id, seed, { results }, key, regradeMode(mode));
   }
   const answer = entry?.best_answer;
   if (!isObject(answer)) return { score: 0, correct: false, feedback: 'No graded answer was submitted.', tests: [] };
-  const graded = await lab.gradeExercise(exercise.id, seed, answer);
+  const graded = await lab.gradeExercise(exercise.id, seed, answer, undefined, regradeMode(mode));
   if (exercise.kind === 'choice' && Number.isInteger(answer.choice) && deps.choiceTexts !== false) {
     // The choice as this student saw it (choices are shown in a per-variant order).
     const { choices } = await lab.exerciseVariant(exercise.id, seed);
@@ -125,10 +131,11 @@ export async function regradeSubmission(submission, deps) {
   for (const exercise of bank) {
     if (!chapters.includes(exercise.chapter)) continue;
     const entry = isObject(given[exercise.id]) ? given[exercise.id] : null;
+    const mode = course?.modes?.exercises?.[exercise.id] ?? null;
     let graded;
     let error = null;
     try {
-      graded = await gradeOne(exercise, entry, seed, deps);
+      graded = await gradeOne(exercise, entry, seed, deps, mode);
     } catch (e) {
       if (deps.signal?.aborted) throw e; // cancelled: this submission is not graded at all
       // core refused the answer as malformed (or the code could not be run): no points.
@@ -156,7 +163,25 @@ export async function regradeSubmission(submission, deps) {
       error,
     };
     exercises.push(row);
-    if (claimed !== null && Math.abs(claimed - graded.score) > SCORE_EPSILON) {
+    const fileMode = entry?.mode ?? 'practice';
+    if (mode !== null && row.attempts > 0 && fileMode !== mode) {
+      flags.push({
+        code: FLAGS.MODE_MISMATCH,
+        exercise: exercise.id,
+        reason: `${exercise.id}: answered in ${fileMode} mode, but the course sets ${mode} (course.json "modes"); graded as ${mode}${fileMode === 'practice' ? ', though practice feedback could have steered the answer' : ''}`,
+      });
+    }
+    const tries = course?.modes?.assessed_tries;
+    if (mode === 'assessed' && row.attempts > tries) {
+      flags.push({
+        code: FLAGS.TRIES_OVER_CAP,
+        exercise: exercise.id,
+        reason: `${exercise.id}: the file counts ${row.attempts} graded tries, over the course's ${tries}; graded all the same (the count is the student's page's own and cannot be checked)`,
+      });
+    }
+    // A sealed answer's page never knew its score (0 claimed by design): nothing to compare.
+    const sealed = mode === 'sealed' && fileMode === 'sealed';
+    if (!sealed && claimed !== null && Math.abs(claimed - graded.score) > SCORE_EPSILON) {
       flags.push({
         code: FLAGS.SCORE_DIFFERS,
         exercise: exercise.id,

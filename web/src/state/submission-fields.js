@@ -38,6 +38,13 @@ export const ENTRY_FIELDS = Object.freeze([
   'code',
   'hints_used',
 ]);
+/**
+ * Optional fields of an entry: `mode`, the course's answer mode the latest answer was given
+ * under (core's answer modes, core/include/perflab/grading/answer_modes.hpp); absent in
+ * practice mode without a course and in files from before modes.
+ */
+export const OPTIONAL_ENTRY_FIELDS = Object.freeze(['mode']);
+const ANSWER_MODES = ['practice', 'assessed', 'sealed'];
 const ANSWER_KINDS = ['value', 'values', 'choice', 'results'];
 const COURSE_FIELDS = ['id', 'title', 'chapters'];
 const STUDENT_FIELDS = ['id', 'name'];
@@ -195,7 +202,10 @@ export function entryProblems(id, entry) {
   const at = `exercises["${id}"]`;
   if (id.trim() === '') return [`${at}: an exercise id must not be empty`];
   if (!isObject(entry)) return [`${at} is ${describe(entry)}, it must be an object`];
-  const problems = unknownFields(`${at}: `, entry, ENTRY_FIELDS);
+  const problems = unknownFields(`${at}: `, entry, [...ENTRY_FIELDS, ...OPTIONAL_ENTRY_FIELDS]);
+  if ('mode' in entry && !ANSWER_MODES.includes(entry.mode)) {
+    problems.push(`${at}.mode is ${describe(entry.mode)}, it must be ${ANSWER_MODES.map((m) => `"${m}"`).join(', ')} (the course's answer mode)`);
+  }
   for (const key of ENTRY_FIELDS) {
     if (!(key in entry)) problems.push(`${at}: "${key}" is missing`);
   }

@@ -8,6 +8,7 @@
 import {
   ENTRY_FIELDS,
   MAX_SUBMISSION_DEPTH,
+  OPTIONAL_ENTRY_FIELDS,
   SUBMISSION_FORMAT,
   SUBMISSION_VERSION,
   describe,
@@ -19,6 +20,7 @@ import {
 export {
   ENTRY_FIELDS,
   EXPORT_FIELDS,
+  OPTIONAL_ENTRY_FIELDS,
   MAX_SEED,
   MAX_SUBMISSION_DEPTH,
   SUBMISSION_FORMAT,
@@ -172,6 +174,7 @@ export function buildSubmission(progress, { bankVersion, pageVersion, machine, e
   for (const [id, e] of Object.entries(progress.exercises ?? {})) {
     const entry = { ...emptyEntry(), ...e };
     const ordered = Object.fromEntries(ENTRY_FIELDS.map((k) => [k, entry[k]]));
+    for (const k of OPTIONAL_ENTRY_FIELDS) if (k in entry) ordered[k] = entry[k];
     if (hintsUsed) ordered.hints_used = hintsUsed(id, ordered);
     exercises[id] = ordered;
   }

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "perflab/grading/answer_modes.hpp"
 #include "perflab/grading/assignments.hpp"
 
 namespace perflab {
@@ -22,6 +23,7 @@ struct Course {
   std::vector<std::string> chapters;  // chapters graded in this course, in the bank's order
   std::string salt;                   // any text; changing it gives every student new variants
   CourseSchedule schedule;            // assignments, due dates, late policy (assignments.hpp)
+  CourseModes modes;                  // practice, assessed or sealed per exercise (answer_modes.hpp)
 };
 
 inline constexpr std::size_t kMaxCourseIdLength = 64;
@@ -35,6 +37,7 @@ std::vector<std::string> exercise_chapter_names();
 // assignments.hpp); chapters defaults to every chapter with
 // exercises. ValueError naming the field and what is allowed (an unknown chapter lists the
 // known ones; an unknown field lists the allowed ones).
+// "modes" (practice, assessed or sealed per exercise): answer_modes.hpp.
 Course course_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const Course& c);  // {id, title, salt, chapters, due?, assignments?, late_policy?}
 

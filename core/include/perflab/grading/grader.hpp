@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "perflab/grading/answer_modes.hpp"
+
 namespace perflab {
 
 enum class ExerciseKind { Numeric, Choice, Code };
@@ -193,8 +195,19 @@ inline constexpr double kMinBenchmarkSpeedup = 1.2;
 
 // hidden_key: the key the code's tests were drawn with (exercise_variant); results are graded
 // against that draw's hidden tests. Other kinds ignore it.
+//
+// mode (answer_modes.hpp): the course's mode for this exercise. practice: as above.
+// assessed: the same grade, with feedback that gives no direction or expected value (as
+// feedback_hides_answer: "Not correct: the answer must be within 1%."), and "mode":
+// "assessed". sealed: the answer is checked as always (a malformed one is a ValueError) but
+// no verdict is returned: {correct: null, score: null, max_score, feedback: kSealedFeedback,
+// tests: [], mode: "sealed"}; the re-grade of the export grades it (as assessed).
 nlohmann::json grade_exercise(std::string_view id, std::uint32_t seed,
-                              const nlohmann::json& answer, std::string_view hidden_key = {});
+                              const nlohmann::json& answer, std::string_view hidden_key = {},
+                              AnswerMode mode = AnswerMode::Practice);
+inline constexpr const char* kSealedFeedback =
+    "Answer recorded. It is graded when your teacher re-grades your exported progress, so this "
+    "page shows no verdict; you may change it until you export.";
 
 // Choice answers are scored by tries so that clicking through the choices does not pay:
 // (choices - attempt) / (choices - 1), at least 0: with four choices 1, 2/3, 1/3, 0;
