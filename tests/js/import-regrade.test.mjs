@@ -37,6 +37,17 @@ test('a forged solved entry ends at 0 points, and the change is named', async ()
   assert.match(regraded.changes[0], /^1 entry re-graded lower: Double it \(15 → /);
 });
 
+test('importing an export does not reveal a sealed answer’s verdict', async () => {
+  const file = await fakeSubmission('s1');
+  // As the page saves a sealed answer: kept, never judged (the answer itself is right).
+  file.exercises['ch1.number'] = { ...file.exercises['ch1.number'], solved: false, best_score: 0, mode: 'sealed' };
+  const course = { ...COURSE, modes: { exercises: { 'ch1.number': 'sealed', 'ch1.pick': 'practice', 'ch2.double': 'practice' }, assessed_tries: 3 } };
+  const { progress, changes } = await regradeImport(file, { deps: deps(), course });
+  assert.deepEqual(changes, []);
+  assert.deepEqual([progress.exercises['ch1.number'].solved, progress.exercises['ch1.number'].best_score], [false, 0]);
+  assert.deepEqual(progress.exercises['ch1.number'].best_answer, file.exercises['ch1.number'].best_answer);
+});
+
 test('a seed that is not the student id’s is replaced by the right one, and said', async () => {
   const lab = fakeLab();
   const { seed } = await lab.courseSeed(COURSE, 's3');

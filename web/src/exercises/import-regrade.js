@@ -43,7 +43,8 @@ export function pageGradingDeps(bridge) {
 /**
  * Re-grades `submission` and returns `{progress, changes, report}`: the progress to keep
  * (every entry's best_score and solved from core's re-grade, the seed the re-grade used) and
- * the sentences saying what changed. `course` is this page's course (null in practice mode).
+ * the sentences saying what changed. `course` is this page's course (null in practice mode);
+ * an exercise it seals keeps no verdict (best_score 0, not solved) and no sentence, as on its card.
  */
 export async function regradeImport(submission, { deps, course = null }) {
   // Every chapter is on the page, so every entry is re-graded (the course's chapter list
@@ -66,6 +67,11 @@ export async function regradeImport(submission, { deps, course = null }) {
     const score = row ? row.score : 0;
     const solved = row ? row.correct === true : false;
     if (!row) unknown.push(id);
+    if (row && course?.modes?.exercises?.[id] === 'sealed') {
+      // A sealed answer's verdict waits for the teacher: importing an export must not show it.
+      exercises[id] = { ...entry, best_score: 0, solved: false };
+      continue;
+    }
     if (entry.best_score > score + SCORE_EPSILON) lower.push(`${title} (${formatPoints(entry.best_score)} → ${formatPoints(score)})`);
     else if (score > entry.best_score + SCORE_EPSILON) higher.push(`${title} (${formatPoints(entry.best_score)} → ${formatPoints(score)})`);
     if (entry.solved && !solved) droppedSolved.push(title);
