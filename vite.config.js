@@ -3,7 +3,8 @@
 // with PERFLAB_WASM_DIR (default build/wasm, relative to the repo or absolute). The dev
 // and preview servers send COOP/COEP so the page is cross-origin isolated (finer timers),
 // and the Content-Security-Policies of tools/csp.mjs: the page's is also put into index.html
-// as a <meta>; the sandbox worker is built into its own folder so hosts can match it by path.
+// as a <meta>; the sandbox worker and its host frame (sandbox/host.html, whose own <meta>
+// closes the network) are built into their own folder so hosts can match them by path.
 // They also serve an optional course.json (PERFLAB_COURSE=path, or a course.json in the
 // served folder); the page's version (package.json + git short hash) is built in for submissions.
 import { execFileSync } from 'node:child_process';
@@ -11,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { PAGE_META_POLICY, SANDBOX_DIR, policyFor } from './tools/csp.mjs';
+import { PAGE_META_POLICY, SANDBOX_DIR, SANDBOX_HOST_FILE, policyFor, sandboxHostHtml } from './tools/csp.mjs';
 import { writePageData } from './tools/page-data.mjs';
 
 const repoRoot = path.dirname(fileURLToPath(import.meta.url));
@@ -133,8 +134,18 @@ function setPolicyHeader(req, res, next) {
   next();
 }
 
+// The sandbox's host frame (web/src/lab/sandbox-host.js loads it beside the built worker):
+// written from tools/csp.mjs, its policy a <meta> so it holds on a host that sends no header.
+const sandboxHost = {
+  name: 'perflab-sandbox-host',
+  apply: 'build',
+  generateBundle() {
+    this.emitFile({ type: 'asset', fileName: `${SANDBOX_DIR}/${SANDBOX_HOST_FILE}`, source: sandboxHostHtml() });
+  },
+};
+
 export default defineConfig({
-  plugins: [requireWasmBuild, serveCourse, contentSecurityPolicy, pageData],
+  plugins: [requireWasmBuild, serveCourse, contentSecurityPolicy, sandboxHost, pageData],
   define: { __PERFLAB_PAGE_VERSION__: JSON.stringify(pageVersion()) },
   root: path.join(repoRoot, 'web'),
   base: './',

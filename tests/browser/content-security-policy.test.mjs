@@ -13,9 +13,11 @@
 // Needs `npx vite build` first (and the wasm build PERFLAB_WASM_DIR points at).
 
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { LAB_WORKER_POLICY, PAGE_META_POLICY, PAGE_POLICY, SANDBOX_POLICY, policyFor } from '../../tools/csp.mjs';
+import { LAB_WORKER_POLICY, PAGE_META_POLICY, PAGE_POLICY, SANDBOX_POLICY, policyFor, sandboxHostHtml } from '../../tools/csp.mjs';
 import {
   collectErrors,
   collectForeignRequests,
@@ -88,13 +90,16 @@ test('the page asks no other origin for anything over a load, a quick experiment
     // The workers' own requests are seen too (the wasm is fetched by the lab worker).
     assert.ok(requests.some((u) => u.endsWith('.wasm')), requests.join('\n'));
     assert.ok(requests.some((u) => /\/sandbox\/sandbox-worker-[\w-]+\.js$/.test(u)), requests.join('\n'));
+    assert.ok(requests.some((u) => u.endsWith('/sandbox/host.html')), requests.join('\n'));
     assert.deepEqual(otherRequests, []);
+    // The host frame leaves the page cross-origin isolated (COOP/COEP), its timers fine.
+    assert.equal(await page.evaluate(() => crossOriginIsolated), true);
 
     // Each response carries its policy; the page's is in the document as well.
     const byPattern = (re) => [...policies].filter(([p]) => re.test(p)).map(([, v]) => v);
     assert.deepEqual(byPattern(/^\/$/), [PAGE_POLICY]);
     assert.deepEqual([...new Set(byPattern(/\/assets\/worker-[\w-]+\.js$/))], [LAB_WORKER_POLICY]);
-    assert.deepEqual([...new Set(byPattern(/\/sandbox\/sandbox-worker-[\w-]+\.js$/))], [SANDBOX_POLICY]);
+    assert.deepEqual([...new Set(byPattern(/\/sandbox\/(sandbox-worker-[\w-]+\.js|host\.html)$/))], [SANDBOX_POLICY]);
     assert.equal(
       await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content'),
       PAGE_META_POLICY,
@@ -173,16 +178,19 @@ test('a quick run of every experiment of every chapter asks no other origin for 
 
 // ---- the policies themselves, with probe workers ---------------------------------------------
 
-// Runs in a worker: tries each way out and posts what happened.
-const probeWorker = (other) => `
+// Runs in a worker: tries each way out and posts what happened (on the port of the first
+// message it gets when `viaPort`, as the sandbox's worker replies).
+const probeWorker = (other, { viaPort = false, self = '' } = {}) => `(async () => {
 const OTHER = ${JSON.stringify(other)};
+const SELF = ${JSON.stringify(self)};
+const reply = ${viaPort} ? await new Promise((resolve) => { onmessage = (e) => { const port = e.ports[0]; resolve((m) => port.postMessage(m)); }; }) : postMessage;
 const out = {};
 async function attempt(name, f) {
   try { out[name] = 'allowed: ' + String(await f()); } catch (e) { out[name] = 'blocked: ' + e.name; }
 }
 await attempt('new Function', () => new Function('return 1')());
 await attempt('wasm', () => WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(() => 'compiled'));
-await attempt('fetch self', () => fetch('/probe.txt').then((r) => r.status));
+await attempt('fetch self', () => fetch(SELF + '/probe.txt').then((r) => r.status));
 await attempt('fetch other', () => fetch(OTHER + '/fetch?data=1').then((r) => r.status));
 await attempt('import other', () => import(OTHER + '/import.js').then((m) => m.escaped));
 await attempt('sync XHR', () => { const x = new XMLHttpRequest(); x.open('GET', OTHER + '/xhr', false); x.send(); return x.status; });
@@ -196,7 +204,8 @@ await attempt('EventSource', () => new Promise((resolve, reject) => {
   es.onopen = () => resolve('open');
   es.onerror = () => reject(Object.assign(new Error('refused'), { name: 'EventSourceError' }));
 }));
-postMessage(out);
+reply(out);
+})();
 `;
 
 const probePage = `
@@ -206,21 +215,44 @@ const run = (url) => new Promise((resolve) => {
   w.onerror = (e) => resolve({ error: e.message || 'could not start' });
 });
 const pageFetch = await fetch(new URL('/fetch-from-page', OTHER_ORIGIN)).then(() => 'allowed', (e) => 'blocked: ' + e.name);
+// The sandbox's way: an opaque-origin frame loading the host file, whose blob: worker runs the
+// source it is handed and replies on the port handed with it (web/src/lab/sandbox-host.js).
+const viaFrame = (source) => new Promise((resolve) => {
+  const frame = document.createElement('iframe');
+  frame.setAttribute('sandbox', 'allow-scripts');
+  frame.src = '/sandbox/host.html';
+  const channel = new MessageChannel();
+  channel.port1.onmessage = (e) => resolve(e.data);
+  addEventListener('message', (e) => {
+    if (e.source !== frame.contentWindow) return;
+    if (e.data.type === 'ready') frame.contentWindow.postMessage({ source, message: 'probe' }, '*', [channel.port2]);
+    else resolve({ error: e.data.message || 'could not start' });
+  });
+  document.body.append(frame);
+});
 window.probes = {
   page: pageFetch,
-  sandbox: await run('/sandbox/sandbox-worker-probe.js'),
+  sandbox: await viaFrame(await (await fetch('/sandbox/frame-probe.js')).text()),
   lab: await run('/assets/worker-probe.js'),
 };
 `;
 
-test('each policy allows what its context needs and stops every request to another origin', async () => {
+test('each policy allows what its context needs and stops every request, the sandbox\'s with no header at all', async () => {
   const served = [];
+  let SITE = '';
   const site = http.createServer((req, res) => {
     const { pathname } = new URL(req.url, 'http://localhost');
     served.push(pathname);
     const policy = policyFor(pathname);
     const headers = { ...(policy ? { 'content-security-policy': policy } : {}) };
-    if (pathname === '/') {
+    if (pathname === '/sandbox/host.html') {
+      // No header: the frame's own <meta> is all the policy there is.
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(sandboxHostHtml());
+    } else if (pathname === '/sandbox/frame-probe.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(probeWorker(OTHER, { viaPort: true, self: SITE }));
+    } else if (pathname === '/') {
       res.writeHead(200, { ...headers, 'content-type': 'text/html' });
       res.end(`<!doctype html><meta http-equiv="Content-Security-Policy" content="${PAGE_META_POLICY}"><script type="module" src="/probe-page.js"></script>`);
     } else if (pathname === '/probe-page.js') {
@@ -235,10 +267,11 @@ test('each policy allows what its context needs and stops every request to anoth
     }
   });
   await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
+  SITE = `http://127.0.0.1:${site.address().port}`;
   const page = await browser.context.newPage();
   try {
     otherRequests.length = 0;
-    await page.goto(`http://127.0.0.1:${site.address().port}/`);
+    await page.goto(`${SITE}/`);
     await page.waitForFunction(() => window.probes, null, { timeout: 20000 });
     const probes = await page.evaluate(() => window.probes);
     assert.equal(probes.page, 'blocked: TypeError');
@@ -259,7 +292,101 @@ test('each policy allows what its context needs and stops every request to anoth
       assert.match(probes.lab[name], /^blocked: /, name);
     }
     assert.deepEqual(otherRequests, []);
-    assert.ok(served.includes('/probe.txt')); // the lab worker's own-origin fetch went out
+    // The lab worker's own-origin fetch went out, once: the sandbox's was stopped.
+    assert.equal(served.filter((p) => p === '/probe.txt').length, 1, served.join(', '));
+  } finally {
+    await page.close();
+    site.close();
+  }
+});
+
+// ---- a plain static host ---------------------------------------------------------------------
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' };
+
+test('on a static host that sends no header at all, the student\'s code reaches no server: the browser stops it', async () => {
+  // web/dist served as files and nothing else (no COOP/COEP, no policy header); every request
+  // is counted. The page's code card runs code trying every way out; then the host frame runs
+  // a probe worker without the lockdown, so what stops it is the frame's own policy.
+  const dist = new URL('../../web/dist/', import.meta.url);
+  const served = [];
+  const site = http.createServer(async (req, res) => {
+    const { pathname } = new URL(req.url, 'http://localhost');
+    served.push(pathname);
+    if (pathname.startsWith('/escape')) {
+      res.writeHead(200, { 'content-type': pathname.endsWith('.js') ? 'text/javascript' : 'text/plain' });
+      res.end('export const escaped = true;');
+      return;
+    }
+    try {
+      const file = new URL(`.${pathname === '/' ? '/index.html' : pathname}`, dist);
+      if (!file.href.startsWith(dist.href)) throw new Error('outside');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file.pathname)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  site.on('upgrade', (req, socket) => {
+    served.push(`UPGRADE ${req.url}`);
+    socket.destroy();
+  });
+  await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const SITE = `http://127.0.0.1:${site.address().port}`;
+  const page = await browser.context.newPage();
+  try {
+    await page.goto(`${SITE}/?quick=1#acceleration`);
+    assert.equal(await page.evaluate(() => crossOriginIsolated), false); // no headers, really
+    const cards = exerciseCards(page);
+    const ex = 'acceleration.attainable-code';
+    await cards.waitForCards([ex]);
+    await cards.card(ex).locator('.cm-content').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText(`const SITE = ${JSON.stringify(SITE)};
+function attempt(name, f) {
+  try { f(); console.log(name + ': reached'); } catch (e) { console.log(name + ': blocked (' + e.name + ')'); }
+}
+attempt('fetch', () => fetch(SITE + '/escape-fetch'));
+attempt('sync XHR', () => { const x = new XMLHttpRequest(); x.open('GET', SITE + '/escape-xhr', false); x.send(); });
+attempt('WebSocket', () => new WebSocket(SITE.replace('http', 'ws') + '/escape-ws'));
+attempt('EventSource', () => new EventSource(SITE + '/escape-es'));
+attempt('Worker', () => new Worker(SITE + '/escape-worker.js'));
+attempt('sendBeacon', () => navigator.sendBeacon(SITE + '/escape-beacon', 'x'));
+attempt('importScripts', () => importScripts(SITE + '/escape-import-scripts.js'));
+const until = Date.now() + 300;
+while (Date.now() < until) {}
+function attainable(peak, bandwidth, intensity) {
+  return Math.min(peak, intensity * bandwidth);
+}`);
+    const correct = await cards.submitAndWait(ex, () => cards.card(ex).locator('button[data-role="run"]').click());
+    assert.equal(correct, 'true');
+
+    const probe = await page.evaluate(async ([site, source]) => {
+      const frame = document.createElement('iframe');
+      frame.setAttribute('sandbox', 'allow-scripts');
+      frame.src = 'sandbox/host.html';
+      const channel = new MessageChannel();
+      const answer = new Promise((resolve) => {
+        channel.port1.onmessage = (e) => resolve(e.data);
+        addEventListener('message', (e) => {
+          if (e.source !== frame.contentWindow) return;
+          if (e.data.type === 'ready') frame.contentWindow.postMessage({ source, message: 'probe' }, '*', [channel.port2]);
+          else resolve({ error: e.data.message || 'could not start' });
+        });
+      });
+      document.body.append(frame);
+      return answer;
+    }, [SITE, probeWorker(SITE, { viaPort: true, self: SITE })]);
+    assert.equal(probe['new Function'], 'allowed: 1', JSON.stringify(probe));
+    for (const name of ['fetch self', 'fetch other', 'import other', 'sync XHR', 'WebSocket', 'EventSource']) {
+      assert.match(probe[name] ?? '', /^blocked: /, `${name}: ${JSON.stringify(probe)}`);
+    }
+    await page.waitForTimeout(300);
+    const escaped = served.filter((p) => p.includes('/escape') || p === '/probe.txt' || p.startsWith('/fetch') || p.startsWith('/import') || p.startsWith('/xhr') || p.startsWith('/es') || p.startsWith('UPGRADE'));
+    assert.deepEqual(escaped, []);
+    assert.ok(served.includes('/sandbox/host.html'), served.join(', '));
   } finally {
     await page.close();
     site.close();

@@ -3,8 +3,9 @@
 // Acceleration): forging a result on the worker's channel, wrapping postMessage, replacing
 // performance.now, caching results in the timed loop-order exercise, and reaching the network,
 // storage or another context (fetch with data in the URL, synchronous XHR, WebSocket,
-// EventSource, importScripts, a nested Worker, a dynamic import() written out or assembled by
-// eval, IndexedDB, the Cache API, BroadcastChannel, a font loaded from a URL). A second origin served by this test on
+// EventSource, importScripts, a nested Worker, a dynamic import() written out, hidden behind
+// a comment or assembled by eval, IndexedDB, the Cache API, BroadcastChannel, a font loaded
+// from a URL), and slowing only the timed test's reference through a shared prototype. A second origin served by this test on
 // another port records every request; it must never see one. The timed exercise's student
 // functions here are correct but twice as slow as the naive loop, so they pass only if a
 // forgery worked (never asserted on timing itself: a fair run of them cannot reach 1.2×).
@@ -218,14 +219,54 @@ function attainable(peak, bandwidth, intensity) {
   assert.ok(!(await page.evaluate(() => caches.has('perflab-escape'))));
 });
 
-test('a dynamic import() in the code is refused with a clear message and never requested', async () => {
-  const outcome = await run(ATTAINABLE, `function attainable(peak, bandwidth, intensity) {
-  import(${JSON.stringify(`${'http://127.0.0.1'}`)} + ':' + ${JSON.stringify(String(new URL(OTHER).port))} + '/import.js');
+test('a dynamic import() in the code is refused with a clear message and never requested, however it is hidden', async () => {
+  // Written out; behind an HTML-like comment (Annex B); behind a // comment ended by U+2028.
+  const url = `${JSON.stringify('http://127.0.0.1')} + ':' + ${JSON.stringify(String(new URL(OTHER).port))} + '/import.js'`;
+  for (const call of [`import(${url})`, `import<!--\n(${url})`, `const m = import<!--\n(${url})`, `import// c\u2028(${url})`]) {
+    const outcome = await run(ATTAINABLE, `function attainable(peak, bandwidth, intensity) {
+  ${call};
   ${ATTAINABLE_BODY}
 }`);
-  assert.equal(outcome.correct, 'false');
-  assert.match(outcome.text, /your code calls import\(\), which the sandbox does not run/);
+    assert.equal(outcome.correct, 'false', call);
+    // At the start of a statement acorn takes `import<!--` for a static import: refused too.
+    assert.match(outcome.text, /your code (calls import\(\)|uses import or export), which the sandbox does not run/, call);
+  }
   await page.waitForTimeout(300);
   assert.deepEqual(otherRequests, []);
   assert.deepEqual(lab.errors, []);
+});
+
+test('a %TypedArray% getter that slows only what is not the student\'s own does not slow the reference', async () => {
+  // Twice the naive loop's work: it can pass only if the reference is slowed by the getter.
+  const outcome = await run(MATMUL, `${SLOW_MATMUL}
+const TypedArray = Object.getPrototypeOf(Float64Array.prototype);
+const lengthOf = Object.getOwnPropertyDescriptor(TypedArray, 'length').get;
+const own = new WeakSet();
+const slowed = new WeakSet();
+let patched = 'no';
+try {
+  Object.defineProperty(TypedArray, 'length', {
+    get() {
+      if (!own.has(this) && !slowed.has(this)) {
+        slowed.add(this);
+        const until = performance.now() + 2000;
+        while (performance.now() < until) {}
+      }
+      return lengthOf.call(this);
+    },
+    configurable: true,
+  });
+  patched = 'yes';
+} catch (e) {
+  patched = e.name;
+}
+console.log('patched: ' + patched);
+function matmul(a, b, n) {
+  own.add(a); own.add(b);
+  const c = slowProduct(a, b, n);
+  own.add(c);
+  return c;
+}`);
+  assert.ok(outcome.logs.includes('patched: TypeError'), outcome.logs.join(' | '));
+  await assertTimedTestFails(outcome);
 });

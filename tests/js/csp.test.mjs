@@ -1,12 +1,25 @@
 // Protects tools/csp.mjs: which policy each path of the build (and of Vite's dev server) gets,
-// that the sandbox's allows no connection and no script from another origin, that the page's
+// that the sandbox's allows no connection and no script but its host frame's, which carries
+// it as a <meta> (so it holds without a header), that the page's
 // <meta> form leaves out what a <meta> cannot carry, and that the README's header for static
 // hosts is the policy the servers send. Whether Chromium enforces them:
 // tests/browser/content-security-policy.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { LAB_WORKER_POLICY, PAGE_META_POLICY, PAGE_POLICY, SANDBOX_POLICY, policyFor } from '../../tools/csp.mjs';
+import { createHash } from 'node:crypto';
+import {
+  LAB_WORKER_POLICY,
+  PAGE_META_POLICY,
+  PAGE_POLICY,
+  SANDBOX_DIR,
+  SANDBOX_FRAME_SCRIPT,
+  SANDBOX_HOST_FILE,
+  SANDBOX_POLICY,
+  policyFor,
+  sandboxHostHtml,
+} from '../../tools/csp.mjs';
+import { SANDBOX_HOST_FILE as PAGE_HOST_FILE } from '../../web/src/lab/sandbox-host.js';
 
 const directives = (policy) =>
   Object.fromEntries(policy.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
@@ -24,12 +37,25 @@ test('each path gets its policy: HTML the page\'s, the two workers theirs, other
   }
 });
 
-test('the sandbox connects nowhere and loads scripts from its own origin only', () => {
+test('the sandbox connects nowhere and runs no script but its host frame\'s own (by its hash), its worker from blob: only', () => {
   const d = directives(SANDBOX_POLICY);
   assert.deepEqual(d['default-src'], ["'none'"]);
   assert.deepEqual(d['connect-src'], ["'none'"]);
-  assert.deepEqual(d['script-src'], ["'self'", "'unsafe-eval'"]);
-  assert.deepEqual(d['worker-src'], ["'none'"]);
+  const hash = `'sha256-${createHash('sha256').update(SANDBOX_FRAME_SCRIPT).digest('base64')}'`;
+  assert.deepEqual(d['script-src'], [hash, "'unsafe-eval'"]);
+  assert.deepEqual(d['worker-src'], ['blob:']);
+  assert.equal(SANDBOX_FRAME_SCRIPT, readFileSync(new URL('../../web/src/lab/sandbox-frame.js', import.meta.url), 'utf8'));
+});
+
+test('the host frame carries the sandbox policy as a <meta> ahead of its one script, in the file the page loads', () => {
+  const html = sandboxHostHtml();
+  const meta = html.indexOf(`<meta http-equiv="Content-Security-Policy" content="${SANDBOX_POLICY}">`);
+  assert.ok(meta > 0, html);
+  assert.ok(meta < html.indexOf('<script>'));
+  assert.equal(html.split('<script').length, 2);
+  assert.ok(html.includes(`<script>${SANDBOX_FRAME_SCRIPT}</script>`));
+  assert.equal(SANDBOX_HOST_FILE, PAGE_HOST_FILE);
+  assert.equal(policyFor(`/${SANDBOX_DIR}/${SANDBOX_HOST_FILE}`), SANDBOX_POLICY);
 });
 
 test('the page and the lab worker reach their own origin only', () => {

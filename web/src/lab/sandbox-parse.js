@@ -4,8 +4,8 @@
 // every line terminator of the language, so what the parser sees is what the engine runs.
 // A dynamic import() is refused wherever it is (the one escape the lockdown cannot delete from
 // the language: it would load a module from anywhere); a syntax error is answered as the
-// student's, with the line and column in their code. Static import and export and import.meta
-// are syntax errors in a script, so they are answered as such.
+// student's, with the line and column in their code. Static import and export (and whatever
+// acorn takes for them) are refused with their own sentence; import.meta is a syntax error.
 // Used by the page's sandbox worker (sandbox-worker.js) and the command line's code worker
 // (tools/grading/code-worker.mjs), both before the runner compiles anything.
 // Not for: running code (sandbox-runner.js) or closing the worker's APIs (sandbox-lockdown.js).
@@ -52,6 +52,12 @@ export function refusedCode(code, parameters = 'console') {
   } catch (e) {
     if (!(e instanceof SyntaxError) || !e.loc) throw e;
     const message = e.message.replace(/ \(\d+:\d+\)$/, '');
+    // A static import or export, or a dynamic import acorn reads as one: at the start of a
+    // statement it looks past spaces and // or /* */ comments for the "(", not past an
+    // HTML-like one (`import<!--⏎(url)`), which the engine would run as import(url).
+    if (/^'import' and 'export' may /.test(message)) {
+      return `Error: your code uses import or export, which the sandbox does not run: exercises run without modules or network access. Remove it${where(e.loc)}.`;
+    }
     return `SyntaxError: ${message}${where(e.loc)}`;
   }
   // A body that closes the function it is compiled into (`}); ...; (function () {`) parses as

@@ -1,4 +1,5 @@
-// Main-thread side of the student-code sandbox: one fresh Worker per run, a time limit
+// Main-thread side of the student-code sandbox: one fresh worker per run (in a host frame of
+// its own whose policy closes the network, sandbox-host.js), a time limit
 // enforced by terminate() (the only way to stop `while (true) {}`), results collected per
 // test so that those finished before a timeout still count. Resolves with what core's grader
 // reads as a code answer ({results: [{value} | {error} | {timeout: true}]}) plus the output.
@@ -6,6 +7,8 @@
 // message (sandbox-worker.js keeps it out of the student's reach); anything the worker posts
 // on its own channel is ignored, so student code cannot forge a result.
 // Not for: grading (the lab worker does that) or the lab worker's wasm (never touched here).
+
+import { createSandboxHost } from './sandbox-host.js';
 
 /** The Error a run rejects with when its AbortSignal fires (the student pressed Stop). */
 export class SandboxStoppedError extends Error {
@@ -15,9 +18,6 @@ export class SandboxStoppedError extends Error {
   }
 }
 
-function defaultWorker() {
-  return new Worker(new URL('./sandbox-worker.js', import.meta.url), { type: 'module' });
-}
 
 /**
  * Runs `code` on `tests` in a fresh worker. The time limit starts when the worker has loaded
@@ -31,7 +31,7 @@ export function runInSandbox({
   tests,
   timeLimitMs,
   signal,
-  createWorker = defaultWorker,
+  createWorker = createSandboxHost,
   startupLimitMs = 10000,
   now = () => performance.now(),
 }) {
