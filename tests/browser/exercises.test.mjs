@@ -166,6 +166,14 @@ test('code: a wrong median fails some tests with messages, a correct one passes 
   const failed = card(CODE).locator('.pl-ex-tests li[data-passed="false"]');
   assert.ok((await failed.count()) >= 2, 'the even-length and unsorted tests fail');
   assert.match(await failed.first().textContent(), /expected .*, got /);
+  // Public examples name their expected value; hidden tests only the property that failed.
+  assert.match(await card(CODE).locator('[data-role="test-list"]').textContent(), /on 7 tests: 2 examples \(odd length, even length\), shown with the expected value when one fails; 5 hidden tests, which say only what failed\./);
+  const hiddenFailed = (await failed.allTextContents()).filter((m) => /hidden test \d+: /.test(m));
+  assert.ok(hiddenFailed.length >= 1, (await failed.allTextContents()).join('\n'));
+  for (const m of hiddenFailed) {
+    assert.match(m, /hidden test \d+: failed: outside the tolerance: the result is off by more than the tolerance \(within /);
+    assert.doesNotMatch(m, /expected \d|got |called as/);
+  }
   const partial = Number((await dataOf(CODE)).bestScore);
   assert.ok(partial > 0 && partial < 15, `partial credit, got ${partial}`);
 

@@ -167,3 +167,36 @@ test('the deployed course.json is read by core and used', async () => {
     await deployed.close();
   }
 });
+
+test('with the same grading key, the page and tools/grade.mjs write the same gradebook', async () => {
+  const { page } = lab;
+  const { mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { spawnSync } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const gradeScript = fileURLToPath(new URL('../../tools/grade.mjs', import.meta.url));
+  const dir = mkdtempSync(`${tmpdir()}/perflab-key-`);
+  const two = files.slice(0, 2); // ada and bob
+  for (const f of two) writeFileSync(`${dir}/${f.name}`, f.buffer);
+  writeFileSync(`${dir}/course.json`, JSON.stringify(COURSE));
+
+  await page.locator('[data-role="hidden-key"]').fill('same-key-1');
+  await page.locator('[data-role="files"]').setInputFiles(two);
+  await page.locator('[data-role="chosen"]').filter({ hasText: '2 files chosen' }).waitFor();
+  await page.locator('[data-role="grade"]').click();
+  await page.locator('[data-role="status"]').filter({ hasText: /^Graded 2 files/ }).waitFor({ timeout: 120_000 });
+  assert.match(await page.locator('[data-role="hidden-key-used"]').textContent(), /drawn with the grading key same-key-1; .*--hidden-key same-key-1/);
+  const downloaded = async (name) => {
+    const [d] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-download="${name}"]`).click()]);
+    return (await d.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
+  };
+  const book = await downloaded('gradebook-canvas.csv');
+  const perExercise = await downloaded('exercises.csv');
+  assert.equal(JSON.parse(await downloaded('grading-run.json')).hidden_key, 'same-key-1');
+
+  const r = spawnSync(process.execPath, [gradeScript, 'ada.json', 'bob.json', '--out', 'out', '--course', 'course.json', '--hidden-key', 'same-key-1', '--workers', '1', '--quiet'], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(readFileSync(`${dir}/out/gradebook-canvas.csv`, 'utf8'), book);
+  assert.equal(readFileSync(`${dir}/out/exercises.csv`, 'utf8'), perExercise);
+  assert.deepEqual(lab.errors, []);
+});
