@@ -127,6 +127,12 @@ describe('not attempted apart from failed', () => {
     assert.deepEqual(d['ch1.bandwidth'].counts, { 'not attempted': 1, 'no points': 1, 'part of the points': 0, 'full points': 1 });
     assert.deepEqual([d['ch2.fuse'].attempted, d['ch2.fuse'].failed, d['ch2.fuse'].not_attempted], [2, 1, 1]);
   });
+
+  it('does not count a right choice found on a later try (part of the points) as failed', async () => {
+    const cls = { exercises: [EXERCISES[1]], students: [student('a', [{ ...choice('ch1.bound', 2.5, 5, 'memory'), correct: true }]), student('b', [choice('ch1.bound', 0, 5, 'compute')])] };
+    const [d] = await exerciseDistributions(cls, mean);
+    assert.deepEqual([d.attempted, d.failed, d.counts['part of the points'], d.counts['no points']], [2, 1, 1, 1]);
+  });
 });
 
 // ---- over the real re-grade ----------------------------------------------------------------

@@ -18,7 +18,8 @@ const number = (x) => (Number.isFinite(x) ? String(x) : '');
 /** One wrong value as the instructor view and the files say it: "p90: 12.11", "“compute”", "fails the test “edge”". */
 export function wrongValueText(v) {
   if (v.test !== null && v.test !== undefined) return `fails the test “${v.test}”`;
-  const value = typeof v.value === 'string' ? `“${v.value}”` : String(v.value);
+  // Twelve significant digits: a value found by arithmetic shows without its binary tail (27.787264, not 27.787263999999997).
+  const value = typeof v.value === 'string' ? `“${v.value}”` : String(Number(v.value.toPrecision(12)));
   return v.part ? `${v.part}: ${value}` : value;
 }
 

@@ -32,8 +32,9 @@ export const gradebookEntries = (graded) => graded.students.filter((s) => s.in_g
 /**
  * Exercises ordered hardest first (lowest mean fraction of points, by core's mean), each with
  * its fractions and counts: [{id, title, chapter, points, mean, fractions, counts, attempted,
- * failed, not_attempted}]; failed: attempted and not fully right; a student who did not
- * attempt the exercise counts in not_attempted only (and as 0 in the mean).
+ * failed, not_attempted}]; failed: attempted and not right by core's verdict (a right choice
+ * on a later try, with part of the points, is not failed); a student who did not attempt the
+ * exercise counts in not_attempted only (and as 0 in the mean).
  * @param {(values: number[]) => Promise<number>} meanOf core's mean of a sample
  */
 export async function exerciseDistributions(graded, meanOf) {
@@ -42,16 +43,17 @@ export async function exerciseDistributions(graded, meanOf) {
   for (const exercise of graded.exercises) {
     const fractions = [];
     const counts = Object.fromEntries(SCORE_BANDS.map((b) => [b, 0]));
+    let failed = 0;
     for (const s of entries) {
       const row = s.result.exercises.find((e) => e.id === exercise.id);
       if (!row) continue;
       fractions.push(row.max_score > 0 ? row.score / row.max_score : 0);
       counts[bandOf(row)] += 1;
+      if (isAttempted(row) && !row.correct) failed += 1;
     }
     const mean = fractions.length ? await meanOf(fractions) : null;
     const notAttempted = counts['not attempted'];
-    const attempted = fractions.length - notAttempted;
-    out.push({ id: exercise.id, title: exercise.title, chapter: exercise.chapter, points: exercise.points, mean, fractions, counts, attempted, failed: attempted - counts['full points'], not_attempted: notAttempted });
+    out.push({ id: exercise.id, title: exercise.title, chapter: exercise.chapter, points: exercise.points, mean, fractions, counts, attempted: fractions.length - notAttempted, failed, not_attempted: notAttempted });
   }
   return out.sort((a, b) => (a.mean ?? 1) - (b.mean ?? 1) || a.id.localeCompare(b.id));
 }
