@@ -53,17 +53,16 @@ export function parseCsv(text) {
 export const looseId = (id) => String(id ?? '').replace(/\s+/g, '').replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /**
- * The roster formats read, each by its header: the columns that identify a student, the one
- * matched by default, and how its name is written.
+ * The roster formats read, each told apart by its header, and the column matched by default.
  * Canvas: the gradebook export (instructure/canvas-lms lib/gradebook_exporter.rb), rows after
- * "    Points Possible" (and Canvas's own "Student, Test") are students. Moodle: the grade
+ * "    Points Possible" are students but Canvas's own "Student, Test". Moodle: the grade
  * export ("First name", "Last name", "ID number", "Email address", ...). Gradescope: the
  * course roster export ("First Name", "Last Name", "SID", "Email", "Role"; only students).
  */
 export const ROSTER_FORMATS = Object.freeze({
-  canvas: { test: (h) => h.includes('Student') && h.includes('SIS User ID'), idColumn: 'SIS User ID', columns: ['ID', 'SIS User ID', 'SIS Login ID'] },
-  moodle: { test: (h) => h.includes('ID number') && h.includes('Email address'), idColumn: 'ID number', columns: ['ID number', 'Email address', 'Username'] },
-  gradescope: { test: (h) => h.includes('SID') && h.includes('Email'), idColumn: 'SID', columns: ['SID', 'Email'] },
+  canvas: { test: (h) => h.includes('Student') && h.includes('SIS User ID'), idColumn: 'SIS User ID' },
+  moodle: { test: (h) => h.includes('ID number') && h.includes('Email address'), idColumn: 'ID number' },
+  gradescope: { test: (h) => h.includes('SID') && h.includes('Email'), idColumn: 'SID' },
 });
 
 const nameOf = (format, cell) => {
