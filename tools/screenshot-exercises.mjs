@@ -27,7 +27,8 @@ try {
   await waitAttempt('profiling.linear-params', 1);
 
   const c = JSON.parse(await card('profiling.bound-classify').getAttribute('data-params'));
-  const right = c.kernel_mflop / c.kernel_mb > c.peak_gflops_per_s / c.bandwidth_gb_per_s ? 'compute-bound' : 'memory-bound';
+  const side = (mflop, mb) => (mflop / mb > c.peak_gflops_per_s / c.bandwidth_gb_per_s ? 'compute-bound' : 'memory-bound');
+  const right = `A ${side(c.a_mflop, c.a_mb)}, B ${side(c.b_mflop, c.b_mb)}`;
   await card('profiling.bound-classify').getByLabel(right, { exact: true }).check();
   await card('profiling.bound-classify').locator('button[type="submit"]').click();
   await waitAttempt('profiling.bound-classify', 1);

@@ -23,6 +23,12 @@ val exercise_variant_js(val id, val seed, val hidden_key) {
   return to_val(exercise_variant(exercise_id, variant_seed, hidden_key_of(hidden_key)));
 }
 
+val choice_variant_js(val id, val seed, val try_number) {
+  const std::string exercise_id = to_string(id, "id");
+  const std::uint32_t variant_seed = to_seed(seed);
+  return to_val(choice_variant(exercise_id, variant_seed, to_int(try_number, "try")));
+}
+
 // mode: the course's answer mode for the exercise ("practice" when undefined or null).
 val grade_exercise_js(val id, val seed, val answer, val hidden_key, val mode) {
   const std::string exercise_id = to_string(id, "id");
@@ -63,6 +69,7 @@ val assignment_scores_js(val course, val student) {
 EMSCRIPTEN_BINDINGS(perflab_grader) {
   expose<&exercise_bank_js>("exerciseBank");
   expose<&exercise_variant_js>("exerciseVariant");
+  expose<&choice_variant_js>("choiceVariant");
   expose<&grade_exercise_js>("gradeExercise");
   expose<&exercise_bank_version_js>("exerciseBankVersion");
   expose<&course_from_json_js>("courseFromJson");

@@ -21,7 +21,7 @@ import { exerciseCards, openLab, readMachineFacts, waitForMachineFacts } from '.
 
 const STORAGE_KEY = 'perflab.progress.v1';
 const NUMERIC = 'profiling.linear-params';
-const TWO_CHOICES = 'profiling.bound-classify';
+const BOUND_CHOICE = 'profiling.bound-classify';
 const COURSE = { id: 'perf-2026-fall', title: 'ML Systems, fall 2026', salt: 'a salt for the test', chapters: ['profiling', 'acceleration'] };
 
 // core's course seed (core/src/grading/course.cpp), written again from its definition:
@@ -60,7 +60,7 @@ before(async () => {
   lab = await openLab({ hash: '#profiling' });
   page = lab.page;
   cards = exerciseCards(page);
-  await cards.waitForCards([NUMERIC, TWO_CHOICES]);
+  await cards.waitForCards([NUMERIC, BOUND_CHOICE]);
 });
 after(async () => {
   delete process.env.PERFLAB_COURSE;
@@ -104,33 +104,40 @@ test('without course.json the header says practice mode and no id is asked', asy
   assert.equal((await cards.dataOf(NUMERIC)).seed, String((await saved()).seed));
 });
 
-test('a two-choice exercise answered wrong, then right, earns 0 points and says why', async () => {
-  const card = cards.card(TWO_CHOICES);
-  assert.equal(
+test('a choice answered wrong, then right on the next try\'s new variant, earns half and says why', async () => {
+  const card = cards.card(BOUND_CHOICE);
+  assert.match(
     await card.locator('[data-role="scoring"]').textContent(),
-    'Full points on the first try only: with two choices, a second try earns nothing.',
+    /^Full points on the first try, half on the second, none later: each wrong try draws a new variant/,
   );
-  const pick = async (index) => {
-    await card.locator('input[type="radio"]').nth(index).check();
-    return cards.submitAndWait(TWO_CHOICES, () => card.locator('button[type="submit"]').click());
+  // The right label by hand from the card's figures: each kernel's MFLOP / MB against the ridge.
+  const rightLabel = (p) => {
+    const ridge = p.peak_gflops_per_s / p.bandwidth_gb_per_s;
+    const side = (mflop, mb) => (mflop / mb > ridge ? 'compute-bound' : 'memory-bound');
+    return `A ${side(p.a_mflop, p.a_mb)}, B ${side(p.b_mflop, p.b_mb)}`;
   };
-  // Which choice is right depends on the variant: find it, then start this exercise afresh.
-  const firstRight = (await pick(0)) === 'true';
-  const progress = await saved();
-  delete progress.exercises[TWO_CHOICES];
-  await page.evaluate(([key, p]) => localStorage.setItem(key, JSON.stringify(p)), [STORAGE_KEY, progress]);
-  await reload();
-  await cards.waitForCards([TWO_CHOICES]);
-  const [wrong, right] = firstRight ? [1, 0] : [0, 1];
-  assert.equal(await pick(wrong), 'false');
-  assert.equal(await pick(right), 'true');
+  const pick = async (label) => {
+    await card.getByLabel(label, { exact: true }).check();
+    return cards.submitAndWait(BOUND_CHOICE, () => card.locator('button[type="submit"]').click());
+  };
+  const first = await cards.params(BOUND_CHOICE);
+  const labels = (await card.locator('label.pl-ex-choice').allTextContents()).map((t) => t.trim());
+  assert.equal(await pick(labels.find((t) => t !== rightLabel(first))), 'false');
+  await page.waitForFunction(
+    ([id, before]) => document.querySelector(`article[data-exercise-id="${id}"]`).dataset.params !== before,
+    [BOUND_CHOICE, JSON.stringify(first)],
+  );
+  const second = await cards.params(BOUND_CHOICE);
+  const label = rightLabel(second);
+  assert.equal(await pick(label), 'true');
   const feedback = await card.locator('[data-role="feedback"]').textContent();
-  assert.match(feedback, /try 2 of 2 choices/);
-  assert.equal(await card.locator('[data-role="attempt-points"]').getAttribute('data-score'), '0');
-  assert.match(feedback, /\(0 \/ 10 points for this attempt, try 2\)/);
-  const entry = (await saved()).exercises[TWO_CHOICES];
-  assert.deepEqual([entry.solved, entry.best_score, entry.attempts], [true, 0, 2]);
-  assert.deepEqual(entry.last_answer, { choice: right, attempt: 2 });
+  assert.match(feedback, /Found on try 2, so it earns half the points\./);
+  assert.equal(await card.locator('[data-role="attempt-points"]').getAttribute('data-score'), '5');
+  assert.match(feedback, /\(5 \/ 10 points for this attempt, try 2\)/);
+  const entry = (await saved()).exercises[BOUND_CHOICE];
+  assert.deepEqual([entry.solved, entry.best_score, entry.attempts], [true, 5, 2]);
+  const index = (await card.locator('label.pl-ex-choice').allTextContents()).map((t) => t.trim()).indexOf(label);
+  assert.deepEqual(entry.last_answer, { choice: index, attempt: 2 });
 });
 
 test('the export carries every field of the submission contract, machine facts as the header shows them', async () => {
@@ -161,7 +168,7 @@ test('the export carries every field of the submission contract, machine facts a
   const entry = file.exercises[NUMERIC];
   assert.deepEqual(Object.keys(entry), ['attempts', 'solved', 'best_score', 'best_answer', 'best_code', 'last_answer', 'code', 'hints_used']);
   assert.deepEqual([entry.solved, entry.best_score, entry.best_answer], [true, 10, { value: right }]);
-  assert.deepEqual(file.exercises[TWO_CHOICES].best_answer.attempt, 2);
+  assert.deepEqual(file.exercises[BOUND_CHOICE].best_answer.attempt, 2);
 });
 
 test('an import is re-graded by core: a forged solved entry ends at 0 points, and the panel says so', async () => {

@@ -55,13 +55,15 @@ test('numeric in parts: the intensities N/6 and 1/12 are graded right', async ()
   assert.match(await card(INTENSITY).locator('[data-role="feedback"]').textContent(), /All 2 parts correct\./);
 });
 
-test('choice: the operation is placed left or right of the ridge', async () => {
+test('choice: each operation is placed left or right of the ridge', async () => {
   const p = await params(POSITION);
-  const op = p.op;
-  const intensity = /add/.test(op) ? 1 / 12 : /GELU/.test(op) ? 9 / 8 : /sum/.test(op) ? 1 / 4 : Number.parseInt(op.slice(2), 10) / 6;
-  const compute = intensity >= p.peak_gflops_per_s / p.bandwidth_gb_per_s;
-  const choice = card(POSITION).locator('label.pl-ex-choice', { hasText: compute ? 'compute-bound' : 'memory-bound' });
-  await choice.locator('input').check();
+  const ridge = p.peak_gflops_per_s / p.bandwidth_gb_per_s;
+  const side = (op) => {
+    const intensity = /add/.test(op) ? 1 / 12 : /GELU/.test(op) ? 9 / 8 : /sum/.test(op) ? 1 / 4 : Number.parseInt(op.slice(2), 10) / 6;
+    return intensity >= ridge ? 'right of the ridge (compute-bound)' : 'left of the ridge (memory-bound)';
+  };
+  const label = `A ${side(p.op_a)}, B ${side(p.op_b)}`;
+  await card(POSITION).getByLabel(label, { exact: true }).check();
   assert.equal(await submitAndWait(POSITION, () => card(POSITION).locator('button[type="submit"]').click()), 'true');
 });
 
@@ -140,7 +142,9 @@ test('experiment-backed: Submit waits for a run of the roofline experiment, then
   await boxes.nth(1).fill(String(Math.min(peak, bandwidth / 12)));
   assert.equal(await submitAndWait(RIDGE, () => submit.click()), 'true');
 
-  const label = `N = 64 ${64 / 6 >= ridge ? 'compute' : 'memory'}-bound, N = 1024 ${1024 / 6 >= ridge ? 'compute' : 'memory'}-bound`;
+  // This try's two sizes (drawn per try), each at N/6 FLOP/byte against the measured ridge.
+  const { n_small: small, n_large: large } = await params(CLASSIFY);
+  const label = `N = ${small} ${small / 6 >= ridge ? 'compute' : 'memory'}-bound, N = ${large} ${large / 6 >= ridge ? 'compute' : 'memory'}-bound`;
   await card(CLASSIFY).locator('label.pl-ex-choice', { hasText: label }).locator('input').check();
   assert.equal(await submitAndWait(CLASSIFY, () => card(CLASSIFY).locator('button[type="submit"]').click()), 'true');
   assert.equal((await dataOf(CLASSIFY)).bestScore, '20');

@@ -109,19 +109,32 @@ test('multi-part numeric: the right answer scores every part and survives a relo
   assert.match(await card(FLOPS).locator('[data-role="status"]').textContent(), /Solved.*15 \/ 15 points · 2 attempts/);
 });
 
-test('a choice shown in a per-variant order is graded by what it says', async () => {
+test('a choice shown in a per-variant order is graded by what it says, and a wrong try asks another question', async () => {
+  // Which statistic answers which question (the prompt names the question).
+  const statisticFor = (prompt) =>
+    /typical latency/.test(prompt) ? 'median' : /total time/.test(prompt) ? 'mean' : /best case/.test(prompt) ? 'minimum' : 'maximum';
   const choices = card(STATISTIC).locator('label.pl-ex-choice');
+  const prompt = () => card(STATISTIC).locator('.pl-ex-prompt').textContent();
   assert.equal(await choices.count(), 4);
   const submit = card(STATISTIC).locator('button[type="submit"]');
-  await choices.filter({ hasText: /^\s*The mean, / }).locator('input').check();
+  const firstPrompt = await prompt();
+  const wrong = ['median', 'mean', 'minimum', 'maximum'].find((s) => s !== statisticFor(firstPrompt));
+  await choices.filter({ hasText: new RegExp(`^\\s*The ${wrong}, `) }).locator('input').check();
   assert.equal(await submitAndWait(STATISTIC, () => submit.click()), 'false');
+  // Try 2: another question about new samples.
+  await page.waitForFunction(
+    ([id, before]) => document.querySelector(`article[data-exercise-id="${id}"] .pl-ex-prompt`)?.textContent !== before,
+    [STATISTIC, firstPrompt],
+  );
+  const secondPrompt = await prompt();
+  assert.notEqual(statisticFor(secondPrompt), statisticFor(firstPrompt));
   // The median shown is the median of the samples on the page.
   const { samples_ms } = await params(STATISTIC);
   const sorted = [...samples_ms].sort((a, b) => a - b);
-  const median = choices.filter({ hasText: /^\s*The median, / });
-  assert.match(await median.textContent(), new RegExp(`The median, ${sorted[4]} ms`));
-  await median.locator('input').check();
+  assert.match(await choices.filter({ hasText: /^\s*The median, / }).textContent(), new RegExp(`The median, ${sorted[4]} ms`));
+  await choices.filter({ hasText: new RegExp(`^\\s*The ${statisticFor(secondPrompt)}, `) }).locator('input').check();
   assert.equal(await submitAndWait(STATISTIC, () => submit.click()), 'true');
+  assert.equal((await dataOf(STATISTIC)).bestScore, '5');
 });
 
 async function setCode(id, code) {

@@ -121,30 +121,51 @@ test('numeric: a wrong answer is graded wrong, unlocks hint 1, and the right one
   assert.equal((await summary()).earned, 10);
 });
 
-test('multiple choice: the bound is decided from the figures on the page', async () => {
-  const p = await params(CHOICE);
-  const intensity = p.kernel_mflop / p.kernel_mb; // FLOP/byte
-  const ridge = p.peak_gflops_per_s / p.bandwidth_gb_per_s; // FLOP/byte
-  const right = intensity > ridge ? 'compute-bound' : 'memory-bound';
-  const wrong = right === 'compute-bound' ? 'memory-bound' : 'compute-bound';
+test('multiple choice: each kernel is placed from the figures on the page, and a wrong try draws a new variant', async () => {
+  // The verdicts by hand from the card's own figures: intensity MFLOP / MB against the ridge.
+  const rightLabel = (p) => {
+    const ridge = p.peak_gflops_per_s / p.bandwidth_gb_per_s; // FLOP/byte
+    const side = (mflop, mb) => (mflop / mb > ridge ? 'compute-bound' : 'memory-bound');
+    return `A ${side(p.a_mflop, p.a_mb)}, B ${side(p.b_mflop, p.b_mb)}`;
+  };
   const submit = card(CHOICE).locator('button[type="submit"]');
 
   await submit.click();
   assert.match(await card(CHOICE).locator('[data-role="error"]').textContent(), /Pick one of the answers first/);
   assert.equal((await dataOf(CHOICE)).attempts, '0');
 
+  const first = await params(CHOICE);
+  const labels = await card(CHOICE).locator('label.pl-ex-choice').allTextContents();
+  assert.equal(labels.length, 4);
+  const wrong = labels.map((t) => t.trim()).find((t) => t !== rightLabel(first));
   await card(CHOICE).getByLabel(wrong, { exact: true }).check();
   assert.equal(await submitAndWait(CHOICE, () => submit.click()), 'false');
   assert.equal(await card(CHOICE).locator('[data-role="hints"] li').count(), 1);
   assert.match(await card(CHOICE).locator('[data-role="hints"]').textContent(), /Hint 2 of 3 unlocks/);
+  assert.match(await card(CHOICE).locator('[data-role="feedback"]').textContent(), /Your next try shows a new variant/);
 
-  await card(CHOICE).getByLabel(right, { exact: true }).check();
+  // Try 2 is another variant: other figures in the prompt, nothing checked.
+  await page.waitForFunction(
+    ([id, before]) => {
+      const el = document.querySelector(`article[data-exercise-id="${id}"]`);
+      return el.dataset.params !== before && el.querySelector('input[type="radio"]');
+    },
+    [CHOICE, JSON.stringify(first)],
+  );
+  const second = await params(CHOICE);
+  assert.notDeepEqual(second, first);
+  const shown = (x) => (x >= 10000 ? x.toLocaleString('en-US') : String(x)); // core's grouping
+  assert.match(await card(CHOICE).locator('.pl-ex-prompt').textContent(), new RegExp(`Kernel A performs ${shown(second.a_mflop)} MFLOP`));
+  assert.equal(await card(CHOICE).locator('input[type="radio"]:checked').count(), 0);
+
+  await card(CHOICE).getByLabel(rightLabel(second), { exact: true }).check();
   assert.equal(await submitAndWait(CHOICE, () => submit.click()), 'true');
   assert.equal((await dataOf(CHOICE)).solved, 'true');
   assert.equal(await card(CHOICE).locator('[data-role="hints"] li').count(), 3, 'all hints once solved');
-  // Two choices: the right one on the second try earns nothing (core scores by tries).
-  assert.equal((await dataOf(CHOICE)).bestScore, '0');
-  assert.equal((await summary()).earned, 10);
+  // Right on the second try: half the points (core scores by tries), and the card keeps it.
+  assert.equal((await dataOf(CHOICE)).bestScore, '5');
+  assert.deepEqual(await params(CHOICE), second);
+  assert.equal((await summary()).earned, 15);
 });
 
 const WRONG_MEDIAN = `function median(times) {
@@ -186,7 +207,7 @@ test('code: a wrong median fails some tests with messages, a correct one passes 
   assert.ok(total >= 5);
   assert.equal(await card(CODE).locator('.pl-ex-tests li[data-passed="true"]').count(), total);
   assert.equal((await dataOf(CODE)).solved, 'true');
-  assert.equal((await summary()).earned, 25);
+  assert.equal((await summary()).earned, 30);
   assert.match((await summary()).text, new RegExp(`3 of ${CHAPTER.length} solved`));
 });
 
@@ -221,7 +242,7 @@ test('code: an endless loop is stopped at the time limit while the page stays re
   assert.ok(messages.length >= 5 && messages.every((m) => /did not finish within 2000 ms/.test(m)), messages.join('\n'));
   // Solved stays solved and the best score stays: a later failed attempt takes nothing away.
   assert.equal((await dataOf(CODE)).solved, 'true');
-  assert.equal((await summary()).earned, 25);
+  assert.equal((await summary()).earned, 30);
   // What is saved (and exported) keeps the code and answer that earned the score beside the loop.
   await page.waitForFunction(
     ([key, id]) => JSON.parse(localStorage.getItem(key)).exercises[id].code.includes('while (true)'),
@@ -282,7 +303,7 @@ test('progress survives a reload: seed, variants, answers, attempts, scores and 
   assert.equal(await card(CHOICE).locator('input[type="radio"]:checked').count(), 1);
   assert.match(await card(CODE).locator('.cm-content').textContent(), /a draft typed after the last run/);
   assert.match(await card(NUMERIC).locator('[data-role="status"]').textContent(), /Solved.*10 \/ 10 points · 2 attempts/);
-  assert.equal((await summary()).earned, 25);
+  assert.equal((await summary()).earned, 30);
 });
 
 test('a malformed import is refused with a message naming the problem and changes nothing', async () => {
@@ -310,7 +331,7 @@ test('a malformed import is refused with a message naming the problem and change
     assert.match(shown, /Your progress is unchanged\./);
     assert.equal(await savedProgress(), before);
   }
-  assert.equal((await summary()).earned, 25);
+  assert.equal((await summary()).earned, 30);
   assert.equal((await dataOf(NUMERIC)).attempts, '2');
 });
 
@@ -342,7 +363,7 @@ test('an exported file imports back into a fresh start: same seed, variants and 
   assert.deepEqual(JSON.parse(await savedProgress()), before);
   assert.deepEqual(await params(NUMERIC), paramsBefore);
   assert.equal((await dataOf(NUMERIC)).seed, String(exported.seed));
-  assert.equal((await summary()).earned, 25);
+  assert.equal((await summary()).earned, 30);
   assert.equal((await dataOf(CHOICE)).attempts, String(before.exercises[CHOICE].attempts));
   assert.match(await card(CODE).locator('.cm-content').textContent(), /a draft typed after the last run/);
 });

@@ -26,9 +26,11 @@ test('a full localStorage loads the saved progress, says it cannot save, and exp
   const { params, dataOf, waitForCards } = exerciseCards(page);
   await waitForCards([CHOICE]);
   const paramsBefore = await params(CHOICE);
-  // The saved progress, with attempts on one exercise as a student's earlier visit left them.
+  // The saved progress, with attempts on one exercise as a student's earlier visit left them
+  // (solved on try 1, so the card shows try 1's variant again: a choice redraws per try).
   const saved = JSON.parse(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEY));
-  saved.exercises[CHOICE] = { ...emptyEntry(), attempts: 2, last_answer: { choice: 0 } };
+  const answer = { choice: 0, attempt: 1 };
+  saved.exercises[CHOICE] = { ...emptyEntry(), attempts: 2, solved: true, best_score: 10, best_answer: answer, last_answer: answer };
   const text = JSON.stringify(saved);
   // Then the origin's storage is filled to the last character.
   const filled = await page.evaluate(([key, value]) => {

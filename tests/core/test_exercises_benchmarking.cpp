@@ -274,30 +274,49 @@ TEST_CASE("percentile: the linear rule on the drawn sample, not the nearest rank
 }
 
 TEST_CASE("mean-or-median: the median for a typical call, the mean for a total over many calls") {
-  std::set<std::string> answers;
+  // Which statistic answers each question of the pool, by hand.
+  const std::vector<std::pair<std::string, bool>> questions = {
+      {"time of a typical call", false}, {"how long does a click usually wait", false},
+      {"whether a typical call got slower", false}, {"best predicts the job's total time", true},
+      {"how many calls it completes", true}, {"How much CPU time will", true}};
+  std::set<int> answers;
+  std::set<std::string> asked;
   for (std::uint32_t seed = 0; seed < kSeeds; ++seed) {
-    const json v = exercise_variant("benchmarking.mean-or-median", seed);
-    const std::vector<double> x = samples_of(v);
-    const std::string prompt = v.at("prompt");
-    CAPTURE(prompt);
-    const bool typical = contains(prompt, "typical call");
-    CHECK(typical != contains(prompt, "total time"));
-    const int median_choice = choice_starting_with(v, "The median");
-    const int mean_choice = choice_starting_with(v, "The mean");
-    // The numbers next to the words are the sample's median and mean (two decimals).
-    char text[64];
-    std::snprintf(text, sizeof text, "The median, %.10g ms", median_of(x));
-    CHECK(v.at("choices")[static_cast<std::size_t>(median_choice)] == text);
-    std::snprintf(text, sizeof text, "The mean, %.10g ms", std::round(mean_of(x) * 100) / 100);
-    CHECK(v.at("choices")[static_cast<std::size_t>(mean_choice)] == text);
-    const int right = typical ? median_choice : mean_choice;
-    answers.insert(typical ? "median" : "mean");
-    CHECK(grade_exercise("benchmarking.mean-or-median", seed, {{"choice", right}}).at("correct") ==
-          true);
-    CHECK(grade_exercise("benchmarking.mean-or-median", seed, {{"choice", 1 - right}})
-              .at("correct") == false);
+    std::set<std::string> asked_of_seed;
+    for (int attempt = 1; attempt <= 3; ++attempt) {
+      const json v = choice_variant("benchmarking.mean-or-median", seed, attempt);
+      const std::vector<double> x = samples_of(v);
+      const std::string prompt = v.at("prompt");
+      CAPTURE(prompt);
+      // The numbers in the prompt are the sample's median and mean (two decimals).
+      char text[96];
+      std::snprintf(text, sizeof text, "The median is %.10g ms and the mean %.10g ms.",
+                    median_of(x), std::round(mean_of(x) * 100) / 100);
+      CHECK(contains(prompt, text));
+      // Question (1) comes before "(2)" in the prompt.
+      const std::size_t second_at = prompt.find("(2) ");
+      REQUIRE(second_at != std::string::npos);
+      int right = 0;
+      int found = 0;
+      for (const auto& [question, mean] : questions) {
+        const std::size_t at = prompt.find(question);
+        if (at == std::string::npos) continue;
+        ++found;
+        asked.insert(question);
+        asked_of_seed.insert(question);
+        if (mean) right += at < second_at ? 2 : 1;
+      }
+      REQUIRE(found == 2);
+      answers.insert(right);
+      for (int c = 0; c < 4; ++c) {
+        CHECK(grade_exercise("benchmarking.mean-or-median", seed, {{"choice", c}, {"attempt", attempt}})
+                  .at("correct") == (c == right));
+      }
+    }
+    CHECK(asked_of_seed.size() == 6);  // three tries, six different questions
   }
-  CHECK(answers == std::set<std::string>{"mean", "median"});
+  CHECK(answers.size() == 4);
+  CHECK(asked.size() == questions.size());
 }
 
 TEST_CASE("tukey-fences: Q3 + 1.5·IQR by the linear rule, and the values above it") {

@@ -95,7 +95,9 @@ TEST_CASE("every data entry has C++ that draws it, and every C++ exercise has it
     std::set<std::string> code_ids;
     for (const auto& code : chapter.code()) {
       CAPTURE(code.id);
-      CHECK((code.draw != nullptr));
+      // Exactly one draw: a variant per seed, or per try for a choice exercise.
+      CHECK(((code.draw != nullptr) != (code.draw_try != nullptr)));
+      CHECK(((code.draw_try != nullptr) == (code.kind == ExerciseKind::Choice)));
       code_ids.insert(code.id);
     }
     CHECK(ids_in(json::parse(file->text)) == code_ids);
@@ -198,7 +200,26 @@ TEST_CASE("a data entry without C++, or C++ without a data entry, stops the bank
   auto no_draw = demo_code();
   no_draw[0].draw = nullptr;
   CHECK(load_error(demo_data(), no_draw) ==
-        "core/exercises/demo.json, demo.area: its C++ has no draw function");
+        "core/exercises/demo.json, demo.area: its C++ must set exactly one of draw and draw_try");
+}
+
+TEST_CASE("a choice exercise draws a variant per try and offers at least kMinChoices choices") {
+  json data = demo_data();
+  auto& entry = data["exercises"][0];
+  entry.erase("unit");
+  entry["choices"] = {"4", "9", "16"};
+  auto code = demo_code();
+  code[0].kind = ExerciseKind::Choice;
+  CHECK(load_error(data, code) ==
+        "core/exercises/demo.json, demo.area: a choice exercise draws a variant per try "
+        "(draw_try), other kinds draw one (draw)");
+  code[0].draw = nullptr;
+  code[0].draw_try = [](Rng&, const Fragments&, const ChoiceTry&) { return VariantData{}; };
+  CHECK(load_error(data, code) ==
+        "core/exercises/demo.json, demo.area: \"choices\" must list at least 4 choices, so that "
+        "a guess is right at most one time in 4");
+  entry["choices"].push_back("25");
+  CHECK(load_demo(data, code)[0].exercise.choices.size() == 4);
 }
 
 TEST_CASE("a malformed data file is refused with the file, the entry and the field") {

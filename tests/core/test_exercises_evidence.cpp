@@ -277,29 +277,47 @@ TEST_CASE("my-ridge is the measured peak over the measured bandwidth of the stud
       ValueError);
 }
 
-TEST_CASE("my-roofline-classify places matmul at N/6 against the student's own ridge") {
-  // Choices in the bank's order: (64, 1024) = (mem, mem), (mem, compute), (compute, mem),
-  // (compute, compute).
-  struct Case {
-    double peak, bandwidth;
-    int right;
-  };
-  // Ridges: 4 (64/6 ≈ 10.7 above), 20 (between 10.7 and 171), 200 (above both).
-  for (const Case& c : {Case{48, 12, 3}, Case{400, 20, 1}, Case{2000, 10, 0}}) {
-    CAPTURE(c.peak / c.bandwidth);
-    const json ev = evidence("acceleration-roofline",
-                             json::array({roofline_row(64, c.peak, c.bandwidth)}));
-    for (int choice = 0; choice < 4; ++choice) {
-      const json g = grade_exercise(kClassify, 4, {{"choice", choice}, {"evidence", ev}});
-      CHECK(g.at("correct") == (choice == c.right));
-      CHECK(g.at("score") == (choice == c.right ? 20 : 0));
+TEST_CASE("my-roofline-classify places each try's two matmuls at N/6 against the student's own ridge") {
+  // Choices in the bank's order: (smaller N, larger N) = (mem, mem), (mem, compute),
+  // (compute, mem), (compute, compute). Ridges 4, 20 and 200 FLOP/byte.
+  std::set<std::pair<std::int64_t, std::int64_t>> pairs;
+  std::set<int> answers;
+  for (const double ridge : {4.0, 20.0, 200.0}) {
+    const json ev =
+        evidence("acceleration-roofline", json::array({roofline_row(64, 10 * ridge, 10)}));
+    for (std::uint32_t seed : {4u, 5u, 6u}) {
+      for (int attempt = 1; attempt <= 3; ++attempt) {
+        CAPTURE(ridge);
+        CAPTURE(seed);
+        CAPTURE(attempt);
+        const json v = choice_variant(kClassify, seed, attempt);
+        const std::int64_t small = v.at("params").at("n_small");
+        const std::int64_t large = v.at("params").at("n_large");
+        REQUIRE(small < large);
+        pairs.insert({small, large});
+        CHECK(v.at("prompt").get<std::string>().find(
+                  "place a " + std::to_string(small) + "×" + std::to_string(small) + " and a " +
+                  std::to_string(large) + "×" + std::to_string(large)) != std::string::npos);
+        CHECK(v.at("choices")[1] == "N = " + std::to_string(small) + " memory-bound, N = " +
+                                        std::to_string(large) + " compute-bound");
+        const bool small_compute = static_cast<double>(small) / 6.0 >= ridge;
+        const bool large_compute = static_cast<double>(large) / 6.0 >= ridge;
+        const int right = (small_compute ? 2 : 0) + (large_compute ? 1 : 0);
+        answers.insert(right);
+        for (int choice = 0; choice < 4; ++choice) {
+          const json g = grade_exercise(
+              kClassify, seed, {{"choice", choice}, {"attempt", attempt}, {"evidence", ev}});
+          CHECK(g.at("correct") == (choice == right));
+          CHECK(g.at("score") == (choice == right ? 20 * choice_score_fraction(attempt) : 0));
+        }
+      }
     }
   }
+  CHECK(pairs.size() >= 5);    // the sizes change from try to try
+  CHECK(answers.size() >= 3);  // and with them the verdict
   CHECK_THROWS_WITH_AS(grade_exercise(kClassify, 4, {{"choice", 3}}),
                        "answer.evidence is missing: run the roofline experiment "
                        "(acceleration-roofline) on this page first; this exercise is graded from "
                        "peak_gflops_per_s and bandwidth_gb_per_s in your own run",
                        ValueError);
-  const json variant = exercise_variant(kClassify, 4);
-  CHECK(variant.at("choices")[1] == "N = 64 memory-bound, N = 1024 compute-bound");
 }

@@ -298,65 +298,113 @@ TEST_CASE("efficiency grades 100 × achieved / peak within 0.1 percentage points
   }
 }
 
-TEST_CASE("flops-batch: FLOPs per sample stay the same, shown at a position that varies") {
+TEST_CASE("flops-batch: each try asks about another quantity, whose answer follows from counting") {
+  // What each quantity does when the batch grows ratio×, worked out by hand from its formula.
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"its FLOPs per sample?", "It stays the same"},
+      {"the number of weights it holds?", "It stays the same"},
+      {"the FLOPs of one forward pass over the whole batch?", "It grows "},
+      {"the bytes of output one forward pass writes?", "It grows "},
+      {"the weight bytes read per sample", "It shrinks "},
+      {"the number of forward passes it takes to run", "It shrinks "},
+      {"the time it takes per sample?", "No fixed answer"},
+      {"the GFLOP/s it reaches?", "No fixed answer"}};
   std::set<int> positions;
+  std::set<std::string> asked;
   for (std::uint32_t seed = 0; seed < kSeeds; ++seed) {
-    CAPTURE(seed);
-    const json v = exercise_variant(kFlopsBatch, seed);
-    CHECK(param(v, "batch_large") == param(v, "batch_small") * param(v, "ratio"));
-    REQUIRE(v.at("choices").size() == 4);
-    const int same = choice_starting_with(v, "They stay the same");
-    const int grows = choice_starting_with(v, "They grow");
-    positions.insert(same);
-    // Templates are filled in: "They grow 8×".
-    CHECK(v.at("choices")[static_cast<std::size_t>(grows)] ==
-          "They grow " + std::to_string(param(v, "ratio")) +
-              "×: every extra sample in the batch adds work");
-    const json right = grade_exercise(kFlopsBatch, seed, {{"choice", same}});
-    CHECK(right.at("correct") == true);
-    CHECK(right.at("score") == 10);
-    CHECK(right.at("feedback") ==
-          "Correct: " + v.at("choices")[static_cast<std::size_t>(same)].get<std::string>() + ".");
-    for (int c = 0; c < 4; ++c) {
-      if (c == same) continue;
-      const json wrong = grade_exercise(kFlopsBatch, seed, {{"choice", c}});
-      CHECK(wrong.at("correct") == false);
-      CHECK(wrong.at("score") == 0);
+    std::set<std::string> asked_of_seed;
+    for (int attempt = 1; attempt <= 3; ++attempt) {
+      CAPTURE(seed);
+      CAPTURE(attempt);
+      const json v = choice_variant(kFlopsBatch, seed, attempt);
+      CHECK(param(v, "batch_large") == param(v, "batch_small") * param(v, "ratio"));
+      REQUIRE(v.at("choices").size() == 4);
+      const std::string prompt = v.at("prompt");
+      std::string answer;
+      for (const auto& [quantity, verdict] : expected) {
+        if (contains(prompt, quantity)) {
+          answer = verdict;
+          asked.insert(quantity);
+          asked_of_seed.insert(quantity);
+        }
+      }
+      REQUIRE_FALSE(answer.empty());
+      const int right = choice_starting_with(v, answer);
+      positions.insert(right);
+      // Templates are filled in: "It grows 8×".
+      CHECK(v.at("choices")[static_cast<std::size_t>(choice_starting_with(v, "It grows "))] ==
+            "It grows " + std::to_string(param(v, "ratio")) + "×");
+      const json ok = grade_exercise(kFlopsBatch, seed, {{"choice", right}, {"attempt", attempt}});
+      CHECK(ok.at("correct") == true);
+      CHECK(ok.at("feedback").get<std::string>().rfind(
+                "Correct: " + v.at("choices")[static_cast<std::size_t>(right)].get<std::string>() + ".",
+                0) == 0);
+      for (int c = 0; c < 4; ++c) {
+        if (c == right) continue;
+        CHECK(grade_exercise(kFlopsBatch, seed, {{"choice", c}, {"attempt", attempt}})
+                  .at("correct") == false);
+      }
     }
+    CHECK(asked_of_seed.size() == 3);  // three tries, three different quantities
   }
   CHECK(positions.size() == 4);
+  CHECK(asked.size() == expected.size());
 }
 
-TEST_CASE("latency-statistic: the median is right, and the outlier really skews the mean") {
+TEST_CASE("latency-statistic: each try asks another question, and the outlier really skews the mean") {
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"typical latency", "The median, "},
+      {"best predicts the total time", "The mean, "},
+      {"the best case", "The minimum, "},
+      {"latency budget", "The maximum, "}};
   std::set<int> positions;
+  std::set<std::string> asked;
   for (std::uint32_t seed = 0; seed < kSeeds; ++seed) {
-    CAPTURE(seed);
-    const json v = exercise_variant(kLatencyStatistic, seed);
-    const auto samples = v.at("params").at("samples_ms").get<std::vector<double>>();
-    REQUIRE(samples.size() == 9);
-    const std::string prompt = v.at("prompt");
-    CHECK(contains(prompt, v.at("params").at("samples_text").get<std::string>()));
+    std::set<std::string> asked_of_seed;
+    for (int attempt = 1; attempt <= 2; ++attempt) {
+      CAPTURE(seed);
+      CAPTURE(attempt);
+      const json v = choice_variant(kLatencyStatistic, seed, attempt);
+      const auto samples = v.at("params").at("samples_ms").get<std::vector<double>>();
+      REQUIRE(samples.size() == 9);
+      const std::string prompt = v.at("prompt");
+      CHECK(contains(prompt, v.at("params").at("samples_text").get<std::string>()));
 
-    const double median_ms = median_of(samples);
-    const double mean_ms = mean_of(samples);
-    const double min_ms = *std::min_element(samples.begin(), samples.end());
-    const double max_ms = *std::max_element(samples.begin(), samples.end());
-    // One outlier: the max is at least 4× the median and pulls the mean 25% above it.
-    CHECK(max_ms >= 4 * median_ms);
-    CHECK(mean_ms >= 1.25 * median_ms);
-    CHECK(min_ms < median_ms);
-    CHECK(v.at("params").at("median_ms").get<double>() == median_ms);
-    CHECK(v.at("params").at("mean_ms").get<double>() == doctest::Approx(mean_ms).epsilon(0.01));
+      const double median_ms = median_of(samples);
+      const double mean_ms = mean_of(samples);
+      const double min_ms = *std::min_element(samples.begin(), samples.end());
+      const double max_ms = *std::max_element(samples.begin(), samples.end());
+      // One outlier: the max is at least 4× the median and pulls the mean 25% above it.
+      CHECK(max_ms >= 4 * median_ms);
+      CHECK(mean_ms >= 1.25 * median_ms);
+      CHECK(min_ms < median_ms);
+      CHECK(v.at("params").at("median_ms").get<double>() == median_ms);
+      CHECK(v.at("params").at("mean_ms").get<double>() == doctest::Approx(mean_ms).epsilon(0.01));
 
-    const int median_choice = choice_starting_with(v, "The median, ");
-    positions.insert(median_choice);
-    CHECK(grade_exercise(kLatencyStatistic, seed, {{"choice", median_choice}}).at("correct") == true);
-    for (const char* wrong : {"The mean, ", "The minimum, ", "The maximum, "}) {
-      const int c = choice_starting_with(v, wrong);
-      CHECK(grade_exercise(kLatencyStatistic, seed, {{"choice", c}}).at("correct") == false);
+      std::string answer;
+      for (const auto& [question, statistic] : expected) {
+        if (contains(prompt, question)) {
+          answer = statistic;
+          asked.insert(question);
+          asked_of_seed.insert(question);
+        }
+      }
+      REQUIRE_FALSE(answer.empty());
+      const int right = choice_starting_with(v, answer);
+      positions.insert(right);
+      CHECK(grade_exercise(kLatencyStatistic, seed, {{"choice", right}, {"attempt", attempt}})
+                .at("correct") == true);
+      for (const auto& [question, statistic] : expected) {
+        if (statistic == answer) continue;
+        const int c = choice_starting_with(v, statistic);
+        CHECK(grade_exercise(kLatencyStatistic, seed, {{"choice", c}, {"attempt", attempt}})
+                  .at("correct") == false);
+      }
     }
+    CHECK(asked_of_seed.size() == 2);
   }
   CHECK(positions.size() == 4);
+  CHECK(asked.size() == expected.size());
 }
 
 TEST_CASE("count-linear-flops tests return 2·in·out, bias excluded") {
@@ -596,9 +644,8 @@ TEST_CASE("the new exercises draw the same variants on every platform for a fixe
   const json latency = exercise_variant(kLatencyStatistic, 42);
   CHECK(latency.at("params").at("samples_ms") ==
         json{7.86, 8.62, 7.86, 7.97, 8.66, 8.04, 8.26, 57.88, 7.78});
-  CHECK(latency.at("choices")[3] ==
-        "The median, 8.04 ms: half the runs were faster and half slower, and the one slow run "
-        "barely moves it");
+  CHECK(std::count(latency.at("choices").begin(), latency.at("choices").end(),
+                   json("The median, 8.04 ms")) == 1);
   CHECK(exercise_variant(kMeasureLatency, 42).at("tests")[1].at("args") ==
         json::parse(R"json([{"$fake_fn": {"costs_ms": [40.747, 143.89, 40.655, 7.905, 8.495,
                             7.101, 7.319, 7.515]}}, {"iterations": 5, "warmup": 3},

@@ -12,6 +12,7 @@ import {
   promptRuns,
   recordAttempt,
   choiceAnswer,
+  choiceTry,
   toleranceSentence,
   unlockedHintCount,
 } from '../../web/src/exercises/logic.js';
@@ -126,6 +127,17 @@ test('hints used count the failed tries before solving, up to the hint count', (
 test('a choice answer carries which try it is, counting the graded tries before it', () => {
   assert.deepEqual(choiceAnswer(1, { attempts: 0 }), { choice: 1, attempt: 1 });
   assert.deepEqual(choiceAnswer(0, { attempts: 1 }), { choice: 0, attempt: 2 });
+});
+
+test('a choice card shows the next try\'s variant, and the solving try\'s once solved', () => {
+  assert.equal(choiceTry({ attempts: 0, solved: false, best_answer: null }), 1);
+  assert.equal(choiceTry({ attempts: 2, solved: false, best_answer: { choice: 1, attempt: 2 } }), 3);
+  // Solved on try 2, then submitted once more: the card keeps try 2's variant.
+  assert.equal(choiceTry({ attempts: 3, solved: true, best_answer: { choice: 1, attempt: 2 } }), 2);
+  // A best answer without a valid try (an old save) counts on from the graded tries.
+  assert.equal(choiceTry({ attempts: 3, solved: true, best_answer: { choice: 1, attempt: 'x' } }), 4);
+  assert.equal(choiceTry({ attempts: 5000, solved: false, best_answer: null }), 1000);
+  assert.deepEqual(choiceAnswer(2, { attempts: 4, solved: true, best_answer: { choice: 2, attempt: 1 } }), { choice: 2, attempt: 1 });
 });
 
 test('the chapter summary adds best scores against points and counts solved exercises', () => {

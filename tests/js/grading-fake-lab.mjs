@@ -34,6 +34,10 @@ export function fakeLab() {
       for (const c of `${course.salt}/${student_id}`) h = (h * 31 + c.charCodeAt(0)) >>> 0;
       return { seed: h, student_id };
     },
+    // ch1.pick's choices as each try shows them (the fake draws the same three every try).
+    async choiceVariant(id, seed, t) {
+      return { id, seed, try: t, choices: ['one', 'two', 'three'] };
+    },
     async exerciseVariant(id, seed) {
       return { id, seed, tests: [{ name: 'one', args: [seed % 5] }, { name: 'two', args: [7] }] };
     },

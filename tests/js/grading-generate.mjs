@@ -146,13 +146,21 @@ export async function findNumeric(lab, exercise, seed, extra = {}) {
   return null;
 }
 
+// A choice exercise as an honest student answers it: each try shows a new variant (core's
+// choiceVariant), wrong before `attempt`, then the right choice of try `attempt`'s variant,
+// found by trying each; `wrong` is a wrong answer to try 1's.
 async function findChoice(lab, exercise, seed, extra, attempt) {
-  const { choices } = await lab.exerciseVariant(exercise.id, seed);
-  for (let choice = 0; choice < choices.length; choice++) {
-    const graded = await lab.gradeExercise(exercise.id, seed, { choice, attempt, ...extra });
-    if (graded.correct) return { answer: { choice, attempt, ...extra }, wrong: { choice: (choice + 1) % choices.length, attempt: 1, ...extra } };
-  }
-  return null;
+  const rightOn = async (t) => {
+    const { choices } = await lab.choiceVariant(exercise.id, seed, t);
+    for (let choice = 0; choice < choices.length; choice++) {
+      if ((await lab.gradeExercise(exercise.id, seed, { choice, attempt: t, ...extra })).correct) return { choice, count: choices.length };
+    }
+    return null;
+  };
+  const found = await rightOn(attempt);
+  const first = attempt === 1 ? found : await rightOn(1);
+  if (!found || !first) return null;
+  return { answer: { choice: found.choice, attempt, ...extra }, wrong: { choice: (first.choice + 1) % first.count, attempt: 1, ...extra } };
 }
 
 /**
@@ -210,6 +218,7 @@ export async function generateSubmission(lab, course, studentId, { skill = 0.7, 
       const found = await findChoice(lab, exercise, seed, extraAnswer, attempt);
       if (!found) continue;
       entry.best_answer = right ? found.answer : found.wrong;
+      entry.attempts = Math.max(entry.attempts, entry.best_answer.attempt);
       entry.best_score = (await lab.gradeExercise(exercise.id, seed, entry.best_answer)).score;
     } else {
       const found = right && !fast ? await findNumeric(lab, exercise, seed, extraAnswer) : null;

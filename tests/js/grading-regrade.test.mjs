@@ -250,7 +250,7 @@ describe('outputs', () => {
     assert.equal(login[1], '    Points Possible,,,,,20,15');
     assert.equal(login[2], `"'=HYPERLINK(""http://x"",""y"")",,,f1,,20,15`);
     assert.throws(() => canvasGradebookCsv(graded, { idColumn: 'email' }), /idColumn must be one of/);
-    assert.match(exercisesCsv(graded).split('\r\n')[0], /^student_id,student_name,file,in_gradebook,total,max_total,flags,ch1\.number,ch1\.pick,ch2\.double$/);
+    assert.match(exercisesCsv(graded).split('\r\n')[0], /^student_id,student_name,file,in_gradebook,total,max_total,self_reported_points,flags,ch1\.number,ch1\.pick,ch2\.double$/);
     const used = new Set();
     assert.equal(feedbackFileName({ id: '../Etc/Passwd' }, used), 'etc_passwd.md');
     assert.equal(feedbackFileName({ id: '..etc passwd' }, used), 'etc_passwd-2.md');

@@ -31,13 +31,14 @@ for (const [i, m] of modules.entries()) {
       assert.equal(m.courseSeed(COURSE, 's123').seed, 298644646);
     });
 
-    it('scores a choice found on the second of two tries at 0 and says so', () => {
+    it('scores a choice found on the second try at half, against that try\'s variant, and says so', () => {
       const id = 'profiling.bound-classify';
-      const right = [0, 1].find((c) => m.gradeExercise(id, 5, { choice: c }).correct);
-      assert.equal(m.gradeExercise(id, 5, { choice: right, attempt: 1 }).score, 10);
-      const second = m.gradeExercise(id, 5, { choice: right, attempt: 2 });
-      assert.equal(second.score, 0);
-      assert.match(second.feedback, /Found on try 2 of 2 choices, so it earns no points\./);
+      const rightOn = (t) => [0, 1, 2, 3].find((c) => m.gradeExercise(id, 5, { choice: c, attempt: t }).correct);
+      assert.equal(m.gradeExercise(id, 5, { choice: rightOn(1), attempt: 1 }).score, 10);
+      const second = m.gradeExercise(id, 5, { choice: rightOn(2), attempt: 2 });
+      assert.equal(second.score, 5);
+      assert.match(second.feedback, /Found on try 2, so it earns half the points\./);
+      assert.notDeepEqual(m.choiceVariant(id, 5, 2).params, m.choiceVariant(id, 5, 1).params);
       const bank = m.exerciseBank();
       assert.ok(bank.every((e) => typeof e.scoring === 'string' && e.scoring.length > 0));
     });

@@ -223,7 +223,11 @@ Exercise exercise_from(const EntryReader& r, const json& entry, const std::strin
     case ExerciseKind::Choice:
       only({"choices"});
       e.choices = r.texts("choices", true);
-      if (e.choices.size() < 2) r.fail("\"choices\" must list at least 2 choices");
+      if (e.choices.size() < kMinChoices) {
+        r.fail("\"choices\" must list at least " + std::to_string(kMinChoices) +
+               " choices, so that a guess is right at most one time in " +
+               std::to_string(kMinChoices));
+      }
       break;
     case ExerciseKind::Code: {
       only({"function_name", "starter_code"});
@@ -314,7 +318,13 @@ std::vector<ExerciseEntry> load_chapter(const ExerciseFile& file, const std::str
                   cpp + ", or remove the entry");
     }
     const ExerciseCode& c = *found->second;
-    if (c.draw == nullptr) throw Error(where + ": its C++ has no draw function");
+    if ((c.draw == nullptr) == (c.draw_try == nullptr)) {
+      throw Error(where + ": its C++ must set exactly one of draw and draw_try");
+    }
+    if ((c.draw_try != nullptr) != (c.kind == ExerciseKind::Choice)) {
+      throw Error(where + ": a choice exercise draws a variant per try (draw_try), other kinds "
+                          "draw one (draw)");
+    }
     if ((c.from_evidence == nullptr) != c.experiment.empty()) {
       throw Error(where + ": its C++ must set both experiment and from_evidence, or neither");
     }
@@ -324,6 +334,7 @@ std::vector<ExerciseEntry> load_chapter(const ExerciseFile& file, const std::str
     ExerciseEntry out;
     out.exercise = exercise_from(reader, entry, chapter, c);
     out.draw = c.draw;
+    out.draw_try = c.draw_try;
     out.from_evidence = c.from_evidence;
     if (entry.contains("fragments")) out.fragments = {where, reader.named_texts("fragments", true)};
     entries.push_back(std::move(out));
@@ -382,6 +393,16 @@ void shuffle_choices(VariantData& v, int count, int correct, Rng& rng) {
   for (int shown = 0; shown < count; ++shown) {
     if (v.choice_order[static_cast<std::size_t>(shown)] == correct) v.correct_choice = shown;
   }
+}
+
+std::size_t pool_item(const ChoiceTry& t, std::size_t size, std::size_t k, std::size_t per_try) {
+  if (size == 0 || k >= per_try) throw Error("pool_item: an empty pool or k past per_try");
+  std::vector<std::size_t> order(size);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  Rng walk(t.walk_seed);
+  shuffle(order, walk);
+  const auto position = static_cast<std::size_t>(t.number - 1) * per_try + k;
+  return order[position % size];
 }
 
 VariantData draw_nothing(Rng&, const Fragments&) { return {}; }

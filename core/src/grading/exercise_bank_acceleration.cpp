@@ -9,6 +9,7 @@
 // Not for: prose (the data file); seeding, rendering or grading (grader.cpp).
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -130,43 +131,51 @@ VariantData draw_simd_speedup(Rng& rng, const Fragments&) {
 constexpr int kVectorize = 0;
 constexpr int kBlock = 1;
 constexpr int kFuse = 2;
+constexpr int kThreads = 3;
 
-VariantData draw_technique(Rng& rng, const Fragments& fragments) {
+// The scenarios (the data file's fragments), two per technique, walked through one per try.
+struct TechniqueScenario {
+  const char* fragment;
+  int answer;
+};
+constexpr TechniqueScenario kTechniqueScenarios[] = {
+    {"unfused-gelu", kFuse},        {"bandwidth-bound-add", kFuse},
+    {"strided-matmul", kBlock},     {"strided-transpose", kBlock},
+    {"scalar-polynomial", kVectorize}, {"scalar-dot", kVectorize},
+    {"one-core-matmul", kThreads},  {"one-core-exp", kThreads},
+};
+
+VariantData draw_technique(Rng& rng, const Fragments& fragments, const ChoiceTry& t) {
   static const std::int64_t sizes[] = {512, 768, 1024, 2048};
   static const std::int64_t megabytes[] = {64, 128, 256, 512};
-  const std::int64_t scenario = rng.integer(0, 3);
-  std::string prompt;
-  int answer = kFuse;
-  if (scenario == 0) {
-    prompt = fragments.render("unfused-gelu", {{"megabytes", pick(rng, megabytes)}});
-  } else if (scenario == 1) {
-    const std::int64_t n = pick(rng, sizes);
-    prompt = fragments.render("strided-matmul", {{"n", n}, {"stride_bytes", 4 * n}});
-    answer = kBlock;
-  } else if (scenario == 2) {
-    const std::int64_t degree = rng.integer(8, 16);
-    prompt = fragments.render("scalar-polynomial", {{"degree", degree}, {"flops", 2 * degree}});
-    answer = kVectorize;
-  } else {
-    const std::int64_t mb = pick(rng, megabytes);
-    const std::int64_t percent = rng.integer(80, 95);
-    prompt = fragments.render("bandwidth-bound-add", {{"megabytes", mb}, {"percent", percent}});
-  }
+  static const std::int64_t cores[] = {4, 6, 8, 12};
+  const std::int64_t n = pick(rng, sizes);
+  const std::int64_t degree = rng.integer(8, 16);
+  const json figures = {{"megabytes", pick(rng, megabytes)}, {"percent", rng.integer(80, 95)},
+                        {"n", n},         {"stride_bytes", 4 * n},
+                        {"degree", degree}, {"flops", 2 * degree},
+                        {"cores", pick(rng, cores)}};
+  const TechniqueScenario& s = kTechniqueScenarios[pool_item(t, std::size(kTechniqueScenarios))];
   VariantData v;
-  v.params = {{"scenario", prompt}};
-  shuffle_choices(v, 3, answer, rng);
+  v.params = {{"scenario", fragments.render(s.fragment, figures)}};
+  shuffle_choices(v, 4, s.answer, rng);
   return v;
 }
 
 // ---- acceleration.roofline-position ---------------------------------------------------
 
-constexpr int kMemoryBound = 0;  // index in the exercise's `choices`
-constexpr int kComputeBound = 1;
+// Choices in the bank's order: A's place, then B's (compute-bound adds 2 for A, 1 for B):
+// "both left", "A left, B right", "A right, B left", "both right".
+struct PlacedOp {
+  std::string text;
+  bool compute_bound = false;
+};
 
-VariantData draw_roofline_position(Rng& rng, const Fragments& fragments) {
+// One operation clearly on one side of the machine's ridge.
+PlacedOp draw_placed_op(Rng& rng, const Fragments& fragments, std::int64_t peak,
+                        std::int64_t bandwidth) {
   static const std::int64_t matmul_sizes[] = {8, 16, 32, 64, 128, 256, 512, 1024};
   for (int attempt = 0; attempt < 1000; ++attempt) {
-    const auto [peak, bandwidth] = draw_machine(rng);
     const std::int64_t kind = rng.integer(0, 3);
     const std::int64_t n = kind == 3 ? pick(rng, matmul_sizes) : 4 * 1024 * 1024;
     const auto count = static_cast<std::size_t>(n);
@@ -187,15 +196,26 @@ VariantData draw_roofline_position(Rng& rng, const Fragments& fragments) {
     const double ridge = ridge_point(static_cast<double>(peak), static_cast<double>(bandwidth));
     const double ratio = intensity / ridge;
     if (ratio > 1.0 / 1.3 && ratio < 1.3) continue;  // too close to the ridge to be fair
+    return {op, classify(static_cast<double>(peak), static_cast<double>(bandwidth), intensity) ==
+                    Bound::Compute};
+  }
+  throw Error("acceleration.roofline-position: no unambiguous operation after 1000 draws");
+}
+
+VariantData draw_roofline_position(Rng& rng, const Fragments& fragments, const ChoiceTry&) {
+  for (;;) {
+    const auto [peak, bandwidth] = draw_machine(rng);
+    const PlacedOp a = draw_placed_op(rng, fragments, peak, bandwidth);
+    const PlacedOp b = draw_placed_op(rng, fragments, peak, bandwidth);
+    if (a.text == b.text) continue;  // two different operations
     VariantData v;
-    v.params = {{"peak_gflops_per_s", peak}, {"bandwidth_gb_per_s", bandwidth}, {"op", op}};
-    v.correct_choice = classify(static_cast<double>(peak), static_cast<double>(bandwidth),
-                                intensity) == Bound::Compute
-                           ? kComputeBound
-                           : kMemoryBound;
+    v.params = {{"peak_gflops_per_s", peak},
+                {"bandwidth_gb_per_s", bandwidth},
+                {"op_a", a.text},
+                {"op_b", b.text}};
+    v.correct_choice = (a.compute_bound ? 2 : 0) + (b.compute_bound ? 1 : 0);
     return v;
   }
-  throw Error("acceleration.roofline-position: no unambiguous variant after 1000 draws");
 }
 
 // ---- acceleration.attainable-code -----------------------------------------------------
@@ -284,16 +304,32 @@ void my_ridge_from_evidence(const Exercise& e, const json& rows, VariantData& v)
                        attainable_gflops_per_s(peak, bandwidth, intensity_of(cost_add(1)))};
 }
 
-// Choices in the bank's order: N = 64 first, N = 1024 second.
+// Choices in the bank's order: the smaller N first, the larger second.
 constexpr int kBothMemory = 0;
 constexpr int kSmallMemoryLargeCompute = 1;
 constexpr int kSmallComputeLargeMemory = 2;
 constexpr int kBothCompute = 3;
 
+// The two sizes of one try: a smaller and a larger N, drawn so the pair straddles the ridges
+// machines have (N/6 from 1.3 to 341 FLOP/byte) and differs from try to try; the verdict
+// comes from the student's own run (my_classify_from_evidence).
+VariantData draw_my_classify(Rng& rng, const Fragments&, const ChoiceTry&) {
+  static const std::int64_t sizes[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 512, 1024, 2048};
+  const auto last = static_cast<std::int64_t>(std::size(sizes)) - 1;
+  const std::int64_t i = rng.integer(0, last - 1);
+  const std::int64_t j = rng.integer(i + 1, last);
+  VariantData v;
+  v.params = {{"n_small", sizes[i]}, {"n_large", sizes[j]}};
+  return v;
+}
+
 void my_classify_from_evidence(const Exercise& e, const json& rows, VariantData& v) {
   const auto [peak, bandwidth] = measured_roofs(e, rows);
-  const bool small = classify(peak, bandwidth, square_matmul_intensity(64)) == Bound::Compute;
-  const bool large = classify(peak, bandwidth, square_matmul_intensity(1024)) == Bound::Compute;
+  const auto n_of = [&](const char* name) { return v.params.at(name).get<std::int64_t>(); };
+  const bool small =
+      classify(peak, bandwidth, square_matmul_intensity(n_of("n_small"))) == Bound::Compute;
+  const bool large =
+      classify(peak, bandwidth, square_matmul_intensity(n_of("n_large"))) == Bound::Compute;
   v.correct_choice = small ? (large ? kBothCompute : kSmallComputeLargeMemory)
                            : (large ? kSmallMemoryLargeCompute : kBothMemory);
 }
@@ -320,10 +356,11 @@ std::vector<ExerciseCode> acceleration_exercises() {
        .parts = {{kOnePercent}, {kNearestInteger}}},
       {.id = "acceleration.simd-speedup", .kind = Numeric, .points = 10,
        .draw = draw_simd_speedup, .parts = {{kNearestInteger, 1.0}, {kOnePercent, 2.0}}},
-      {.id = "acceleration.technique", .kind = Choice, .points = 10, .draw = draw_technique},
+      {.id = "acceleration.technique", .kind = Choice, .points = 10,
+       .draw_try = draw_technique},
       // A hint gives the fused GELU's FLOPs per element: elementwise.hpp's count, not a copy.
       {.id = "acceleration.roofline-position", .kind = Choice, .points = 10,
-       .draw = draw_roofline_position,
+       .draw_try = draw_roofline_position,
        .constants = {{"gelu_flops_per_element", static_cast<int>(kGeluFlopsPerElement)}}},
       {.id = "acceleration.attainable-code", .kind = Code, .points = 10,
        .draw = draw_attainable_code, .tolerance = {1e-9, 1e-12}},
@@ -337,7 +374,7 @@ std::vector<ExerciseCode> acceleration_exercises() {
        .parts = {{{0.02, 0.0}}, {{0.02, 0.0}}}, .experiment = "acceleration-roofline",
        .from_evidence = my_ridge_from_evidence},
       {.id = "acceleration.my-roofline-classify", .kind = Choice, .points = 20,
-       .draw = draw_nothing, .experiment = "acceleration-roofline",
+       .draw_try = draw_my_classify, .experiment = "acceleration-roofline",
        .from_evidence = my_classify_from_evidence},
   };
 }

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <numeric>
 #include <set>
 #include <string>
@@ -159,10 +160,21 @@ VariantData draw_percentile(Rng& rng, const Fragments&) {
 
 // ---- benchmarking.mean-or-median --------------------------------------------------------
 
-constexpr int kMedianChoice = 0;  // index in the exercise's `choices`
-constexpr int kMeanChoice = 1;
+// Choices in the bank's order: question 1's statistic, then question 2's (the mean adds 2 for
+// question 1, 1 for question 2): "median, median", "median, mean", "mean, median", "mean,
+// mean".
+// The questions (the data file's fragments), half answered by each statistic, walked through
+// two per try.
+struct StatisticQuestion {
+  const char* fragment;
+  bool mean;
+};
+constexpr StatisticQuestion kStatisticQuestions[] = {
+    {"typical", false}, {"one-click", false}, {"last-week", false},
+    {"total", true},    {"throughput", true}, {"budget-day", true},
+};
 
-VariantData draw_mean_or_median(Rng& rng, const Fragments& fragments) {
+VariantData draw_mean_or_median(Rng& rng, const Fragments& fragments, const ChoiceTry& t) {
   // Eight calls within a few percent of a base time and one a pause made 5-12× slower: the
   // median describes a call, the mean × calls adds up the job, pauses included.
   static const std::int64_t job_calls[] = {1000, 5000, 20'000, 100'000};
@@ -171,16 +183,19 @@ VariantData draw_mean_or_median(Rng& rng, const Fragments& fragments) {
   for (int i = 0; i < 9; ++i) samples.push_back(round_to(base_ms * rng.uniform(0.95, 1.08), 2));
   samples[static_cast<std::size_t>(rng.integer(0, 8))] = round_to(base_ms * rng.uniform(5, 12), 2);
   const Summary s = summarize(samples, "samples_ms");
-  const bool typical = rng.integer(0, 1) == 0;
+  const std::size_t pool = std::size(kStatisticQuestions);
+  const StatisticQuestion& q1 = kStatisticQuestions[pool_item(t, pool, 0, 2)];
+  const StatisticQuestion& q2 = kStatisticQuestions[pool_item(t, pool, 1, 2)];
   VariantData v;
   v.params = {{"n", 9},
               {"samples_ms", samples},
               {"samples_text", join_numbers(samples)},
-              {"question", typical ? fragments.render("typical", json::object())
-                                   : fragments.render("total", {{"calls", pick(rng, job_calls)}})},
               {"median_ms", s.median},
               {"mean_ms", round_to(s.mean, 2)}};
-  shuffle_choices(v, 2, typical ? kMedianChoice : kMeanChoice, rng);
+  const json calls = {{"calls", pick(rng, job_calls)}};
+  v.params["question_1"] = fragments.render(q1.fragment, calls);
+  v.params["question_2"] = fragments.render(q2.fragment, calls);
+  v.correct_choice = (q1.mean ? 2 : 0) + (q2.mean ? 1 : 0);
   return v;
 }
 
@@ -289,7 +304,7 @@ int ratio_verdict(double ratio, double low, double high, double threshold) {
   return kNegligible;
 }
 
-VariantData draw_ratio_interval(Rng& rng, const Fragments&) {
+VariantData draw_ratio_interval(Rng& rng, const Fragments&, const ChoiceTry&) {
   const double threshold = CompareOptions{}.threshold;
   for (;;) {
     const auto kind = rng.integer(0, 3);
@@ -719,7 +734,7 @@ std::vector<ExerciseCode> benchmarking_exercises() {
       {.id = "benchmarking.mean-or-median",
        .kind = Choice,
        .points = 10,
-       .draw = draw_mean_or_median},
+       .draw_try = draw_mean_or_median},
       {.id = "benchmarking.tukey-fences",
        .kind = Numeric,
        .points = 10,
@@ -742,7 +757,7 @@ std::vector<ExerciseCode> benchmarking_exercises() {
       {.id = "benchmarking.ratio-interval",
        .kind = Choice,
        .points = 10,
-       .draw = draw_ratio_interval,
+       .draw_try = draw_ratio_interval,
        .constants = {{"threshold_percent", compare.threshold * 100}}},
       {.id = "benchmarking.mann-whitney",
        .kind = Numeric,

@@ -408,32 +408,57 @@ VariantData draw_kv_cache(Rng& rng, const Fragments&) {
 
 // ---- optimization.sparse-slower -------------------------------------------------------
 
-// Choices in the bank's order; the first is right, the others are the usual wrong models.
-constexpr int kCostPerMultiply = 0;
-constexpr int kSparseChoices = 5;
+// Both conceptual questions ask which of two statements about the scenario are true, drawn
+// two per try from a pool of true and false ones (the data file's fragments; the right
+// explanation is one of the true ones, the usual wrong models are the false ones), so a
+// later try's statements say nothing about an earlier try's. Choices in the bank's order:
+// "both", "only (1)", "only (2)", "neither".
+struct Statement {
+  const char* fragment;
+  bool is_true;
+};
 
-VariantData draw_sparse_slower(Rng& rng, const Fragments&) {
+template <std::size_t N>
+void draw_statements(VariantData& v, const Fragments& fragments, const ChoiceTry& t,
+                     const Statement (&pool)[N]) {
+  const Statement& first = pool[pool_item(t, N, 0, 2)];
+  const Statement& second = pool[pool_item(t, N, 1, 2)];
+  v.params["statement_1"] = fragments.render(first.fragment, v.params);
+  v.params["statement_2"] = fragments.render(second.fragment, v.params);
+  v.correct_choice = first.is_true ? (second.is_true ? 0 : 1) : (second.is_true ? 2 : 3);
+}
+
+constexpr Statement kSparseStatements[] = {
+    {"cost-per-multiply", true},  {"bytes-about-equal", true}, {"half-the-multiplies", true},
+    {"twice-the-bytes", false},   {"multiplies-zeros", false}, {"denormals", false},
+    {"no-batch", false},
+};
+
+VariantData draw_sparse_slower(Rng& rng, const Fragments& fragments, const ChoiceTry& t) {
   static const std::int64_t shapes[][2] = {{784, 256}, {256, 128}, {512, 512}, {1024, 256}};
   static const std::int64_t batches[] = {32, 64, 128, 256};
   const auto& shape = shapes[rng.integer(0, 3)];
   VariantData v;
   v.params = {{"in", shape[0]}, {"out", shape[1]}, {"batch", pick(rng, batches)}};
-  shuffle_choices(v, kSparseChoices, kCostPerMultiply, rng);
+  draw_statements(v, fragments, t, kSparseStatements);
   return v;
 }
 
 // ---- optimization.per-channel-scales --------------------------------------------------
 
-constexpr int kSharedScaleCoarsens = 0;
-constexpr int kScaleChoices = 5;
+constexpr Statement kScaleStatements[] = {
+    {"shared-scale-coarsens", true}, {"large-channel-unchanged", true}, {"small-to-zero", true},
+    {"nothing-changes", false},      {"per-tensor-better", false},      {"only-large-clamped", false},
+    {"scales-add-error", false},
+};
 
-VariantData draw_per_channel_scales(Rng& rng, const Fragments&) {
+VariantData draw_per_channel_scales(Rng& rng, const Fragments& fragments, const ChoiceTry& t) {
   static const double large[] = {2.0, 4.0, 6.35, 8.0, 12.7};
   static const double small[] = {0.05, 0.1, 0.127, 0.2};
   static const std::int64_t outputs[] = {64, 128, 256, 512};
   VariantData v;
   v.params = {{"out", pick(rng, outputs)}, {"large", pick(rng, large)}, {"small", pick(rng, small)}};
-  shuffle_choices(v, kScaleChoices, kSharedScaleCoarsens, rng);
+  draw_statements(v, fragments, t, kScaleStatements);
   return v;
 }
 
@@ -550,9 +575,9 @@ std::vector<ExerciseCode> optimization_transform_exercises() {
       {.id = "optimization.kv-cache", .kind = Numeric, .points = 15, .draw = draw_kv_cache,
        .parts = {{kNearestInteger}, {{0.01, 0.0}}}, .feedback_hides_answer = true},
       {.id = "optimization.sparse-slower", .kind = Choice, .points = 10,
-       .draw = draw_sparse_slower, .feedback_hides_answer = true},
+       .draw_try = draw_sparse_slower, .feedback_hides_answer = true},
       {.id = "optimization.per-channel-scales", .kind = Choice, .points = 10,
-       .draw = draw_per_channel_scales, .feedback_hides_answer = true},
+       .draw_try = draw_per_channel_scales, .feedback_hides_answer = true},
       // The CSV's speedups are unrounded; 2% leaves room for a student who copies them to a
       // few digits (the extrapolation magnifies their rounding).
       {.id = "optimization.my-sparse-line", .kind = Numeric, .points = 15,

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -93,22 +94,44 @@ VariantData draw_linear_flops(Rng& rng, const Fragments&) {
 
 // ---- profiling.flops-batch ------------------------------------------------------------
 
-constexpr int kFlopsStayTheSame = 0;  // index in the exercise's `choices`
+// Index of each choice in the exercise's `choices`.
+constexpr int kStaysTheSame = 0;
+constexpr int kGrows = 1;
+constexpr int kShrinks = 2;
+constexpr int kDependsOnMachine = 3;
 
-VariantData draw_flops_batch(Rng& rng, const Fragments&) {
+// The quantities the question asks about (the data file's fragments), two per answer, so a
+// wrong try's answer says nothing about the next try's quantity.
+struct BatchQuantity {
+  const char* fragment;
+  int answer;
+};
+constexpr BatchQuantity kBatchQuantities[] = {
+    {"flops-per-sample", kStaysTheSame},  {"weights", kStaysTheSame},
+    {"flops-per-pass", kGrows},           {"output-bytes", kGrows},
+    {"weight-bytes-per-sample", kShrinks}, {"passes-per-dataset", kShrinks},
+    {"time-per-sample", kDependsOnMachine}, {"gflops", kDependsOnMachine},
+};
+
+VariantData draw_flops_batch(Rng& rng, const Fragments& fragments, const ChoiceTry& t) {
   static const std::int64_t small_batches[] = {1, 2, 4, 8, 16};
   static const std::int64_t ratios[] = {2, 4, 8, 16, 32};
+  static const std::int64_t datasets[] = {10'240, 51'200, 102'400};
   const std::int64_t in = pick(rng, kWidths);
   const std::int64_t out = pick(rng, kWidths);
   const std::int64_t batch_small = pick(rng, small_batches);
   const std::int64_t ratio = pick(rng, ratios);
+  const BatchQuantity& q = kBatchQuantities[pool_item(t, std::size(kBatchQuantities))];
   VariantData v;
   v.params = {{"in", in},
               {"out", out},
               {"batch_small", batch_small},
               {"batch_large", batch_small * ratio},
               {"ratio", ratio}};
-  shuffle_choices(v, 4, kFlopsStayTheSame, rng);
+  json figures = v.params;  // what the quantity's text may name besides the prompt's figures
+  figures["dataset"] = pick(rng, datasets);
+  v.params["quantity"] = fragments.render(q.fragment, figures);
+  shuffle_choices(v, 4, q.answer, rng);
   return v;
 }
 
@@ -152,18 +175,21 @@ VariantData draw_efficiency(Rng& rng, const Fragments&) {
 
 // ---- profiling.bound-classify ---------------------------------------------------------
 
-// Index of each choice in the exercise's `choices`.
-constexpr int kComputeBound = 0;
-constexpr int kMemoryBound = 1;
+// Choices in the bank's order: kernel A's verdict, then B's (memory-bound adds 2 for A, 1
+// for B): "A compute, B compute", "A compute, B memory", "A memory, B compute", "A memory,
+// B memory".
+struct Kernel {
+  std::int64_t mflop = 0;
+  std::int64_t mb = 0;
+  bool compute_bound = false;
+};
 
-VariantData draw_bound_classify(Rng& rng, const Fragments&) {
-  // The coin flip only steers the draw so both answers are common; the answer itself is
-  // decided below from the rounded figures, the way the student must decide it.
+// One kernel clearly on one side of the ridge. The coin flip only steers the draw so both
+// answers are common; the verdict is decided from the rounded figures, the way the student
+// must decide it.
+Kernel draw_kernel(Rng& rng, double ridge) {
   for (int attempt = 0; attempt < 1000; ++attempt) {
-    const std::int64_t peak_gflops_per_s = rng.integer(16, 400);  // one core to a few, SIMD
-    const std::int64_t bandwidth_gb_per_s = rng.integer(8, 60);   // laptop to workstation DRAM
     const bool steer_compute = rng.integer(0, 1) == 1;
-    const double ridge = static_cast<double>(peak_gflops_per_s) / bandwidth_gb_per_s;
     const double factor = rng.uniform(1.5, 8.0);
     const double intensity_target = steer_compute ? ridge * factor : ridge / factor;
     const std::int64_t kernel_mb = rng.integer(8, 1024);
@@ -174,20 +200,45 @@ VariantData draw_bound_classify(Rng& rng, const Fragments&) {
     const double intensity = static_cast<double>(kernel_mflop) / static_cast<double>(kernel_mb);
     const double ratio = intensity / ridge;
     if (ratio > 1.0 / 1.2 && ratio < 1.2) continue;  // too close to the ridge to be fair
-    VariantData v;
-    v.params = {{"peak_gflops_per_s", peak_gflops_per_s},
-                {"bandwidth_gb_per_s", bandwidth_gb_per_s},
-                {"kernel_mflop", kernel_mflop},
-                {"kernel_mb", kernel_mb}};
-    v.correct_choice = intensity > ridge ? kComputeBound : kMemoryBound;
-    return v;
+    return {kernel_mflop, kernel_mb, intensity > ridge};
   }
-  throw Error("profiling.bound-classify: no unambiguous variant after 1000 draws");
+  throw Error("profiling.bound-classify: no unambiguous kernel after 1000 draws");
+}
+
+VariantData draw_bound_classify(Rng& rng, const Fragments&, const ChoiceTry&) {
+  const std::int64_t peak_gflops_per_s = rng.integer(16, 400);  // one core to a few, SIMD
+  const std::int64_t bandwidth_gb_per_s = rng.integer(8, 60);   // laptop to workstation DRAM
+  const double ridge = static_cast<double>(peak_gflops_per_s) / bandwidth_gb_per_s;
+  const Kernel a = draw_kernel(rng, ridge);
+  const Kernel b = draw_kernel(rng, ridge);
+  VariantData v;
+  v.params = {{"peak_gflops_per_s", peak_gflops_per_s},
+              {"bandwidth_gb_per_s", bandwidth_gb_per_s},
+              {"a_mflop", a.mflop},
+              {"a_mb", a.mb},
+              {"b_mflop", b.mflop},
+              {"b_mb", b.mb}};
+  v.correct_choice = (a.compute_bound ? 0 : 2) + (b.compute_bound ? 0 : 1);
+  return v;
 }
 
 // ---- profiling.latency-statistic ------------------------------------------------------
 
-constexpr int kReportMedian = 0;  // index in the exercise's `choices`
+// Index of each statistic in the exercise's `choices`.
+constexpr int kReportMedian = 0;
+constexpr int kReportMean = 1;
+constexpr int kReportMin = 2;
+constexpr int kReportMax = 3;
+
+// The questions (the data file's fragments), one per statistic.
+struct LatencyQuestion {
+  const char* fragment;
+  int answer;
+};
+constexpr LatencyQuestion kLatencyQuestions[] = {
+    {"typical", kReportMedian}, {"total", kReportMean},
+    {"best-case", kReportMin},  {"budget", kReportMax}};
+constexpr std::int64_t kLatencyRuns[] = {1000, 10'000, 100'000};
 
 // "4.21, 4.2, 4.35": the numbers as the prompt prints any other parameter.
 std::string join_numbers(const std::vector<double>& values) {
@@ -200,7 +251,7 @@ std::string join_numbers(const std::vector<double>& values) {
   return text;
 }
 
-VariantData draw_latency_statistic(Rng& rng, const Fragments&) {
+VariantData draw_latency_statistic(Rng& rng, const Fragments& fragments, const ChoiceTry& t) {
   // Eight runs within a few percent of a base time, and one that a garbage-collection pause
   // or another busy tab made 5-12× slower: the mean moves a lot, the median hardly.
   const double base_ms = rng.uniform(1.5, 20.0);
@@ -224,7 +275,9 @@ VariantData draw_latency_statistic(Rng& rng, const Fragments&) {
               {"mean_ms", round_to(mean_ms, 2)},
               {"min_ms", min_ms},
               {"max_ms", *std::max_element(samples_ms.begin(), samples_ms.end())}};
-  shuffle_choices(v, 4, kReportMedian, rng);
+  const LatencyQuestion& q = kLatencyQuestions[pool_item(t, std::size(kLatencyQuestions))];
+  v.params["question"] = fragments.render(q.fragment, {{"runs", pick(rng, kLatencyRuns)}});
+  shuffle_choices(v, 4, q.answer, rng);
   return v;
 }
 
@@ -615,7 +668,8 @@ std::vector<ExerciseCode> profiling_exercises() {
       {.id = "profiling.linear-flops", .kind = Numeric, .points = 15,
        .draw = draw_linear_flops,
        .parts = {{kNearestInteger}, {kNearestInteger}, {{0.01, 0.0}}}},
-      {.id = "profiling.flops-batch", .kind = Choice, .points = 10, .draw = draw_flops_batch},
+      {.id = "profiling.flops-batch", .kind = Choice, .points = 10,
+       .draw_try = draw_flops_batch},
       // The FLOPs need H_out and the multiply-accumulate count on top: worth a little more.
       {.id = "profiling.conv-output", .kind = Numeric, .points = 10,
        .draw = draw_conv_output, .parts = {{kNearestInteger, 2.0}, {kNearestInteger, 3.0}}},
@@ -626,9 +680,9 @@ std::vector<ExerciseCode> profiling_exercises() {
       {.id = "profiling.efficiency", .kind = Numeric, .points = 10,
        .draw = draw_efficiency, .tolerance = {0.0, 0.1}},
       {.id = "profiling.bound-classify", .kind = Choice, .points = 10,
-       .draw = draw_bound_classify},
+       .draw_try = draw_bound_classify},
       {.id = "profiling.latency-statistic", .kind = Choice, .points = 10,
-       .draw = draw_latency_statistic},
+       .draw_try = draw_latency_statistic},
       // Even-length medians are a mean of two doubles, which students may compute in another
       // order (a + (b - a) / 2): allow rounding differences, nothing more.
       {.id = "profiling.median", .kind = Code, .points = 15, .draw = draw_median,

@@ -74,9 +74,31 @@ const ExerciseEntry& find_entry(std::string_view id) {
   return detail::exercise_entries()[exercise_index(id)];
 }
 
-VariantData draw_variant(const ExerciseEntry& entry, std::uint32_t seed) {
-  Rng rng(fnv1a64(entry.exercise.id) ^ seed);
-  return entry.draw(rng, entry.fragments);
+// The variant of (id, seed), and for a choice exercise of one try: try 1 keeps the seeding
+// every other kind uses, each later try its own stream.
+VariantData draw_variant(const ExerciseEntry& entry, std::uint32_t seed, int try_number = 1) {
+  const std::uint64_t id_hash = fnv1a64(entry.exercise.id);
+  if (entry.draw_try == nullptr) {
+    Rng rng(id_hash ^ seed);
+    return entry.draw(rng, entry.fragments);
+  }
+  Rng rng(try_number == 1 ? id_hash ^ seed
+                          : fnv1a64("try " + std::to_string(try_number), id_hash) ^ seed);
+  const detail::ChoiceTry t{try_number, fnv1a64("walk", id_hash) ^ seed};
+  return entry.draw_try(rng, entry.fragments, t);
+}
+
+// answer.attempt of a choice answer: 1 when absent; ValueError outside 1..kMaxChoiceAttempt.
+int choice_attempt(const json& answer) {
+  if (!answer.is_object() || !answer.contains("attempt")) return 1;
+  const json& a = answer.at("attempt");
+  const double t = a.is_number() ? a.get<double>() : -1.0;
+  if (!(std::trunc(t) == t && t >= 1 && t <= kMaxChoiceAttempt)) {
+    throw ValueError("answer.attempt (the try whose variant was answered, 1 for the first) must "
+                     "be an integer from 1 to " + std::to_string(kMaxChoiceAttempt) + ", got " +
+                     describe(a));
+  }
+  return static_cast<int>(t);
 }
 
 // A grading key as exercise_variant takes it: empty (the student's own variant), or 1 to
@@ -103,9 +125,10 @@ bool is_hidden(const Exercise& e, const detail::CodeTest& test, std::size_t i) {
 // The variant an answer is graded against: the student's own draw, and for a code exercise
 // with a key, its hidden tests replaced by a draw from (id, seed, key) in which no hidden test
 // has the arguments of a test the student's variant holds (redrawn until none has; rare).
-VariantData draw_for_key(const ExerciseEntry& entry, std::uint32_t seed, std::string_view key) {
+VariantData draw_for_key(const ExerciseEntry& entry, std::uint32_t seed, std::string_view key,
+                         int try_number = 1) {
   check_hidden_key(key);
-  VariantData v = draw_variant(entry, seed);
+  VariantData v = draw_variant(entry, seed, try_number);
   const Exercise& e = entry.exercise;
   if (key.empty() || e.kind != ExerciseKind::Code) return v;
   std::vector<std::string> shown_args;
@@ -297,13 +320,6 @@ std::vector<std::string> shown_choices(const Exercise& e, const VariantData& v) 
   return shown;
 }
 
-// "1/3", "2/3", "1/2": a fraction of the points as the card says it.
-std::string fraction_text(int num, int den) {
-  int a = num, b = den;
-  while (b != 0) std::tie(a, b) = std::make_tuple(b, a % b);
-  return std::to_string(num / a) + "/" + std::to_string(den / a);
-}
-
 json grade_choice(const Exercise& e, const VariantData& v, const json& answer) {
   require_object_with(answer, std::vector<std::string>{"choice", "attempt"}, "{\"choice\": 0, \"attempt\": 1}");
   const int n = static_cast<int>(e.choices.size());
@@ -316,28 +332,20 @@ json grade_choice(const Exercise& e, const VariantData& v, const json& answer) {
   const double c = choice.is_number() ? choice.get<double>() : -1.0;
   const bool in_range = std::trunc(c) == c && c >= 0 && c < static_cast<double>(n);
   if (!in_range) throw ValueError("answer.choice must be " + range + ", got " + describe(choice));
-  int attempt = 1;
-  if (answer.contains("attempt")) {
-    const json& a = answer.at("attempt");
-    const double t = a.is_number() ? a.get<double>() : -1.0;
-    if (!(std::trunc(t) == t && t >= 1 && t <= kMaxChoiceAttempt)) {
-      throw ValueError("answer.attempt (which try this is, 1 for the first) must be an integer "
-                       "from 1 to " + std::to_string(kMaxChoiceAttempt) + ", got " + describe(a));
-    }
-    attempt = static_cast<int>(t);
-  }
+  const int attempt = choice_attempt(answer);  // v is this try's variant (grade_exercise)
   const int index = static_cast<int>(c);
   if (index != v.correct_choice) {
-    return result(false, 0, e, "Not correct. Work it out from the figures; the hints show how.");
+    json out = result(false, 0, e,
+                      "Not correct. Your next try shows a new variant; the hints show how to "
+                      "work it out.");
+    out["attempt"] = attempt;
+    return out;
   }
-  const double fraction = choice_score_fraction(n, attempt);
+  const double fraction = choice_score_fraction(attempt);
   std::string feedback = "Correct: " + shown_choices(e, v)[static_cast<std::size_t>(index)] + ".";
   if (attempt > 1) {
-    const int kept = std::max(0, n - attempt);
-    feedback += " Found on try " + std::to_string(attempt) + " of " + std::to_string(n) +
-                " choices, so it earns " +
-                (kept == 0 ? std::string("no points") : fraction_text(kept, n - 1) + " of the points") +
-                ".";
+    feedback += " Found on try " + std::to_string(attempt) + ", so it earns " +
+                (fraction == 0 ? std::string("no points") : "half the points") + ".";
   }
   json out = result(true, e.points * fraction, e, std::move(feedback));
   out["attempt"] = attempt;
@@ -766,6 +774,26 @@ json exercise_variant(std::string_view id, std::uint32_t seed, std::string_view 
   return out;
 }
 
+json choice_variant(std::string_view id, std::uint32_t seed, int try_number) {
+  const ExerciseEntry& entry = find_entry(id);
+  const Exercise& e = entry.exercise;
+  if (e.kind != ExerciseKind::Choice) {
+    throw ValueError("exercise " + e.id + " is a " + to_string(e.kind) +
+                     " exercise; only choice exercises draw a variant per try");
+  }
+  if (try_number < 1 || try_number > kMaxChoiceAttempt) {
+    throw ValueError("try must be an integer from 1 to " + std::to_string(kMaxChoiceAttempt) +
+                     ", got " + std::to_string(try_number));
+  }
+  const VariantData v = draw_variant(entry, seed, try_number);
+  return {{"id", e.id},
+          {"seed", seed},
+          {"try", try_number},
+          {"params", v.params},
+          {"prompt", detail::render_text(e.prompt, v.params, "exercise " + e.id)},
+          {"choices", shown_choices(e, v)}};
+}
+
 namespace {
 
 // Checks answer.evidence of an experiment-backed exercise, lets the bank compute the expected
@@ -823,10 +851,9 @@ json apply_evidence(const ExerciseEntry& entry, VariantData& v, const json& answ
 
 }  // namespace
 
-double choice_score_fraction(int choices, int attempt) {
-  if (choices < 2) throw ValueError("a choice exercise has at least 2 choices, got " + std::to_string(choices));
+double choice_score_fraction(int attempt) {
   if (attempt < 1) throw ValueError("attempt counts from 1, got " + std::to_string(attempt));
-  return static_cast<double>(std::max(0, choices - attempt)) / (choices - 1);
+  return attempt == 1 ? 1.0 : attempt == 2 ? 0.5 : 0.0;
 }
 
 std::string scoring_text(const Exercise& e) {
@@ -836,13 +863,11 @@ std::string scoring_text(const Exercise& e) {
       text = e.parts.empty() ? "Full points for an answer within the tolerance; wrong tries cost nothing."
                              : "Each right part earns its share of the points; wrong tries cost nothing.";
       break;
-    case ExerciseKind::Choice: {
-      const int n = static_cast<int>(e.choices.size());
-      if (n <= 2) return "Full points on the first try only: with two choices, a second try earns nothing.";
-      return "Full points on the first try; each wrong try before the right one takes away " +
-             fraction_text(1, n - 1) + " of them, so guessing through all " + std::to_string(n) +
-             " choices earns nothing.";
-    }
+    case ExerciseKind::Choice:
+      return "Full points on the first try, half on the second, none later: each wrong try draws "
+             "a new variant (new figures or a new question, a new order), so a guess among the " +
+             std::to_string(e.choices.size()) + " choices is right one time in " +
+             std::to_string(e.choices.size()) + " at best and trying them all does not pay.";
     case ExerciseKind::Code:
       text = e.timed_points > 0
                  ? "The timed test earns " + std::to_string(e.timed_points) + " of the " +
@@ -881,7 +906,9 @@ std::string detail::format_param(const json& value) { return param_text(value); 
 json grade_exercise(std::string_view id, std::uint32_t seed, const json& answer,
                     std::string_view hidden_key, AnswerMode mode) {
   const ExerciseEntry& entry = find_entry(id);
-  VariantData v = draw_for_key(entry, seed, hidden_key);
+  // A choice answer is graded against the variant of the try it names.
+  const int try_number = entry.exercise.kind == ExerciseKind::Choice ? choice_attempt(answer) : 1;
+  VariantData v = draw_for_key(entry, seed, hidden_key, try_number);
   const bool backed = !entry.exercise.evidence.experiment.empty();
   if (backed && entry.from_evidence == nullptr) {
     throw Error("exercise " + std::string(id) + " declares evidence but no way to grade from it");

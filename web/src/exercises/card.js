@@ -15,6 +15,7 @@ import { evidenceNote, gateOnEvidence } from './evidence.js';
 import {
   answerWithEvidence,
   choiceAnswer,
+  choiceTry,
   formatPoints,
   modeState,
   nextHintText,
@@ -157,6 +158,8 @@ export function createCard(ex, { bridge, store, course = currentCourse() }) {
     if (!alive) throw new Error('your progress was replaced by an import while this answer was graded; submit it again');
     store.update(ex.id, recordAttempt(store.entry(ex.id), graded, sent, code, { hintCount: ex.hints.length, mode }));
     refresh();
+    // After a wrong try a choice card shows the next try's variant (new figures or question).
+    if (ex.kind === 'choice' && variantTry() !== shownTry) loadVariant();
     return graded;
   };
 
@@ -213,10 +216,18 @@ export function createCard(ex, { bridge, store, course = currentCourse() }) {
     setChildren(body, promptNode(variant.prompt), controls);
   };
 
+  // The try whose variant a choice card shows (core draws one per try); a sealed card is never
+  // judged here, so it stays on try 1.
+  const variantTry = () => (mode === 'sealed' ? 1 : choiceTry(store.entry(ex.id)));
+  let shownTry = null;
   const loadVariant = async () => {
     clearError();
     try {
-      const variant = await lab.exerciseVariant(ex.id, seed, undefined, { where });
+      const tryNumber = ex.kind === 'choice' ? variantTry() : null;
+      shownTry = tryNumber;
+      const variant = tryNumber === null
+        ? await lab.exerciseVariant(ex.id, seed, undefined, { where })
+        : await lab.choiceVariant(ex.id, seed, tryNumber, { where });
       buildControls(variant);
     } catch (err) {
       setChildren(body,

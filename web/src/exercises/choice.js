@@ -1,5 +1,6 @@
-// The multiple-choice control: one radio per choice of the student's variant, the last
-// answer checked again; the answer is {choice: index}. Not for: grading (core).
+// The multiple-choice control: one radio per choice of the variant of this try (core draws a
+// new one after a wrong try; card.js loads it), the last answer checked again when it was
+// given to this variant; the answer is {choice: index}. Not for: grading (core).
 
 import { h, nextId } from '../ui/dom.js';
 import { gradeOnSubmit, submitButton } from './controls.js';
@@ -8,7 +9,9 @@ import { gradeOnSubmit, submitButton } from './controls.js';
 export function choiceControls({ ex, variant, entry, ids, grade, showGrade, showError, clearError }) {
   const name = nextId('pl-ex-choice');
   const choices = variant.choices ?? ex.choices ?? [];
-  const chosen = entry.last_answer && 'choice' in entry.last_answer ? entry.last_answer.choice : null;
+  const last = entry.last_answer;
+  const sameTry = last && 'choice' in last && (last.attempt ?? 1) === (variant.try ?? 1);
+  const chosen = sameTry ? last.choice : null;
   const radios = choices.map((text, index) =>
     h('input', { type: 'radio', name, value: String(index), id: `${name}-${index}`, checked: index === chosen }),
   );

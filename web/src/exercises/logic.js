@@ -111,12 +111,27 @@ export function modeState({ mode, attempts, tries }) {
   return { locked: false, line: null };
 }
 
+/** core's largest try number (grader.hpp kMaxChoiceAttempt). */
+const MAX_CHOICE_TRY = 1000;
+
 /**
- * The answer core grades for a choice exercise: the pick and which try this is (1 for the
- * first), counting the graded tries before it, so that core can score by tries.
+ * Which try's variant a choice card shows and answers (core draws a new variant per try):
+ * once solved, the try that solved it (its variant and answer stay on the card); before,
+ * the try after the graded ones, 1 for the first.
+ */
+export function choiceTry(entry) {
+  const solvedOn = entry.best_answer?.attempt;
+  if (entry.solved && Number.isInteger(solvedOn) && solvedOn >= 1 && solvedOn <= MAX_CHOICE_TRY) return solvedOn;
+  return Math.min(MAX_CHOICE_TRY, (entry.attempts ?? 0) + 1);
+}
+
+/**
+ * The answer core grades for a choice exercise: the pick, an index into the choices of the
+ * variant shown, and which try's variant that was (choiceTry), so that core grades it
+ * against that variant and scores by tries.
  */
 export function choiceAnswer(choice, entry) {
-  return { choice, attempt: entry.attempts + 1 };
+  return { choice, attempt: choiceTry(entry) };
 }
 
 /**

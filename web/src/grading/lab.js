@@ -9,7 +9,7 @@ import { API, CALL } from '../lab/api.js';
 import { labOf } from '../lab/client.js';
 
 /** The declared calls the grading module and the command line's course check make. */
-export const GRADING_CALLS = Object.freeze(['exerciseBank', 'exerciseBankVersion', 'exerciseVariant', 'gradeExercise', 'courseSeed', 'courseFromJson', 'courseAssignments', 'assignmentScores', 'jsonTextProblem', 'evidenceForensics']);
+export const GRADING_CALLS = Object.freeze(['exerciseBank', 'exerciseBankVersion', 'exerciseVariant', 'choiceVariant', 'gradeExercise', 'courseSeed', 'courseFromJson', 'courseAssignments', 'assignmentScores', 'jsonTextProblem', 'evidenceForensics']);
 
 /**
  * One async function per GRADING_CALLS name taking the declared arguments; each calls

@@ -144,16 +144,22 @@ export function assignmentsCsv(graded) {
   return toText(rows);
 }
 
-/** One row per graded file, one column per exercise (its re-graded points), then totals. */
+/** The points of a re-graded file that rest on the student's word: choice answers' tries. */
+export const selfReportedPoints = (result) => result.exercises.reduce((sum, e) => sum + (e.self_reported_points ?? 0), 0);
+
+/**
+ * One row per graded file: totals, the points that rest on self-reported try numbers
+ * (self_reported_points), the flags, then one column per exercise (its re-graded points).
+ */
 export function exercisesCsv(graded) {
   const ids = graded.exercises.map((e) => e.id);
-  const rows = [['student_id', 'student_name', 'file', 'in_gradebook', 'total', 'max_total', 'flags', ...ids]];
+  const rows = [['student_id', 'student_name', 'file', 'in_gradebook', 'total', 'max_total', 'self_reported_points', 'flags', ...ids]];
   for (const s of graded.students) {
     const { student, total, exercises, flags } = s.result;
     const byId = Object.fromEntries(exercises.map((e) => [e.id, e]));
     rows.push([
       safeText(student.id), safeText(student.name), safeText(s.file), s.in_gradebook ? 'yes' : 'no',
-      formatPoints(total.score), formatPoints(total.max_score), [...new Set(flags.map((f) => f.code))].join(';'),
+      formatPoints(total.score), formatPoints(total.max_score), formatPoints(selfReportedPoints(s.result)), [...new Set(flags.map((f) => f.code))].join(';'),
       ...ids.map((id) => formatPoints(byId[id]?.score ?? 0)),
     ]);
   }
@@ -215,6 +221,8 @@ export function feedbackText(entry, graded) {
   out.push(`# ${student.name || student.id} (${student.id})`, '');
   out.push(`Re-graded from ${entry.file} with the exercise bank ${graded.bank_version}.`, '');
   out.push(`Total: ${formatPoints(total.score)} of ${formatPoints(total.max_score)} points.`, '');
+  const onYourWord = selfReportedPoints(entry.result);
+  if (onYourWord > 0) out.push(`Of these, ${formatPoints(onYourWord)} rest on the try numbers your file gives for choice exercises (self-reported: the re-grade checks that each answer is right for that try's variant, not how many tries came before).`, '');
   for (const [c, t] of Object.entries(chapters)) out.push(`- ${chapterColumn(c)}: ${formatPoints(t.score)} of ${formatPoints(t.max_score)}`);
   out.push('');
   if (entry.assignments) {
@@ -239,7 +247,8 @@ export function feedbackText(entry, graded) {
   if (!attempted.length) out.push('None: the file holds no answer for the exercises graded here.', '');
   for (const e of attempted) {
     out.push(`### ${e.title} (${e.id})`, '');
-    out.push(`Score: ${formatPoints(e.score)} of ${formatPoints(e.max_score)}${e.claimed_score !== null && Math.abs(e.claimed_score - e.score) > 1e-6 ? ` (the page showed ${formatPoints(e.claimed_score)})` : ''}. Hints used: ${e.hints_used}. Graded tries: ${e.attempts}.`, '');
+    out.push(`Score: ${formatPoints(e.score)} of ${formatPoints(e.max_score)}${e.claimed_score !== null && Math.abs(e.claimed_score - e.score) > 1e-6 ? ` (the page showed ${formatPoints(e.claimed_score)})` : ''}. Hints used: ${e.hints_used}. Graded tries: ${e.attempts}. Both self-reported; they change no points.`, '');
+    if (e.kind === 'choice' && Number.isInteger(e.try)) out.push(`Self-reported: ${e.self_reported_points > 0 ? `these ${formatPoints(e.self_reported_points)} points rest` : 'the score rests'} on the try your file names (try ${e.try}); the re-grade checked the answer against that try's variant.`, '');
     out.push(e.feedback, '');
     for (const t of e.tests ?? []) if (!t.passed) out.push(`- ${t.message}`);
     if ((e.tests ?? []).some((t) => !t.passed)) out.push('');

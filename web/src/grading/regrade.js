@@ -96,13 +96,32 @@ async function gradeOne(exercise, entry, seed, deps, mode = null) {
   }
   const answer = entry?.best_answer;
   if (!isObject(answer)) return { score: 0, correct: false, feedback: 'No graded answer was submitted.', tests: [] };
-  const graded = await lab.gradeExercise(exercise.id, seed, answer, undefined, regradeMode(mode));
-  if (exercise.kind === 'choice' && Number.isInteger(answer.choice) && deps.choiceTexts !== false) {
-    // The choice as this student saw it (choices are shown in a per-variant order).
-    const { choices } = await lab.exerciseVariant(exercise.id, seed);
-    return { ...graded, answer_text: choices?.[answer.choice] ?? null };
+  if (exercise.kind !== 'choice') return lab.gradeExercise(exercise.id, seed, answer, undefined, regradeMode(mode));
+  const { sent, tryNumber, note } = choiceTryOf(answer);
+  const graded = await lab.gradeExercise(exercise.id, seed, sent, undefined, regradeMode(mode));
+  const row = { ...graded, try: tryNumber, feedback: note ? `${graded.feedback} (${note})` : graded.feedback };
+  if (Number.isInteger(answer.choice) && deps.choiceTexts !== false) {
+    // The choice as this student saw it: the variant of that try, in its order.
+    const { choices } = await lab.choiceVariant(exercise.id, seed, tryNumber);
+    return { ...row, answer_text: choices?.[answer.choice] ?? null };
   }
-  return graded;
+  return row;
+}
+
+// core's largest try number (grader.hpp kMaxChoiceAttempt).
+const MAX_CHOICE_TRY = 1000;
+
+/**
+ * A choice answer's try, which only the student's page counted: core grades the answer
+ * against that try's variant and scores it by the try. A missing try is try 1; one that is not
+ * a try number (1 to 1000) is graded as try 1, the original variant, and said so.
+ */
+function choiceTryOf(answer) {
+  const t = answer.attempt;
+  if (Number.isInteger(t) && t >= 1 && t <= MAX_CHOICE_TRY) return { sent: answer, tryNumber: t, note: null };
+  const { attempt, ...rest } = answer;
+  const note = 'attempt' in answer ? `its try ${JSON.stringify(attempt) ?? String(attempt)} is not a try number, so it was graded as try 1` : null;
+  return { sent: rest, tryNumber: 1, note };
 }
 
 /**
@@ -155,6 +174,10 @@ export async function regradeSubmission(submission, deps) {
       claimed_score: claimed,
       attempts: Number.isInteger(entry?.attempts) ? entry.attempts : 0,
       hints_used: Number.isInteger(entry?.hints_used) ? entry.hints_used : 0,
+      // A choice's points rest on the try the file names (the re-grade checks only that the
+      // answer is right for that try's variant): the gradebook marks them.
+      try: graded.try ?? null,
+      self_reported_points: exercise.kind === 'choice' ? graded.score : 0,
       tests: graded.tests ?? [],
       parts: graded.parts ?? null,
       answer: exercise.kind === 'code' ? null : (entry?.best_answer ?? null),

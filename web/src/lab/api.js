@@ -135,6 +135,8 @@ export const API = Object.freeze({
   exerciseBank: call([], 'list the exercises', GRADE),
   // hidden_key: a re-grade's grading key (its fresh hidden tests); omitted on the student's side.
   exerciseVariant: call(['id', 'seed', 'hidden_key'], 'make an exercise variant', GRADE),
+  // A choice exercise's variant for one try (try 1 is exerciseVariant's): each wrong try redraws.
+  choiceVariant: call(['id', 'seed', 'try'], 'make a choice exercise’s variant for a try', GRADE),
   // mode: the course's answer mode for the exercise (practice, assessed, sealed); omitted in practice.
   gradeExercise: call(['id', 'seed', 'answer', 'hidden_key', 'mode'], 'grade an answer', GRADE),
   exerciseBankVersion: call([], 'read the exercise bank’s version', GRADE),

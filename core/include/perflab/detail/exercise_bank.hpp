@@ -64,6 +64,17 @@ class Fragments {
 
 // Draws one variant's rounded parameters and computes its answer from them.
 using DrawFn = VariantData (*)(Rng& rng, const Fragments& fragments);
+
+// Which try of a choice exercise a variant is drawn for. A choice exercise draws a new
+// variant for every try (its rng is seeded from id, seed and try), so a wrong try teaches
+// nothing about the next one; walk_seed depends on (id, seed) alone, the same for every try,
+// so that a pool of scenarios is walked through in a per-student order (pool_item).
+struct ChoiceTry {
+  int number = 1;  // 1 for the first try
+  std::uint64_t walk_seed = 0;
+};
+// A choice exercise's draw: the variant of one try.
+using ChoiceDrawFn = VariantData (*)(Rng& rng, const Fragments& fragments, const ChoiceTry& t);
 // Experiment-backed exercises: validates the student's rows (already checked to be a
 // non-empty array of objects) and sets the expected answer in v from them. Throws
 // ValueError saying what is missing and what to run.
@@ -82,6 +93,7 @@ struct ExerciseCode {
   ExerciseKind kind = ExerciseKind::Numeric;
   int points = 10;
   DrawFn draw = nullptr;
+  ChoiceDrawFn draw_try = nullptr;   // choice: instead of draw, a variant per try
   Tolerance tolerance{};             // numeric with one answer, and code
   std::vector<PartGrading> parts{};  // numeric with parts: one per part of the data, in order
   double time_limit_ms = 2000;       // code
@@ -101,6 +113,7 @@ struct ExerciseCode {
 struct ExerciseEntry {
   Exercise exercise;
   DrawFn draw = nullptr;
+  ChoiceDrawFn draw_try = nullptr;  // choice exercises (draw is null then)
   Fragments fragments;
   EvidenceFn from_evidence = nullptr;
 };
@@ -192,6 +205,12 @@ double evidence_number(const Exercise& e, const nlohmann::json& rows, std::size_
 // Shows `count` choices in a shuffled order with the bank's choice `correct` among them:
 // sets v.choice_order and v.correct_choice (its position as shown).
 void shuffle_choices(VariantData& v, int count, int correct, Rng& rng);
+
+// Item k of the `per_try` items that try t shows from a pool of `size` (0 <= k < per_try):
+// the pool is walked in an order drawn from t.walk_seed, per_try items per try, so consecutive
+// tries show different items until the pool is used up (then the walk starts over).
+std::size_t pool_item(const ChoiceTry& t, std::size_t size, std::size_t k = 0,
+                      std::size_t per_try = 1);
 
 // A draw for experiment-backed exercises: the student's own run is their variant.
 VariantData draw_nothing(Rng& rng, const Fragments& fragments);

@@ -159,9 +159,9 @@ nlohmann::json exercise_variant(std::string_view id, std::uint32_t seed,
                                 std::string_view hidden_key = {});
 
 // answer: numeric {value: number}; multi-part numeric {values: [number, ...]}, one per part
-// in order; choice {choice: index, attempt?: k} (k = which try this is, 1 for the first
-// and when absent; a right answer earns points × choice_score_fraction(choices, k), and
-// the result carries "attempt"); code {results: [{value} | {error: "text"} |
+// in order; choice {choice: index, attempt?: k} (k = the try whose variant was answered,
+// 1 for the first and when absent; the choice indexes that variant's choices, a right one
+// earns points × choice_score_fraction(k), and the result carries "attempt"); code {results: [{value} | {error: "text"} |
 // {timeout: true}], one per test in order}.
 // Returns {correct, score, max_score, feedback, tests[{name, passed, hidden, message}]};
 // tests is empty for numeric and choice. Code: score = points × passed / tests (with timed_points,
@@ -209,11 +209,20 @@ inline constexpr const char* kSealedFeedback =
     "Answer recorded. It is graded when your teacher re-grades your exported progress, so this "
     "page shows no verdict; you may change it until you export.";
 
-// Choice answers are scored by tries so that clicking through the choices does not pay:
-// (choices - attempt) / (choices - 1), at least 0: with four choices 1, 2/3, 1/3, 0;
-// with two, a second try earns nothing. ValueError for fewer than 2 choices or attempt < 1.
+// Choice exercises draw a new variant for every try (new parameters, a new question from a
+// pool, a new order), and an answer {choice, attempt: k} is graded against the variant of
+// try k: a right pick earns points × choice_score_fraction(k), 1 on the first try, 1/2 on
+// the second, 0 later, so a guess (right one time in kMinChoices at best, every try a new
+// draw) does not pay. The try number is the student's word: claiming try 1 needs the right
+// answer to the try-1 variant, nothing more (a re-grade says so). ValueError for attempt < 1.
 inline constexpr int kMaxChoiceAttempt = 1000;
-double choice_score_fraction(int choices, int attempt);
+inline constexpr std::size_t kMinChoices = 4;
+double choice_score_fraction(int attempt);
+
+// The variant a choice exercise shows on try `try_number` (1 to kMaxChoiceAttempt), the shape
+// of exercise_variant's; try 1 is exercise_variant(id, seed). ValueError for an unknown id, an
+// exercise of another kind (only choices redraw) or a try out of range.
+nlohmann::json choice_variant(std::string_view id, std::uint32_t seed, int try_number);
 
 // How an exercise is scored, one sentence for its card ("Full points on the first try;
 // each wrong try before the right one takes away 1/3 of them, ..."); exercise_to_json
