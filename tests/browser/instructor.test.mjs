@@ -88,6 +88,13 @@ test('the instructor view re-grades dropped files and shows the class', async ()
   assert.equal(flagsOf('bob'), 'none');
   assert.match(flagsOf('ada'), /^identical-code/);
   assert.match(flagsOf('cy'), /^score-differs, identical-code/);
+  // Beside each total, the points that rest on self-reported try numbers (choice exercises),
+  // as exercises.csv's self_reported_points says them.
+  const header = await page.locator('[data-role="class-table"] thead th').allTextContents();
+  const selfReported = header.map((t) => t.trim()).indexOf('self-reported');
+  assert.equal(selfReported, header.map((t) => t.trim()).indexOf('total') + 1);
+  const cells = rows.map((r) => r[selfReported]);
+  assert.ok(cells.every((c) => /^\d+(\.\d+)?$/.test(c)) && cells.some((c) => Number(c) > 0), cells.join());
   assert.match(await page.locator('[data-role="class-flags"]').textContent(), /profiling\.median: the same code .* from 2 students: ada, cy/);
 
   const problems = await page.locator('[data-role="problems-table"] tbody tr').evaluateAll((trs) =>

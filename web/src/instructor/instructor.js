@@ -16,7 +16,7 @@ import { analyticsFiles, wrongValueCount, wrongValueText } from '../grading/anal
 import { scoreAssignments } from '../grading/assignments.js';
 import { GradingCancelledError, gradeClass } from '../grading/class.js';
 import { workerGradingLab } from '../grading/lab.js';
-import { chapterColumn, classOutputs, feedbackFileName, feedbackText, formatPoints } from '../grading/outputs.js';
+import { chapterColumn, classOutputs, feedbackFileName, feedbackText, formatPoints, selfReportedPoints } from '../grading/outputs.js';
 import { checkHiddenKey, gradingRunJson, newHiddenKey } from '../grading/hidden-key.js';
 import { exclusiveScheduler } from '../grading/schedule.js';
 import { SCORE_BANDS, classAnalytics, distributionRows } from '../grading/summary.js';
@@ -243,6 +243,8 @@ export function mountInstructor(section, { bridge }) {
       { label: 'name', key: 'result.student.name', format: 'text' },
       { label: 'file', key: 'file', format: 'text' },
       { label: 'total', format: (r) => `${formatPoints(r.result.total.score)} / ${formatPoints(r.result.total.max_score)}` },
+      // Of the total, the points that rest on the try numbers the file gives (choice exercises).
+      { label: 'self-reported', format: (r) => formatPoints(selfReportedPoints(r.result)) },
       ...graded.chapters.map((c) => ({ label: chapterColumn(c).replace('perflab: ', ''), format: (r) => formatPoints(r.result.chapters[c]?.score ?? 0) })),
       { label: 'flags', align: 'left', cell: (r) => flagCell(r) },
       {
