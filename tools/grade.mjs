@@ -61,7 +61,7 @@ score a file claims is never used, only compared.
   --submissions FILE    when the LMS recorded each submission: a CSV with student_id,
                         submitted_at (ISO 8601 with an offset) and optionally assignment;
                         course.json's late policy is applied to it. Without it, a file named
-                        by Canvas's bulk download (<name>[_LATE]_<user>_<submission>_<file>)
+                        by Canvas's bulk download (<name>[_LATE]_<user>_<attachment>_<file>)
                         is late when Canvas marked it so (counted as 1 day); the student's
                         clock and the file's exported_at are never used
   --per-exercise        one gradebook column per exercise too (re-graded points, before any

@@ -61,9 +61,13 @@ test('ids match exactly, else in another case or with spaces (said); the rest ar
 });
 
 test("Canvas's bulk-download names carry its LATE marker; the submissions CSV its times", () => {
-  assert.deepEqual(canvasDownloadName('class/lovelaceada_LATE_1001_55501_perflab-submission.json'), { late: true, user_id: '1001', submission_id: '55501', original: 'perflab-submission.json' });
+  assert.deepEqual(canvasDownloadName('class/lovelaceada_LATE_1001_55501_perflab-submission.json'), { late: true, user_id: '1001', attachment_id: '55501', original: 'perflab-submission.json' });
   assert.equal(canvasDownloadName('hoppergrace_1002_55502_perflab-submission-perf-s002.json').late, false);
   assert.equal(canvasDownloadName('perflab-submission-perf-2026-s001-2026-11-20.json'), null);
+  // An anonymous assignment leaves the name out and names anon_<id>; a name may hold any word characters.
+  assert.deepEqual(canvasDownloadName('LATE_anon_x7Yq_901_perflab.json'), { late: true, user_id: 'anon_x7Yq', attachment_id: '901', original: 'perflab.json' });
+  assert.equal(canvasDownloadName('anon_x7Yq_901_perflab.json').late, false);
+  assert.deepEqual(canvasDownloadName('müllerjörg_LATE_1003_901_perflab_2.json'), { late: true, user_id: '1003', attachment_id: '901', original: 'perflab_2.json' });
   const times = readSubmissionTimes('student_id,submitted_at,assignment\r\nS001,2026-11-11T05:00:00Z,week-2\r\ns001,2026-11-10T12:00:00Z,\r\ns002,2026-11-12T00:00:00Z,\r\n');
   assert.deepEqual(latenessOf(student('s001'), { times, assignments: ['week-1', 'week-2'] }), { submitted_at: { 'week-1': '2026-11-10T12:00:00Z', 'week-2': '2026-11-11T05:00:00Z' } });
   assert.deepEqual(latenessOf(student('s002'), { times }), { submitted_at: '2026-11-12T00:00:00Z' });

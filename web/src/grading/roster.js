@@ -145,16 +145,20 @@ export function matchRoster(roster, students) {
   return { entries, unmatched };
 }
 
-// Canvas's bulk download ("Download Submissions") names each file
-// <name>[_LATE]_<user id>_<submission id>_<the name uploaded>; _LATE_ is Canvas's own mark
-// of a submission after the due date.
-const CANVAS_DOWNLOAD = /^([A-Za-z0-9-]+?)(_LATE)?_(\d+)_(\d+)_(.+)$/;
+// Canvas's bulk download ("Download Submissions") names each uploaded file
+// <name>[_LATE]_<user id>_<attachment id>_<the name uploaded> (instructure/canvas-lms,
+// lib/content_zipper.rb: get_filename joins the sortable name, "LATE" when submission.late?,
+// and the user id, an anonymous assignment leaving the name out and naming anon_<id>;
+// add_upload_submission appends the attachment's id and name). The LATE is Canvas's own
+// record of a submission after the due date; it carries no time.
+const CANVAS_ANONYMOUS = /^()(LATE_)?(anon_[A-Za-z0-9]+)_(\d+)_(.+)$/s;
+const CANVAS_NAMED = /^(.+?)(_LATE)?_(\d+)_(\d+)_(.+)$/su;
 
-/** A file name from Canvas's bulk download: {late, user_id, submission_id, original}, else null. */
+/** A file name from Canvas's bulk download: {late, user_id, attachment_id, original}, else null. */
 export function canvasDownloadName(fileName) {
   const base = String(fileName).split(/[\\/]/).at(-1);
-  const m = CANVAS_DOWNLOAD.exec(base);
-  return m ? { late: m[2] === '_LATE', user_id: m[3], submission_id: m[4], original: m[5] } : null;
+  const m = CANVAS_ANONYMOUS.exec(base) ?? CANVAS_NAMED.exec(base);
+  return m ? { late: m[2] !== undefined, user_id: m[3], attachment_id: m[4], original: m[5] } : null;
 }
 
 /**
