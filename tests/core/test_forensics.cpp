@@ -197,6 +197,28 @@ TEST_CASE("a backward row's medians must be its timings' medians") {
         std::vector<std::string>{kFlagUntimed});
 }
 
+TEST_CASE("nested timings are held to the clock grid, and pruned layers must chain") {
+  const json kv = {{"tokens", 64},
+                   {"decoder", "tiny"},
+                   {"recompute",
+                    {{"median_ms", 12.0}, {"min_ms", 11.5}, {"max_ms", 13.05},
+                     {"inner_iterations", 1}, {"resolution_ms", 0.1}}}};
+  const auto flags = evidence_forensics(submission_with(json::array({kv})));
+  REQUIRE(codes(flags) == std::vector<std::string>{kFlagOffGrid});
+  CHECK(flags[0].reason.find("rows[0].recompute: 1 of 2 samples") != std::string::npos);
+
+  const json chain = json::array({{{"linear", 0}, {"in", 784}, {"out", 120}},
+                                  {{"linear", 2}, {"in", 60}, {"out", 10}},
+                                  {{"linear", 1}, {"in", 120}, {"out", 60}}});
+  CHECK(evidence_forensics(submission_with(chain)).empty());
+  json broken = chain;
+  broken[2]["out"] = 64;
+  const auto bad = evidence_forensics(submission_with(broken));
+  REQUIRE(codes(bad) == std::vector<std::string>{kFlagInconsistent});
+  CHECK(bad[0].reason == "benchmarking.ab-capstone: Linear 1 has 64 outputs but Linear 2 takes 60 "
+                         "inputs: the layers' sizes do not chain");
+}
+
 TEST_CASE("a run or probe dated after the export, and a run before its probe, are flagged") {
   const json row = ab_row(on_grid(kTicksA), on_grid(kTicksB), 7);
   auto flags = evidence_forensics(submission_with(json::array({row}), "2026-11-20T11:00:00.000Z"));

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <string>
@@ -295,6 +296,16 @@ void check_copied_median(Findings& f, const std::string& at, const json& row, co
 // A timed row's statistics (measureForwardPoint's latency, measureOperation's stats,
 // measureBackwardPoint's latency and forward_latency) and the rates computed from them.
 void check_timed_row(Findings& f, const std::string& at, const json& row, const Probe& probe) {
+  // Any other timing the row nests (the KV cache's recompute and cached, ...): its extremes
+  // are samples too.
+  for (const auto& item : row.items()) {
+    const std::string& k = item.key();
+    const json& v = item.value();
+    if (k == "latency" || k == "stats" || k == "forward_latency" || !v.is_object()) continue;
+    if (v.contains("median_ms") && v.contains("inner_iterations") && v.contains("resolution_ms")) {
+      check_stats(f, at + "." + k, v);
+    }
+  }
   const json forward = row.value("forward_latency", json(nullptr));
   check_copied_median(f, at, row, "forward_ms", "forward_latency",
                       forward.is_object() ? check_stats(f, at + ".forward_latency", forward) : kNaN);
@@ -396,6 +407,29 @@ Probe probe_of(const json& submission) {
 
 std::string minutes(double ms) { return num(ms / 60000) + " minutes"; }
 
+// A chain of Linear layers ({linear, in, out} rows, the structured-pruning experiment): each
+// layer's output is the next one's input.
+void check_layer_chain(Findings& f, const json& rows) {
+  std::map<double, std::pair<double, double>> layers;  // index -> (in, out)
+  for (const json& row : rows) {
+    const double index = number_at(row, "linear");
+    const double in = number_at(row, "in");
+    const double out = number_at(row, "out");
+    if (std::isnan(index) || std::isnan(in) || std::isnan(out)) return;
+    layers[index] = {in, out};
+  }
+  for (auto it = layers.begin(); it != layers.end() && std::next(it) != layers.end(); ++it) {
+    const auto next = std::next(it);
+    if (it->second.second != next->second.first) {
+      f.add(kFlagInconsistent, "Linear " + num(it->first) + " has " + num(it->second.second) +
+                                   " outputs but Linear " + num(next->first) + " takes " +
+                                   num(next->second.first) +
+                                   " inputs: the layers' sizes do not chain");
+      return;
+    }
+  }
+}
+
 void check_evidence(Findings& f, const json& evidence, const Probe& probe, double exported_ms) {
   const double finished_ms = iso_time_ms(text_at(evidence, "finished_at"));
   if (!std::isnan(finished_ms) && !std::isnan(exported_ms) &&
@@ -406,6 +440,7 @@ void check_evidence(Findings& f, const json& evidence, const Probe& probe, doubl
   }
   const json rows = evidence.value("rows", json(nullptr));
   if (!rows.is_array()) return;
+  check_layer_chain(f, rows);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const json& row = rows[i];
     if (!row.is_object()) continue;
