@@ -14,7 +14,9 @@ import { assignmentCourse, scoreAssignments } from '../web/src/grading/assignmen
 import { latenessOf, matchRoster, readRoster, readSubmissionTimes } from '../web/src/grading/roster.js';
 import { gradeClass } from '../web/src/grading/class.js';
 import { createCodeRunner } from './grading/code-runner.mjs';
-import { loadNodeLab } from './grading/node-lab.mjs';
+import { loadNodeLab, loadNodeMean } from './grading/node-lab.mjs';
+import { analyticsFiles } from '../web/src/grading/analytics-files.js';
+import { classAnalytics } from '../web/src/grading/summary.js';
 import { readJsonText } from '../web/src/lab/json-text.js';
 import { checkHiddenKey, gradingRunJson, newHiddenKey } from '../web/src/grading/hidden-key.js';
 
@@ -38,7 +40,12 @@ score a file claims is never used, only compared.
                           exercises.csv         one row per file, one column per exercise
                           problems.csv          files not graded (or not as claimed), and why
                           flags.csv             every flag with its reason
-                          feedback/<id>.md      per student: score, feedback, hints used
+                          feedback/<id>.md      per graded file: the exercises attempted
+                                                (score, feedback, flags), a line for the rest
+                          analytics.md, analytics.csv  per exercise: attempted, not attempted,
+                                                failed, mean, the common wrong values
+                          roofline.csv          the class roofline: per student their roofs
+                                                and fastest measured kernel (their own run)
                           grading-run.json      the grading key and bank version of this run
   --course FILE         the course.json the page was deployed with (its salt derives each
                         student's seed); without it each file's own seed is used, unchecked
@@ -318,7 +325,8 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   let graded;
   try {
     const progress = options.quiet || !stderr.isTTY ? () => {} : ({ done, total }) => stderr.write(`\rgraded ${done} of ${total} files`);
-    // choiceTexts: the chosen choices' texts are for the page's common wrong answers only.
+    // choiceTexts: reading each chosen choice's text costs a variant per choice exercise and
+    // student; analytics.csv names a wrong choice by its place in that student's order.
     graded = await gradeClass(collected.files, { lab, runCode: runner.runCode, course, hiddenKey, choiceTexts: false }, {
       concurrency: Math.max(2, (options.workers ?? 2) * 2),
       onProgress: progress,
@@ -332,6 +340,9 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   if (lms.roster) graded.roster = { roster: lms.roster, match: matchRoster(lms.roster, graded.students.filter((s) => s.in_gradebook)) };
 
   const outputs = { ...classOutputs(graded, { idColumn: options.canvasId, perExercise: options.perExercise, missing: options.missing, moodleId: options.moodleId }), 'grading-run.json': gradingRunJson(graded, { course }) };
+  // The class analytics, as the instructor view shows them (core's mean orders the exercises).
+  const analytics = await classAnalytics(graded, { meanOf: await loadNodeMean(), bank: await lab.exerciseBank(), variantOf: lab.exerciseVariant });
+  Object.assign(outputs, analyticsFiles(analytics));
   mkdirSync(path.join(options.out, 'feedback'), { recursive: true });
   for (const [name, text] of Object.entries(outputs)) writeFileSync(path.join(options.out, name), text);
 
@@ -341,7 +352,7 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   const notGraded = graded.problems.filter((p) => !p.graded).length;
   const flagged = graded.students.filter((s) => s.result.flags.length).length;
   stdout.write(`${graded.students.length} files graded (${graded.students.filter((s) => s.in_gradebook).length} students in the gradebook), ${notGraded} not graded, ${flagged} flagged, in ${seconds.toFixed(1)} s (${cpuSeconds.toFixed(1)} s of CPU)\n`);
-  stdout.write(`wrote ${Object.keys(outputs).length} files to ${options.out}: gradebook-canvas.csv, gradebook-moodle.csv, assignments.csv, ${graded.roster ? 'roster.csv, ' : ''}exercises.csv, problems.csv, flags.csv, grading-run.json, feedback/\n`);
+  stdout.write(`wrote ${Object.keys(outputs).length} files to ${options.out}: gradebook-canvas.csv, gradebook-moodle.csv, assignments.csv, ${graded.roster ? 'roster.csv, ' : ''}exercises.csv, problems.csv, flags.csv, grading-run.json, analytics.md, analytics.csv, roofline.csv, feedback/\n`);
   stdout.write(`hidden tests drawn with the grading key ${hiddenKey}; --hidden-key ${hiddenKey} reproduces this gradebook\n`);
   if (graded.roster) {
     const { entries, unmatched } = graded.roster.match;

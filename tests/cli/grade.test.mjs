@@ -98,6 +98,15 @@ test('grades a class folder into every output, each bad file in problems.csv', (
   const feedback = readFileSync(path.join(out, 'feedback', 's001.md'), 'utf8');
   assert.match(feedback, /^# Student s001 \(s001\)/);
   assert.match(feedback, /Hints used: \d+\. Graded tries: \d+\./);
+  // Only the exercises attempted, and one line for the rest (the generated files leave some run-backed ones unanswered).
+  assert.match(feedback, /\nNot attempted: \d+ exercises? \(0 points each\): (profiling|benchmarking)\./);
+
+  // The class analytics, as the instructor view shows them: one row per exercise, hardest first.
+  const analytics = csvRows(readFileSync(path.join(out, 'analytics.csv'), 'utf8'));
+  assert.deepEqual(analytics[0].slice(0, 7), ['exercise', 'title', 'points', 'students', 'attempted', 'not_attempted', 'failed']);
+  assert.deepEqual(analytics.slice(1).map((row) => row[0]).sort(), [...bankIds].sort());
+  assert.match(readFileSync(path.join(out, 'analytics.md'), 'utf8'), /^# Class analytics\n\n5 students in the gradebook\./);
+  assert.equal(readFileSync(path.join(out, 'roofline.csv'), 'utf8').split('\r\n')[0], 'student_id,roofs_from,peak_gflops_per_s,bandwidth_gb_per_s,kernel,intensity,gflops_per_s,fraction_of_attainable');
 });
 
 test('bad usage exits 2 with the reason', () => {

@@ -1,13 +1,15 @@
 // core's grader for Node: the wasm build's grading module for Node
 // (build/wasm/node/perflab_grade_node.cjs, or $PERFLAB_WASM_DIR) loaded with its binary read
 // from disk (so plain `node` works, without --no-experimental-fetch), wrapped as the `lab` the grading module takes by the one adapter
-// the page's re-grades use too (web/src/grading/lab.js). Not for: running student code
+// the page's re-grades use too (web/src/grading/lab.js); and core's mean from the main Node
+// module, for the class analytics (loadNodeMean). Not for: running student code
 // (code-runner.mjs).
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { moduleGradingLab } from '../../web/src/grading/lab.js';
+import { MEAN_ONLY_OPTIONS } from '../../web/src/grading/summary.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Where the wasm build is looked for: $PERFLAB_WASM_DIR, else build/wasm. */
@@ -18,13 +20,27 @@ export const defaultWasmDir = () => process.env.PERFLAB_WASM_DIR ?? path.join(re
  * call when the build is absent or older than the grading module.
  */
 export async function loadNodeLab({ wasmDir = defaultWasmDir(), scalar = false } = {}) {
-  const base = scalar ? 'perflab_grade_node_scalar' : 'perflab_grade_node';
+  const module = await instantiate(wasmDir, scalar ? 'perflab_grade_node_scalar' : 'perflab_grade_node');
+  return { lab: moduleGradingLab(module, { from: `the wasm build in ${wasmDir}` }), module };
+}
+
+/**
+ * core's mean of a sample (summarizeSample), for the class analytics' order of exercises: the
+ * wasm build's main Node module (the grading module holds no statistics). Throws an Error
+ * naming the missing file when the build is absent.
+ * @returns {Promise<(values: number[]) => Promise<number>>}
+ */
+export async function loadNodeMean({ wasmDir = defaultWasmDir() } = {}) {
+  const module = await instantiate(wasmDir, 'perflab_node');
+  return async (values) => module.summarizeSample(values, { ...MEAN_ONLY_OPTIONS }).mean;
+}
+
+async function instantiate(wasmDir, base) {
   const js = path.join(wasmDir, 'node', `${base}.cjs`);
   const wasm = path.join(wasmDir, 'node', `${base}.wasm`);
   for (const file of [js, wasm]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: build the wasm module first (tools/lab build), or set PERFLAB_WASM_DIR to a build`);
   }
   const createPerflab = createRequire(import.meta.url)(js);
-  const module = await createPerflab({ wasmBinary: readFileSync(wasm), print: () => {}, printErr: (line) => process.stderr.write(`${line}\n`) });
-  return { lab: moduleGradingLab(module, { from: `the wasm build in ${wasmDir}` }), module };
+  return createPerflab({ wasmBinary: readFileSync(wasm), print: () => {}, printErr: (line) => process.stderr.write(`${line}\n`) });
 }

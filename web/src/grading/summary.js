@@ -26,6 +26,12 @@ const bandOf = (row) => {
   return score >= max - 1e-9 ? 'full points' : score > 1e-9 ? 'part of the points' : 'no points';
 };
 
+/**
+ * summarizeSample's options when only its mean is read (the order of the exercises): the
+ * fewest bootstrap resamples core allows, since the median's interval is not used.
+ */
+export const MEAN_ONLY_OPTIONS = Object.freeze({ bootstrap_resamples: 100 });
+
 /** The files the class view counts: one per student (the gradebook's). */
 export const gradebookEntries = (graded) => graded.students.filter((s) => s.in_gradebook);
 
@@ -73,7 +79,7 @@ const within = (tolerance, a, b) => Math.abs(a - b) <= Math.max(tolerance?.abs ?
 function wrongValuesOf(row) {
   if (row.correct || row.error || !isAttempted(row)) return [];
   if (row.kind === 'code') return (row.tests ?? []).filter((t) => !t.passed).map((t) => ({ part: null, test: t.name }));
-  if (row.kind === 'choice') return [{ part: null, value: row.answer_text ?? `choice ${Number(row.answer.choice) + 1}` }];
+  if (row.kind === 'choice') return [{ part: null, value: row.answer_text ?? `choice ${Number(row.answer.choice) + 1} in that student’s order` }];
   if (Array.isArray(row.parts)) {
     const values = Array.isArray(row.answer.values) ? row.answer.values : [];
     return row.parts.flatMap((p, i) => (p.correct || !Number.isFinite(values[i]) ? [] : [{ part: p.label, value: values[i] }]));
@@ -103,8 +109,8 @@ function groupNumbers(items, tolerance) {
  * Per exercise (in `order`), the wrong values students gave: numbers grouped within the
  * exercise's (or the part's) tolerance, choices by the text the student saw, code by the
  * tests it failed; each group with how many students gave it and how many different
- * questions (variants, or evidence rows) they had: a value shared across different
- * questions is one answer given to different numbers.
+ * questions (variants, with a choice's try, or evidence rows) they had: a value shared
+ * across different questions is one answer given to different numbers.
  * @param {object} graded gradeClass's result
  * @param {{bank: object[], variantOf: (id: string, seed: number) => Promise<object>, order?: string[], limit?: number}} options
  *        bank: core's exerciseBank (the tolerances); variantOf: core's exerciseVariant
@@ -119,8 +125,9 @@ export async function commonWrongValues(graded, { bank, variantOf, order = grade
   const questionOf = async (row, seed) => {
     const key = `${row.id}\u0000${seed}`;
     if (!questions.has(key)) questions.set(key, JSON.stringify((await variantOf(row.id, seed))?.params ?? null));
+    // A choice answers the variant of the try it names (a new variant is drawn for each try).
     const evidence = row.answer?.evidence;
-    return `${questions.get(key)}${evidence ? JSON.stringify(evidence.rows ?? null) : ''}`;
+    return `${questions.get(key)}${Number.isInteger(row.try) ? `#${row.try}` : ''}${evidence ? JSON.stringify(evidence.rows ?? null) : ''}`;
   };
   const out = [];
   for (const id of order) {
@@ -134,8 +141,7 @@ export async function commonWrongValues(graded, { bank, variantOf, order = grade
       const values = wrongValuesOf(row);
       if (!values.length) continue;
       wrongStudents.add(s);
-      const question = row.kind === 'code' ? null : await questionOf(row, s.result.seed);
-      for (const v of values) items.push({ ...v, student: s, question });
+      for (const v of values) items.push({ ...v, student: s, row });
     }
     if (!wrongStudents.size) continue;
     const groups = [];
@@ -158,16 +164,18 @@ export async function commonWrongValues(graded, { bank, variantOf, order = grade
       }
     }
     const partIndex = (v) => exercise.parts?.findIndex((p) => p.label === v.part) ?? -1;
-    const values = groups
-      .map((g) => ({
-        part: g.part,
-        value: g.value,
-        test: g.test,
-        students: new Set(g.items.map((i) => i.student)).size,
-        questions: g.test === null ? new Set(g.items.map((i) => i.question)).size : null,
-      }))
+    const kept = groups
+      .map((g) => ({ ...g, students: new Set(g.items.map((i) => i.student)).size }))
       .sort((a, b) => b.students - a.students || partIndex(a) - partIndex(b) || String(a.test ?? '').localeCompare(String(b.test ?? '')) || (typeof a.value === 'number' && typeof b.value === 'number' ? a.value - b.value : String(a.value).localeCompare(String(b.value))))
       .slice(0, limit);
+    // Questions are looked up for the groups shown that several students share (one variant
+    // per student and exercise: a lookup costs core a draw).
+    const values = [];
+    for (const { part, value, test, students, items: members } of kept) {
+      let count = null;
+      if (test === null) count = students === 1 ? 1 : new Set(await Promise.all(members.map((i) => questionOf(i.row, i.student.result.seed)))).size;
+      values.push({ part, value, test, students, questions: count });
+    }
     out.push({ id, title: titles.get(id) ?? exercise.title, wrong: wrongStudents.size, values });
   }
   return out;

@@ -19,7 +19,7 @@ import { workerGradingLab } from '../grading/lab.js';
 import { chapterColumn, classOutputs, feedbackFileName, feedbackText, formatPoints, selfReportedPoints } from '../grading/outputs.js';
 import { checkHiddenKey, gradingRunJson, newHiddenKey } from '../grading/hidden-key.js';
 import { exclusiveScheduler } from '../grading/schedule.js';
-import { SCORE_BANDS, classAnalytics, distributionRows } from '../grading/summary.js';
+import { MEAN_ONLY_OPTIONS, SCORE_BANDS, classAnalytics, distributionRows } from '../grading/summary.js';
 import { zipTextFiles } from '../grading/zip.js';
 import { fetchCourseJson } from '../identity/course.js';
 import { labOf } from '../lab/client.js';
@@ -221,7 +221,7 @@ export function mountInstructor(section, { bridge }) {
   async function showResults(graded) {
     for (const chart of charts) chart.destroy();
     charts = [];
-    const meanOf = async (values) => (await lab.summarizeSample(values, {}, { where: WHERE })).mean;
+    const meanOf = async (values) => (await lab.summarizeSample(values, { ...MEAN_ONLY_OPTIONS }, { where: WHERE })).mean;
     const core = workerGradingLab(bridge, { where: WHERE });
     const analytics = await classAnalytics(graded, { meanOf, bank: await core.exerciseBank(), variantOf: core.exerciseVariant });
     const { distributions, wrong, roofline } = analytics;
