@@ -3,13 +3,15 @@
 // anything while it loads, runs a quick experiment and grades a code exercise, and each
 // response carries its policy (the page's in a <meta> too, for static hosts); (2) the policies
 // themselves do what tools/csp.mjs says, checked with probe workers served under each one by
-// this test: the sandbox's blocks fetch, XHR, WebSocket, EventSource and a dynamic import of
-// another origin before any request leaves, yet lets the runner compile code with new
-// Function; the lab worker's allows its own wasm and Embind's new Function; the page's <meta>
+// this test: the sandbox's, as the host frame's <meta> with no header at all, blocks fetch,
+// XHR, WebSocket, EventSource and a dynamic import before any request leaves, yet lets the
+// runner compile code with new Function; the lab worker's allows its own wasm and Embind's new Function; the page's <meta>
 // blocks the page's own requests to other origins; (3) a quick run of every experiment of the
 // three chapters (and the model builder's profile) asks no other origin for anything, the
 // workers' requests included (every test that opens the lab through harness.mjs's openLab
-// checks the same over what it does). A second origin records every request.
+// checks the same over what it does); (4) on a plain file server that sends no header, the
+// student's code (through the page's code card, and a probe without the lockdown in the host
+// frame) makes no request reach the server. A second origin records every request.
 // Needs `npx vite build` first (and the wasm build PERFLAB_WASM_DIR points at).
 
 import assert from 'node:assert/strict';

@@ -3,9 +3,9 @@
 // locks the worker's own postMessage and onmessage (the runner replies through a private
 // MessagePort instead, see sandbox-worker.js), and removes every way to run a string as code
 // (eval, Function and the constructors reachable from any function, string timers), which is
-// what would let code assemble an `import(` the runner refuses to run (sandbox-runner.js
-// refusedCode). The sandbox worker's Content-Security-Policy (web/csp.js) blocks connections
-// too where the server sends it; this works without it, on any static host.
+// what would let code assemble an `import(` the sandbox refuses to run (sandbox-parse.js
+// refusedCode). The browser blocks connections too: the worker runs in an opaque-origin frame
+// whose own policy it inherits (sandbox-host.js, tools/csp.mjs); this is the second fence.
 // Not for: the lab worker (it runs only the project's code) or the page.
 
 const ReflectApply = Reflect.apply;
