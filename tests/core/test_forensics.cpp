@@ -104,6 +104,22 @@ TEST_CASE("a clock that is not coarsened (Node, native) has no grid to check") {
   CHECK(evidence_forensics(submission_with(json::array({row}))).empty());
 }
 
+TEST_CASE("a row claiming a finer clock than the page's own browser clock is flagged") {
+  std::vector<double> a = {0.0123, 0.0131, 0.0127, 0.0122, 0.0129, 0.0125};
+  std::vector<double> b = {0.0111, 0.0119, 0.0113, 0.0115, 0.0117, 0.0112};
+  json row = ab_row(a, b, 3);
+  row["resolution_ms"] = 0.00028;
+  json s = submission_with(json::array({row}));
+  s["machine"]["timer_resolution_ms"] = 0.1;
+  const auto flags = evidence_forensics(s);
+  REQUIRE(codes(flags) == std::vector<std::string>{kFlagOffGrid});
+  CHECK(flags[0].reason.find("rows[0].a_ms records a clock resolution of 0.00028 ms, not a "
+                             "browser's whole microseconds, from a page whose clock read 0.1 ms "
+                             "ticks") != std::string::npos);
+  s["machine"]["timer_resolution_ms"] = 0.00031;  // Node, native: nothing to hold it to
+  CHECK(evidence_forensics(s).empty());
+}
+
 TEST_CASE("invented rows without the timer's facts are flagged") {
   const json row = {{"mode", "interleaved"},
                     {"a_ms", {10, 11, 12, 13, 14}},

@@ -80,14 +80,27 @@ class Findings {
 
 struct Probe {
   double peak_gflops_per_s = kNaN, bandwidth_gb_per_s = kNaN, measured_ms = kNaN;
+  // The tick of the clock the page's header measured (machine.timer_resolution_ms), 0 when
+  // that is not a browser's coarsened clock or not recorded.
+  double header_tick_ms = 0;
 };
 
 // Samples of one list (per-call times) against the clock's grid: elapsed = sample × calls must
 // be whole ticks. `names` names each sample (default: the list's field and the index).
 void check_grid(Findings& f, const std::string& where, const std::vector<double>& samples,
-                double calls, double resolution_ms, double tick_ms,
+                double calls, double resolution_ms, double tick_ms, const Probe& probe,
                 const std::vector<std::string>& names = {}) {
   const double tick = tick_ms > 0 ? tick_ms : coarse_tick_ms(resolution_ms);
+  if (tick <= 0 && probe.header_tick_ms > 0 && resolution_ms > 0 && !samples.empty()) {
+    // A browser's clock is coarsened to whole microseconds; a row claiming a finer one, from a
+    // page whose own clock was coarse, would escape the grid.
+    f.add(kFlagOffGrid, where + " records a clock resolution of " + format_number(resolution_ms, 6) +
+                            " ms, not a browser's whole microseconds, from a page whose clock read " +
+                            num(probe.header_tick_ms) +
+                            " ms ticks (machine.timer_resolution_ms): its samples cannot be held to "
+                            "a grid");
+    return;
+  }
   if (tick <= 0 || !(calls >= 1) || samples.empty()) return;
   std::size_t off = 0, first = 0;
   double first_ticks = 0;
@@ -153,8 +166,8 @@ void check_ab_row(Findings& f, const std::string& at, const json& row, const Pro
                              "beside them (inner_iterations_a, inner_iterations_b, "
                              "resolution_ms): samples with no clock behind them");
   } else {
-    check_grid(f, at + ".a_ms", a, inner_a, resolution, 0);
-    check_grid(f, at + ".b_ms", b, inner_b, resolution, 0);
+    check_grid(f, at + ".a_ms", a, inner_a, resolution, 0, probe);
+    check_grid(f, at + ".b_ms", b, inner_b, resolution, 0, probe);
   }
   const double rounds = number_at(row, "rounds");
   if (a.size() != b.size() || (!std::isnan(rounds) && rounds != static_cast<double>(a.size()))) {
@@ -237,7 +250,7 @@ void check_sample_row(Findings& f, const std::string& at, const json& row, const
                              "them (inner_iterations, resolution_ms): samples with no clock "
                              "behind them");
   } else {
-    check_grid(f, at + ".samples_ms", samples, inner, resolution, tick > 0 ? tick : 0);
+    check_grid(f, at + ".samples_ms", samples, inner, resolution, tick > 0 ? tick : 0, probe);
   }
   const double n = number_at(row, "n");
   const double m = perflab::median(samples);
@@ -249,7 +262,7 @@ void check_sample_row(Findings& f, const std::string& at, const json& row, const
 
 // A timing's statistics ({median_ms, min_ms, max_ms, inner_iterations, resolution_ms}): its
 // extremes are samples, so whole ticks. Returns its median (NaN when absent).
-double check_stats(Findings& f, const std::string& s, const json& stats) {
+double check_stats(Findings& f, const std::string& s, const json& stats, const Probe& probe) {
   const double median_ms = number_at(stats, "median_ms");
   const double inner = number_at(stats, "inner_iterations");
   const double resolution = number_at(stats, "resolution_ms");
@@ -266,7 +279,7 @@ double check_stats(Findings& f, const std::string& s, const json& stats) {
         names.emplace_back(k);
       }
     }
-    check_grid(f, s, extremes, inner, resolution, 0, names);
+    check_grid(f, s, extremes, inner, resolution, 0, probe, names);
   }
   const double min_ms = number_at(stats, "min_ms");
   const double max_ms = number_at(stats, "max_ms");
@@ -303,12 +316,12 @@ void check_timed_row(Findings& f, const std::string& at, const json& row, const 
     const json& v = item.value();
     if (k == "latency" || k == "stats" || k == "forward_latency" || !v.is_object()) continue;
     if (v.contains("median_ms") && v.contains("inner_iterations") && v.contains("resolution_ms")) {
-      check_stats(f, at + "." + k, v);
+      check_stats(f, at + "." + k, v, probe);
     }
   }
   const json forward = row.value("forward_latency", json(nullptr));
   check_copied_median(f, at, row, "forward_ms", "forward_latency",
-                      forward.is_object() ? check_stats(f, at + ".forward_latency", forward) : kNaN);
+                      forward.is_object() ? check_stats(f, at + ".forward_latency", forward, probe) : kNaN);
   const json latency = row.value("latency", json(nullptr));
   check_copied_median(f, at, row, "measured_ms", "latency",
                       latency.is_object() ? number_at(latency, "median_ms") : kNaN);
@@ -323,7 +336,7 @@ void check_timed_row(Findings& f, const std::string& at, const json& row, const 
     }
     return;
   }
-  const double median_ms = check_stats(f, at + "." + key, row.at(key));
+  const double median_ms = check_stats(f, at + "." + key, row.at(key), probe);
   if (!(median_ms > 0)) return;
   const double batch = number_at(row, "batch_size");
   if (!std::isnan(per_s) && batch > 0 && differs(per_s, batch * 1000 / median_ms)) {
@@ -397,6 +410,8 @@ void check_roofs(Findings& f, const std::string& at, const json& row, const Prob
 Probe probe_of(const json& submission) {
   Probe p;
   const json machine = submission.value("machine", json(nullptr));
+  const double header = number_at(machine, "timer_resolution_ms");
+  if (header > 0) p.header_tick_ms = coarse_tick_ms(header);
   const json probe = machine.is_object() ? machine.value("probe", json(nullptr)) : json(nullptr);
   if (!probe.is_object()) return p;
   p.peak_gflops_per_s = number_at(probe, "peak_gflops_per_s");
