@@ -181,3 +181,17 @@ test('the native tensor cap refuses a spec before it allocates, and says how to 
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /^perflab: cannot allocate 256\.0 MiB for a tensor: the lab's memory cap is 64\.0 MiB and 0 B is in use; use smaller sizes \(the CLI's cap is 4096 MiB unless PERFLAB_TENSOR_CAP_MIB sets another\)$/m);
 });
+
+test('variant --try shows a choice exercise\'s variant of that try, which its grade follows; a bad try is refused', () => {
+  const id = 'profiling.bound-classify';
+  const first = JSON.parse(perflab('variant', id, '7').stdout);
+  const second = JSON.parse(perflab('variant', id, '7', '--try', '2').stdout);
+  assert.equal(second.try, 2);
+  assert.notDeepEqual(second.params, first.params);
+  assert.deepEqual(JSON.parse(perflab('variant', id, '7', '--try', '1').stdout), { ...first, try: 1 });
+  // The right pick of try 2, found by grading each; graded as try 2 it earns half the points.
+  const right = [0, 1, 2, 3].find((c) => perflab('grade', id, '7', JSON.stringify({ choice: c, attempt: 2 })).status === 0);
+  assert.equal(JSON.parse(perflab('grade', id, '7', JSON.stringify({ choice: right, attempt: 2 })).stdout).score, 5);
+  assertRefused(perflab('variant', id, '7', '--try', '0'), /^perflab: --try must be an integer from 1 to 1000, got '0'/);
+  assertRefused(perflab('variant', 'profiling.linear-params', '7', '--try', '2'), /only choice exercises draw a variant per try/);
+});

@@ -42,8 +42,9 @@ constexpr const char* kUsage =
     "                                          kernels) and print its report (Markdown);\n"
     "                                          model files it names get their test accuracy\n"
     "  perflab exercises                       list the exercise bank (JSON)\n"
-    "  perflab variant ID SEED [KEY]           the variant a student with SEED sees (JSON);\n"
-    "                                          with a grading KEY, the re-grade's hidden tests\n"
+    "  perflab variant ID SEED [KEY] [--try N] the variant a student with SEED sees (JSON);\n"
+    "                                          with a grading KEY, the re-grade's hidden tests;\n"
+    "                                          a choice exercise's variant on try N\n"
     "  perflab grade ID SEED 'ANSWER_JSON' [KEY] [--mode MODE]\n"
     "                                          grade an answer, e.g. '{\"value\": 8256}'\n"
     "                                          (code results against KEY's hidden tests);\n"
@@ -386,11 +387,34 @@ int run(const std::vector<std::string>& args) {
     return 0;
   }
   if (cmd == "variant") {
-    if (args.size() != 3 && args.size() != 4) {
-      return usage_error("variant needs ID and SEED, and optionally a grading KEY");
+    // --try N: a choice exercise's variant on try N (each try draws its own; grader.hpp).
+    std::vector<std::string> plain;
+    std::string try_text;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      if (args[i] == "--try") {
+        try_text = option_value(args, i);
+      } else {
+        plain.push_back(args[i]);
+      }
     }
-    const std::string key = args.size() == 4 ? args[3] : "";
-    std::cout << perflab::exercise_variant(args[1], parse_seed(args[2]), key).dump(2) << "\n";
+    if (plain.size() != 3 && plain.size() != 4) {
+      return usage_error("variant needs ID and SEED, and optionally a grading KEY or --try N");
+    }
+    const std::string key = plain.size() == 4 ? plain[3] : "";
+    if (!try_text.empty()) {
+      const bool digits = try_text.find_first_not_of("0123456789") == std::string::npos;
+      const int try_number = digits && try_text.size() <= 4 ? std::stoi(try_text) : 0;
+      if (!key.empty()) return usage_error("variant takes a grading KEY or --try N, not both");
+      if (try_number < 1 || try_number > perflab::kMaxChoiceAttempt) {
+        throw perflab::ValueError("--try must be an integer from 1 to " +
+                                  std::to_string(perflab::kMaxChoiceAttempt) + ", got '" +
+                                  try_text + "'");
+      }
+      std::cout << perflab::choice_variant(plain[1], parse_seed(plain[2]), try_number).dump(2)
+                << "\n";
+      return 0;
+    }
+    std::cout << perflab::exercise_variant(plain[1], parse_seed(plain[2]), key).dump(2) << "\n";
     return 0;
   }
   if (cmd == "grade") {

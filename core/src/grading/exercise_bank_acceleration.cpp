@@ -171,9 +171,10 @@ struct PlacedOp {
   bool compute_bound = false;
 };
 
-// One operation clearly on one side of the machine's ridge.
+// One operation clearly on the side of the machine's ridge that `compute_bound` asks for (a
+// large enough matmul is right of every ridge drawn, an add left of every one).
 PlacedOp draw_placed_op(Rng& rng, const Fragments& fragments, std::int64_t peak,
-                        std::int64_t bandwidth) {
+                        std::int64_t bandwidth, bool compute_bound) {
   static const std::int64_t matmul_sizes[] = {8, 16, 32, 64, 128, 256, 512, 1024};
   for (int attempt = 0; attempt < 1000; ++attempt) {
     const std::int64_t kind = rng.integer(0, 3);
@@ -196,8 +197,11 @@ PlacedOp draw_placed_op(Rng& rng, const Fragments& fragments, std::int64_t peak,
     const double ridge = ridge_point(static_cast<double>(peak), static_cast<double>(bandwidth));
     const double ratio = intensity / ridge;
     if (ratio > 1.0 / 1.3 && ratio < 1.3) continue;  // too close to the ridge to be fair
-    return {op, classify(static_cast<double>(peak), static_cast<double>(bandwidth), intensity) ==
-                    Bound::Compute};
+    const bool compute =
+        classify(static_cast<double>(peak), static_cast<double>(bandwidth), intensity) ==
+        Bound::Compute;
+    if (compute != compute_bound) continue;
+    return {op, compute};
   }
   throw Error("acceleration.roofline-position: no unambiguous operation after 1000 draws");
 }
@@ -205,8 +209,12 @@ PlacedOp draw_placed_op(Rng& rng, const Fragments& fragments, std::int64_t peak,
 VariantData draw_roofline_position(Rng& rng, const Fragments& fragments, const ChoiceTry&) {
   for (;;) {
     const auto [peak, bandwidth] = draw_machine(rng);
-    const PlacedOp a = draw_placed_op(rng, fragments, peak, bandwidth);
-    const PlacedOp b = draw_placed_op(rng, fragments, peak, bandwidth);
+    // The verdicts are steered to be equally likely, so no combination is a better guess; each
+    // is decided from the rounded figures, as the student must decide it.
+    const bool a_compute = rng.integer(0, 1) == 1;
+    const bool b_compute = rng.integer(0, 1) == 1;
+    const PlacedOp a = draw_placed_op(rng, fragments, peak, bandwidth, a_compute);
+    const PlacedOp b = draw_placed_op(rng, fragments, peak, bandwidth, b_compute);
     if (a.text == b.text) continue;  // two different operations
     VariantData v;
     v.params = {{"peak_gflops_per_s", peak},
