@@ -55,9 +55,10 @@ struct EvidenceFlag {
 // The flags of one submission (the page's version 2 export as JSON: machine.probe,
 // exported_at, exercises[id].best_answer.evidence {experiment, rows, finished_at?}). Rows are
 // recognised by their fields: an A/B run (a_ms, b_ms), a kernel's samples (samples_ms), a
-// timed row's statistics (latency or stats, with min_ms, max_ms, median_ms,
-// inner_iterations, resolution_ms), a throughput (samples_per_s), a roofline placement
-// (peak_gflops_per_s, bandwidth_gb_per_s). Evidence shared by several exercises is checked
+// timed row's statistics (latency, stats, forward_latency or any nested object with
+// median_ms, inner_iterations and resolution_ms), a throughput (samples_per_s), medians
+// copied beside their timing (measured_ms, forward_ms), a roofline placement
+// (peak_gflops_per_s, bandwidth_gb_per_s), a chain of Linear layers ({linear, in, out}). Evidence shared by several exercises is checked
 // once and its flags name every exercise. A field that is absent is not checked; a field
 // that is malformed is the grader's to refuse. ValueError when `submission` is not an object
 // or its exercises are not an object.
