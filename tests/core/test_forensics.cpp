@@ -31,7 +31,8 @@ json ab_row(const std::vector<double>& a, const std::vector<double>& b, std::uin
   AbOptions options;
   options.seed = seed;
   options.compare.seed = seed;  // runAB compares with the seed its rounds were ordered by
-  const AbResult r = analyze_ab(a, b, ab_round_order(AbMode::interleaved, static_cast<int>(a.size()), seed), options);
+  const AbResult r = analyze_ab(
+      a, b, ab_round_order(AbMode::interleaved, static_cast<int>(a.size()), seed), options);
   json row = to_json(r);
   row["op"] = "matmul";
   row["n"] = 64;
@@ -41,7 +42,8 @@ json ab_row(const std::vector<double>& a, const std::vector<double>& b, std::uin
   return row;
 }
 
-json submission_with(const json& rows, const std::string& finished_at = "2026-11-20T10:05:00.000Z") {
+json submission_with(const json& rows,
+                     const std::string& finished_at = "2026-11-20T10:05:00.000Z") {
   return {{"exported_at", "2026-11-20T10:30:00.000Z"},
           {"machine",
            {{"probe",
@@ -53,7 +55,9 @@ json submission_with(const json& rows, const std::string& finished_at = "2026-11
              {{"best_answer",
                {{"values", {1, 2, 3}},
                 {"evidence",
-                 {{"experiment", "benchmarking-ab"}, {"rows", rows}, {"finished_at", finished_at}}}}}}}}}};
+                 {{"experiment", "benchmarking-ab"},
+                  {"rows", rows},
+                  {"finished_at", finished_at}}}}}}}}}};
 }
 
 std::vector<std::string> codes(const std::vector<EvidenceFlag>& flags) {
@@ -144,14 +148,16 @@ TEST_CASE("a stored comparison that does not follow from its samples is flagged"
   verdict["comparison"]["verdict"]["name"] = "no_difference";
   flags = evidence_forensics(submission_with(json::array({verdict})));
   REQUIRE(codes(flags) == std::vector<std::string>{kFlagInconsistent});
-  CHECK(flags[0].reason.find("verdict is \"no_difference\" but its own a_ms and b_ms give \"faster\"") !=
+  CHECK(flags[0].reason.find(
+            "verdict is \"no_difference\" but its own a_ms and b_ms give \"faster\"") !=
         std::string::npos);
 
   json order = ab_row(on_grid(kTicksA), on_grid(kTicksB), 7);
   order["a_first"][0] = !order["a_first"][0].get<bool>();
   flags = evidence_forensics(submission_with(json::array({order})));
   REQUIRE(codes(flags) == std::vector<std::string>{kFlagInconsistent});
-  CHECK(flags[0].reason.find("a_first[0] is not the order core draws for seed 7") != std::string::npos);
+  CHECK(flags[0].reason.find("a_first[0] is not the order core draws for seed 7") !=
+        std::string::npos);
 }
 
 TEST_CASE("a matmul faster than twice the student's probed peak is flagged") {
@@ -172,8 +178,11 @@ TEST_CASE("a throughput that contradicts its latency is flagged") {
                        {"flops_per_batch", 32000},
                        {"gflops_per_s", 0.0032},
                        {"latency",
-                        {{"median_ms", 10.0}, {"min_ms", 9.5}, {"max_ms", 11.0},
-                         {"inner_iterations", 1}, {"resolution_ms", 0.1}}}};
+                        {{"median_ms", 10.0},
+                         {"min_ms", 9.5},
+                         {"max_ms", 11.0},
+                         {"inner_iterations", 1},
+                         {"resolution_ms", 0.1}}}};
   CHECK(evidence_forensics(submission_with(json::array({honest}))).empty());
   json forged = honest;
   forged["samples_per_s"] = 6400;
@@ -194,12 +203,21 @@ TEST_CASE("a throughput that contradicts its latency is flagged") {
 }
 
 TEST_CASE("a backward row's medians must be its timings' medians") {
-  const json latency = {{"median_ms", 2.2}, {"min_ms", 2.1}, {"max_ms", 2.5},
-                        {"inner_iterations", 1}, {"resolution_ms", 0.1}};
-  const json forward = {{"median_ms", 1.0}, {"min_ms", 0.9}, {"max_ms", 1.2},
-                        {"inner_iterations", 1}, {"resolution_ms", 0.1}};
-  const json honest = {{"batch_size", 8}, {"latency", latency}, {"forward_latency", forward},
-                       {"measured_ms", 2.2}, {"forward_ms", 1.0}};
+  const json latency = {{"median_ms", 2.2},
+                        {"min_ms", 2.1},
+                        {"max_ms", 2.5},
+                        {"inner_iterations", 1},
+                        {"resolution_ms", 0.1}};
+  const json forward = {{"median_ms", 1.0},
+                        {"min_ms", 0.9},
+                        {"max_ms", 1.2},
+                        {"inner_iterations", 1},
+                        {"resolution_ms", 0.1}};
+  const json honest = {{"batch_size", 8},
+                       {"latency", latency},
+                       {"forward_latency", forward},
+                       {"measured_ms", 2.2},
+                       {"forward_ms", 1.0}};
   CHECK(evidence_forensics(submission_with(json::array({honest}))).empty());
   json forged = honest;
   forged["forward_ms"] = 1.5;
@@ -217,8 +235,11 @@ TEST_CASE("nested timings are held to the clock grid, and pruned layers must cha
   const json kv = {{"tokens", 64},
                    {"decoder", "tiny"},
                    {"recompute",
-                    {{"median_ms", 12.0}, {"min_ms", 11.5}, {"max_ms", 13.05},
-                     {"inner_iterations", 1}, {"resolution_ms", 0.1}}}};
+                    {{"median_ms", 12.0},
+                     {"min_ms", 11.5},
+                     {"max_ms", 13.05},
+                     {"inner_iterations", 1},
+                     {"resolution_ms", 0.1}}}};
   const auto flags = evidence_forensics(submission_with(json::array({kv})));
   REQUIRE(codes(flags) == std::vector<std::string>{kFlagOffGrid});
   CHECK(flags[0].reason.find("rows[0].recompute: 1 of 2 samples") != std::string::npos);
@@ -231,15 +252,17 @@ TEST_CASE("nested timings are held to the clock grid, and pruned layers must cha
   broken[2]["out"] = 64;
   const auto bad = evidence_forensics(submission_with(broken));
   REQUIRE(codes(bad) == std::vector<std::string>{kFlagInconsistent});
-  CHECK(bad[0].reason == "benchmarking.ab-capstone: Linear 1 has 64 outputs but Linear 2 takes 60 "
-                         "inputs: the layers' sizes do not chain");
+  CHECK(bad[0].reason ==
+        "benchmarking.ab-capstone: Linear 1 has 64 outputs but Linear 2 takes 60 "
+        "inputs: the layers' sizes do not chain");
 }
 
 TEST_CASE("a run or probe dated after the export, and a run before its probe, are flagged") {
   const json row = ab_row(on_grid(kTicksA), on_grid(kTicksB), 7);
   auto flags = evidence_forensics(submission_with(json::array({row}), "2026-11-20T11:00:00.000Z"));
   REQUIRE(codes(flags) == std::vector<std::string>{kFlagChronology});
-  CHECK(flags[0].reason.find("finished 30 minutes after the file was exported") != std::string::npos);
+  CHECK(flags[0].reason.find("finished 30 minutes after the file was exported") !=
+        std::string::npos);
 
   json late_probe = submission_with(json::array({row}));
   late_probe["machine"]["probe"]["measured_at"] = "2026-11-21T10:00:00.000Z";
@@ -253,20 +276,25 @@ TEST_CASE("a run or probe dated after the export, and a run before its probe, ar
                        {"flops", 1048576},
                        {"gflops_per_s", 1.048576},
                        {"stats",
-                        {{"median_ms", 1.0}, {"min_ms", 0.95}, {"max_ms", 1.1},
-                         {"inner_iterations", 1}, {"resolution_ms", 0.005}}},
+                        {{"median_ms", 1.0},
+                         {"min_ms", 0.95},
+                         {"max_ms", 1.1},
+                         {"inner_iterations", 1},
+                         {"resolution_ms", 0.005}}},
                        {"peak_gflops_per_s", 50.0},
                        {"bandwidth_gb_per_s", 20.0}};
   flags = evidence_forensics(submission_with(json::array({placed}), "2026-11-20T09:05:00.000Z"));
   REQUIRE(codes(flags) == std::vector<std::string>{kFlagChronology});
-  CHECK(flags[0].reason.find("finished 55 minutes before that probe was measured") != std::string::npos);
+  CHECK(flags[0].reason.find("finished 55 minutes before that probe was measured") !=
+        std::string::npos);
   // Other roofs than the probe's, run after it: not the roofs this file's probe gave.
   json other = placed;
   other["peak_gflops_per_s"] = 80.0;
   flags = evidence_forensics(submission_with(json::array({other})));
   REQUIRE(codes(flags) == std::vector<std::string>{kFlagInconsistent});
   // ...but before it: an earlier probe, replaced since. Not flagged.
-  CHECK(evidence_forensics(submission_with(json::array({other}), "2026-11-20T09:05:00.000Z")).empty());
+  CHECK(evidence_forensics(submission_with(json::array({other}), "2026-11-20T09:05:00.000Z"))
+            .empty());
 }
 
 TEST_CASE("evidence_forensics refuses what is not a submission") {

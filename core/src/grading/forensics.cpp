@@ -94,11 +94,12 @@ void check_grid(Findings& f, const std::string& where, const std::vector<double>
   if (tick <= 0 && probe.header_tick_ms > 0 && resolution_ms > 0 && !samples.empty()) {
     // A browser's clock is coarsened to whole microseconds; a row claiming a finer one, from a
     // page whose own clock was coarse, would escape the grid.
-    f.add(kFlagOffGrid, where + " records a clock resolution of " + format_number(resolution_ms, 6) +
-                            " ms, not a browser's whole microseconds, from a page whose clock read " +
-                            num(probe.header_tick_ms) +
-                            " ms ticks (machine.timer_resolution_ms): its samples cannot be held to "
-                            "a grid");
+    f.add(kFlagOffGrid,
+          where + " records a clock resolution of " + format_number(resolution_ms, 6) +
+              " ms, not a browser's whole microseconds, from a page whose clock read " +
+              num(probe.header_tick_ms) +
+              " ms ticks (machine.timer_resolution_ms): its samples cannot be held to "
+              "a grid");
     return;
   }
   if (tick <= 0 || !(calls >= 1) || samples.empty()) return;
@@ -114,15 +115,14 @@ void check_grid(Findings& f, const std::string& where, const std::vector<double>
     }
   }
   if (off == 0) return;
-  f.add(kFlagOffGrid, where + ": " + std::to_string(off) + " of " + std::to_string(samples.size()) +
-                          " samples are not whole ticks of the clock the row records (" +
-                          num(tick) + " ms a tick, " + num(calls) + " calls per sample): " +
-                          (names.empty() ? where.substr(where.rfind('.') + 1) + "[" +
-                                               std::to_string(first) + "]"
-                                         : names[first]) +
-                          " = " + format_number(samples[first], 6) + " ms × " + num(calls) +
-                          " calls is " + format_number(first_ticks, 6) +
-                          " ticks; a browser's clock only reads whole ticks");
+  f.add(kFlagOffGrid,
+        where + ": " + std::to_string(off) + " of " + std::to_string(samples.size()) +
+            " samples are not whole ticks of the clock the row records (" + num(tick) +
+            " ms a tick, " + num(calls) + " calls per sample): " +
+            (names.empty() ? where.substr(where.rfind('.') + 1) + "[" + std::to_string(first) + "]"
+                           : names[first]) +
+            " = " + format_number(samples[first], 6) + " ms × " + num(calls) + " calls is " +
+            format_number(first_ticks, 6) + " ticks; a browser's clock only reads whole ticks");
 }
 
 void check_peak(Findings& f, const std::string& where, double gflops_per_s, const Probe& probe) {
@@ -130,8 +130,8 @@ void check_peak(Findings& f, const std::string& where, double gflops_per_s, cons
     return;
   }
   f.add(kFlagAboveRoof, where + " runs at " + num(gflops_per_s) + " GFLOP/s, " +
-                            num(gflops_per_s / probe.peak_gflops_per_s) +
-                            "× the peak of " + num(probe.peak_gflops_per_s) +
+                            num(gflops_per_s / probe.peak_gflops_per_s) + "× the peak of " +
+                            num(probe.peak_gflops_per_s) +
                             " GFLOP/s this student's probe measured (flagged above " +
                             num(kRoofMargin) + "×)");
 }
@@ -197,11 +197,11 @@ void check_ab_row(Findings& f, const std::string& at, const json& row, const Pro
         {"ratio_interval.high", {number_at(interval, "high"), c.ratio_interval.high}}};
     for (const auto& [name, values] : stored) {
       if (!std::isnan(values.first) && differs(values.first, values.second)) {
-        f.add(kFlagInconsistent, at + ".comparison." + name + " is " +
-                                     format_number(values.first, 6) + " but its own a_ms and b_ms give " +
-                                     format_number(values.second, 6) +
-                                     " (core's compare_samples, seed " + num(seed) +
-                                     "): the stored comparison does not follow from its samples");
+        f.add(kFlagInconsistent,
+              at + ".comparison." + name + " is " + format_number(values.first, 6) +
+                  " but its own a_ms and b_ms give " + format_number(values.second, 6) +
+                  " (core's compare_samples, seed " + num(seed) +
+                  "): the stored comparison does not follow from its samples");
         break;
       }
     }
@@ -216,15 +216,15 @@ void check_ab_row(Findings& f, const std::string& at, const json& row, const Pro
     const std::string mode = text_at(row, "mode");
     if ((mode == "interleaved" || mode == "sequential") && row.contains("a_first") &&
         row.at("a_first").is_array() && row.at("a_first").size() == a.size()) {
-      const std::vector<bool> order = ab_round_order(
-          mode == "interleaved" ? AbMode::interleaved : AbMode::sequential,
-          static_cast<int>(std::min<std::size_t>(a.size(), 100000)), options.seed);
+      const std::vector<bool> order =
+          ab_round_order(mode == "interleaved" ? AbMode::interleaved : AbMode::sequential,
+                         static_cast<int>(std::min<std::size_t>(a.size(), 100000)), options.seed);
       const json& given = row.at("a_first");
       for (std::size_t r = 0; r < order.size(); ++r) {
         if (!given[r].is_boolean() || given[r].get<bool>() != order[r]) {
-          f.add(kFlagInconsistent, at + ".a_first[" + std::to_string(r) +
-                                       "] is not the order core draws for seed " + num(seed) +
-                                       " in " + mode + " mode: the rounds were not run as recorded");
+          f.add(kFlagInconsistent,
+                at + ".a_first[" + std::to_string(r) + "] is not the order core draws for seed " +
+                    num(seed) + " in " + mode + " mode: the rounds were not run as recorded");
           break;
         }
       }
@@ -233,8 +233,9 @@ void check_ab_row(Findings& f, const std::string& at, const json& row, const Pro
   const double n = number_at(row, "n");
   if (text_at(row, "op") == "matmul" && n >= 1) {
     const double fastest = std::min(perflab::median(a), perflab::median(b));
-    if (fastest > 0) check_peak(f, at + " (matmul N=" + num(n) + ", median of the faster arm)",
-                                matmul_gflops(n, fastest), probe);
+    if (fastest > 0)
+      check_peak(f, at + " (matmul N=" + num(n) + ", median of the faster arm)",
+                 matmul_gflops(n, fastest), probe);
   }
 }
 
@@ -255,8 +256,7 @@ void check_sample_row(Findings& f, const std::string& at, const json& row, const
   const double n = number_at(row, "n");
   const double m = perflab::median(samples);
   if (text_at(row, "op") == "matmul" && n >= 1 && m > 0) {
-    check_peak(f, at + " (matmul N=" + num(n) + ", its median sample)", matmul_gflops(n, m),
-               probe);
+    check_peak(f, at + " (matmul N=" + num(n) + ", its median sample)", matmul_gflops(n, m), probe);
   }
 }
 
@@ -320,8 +320,9 @@ void check_timed_row(Findings& f, const std::string& at, const json& row, const 
     }
   }
   const json forward = row.value("forward_latency", json(nullptr));
-  check_copied_median(f, at, row, "forward_ms", "forward_latency",
-                      forward.is_object() ? check_stats(f, at + ".forward_latency", forward, probe) : kNaN);
+  check_copied_median(
+      f, at, row, "forward_ms", "forward_latency",
+      forward.is_object() ? check_stats(f, at + ".forward_latency", forward, probe) : kNaN);
   const json latency = row.value("latency", json(nullptr));
   check_copied_median(f, at, row, "measured_ms", "latency",
                       latency.is_object() ? number_at(latency, "median_ms") : kNaN);
@@ -384,27 +385,28 @@ void check_roofs(Findings& f, const std::string& at, const json& row, const Prob
                             ") but no kernel measured against them (stats, gflops_per_s)");
   }
   if (std::isnan(probe.peak_gflops_per_s) || std::isnan(probe.bandwidth_gb_per_s)) return;
-  const bool same = !differs(peak, probe.peak_gflops_per_s) &&
-                    !differs(bandwidth, probe.bandwidth_gb_per_s);
+  const bool same =
+      !differs(peak, probe.peak_gflops_per_s) && !differs(bandwidth, probe.bandwidth_gb_per_s);
   if (same) {
     if (!std::isnan(finished_ms) && !std::isnan(probe.measured_ms) &&
         finished_ms < probe.measured_ms - kClockSlackMs) {
-      f.add(kFlagChronology, at + " was placed against the probe of machine.probe.measured_at, "
-                                  "yet its run finished " +
-                                  num((probe.measured_ms - finished_ms) / 60000) +
-                                  " minutes before that probe was measured");
+      f.add(kFlagChronology, at +
+                                 " was placed against the probe of machine.probe.measured_at, "
+                                 "yet its run finished " +
+                                 num((probe.measured_ms - finished_ms) / 60000) +
+                                 " minutes before that probe was measured");
     }
     return;
   }
   const bool older_probe = !std::isnan(finished_ms) && !std::isnan(probe.measured_ms) &&
                            finished_ms < probe.measured_ms + kClockSlackMs;
   if (older_probe) return;  // placed against an earlier probe, before this one replaced it
-  f.add(kFlagInconsistent,
-        at + " was placed against roofs of " + num(peak) + " GFLOP/s and " + num(bandwidth) +
-            " GB/s, not the file's probe (" + num(probe.peak_gflops_per_s) + " GFLOP/s, " +
-            num(probe.bandwidth_gb_per_s) + " GB/s)" +
-            (std::isnan(finished_ms) ? " (the run's time is not recorded)"
-                                     : ", which was measured before the run"));
+  f.add(kFlagInconsistent, at + " was placed against roofs of " + num(peak) + " GFLOP/s and " +
+                               num(bandwidth) + " GB/s, not the file's probe (" +
+                               num(probe.peak_gflops_per_s) + " GFLOP/s, " +
+                               num(probe.bandwidth_gb_per_s) + " GB/s)" +
+                               (std::isnan(finished_ms) ? " (the run's time is not recorded)"
+                                                        : ", which was measured before the run"));
 }
 
 Probe probe_of(const json& submission) {
@@ -510,8 +512,10 @@ double iso_time_ms(const std::string& text) {
 
 std::vector<EvidenceFlag> evidence_forensics(const json& submission) {
   if (!submission.is_object()) {
-    throw ValueError("submission must be a submission file's object {machine, exported_at, "
-                     "exercises, ...}, got " + describe(submission));
+    throw ValueError(
+        "submission must be a submission file's object {machine, exported_at, "
+        "exercises, ...}, got " +
+        describe(submission));
   }
   const json exercises = submission.value("exercises", json::object());
   if (!exercises.is_object()) {

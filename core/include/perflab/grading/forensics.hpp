@@ -7,19 +7,19 @@
 // Not for: comparing students with each other (web/src/grading/class.js does), or grading.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace perflab {
 
 // The flag codes, as the re-grade reports them.
-inline constexpr const char* kFlagOffGrid = "evidence-off-grid";          // samples between ticks
-inline constexpr const char* kFlagUntimed = "evidence-untimed";           // no timer facts beside
-inline constexpr const char* kFlagAboveRoof = "evidence-above-roof";      // faster than the probe
-inline constexpr const char* kFlagInconsistent = "evidence-inconsistent"; // rows contradict themselves
-inline constexpr const char* kFlagChronology = "evidence-chronology";     // times out of order
+inline constexpr const char* kFlagOffGrid = "evidence-off-grid";      // samples between ticks
+inline constexpr const char* kFlagUntimed = "evidence-untimed";       // no timer facts beside
+inline constexpr const char* kFlagAboveRoof = "evidence-above-roof";  // faster than the probe
+inline constexpr const char* kFlagInconsistent =
+    "evidence-inconsistent";                                           // rows contradict themselves
+inline constexpr const char* kFlagChronology = "evidence-chronology";  // times out of order
 
 // A rate more than this many times the student's own probed roof is flagged: the probe's
 // peak is a register-only multiply-add chain, which no kernel beats; the margin absorbs a
@@ -58,10 +58,10 @@ struct EvidenceFlag {
 // timed row's statistics (latency, stats, forward_latency or any nested object with
 // median_ms, inner_iterations and resolution_ms), a throughput (samples_per_s), medians
 // copied beside their timing (measured_ms, forward_ms), a roofline placement
-// (peak_gflops_per_s, bandwidth_gb_per_s), a chain of Linear layers ({linear, in, out}). Evidence shared by several exercises is checked
-// once and its flags name every exercise. A field that is absent is not checked; a field
-// that is malformed is the grader's to refuse. ValueError when `submission` is not an object
-// or its exercises are not an object.
+// (peak_gflops_per_s, bandwidth_gb_per_s), a chain of Linear layers ({linear, in, out}). Evidence
+// shared by several exercises is checked once and its flags name every exercise. A field that is
+// absent is not checked; a field that is malformed is the grader's to refuse. ValueError when
+// `submission` is not an object or its exercises are not an object.
 std::vector<EvidenceFlag> evidence_forensics(const nlohmann::json& submission);
 // [{code, exercise, reason}]
 nlohmann::json evidence_forensics_json(const nlohmann::json& submission);
