@@ -167,7 +167,7 @@ TEST_CASE("experiment-backed answers without usable evidence are errors that say
   extra["when"] = "now";
   CHECK_THROWS_WITH_AS(grade_exercise(kThroughput, 1, {{"value", value}, {"evidence", extra}}),
                        "answer.evidence has an unknown field \"when\"; allowed: \"experiment\", "
-                       "\"rows\"",
+                       "\"rows\", \"finished_at\"",
                        ValueError);
   CHECK_THROWS_WITH_AS(
       grade_exercise(kThroughput, 1,
