@@ -35,7 +35,7 @@ test('every module holds a declared function, and the training functions are in 
 });
 
 test('positional arguments follow the declaration, missing ones undefined', () => {
-  assert.deepEqual(positional('gradeExercise', { answer: 3, id: 'x' }), ['x', undefined, 3, undefined]);
+  assert.deepEqual(positional('gradeExercise', { answer: 3, id: 'x' }), ['x', undefined, 3, undefined, undefined]);
   assert.deepEqual(positional('zooModels', { build: 'simd' }), []);
 });
 
@@ -43,7 +43,7 @@ test('a call’s request is its named arguments and an optional build', () => {
   assert.equal(payloadProblem('gradeExercise', { id: 'x', seed: 1, answer: {} }), null);
   assert.equal(payloadProblem('exerciseBank', {}), null);
   assert.equal(payloadProblem('zooModels', { build: 'scalar' }), null);
-  assert.equal(payloadProblem('gradeExercise', { id: 'x', fn: 'eval' }), 'gradeExercise takes id, seed, answer, hidden_key and build; got also fn');
+  assert.equal(payloadProblem('gradeExercise', { id: 'x', fn: 'eval' }), 'gradeExercise takes id, seed, answer, hidden_key, mode and build; got also fn');
   assert.equal(payloadProblem('zooModels', { args: [] }), 'zooModels takes build; got also args');
   assert.equal(payloadProblem('zooModels', { build: 'avx' }), 'unknown build "avx"; allowed: auto, simd, scalar');
   assert.equal(payloadProblem('zooModels', null), 'the request of zooModels must be an object');
