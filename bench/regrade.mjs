@@ -3,9 +3,11 @@
 // about 70% of the exercises, numeric answers guessed, so the class is partly wrong, as real
 // ones are), then times the command a teacher runs, `node tools/grade.mjs DIR --out OUT
 // --course course.json`, end to end: reading, core's grading, every student's code re-run
-// in the worker pool, and the outputs written. The timed exercise
-// (acceleration.matmul-loop-order times N = 512 matmuls against the naive loop, alone on the
-// machine) is measured apart, on a few submissions, because it costs seconds each.
+// in the worker pool, and the outputs written. The timed exercises (those whose variant holds
+// a timed test: acceleration.matmul-loop-order times N = 512 matmuls against the naive loop,
+// optimization.csr-matvec the CSR product at n = 2048 against the dense one; each alone on
+// the machine, so its measurement is the student's code and not the grader's load) are
+// measured apart, on a few submissions, because they cost about a second each.
 // Usage: node bench/regrade.mjs [--count 500] [--timed 3] [--workers N] [--keep DIR]
 // Prints the seconds, the rate and the figure against the 60 s goal for 500 on 2 cores.
 import { spawnSync } from 'node:child_process';
@@ -73,6 +75,6 @@ if (timedCount > 0) {
   t = performance.now();
   await writeClass(lab, path.join(root, 'timed'), timedCount, { timed: 1 });
   const timed = gradeCommand(path.join(root, 'timed'), path.join(root, 'out-timed'), courseFile, workers);
-  console.log(`re-graded ${timedCount} submissions that answered the timed exercise in ${timed.seconds.toFixed(1)} s: ${(timed.seconds / timedCount).toFixed(1)} s each (the N = 512 matmul timed against the naive loop, alone)`);
+  console.log(`re-graded ${timedCount} submissions that answered every timed exercise in ${timed.seconds.toFixed(1)} s: ${(timed.seconds / timedCount).toFixed(1)} s each (the timed tests run alone, one after another)`);
 }
 if (keepAt < 0) rmSync(root, { recursive: true, force: true });

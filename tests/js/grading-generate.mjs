@@ -163,10 +163,24 @@ async function findChoice(lab, exercise, seed, extra, attempt) {
   return { answer: { choice: found.choice, attempt, ...extra }, wrong: { choice: (first.choice + 1) % first.count, attempt: 1, ...extra } };
 }
 
+// Whether core's variant of a code exercise holds a timed test (the same for every seed),
+// asked once per lab and exercise.
+const timedExercises = new WeakMap();
+async function isTimed(lab, exercise, seed) {
+  if (!timedExercises.has(lab)) timedExercises.set(lab, new Map());
+  const known = timedExercises.get(lab);
+  if (!known.has(exercise.id)) {
+    const { tests } = await lab.exerciseVariant(exercise.id, seed);
+    known.set(exercise.id, tests.some((t) => t.benchmark));
+  }
+  return known.get(exercise.id);
+}
+
 /**
  * One submission for `studentId` in `course` (course.json's object, salt included).
  * @param {object} options skill: chance of a right answer per exercise (default 0.7); timed:
- *   chance of answering the timed code exercise at all (default 1); random: a generator;
+ *   chance of answering each timed code exercise (one whose variant has a benchmark test) at
+ *   all (default 1); random: a generator;
  *   fast: for scale (bench/regrade.mjs), numeric answers are guessed (one grading each,
  *   nearly always wrong) instead of searched, and a reference solution claims its points
  *   without being run here (default false)
@@ -197,7 +211,7 @@ export async function generateSubmission(lab, course, studentId, { skill = 0.7, 
     if (experiment && !timedRows[experiment] && !EVIDENCE_ROWS[experiment]) continue; // unanswered
     const extraAnswer = experiment ? { evidence: { experiment, ...runOf(experiment) } } : {};
     if (exercise.kind === 'code') {
-      if (exercise.id === 'acceleration.matmul-loop-order' && random() >= timed) continue;
+      if ((await isTimed(lab, exercise, seed)) && random() >= timed) continue;
       const solution = solutionOf(exercise);
       // Each student's own text (a line of their own), so only deliberate copies match.
       const code = right && solution ? `${solution}\nconst author_${studentId.replace(/\W/g, '_')} = 1;\n` : exercise.starter_code;
