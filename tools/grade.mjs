@@ -6,6 +6,7 @@
 // flags in flags.csv), 2 bad usage (an unknown option, no input, no --out, a path that does
 // not exist, a course.json or a --hidden-key core refuses), 1 the grader could not start (no wasm build).
 import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -14,6 +15,7 @@ import { assignmentCourse, scoreAssignments } from '../web/src/grading/assignmen
 import { latenessOf, matchRoster, readRoster, readSubmissionTimes } from '../web/src/grading/roster.js';
 import { gradeClass } from '../web/src/grading/class.js';
 import { createCodeRunner } from './grading/code-runner.mjs';
+import { createGradingPool } from './grading/grade-pool.mjs';
 import { loadNodeLab, loadNodeMean } from './grading/node-lab.mjs';
 import { analyticsFiles } from '../web/src/grading/analytics-files.js';
 import { classAnalytics } from '../web/src/grading/summary.js';
@@ -76,6 +78,8 @@ score a file claims is never used, only compared.
   --moodle-id FIELD     the identifier gradebook-moodle.csv's first column holds: idnumber
                         (default), email or username (the import maps it to that field)
   --workers N           worker threads for students' code (default: the number of cores)
+  --grading-threads N   threads that re-grade files with core, each its own grading module
+                        (default: the number of cores, at most 4; 1 grades on the main thread)
   --quiet               no progress on stderr
 
 exit status: 0 graded, 2 bad usage, a bad course.json or --hidden-key, 1 the grader could not start`;
@@ -114,6 +118,10 @@ export function parseArgs(argv) {
       const n = Number(value());
       if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError('--workers must be an integer from 1 to 64');
       options.workers = n;
+    } else if (arg === '--grading-threads') {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1 || n > 16) throw new UsageError('--grading-threads must be an integer from 1 to 16');
+      options.gradingThreads = n;
     } else if (arg === '--quiet') options.quiet = true;
     else if (arg === '--help' || arg === '-h') options.help = true;
     else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
@@ -320,6 +328,10 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   }
 
   const runner = createCodeRunner(options.workers ? { workers: options.workers } : {});
+  // core's grading of a file takes about 110 ms of a thread: with more than one core, files are
+  // re-graded on as many threads (each its own grading module), the code runs stay the runner's.
+  const gradingThreads = options.gradingThreads ?? Math.min(4, os.availableParallelism?.() ?? os.cpus().length);
+  const pool = gradingThreads > 1 ? createGradingPool({ threads: gradingThreads, runCode: runner.runCode }) : null;
   const started = performance.now();
   const cpuStart = process.cpuUsage(); // this process, worker threads included
   let graded;
@@ -327,12 +339,13 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     const progress = options.quiet || !stderr.isTTY ? () => {} : ({ done, total }) => stderr.write(`\rgraded ${done} of ${total} files`);
     // choiceTexts: reading each chosen choice's text costs a variant per choice exercise and
     // student; analytics.csv names a wrong choice by its place in that student's order.
-    graded = await gradeClass(collected.files, { lab, runCode: runner.runCode, course, hiddenKey, choiceTexts: false }, {
-      concurrency: Math.max(2, (options.workers ?? 2) * 2),
+    graded = await gradeClass(collected.files, { lab, runCode: runner.runCode, course, hiddenKey, choiceTexts: false, ...(pool ? { regrade: pool.regrade } : {}) }, {
+      concurrency: Math.max(2, gradingThreads * 2, (options.workers ?? 2) * 2),
       onProgress: progress,
     });
     if (!options.quiet && stderr.isTTY) stderr.write('\n');
   } finally {
+    await pool?.close();
     await runner.close();
   }
   graded.problems.unshift(...collected.problems);

@@ -109,6 +109,18 @@ test('grades a class folder into every output, each bad file in problems.csv', (
   assert.equal(readFileSync(path.join(out, 'roofline.csv'), 'utf8').split('\r\n')[0], 'student_id,roofs_from,peak_gflops_per_s,bandwidth_gb_per_s,kernel,intensity,gflops_per_s,fraction_of_attainable');
 });
 
+test('files re-graded on the main thread give the same outputs as on the grading threads', () => {
+  // The first test graded on the default pool of grading threads (two on a 2-core machine).
+  const pooled = path.join(dir, 'out');
+  assert.ok(existsSync(path.join(pooled, 'exercises.csv')), 'the first test wrote its outputs');
+  const out = path.join(dir, 'out-one-thread');
+  const r = grade(classDir, '--out', out, '--course', courseFile, '--workers', '2', '--quiet', '--hidden-key', 'cli-key.1', '--grading-threads', '1');
+  assert.equal(r.status, 0, r.stderr);
+  for (const name of ['gradebook-canvas.csv', 'exercises.csv', 'flags.csv', 'problems.csv', 'assignments.csv', 'analytics.csv']) {
+    assert.equal(readFileSync(path.join(out, name), 'utf8'), readFileSync(path.join(pooled, name), 'utf8'), name);
+  }
+});
+
 test('bad usage exits 2 with the reason', () => {
   const cases = [
     [[], /no submission files or folders given/],
@@ -116,6 +128,7 @@ test('bad usage exits 2 with the reason', () => {
     [[classDir, '--out', path.join(dir, 'o2'), '--bogus'], /unknown option --bogus/],
     [[path.join(dir, 'missing'), '--out', path.join(dir, 'o3')], /does not exist/],
     [[classDir, '--out', path.join(dir, 'o4'), '--canvas-id', 'email'], /--canvas-id must be one of/],
+    [[classDir, '--out', path.join(dir, 'o8'), '--grading-threads', '0'], /--grading-threads must be an integer from 1 to 16/],
     // core's rule for a grading key, in core's words
     [[classDir, '--out', path.join(dir, 'o7'), '--hidden-key', 'a/b'], /--hidden-key: hidden_key must be empty \(the student's own tests\) or 1 to 64 letters/],
   ];

@@ -50,8 +50,9 @@ const latestFirst = (a, b) => compare(exportMs(b), exportMs(a)) || byName(a.file
 
 /**
  * @param {Array<{name: string, text: string}>} files
- * @param {{lab, runCode, course?, validate?}} deps as regradeSubmission's, plus the format's
- *        validator for read.js
+ * @param {{lab, runCode, course?, validate?, regrade?}} deps as regradeSubmission's, plus the format's
+ *        validator for read.js, and regrade (regradeSubmission's signature, default
+ *        regradeSubmission itself) to re-grade elsewhere, e.g. on other threads
  * @param {{onProgress?: Function, signal?: AbortSignal, concurrency?: number}} [options]
  *        onProgress({done, total, file}) after each file
  * @returns {Promise<{students, problems, flags, chapters, exercises, bank_version, hidden_key, partial}>}
@@ -85,6 +86,9 @@ export async function gradeClass(files, deps, { onProgress = () => {}, signal, c
     else toGrade.push({ file: name, submission: read.submission, print });
   }
 
+  // The command line re-grades on several threads (tools/grading/grade-pool.mjs) through
+  // deps.regrade, which takes regradeSubmission's arguments and gives its result.
+  const regrade = deps.regrade ?? regradeSubmission;
   const students = [];
   let done = files.length - toGrade.length;
   let partial = false;
@@ -98,7 +102,7 @@ export async function gradeClass(files, deps, { onProgress = () => {}, signal, c
       }
       const item = toGrade[next++];
       try {
-        const result = await regradeSubmission(item.submission, { ...deps, signal });
+        const result = await regrade(item.submission, { ...deps, signal });
         students.push({ file: item.file, submission: item.submission, print: item.print, result, in_gradebook: true });
       } catch (e) {
         if (signal?.aborted) {
