@@ -178,7 +178,7 @@ TEST_CASE("every schedule field is checked, each refusal naming the field") {
   refused(j, "\"kind\" must be \"none\", \"per-day\" or \"cut-off\"");
   j = base_course();
   const json week = {{"id", "w1"}, {"name", "Week 1"}, {"exercises", {"profiling"}}};
-  j["assignments"] = {week};
+  j["assignments"] = json::array({week});
   j["due"] = {{"profiling", "2026-10-02T23:59:00Z"}};
   refused(j, "has both \"due\" (per chapter) and \"assignments\"");
   j.erase("due");
@@ -186,28 +186,28 @@ TEST_CASE("every schedule field is checked, each refusal naming the field") {
   refused(j, "has the id \"w1\" twice");
   json w = week;
   w["exercises"] = {"profiling", p[0]};
-  j["assignments"] = {w};
+  j["assignments"] = json::array({w});
   refused(j, "names the exercise \"" + p[0] + "\" a second time");
   w["exercises"] = {"acceleration"};
-  j["assignments"] = {w};
+  j["assignments"] = json::array({w});
   refused(j, "of the chapter \"acceleration\", which this course does not grade");
   w["exercises"] = {"nope"};
-  j["assignments"] = {w};
+  j["assignments"] = json::array({w});
   refused(j, "course.json \"assignments\"[0] \"exercises\"[0] is \"nope\", neither a chapter");
   w = week;
   w["weights"] = {{"benchmarking", 2}};
-  j["assignments"] = {w};
+  j["assignments"] = json::array({w});
   refused(j, "\"weights\" names \"benchmarking\", which is not in its \"exercises\"");
   w["weights"] = {{"profiling", -1}};
-  j["assignments"] = {w};
+  j["assignments"] = json::array({w});
   refused(j, "\"weights\" \"profiling\" must be a number above 0");
   w = week;
   w["points"] = 0;
-  j["assignments"] = {w};
+  j["assignments"] = json::array({w});
   refused(j, "\"points\" must be the assignment's points possible");
   w = week;
   w["late"] = true;
-  j["assignments"] = {w};
+  j["assignments"] = json::array({w});
   refused(j, "course.json \"assignments\"[0] has an unknown field \"late\"");
 }
 
