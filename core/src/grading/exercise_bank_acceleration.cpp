@@ -134,11 +134,7 @@ constexpr int kFuse = 2;
 constexpr int kThreads = 3;
 
 // The scenarios (the data file's fragments), two per technique, walked through one per try.
-struct TechniqueScenario {
-  const char* fragment;
-  int answer;
-};
-constexpr TechniqueScenario kTechniqueScenarios[] = {
+constexpr PooledQuestion kTechniqueScenarios[] = {
     {"unfused-gelu", kFuse},        {"bandwidth-bound-add", kFuse},
     {"strided-matmul", kBlock},     {"strided-transpose", kBlock},
     {"scalar-polynomial", kVectorize}, {"scalar-dot", kVectorize},
@@ -155,7 +151,7 @@ VariantData draw_technique(Rng& rng, const Fragments& fragments, const ChoiceTry
                         {"n", n},         {"stride_bytes", 4 * n},
                         {"degree", degree}, {"flops", 2 * degree},
                         {"cores", pick(rng, cores)}};
-  const TechniqueScenario& s = kTechniqueScenarios[pool_item(t, std::size(kTechniqueScenarios))];
+  const PooledQuestion& s = kTechniqueScenarios[pool_item(t, std::size(kTechniqueScenarios))];
   VariantData v;
   v.params = {{"scenario", fragments.render(s.fragment, figures)}};
   shuffle_choices(v, 4, s.answer, rng);

@@ -102,11 +102,7 @@ constexpr int kDependsOnMachine = 3;
 
 // The quantities the question asks about (the data file's fragments), two per answer, so a
 // wrong try's answer says nothing about the next try's quantity.
-struct BatchQuantity {
-  const char* fragment;
-  int answer;
-};
-constexpr BatchQuantity kBatchQuantities[] = {
+constexpr PooledQuestion kBatchQuantities[] = {
     {"flops-per-sample", kStaysTheSame},  {"weights", kStaysTheSame},
     {"flops-per-pass", kGrows},           {"output-bytes", kGrows},
     {"weight-bytes-per-sample", kShrinks}, {"passes-per-dataset", kShrinks},
@@ -121,7 +117,7 @@ VariantData draw_flops_batch(Rng& rng, const Fragments& fragments, const ChoiceT
   const std::int64_t out = pick(rng, kWidths);
   const std::int64_t batch_small = pick(rng, small_batches);
   const std::int64_t ratio = pick(rng, ratios);
-  const BatchQuantity& q = kBatchQuantities[pool_item(t, std::size(kBatchQuantities))];
+  const PooledQuestion& q = kBatchQuantities[pool_item(t, std::size(kBatchQuantities))];
   VariantData v;
   v.params = {{"in", in},
               {"out", out},
@@ -231,11 +227,7 @@ constexpr int kReportMin = 2;
 constexpr int kReportMax = 3;
 
 // The questions (the data file's fragments), one per statistic.
-struct LatencyQuestion {
-  const char* fragment;
-  int answer;
-};
-constexpr LatencyQuestion kLatencyQuestions[] = {
+constexpr PooledQuestion kLatencyQuestions[] = {
     {"typical", kReportMedian}, {"total", kReportMean},
     {"best-case", kReportMin},  {"budget", kReportMax}};
 constexpr std::int64_t kLatencyRuns[] = {1000, 10'000, 100'000};
@@ -275,7 +267,7 @@ VariantData draw_latency_statistic(Rng& rng, const Fragments& fragments, const C
               {"mean_ms", round_to(mean_ms, 2)},
               {"min_ms", min_ms},
               {"max_ms", *std::max_element(samples_ms.begin(), samples_ms.end())}};
-  const LatencyQuestion& q = kLatencyQuestions[pool_item(t, std::size(kLatencyQuestions))];
+  const PooledQuestion& q = kLatencyQuestions[pool_item(t, std::size(kLatencyQuestions))];
   v.params["question"] = fragments.render(q.fragment, {{"runs", pick(rng, kLatencyRuns)}});
   shuffle_choices(v, 4, q.answer, rng);
   return v;

@@ -212,6 +212,14 @@ void shuffle_choices(VariantData& v, int count, int correct, Rng& rng);
 std::size_t pool_item(const ChoiceTry& t, std::size_t size, std::size_t k = 0,
                       std::size_t per_try = 1);
 
+// One question of a choice exercise's pool: the data file's fragment that asks it and the
+// index of its right answer in the exercise's `choices` (profiling.flops-batch's quantities,
+// profiling.latency-statistic's questions, acceleration.technique's scenarios).
+struct PooledQuestion {
+  const char* fragment;
+  int answer;
+};
+
 // A draw for experiment-backed exercises: the student's own run is their variant.
 VariantData draw_nothing(Rng& rng, const Fragments& fragments);
 
