@@ -85,7 +85,7 @@ test('each malformed shape is reported with the field and what is allowed', () =
     [{ ...valid(), seed: '7' }, '"seed" is the string "7", it must be an integer from 0 to 4294967295'],
     [drop('exercises'), '"exercises" is missing'],
     [{ ...valid(), exercises: [] }, '"exercises" is an array, it must be an object keyed by exercise id'],
-    [{ ...valid(), extra: 1 }, 'unknown field "extra" (allowed: format, version, course, student, seed, bank_version, page_version, machine, exported_at, exercises)'],
+    [{ ...valid(), extra: 1 }, 'unknown field "extra" (allowed: format, version, course, student, seed, bank_version, page_version, machine, exported_at, exercises, olympics)'],
     [{ ...valid(), exported_at: 5 }, '"exported_at" is the number 5, it must be an ISO time such as "2026-11-26T03:00:00.000Z", or null when unknown'],
     [{ ...valid(), exercises: { a: 3 } }, 'exercises["a"] is the number 3, it must be an object'],
     [{ ...valid(), exercises: { '': entry() } }, 'exercises[""]: an exercise id must not be empty'],
@@ -420,6 +420,22 @@ test('a malformed import is refused with the problems named and changes nothing'
   assert.deepEqual(store.progress, before.progress);
   assert.equal(storage.getItem(STORAGE_KEY), before.saved);
   assert.equal(heard, 0);
+});
+
+test('Olympics entries are kept across a reload, checked before they replace the kept ones, and exported', () => {
+  const storage = new MemoryStorage();
+  const store = createProgressStore({ storage, seed: 42, now: fixedNow });
+  const heard = [];
+  store.subscribe((_p, detail) => heard.push(detail.reason));
+  store.setOlympicsEntries([{ id: 'entry-1', name: 'int8' }]);
+  assert.deepEqual(heard, ['update']);
+  assert.throws(() => store.setOlympicsEntries([{ id: 'entry-1' }, { id: 'entry-1' }]), /Olympics entries refused: olympics\.entries\[1\]\.id is "entry-1"/);
+  const again = createProgressStore({ storage, seed: 1, now: fixedNow });
+  assert.equal(again.seed, 42);
+  assert.deepEqual(again.progress.olympics, { entries: [{ id: 'entry-1', name: 'int8' }] });
+  assert.deepEqual(JSON.parse(again.exportText()).olympics.entries.map((e) => e.id), ['entry-1']);
+  again.setOlympicsEntries([]);
+  assert.deepEqual(createProgressStore({ storage, seed: 1 }).progress.olympics, { entries: [] });
 });
 
 test('listeners hear which exercise changed', () => {

@@ -10,6 +10,7 @@ import { readJsonText } from '../../web/src/lab/json-text.js';
 import {
   ENTRY_FIELDS,
   OPTIONAL_ENTRY_FIELDS,
+  OPTIONAL_TOP_LEVEL_FIELDS,
   SUBMISSION_FORMAT,
   TOP_LEVEL_FIELDS,
   buildSubmission,
@@ -96,7 +97,14 @@ test('each malformed top-level value is named with what is allowed', () => {
     [{ machine: { gpu: 'x' } }, 'machine: unknown field "gpu" (allowed: build, simd, cores, timer_resolution_ms, cross_origin_isolated, user_agent, probe)'],
     [{ exported_at: 'yesterday' }, '"exported_at" is the string "yesterday", it must be an ISO time such as "2026-11-26T03:00:00.000Z", or null when unknown'],
     [{ exercises: [] }, '"exercises" is an array, it must be an object keyed by exercise id'],
-    [{ extra: 1 }, `unknown field "extra" (allowed: ${TOP_LEVEL_FIELDS.join(', ')})`],
+    [{ extra: 1 }, `unknown field "extra" (allowed: ${[...TOP_LEVEL_FIELDS, ...OPTIONAL_TOP_LEVEL_FIELDS].join(', ')})`],
+    [{ olympics: [] }, '"olympics" is an array, it must be {entries: [entry, ...]}'],
+    [{ olympics: { entries: {} } }, 'olympics.entries is an object, it must be {entries: [entry, ...]}'],
+    [{ olympics: { entries: [], board: 1 } }, 'olympics: unknown field "board" (allowed: entries)'],
+    [{ olympics: { entries: [7] } }, 'olympics.entries[0] is the number 7, it must be an entry object'],
+    [{ olympics: { entries: [{ name: 'x' }] } }, 'olympics.entries[0]: "id" is missing, each entry needs its own id'],
+    [{ olympics: { entries: [{ id: '' }] } }, 'olympics.entries[0].id is the string "", it must be a non-empty string of at most 200 characters'],
+    [{ olympics: { entries: [{ id: 'entry-1' }, { id: 'entry-1' }] } }, 'olympics.entries[1].id is "entry-1", which an earlier entry has; each entry needs its own id'],
   ];
   for (const [over, message] of cases) {
     assert.ok(validateSubmission({ ...valid(), ...over }).includes(message), `${JSON.stringify(over)}: ${JSON.stringify(validateSubmission({ ...valid(), ...over }))}`);
@@ -251,4 +259,15 @@ test('an export carries every contract field in order, entries completed', () =>
   assert.deepEqual(validateSubmission(s), []);
   assert.equal(submissionFileName(s, new Date('2026-11-26T04:00:00Z')), 'perflab-submission-perf-2026-fall-S123-2026-11-26.json');
   assert.equal(submissionFileName({ ...s, course: null, student: null }, new Date('2026-11-26T04:00:00Z')), 'perflab-submission-2026-11-26.json');
+});
+
+test('kept Olympics entries are exported last, as kept, and read back', () => {
+  const entries = [{ id: 'entry-1', name: 'int8', events: ['latency-sprint'] }];
+  const progress = { format: SUBMISSION_FORMAT, version: 2, course: null, student: null, seed: 7, exercises: {}, olympics: { entries } };
+  const s = buildSubmission(progress, { exportedAt: '2026-11-26T04:00:00.000Z' });
+  assert.deepEqual(Object.keys(s), [...TOP_LEVEL_FIELDS, 'olympics']);
+  assert.deepEqual(s.olympics, { entries });
+  assert.notEqual(s.olympics.entries, entries, 'the export is a copy');
+  assert.deepEqual(validateSubmission(s), []);
+  assert.deepEqual(parseSubmission(JSON.stringify(s)).submission.olympics, { entries });
 });

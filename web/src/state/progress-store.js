@@ -1,7 +1,7 @@
 // The student's progress: a versioned JSON object kept in localStorage (the course and student
 // when the deployment has a course.json, the seed that picks their exercise variants, and per
 // exercise the attempts, solved state, best score with the answer and code that earned it,
-// last answer, code draft and hints used), export and import. Its format is the submission
+// last answer, code draft and hints used) and the Olympics entries, export and import. Its format is the submission
 // file's (submission.js; docs/SUBMISSION.md) without the fields written at export time.
 // A store that takes its storage as an argument, so node:test covers all of it. Not for:
 // grading or rendering (exercises/engine.js), re-grading an import (web/src/grading/).
@@ -291,6 +291,15 @@ export function createProgressStore({ storage = safeLocalStorage(), seed = rando
       persist();
       emit({ reason: 'update', id });
       return next;
+    },
+    /** Replaces the Olympics entries (progress.olympics.entries; checked as a submission's) and saves. */
+    setOlympicsEntries(entries) {
+      const next = { ...progress, olympics: { entries } };
+      const problems = validateProgress(next);
+      if (problems.length) throw new TypeError(`Olympics entries refused: ${problems.join('; ')}`);
+      progress = next;
+      persist();
+      emit({ reason: 'update', id: null });
     },
     /**
      * The submission object of an export: the kept progress with `extra`'s bankVersion,

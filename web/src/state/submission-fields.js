@@ -25,6 +25,11 @@ export const TOP_LEVEL_FIELDS = Object.freeze([
   'exported_at',
   'exercises',
 ]);
+/**
+ * Optional top-level fields, written after `exercises` when present: `olympics`, the Olympics
+ * entries ({entries: [entry, ...]}, core's format, which core checks field by field).
+ */
+export const OPTIONAL_TOP_LEVEL_FIELDS = Object.freeze(['olympics']);
 /** Written at export time only; progress kept in a browser may lack them. */
 export const EXPORT_FIELDS = Object.freeze(['bank_version', 'page_version', 'machine', 'exported_at']);
 /** Fields of one exercise's entry, all required in a version 2 file. */
@@ -90,7 +95,7 @@ export function emptyEntry() {
  */
 export function validateSubmission(obj, { complete = true } = {}) {
   if (!isObject(obj)) return [`a submission must be a JSON object, got ${describe(obj)}`];
-  const problems = unknownFields('', obj, TOP_LEVEL_FIELDS);
+  const problems = unknownFields('', obj, [...TOP_LEVEL_FIELDS, ...OPTIONAL_TOP_LEVEL_FIELDS]);
   for (const key of TOP_LEVEL_FIELDS) {
     if (!(key in obj) && (complete || !EXPORT_FIELDS.includes(key))) problems.push(`"${key}" is missing`);
   }
@@ -128,6 +133,30 @@ export function validateSubmission(obj, { complete = true } = {}) {
       for (const [id, entry] of Object.entries(obj.exercises)) problems.push(...entryProblems(id, entry));
     }
   }
+  if ('olympics' in obj) problems.push(...olympicsProblems(obj.olympics));
+  return problems;
+}
+
+/**
+ * The page's checks of `olympics`: {entries}, each entry an object with its own id. What an
+ * entry holds (events, pipeline, timing, ...) is core's to check (the grader's olympicsCheck
+ * names each field), so a file with a malformed entry is still read and that entry refused there.
+ */
+export function olympicsProblems(olympics) {
+  const shape = 'it must be {entries: [entry, ...]}';
+  if (!isObject(olympics)) return [`"olympics" is ${describe(olympics)}, ${shape}`];
+  const problems = unknownFields('olympics: ', olympics, ['entries']);
+  if (!Array.isArray(olympics.entries)) return [...problems, `olympics.entries is ${describe(olympics.entries)}, ${shape}`];
+  const seen = new Set();
+  olympics.entries.forEach((e, i) => {
+    const at = `olympics.entries[${i}]`;
+    if (!isObject(e)) problems.push(`${at} is ${describe(e)}, it must be an entry object`);
+    else if (!('id' in e)) problems.push(`${at}: "id" is missing, each entry needs its own id`);
+    else if (!(typeof e.id === 'string' && e.id !== '' && e.id.length <= MAX_TEXT_LENGTH)) {
+      problems.push(`${at}.id is ${describe(e.id)}, it must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);
+    } else if (seen.has(e.id)) problems.push(`${at}.id is "${e.id}", which an earlier entry has; each entry needs its own id`);
+    else seen.add(e.id);
+  });
   return problems;
 }
 

@@ -23,6 +23,7 @@ export {
   OPTIONAL_ENTRY_FIELDS,
   MAX_SEED,
   MAX_SUBMISSION_DEPTH,
+  OPTIONAL_TOP_LEVEL_FIELDS,
   SUBMISSION_FORMAT,
   SUBMISSION_VERSION,
   TOP_LEVEL_FIELDS,
@@ -31,6 +32,7 @@ export {
   emptyEntry,
   entryProblems,
   isObject,
+  olympicsProblems,
   validateSubmission,
 } from './submission-fields.js';
 
@@ -164,8 +166,8 @@ export function parseSubmission(text, options = {}) {
 }
 
 /**
- * The export: the kept progress ({course, student, seed, exercises}) with what is known at
- * export time, fields in the documented order. Every entry is completed with emptyEntry's
+ * The export: the kept progress ({course, student, seed, exercises, olympics?}) with what is
+ * known at export time, fields in the documented order (olympics last, when kept). Every entry is completed with emptyEntry's
  * fields, and `hintsUsed(id, entry)` may correct hints_used (the page caps it by the
  * exercise's hint count).
  */
@@ -189,6 +191,7 @@ export function buildSubmission(progress, { bankVersion, pageVersion, machine, e
     machine: machine ?? null,
     exported_at: exportedAt ?? null,
     exercises,
+    ...(progress.olympics ? { olympics: structuredClone(progress.olympics) } : {}),
   };
 }
 
