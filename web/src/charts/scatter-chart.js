@@ -44,6 +44,8 @@ export class ScatterChart extends PlotChart {
    * @param {string} options.y field for the y value
    * @param {string} [options.series] field for the point's colour
    * @param {string} [options.label] field whose text is written beside each point
+   * @param {string} [options.front] field that is true on a Pareto frontier's points: those
+   *        are ringed and joined, in order of x, by a dashed line
    * @param {string[]} [options.seriesDomain]
    * @param {'log'|'linear'} [options.xType] default 'log'
    * @param {'log'|'linear'} [options.yType] default 'log'
@@ -117,6 +119,8 @@ export class ScatterChart extends PlotChart {
         }
       }
     }
+    // A frontier: its points in order of x (then y), ringed and joined.
+    const front = o.front ? points.filter((p) => p[o.front]).sort((a, b) => a[o.x] - b[o.x] || a[o.y] - b[o.y]) : [];
     const caps = segments
       .filter((r) => r.caps)
       .flatMap((r) => r.ends.filter(([ex, ey]) => !ex.cut && !ey.cut).map(([ex, ey]) => ({ x: ex.v, y: ey.v, stroke: r.stroke ?? 'currentColor' })));
@@ -164,6 +168,12 @@ export class ScatterChart extends PlotChart {
           rulesX.filter((r) => r.label),
           { x: 'x', frameAnchor: 'top', text: 'label', textAnchor: 'start', dx: 4, dy: 10, fill: 'currentColor' },
         ),
+        ...(front.length
+          ? [
+              Plot.line(front, { x: o.x, y: o.y, stroke: 'currentColor', strokeOpacity: 0.6, strokeWidth: 1.5, strokeDasharray: '5,4', className: 'frontier' }),
+              Plot.dot(front, { x: o.x, y: o.y, r: 8, stroke: 'currentColor', strokeWidth: 1.5, fill: 'none', className: 'frontier-point' }),
+            ]
+          : []),
         Plot.dot(points, { x: o.x, y: o.y, fill: o.series ?? 'currentColor', r: 4.5, tip: true }),
         ...labelMarks,
       ],

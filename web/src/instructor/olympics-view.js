@@ -1,0 +1,131 @@
+// The instructor view's Olympics section, shown after a re-grade: how many entries the class's
+// files hold, and a button that re-checks them all in the lab worker (core rebuilds each
+// entry's model from its pipeline, evaluates it on the test split and ranks the class), with
+// a progress bar and Cancel; then the leaderboard (olympics-board.js). The data and the
+// baseline are the Optimization chapter's (its data store: the manifest's Fashion-MNIST files
+// and the pretrained model file, fetched on first use). Not for: checking or ranking (core,
+// through grading/olympics.js), drawing the board (olympics-board.js).
+
+import { createDataStore } from '../chapters/optimization/data.js';
+import { labOf } from '../lab/client.js';
+import { h, setChildren } from '../ui/dom.js';
+import { formatBytes, formatCount } from '../ui/format.js';
+import { showBoard } from './olympics-board.js';
+
+const WHERE = 'instructor-olympics';
+
+/** The graded files' entries the leaderboard ranks: the gradebook's file of each student. */
+export function classEntries(graded) {
+  return graded.students
+    .filter((s) => s.in_gradebook)
+    .map((s) => ({ student: s.result.student.id, entries: Array.isArray(s.submission?.olympics?.entries) ? s.submission.olympics.entries : [], exported_at: s.submission?.exported_at ?? null }))
+    .filter((s) => s.entries.length > 0);
+}
+
+// The training images the entries' pipelines name (each step's train_images), at most.
+const trainImagesOf = (students) => Math.max(0, ...students.flatMap((s) => s.entries.flatMap((e) => (Array.isArray(e?.pipeline) ? e.pipeline : []).map((step) => (Number.isInteger(step?.train_images) ? step.train_images : 0)))));
+
+/**
+ * Mounts the section into `box` for one re-graded class.
+ * @param {HTMLElement} box
+ * @param {{bridge: object, graded: object, recheck: Function}} deps recheck(students, {lab,
+ *        model, train, test, signal, onProgress}) gives {board, files} (grading/olympics.js)
+ * @returns {{destroy: () => void}}
+ */
+export function mountOlympics(box, { bridge, graded, recheck }) {
+  const lab = labOf(bridge);
+  const students = classEntries(graded);
+  const count = students.reduce((n, s) => n + s.entries.length, 0);
+  let charts = [];
+  let controller = null;
+  if (!count) {
+    setChildren(box, h('p', { 'data-role': 'olympics-none' }, 'No graded file holds an Olympics entry (the Optimization chapter’s last section).'));
+    return { destroy() {} };
+  }
+  const runButton = h('button', { type: 'button', class: 'primary', 'data-role': 'olympics-run' }, 'Re-check and rank');
+  const cancelButton = h('button', { type: 'button', 'data-role': 'olympics-cancel', disabled: true }, 'Cancel');
+  const progress = h('progress', { max: '1', value: '0', 'aria-label': 'Olympics re-check progress', 'data-role': 'olympics-progress' });
+  const status = h('p', { class: 'status', 'data-role': 'olympics-status', 'aria-live': 'polite' });
+  const error = h('p', { class: 'note error', 'data-role': 'olympics-error', role: 'alert', hidden: true });
+  const results = h('div', { 'data-role': 'olympics-results' });
+  setChildren(
+    box,
+    h('p', { 'data-role': 'olympics-count' }, `${formatCount(count, 'entry', 'entries')} from ${formatCount(students.length, 'student')}. Re-checking rebuilds each entry’s model from its pipeline (the baseline, pruned, fine-tuned and quantized as the student’s page did it; entries that share a lineage are rebuilt once), evaluates it on the test split, checks every event’s constraints and the timing’s evidence, and ranks the class. It fetches the Fashion-MNIST files and the baseline model first. The same ranking on the command line: `, h('code', {}, 'node tools/grade.mjs SUBMISSIONS… --out DIR --leaderboard'), '.'),
+    h('div', { class: 'controls' }, runButton, cancelButton, progress, status),
+    error,
+    results,
+  );
+
+  const showError = (message) => {
+    error.textContent = message ?? '';
+    error.hidden = !message;
+  };
+  const data = createDataStore(bridge, {
+    progress: (state) => {
+      if (!state) return;
+      progress.value = state.total ? state.received / state.total : 0;
+      status.textContent = `Fetching ${state.what}: ${formatBytes(state.received)} of ${formatBytes(state.total)}…`;
+    },
+  });
+
+  cancelButton.addEventListener('click', () => controller?.abort());
+  runButton.addEventListener('click', async () => {
+    controller = new AbortController();
+    const { signal } = controller;
+    runButton.disabled = true;
+    cancelButton.disabled = false;
+    showError(null);
+    progress.value = 0;
+    const held = [];
+    const opts = { where: WHERE };
+    const stopIfCancelled = () => {
+      if (signal.aborted) throw new DOMException('cancelled', 'AbortError');
+    };
+    try {
+      const pretrained = await data.pretrained();
+      if (!pretrained) throw new Error('this page was built without the pretrained baseline (build/pretrained/fashion_mlp.perflab): build it with tools/lab build');
+      stopIfCancelled();
+      const test = await data.testSplit();
+      stopIfCancelled();
+      const train = await data.trainSplit(Math.max(1, trainImagesOf(students)));
+      stopIfCancelled();
+      const { model } = await lab.loadModelFile(pretrained.bytes, opts);
+      held.push(model);
+      status.textContent = `Re-checking ${formatCount(count, 'entry', 'entries')}…`;
+      progress.value = 0;
+      const { board, files } = await recheck(students, {
+        lab,
+        model,
+        train: train.dataset,
+        test: test.dataset,
+        signal,
+        onProgress: ({ done, total }) => {
+          progress.value = total ? done / total : 1;
+          status.textContent = `Re-checked ${done} of ${formatCount(total, 'entry', 'entries')}…`;
+        },
+      });
+      for (const chart of charts) chart.destroy();
+      charts = showBoard(results, board, files);
+      progress.value = 1;
+      status.textContent = `Re-checked and ranked ${formatCount(count, 'entry', 'entries')} from ${formatCount(students.length, 'student')}.`;
+    } catch (e) {
+      if (signal.aborted) status.textContent = 'Cancelled; nothing ranked.';
+      else {
+        showError(`The Olympics re-check stopped: ${e.message}`);
+        status.textContent = '';
+      }
+    } finally {
+      for (const id of held) await lab.dropModel(id, opts).catch(() => {}); // gone already after a restart
+      controller = null;
+      runButton.disabled = false;
+      cancelButton.disabled = true;
+    }
+  });
+
+  return {
+    destroy() {
+      controller?.abort();
+      for (const chart of charts) chart.destroy();
+    },
+  };
+}
