@@ -20,6 +20,9 @@ import { loadNodeLab, loadNodeMean } from './grading/node-lab.mjs';
 import { analyticsFiles } from '../web/src/grading/analytics-files.js';
 import { classAnalytics } from '../web/src/grading/summary.js';
 import { readJsonText } from '../web/src/lab/json-text.js';
+import { checkOlympicsEntries, leaderboardSummary, olympicsEntriesOf } from '../web/src/grading/olympics.js';
+import { createOlympicsPool, leaderboardInputsProblem } from './grading/olympics-pool.mjs';
+import { DEFAULT_CACHE, DEFAULT_DATA, MODEL_FILE } from './pretrained.mjs';
 import { checkHiddenKey, gradingRunJson, newHiddenKey } from '../web/src/grading/hidden-key.js';
 
 export const USAGE = `usage: node tools/grade.mjs SUBMISSIONS_OR_DIRS... --out DIR [options]
@@ -49,6 +52,7 @@ score a file claims is never used, only compared.
                           roofline.csv          the class roofline: per student their roofs
                                                 and fastest measured kernel (their own run)
                           grading-run.json      the grading key and bank version of this run
+                          leaderboard.csv, leaderboard.md, leaderboard.json  with --leaderboard
   --course FILE         the course.json the page was deployed with (its salt derives each
                         student's seed); without it each file's own seed is used, unchecked
   --canvas-id COLUMN    which Canvas column holds the student id: sis-user-id (default),
@@ -80,6 +84,19 @@ score a file claims is never used, only compared.
   --workers N           worker threads for students' code (default: the number of cores)
   --grading-threads N   threads that re-grade files with core, each its own grading module
                         (default: the number of cores, at most 4; 1 grades on the main thread)
+  --leaderboard         re-check every Olympics entry of the files the gradebook keeps, as
+                        core's checker does (each model rebuilt from its pipeline, accuracy
+                        and size recomputed on the test split, the timing's evidence checked;
+                        latency is the student's own measurement, marked self-reported) and
+                        rank them per event: leaderboard.csv, leaderboard.md (ties, refusals
+                        with their reasons, flags, the Pareto frontier), leaderboard.json.
+                        Entries sharing a lineage are rebuilt once; lineages are spread over
+                        --grading-threads threads
+  --baseline FILE       the baseline model file entries are rebuilt from (default
+                        build/pretrained/fashion_mlp.perflab, what node tools/pretrained.mjs
+                        writes); with --leaderboard
+  --data DIR            the Fashion-MNIST .gz files (default ${DEFAULT_DATA}); with
+                        --leaderboard
   --quiet               no progress on stderr
 
 exit status: 0 graded, 2 bad usage, a bad course.json or --hidden-key, 1 the grader could not start`;
@@ -90,7 +107,7 @@ export const MAX_FILE_BYTES = 32 * 1024 * 1024;
 class UsageError extends Error {}
 
 export function parseArgs(argv) {
-  const options = { inputs: [], out: null, course: null, canvasId: 'sis-user-id', hiddenKey: null, workers: null, quiet: false, roster: null, rosterId: null, missing: 'empty', submissions: null, perExercise: false, moodleId: 'idnumber' };
+  const options = { inputs: [], out: null, course: null, canvasId: 'sis-user-id', hiddenKey: null, workers: null, quiet: false, roster: null, rosterId: null, missing: 'empty', submissions: null, perExercise: false, moodleId: 'idnumber', leaderboard: false, baseline: null, data: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -107,6 +124,9 @@ export function parseArgs(argv) {
     else if (arg === '--roster-id') options.rosterId = value();
     else if (arg === '--submissions') options.submissions = value();
     else if (arg === '--per-exercise') options.perExercise = true;
+    else if (arg === '--leaderboard') options.leaderboard = true;
+    else if (arg === '--baseline') options.baseline = value();
+    else if (arg === '--data') options.data = value();
     else if (arg === '--missing') {
       options.missing = value();
       if (!MISSING_RULES.includes(options.missing)) throw new UsageError(`--missing must be one of ${MISSING_RULES.join(', ')}, got ${JSON.stringify(options.missing)}`);
@@ -130,6 +150,13 @@ export function parseArgs(argv) {
   if (options.help) return options;
   if (!options.inputs.length) throw new UsageError('no submission files or folders given');
   if (!options.out) throw new UsageError('--out DIR is required');
+  if (!options.leaderboard && (options.baseline || options.data)) throw new UsageError(`${options.baseline ? '--baseline' : '--data'} needs --leaderboard`);
+  if (options.leaderboard) {
+    options.baseline ??= path.join(DEFAULT_CACHE, MODEL_FILE);
+    options.data ??= DEFAULT_DATA;
+    const problem = leaderboardInputsProblem(options);
+    if (problem) throw new UsageError(`--leaderboard: ${problem}`);
+  }
   return options;
 }
 
@@ -270,6 +297,29 @@ async function checkTime(lab, course, at, where) {
   }
 }
 
+/**
+ * The Olympics leaderboard of the graded class (web/src/grading/olympics.js) on `threads`
+ * threads (tools/grading/olympics-pool.mjs): {files, summary, seconds, pipelines, stats}.
+ * Entries whose check call failed are added to graded.problems (problems.csv).
+ */
+export async function olympicsLeaderboard(graded, { baseline, data, quiet }, { threads, stderr = process.stderr }) {
+  const started = performance.now();
+  const items = olympicsEntriesOf(graded);
+  const pool = await createOlympicsPool({ threads: Math.max(1, Math.min(threads, items.length)), baseline, data });
+  try {
+    const progress = quiet || !stderr.isTTY ? () => {} : ({ done, total }) => stderr.write(`\rchecked ${done} of ${total} Olympics entries`);
+    const checked = await checkOlympicsEntries(items, { checkers: pool.checkers, onProgress: progress });
+    if (!quiet && stderr.isTTY) stderr.write('\n');
+    for (const p of checked.problems) {
+      graded.problems.push({ file: p.file, student_id: p.student, kind: 'olympics-unchecked', reason: `Olympics entry ${p.entry}: ${p.reason}`, graded: true });
+    }
+    const { files } = await pool.leaderboard(checked.rows);
+    return { files, summary: leaderboardSummary(checked), seconds: (performance.now() - started) / 1000, pipelines: checked.pipelines, stats: pool.stats() };
+  } finally {
+    await pool.close();
+  }
+}
+
 /** Runs the command; resolves the exit status. */
 export async function main(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
   let options;
@@ -351,8 +401,17 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   graded.problems.unshift(...collected.problems);
   await scoreAssignments(graded, { lab, course, lateness: (entry) => latenessOf(entry, { times: lms.times, assignments: lms.assignmentIds }) });
   if (lms.roster) graded.roster = { roster: lms.roster, match: matchRoster(lms.roster, graded.students.filter((s) => s.in_gradebook)) };
+  let olympics = null;
+  if (options.leaderboard) {
+    try {
+      olympics = await olympicsLeaderboard(graded, options, { threads: gradingThreads, stderr });
+    } catch (e) {
+      stderr.write(`grade: the Olympics leaderboard could not be made: ${e.message}\n`);
+      return 1;
+    }
+  }
 
-  const outputs = { ...classOutputs(graded, { idColumn: options.canvasId, perExercise: options.perExercise, missing: options.missing, moodleId: options.moodleId }), 'grading-run.json': gradingRunJson(graded, { course }) };
+  const outputs = { ...classOutputs(graded, { idColumn: options.canvasId, perExercise: options.perExercise, missing: options.missing, moodleId: options.moodleId }), 'grading-run.json': gradingRunJson(graded, { course }), ...olympics?.files };
   // The class analytics, as the instructor view shows them (core's mean orders the exercises).
   const analytics = await classAnalytics(graded, { meanOf: await loadNodeMean(), bank: await lab.exerciseBank(), variantOf: lab.exerciseVariant });
   Object.assign(outputs, analyticsFiles(analytics));
@@ -365,13 +424,14 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   const notGraded = graded.problems.filter((p) => !p.graded).length;
   const flagged = graded.students.filter((s) => s.result.flags.length).length;
   stdout.write(`${graded.students.length} files graded (${graded.students.filter((s) => s.in_gradebook).length} students in the gradebook), ${notGraded} not graded, ${flagged} flagged, in ${seconds.toFixed(1)} s (${cpuSeconds.toFixed(1)} s of CPU)\n`);
-  stdout.write(`wrote ${Object.keys(outputs).length} files to ${options.out}: gradebook-canvas.csv, gradebook-moodle.csv, assignments.csv, ${graded.roster ? 'roster.csv, ' : ''}exercises.csv, problems.csv, flags.csv, grading-run.json, analytics.md, analytics.csv, roofline.csv, feedback/\n`);
+  stdout.write(`wrote ${Object.keys(outputs).length} files to ${options.out}: gradebook-canvas.csv, gradebook-moodle.csv, assignments.csv, ${graded.roster ? 'roster.csv, ' : ''}exercises.csv, problems.csv, flags.csv, grading-run.json, analytics.md, analytics.csv, roofline.csv, ${olympics ? 'leaderboard.csv, leaderboard.md, leaderboard.json, ' : ''}feedback/\n`);
   stdout.write(`hidden tests drawn with the grading key ${hiddenKey}; --hidden-key ${hiddenKey} reproduces this gradebook\n`);
   if (graded.roster) {
     const { entries, unmatched } = graded.roster.match;
     const count = (status) => entries.filter((m) => m.status === status).length;
     stdout.write(`roster: ${entries.length} students, ${count('submitted') + count('id-differs')} submitted (${count('id-differs')} with the id typed in another case or with spaces), ${count('missing')} did not submit, ${unmatched.length} files match no one: see roster.csv\n`);
   }
+  if (olympics) stdout.write(`leaderboard: ${olympics.summary}, in ${olympics.seconds.toFixed(1)} s\n`);
   if (notGraded) stdout.write(`see ${path.join(options.out, 'problems.csv')} for the ${notGraded} files not graded\n`);
   return 0;
 }

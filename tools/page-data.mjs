@@ -31,7 +31,7 @@ export const SUBSET_COUNT = 12000;
 export const FIRST_USE_BUDGET_BYTES = 12_000_000;
 export const MANIFEST_FORMAT = 1;
 const GZIP_LEVEL = 6;
-const SOURCE_FILES = {
+export const SOURCE_FILES = {
   test: { images: 't10k-images-idx3-ubyte.gz', labels: 't10k-labels-idx1-ubyte.gz', count: 10000 },
   train: { images: 'train-images-idx3-ubyte.gz', labels: 'train-labels-idx1-ubyte.gz', count: 60000 },
 };

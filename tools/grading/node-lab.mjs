@@ -2,13 +2,14 @@
 // (build/wasm/node/perflab_grade_node.cjs, or $PERFLAB_WASM_DIR) loaded with its binary read
 // from disk (so plain `node` works, without --no-experimental-fetch), wrapped as the `lab` the grading module takes by the one adapter
 // the page's re-grades use too (web/src/grading/lab.js); and core's mean from the main Node
-// module, for the class analytics (loadNodeMean). Not for: running student code
-// (code-runner.mjs).
+// module, for the class analytics (loadNodeMean); the training module for the Olympics
+// leaderboard (loadNodeOlympicsLab). Not for: running student code (code-runner.mjs).
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { moduleGradingLab } from '../../web/src/grading/lab.js';
+import { moduleOlympicsLab } from '../../web/src/grading/olympics.js';
 import { MEAN_ONLY_OPTIONS } from '../../web/src/grading/summary.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -25,6 +26,15 @@ export async function loadNodeLab({ wasmDir = defaultWasmDir(), scalar = false }
 }
 
 /**
+ * The training module for Node as the olympics lab (web/src/grading/olympics.js): core's
+ * Olympics checker and leaderboard. Throws an Error naming the missing file or calls.
+ */
+export async function loadNodeOlympicsLab({ wasmDir = defaultWasmDir() } = {}) {
+  const module = await instantiate(wasmDir, 'perflab_train_node');
+  return { lab: moduleOlympicsLab(module, { from: `the wasm training module in ${wasmDir}` }), module };
+}
+
+/**
  * core's mean of a sample (summarizeSample), for the class analytics' order of exercises: the
  * wasm build's main Node module (the grading module holds no statistics). Throws an Error
  * naming the missing file when the build is absent.
@@ -35,7 +45,8 @@ export async function loadNodeMean({ wasmDir = defaultWasmDir() } = {}) {
   return async (values) => module.summarizeSample(values, { ...MEAN_ONLY_OPTIONS }).mean;
 }
 
-async function instantiate(wasmDir, base) {
+/** The wasm build's Node module `base` (e.g. perflab_node), its binary read from disk. */
+export async function instantiate(wasmDir, base) {
   const js = path.join(wasmDir, 'node', `${base}.cjs`);
   const wasm = path.join(wasmDir, 'node', `${base}.wasm`);
   for (const file of [js, wasm]) {
