@@ -469,6 +469,16 @@ void check_evidence(Findings& f, const json& evidence, const Probe& probe, doubl
   }
 }
 
+// One reason per code: the first finding, and how many more of its kind the run holds.
+std::string joined_reason(const std::vector<std::string>& reasons) {
+  std::string reason = reasons.front();
+  if (reasons.size() > 1) {
+    reason += " (and " + std::to_string(reasons.size() - 1) + " more finding" +
+              (reasons.size() == 2 ? "" : "s") + " of this kind in the same run)";
+  }
+  return reason;
+}
+
 }  // namespace
 
 double iso_time_ms(const std::string& text) {
@@ -565,14 +575,18 @@ std::vector<EvidenceFlag> evidence_forensics(const json& submission) {
     std::string names;
     for (const auto& id : seen[e].second) names += (names.empty() ? "" : ", ") + id;
     for (const auto& [code, reasons] : f.all()) {
-      std::string reason = names + ": " + reasons.front();
-      if (reasons.size() > 1) {
-        reason += " (and " + std::to_string(reasons.size() - 1) + " more finding" +
-                  (reasons.size() == 2 ? "" : "s") + " of this kind in the same run)";
-      }
-      flags.push_back({code, seen[e].second.front(), reason});
+      flags.push_back({code, seen[e].second.front(), names + ": " + joined_reason(reasons)});
     }
   }
+  return flags;
+}
+
+std::vector<EvidenceFlag> evidence_flags(const json& evidence, const json& machine,
+                                         const std::string& exported_at) {
+  Findings f;
+  check_evidence(f, evidence, probe_of(json{{"machine", machine}}), iso_time_ms(exported_at));
+  std::vector<EvidenceFlag> flags;
+  for (const auto& [code, reasons] : f.all()) flags.push_back({code, "", joined_reason(reasons)});
   return flags;
 }
 

@@ -121,6 +121,17 @@ std::size_t SessionTable::add_fashion_mnist(const std::vector<std::uint8_t>& ima
   }
   LabeledImages images = fashion_mnist_from_idx(image_bytes, label_bytes, split);
   if (first > 0) images = take_first(images, first);
+  return add_images(std::move(images), split);
+}
+
+std::size_t SessionTable::add_images(LabeledImages images, const std::string& split) {
+  if (datasets_.size() >= kMaxHeldDatasets) {
+    throw ValueError("the lab already holds " + std::to_string(datasets_.size()) +
+                     " data sets, the most it keeps; drop one first");
+  }
+  if (split != "train" && split != "test") {
+    throw ValueError("split must be \"train\" or \"test\", got \"" + split + "\"");
+  }
   auto d = std::make_shared<Dataset>(Dataset{split, std::move(images)});
   const std::size_t id = next_dataset_++;
   datasets_.emplace(id, std::move(d));

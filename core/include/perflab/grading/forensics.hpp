@@ -66,6 +66,14 @@ std::vector<EvidenceFlag> evidence_forensics(const nlohmann::json& submission);
 // [{code, exercise, reason}]
 nlohmann::json evidence_forensics_json(const nlohmann::json& submission);
 
+// The same checks on one piece of evidence outside a submission's exercises (an Olympics
+// entry's timing: {rows: [the A/B run], finished_at}): its rows against the clock the file's
+// `machine` object records (null: none) and its chronology against `exported_at` (empty:
+// not known). One flag per code, as evidence_forensics words it; exercise is empty.
+std::vector<EvidenceFlag> evidence_flags(const nlohmann::json& evidence,
+                                         const nlohmann::json& machine,
+                                         const std::string& exported_at);
+
 // An ISO time as the page writes it (Date.toISOString: "2026-11-26T03:10:00.000Z", seconds
 // and milliseconds optional) in milliseconds since 1970, or NaN for any other text.
 double iso_time_ms(const std::string& text);

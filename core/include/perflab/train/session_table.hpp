@@ -52,6 +52,10 @@ class SessionTable {
   std::size_t add_fashion_mnist(const std::vector<std::uint8_t>& image_bytes,
                                 const std::vector<std::uint8_t>& label_bytes,
                                 const std::string& split, std::size_t first);
+  // A split its caller has read already (the Olympics checker's rebuilds hold the first N
+  // images of the training split the grader loaded), held as add_fashion_mnist holds one;
+  // split "train" or "test" (ValueError otherwise).
+  std::size_t add_images(LabeledImages images, const std::string& split);
   // {"dataset": id, "data": "Fashion-MNIST", "split", "count", "rows", "cols", "classes",
   //  "class_names", "class_counts"}.
   nlohmann::json dataset_info(std::size_t dataset_id) const;
