@@ -4,7 +4,8 @@
 // with progress and cancel, then shows the class: a table with each student's re-graded
 // score and flags, what the class could not hand in (problems), each exercise's score
 // distribution hardest first (not attempted apart from failed), the wrong values students
-// gave, and the class roofline (one point per student, from their own run). The downloads
+// gave, the class roofline (one point per student, from their own run), and the Olympics
+// leaderboard, re-checked on demand (olympics-view.js). The downloads
 // are the command line's files (grading/outputs.js), so both ways give the same gradebook,
 // plus the feedback as one zip and the analytics (grading/analytics-files.js).
 // Not for: grading logic (grading/), drawing (charts/), statistics (core: the mean that
@@ -31,6 +32,7 @@ import { formatCount } from '../ui/format.js';
 import { createTable } from '../ui/table.js';
 import { MAX_ROOFS, machinesChart } from './class-roofline.js';
 import { readDrop, readFileList } from './files.js';
+import { mountOlympics } from './olympics-view.js';
 import './instructor.css';
 
 const WHERE = 'instructor';
@@ -277,6 +279,7 @@ export function mountInstructor(section, { bridge }) {
     ], { rows: wrong, role: 'wrong-answers', caption: 'Common wrong values, hardest exercise first' });
 
     const machineBox = h('div', { class: 'chart', 'data-role': 'chart', 'data-chart': 'machines' });
+    const olympicsBox = h('div', { class: 'olympics', 'data-role': 'olympics' });
     const measured = roofline.filter((r) => r.kernel !== null).length;
     const students = analytics.students;
 
@@ -301,7 +304,10 @@ export function mountInstructor(section, { bridge }) {
         ? `One point per student with a roofline run in their file (${measured} of ${formatCount(students, 'student')}): the fastest kernel of that run, at its intensity and rate as their page measured it${roofline.length <= MAX_ROOFS ? ', with each student’s own roofs (from their run, or their machine probe without one)' : `; the roofs of more than ${MAX_ROOFS} students would hide the points, so only the points are drawn`}. The figures are the students’ own measurements, not re-measured.`
         : 'No submission carries a roofline run or a probe of its machine (the Acceleration chapter’s probe and roofline experiment).'),
       machineBox,
+      h('h3', {}, 'Optimization Olympics'),
+      olympicsBox,
     );
+    charts.push(mountOlympics(olympicsBox, { bridge, graded }));
 
     const chart = new ScoreDistributionChart(distributionBox, {
       bands: [...SCORE_BANDS],

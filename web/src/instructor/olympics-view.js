@@ -7,6 +7,7 @@
 // through grading/olympics.js), drawing the board (olympics-board.js).
 
 import { createDataStore } from '../chapters/optimization/data.js';
+import { olympicsEntriesOf, recheckOlympics, workerOlympicsLab } from '../grading/olympics.js';
 import { labOf } from '../lab/client.js';
 import { h, setChildren } from '../ui/dom.js';
 import { formatBytes, formatCount } from '../ui/format.js';
@@ -14,28 +15,21 @@ import { showBoard } from './olympics-board.js';
 
 const WHERE = 'instructor-olympics';
 
-/** The graded files' entries the leaderboard ranks: the gradebook's file of each student. */
-export function classEntries(graded) {
-  return graded.students
-    .filter((s) => s.in_gradebook)
-    .map((s) => ({ student: s.result.student.id, entries: Array.isArray(s.submission?.olympics?.entries) ? s.submission.olympics.entries : [], exported_at: s.submission?.exported_at ?? null }))
-    .filter((s) => s.entries.length > 0);
-}
-
-// The training images the entries' pipelines name (each step's train_images), at most.
-const trainImagesOf = (students) => Math.max(0, ...students.flatMap((s) => s.entries.flatMap((e) => (Array.isArray(e?.pipeline) ? e.pipeline : []).map((step) => (Number.isInteger(step?.train_images) ? step.train_images : 0)))));
+// The training images the entries' pipelines name (each step's train_images), at most: the
+// checker rebuilds from the first images of the split it holds.
+const trainImagesOf = (items) => Math.max(0, ...items.flatMap(({ entry }) => (Array.isArray(entry?.pipeline) ? entry.pipeline : []).map((step) => (Number.isInteger(step?.train_images) ? step.train_images : 0))));
 
 /**
- * Mounts the section into `box` for one re-graded class.
+ * Mounts the section into `box` for one re-graded class (class.js's gradeClass result).
  * @param {HTMLElement} box
- * @param {{bridge: object, graded: object, recheck: Function}} deps recheck(students, {lab,
- *        model, train, test, signal, onProgress}) gives {board, files} (grading/olympics.js)
+ * @param {{bridge: object, graded: object}} deps
  * @returns {{destroy: () => void}}
  */
-export function mountOlympics(box, { bridge, graded, recheck }) {
+export function mountOlympics(box, { bridge, graded }) {
   const lab = labOf(bridge);
-  const students = classEntries(graded);
-  const count = students.reduce((n, s) => n + s.entries.length, 0);
+  const items = olympicsEntriesOf(graded); // the gradebook's file of each student
+  const count = items.length;
+  const studentCount = new Set(items.map((i) => i.student)).size;
   let charts = [];
   let controller = null;
   if (!count) {
@@ -50,7 +44,7 @@ export function mountOlympics(box, { bridge, graded, recheck }) {
   const results = h('div', { 'data-role': 'olympics-results' });
   setChildren(
     box,
-    h('p', { 'data-role': 'olympics-count' }, `${formatCount(count, 'entry', 'entries')} from ${formatCount(students.length, 'student')}. Re-checking rebuilds each entry’s model from its pipeline (the baseline, pruned, fine-tuned and quantized as the student’s page did it; entries that share a lineage are rebuilt once), evaluates it on the test split, checks every event’s constraints and the timing’s evidence, and ranks the class. It fetches the Fashion-MNIST files and the baseline model first. The same ranking on the command line: `, h('code', {}, 'node tools/grade.mjs SUBMISSIONS… --out DIR --leaderboard'), '.'),
+    h('p', { 'data-role': 'olympics-count' }, `${formatCount(count, 'entry', 'entries')} from ${formatCount(studentCount, 'student')}. Re-checking rebuilds each entry’s model from its pipeline (the baseline, pruned, fine-tuned and quantized as the student’s page did it; entries that share a lineage are rebuilt once), evaluates it on the test split, checks every event’s constraints and the timing’s evidence, and ranks the class. It fetches the Fashion-MNIST files and the baseline model first. The same ranking on the command line: `, h('code', {}, 'node tools/grade.mjs SUBMISSIONS… --out DIR --leaderboard'), '.'),
     h('div', { class: 'controls' }, runButton, cancelButton, progress, status),
     error,
     results,
@@ -62,13 +56,18 @@ export function mountOlympics(box, { bridge, graded, recheck }) {
   };
   const data = createDataStore(bridge, {
     progress: (state) => {
-      if (!state) return;
+      if (!state || !controller || controller.signal.aborted) return;
       progress.value = state.total ? state.received / state.total : 0;
       status.textContent = `Fetching ${state.what}: ${formatBytes(state.received)} of ${formatBytes(state.total)}…`;
     },
   });
 
-  cancelButton.addEventListener('click', () => controller?.abort());
+  cancelButton.addEventListener('click', () => {
+    if (!controller) return;
+    controller.abort();
+    // The checks stop between lineages: the one being rebuilt finishes first.
+    status.textContent = 'Cancelling…';
+  });
   runButton.addEventListener('click', async () => {
     controller = new AbortController();
     const { signal } = controller;
@@ -78,23 +77,26 @@ export function mountOlympics(box, { bridge, graded, recheck }) {
     progress.value = 0;
     const held = [];
     const opts = { where: WHERE };
-    const stopIfCancelled = () => {
-      if (signal.aborted) throw new DOMException('cancelled', 'AbortError');
-    };
+    // A fetch stops being waited for at Cancel (the data store keeps what arrives for next time).
+    const orCancel = (promise) =>
+      new Promise((resolve, reject) => {
+        if (signal.aborted) reject(new DOMException('cancelled', 'AbortError'));
+        signal.addEventListener('abort', () => reject(new DOMException('cancelled', 'AbortError')), { once: true });
+        promise.then(resolve, reject);
+      });
     try {
-      const pretrained = await data.pretrained();
+      const core = workerOlympicsLab(bridge, { where: WHERE });
+      const pretrained = await orCancel(data.pretrained());
       if (!pretrained) throw new Error('this page was built without the pretrained baseline (build/pretrained/fashion_mlp.perflab): build it with tools/lab build');
-      stopIfCancelled();
-      const test = await data.testSplit();
-      stopIfCancelled();
-      const train = await data.trainSplit(Math.max(1, trainImagesOf(students)));
-      stopIfCancelled();
+      const test = await orCancel(data.testSplit());
+      const train = await orCancel(data.trainSplit(Math.max(1, trainImagesOf(items))));
       const { model } = await lab.loadModelFile(pretrained.bytes, opts);
       held.push(model);
       status.textContent = `Re-checking ${formatCount(count, 'entry', 'entries')}…`;
       progress.value = 0;
-      const { board, files } = await recheck(students, {
-        lab,
+      const students = items.map((i) => ({ student: i.student, file: i.file, entries: [i.entry], exported_at: i.exported_at }));
+      const { board, files, problems } = await recheckOlympics(students, {
+        lab: core,
         model,
         train: train.dataset,
         test: test.dataset,
@@ -106,8 +108,15 @@ export function mountOlympics(box, { bridge, graded, recheck }) {
       });
       for (const chart of charts) chart.destroy();
       charts = showBoard(results, board, files);
+      // Entries whose check call itself failed (core refuses a malformed entry in the board).
+      if (problems.length) {
+        results.prepend(h('div', { class: 'note error', 'data-role': 'olympics-problems' }, `${formatCount(problems.length, 'entry', 'entries')} could not be checked and are left out:`,
+          h('ul', {}, problems.map((p) => h('li', {}, `${p.student}’s ${p.entry}: ${p.reason}`)))));
+      }
       progress.value = 1;
-      status.textContent = `Re-checked and ranked ${formatCount(count, 'entry', 'entries')} from ${formatCount(students.length, 'student')}.`;
+      status.textContent = problems.length
+        ? `Re-checked ${count - problems.length} of ${formatCount(count, 'entry', 'entries')}; ${problems.length} could not be checked (listed below).`
+        : `Re-checked and ranked ${formatCount(count, 'entry', 'entries')} from ${formatCount(studentCount, 'student')}.`;
     } catch (e) {
       if (signal.aborted) status.textContent = 'Cancelled; nothing ranked.';
       else {
