@@ -37,6 +37,9 @@ int quantize_command(const std::vector<std::string>& args);
 // `perflab distill TEACHER (--student SPEC.json | --zoo NAME) [--temperature T] [--alpha A]
 // [training flags] --out MODEL`: the distilled student and the same student on labels alone.
 int distill_command(const std::vector<std::string>& args);
+// `perflab olympics SUBCOMMAND ...` (olympics_command.cpp): `events [--json]`, core's events
+// and their constraints.
+int olympics_command(const std::vector<std::string>& args);
 
 // The model file at `path` (read_model_file's refusals, naming "model file 'PATH'").
 ModelFile read_model_path(const std::string& path);

@@ -112,6 +112,8 @@ constexpr const char* kUsage =
     "                                          (alpha, default 0.9, the teacher's weight), and\n"
     "                                          the same student on the labels alone (same\n"
     "                                          recipe, seed, split): both test accuracies\n"
+    "  perflab olympics events [--json]        the Olympics' events: metric, direction and\n"
+    "                                          constraints of each, the all-around formula\n"
     "  Bad specs (missing file, invalid JSON, spec errors) exit with status 2.\n";
 
 int usage_error(const std::string& message) {
@@ -373,6 +375,7 @@ int run(const std::vector<std::string>& args) {
   if (cmd == "prune") return perflab::cli::prune_command(rest);
   if (cmd == "distill") return perflab::cli::distill_command(rest);
   if (cmd == "quantize") return perflab::cli::quantize_command(rest);
+  if (cmd == "olympics") return perflab::cli::olympics_command(rest);
   if (cmd == "info") {
     const double res = perflab::measure_resolution_ms(perflab::default_clock());
     std::cout << nlohmann::json{{"simd_backend", perflab::simd_backend()},
