@@ -319,7 +319,8 @@ constexpr Tolerance kPercentagePoint{0.0, 0.1};  // percentages to one decimal
 // Each exercise's prose is the entry with the same id in core/exercises/optimization.json,
 // which also sets the order the page shows them in (so the C++ lists' order is free): these,
 // then the transforms' (exercise_bank_optimization_transforms.cpp), then the ones graded from
-// the KV cache and quantization runs (exercise_bank_optimization_kv.cpp, _quantize.cpp).
+// the KV cache and quantization runs (exercise_bank_optimization_kv.cpp, _quantize.cpp), then
+// the Olympics' (exercise_bank_optimization_olympics.cpp).
 std::vector<ExerciseCode> optimization_exercises() {
   using enum ExerciseKind;
   std::vector<ExerciseCode> all = {
@@ -346,7 +347,7 @@ std::vector<ExerciseCode> optimization_exercises() {
        .constants = {{"structured_batch", kStructuredBatch}}, .feedback_hides_answer = true},
   };
   for (auto more : {optimization_transform_exercises, optimization_kv_exercises,
-                    optimization_quantize_exercises}) {
+                    optimization_quantize_exercises, optimization_olympics_exercises}) {
     for (ExerciseCode& c : more()) all.push_back(std::move(c));
   }
   return all;

@@ -142,6 +142,7 @@ std::vector<ExerciseCode> optimization_exercises();  // exercise_bank_optimizati
 std::vector<ExerciseCode> optimization_transform_exercises();  // _optimization_transforms.cpp
 std::vector<ExerciseCode> optimization_kv_exercises();         // _optimization_kv.cpp
 std::vector<ExerciseCode> optimization_quantize_exercises();   // _optimization_quantize.cpp
+std::vector<ExerciseCode> optimization_olympics_exercises();   // _optimization_olympics.cpp
 
 // One chapter's data file joined with its C++, in the file's order. Throws Error naming the
 // file and the entry when the file is not valid JSON, lacks a field or has an unknown one,
