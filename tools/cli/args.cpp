@@ -31,6 +31,15 @@ const char* not_regular_kind(std::filesystem::file_type type) {
 
 }  // namespace
 
+std::string pretrained_baseline_path() {
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return "";
+  return (self.parent_path().parent_path().parent_path() / "pretrained" / "fashion_mlp.perflab")
+      .lexically_normal()
+      .string();
+}
+
 const std::string& option_value(const std::vector<std::string>& args, std::size_t& i) {
   if (i + 1 >= args.size()) throw ValueError(args[i] + " needs a value");
   return args[++i];

@@ -40,6 +40,11 @@ std::string read_text_file(const std::string& path, const std::string& what);
 // a model file"); `what` names it ("model file").
 std::vector<std::uint8_t> read_binary_file(const std::string& path, const std::string& what,
                                            std::size_t max_bytes);
+// The pretrained baseline model file tools/pretrained.mjs caches beside this binary's build
+// folder (build/<preset>/tools/perflab → build/pretrained/fashion_mlp.perflab); "" when this
+// binary's path cannot be read. Whether the file exists is the caller's to check.
+std::string pretrained_baseline_path();
+
 // Replaces the file's contents; ValueError "cannot write <what> 'path': <reason>".
 void write_binary_file(const std::string& path, const std::vector<std::uint8_t>& bytes,
                        const std::string& what);

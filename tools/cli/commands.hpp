@@ -37,6 +37,10 @@ int quantize_command(const std::vector<std::string>& args);
 // `perflab distill TEACHER (--student SPEC.json | --zoo NAME) [--temperature T] [--alpha A]
 // [training flags] --out MODEL`: the distilled student and the same student on labels alone.
 int distill_command(const std::vector<std::string>& args);
+// `perflab olympics check ENTRY.json [--data DIR] [--baseline MODEL_FILE] [--json]`: each
+// entry (one, or a submission's olympics.entries) checked as the grader does; 0 even when
+// an entry is refused, 2 for a file that cannot be read.
+int olympics_check_command(const std::vector<std::string>& args);
 // `perflab olympics SUBCOMMAND ...` (olympics_command.cpp): `events [--json]`, core's events
 // and their constraints.
 int olympics_command(const std::vector<std::string>& args);

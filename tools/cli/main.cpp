@@ -114,6 +114,11 @@ constexpr const char* kUsage =
     "                                          recipe, seed, split): both test accuracies\n"
     "  perflab olympics events [--json]        the Olympics' events: metric, direction and\n"
     "                                          constraints of each, the all-around formula\n"
+    "  perflab olympics check ENTRY.json [--data DIR] [--baseline MODEL_FILE] [--json]\n"
+    "                                          check an entry (or a submission's entries) as\n"
+    "                                          the grader does: the model rebuilt from its\n"
+    "                                          pipeline and evaluated, its latency from its\n"
+    "                                          samples, every event's verdict, the flags\n"
     "  Bad specs (missing file, invalid JSON, spec errors) exit with status 2.\n";
 
 int usage_error(const std::string& message) {

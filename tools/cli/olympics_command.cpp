@@ -1,6 +1,7 @@
 // `perflab olympics SUBCOMMAND`: the Olympics from the command line. `events [--json]`
-// prints core's events (olympics/events.hpp) with their constraints. This file parses
-// arguments, calls core and prints; the events and their numbers are core's.
+// prints core's events (olympics/events.hpp) with their constraints; `check` checks entries
+// (olympics_check_command.cpp). This file parses arguments, calls core and prints; the
+// events and their numbers are core's.
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -53,8 +54,10 @@ int olympics_command(const std::vector<std::string>& args) {
   const std::string sub = args.empty() ? "" : args[0];
   const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
   if (sub == "events") return events_command(rest);
-  return usage(sub.empty() ? "olympics needs a subcommand: events"
-                           : "unknown olympics subcommand '" + sub + "'; the subcommand is events");
+  if (sub == "check") return olympics_check_command(rest);
+  return usage(sub.empty() ? "olympics needs a subcommand: events or check"
+                           : "unknown olympics subcommand '" + sub +
+                                 "'; the subcommands are events and check");
 }
 
 }  // namespace perflab::cli
