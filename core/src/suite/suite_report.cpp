@@ -52,13 +52,6 @@ std::string cpu_text(std::size_t cpus) {
   return num(cpus) + " logical (the lab measures on one)";
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 std::string csv_number(double v) { return format_number(v, kRoundTripDigits); }
 
 // "-0.25 points": an accuracy change in percentage points.

@@ -30,6 +30,11 @@ std::string format_number(double v, int significant = 3);
 // whole number (123, 1235); "NaN", "Infinity" and "-Infinity" as format_number writes them.
 std::string format_decimal(double v, int significant = 3);
 
+// A CSV field as RFC 4180 writes it: as it is, or in double quotes (a quote doubled) when it
+// holds a comma, a quote or a line break. Every CSV core writes (suite reports, the Olympics
+// leaderboard) quotes through this.
+std::string csv_field(const std::string& text);
+
 // A JSON value as its writer would write it, for "got ..." and "expected ..." in messages:
 // strings quoted, floats at any depth (alone, in arrays and objects) with up to 10
 // significant digits (2.575, not the 2.5749999999999997 that round-trips; the whole number
