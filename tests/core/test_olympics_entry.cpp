@@ -345,6 +345,24 @@ TEST_CASE("The checker rebuilds a shared lineage once and judges every event") {
   CHECK(c["accuracy"].is_number());
 }
 
+TEST_CASE("The checker keeps the most recently used rebuilt models, and the base for good") {
+  OlympicsChecker checker(base_bytes(), train_images(), test_images());
+  const auto pruned = [&](std::size_t i) {
+    json step = kPrune;
+    step["finetune_epochs"] = 0;
+    step["fraction"] = 0.001 * static_cast<double>(i);
+    return checker.check(entry_with(json::array({step}), checker.base_checksum()));
+  };
+  for (std::size_t i = 0; i <= kOlympicsCachedModels; ++i) REQUIRE(pruned(i)["valid"] == true);
+  CHECK(checker.rebuilds() == kOlympicsCachedModels + 1);
+  pruned(kOlympicsCachedModels);  // the latest is kept
+  CHECK(checker.rebuilds() == kOlympicsCachedModels + 1);
+  pruned(0);  // the first went when the 65th came
+  CHECK(checker.rebuilds() == kOlympicsCachedModels + 2);
+  checker.check(entry_with(json::array(), checker.base_checksum()));  // the base: no rebuild
+  CHECK(checker.rebuilds() == kOlympicsCachedModels + 2);
+}
+
 TEST_CASE("The checker refuses malformed entries and another base with a sentence") {
   OlympicsChecker checker(base_bytes(), train_images(), test_images());
   const std::string sum = checker.base_checksum();

@@ -53,6 +53,11 @@ inline constexpr std::size_t kOlympicsMaxTrainImages = 60000;
 // another build (the page's scalar module, a native grader) sums in another order, and the
 // fine-tuning's weights, so the accuracy, move by a few test images, far below one point.
 inline constexpr double kOlympicsClaimAccuracyTolerance = 0.01;
+// The most rebuilt models (pipeline prefixes) a checker keeps besides the base, the least
+// recently used going first: up to about 1 MB each (a float model file), so a class's
+// checker stays within a wasm module's memory however many lineages it sees; a grader that
+// checks entries grouped by lineage rebuilds nothing twice.
+inline constexpr std::size_t kOlympicsCachedModels = 64;
 // The flag code of a claim the rebuild does not bear out.
 inline constexpr const char* kFlagOlympicsClaimDiffers = "olympics-claim-differs";
 
@@ -101,7 +106,7 @@ std::vector<std::uint8_t> rebuild_olympics_model(const std::vector<std::uint8_t>
 // Checks entries as the grader does, against one base model file, the training split the
 // rebuilds read and the test split they are evaluated on. Rebuilt models and their
 // evaluations are cached by (base checksum, canonical pipeline prefix), so entries sharing a
-// lineage, or a prefix of it, rebuild it once.
+// lineage, or a prefix of it, rebuild it once (kOlympicsCachedModels of them at a time).
 class OlympicsChecker {
  public:
   // ValueError for bytes read_model_file refuses, an int8 base, or empty splits.
@@ -128,6 +133,7 @@ class OlympicsChecker {
   nlohmann::json baseline();
   const std::string& base_checksum() const { return checksum_; }
   // Steps rebuilt so far (each cache miss); a step found in the cache is not counted.
+  // At most kOlympicsCachedModels prefixes are kept (least recently used first out).
   std::size_t rebuilds() const { return rebuilds_; }
 
  private:
@@ -137,6 +143,7 @@ class OlympicsChecker {
   std::unique_ptr<detail::OlympicsRebuilder> rebuilder_;
   std::map<std::string, std::unique_ptr<detail::OlympicsBuilt>> cache_;
   std::size_t rebuilds_ = 0;
+  std::uint64_t uses_ = 0;
 };
 
 }  // namespace perflab
