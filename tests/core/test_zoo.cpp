@@ -1,6 +1,7 @@
-// Protects the model zoo: the original course's seven models, in order, each a spec that
-// builds with the shapes by hand; the unknown-name message lists the zoo; the MLP builder
-// the model-scaling experiment sweeps writes the Linear/ReLU stack it promises.
+// Protects the model zoo: the original course's seven models, the Fashion-MNIST pair and the
+// four MLPerf Tiny stand-ins, in order, each a spec that builds with the shapes by hand; the
+// unknown-name message lists the zoo; the MLP builder the model-scaling experiment sweeps
+// writes the Linear/ReLU stack it promises.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -12,10 +13,13 @@
 
 using namespace perflab;
 
-TEST_CASE("the zoo lists the original course's models in order, then the Fashion-MNIST pair") {
+TEST_CASE("the zoo lists the original course's models in order, the Fashion-MNIST pair, then "
+          "the MLPerf Tiny stand-ins") {
   const std::vector<std::string> expected = {
-      "linear_128_64", "linear_768_3072", "linear_1000_500",  "conv7x7_224", "mlp_784",
-      "cnn_28",        "transformer_block", "fashion_mlp",    "fashion_cnn"};
+      "linear_128_64", "linear_768_3072",   "linear_1000_500", "conv7x7_224",
+      "mlp_784",       "cnn_28",            "transformer_block", "fashion_mlp",
+      "fashion_cnn",   "kws_mlp_16000",     "vww_cnn_96",      "ad_autoencoder_640",
+      "ic_cnn_32"};
   CHECK(zoo_names() == expected);
   REQUIRE(zoo().size() == expected.size());
   for (const ZooEntry& e : zoo()) {
@@ -59,11 +63,47 @@ TEST_CASE("the Fashion-MNIST models have the hand-computed parameters and matmul
   CHECK(cnn.output_shapes()[6] == Shape{64, 1568});
 }
 
+TEST_CASE("the MLPerf Tiny stand-ins have the hand-computed shapes, parameters and FLOPs") {
+  // kws_mlp_16000: 16000·64 + 64 + 64·64 + 64 + 64·12 + 12 = 1,029,004;
+  //   2·(16000·64 + 64·64 + 64·12) = 2,057,728 per input.
+  const Model kws = model_from_json(zoo_spec("kws_mlp_16000"));
+  CHECK(kws.output_shape() == Shape{1, 12});
+  CHECK(kws.parameter_count() == 1029004);
+  CHECK(kws.flops_per_sample().matmul == 2057728);
+  // vww_cnn_96: stride-2 3×3 convolutions with padding 1 halve 96 → 48 → 24 → 12 → 6 → 3
+  //   (⌊(H + 2 − 3) / 2⌋ + 1); MaxPool 3 leaves 1×1×128. Parameters: 8·27 + 8, 16·72 + 16,
+  //   32·144 + 32, 32·288 + 32, 64·288 + 64, 64·576 + 64, 128·576 + 128, 128·2 + 2 = 144,818.
+  //   FLOPs 2·C_out·H·W·C_in·9: 995,328 + 1,327,104 + 1,327,104 + 2,654,208 + 1,327,104 +
+  //   2,654,208 + 1,327,104 + 512 = 11,612,672.
+  const Model vww = model_from_json(zoo_spec("vww_cnn_96"));
+  CHECK(vww.output_shape() == Shape{1, 2});
+  CHECK(vww.output_shapes()[12] == Shape{1, 128, 3, 3});
+  CHECK(vww.parameter_count() == 144818);
+  CHECK(vww.flops_per_sample().matmul == 11612672);
+  // ad_autoencoder_640: 640·128 + 128, three of 128·128 + 128, 128·8 + 8, 8·128 + 128, three of
+  //   128·128 + 128, 128·640 + 640 = 265,864; FLOPs 2·(2·81,920 + 6·16,384 + 2·1,024) = 528,384.
+  const Model ad = model_from_json(zoo_spec("ad_autoencoder_640"));
+  CHECK(ad.output_shape() == Shape{1, 640});
+  CHECK(ad.output_shapes()[8] == Shape{1, 8});  // the bottleneck
+  CHECK(ad.parameter_count() == 265864);
+  CHECK(ad.flops_per_sample().matmul == 528384);
+  // ic_cnn_32: 32×32 for three convolutions, 16×16 after the first stride 2, 8×8 after the
+  //   second; MaxPool 8 leaves 1×1×64. Parameters 16·27 + 16, 2·(16·144 + 16), 32·144 + 32,
+  //   32·288 + 32, 64·288 + 64, 64·576 + 64, 64·10 + 10 = 75,050. FLOPs 884,736 + 2·4,718,592
+  //   + 2,359,296 + 4,718,592 + 2,359,296 + 4,718,592 + 1,280 = 24,478,976.
+  const Model ic = model_from_json(zoo_spec("ic_cnn_32"));
+  CHECK(ic.output_shape() == Shape{1, 10});
+  CHECK(ic.output_shapes()[12] == Shape{1, 64, 8, 8});
+  CHECK(ic.parameter_count() == 75050);
+  CHECK(ic.flops_per_sample().matmul == 24478976);
+}
+
 TEST_CASE("an unknown zoo name is an error that lists the zoo") {
   CHECK_THROWS_WITH_AS(zoo_spec("resnet50"),
                        "unknown zoo model \"resnet50\"; the zoo has linear_128_64, "
                        "linear_768_3072, linear_1000_500, conv7x7_224, mlp_784, cnn_28, "
-                       "transformer_block, fashion_mlp, fashion_cnn",
+                       "transformer_block, fashion_mlp, fashion_cnn, kws_mlp_16000, vww_cnn_96, "
+                       "ad_autoencoder_640, ic_cnn_32",
                        ValueError);
 }
 

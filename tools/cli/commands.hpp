@@ -20,6 +20,9 @@ int bench_command(const std::vector<std::string>& args);
 int compare_command(const std::vector<std::string>& args);
 // `perflab suite SUITE.json [--json|--markdown|--csv]`: exit 2 naming the file and the field.
 int suite_command(const std::vector<std::string>& args);
+// `perflab compliance [--json|--markdown] [--data DIR] [--baseline MODEL_FILE] [--samples N]`:
+// the compliance report (suite/compliance.hpp); an unreadable file named by a flag exits 2.
+int compliance_command(const std::vector<std::string>& args);
 // `perflab train (SPEC.json | --zoo NAME) --out MODEL [options]`: progress on stderr.
 int train_command(const std::vector<std::string>& args);
 // `perflab evaluate MODEL [--data DIR] [--json]`: the model file on Fashion-MNIST's test split.

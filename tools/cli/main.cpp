@@ -41,6 +41,12 @@ constexpr const char* kUsage =
     "                                          run a benchmark suite (models x metrics,\n"
     "                                          kernels) and print its report (Markdown);\n"
     "                                          model files it names get their test accuracy\n"
+    "  perflab compliance [--json|--markdown] [--data DIR] [--baseline MODEL_FILE] [--samples N]\n"
+    "                                          MLPerf-Tiny-style report: each task's zoo model\n"
+    "                                          timed at batch 1 against its latency target, and\n"
+    "                                          Fashion-MNIST with the baseline model file (default\n"
+    "                                          build/pretrained/fashion_mlp.perflab), its accuracy\n"
+    "                                          on the test split\n"
     "  perflab exercises                       list the exercise bank (JSON)\n"
     "  perflab variant ID SEED [KEY] [--try N] the variant a student with SEED sees (JSON);\n"
     "                                          with a grading KEY, the re-grade's hidden tests;\n"
@@ -373,6 +379,7 @@ int run(const std::vector<std::string>& args) {
   if (cmd == "roofline") return perflab::cli::roofline_command(rest);
   if (cmd == "compare") return perflab::cli::compare_command(rest);
   if (cmd == "suite") return perflab::cli::suite_command(rest);
+  if (cmd == "compliance") return perflab::cli::compliance_command(rest);
   if (cmd == "train") return perflab::cli::train_command(rest);
   if (cmd == "evaluate") return perflab::cli::evaluate_command(rest);
   if (cmd == "export") return perflab::cli::export_command(rest);

@@ -57,6 +57,7 @@
 #include "perflab/roofline/roofline.hpp"
 #include "perflab/suite/model_bench.hpp"
 #include "perflab/suite/suite.hpp"
+#include "perflab/suite/compliance.hpp"
 #include "perflab/suite/experiment_plans.hpp"
 #include "perflab/grading/assignments.hpp"
 #include "perflab/grading/forensics.hpp"

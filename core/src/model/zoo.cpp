@@ -77,6 +77,84 @@ const ZooText kZoo[] = {
                     {"type": "Flatten"},
                     {"type": "Linear", "in": 1568, "out": 128}, {"type": "ReLU"},
                     {"type": "Linear", "in": 128, "out": 10}]})"},
+    // Stand-ins for MLPerf Tiny's four reference models at the input shapes its benchmark
+    // lists, batch 1 (single-stream latency, as MLPerf Tiny measures it), built from core's
+    // layer types; each description says what the reference is and how this one differs.
+    // `perflab compliance` times them against the original course's latency targets
+    // (suite/compliance.hpp). Weights come from the spec's seed: none is trained.
+    {"kws_mlp_16000",
+     "keyword spotting stand-in on MLPerf Tiny's input (1, 16000), one second of 16 kHz audio: "
+     "MLP 16000-64-64-12 with ReLU on the raw waveform (12 classes: 10 words, silence, "
+     "unknown), batch 1. MLPerf Tiny's reference is a DS-CNN (depthwise-separable convolutions "
+     "on 49×10 MFCC features); core has no MFCC front end and no 1-D or depthwise convolution, "
+     "so the first Linear stands in for the front end, with far more parameters",
+     R"({"name": "kws_mlp_16000", "input": [1, 16000],
+         "layers": [{"type": "Linear", "in": 16000, "out": 64}, {"type": "ReLU"},
+                    {"type": "Linear", "in": 64, "out": 64}, {"type": "ReLU"},
+                    {"type": "Linear", "in": 64, "out": 12}]})"},
+    {"vww_cnn_96",
+     "visual wake words stand-in on MLPerf Tiny's (1, 96, 96, 3) image, NCHW [1, 3, 96, 96]: "
+     "a MobileNet-like stack of plain 3×3 convolutions 3→8→16→32→32→64→64→128 (five of "
+     "stride 2), ReLU, MaxPool 3, Flatten, Linear 128→2 (person / no person), batch 1. MLPerf "
+     "Tiny's reference is MobileNetV1 (width 0.25), whose depthwise-separable convolutions "
+     "core does not have",
+     R"({"name": "vww_cnn_96", "input": [1, 3, 96, 96],
+         "layers": [{"type": "Conv2d", "in_channels": 3, "out_channels": 8, "kernel": 3,
+                     "stride": 2, "padding": 1}, {"type": "ReLU"},
+                    {"type": "Conv2d", "in_channels": 8, "out_channels": 16, "kernel": 3,
+                     "stride": 2, "padding": 1}, {"type": "ReLU"},
+                    {"type": "Conv2d", "in_channels": 16, "out_channels": 32, "kernel": 3,
+                     "stride": 2, "padding": 1}, {"type": "ReLU"},
+                    {"type": "Conv2d", "in_channels": 32, "out_channels": 32, "kernel": 3,
+                     "padding": 1}, {"type": "ReLU"},
+                    {"type": "Conv2d", "in_channels": 32, "out_channels": 64, "kernel": 3,
+                     "stride": 2, "padding": 1}, {"type": "ReLU"},
+                    {"type": "Conv2d", "in_channels": 64, "out_channels": 64, "kernel": 3,
+                     "padding": 1}, {"type": "ReLU"},
+                    {"type": "Conv2d", "in_channels": 64, "out_channels": 128, "kernel": 3,
+                     "stride": 2, "padding": 1}, {"type": "ReLU"},
+                    {"type": "MaxPool2d", "kernel": 3}, {"type": "Flatten"},
+                    {"type": "Linear", "in": 128, "out": 2}]})"},
+    {"ad_autoencoder_640",
+     "anomaly detection on MLPerf Tiny's input (1, 640), five frames of 128 log-mel bins: "
+     "fully connected autoencoder 640-128-128-128-128-8-128-128-128-128-640 with ReLU, batch 1. "
+     "MLPerf Tiny's reference has these widths with batch normalization after each hidden "
+     "layer, which core does not have",
+     R"({"name": "ad_autoencoder_640", "input": [1, 640],
+         "layers": [{"type": "Linear", "in": 640, "out": 128}, {"type": "ReLU"},
+                    {"type": "Linear", "in": 128, "out": 128}, {"type": "ReLU"},
+                    {"type": "Linear", "in": 128, "out": 128}, {"type": "ReLU"},
+                    {"type": "Linear", "in": 128, "out": 128}, {"type": "ReLU"},
+                    {"type": "Linear", "in": 128, "out": 8}, {"type": "ReLU"},
+                    {"type": "Linear", "in": 8, "out": 128}, {"type": "ReLU"},
+                    {"type": "Linear", "in": 128, "out": 128}, {"type": "ReLU"},
+                    {"type": "Linear", "in": 128, "out": 128}, {"type": "ReLU"},
+                    {"type": "Linear", "in": 128, "out": 128}, {"type": "ReLU"},
+                    {"type": "Linear", "in": 128, "out": 640}]})"},
+    {"ic_cnn_32",
+     "image classification stand-in on MLPerf Tiny's (1, 32, 32, 3) CIFAR-10 image, NCHW "
+     "[1, 3, 32, 32]: ResNet-8's convolutions without its skip connections: 3×3 convolutions "
+     "3→16→16→16→32 (stride 2)→32→64 (stride 2)→64 with ReLU, MaxPool 8, Flatten, Linear "
+     "64→10, batch 1. MLPerf Tiny's reference is ResNet-8 (residual adds, 1×1 shortcut "
+     "convolutions, batch normalization, average pooling), which core cannot build: it has no "
+     "add, no average pooling and no batch normalization",
+     R"({"name": "ic_cnn_32", "input": [1, 3, 32, 32],
+         "layers": [{"type": "Conv2d", "in_channels": 3, "out_channels": 16, "kernel": 3,
+                     "padding": 1}, {"type": "ReLU"},
+                    {"type": "Conv2d", "in_channels": 16, "out_channels": 16, "kernel": 3,
+                     "padding": 1}, {"type": "ReLU"},
+                    {"type": "Conv2d", "in_channels": 16, "out_channels": 16, "kernel": 3,
+                     "padding": 1}, {"type": "ReLU"},
+                    {"type": "Conv2d", "in_channels": 16, "out_channels": 32, "kernel": 3,
+                     "stride": 2, "padding": 1}, {"type": "ReLU"},
+                    {"type": "Conv2d", "in_channels": 32, "out_channels": 32, "kernel": 3,
+                     "padding": 1}, {"type": "ReLU"},
+                    {"type": "Conv2d", "in_channels": 32, "out_channels": 64, "kernel": 3,
+                     "stride": 2, "padding": 1}, {"type": "ReLU"},
+                    {"type": "Conv2d", "in_channels": 64, "out_channels": 64, "kernel": 3,
+                     "padding": 1}, {"type": "ReLU"},
+                    {"type": "MaxPool2d", "kernel": 8}, {"type": "Flatten"},
+                    {"type": "Linear", "in": 64, "out": 10}]})"},
 };
 
 std::string names_joined() {

@@ -63,6 +63,20 @@ std::string accuracy_points(double points) {
 
 }  // namespace
 
+json to_json(const SystemInfo& s) {
+  return {{"version", s.version},         {"build", s.build},
+          {"simd_backend", s.simd_backend}, {"timer_resolution_ms", s.timer_resolution_ms},
+          {"clock", s.clock},             {"platform", s.platform},
+          {"cpu_count", s.cpu_count}};
+}
+
+std::string system_markdown_rows(const SystemInfo& s) {
+  return "| version | " + s.version + " |\n| build | " + s.build + " |\n| platform | " +
+         s.platform + " |\n| CPUs | " + cpu_text(s.cpu_count) + " |\n| SIMD backend | " +
+         s.simd_backend + " |\n| timer resolution | " + num(s.timer_resolution_ms) +
+         " ms |\n| clock | " + s.clock + " |\n";
+}
+
 json to_json(const SuiteReport& r) {
   json metrics = json::array();
   for (const auto& name : r.metrics) metrics.push_back(to_json(model_metric(name)));
@@ -98,14 +112,7 @@ json to_json(const SuiteReport& r) {
   return {{"tool", "perflab"},
           {"kind", "suite"},
           {"name", r.name},
-          {"system",
-           {{"version", r.system.version},
-            {"build", r.system.build},
-            {"simd_backend", r.system.simd_backend},
-            {"timer_resolution_ms", r.system.timer_resolution_ms},
-            {"clock", r.system.clock},
-            {"platform", r.system.platform},
-            {"cpu_count", r.system.cpu_count}}},
+          {"system", to_json(r.system)},
           {"metrics", metrics},
           {"batch", r.batch},
           {"options", to_json(r.timer)},
@@ -131,14 +138,7 @@ std::string suite_report_markdown(const SuiteReport& r) {
        << " points.\n\n";
   }
   md << "## System\n\n| fact | value |\n|---|---|\n"
-     << "| version | " << r.system.version << " |\n"
-     << "| build | " << r.system.build << " |\n"
-     << "| platform | " << r.system.platform << " |\n"
-     << "| CPUs | " << cpu_text(r.system.cpu_count) << " |\n"
-     << "| SIMD backend | " << r.system.simd_backend << " |\n"
-     << "| timer resolution | " << num(r.system.timer_resolution_ms) << " ms |\n"
-     << "| clock | " << r.system.clock << " |\n"
-     << "| batch | " << (r.batch == 0 ? std::string("each spec's own") : num(r.batch))
+     << system_markdown_rows(r.system) << "| batch | " << (r.batch == 0 ? std::string("each spec's own") : num(r.batch))
      << " |\n"
      << "| timer | warmup " << r.timer.warmup << ", " << r.timer.samples
      << " samples, each at least " << num(r.timer.min_sample_ms) << " ms, at most "

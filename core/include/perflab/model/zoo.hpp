@@ -21,7 +21,9 @@ struct ZooEntry {
 
 // In the order of the original course: linear_128_64, linear_768_3072, linear_1000_500,
 // conv7x7_224, mlp_784, cnn_28, transformer_block; then the two that learn Fashion-MNIST,
-// fashion_mlp and fashion_cnn (train/train.hpp's baseline_recipe has their recipes).
+// fashion_mlp and fashion_cnn (train/train.hpp's baseline_recipe has their recipes); then
+// stand-ins for MLPerf Tiny's four reference models at its input shapes, batch 1:
+// kws_mlp_16000, vww_cnn_96, ad_autoencoder_640, ic_cnn_32 (suite/compliance.hpp times them).
 const std::vector<ZooEntry>& zoo();
 std::vector<std::string> zoo_names();
 // ValueError for an unknown name: `unknown zoo model "resnet"; the zoo has linear_128_64,

@@ -120,6 +120,13 @@ struct SystemInfo {
   std::size_t cpu_count = 0;
 };
 SystemInfo system_info(std::string_view version, Clock& clock = default_clock());
+// {version, build, simd_backend, timer_resolution_ms, clock, platform, cpu_count}: every
+// report's "system".
+nlohmann::json to_json(const SystemInfo& system);
+// The same facts as the Markdown rows of a report's System table ("| version | 1.0 |\n",
+// build, platform, CPUs, SIMD backend, timer resolution, clock), under a "| fact | value |"
+// header the report writes, so every report describes the machine alike.
+std::string system_markdown_rows(const SystemInfo& system);
 
 // Per metric, across the suite's models.
 struct MetricSummary {
