@@ -147,6 +147,16 @@ TEST_CASE(
   CHECK(p[0].train_images == 12000);  // the fine-tuning's training and validation images
   CHECK(p[1].calibration == Calibration::Percentile);
   CHECK(p[1].calibration_images == 1000);
+  // A fine-tuning cancelled after 2 of 3 epochs followed a 3-epoch schedule: not rebuildable.
+  file.training->recipe = {{"epochs", 3}};
+  CHECK_THROWS_WITH_AS(olympics_pipeline_of(file, "model 3"),
+                       "model 3's lineage[0] is a prune whose fine-tuning was cancelled after 2 "
+                       "of 3 epochs; its learning rate followed the schedule of all 3, so the "
+                       "grader cannot rebuild it: fine-tune it again to the end and enter that "
+                       "model",
+                       ValueError);
+  file.training->recipe = {{"epochs", 2}};
+  CHECK(olympics_pipeline_of(file).size() == 2);
   file.training->lineage =
       json::array({{{"transform", "distill"}, {"teacher", "fashion_mlp"}, {"temperature", 4}}});
   CHECK_THROWS_WITH_AS(olympics_pipeline_of(file, "model 3"),

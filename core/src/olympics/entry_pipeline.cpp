@@ -224,6 +224,18 @@ std::vector<OlympicsStep> olympics_pipeline_of(const ModelFile& file, const std:
                    {"finetune_epochs", entry.value("finetune_epochs", json(nullptr))}};
       // The fine-tuning's data set: the images it trained on and those it held out.
       const TrainingFacts& f = *file.training;
+      const json planned = f.recipe.value("epochs", json(nullptr));
+      const json done = entry.value("finetune_epochs", json(nullptr));
+      if (done.is_number() && done != 0 && planned.is_number() && planned != done) {
+        // Its learning rate followed a schedule over the planned epochs: the weights are not
+        // what a fine-tuning of the epochs done gives, so no pipeline rebuilds them.
+        throw ValueError(at + " is a prune whose fine-tuning was cancelled after " + done.dump() +
+                         " of " + planned.dump() +
+                         " epochs; its learning rate followed the schedule of all " +
+                         planned.dump() +
+                         ", so the grader cannot rebuild it: fine-tune it again to the end and "
+                         "enter that model");
+      }
       step["train_images"] = f.train_samples + f.validation_samples;
       if (step["finetune_epochs"] == 0) step["train_images"] = 0;
       pipeline.push_back(step);
