@@ -1,20 +1,22 @@
 // Protects the Optimization chapter's exercises on the Olympics: every expected answer is
 // recomputed here from the variant's own parameters, independently of the exercise's code (the
 // qualified events from the constraints olympics_events_json() lists, the all-around score by
-// its stated formula); right answers score full points and the usual misreadings do not (the
-// ratio instead of the interval's end, means instead of medians, the latency ratio where the
-// speedup belongs); variants differ between seeds and tries; feedback gives no direction.
+// its stated formula, ranks by counting the intervals that lie wholly on the better side);
+// right answers score full points and the usual misreadings do not (the ratio instead of the
+// interval's end, means instead of medians, the latency ratio where the speedup belongs, the
+// best entry in the event's metric whatever its constraints, the order of the ratios instead
+// of the rule for overlapping intervals); variants differ between seeds and tries; feedback
+// gives no direction.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "exercise_helpers.hpp"
 #include "perflab/grading/grader.hpp"
@@ -29,29 +31,36 @@ constexpr std::uint32_t kSeeds = 40;
 
 const char* const kQualify = "optimization.olympics-qualify";
 const char* const kScore = "optimization.olympics-score";
+const char* const kChoose = "optimization.olympics-choose";
+const char* const kTies = "optimization.olympics-ties";
 
 // One figure of the params as a double (integers of the bytes included).
 double param(const json& variant, const char* name) {
   return variant.at("params").at(name).get<double>();
 }
 
-// The events an entry qualifies for, from the constraints as the events' JSON lists them:
-// "Latency sprint, Accuracy contest and All-around" (the exercise's wording of a set).
+// Whether an entry meets every constraint of one event as the events' JSON lists it.
+bool qualifies(const json& event, double accuracy, double bytes_ratio, double low, double high) {
+  bool ok = true;
+  for (const json& c : event.at("constraints")) {
+    const double limit = c.at("limit");
+    const std::string field = c.at("field");
+    const double value = field == "accuracy"             ? accuracy
+                         : field == "bytes_ratio"        ? bytes_ratio
+                         : field == "latency_ratio_high" ? high
+                                                         : low;
+    ok = ok && (c.at("bound") == "at least" ? value >= limit : value <= limit);
+  }
+  return ok;
+}
+
+// The events an entry qualifies for: "Latency sprint, Accuracy contest and All-around" (the
+// exercise's wording of a set).
 std::string qualified_by_hand(double accuracy, double bytes_ratio, double low, double high) {
   std::vector<std::string> names;
   const json events = olympics_events_json();
   for (const json& e : events.at("events")) {
-    bool ok = true;
-    for (const json& c : e.at("constraints")) {
-      const double limit = c.at("limit");
-      const std::string field = c.at("field");
-      const double value = field == "accuracy"             ? accuracy
-                           : field == "bytes_ratio"        ? bytes_ratio
-                           : field == "latency_ratio_high" ? high
-                                                           : low;
-      ok = ok && (c.at("bound") == "at least" ? value >= limit : value <= limit);
-    }
-    if (ok) names.push_back(e.at("name"));
+    if (qualifies(e, accuracy, bytes_ratio, low, high)) names.push_back(e.at("name"));
   }
   if (names.empty()) return "None of the five events";
   std::string text = names.front();
@@ -87,7 +96,12 @@ TEST_CASE("olympics-qualify: the right set is the one every constraint allows, o
       prompts.insert(v.at("prompt").get<std::string>());
       const double accuracy = param(v, "accuracy");
       const double bytes_ratio = param(v, "bytes") / param(v, "baseline_bytes");
-      const double ratio = param(v, "ratio"), low = param(v, "low"), high = param(v, "high");
+      const json& latency = v.at("params").at("latency");
+      const double ratio = latency[0], low = latency[1], high = latency[2];
+      // The prompt shows them to two decimals, as the page prints ratios.
+      CHECK(
+          exercise_test::contains(v.at("prompt").get<std::string>(),
+                                  "from " + v.at("params").at("low").get<std::string>() + "× to"));
       CHECK(low <= ratio);
       CHECK(ratio <= high);
       const std::string right = qualified_by_hand(accuracy, bytes_ratio, low, high);
@@ -119,7 +133,8 @@ TEST_CASE("olympics-qualify: the right set is the one every constraint allows, o
   CHECK(point_misread_offered >= static_cast<int>(kSeeds) / 4);
 }
 
-TEST_CASE("olympics-score: the stated formula at the medians' ratio scores, the usual slips do not") {
+TEST_CASE(
+    "olympics-score: the stated formula at the medians' ratio scores, the usual slips do not") {
   std::set<std::string> prompts;
   for (std::uint32_t seed = 0; seed < kSeeds; ++seed) {
     CAPTURE(seed);
@@ -147,4 +162,141 @@ TEST_CASE("olympics-score: the stated formula at the medians' ratio scores, the 
     CHECK(grade(relative / std::sqrt(compression * ratio)).at("correct") == false);
   }
   CHECK(prompts.size() == kSeeds);
+}
+
+namespace {
+
+// A score with its interval, lower or higher being better.
+struct Scored {
+  double score, low, high;
+};
+
+// rank = 1 + the entries that beat this one: for a score timed on a machine, an interval wholly
+// on the better side; for a recomputed one, a better value.
+int rank_by_hand(const std::vector<Scored>& all, std::size_t i, bool timed, bool higher) {
+  int rank = 1;
+  for (std::size_t j = 0; j < all.size(); ++j) {
+    if (j == i) continue;
+    const bool beats = timed ? (higher ? all[j].low > all[i].high : all[j].high < all[i].low)
+                             : (higher ? all[j].score > all[i].score : all[j].score < all[i].score);
+    rank += beats ? 1 : 0;
+  }
+  return rank;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "olympics-choose: the one qualified entry that beats the others wins, rarely the best in the "
+    "metric") {
+  const json events = olympics_events_json();
+  std::map<std::string, int> right_texts;
+  std::set<std::string> asked_events;
+  int naive_wrong = 0;
+  for (std::uint32_t seed = 0; seed < kSeeds; ++seed) {
+    for (int attempt : {1, 2}) {
+      CAPTURE(seed);
+      CAPTURE(attempt);
+      const json v = choice_variant(kChoose, seed, attempt);
+      const json& p = v.at("params");
+      CAPTURE(p.dump());
+      const json* event = nullptr;
+      for (const json& e : events.at("events")) {
+        if (e.at("name") == p.at("event")) event = &e;
+      }
+      REQUIRE(event != nullptr);
+      asked_events.insert(p.at("event").get<std::string>());
+      const std::string metric = event->at("metric");
+      const bool higher = event->at("direction") == "higher";
+      const bool timed = metric == "latency_ratio" || metric == "all_around";
+      const double base_accuracy = p.at("baseline_accuracy"), base_bytes = p.at("baseline_bytes");
+      std::vector<Scored> scored;
+      std::vector<bool> qualified;
+      for (const json& c : p.at("candidates")) {
+        const double accuracy = c.at("accuracy"), bytes = c.at("bytes");
+        const double ratio = c.at("ratio"), low = c.at("low"), high = c.at("high");
+        CHECK(c.at("lineage").get<std::string>().size() > 3);
+        CHECK(std::fabs(c.at("bytes_ratio").get<double>() - bytes / base_bytes) <= 0.0005);
+        qualified.push_back(qualifies(*event, accuracy, bytes / base_bytes, low, high));
+        const auto all_around = [&](double r) {
+          return accuracy / base_accuracy * std::sqrt(base_bytes / bytes / r);
+        };
+        if (metric == "latency_ratio") scored.push_back({ratio, low, high});
+        if (metric == "parameter_bytes") scored.push_back({bytes, bytes, bytes});
+        if (metric == "accuracy") scored.push_back({accuracy, accuracy, accuracy});
+        if (metric == "all_around")
+          scored.push_back({all_around(ratio), all_around(high), all_around(low)});
+      }
+      REQUIRE(scored.size() == 4);
+      std::vector<Scored> ranked;
+      std::vector<std::size_t> index;
+      for (std::size_t i = 0; i < 4; ++i) {
+        if (qualified[i]) {
+          ranked.push_back(scored[i]);
+          index.push_back(i);
+        }
+      }
+      int winners = 0;
+      std::size_t winner = 0;
+      for (std::size_t k = 0; k < ranked.size(); ++k) {
+        if (rank_by_hand(ranked, k, timed, higher) == 1) {
+          ++winners;
+          winner = index[k];
+        }
+      }
+      REQUIRE(winners == 1);
+      // The choices are the candidates' lineages in the table's order.
+      CHECK(v.at("choices")[winner] == p.at("candidates")[winner].at("lineage"));
+      for (int c = 0; c < 4; ++c) {
+        const json graded = grade_exercise(kChoose, seed, {{"choice", c}, {"attempt", attempt}});
+        CHECK(graded.at("correct") == (static_cast<std::size_t>(c) == winner));
+      }
+      std::size_t naive = 0;  // the best in the metric, constraints aside
+      for (std::size_t i = 1; i < 4; ++i) {
+        if (higher ? scored[i].score > scored[naive].score : scored[i].score < scored[naive].score)
+          naive = i;
+      }
+      if (attempt == 1) {
+        naive_wrong += naive != winner ? 1 : 0;
+        ++right_texts[v.at("choices")[winner].get<std::string>()];
+      }
+    }
+  }
+  CHECK(asked_events.size() == olympics_events().size());
+  CHECK(naive_wrong >= static_cast<int>(kSeeds) / 2);
+  for (const auto& [text, count] : right_texts) {
+    CAPTURE(text);
+    CHECK(count <= static_cast<int>(kSeeds) * 35 / 100);
+  }
+}
+
+TEST_CASE("olympics-ties: the rank counts the intervals wholly faster, not the ratios ahead") {
+  std::set<std::string> prompts;
+  int order_differs = 0;
+  for (std::uint32_t seed = 0; seed < kSeeds; ++seed) {
+    CAPTURE(seed);
+    const json v = exercise_variant(kTies, seed);
+    const json& p = v.at("params");
+    CAPTURE(p.dump());
+    prompts.insert(v.at("prompt").get<std::string>());
+    std::vector<Scored> entries;
+    std::size_t asked = 0;
+    for (const json& e : p.at("entries")) {
+      if (e.at("name") == p.at("asked")) asked = entries.size();
+      entries.push_back({e.at("ratio"), e.at("low"), e.at("high")});
+    }
+    REQUIRE(entries.size() == 6);
+    const int rank = rank_by_hand(entries, asked, true, false);
+    const int by_ratio = rank_by_hand(entries, asked, false, false);
+    CHECK(grade_exercise(kTies, seed, {{"value", rank}}).at("correct") == true);
+    CHECK(grade_exercise(kTies, seed, {{"value", rank}}).at("score") == 10);
+    if (by_ratio != rank) {
+      ++order_differs;
+      const json naive = grade_exercise(kTies, seed, {{"value", by_ratio}});
+      CHECK(naive.at("correct") == false);
+      CHECK_FALSE(exercise_test::contains(naive.at("feedback").get<std::string>(), "Too"));
+    }
+  }
+  CHECK(prompts.size() == kSeeds);
+  CHECK(order_differs >= static_cast<int>(kSeeds) * 6 / 10);
 }

@@ -1,14 +1,19 @@
 // The Optimization chapter's exercises on the Olympics: which events a drawn entry qualifies
-// for, and the all-around score from two rows of a run. Every answer comes from core's
-// olympics module: the events' constraints from olympics_events(), the verdicts and scores
-// from judge_olympics_entry (olympics/events.hpp); the baseline's bytes from the zoo's
-// fashion_mlp. Feedback says right or wrong only (Exercise::feedback_hides_answer).
+// for, the all-around score from two rows of a run, which of four candidate pipelines wins a
+// named event, and an entry's rank when latency intervals overlap. Every answer comes from
+// core's olympics module: the events' constraints from olympics_events(), the verdicts and
+// scores from judge_olympics_entry (olympics/events.hpp), the ranks from the class
+// leaderboard itself (olympics_leaderboard, olympics/leaderboard.hpp), the candidates' names
+// from olympics_lineage_text (olympics/entry.hpp); the baseline's bytes from the zoo's
+// fashion_mlp and the candidates' from prune_structured and quantize_int8. Feedback says
+// right or wrong only (Exercise::feedback_hides_answer).
 // Joined into the chapter's list by exercise_bank_optimization.cpp; prose in
 // core/exercises/optimization.json. Not for: seeding, rendering or grading (grader.cpp).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -19,10 +24,11 @@
 #include "perflab/data/dataset.hpp"
 #include "perflab/detail/exercise_bank.hpp"
 #include "perflab/model/model.hpp"
-#include "perflab/model/zoo.hpp"
 #include "perflab/model/quantization.hpp"
+#include "perflab/model/zoo.hpp"
 #include "perflab/olympics/entry.hpp"
 #include "perflab/olympics/events.hpp"
+#include "perflab/olympics/leaderboard.hpp"
 #include "perflab/optimize/quantize.hpp"
 #include "perflab/optimize/structured.hpp"
 
@@ -63,9 +69,10 @@ EventBounds event_bounds() {
     if (e.max_latency_ratio_lower) b.lower_cap = *e.max_latency_ratio_lower;
   }
   if (!(b.low_floor < b.high_floor && b.upper_cap < b.lower_cap && b.bytes_cap < 1)) {
-    throw Error("the Olympics exercises draw entries around two accuracy floors, a bytes cap "
-                "below the baseline's and an upper-end bound below the lower-end one; "
-                "olympics_events() no longer has them");
+    throw Error(
+        "the Olympics exercises draw entries around two accuracy floors, a bytes cap "
+        "below the baseline's and an upper-end bound below the lower-end one; "
+        "olympics_events() no longer has them");
   }
   return b;
 }
@@ -100,6 +107,20 @@ std::string events_text(unsigned mask, const Fragments& fragments) {
 struct Latency {
   double ratio = 1, low = 1, high = 1;
 };
+
+// A ratio as the page prints it, to two decimals: "0.50".
+std::string two_decimals(double x) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.2f", x);
+  return text;
+}
+
+// A row of figures as a prompt shows it: its ratio and interval ends to two decimals.
+json shown_ratios(json row) {
+  for (const char* key : {"ratio", "low", "high"})
+    row[key] = two_decimals(row.at(key).get<double>());
+  return row;
+}
 
 OlympicsFigures figures_of(double accuracy, double bytes, double baseline_accuracy,
                            const Latency& l) {
@@ -180,24 +201,26 @@ VariantData draw_olympics_qualify(Rng& rng, const Fragments& fragments, const Ch
   // (sometimes exactly on a floor: "at least" includes it).
   double accuracy = 0;
   switch (rng.integer(0, 2)) {
-    case 0: accuracy = b.low_floor - static_cast<double>(rng.integer(1, 400)) / kTestImages; break;
+    case 0:
+      accuracy = b.low_floor - static_cast<double>(rng.integer(1, 400)) / kTestImages;
+      break;
     case 1:
       accuracy = rng.integer(0, 5) == 0
                      ? b.low_floor
                      : b.low_floor + static_cast<double>(rng.integer(1, 499)) / kTestImages;
       break;
     default:
-      accuracy = rng.integer(0, 5) == 0
-                     ? b.high_floor
-                     : std::min(b.high_floor + static_cast<double>(rng.integer(1, 450)) /
-                                                   kTestImages,
-                                baseline_accuracy);
+      accuracy =
+          rng.integer(0, 5) == 0
+              ? b.high_floor
+              : std::min(b.high_floor + static_cast<double>(rng.integer(1, 450)) / kTestImages,
+                         baseline_accuracy);
   }
   accuracy = accuracy_of(accuracy);
   // Parameter bytes under or over the tightest cap, as a share of the baseline's.
   const bool small = rng.integer(0, 1) == 1;
-  const double share = small ? rng.uniform(0.1, b.bytes_cap - 0.005)
-                             : rng.uniform(b.bytes_cap + 0.005, 0.97);
+  const double share =
+      small ? rng.uniform(0.1, b.bytes_cap - 0.005) : rng.uniform(b.bytes_cap + 0.005, 0.97);
   const double bytes = std::round(share * baseline_bytes());
   const auto place = static_cast<LatencyPlace>(rng.integer(0, 4));
   const Latency latency = draw_latency(rng, place, b);
@@ -214,7 +237,8 @@ VariantData draw_olympics_qualify(Rng& rng, const Fragments& fragments, const Ch
   };
   std::vector<unsigned> misread;
   for (double end : {latency.ratio, latency.low, latency.high}) {
-    misread.push_back(qualified_mask(figures_of(accuracy, bytes, baseline_accuracy, {end, end, end})));
+    misread.push_back(
+        qualified_mask(figures_of(accuracy, bytes, baseline_accuracy, {end, end, end})));
   }
   misread.push_back(qualified_mask(
       figures_of(std::min(1.0, accuracy / baseline_accuracy), bytes, baseline_accuracy, latency)));
@@ -232,9 +256,10 @@ VariantData draw_olympics_qualify(Rng& rng, const Fragments& fragments, const Ch
               {"baseline_accuracy", baseline_accuracy},
               {"bytes", static_cast<std::int64_t>(bytes)},
               {"baseline_bytes", static_cast<std::int64_t>(baseline_bytes())},
-              {"ratio", latency.ratio},
-              {"low", latency.low},
-              {"high", latency.high}};
+              {"latency", {latency.ratio, latency.low, latency.high}},
+              {"ratio", two_decimals(latency.ratio)},
+              {"low", two_decimals(latency.low)},
+              {"high", two_decimals(latency.high)}};
   const char* const names[] = {"set_a", "set_b", "set_c", "set_d"};
   for (std::size_t i = 0; i < shown.size(); ++i) {
     v.params[names[i]] = events_text(shown[i], fragments);
@@ -267,8 +292,7 @@ VariantData draw_olympics_score(Rng& rng, const Fragments&) {
     // Medians per single-image forward, three decimals of a millisecond; means pulled up by
     // the slow rounds every run has, by different amounts in the two arms.
     const double a_median = static_cast<double>(rng.integer(60, 600)) / 1000;
-    const double b_median =
-        std::max(0.01, round_to(a_median * rng.uniform(0.15, 1.4), 3));
+    const double b_median = std::max(0.01, round_to(a_median * rng.uniform(0.15, 1.4), 3));
     const double a_mean = round_to(a_median * rng.uniform(1.02, 1.3), 3);
     const double b_mean = round_to(b_median * rng.uniform(1.02, 1.3), 3);
     const double ratio = b_median / a_median;
@@ -283,8 +307,8 @@ VariantData draw_olympics_score(Rng& rng, const Fragments&) {
     const double compression = baseline_bytes() / bytes;
     const double relative = accuracy / baseline_accuracy;
     if (!apart(relative * std::sqrt(ratio * compression), score) ||
-        !apart(all_around_of(by_means), score) ||
-        !apart(relative * compression / ratio, score) || !apart(accuracy * std::sqrt(compression / ratio), score) ||
+        !apart(all_around_of(by_means), score) || !apart(relative * compression / ratio, score) ||
+        !apart(accuracy * std::sqrt(compression / ratio), score) ||
         !apart(relative * std::sqrt(1 / (ratio * compression)), score)) {
       continue;
     }
@@ -301,7 +325,323 @@ VariantData draw_olympics_score(Rng& rng, const Fragments&) {
     v.expected_value = score;
     return v;
   }
-  throw Error("optimization.olympics-score: no variant that tells the slips apart after 1000 draws");
+  throw Error(
+      "optimization.olympics-score: no variant that tells the slips apart after 1000 draws");
+}
+
+// ---- ranks by the leaderboard ----------------------------------------------------------
+
+// Each entry's rank in the event `e` (index into olympics_events()), every entry a student of
+// its own, by the class leaderboard itself (olympics_leaderboard: a latency-based score beats
+// another only when the intervals do not overlap; equal deterministic scores tie); 0 for an
+// entry that does not qualify. The checks hold what the leaderboard reads of a checker's.
+std::vector<int> event_ranks(std::size_t e, const std::vector<OlympicsFigures>& entries) {
+  json rows = json::array();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const OlympicsFigures& f = entries[i];
+    json events = json::array();
+    for (const EventJudgement& j : judge_olympics_entry(f)) {
+      json verdict = to_json(j);
+      verdict["entered"] = true;
+      events.push_back(std::move(verdict));
+    }
+    const std::string id = "entry-" + std::to_string(i);
+    rows.push_back({{"student", id},
+                    {"check",
+                     {{"entry", id},
+                      {"name", id},
+                      {"valid", true},
+                      {"lineage_text", id},
+                      {"accuracy", f.accuracy},
+                      {"parameter_bytes", f.parameter_bytes},
+                      {"bytes_ratio", f.parameter_bytes / f.baseline_parameter_bytes},
+                      {"latency",
+                       {{"ratio", f.latency_ratio},
+                        {"interval", {f.latency_ratio_low, f.latency_ratio_high}}}},
+                      {"events", events},
+                      {"flags", json::array()}}}});
+  }
+  const json board = olympics_leaderboard(rows);
+  std::vector<int> ranks(entries.size(), 0);
+  for (const json& row : board.at("events").at(e).at("rows")) {
+    const std::string student = row.at("student");
+    ranks.at(std::stoul(student.substr(std::string("entry-").size()))) = row.at("rank").get<int>();
+  }
+  return ranks;
+}
+
+// ---- optimization.olympics-choose -----------------------------------------------------
+
+// The candidates' pipelines: a structured prune of one of these fractions with some epochs
+// of fine-tuning, and/or an int8 quantize.
+constexpr double kPruneFractions[] = {0.25, 0.5, 0.75, 0.9};
+// The page's training subset: what a fine-tuning and a calibration read.
+constexpr std::size_t kTrainImages = 12'000;
+constexpr std::size_t kCalibrationImages = 512;
+
+std::vector<OlympicsStep> pipeline_of(double fraction, std::size_t epochs, bool int8,
+                                      Calibration calibration) {
+  std::vector<OlympicsStep> steps;
+  if (fraction > 0) {
+    OlympicsStep prune;
+    prune.fraction = fraction;
+    prune.finetune_epochs = epochs;
+    prune.train_images = epochs > 0 ? kTrainImages : 0;
+    steps.push_back(prune);
+  }
+  if (int8) {
+    OlympicsStep quantize;
+    quantize.transform = OlympicsTransform::quantize;
+    quantize.calibration = calibration;
+    quantize.calibration_images = kCalibrationImages;
+    quantize.train_images = kCalibrationImages;
+    steps.push_back(quantize);
+  }
+  return steps;
+}
+
+// What a pipeline's model keeps of the baseline's: its parameter bytes (int8 codes, scales
+// and float32 biases once quantized) and its forward FLOPs as a share of the baseline's.
+struct Shrunk {
+  double bytes = 0, flops_share = 1;
+};
+
+// fashion_mlp pruned by `fraction` (0: not pruned) and maybe quantized, by core's own
+// transforms; the sizes depend on the shapes only, so the zoo's untrained weights do.
+Shrunk shrunk(double fraction, bool int8) {
+  Model base = model_from_json(zoo_spec("fashion_mlp"));
+  Shrunk out;
+  std::optional<StructuredPrune> p;
+  if (fraction > 0) {
+    p = prune_structured(base, fraction);
+    out.flops_share = p->report.flops_after / p->report.flops_before;
+  }
+  Model& pruned = p ? p->model : base;
+  if (!int8) {
+    out.bytes = static_cast<double>(pruned.parameter_count() * sizeof(float));
+    return out;
+  }
+  LabeledImages blank;  // calibration reads one image; the bytes do not depend on it
+  blank.count = 1;
+  blank.rows = blank.cols = 28;
+  blank.pixels.assign(28 * 28, 0);
+  blank.labels = {0};
+  Quantization q = quantize_int8(pruned, blank, Preprocessing{}, 1, Calibration::MinMax);
+  out.bytes = static_cast<double>(quantized_parameter_bytes(pruned, q));
+  return out;
+}
+
+// shrunk() for every fraction (and none) with and without int8, computed once.
+const Shrunk& shrunk_of(double fraction, bool int8) {
+  static const std::vector<Shrunk> table = [] {
+    std::vector<Shrunk> t;
+    for (bool q : {false, true}) {
+      t.push_back(shrunk(0, q));
+      for (double f : kPruneFractions) t.push_back(shrunk(f, q));
+    }
+    return t;
+  }();
+  std::size_t i = 0;
+  while (i < std::size(kPruneFractions) && kPruneFractions[i] != fraction) ++i;
+  const std::size_t column = fraction == 0 ? 0 : i + 1;
+  return table[(int8 ? std::size(kPruneFractions) + 1 : 0) + column];
+}
+
+struct Candidate {
+  std::vector<OlympicsStep> pipeline;
+  double accuracy = 0, bytes = 0;
+  Latency latency;
+};
+
+// A plausible candidate: the accuracy a prune of this size loses (most of it won back by
+// fine-tuning), a little more for int8; a latency near the share of FLOPs kept plus the
+// fixed cost of a forward, int8's kernels faster or slower depending on the machine.
+Candidate draw_candidate(Rng& rng, double baseline_accuracy) {
+  static const double lost_raw[][2] = {{0.01, 0.05}, {0.06, 0.15}, {0.2, 0.4}, {0.4, 0.6}};
+  static const double lost_tuned[][2] = {{0.0, 0.012}, {0.005, 0.03}, {0.02, 0.06}, {0.04, 0.1}};
+  const auto which = rng.integer(-1, static_cast<std::int64_t>(std::size(kPruneFractions)) - 1);
+  const double fraction = which < 0 ? 0.0 : kPruneFractions[which];
+  const auto epochs = which < 0 ? std::size_t{0} : static_cast<std::size_t>(rng.integer(0, 3));
+  const bool int8 = which < 0 || rng.integer(0, 1) == 1;
+  const Calibration calibration = rng.integer(0, 1) ? Calibration::Percentile : Calibration::MinMax;
+  Candidate c;
+  c.pipeline = pipeline_of(fraction, epochs, int8, calibration);
+  double lost = 0;
+  if (which >= 0) {
+    const auto k = static_cast<std::size_t>(which);
+    lost = epochs == 0 ? rng.uniform(lost_raw[k][0], lost_raw[k][1])
+                       : rng.uniform(lost_tuned[k][0], lost_tuned[k][1]) /
+                             (1 + 0.3 * static_cast<double>(epochs - 1));
+  }
+  if (int8) lost += rng.uniform(0.0, 0.004);
+  c.accuracy = accuracy_of(std::max(0.1, baseline_accuracy - lost));
+  const Shrunk& s = shrunk_of(fraction, int8);
+  c.bytes = s.bytes;
+  double ratio = 0.08 + s.flops_share * rng.uniform(0.85, 1.3);
+  if (int8) ratio *= rng.uniform(0.5, 1.35);
+  ratio = std::max(0.05, round_to(ratio, 2));
+  c.latency = {ratio, std::max(0.01, round_to(ratio * (1 - rng.uniform(0.02, 0.12)), 2)),
+               round_to(ratio * (1 + rng.uniform(0.02, 0.12)), 2)};
+  return c;
+}
+
+constexpr std::size_t kCandidates = 4;
+
+VariantData draw_olympics_choose(Rng& rng, const Fragments& fragments, const ChoiceTry&) {
+  const auto& events = olympics_events();
+  const auto e =
+      static_cast<std::size_t>(rng.integer(0, static_cast<std::int64_t>(events.size()) - 1));
+  const OlympicsEvent& event = events[e];
+  // Most variants set a trap: the candidate best in the event's own metric breaks one of
+  // its constraints. In the others it is the winner.
+  const bool trap = rng.integer(0, 3) != 0;
+  for (int attempt = 0; attempt < 2000; ++attempt) {
+    const double baseline_accuracy = draw_baseline_accuracy(rng);
+    std::vector<Candidate> candidates;
+    std::vector<std::string> keys;
+    while (candidates.size() < kCandidates) {
+      Candidate c = draw_candidate(rng, baseline_accuracy);
+      const std::string key = olympics_pipeline_key(c.pipeline);
+      if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+      keys.push_back(key);
+      candidates.push_back(std::move(c));
+    }
+    std::vector<OlympicsFigures> figures;
+    std::vector<EventJudgement> verdicts;
+    for (const Candidate& c : candidates) {
+      figures.push_back(figures_of(c.accuracy, c.bytes, baseline_accuracy, c.latency));
+      verdicts.push_back(judge_olympics_entry(figures.back())[e]);
+    }
+    const std::vector<int> ranks = event_ranks(e, figures);
+    if (std::count(ranks.begin(), ranks.end(), 1) != 1) continue;  // one winner, alone
+    const auto winner =
+        static_cast<std::size_t>(std::find(ranks.begin(), ranks.end(), 1) - ranks.begin());
+    std::size_t naive = 0;  // the best score in the event's metric, constraints aside
+    for (std::size_t i = 1; i < verdicts.size(); ++i) {
+      const bool better = event.higher_is_better ? verdicts[i].score > verdicts[naive].score
+                                                 : verdicts[i].score < verdicts[naive].score;
+      if (better) naive = i;
+    }
+    if (trap == verdicts[naive].qualified) continue;
+    // A bytes share printed to three decimals must not look under a cap it is over.
+    bool clear = true;
+    for (const Candidate& c : candidates) {
+      for (const OlympicsEvent& other : events) {
+        if (other.max_bytes_ratio &&
+            std::fabs(c.bytes / baseline_bytes() - *other.max_bytes_ratio) < 0.001) {
+          clear = false;
+        }
+      }
+    }
+    if (!clear) continue;
+
+    std::vector<std::size_t> order(kCandidates);
+    for (std::size_t i = 0; i < kCandidates; ++i) order[i] = i;
+    shuffle(order, rng);
+    VariantData v;
+    std::string table;
+    json rows = json::array();
+    const char* const names[] = {"pipeline_a", "pipeline_b", "pipeline_c", "pipeline_d"};
+    for (std::size_t shown = 0; shown < kCandidates; ++shown) {
+      const Candidate& c = candidates[order[shown]];
+      const std::string lineage = olympics_lineage_text(c.pipeline);
+      const json row = {{"lineage", lineage},
+                        {"accuracy", c.accuracy},
+                        {"bytes", static_cast<std::int64_t>(c.bytes)},
+                        {"bytes_ratio", round_to(c.bytes / baseline_bytes(), 3)},
+                        {"ratio", c.latency.ratio},
+                        {"low", c.latency.low},
+                        {"high", c.latency.high}};
+      rows.push_back(row);
+      table += fragments.render("row", shown_ratios(row)) + (shown + 1 < kCandidates ? "; " : "");
+      v.params[names[shown]] = lineage;
+      if (order[shown] == winner) v.correct_choice = static_cast<int>(shown);
+    }
+    v.params["event"] = event.name;
+    v.params["baseline_accuracy"] = baseline_accuracy;
+    v.params["baseline_bytes"] = static_cast<std::int64_t>(baseline_bytes());
+    v.params["candidates"] = rows;
+    v.params["table"] = table;
+    return v;
+  }
+  throw Error("optimization.olympics-choose: no candidates with one clear winner after 2000 draws");
+}
+
+// ---- optimization.olympics-ties -------------------------------------------------------
+
+constexpr std::size_t kTieEntries = 6;
+constexpr const char* kTieNames[kTieEntries] = {"A", "B", "C", "D", "E", "F"};
+
+VariantData draw_olympics_ties(Rng& rng, const Fragments& fragments) {
+  const auto& events = olympics_events();
+  // The event ranked by the latency ratio alone, with no latency constraint: every entry
+  // below qualifies for it by its accuracy.
+  std::size_t e = 0;
+  while (e < events.size() &&
+         !(events[e].metric == OlympicsMetric::latency_ratio &&
+           !events[e].max_latency_ratio_upper && !events[e].max_latency_ratio_lower)) {
+    ++e;
+  }
+  if (e == events.size())
+    throw Error("optimization.olympics-ties: no latency event without a latency bound");
+  const OlympicsEvent& event = events[e];
+  for (int attempt = 0; attempt < 2000; ++attempt) {
+    std::vector<Latency> entries;
+    for (std::size_t i = 0; i < kTieEntries; ++i) {
+      const double ratio = static_cast<double>(rng.integer(25, 110)) / 100;
+      const double below = static_cast<double>(rng.integer(1, 12)) / 100;
+      const double above = static_cast<double>(rng.integer(1, 12)) / 100;
+      entries.push_back(
+          {ratio, std::max(0.01, round_to(ratio - below, 2)), round_to(ratio + above, 2)});
+    }
+    // No two ratios equal (the order of the ratios is the slip the question tells apart) and
+    // no interval's end on another's (touching or overlapping would be a matter of rounding).
+    bool clear = true;
+    for (std::size_t i = 0; i < kTieEntries && clear; ++i) {
+      for (std::size_t j = 0; j < kTieEntries && clear; ++j) {
+        if (i == j) continue;
+        if (entries[i].ratio == entries[j].ratio || entries[i].high == entries[j].low ||
+            entries[i].low == entries[j].low || entries[i].high == entries[j].high) {
+          clear = false;
+        }
+      }
+    }
+    if (!clear) continue;
+    const auto asked = static_cast<std::size_t>(rng.integer(0, kTieEntries - 1));
+    std::vector<OlympicsFigures> figures;
+    for (const Latency& l : entries) {
+      const double accuracy = accuracy_of(event.min_accuracy + rng.uniform(0.0, 0.04));
+      figures.push_back(
+          figures_of(accuracy, std::round(baseline_bytes() * 0.5), accuracy + 0.01, l));
+    }
+    const std::vector<int> ranks = event_ranks(e, figures);
+    if (std::find(ranks.begin(), ranks.end(), 0) != ranks.end()) {
+      throw Error(
+          "optimization.olympics-ties: an entry above the event's accuracy floor did not qualify");
+    }
+    // The order of the ratios alone must give another rank in most variants.
+    int by_ratio = 1;
+    for (const Latency& l : entries) by_ratio += l.ratio < entries[asked].ratio ? 1 : 0;
+    if (by_ratio == ranks[asked] && rng.integer(0, 4) != 0) continue;
+
+    VariantData v;
+    std::string list;
+    json rows = json::array();
+    for (std::size_t i = 0; i < kTieEntries; ++i) {
+      const json row = {{"name", kTieNames[i]},
+                        {"ratio", entries[i].ratio},
+                        {"low", entries[i].low},
+                        {"high", entries[i].high}};
+      rows.push_back(row);
+      list += fragments.render("entry", shown_ratios(row)) + (i + 1 < kTieEntries ? "; " : "");
+    }
+    v.params = {
+        {"event", event.name}, {"entries", rows}, {"list", list}, {"asked", kTieNames[asked]}};
+    v.expected_value = ranks[asked];
+    return v;
+  }
+  throw Error(
+      "optimization.olympics-ties: no intervals clear of each other's ends after 2000 draws");
 }
 
 }  // namespace
@@ -309,12 +649,31 @@ VariantData draw_olympics_score(Rng& rng, const Fragments&) {
 std::vector<ExerciseCode> optimization_olympics_exercises() {
   using enum ExerciseKind;
   return {
-      {.id = "optimization.olympics-qualify", .kind = Choice, .points = 10,
-       .draw_try = draw_olympics_qualify, .feedback_hides_answer = true},
+      {.id = "optimization.olympics-qualify",
+       .kind = Choice,
+       .points = 10,
+       .draw_try = draw_olympics_qualify,
+       .feedback_hides_answer = true},
       // From figures printed to three decimals of a millisecond: 1% leaves room for rounding
       // on the way, and every slip the draw keeps apart lands at least 3% off.
-      {.id = "optimization.olympics-score", .kind = Numeric, .points = 10,
-       .draw = draw_olympics_score, .tolerance = {0.01, 0.0}, .feedback_hides_answer = true},
+      {.id = "optimization.olympics-score",
+       .kind = Numeric,
+       .points = 10,
+       .draw = draw_olympics_score,
+       .tolerance = {0.01, 0.0},
+       .feedback_hides_answer = true},
+      {.id = "optimization.olympics-choose",
+       .kind = Choice,
+       .points = 10,
+       .draw_try = draw_olympics_choose,
+       .feedback_hides_answer = true},
+      // A rank: exact.
+      {.id = "optimization.olympics-ties",
+       .kind = Numeric,
+       .points = 10,
+       .draw = draw_olympics_ties,
+       .tolerance = {0.0, 0.5},
+       .feedback_hides_answer = true},
   };
 }
 
