@@ -41,6 +41,10 @@ class OlympicsRebuilder {
   // `step` applied to the model file `source` (none: the source itself), evaluated.
   OlympicsBuilt run(const std::vector<std::uint8_t>& source, const OlympicsStep* step,
                     const std::string& where) {
+    // The step's training images first: too many is the entry's field, named by its path.
+    const bool reads_train =
+        step && (step->transform == OlympicsTransform::quantize || step->finetune_epochs > 0);
+    LabeledImages images = reads_train ? first_train(*step, where) : LabeledImages{};
     std::vector<std::size_t> models, datasets;
     const auto drop = [&] {
       for (std::size_t id : models) table_.drop_model(id);
@@ -53,14 +57,14 @@ class OlympicsRebuilder {
         id = table_.prune_structured(id, step->fraction).at("model").get<std::size_t>();
         models.push_back(id);
         if (step->finetune_epochs > 0) {
-          datasets.push_back(table_.add_images(first_train(*step, where), "train"));
+          datasets.push_back(table_.add_images(std::move(images), "train"));
           table_.start_finetuning(id, datasets.back(), step->finetune_epochs);
           // Chunks of any size give the weights of one long call (train_steps).
           while (!table_.train_steps(id, std::size_t{1} << 30).at("finished").get<bool>()) {
           }
         }
       } else if (step) {
-        datasets.push_back(table_.add_images(first_train(*step, where), "train"));
+        datasets.push_back(table_.add_images(std::move(images), "train"));
         // One test image for the layer errors the page shows: they do not touch the model.
         id = quantize_held_model(table_, id, datasets.back(), test_id_, step->calibration_images,
                                  step->calibration, 1)
@@ -78,6 +82,11 @@ class OlympicsRebuilder {
       b.parameter_bytes = e.at("parameter_bytes").get<std::size_t>();
       drop();
       return b;
+    } catch (const ValueError& e) {
+      drop();
+      // What the session table refused of a step that reads well (a split too small to hold
+      // out the fine-tuning's validation images): the entry's, named by the step's path.
+      throw ValueError(where + " cannot be rebuilt: " + e.what());
     } catch (...) {
       drop();
       throw;
