@@ -1,6 +1,6 @@
 // Umbrella header: everything core offers, by concern (the folders under perflab/ and
 // core/src/ are the same): base, tensor, kernels, model, timing, profiler, roofline, stats,
-// suite, grading, data, train.
+// suite, grading, data, train, optimize, olympics.
 #pragma once
 
 #include "perflab/base/error.hpp"
@@ -42,6 +42,10 @@
 #include "perflab/optimize/kv_cache_point.hpp"
 #include "perflab/optimize/int8_roofline.hpp"
 #include "perflab/optimize/made_models.hpp"
+#include "perflab/olympics/events.hpp"
+#include "perflab/olympics/entry.hpp"
+#include "perflab/olympics/leaderboard.hpp"
+#include "perflab/olympics/session.hpp"
 #include "perflab/timing/clock.hpp"
 #include "perflab/timing/interleaved.hpp"
 #include "perflab/timing/timer.hpp"
