@@ -215,6 +215,20 @@ export const API = Object.freeze({
   // each (the weights in their own type), intensity and rate from the medians.
   int8Roofline: call(['batch', 'in', 'out', 'int_median_ms', 'float_median_ms', 'roofs'], 'place the int8 and float kernels on the roofline', TRAIN),
   measureKvCache: point(['decoder', 'prompt', 'tokens', 'options'], ['tokens'], (a) => `${a.tokens} tokens with and without the KV cache`, TRAIN),
+  // The Olympics (wasm/bind_olympics.cpp): core's events, an entry's standing from its figures,
+  // the latency ratio from a timing's raw samples, a held model's pipeline, a model file's
+  // checksum; the grader's checker opened on a held baseline and two held splits, one entry
+  // checked; a class's leaderboard, its CSV and Markdown.
+  olympicsEvents: call([], 'read the Olympics’ events', TRAIN),
+  olympicsJudge: call(['figures'], 'judge an entry against every event', TRAIN),
+  olympicsLatency: call(['timing'], 'compute an entry’s latency ratio', TRAIN),
+  olympicsPipelineOf: call(['model_id'], 'read a model’s pipeline', TRAIN),
+  modelFileChecksum: call(['bytes'], 'read a model file’s checksum', TRAIN),
+  olympicsCheckerOpen: call(['base_model_id', 'train_dataset_id', 'test_dataset_id'], 'open the Olympics checker', TRAIN),
+  olympicsCheck: call(['entry', 'exported_at', 'machine'], 'check an Olympics entry', TRAIN),
+  olympicsLeaderboard: call(['rows'], 'rank a class’s Olympics entries', TRAIN),
+  olympicsLeaderboardCsv: call(['board'], 'write the leaderboard as CSV', TRAIN),
+  olympicsLeaderboardMarkdown: call(['board'], 'write the leaderboard as Markdown', TRAIN),
 });
 
 /**
