@@ -56,7 +56,8 @@ export function eventColumns(event) {
     { label: 'rank', format: (r) => String(r.rank) },
     { label: 'tied', format: (r) => (r.tied ? 'tied' : ''), align: 'left' },
     { label: 'student', key: 'student', format: 'text', rowHeader: true },
-    { label: 'entry', format: (r) => (r.name ? `${r.name} (${r.entry})` : r.entry), align: 'left' },
+    // The name the student gave, when it says more than the lineage beside it.
+    { label: 'entry', format: (r) => (r.name && r.name !== r.lineage_text ? `${r.entry}: ${r.name}` : r.entry), align: 'left' },
     { label: 'lineage', key: 'lineage_text', format: 'text' },
     { label: 'accuracy', format: (r) => formatPercent(r.accuracy, 2) },
     { label: 'size', format: (r) => `${formatInt(r.parameter_bytes)} B (${formatRatio(r.bytes_ratio)})` },
@@ -134,7 +135,7 @@ export function paretoChart(pareto) {
       yDomain: ys.length ? [Math.max(0, Math.min(...ys) - 0.01), Math.min(1, Math.max(...ys) + 0.01)] : undefined,
       xFormat: (v) => `${v}×`,
       yFormat: (v) => `${(v * 100).toFixed(1)}%`,
-      references: [{ x: 1, label: 'the baseline’s latency (1×)', dashed: true }],
+      references: [{ x: 1, label: 'baseline', dashed: true }],
       xLabel: 'latency ratio to the baseline (log scale, lower is faster) →',
       yLabel: '↑ test accuracy (re-computed)',
       ariaLabel: 'Every valid entry of the class: test accuracy against latency ratio to the baseline; the Pareto frontier’s entries ringed and joined',
