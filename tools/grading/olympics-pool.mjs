@@ -26,10 +26,11 @@ export function leaderboardInputsProblem({ baseline, data }) {
 
 /**
  * @param {{threads: number, baseline: string, data: string, wasmDir?: string}} options
- * @returns {Promise<{checkers, leaderboard, stats, close}>} checkers for olympics.js's
+ * @returns {Promise<{checkers, leaderboard, stats, close, baseline}>} checkers for olympics.js's
  *   checkOlympicsEntries (each a thread's checkGroup); leaderboard(rows): olympics.js's
  *   leaderboardFiles on the first thread ({board, files}); stats(): each thread's seconds
- *   opening the checker and checking. Rejects with the first thread's failure.
+ *   opening the checker and checking; baseline: the base's figures core's checker gives
+ *   ({accuracy, parameter_bytes, checksum, ...}). Rejects with the first thread's failure.
  */
 export async function createOlympicsPool({ threads, baseline, data, wasmDir = defaultWasmDir() }) {
   const workers = [];
@@ -45,6 +46,7 @@ export async function createOlympicsPool({ threads, baseline, data, wasmDir = de
       thread.on('message', (message) => {
         if (message.type === 'ready') {
           entry.open_s = message.open_s;
+          entry.baseline = message.baseline;
           resolve();
         } else if (message.type === 'failed') reject(new Error(`an Olympics thread could not open core's checker: ${message.error}`));
         else if (message.type === 'done') {
@@ -90,5 +92,5 @@ export async function createOlympicsPool({ threads, baseline, data, wasmDir = de
   // core's leaderboard and its files (olympics.js's leaderboardFiles), on the first thread.
   const leaderboard = (rows) => ask(workers[0], { type: 'leaderboard', rows: rows.map(({ student, check }) => ({ student, check })) });
   const stats = () => workers.map((w) => ({ open_s: w.open_s, check_s: w.check_s }));
-  return { checkers, leaderboard, stats, close };
+  return { checkers, leaderboard, stats, close, baseline: workers[0].baseline };
 }

@@ -28,7 +28,7 @@ try {
       testLabels: read(SOURCE_FILES.test.labels),
     },
   });
-  parentPort.postMessage({ type: 'ready', open_s: (performance.now() - started) / 1000 });
+  parentPort.postMessage({ type: 'ready', open_s: (performance.now() - started) / 1000, baseline: checker.baseline });
 } catch (e) {
   parentPort.postMessage({ type: 'failed', error: e?.message ?? String(e) });
 }

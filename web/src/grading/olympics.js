@@ -25,7 +25,8 @@ const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 /**
  * Every Olympics entry of a graded class (class.js's gradeClass result), in gradebook order:
  * only the file the gradebook keeps for each student (a student's other files are not
- * entered twice). Each item: {student, file, entry, exported_at}.
+ * entered twice). Each item: {student, file, entry, exported_at, machine} (the file's export
+ * time and machine facts, which the timing's evidence checks read).
  */
 export function olympicsEntriesOf(graded) {
   const items = [];
@@ -34,7 +35,7 @@ export function olympicsEntriesOf(graded) {
     const entries = s.submission?.olympics?.entries;
     if (!Array.isArray(entries)) continue;
     for (const entry of entries) {
-      items.push({ student: s.result.student.id, file: s.file, entry, exported_at: s.submission.exported_at ?? null });
+      items.push({ student: s.result.student.id, file: s.file, entry, exported_at: s.submission.exported_at ?? null, machine: s.submission.machine ?? null });
     }
   }
   return items;
@@ -74,16 +75,16 @@ export function lineageGroups(items) {
 
 /**
  * A checker over an olympics lab whose checker is open (olympicsCheckerOpen): checkGroup(items)
- * checks each {entry, exported_at} in turn and resolves [{check} | {error}] in that order
+ * checks each {entry, exported_at, machine} in turn and resolves [{check} | {error}] in that order
  * (an error: the call itself failed; core refuses a malformed entry with valid: false).
  */
 export function labChecker(lab) {
   return {
     async checkGroup(items) {
       const out = [];
-      for (const { entry, exported_at } of items) {
+      for (const { entry, exported_at, machine } of items) {
         try {
-          out.push({ check: await lab.olympicsCheck(entry, exported_at ?? undefined) });
+          out.push({ check: await lab.olympicsCheck(entry, exported_at ?? null, machine ?? null) });
         } catch (e) {
           out.push({ error: e?.message ?? String(e) });
         }
@@ -96,19 +97,19 @@ export function labChecker(lab) {
 /**
  * Opens core's checker in a training lab on the baseline's model file bytes and the two
  * Fashion-MNIST splits' inflated IDX bytes ({trainImages, trainLabels, testImages,
- * testLabels}); resolves labChecker(lab). The whole training split is held: an entry's
- * train_images are the first images of it.
+ * testLabels}); resolves labChecker(lab) with `baseline`, the base's figures core gives
+ * ({accuracy, correct, images, parameter_bytes, checksum}). The whole training split is held:
+ * an entry's train_images are the first images of it.
  */
 export async function openChecker(lab, { baseline, data }) {
   const model = (await lab.loadModelFile(baseline)).model;
   const train = (await lab.loadFashionMnist(data.trainImages, data.trainLabels, 'train', 0)).dataset;
   const test = (await lab.loadFashionMnist(data.testImages, data.testLabels, 'test', 0)).dataset;
-  await lab.olympicsCheckerOpen(model, train, test);
-  return labChecker(lab);
+  return { ...labChecker(lab), baseline: await lab.olympicsCheckerOpen(model, train, test) };
 }
 
 /**
- * Re-checks every item ({student, file, entry, exported_at}) on the checkers ({checkGroup}),
+ * Re-checks every item ({student, file, entry, exported_at, machine}) on the checkers ({checkGroup}),
  * each checker taking the next lineage group when it is free. Resolves {rows, problems,
  * pipelines}: rows [{student, file, entry, check}] in the items' order (the entry's id);
  * problems [{student, file, entry, reason}] for entries whose check call failed; pipelines:
@@ -127,7 +128,7 @@ export async function checkOlympicsEntries(items, { checkers, onProgress = () =>
       while (next < groups.length) {
         if (signal?.aborted) throw new Error('the leaderboard was cancelled');
         const group = groups[next++];
-        const checked = await checker.checkGroup(group.indices.map((i) => ({ entry: items[i].entry, exported_at: items[i].exported_at })));
+        const checked = await checker.checkGroup(group.indices.map((i) => ({ entry: items[i].entry, exported_at: items[i].exported_at ?? null, machine: items[i].machine ?? null })));
         group.indices.forEach((i, k) => {
           results[i] = checked[k];
         });
@@ -165,19 +166,19 @@ export async function leaderboardFiles(rows, lab) {
 }
 
 /**
- * The instructor view's whole re-check in one call: students [{student, entries, exported_at}]
- * (each gradebook file's entries), a lab (the page's labOf(bridge), or an olympics lab) whose
+ * The instructor view's whole re-check in one call: students [{student, file?, entries,
+ * exported_at, machine?}] (each gradebook file's entries, its export time and machine facts), a lab (the page's labOf(bridge), or an olympics lab) whose
  * module holds the baseline `model` and the `train` and `test` data sets by id. Opens core's
  * checker on them, checks every entry (a fired signal stops between lineage groups and
- * rejects) and ranks them: {board, files, rows, problems, pipelines}.
+ * rejects) and ranks them: {board, files, rows, problems, pipelines, baseline}.
  */
 export async function recheckOlympics(students, { lab, model, train, test, signal, onProgress } = {}) {
-  const items = students.flatMap((s) => (s.entries ?? []).map((entry) => ({ student: s.student, file: s.file ?? null, entry, exported_at: s.exported_at ?? null })));
-  await lab.olympicsCheckerOpen(model, train, test);
+  const items = students.flatMap((s) => (s.entries ?? []).map((entry) => ({ student: s.student, file: s.file ?? null, entry, exported_at: s.exported_at ?? null, machine: s.machine ?? null })));
+  const baseline = await lab.olympicsCheckerOpen(model, train, test);
   const checked = await checkOlympicsEntries(items, { checkers: [labChecker(lab)], onProgress, signal });
   if (signal?.aborted) throw new Error('the leaderboard was cancelled');
   const { board, files } = await leaderboardFiles(checked.rows, lab);
-  return { board, files, ...checked };
+  return { board, files, ...checked, baseline };
 }
 
 /** One line on the leaderboard for a summary: entries, students, refusals, flagged entries. */
