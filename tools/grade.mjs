@@ -431,7 +431,10 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     const count = (status) => entries.filter((m) => m.status === status).length;
     stdout.write(`roster: ${entries.length} students, ${count('submitted') + count('id-differs')} submitted (${count('id-differs')} with the id typed in another case or with spaces), ${count('missing')} did not submit, ${unmatched.length} files match no one: see roster.csv\n`);
   }
-  if (olympics) stdout.write(`leaderboard: ${olympics.summary}, in ${olympics.seconds.toFixed(1)} s\n`);
+  if (olympics) {
+    const threadSeconds = (key) => olympics.stats.reduce((sum, t) => sum + t[key], 0).toFixed(1);
+    stdout.write(`leaderboard: ${olympics.summary}, in ${olympics.seconds.toFixed(1)} s (${olympics.stats.length} threads: ${threadSeconds('open_s')} s loading the baseline and data, ${threadSeconds('check_s')} s checking)\n`);
+  }
   if (notGraded) stdout.write(`see ${path.join(options.out, 'problems.csv')} for the ${notGraded} files not graded\n`);
   return 0;
 }
