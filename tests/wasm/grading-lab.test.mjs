@@ -3,13 +3,14 @@
 // by both builds; over the module (the command line's re-grade) and over the worker's
 // request path (the page's re-grades: named arguments checked by payloadProblem, then the
 // module called with positional()) it gives core's own answers; a call with too many
-// arguments, a module lacking a call, and a call api.js no longer declares are refused.
+// arguments, a module lacking a call, and a call api.js no longer declares are refused. The
+// same adapter gives the Olympics leaderboard its calls from the training module.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { API, CALL, payloadProblem, positional } from '../../web/src/lab/api.js';
-import { GRADING_CALLS, gradingLab, moduleGradingLab, workerGradingLab } from '../../web/src/grading/lab.js';
-import { BUILDS, loadPerflabGrade } from './perflab_module.mjs';
+import { GRADING_CALLS, OLYMPICS_CALLS, gradingLab, moduleGradingLab, workerGradingLab } from '../../web/src/grading/lab.js';
+import { BUILDS, loadPerflabGrade, loadPerflabTrain } from './perflab_module.mjs';
 
 const modules = await Promise.all(BUILDS.map(loadPerflabGrade));
 
@@ -96,4 +97,14 @@ test('a module without a grading call is refused by name', () => {
     message: 'the wasm build in /tmp/old lacks gradeExercise, courseSeed: rebuild it (tools/lab build)',
   });
   assert.throws(() => gradingLab('not a function'), { name: 'TypeError', message: /invoke must be a function/ });
+});
+
+test('the Olympics calls come from the training module, and the grading module lacks them', async () => {
+  const [train, grade] = [await loadPerflabTrain(BUILDS[0]), modules[0]];
+  const lab = moduleGradingLab(train, { calls: OLYMPICS_CALLS });
+  assert.deepEqual(Object.keys(lab), [...OLYMPICS_CALLS]);
+  for (const name of OLYMPICS_CALLS) assert.equal(API[name]?.module, 'train', `${name} is not declared in the training module`);
+  // An empty class: core's board of no rows, the same through the adapter as called directly.
+  assert.deepEqual(await lab.olympicsLeaderboard([]), train.olympicsLeaderboard([]));
+  assert.throws(() => moduleGradingLab(grade, { from: 'the grading module', calls: OLYMPICS_CALLS }), { message: /^the grading module lacks loadModelFile, loadFashionMnist, olympicsCheckerOpen, olympicsCheck,/ });
 });
