@@ -20,7 +20,7 @@ import { loadNodeLab, loadNodeMean } from './grading/node-lab.mjs';
 import { analyticsFiles } from '../web/src/grading/analytics-files.js';
 import { classAnalytics } from '../web/src/grading/summary.js';
 import { readJsonText } from '../web/src/lab/json-text.js';
-import { checkOlympicsEntries, leaderboardSummary, olympicsEntriesOf } from '../web/src/grading/olympics.js';
+import { checkOlympicsEntries, leaderboardSummary, olympicsEntriesOf, trainImagesOf } from '../web/src/grading/olympics.js';
 import { createOlympicsPool, leaderboardInputsProblem } from './grading/olympics-pool.mjs';
 import { DEFAULT_CACHE, DEFAULT_DATA, MODEL_FILE } from './pretrained.mjs';
 import { checkHiddenKey, gradingRunJson, newHiddenKey } from '../web/src/grading/hidden-key.js';
@@ -305,7 +305,7 @@ async function checkTime(lab, course, at, where) {
 export async function olympicsLeaderboard(graded, { baseline, data, quiet }, { threads, stderr = process.stderr }) {
   const started = performance.now();
   const items = olympicsEntriesOf(graded);
-  const pool = await createOlympicsPool({ threads: Math.max(1, Math.min(threads, items.length)), baseline, data });
+  const pool = await createOlympicsPool({ threads: Math.max(1, Math.min(threads, items.length)), baseline, data, trainImages: trainImagesOf(items) });
   try {
     const progress = quiet || !stderr.isTTY ? () => {} : ({ done, total }) => stderr.write(`\rchecked ${done} of ${total} Olympics entries`);
     const checked = await checkOlympicsEntries(items, { checkers: pool.checkers, onProgress: progress });

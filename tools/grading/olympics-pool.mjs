@@ -25,18 +25,20 @@ export function leaderboardInputsProblem({ baseline, data }) {
 }
 
 /**
- * @param {{threads: number, baseline: string, data: string, wasmDir?: string}} options
+ * @param {{threads: number, baseline: string, data: string, trainImages?: number, wasmDir?: string}} options
+ *   trainImages: the first training images each thread holds (olympics.js's trainImagesOf;
+ *   0, the default: the whole split)
  * @returns {Promise<{checkers, leaderboard, stats, close, baseline}>} checkers for olympics.js's
  *   checkOlympicsEntries (each a thread's checkGroup); leaderboard(rows): olympics.js's
  *   leaderboardFiles on the first thread ({board, files}); stats(): each thread's seconds
  *   opening the checker and checking; baseline: the base's figures core's checker gives
  *   ({accuracy, parameter_bytes, checksum, ...}). Rejects with the first thread's failure.
  */
-export async function createOlympicsPool({ threads, baseline, data, wasmDir = defaultWasmDir() }) {
+export async function createOlympicsPool({ threads, baseline, data, trainImages = 0, wasmDir = defaultWasmDir() }) {
   const workers = [];
   let nextJob = 1;
   for (let i = 0; i < Math.max(1, threads); i++) {
-    const thread = new Worker(WORKER_URL, { workerData: { wasmDir, baseline, data } });
+    const thread = new Worker(WORKER_URL, { workerData: { wasmDir, baseline, data, trainImages: Math.min(trainImages, SOURCE_FILES.train.count) } });
     const entry = { thread, jobs: new Map(), open_s: 0, check_s: 0 };
     const failAll = (error) => {
       for (const job of entry.jobs.values()) job.reject(error);

@@ -12,7 +12,7 @@ import { leaderboardFiles, openChecker } from '../../web/src/grading/olympics.js
 import { SOURCE_FILES } from '../page-data.mjs';
 import { loadNodeOlympicsLab } from './node-lab.mjs';
 
-const { wasmDir, baseline, data } = workerData;
+const { wasmDir, baseline, data, trainImages } = workerData;
 let lab;
 let checker;
 try {
@@ -20,6 +20,7 @@ try {
   const read = (name) => new Uint8Array(gunzipSync(readFileSync(path.join(data, name))));
   const started = performance.now();
   checker = await openChecker(lab, {
+    trainImages,
     baseline: new Uint8Array(readFileSync(baseline)),
     data: {
       trainImages: read(SOURCE_FILES.train.images),

@@ -122,7 +122,7 @@ export async function makeClass({ out, entries = 24, perStudent = 3, seed = 1, m
 
   // Every menu pipeline (and the float prefix of each) rebuilt once by core's checker.
   const started = performance.now();
-  const pool = await createOlympicsPool({ threads, baseline, data, wasmDir });
+  const pool = await createOlympicsPool({ threads, baseline, data, trainImages, wasmDir });
   const figures = new Map();
   let checksum;
   try {

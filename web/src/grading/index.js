@@ -12,4 +12,4 @@ export { canvasDownloadName, latenessOf, matchRoster, parseCsv, readRoster, read
 export { SCORE_BANDS, classAnalytics, classRoofline, commonWrongValues, distributionRows, exerciseDistributions, isAttempted } from './summary.js';
 export { analyticsFiles } from './analytics-files.js';
 export { zipTextFiles } from './zip.js';
-export { LEADERBOARD_FILES, OLYMPICS_CALLS, checkOlympicsEntries, leaderboardFiles, leaderboardSummary, lineageGroups, lineageKey, olympicsEntriesOf, openChecker, recheckOlympics } from './olympics.js';
+export { LEADERBOARD_FILES, OLYMPICS_CALLS, checkOlympicsEntries, leaderboardFiles, leaderboardSummary, lineageGroups, lineageKey, olympicsEntriesOf, openChecker, recheckOlympics, trainImagesOf } from './olympics.js';

@@ -41,6 +41,21 @@ export function olympicsEntriesOf(graded) {
   return items;
 }
 
+/**
+ * The most training images any entry's step names (train_images), at least 1: the first
+ * images of the training split a checker must hold, since every step reads the first N. A
+ * malformed count is left to core, which refuses that entry.
+ */
+export function trainImagesOf(items) {
+  let most = 1;
+  for (const { entry } of items) {
+    for (const step of Array.isArray(entry?.pipeline) ? entry.pipeline : []) {
+      if (Number.isInteger(step?.train_images) && step.train_images > most) most = step.train_images;
+    }
+  }
+  return most;
+}
+
 // JSON with every object's keys sorted, so equal steps written in another key order match.
 function canonical(value) {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -97,13 +112,12 @@ export function labChecker(lab) {
 /**
  * Opens core's checker in a training lab on the baseline's model file bytes and the two
  * Fashion-MNIST splits' inflated IDX bytes ({trainImages, trainLabels, testImages,
- * testLabels}); resolves labChecker(lab) with `baseline`, the base's figures core gives
- * ({accuracy, correct, images, parameter_bytes, checksum}). The whole training split is held:
- * an entry's train_images are the first images of it.
+ * testLabels}), holding the first `trainImages` training images (trainImagesOf; 0: all); resolves labChecker(lab) with `baseline`, the base's figures core gives
+ * ({accuracy, correct, images, parameter_bytes, checksum}).
  */
-export async function openChecker(lab, { baseline, data }) {
+export async function openChecker(lab, { baseline, data, trainImages = 0 }) {
   const model = (await lab.loadModelFile(baseline)).model;
-  const train = (await lab.loadFashionMnist(data.trainImages, data.trainLabels, 'train', 0)).dataset;
+  const train = (await lab.loadFashionMnist(data.trainImages, data.trainLabels, 'train', trainImages)).dataset;
   const test = (await lab.loadFashionMnist(data.testImages, data.testLabels, 'test', 0)).dataset;
   return { ...labChecker(lab), baseline: await lab.olympicsCheckerOpen(model, train, test) };
 }
