@@ -138,7 +138,8 @@ class SessionTable {
   // (1..kMaxForwardAbBatch), timed by run_ab (stats/ab.hpp: interleaved rounds, core's
   // comparison) on one seeded random input, each as its file runs (an int8 model through its
   // int8 forward). {"batch", "model_a", "model_b", "name_a",
-  // "name_b", "flops_per_sample_a", "flops_per_sample_b", ...to_json(AbResult)}. ValueError
+  // "name_b", "flops_per_sample_a", "flops_per_sample_b", ...to_json(AbResult),
+  // "inner_iterations_a", "inner_iterations_b", "resolution_ms"}. ValueError
   // when the inputs differ or batch is out of range; run_ab's refusals.
   nlohmann::json forward_ab(std::size_t model_a, std::size_t model_b, std::size_t batch,
                             const AbOptions& options);
