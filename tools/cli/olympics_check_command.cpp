@@ -141,7 +141,7 @@ int olympics_check_command(const std::vector<std::string>& args) {
   json checks = json::array();
   for (const json& entry : entries) checks.push_back(checker.check(entry, exported_at, machine));
   if (as_json) {
-    std::cout << (submission ? json{{"entries", checks}} : checks.at(0)).dump(2) << "\n";
+    std::cout << (submission ? json::object({{"entries", checks}}) : checks.at(0)).dump(2) << "\n";
   } else {
     for (const json& c : checks) print_check(c);
     if (checks.empty()) std::printf("the submission holds no Olympics entry\n");

@@ -584,7 +584,8 @@ std::vector<EvidenceFlag> evidence_forensics(const json& submission) {
 std::vector<EvidenceFlag> evidence_flags(const json& evidence, const json& machine,
                                          const std::string& exported_at) {
   Findings f;
-  check_evidence(f, evidence, probe_of(json{{"machine", machine}}), iso_time_ms(exported_at));
+  check_evidence(f, evidence, probe_of(json::object({{"machine", machine}})),
+                 iso_time_ms(exported_at));
   std::vector<EvidenceFlag> flags;
   for (const auto& [code, reasons] : f.all()) flags.push_back({code, "", joined_reason(reasons)});
   return flags;
