@@ -224,3 +224,21 @@ TEST_CASE("a model file without test data is timed, and its accuracy is not meas
   CHECK_FALSE(row.benchmark->accuracy);
   CHECK(row.accuracy_note == "not measured: no Fashion-MNIST data at /nowhere");
 }
+
+TEST_CASE("a model file that does not classify the images is refused, naming the task and file") {
+  FakeClock clock(0.0, 100.0);
+  const LabeledImages test = tiny_images();
+  // linear_128_64 takes 128 inputs, not 784 pixels.
+  ModelFile file{model_from_json(zoo_spec("linear_128_64")), Preprocessing{}, std::nullopt};
+  ComplianceInputs in;
+  in.baseline = &file;
+  in.baseline_name = "wrong.perflab";
+  in.test = &test;
+  in.timer = one_call_per_sample();
+  try {
+    run_compliance("test", in, clock);
+    FAIL("run_compliance accepted a model that does not take the images");
+  } catch (const ValueError& e) {
+    CHECK(std::string(e.what()).find("fashion-mnist task: model file wrong.perflab: ") == 0);
+  }
+}

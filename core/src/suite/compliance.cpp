@@ -5,6 +5,7 @@
 #include "perflab/suite/compliance.hpp"
 
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -163,9 +164,14 @@ ComplianceReport run_compliance(std::string_view version, const ComplianceInputs
       rows.push_back(std::move(row));
       continue;
     }
-    ComplianceRow row = timed_row(
-        task, benchmark_model_file(*in.baseline, in.baseline_name, in.test, kComplianceBatch,
-                                   in.timer, clock));
+    std::optional<ModelBenchmark> b;
+    try {
+      b = benchmark_model_file(*in.baseline, in.baseline_name, in.test, kComplianceBatch,
+                               in.timer, clock);
+    } catch (const ValueError& e) {
+      throw ValueError(task.id + " task: model file " + in.baseline_name + ": " + e.what());
+    }
+    ComplianceRow row = timed_row(task, std::move(*b));
     row.description = "trained model file" +
                       (in.baseline_path.empty() ? std::string() : " " + in.baseline_path) +
                       ", architecture " + in.baseline->model.name();

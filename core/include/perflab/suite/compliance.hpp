@@ -91,12 +91,12 @@ struct ComplianceInputs {
   ModelFile* baseline = nullptr;
   std::string baseline_name;  // "fashion_mlp.perflab"
   std::string baseline_path;  // where it was read, for the row's description; may be empty
-  std::string baseline_missing;  // "no model file was given"
+  std::string baseline_missing = "no model file was given";
   // Fashion-MNIST's test split the model file's accuracy is measured on; null: not measured,
   // for test_missing. test_data names it, after the accuracy note ("Fashion-MNIST from DIR").
   const LabeledImages* test = nullptr;
   std::string test_data;
-  std::string test_missing;  // "no Fashion-MNIST test split was given"
+  std::string test_missing = "no Fashion-MNIST test split was given";
   TimerOptions timer = default_compliance_timer_options();
 };
 
@@ -108,7 +108,8 @@ struct ComplianceReport {
 };
 
 // One row per task, in order, each model timed at kComplianceBatch on `clock`. ValueError
-// (evaluate's) when the baseline does not classify the test split's images.
+// "fashion-mnist task: model file NAME: " and evaluate's reason when the baseline does not
+// classify the test split's images.
 ComplianceReport run_compliance(std::string_view version, const ComplianceInputs& inputs,
                                 Clock& clock = default_clock());
 // The report's rows and totals from rows already measured (run_compliance's last step).
