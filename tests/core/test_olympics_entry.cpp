@@ -256,6 +256,9 @@ TEST_CASE("The model rebuilt from a made model's pipeline is the page's, byte fo
   SessionTable t;
   const std::size_t train = t.add_images(take_first(*train_images(), 240), "train");
   const std::size_t test = t.add_images(*test_images(), "test");
+  CHECK_THROWS_WITH_AS(t.add_images(*test_images(), "validation"),
+                       "split must be \"train\" or \"test\", got \"validation\"", ValueError);
+  CHECK(t.dataset_info(test)["count"] == 100);
   const std::size_t base = t.add_model_file(base_bytes(), "the base");
   t.evaluate(base, test, 0);
   const std::size_t pruned = t.prune_structured(base, 0.5)["model"];
