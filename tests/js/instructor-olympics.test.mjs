@@ -32,7 +32,10 @@ test('scores are written in their metric, with an interval only where it spreads
   assert.equal(formatInterval([0.39, 0.43]), '0.390–0.430×');
   assert.equal(formatInterval([null, 0.43]), '');
   const cells = eventColumns(sprint).map((c) => cellText(c, sprint.rows[0]));
-  assert.deepEqual(cells, ['1', 'tied', 'ada', 'entry-1: int8', 'int8 (minmax, 512 images)', '87.12%', '70,000 B (0.131×)', '0.410× [0.390–0.430×]', '0.410× [0.390–0.430×]', 'none']);
+  assert.deepEqual(cells, ['1', 'tied', 'ada', 'entry-1: int8', 'int8 (minmax, 512 images)', '87.12%', '70,000 B (0.131×)', '0.410× [0.390–0.430×]', 'none']);
+  // The all-around's score is not one of the columns before it: it gets its own.
+  const allAround = { ...sprint, metric: 'all_around', rows: [{ ...sprint.rows[0], score: 4.1, score_interval: [4, 4.25] }] };
+  assert.equal(eventColumns(allAround).map((c) => cellText(c, allAround.rows[0])).at(-2), '4.10 [4.00–4.25]');
 });
 
 test('the frontier: the chart rings core’s on_front entries and the sentence lists them fastest first', () => {

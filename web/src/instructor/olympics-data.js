@@ -50,9 +50,13 @@ export function eventCaption(event) {
   return `${event.name}: ranked by ${by}, ${event.direction === 'higher' ? 'higher' : 'lower'} is better`;
 }
 
-/** The columns of an event's table (ui/table.js), for the event's metric. */
+/**
+ * The columns of an event's table (ui/table.js), for the event's metric. An event scored by
+ * latency, size or accuracy ranks by that column (the caption says which); the all-around's
+ * score gets its own.
+ */
 export function eventColumns(event) {
-  return [
+  const columns = [
     { label: 'rank', format: (r) => String(r.rank) },
     { label: 'tied', format: (r) => (r.tied ? 'tied' : ''), align: 'left' },
     { label: 'student', key: 'student', format: 'text', rowHeader: true },
@@ -62,9 +66,10 @@ export function eventColumns(event) {
     { label: 'accuracy', format: (r) => formatPercent(r.accuracy, 2) },
     { label: 'size', format: (r) => `${formatInt(r.parameter_bytes)} B (${formatRatio(r.bytes_ratio)})` },
     { label: 'latency ratio [95% interval]', format: (r) => `${formatRatio(r.latency_ratio)} [${formatInterval(r.latency_interval)}]` },
-    { label: 'score', format: (r) => scoreText(event.metric, r.score, r.score_interval) },
+    { label: 'all-around score [95% interval]', format: (r) => scoreText(event.metric, r.score, r.score_interval) },
     { label: 'flags', format: (r) => (r.flags?.length ? r.flags.join(', ') : 'none'), align: 'left' },
   ];
+  return event.metric === 'all_around' ? columns : columns.filter((c) => !c.label.startsWith('all-around'));
 }
 
 /** The rows on an event's podium: ranks 1 to 3, as the board ranked them. */
