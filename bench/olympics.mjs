@@ -52,7 +52,7 @@ if (r.status !== 0) {
   process.exit(1);
 }
 const line = r.stdout.split('\n').find((l) => l.startsWith('leaderboard: ')) ?? '';
-const figures = /\((\d+) distinct pipelines rebuilt\).* in ([\d.]+) s \((\d+) threads: ([\d.]+) s loading the baseline and data, ([\d.]+) s checking\)/.exec(line);
+const figures = /\((\d+) distinct pipelines rebuilt\).* in ([\d.]+) s \((\d+) threads?: ([\d.]+) s loading the baseline and data, ([\d.]+) s checking\)/.exec(line);
 console.log(`tools/grade.mjs --leaderboard: ${seconds.toFixed(1)} s end to end (load ${os.loadavg()[0].toFixed(1)})`);
 console.log(`  ${line}`);
 if (figures) {

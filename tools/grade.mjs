@@ -433,7 +433,7 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   }
   if (olympics) {
     const threadSeconds = (key) => olympics.stats.reduce((sum, t) => sum + t[key], 0).toFixed(1);
-    stdout.write(`leaderboard: ${olympics.summary}, in ${olympics.seconds.toFixed(1)} s (${olympics.stats.length} threads: ${threadSeconds('open_s')} s loading the baseline and data, ${threadSeconds('check_s')} s checking)\n`);
+    stdout.write(`leaderboard: ${olympics.summary}, in ${olympics.seconds.toFixed(1)} s (${olympics.stats.length} thread${olympics.stats.length === 1 ? '' : 's'}: ${threadSeconds('open_s')} s loading the baseline and data, ${threadSeconds('check_s')} s checking)\n`);
   }
   if (notGraded) stdout.write(`see ${path.join(options.out, 'problems.csv')} for the ${notGraded} files not graded\n`);
   return 0;
