@@ -4,7 +4,10 @@
 // structured pruning and distillation. HTML strings (ours, so <code> is
 // safe). A {{name}} is a number from the data's manifest or from core (facts.js says which);
 // the chapter shell fills it in. Every number about a run is written by the views from what
-// core measured. Pure data. Not for: numbers of this machine (the views show them).
+// core measured. The Olympics' explanation is olympics-text.js's, the last section.
+// Pure data. Not for: numbers of this machine (the views show them).
+
+import { OLYMPICS_SECTION } from './olympics-text.js';
 
 export const INTRO = [
   'The other chapters made models faster without asking whether they still work. This one puts the missing ' +
@@ -263,4 +266,5 @@ export const SECTIONS = Object.freeze([
     run: 'Make models in the sections above (quantize, prune, distil), then time them all: which are on both frontiers, and is the baseline one of them?',
     slots: ['pareto'],
   },
+  OLYMPICS_SECTION,
 ]);

@@ -6,8 +6,8 @@
 // (`#optimization-sparsity-slot`, sparsity-experiment.js), structured pruning with its
 // fine-tuning curve (structured-view.js), distillation (distill-view.js), the KV cache
 // (kv-cache-experiment.js), int8 quantization of the baseline (quantize-view.js), int8 on
-// the roofline (int8-roofline-experiment.js) and the made models' Pareto frontier (pareto-view.js). main.js
-// mounts the exercises below.
+// the roofline (int8-roofline-experiment.js), the made models' Pareto frontier (pareto-view.js)
+// and the Olympics (olympics-view.js). main.js mounts the exercises below.
 // Not for: training, evaluating or any statistic (worker and core).
 
 import { defineChapter } from '../shell.js';
@@ -21,6 +21,7 @@ import { kvCacheExperiment } from './kv-cache-experiment.js';
 import { int8RooflineExperiment } from './int8-roofline-experiment.js';
 import { mountQuantizeSection } from './quantize-view.js';
 import { mountParetoSection } from './pareto-view.js';
+import { mountOlympicsSection } from './olympics-view.js';
 import './optimization.css';
 
 export default defineChapter({
@@ -35,6 +36,6 @@ export default defineChapter({
     headingId: (id) => `optimization-${id}-title`,
   },
   sections: SECTIONS,
-  slots: { model: mountModelSection, sparsity: sparsityExperiment, structured: mountStructuredSection, distillation: mountDistillSection, kvCache: kvCacheExperiment, int8Roofline: int8RooflineExperiment, quantization: mountQuantizeSection, pareto: mountParetoSection },
+  slots: { model: mountModelSection, sparsity: sparsityExperiment, structured: mountStructuredSection, distillation: mountDistillSection, kvCache: kvCacheExperiment, int8Roofline: int8RooflineExperiment, quantization: mountQuantizeSection, pareto: mountParetoSection, olympics: mountOlympicsSection },
   facts: (lab) => askFacts(lab, 'optimization-facts').then(factTexts),
 });
