@@ -207,3 +207,56 @@ test('with the same grading key, the page and tools/grade.mjs write the same gra
   assert.equal(readFileSync(`${dir}/out/exercises.csv`, 'utf8'), perExercise);
   assert.deepEqual(lab.errors, []);
 });
+
+test('the Olympics: the page re-checks a class’s entries and ranks them as tools/grade.mjs --leaderboard does', async () => {
+  const { page } = lab;
+  const { mkdtempSync, readdirSync, readFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { spawnSync } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const { makeClass } = await import('../../tools/olympics/make-class.mjs');
+  // A small class from the generator (600 training images, at most one fine-tuning epoch):
+  // honest entries, one that enters an event it breaks, a raised claim, made-up samples, a
+  // step out of range and another base.
+  const dir = mkdtempSync(`${tmpdir()}/perflab-olympics-`);
+  const key = await makeClass({ out: dir, entries: 8, menu: 'small', threads: 1 });
+  const names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+  await page.locator('[data-role="files"]').setInputFiles(names.map((n) => ({ name: n, mimeType: 'application/json', buffer: readFileSync(`${dir}/${n}`) })));
+  await page.locator('[data-role="chosen"]').filter({ hasText: `${names.length} files chosen` }).waitFor();
+  await page.locator('[data-role="grade"]').click();
+  await page.locator('[data-role="olympics-count"]').waitFor({ timeout: 60_000 });
+  assert.match(await page.locator('[data-role="olympics-count"]').textContent(), new RegExp(`^8 entries from ${key.students} students\\.`));
+  await page.locator('[data-role="olympics-run"]').click();
+  await page.locator('[data-role="olympics-summary"]').waitFor({ timeout: 120_000 });
+  assert.match(await page.locator('[data-role="olympics-status"]').textContent(), new RegExp(`^Re-checked and ranked 8 entries from ${key.students} students\\.$`));
+
+  const [d] = await Promise.all([page.waitForEvent('download'), page.locator('[data-download="leaderboard.json"]').click()]);
+  const json = await (await d.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
+  const board = JSON.parse(json);
+  // What the generator made each entry to be, refused as core says.
+  const refusal = (student, entry, event) => board.refused.find((r) => r.student === student && r.entry === entry && r.event === event);
+  for (const e of key.entries) {
+    if (e.kind === 'breaks-constraint') assert.ok(refusal(e.student, e.entry, e.breaks), `${e.student} ${e.entry} is not refused from ${e.breaks}`);
+    if (e.kind === 'step-out-of-range' || e.kind === 'foreign-base') assert.ok(refusal(e.student, e.entry, null), `${e.student} ${e.entry} (${e.kind}) is not refused as invalid`);
+  }
+  // The page shows the board it offers: each event's ranks and students, its podium's names,
+  // every refusal with its sentence, a point per valid entry with the frontier ringed.
+  for (const event of board.events) {
+    const cells = await page.locator(`table[data-event="${event.event}"] tbody tr`).evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent.trim())));
+    assert.deepEqual(cells.map((c) => [Number(c[0]), c[1] === 'tied', c[2]]), event.rows.map((r) => [r.rank, r.tied, r.student]));
+    const podium = (await page.locator(`[data-chart="podium-${event.event}"] svg text`).allTextContents()).join('\n');
+    for (const r of event.rows.filter((x) => x.rank <= 3)) assert.match(podium, new RegExp(`${r.student} `));
+  }
+  const refusedRows = await page.locator('[data-role="olympics-refused"] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.lastElementChild.textContent));
+  assert.deepEqual(refusedRows, board.refused.map((r) => r.reasons.join('')));
+  assert.equal(await page.locator('[data-chart="olympics-pareto"]').getAttribute('data-points'), String(board.pareto.length));
+  assert.equal(await page.locator('[data-chart="olympics-pareto"] .frontier-point circle').count(), board.pareto.filter((p) => p.on_front).length);
+
+  // The command line re-checks the same files to the same leaderboard, byte for byte.
+  const gradeScript = fileURLToPath(new URL('../../tools/grade.mjs', import.meta.url));
+  const r = spawnSync(process.execPath, [gradeScript, ...names, '--out', 'out', '--leaderboard', '--grading-threads', '1', '--quiet'], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(readFileSync(`${dir}/out/leaderboard.json`, 'utf8'), json);
+  if (process.env.PERFLAB_SCREENSHOT_OLYMPICS) await page.locator('[data-role="olympics"]').screenshot({ path: process.env.PERFLAB_SCREENSHOT_OLYMPICS });
+  assert.deepEqual(lab.errors, []);
+});

@@ -7,17 +7,13 @@
 // through grading/olympics.js), drawing the board (olympics-board.js).
 
 import { createDataStore } from '../chapters/optimization/data.js';
-import { olympicsEntriesOf, recheckOlympics, workerOlympicsLab } from '../grading/olympics.js';
+import { olympicsEntriesOf, recheckOlympics, trainImagesOf, workerOlympicsLab } from '../grading/olympics.js';
 import { labOf } from '../lab/client.js';
 import { h, setChildren } from '../ui/dom.js';
 import { formatBytes, formatCount } from '../ui/format.js';
 import { showBoard } from './olympics-board.js';
 
 const WHERE = 'instructor-olympics';
-
-// The training images the entries' pipelines name (each step's train_images), at most: the
-// checker rebuilds from the first images of the split it holds.
-const trainImagesOf = (items) => Math.max(0, ...items.flatMap(({ entry }) => (Array.isArray(entry?.pipeline) ? entry.pipeline : []).map((step) => (Number.isInteger(step?.train_images) ? step.train_images : 0))));
 
 /**
  * Mounts the section into `box` for one re-graded class (class.js's gradeClass result).
@@ -89,12 +85,13 @@ export function mountOlympics(box, { bridge, graded }) {
       const pretrained = await orCancel(data.pretrained());
       if (!pretrained) throw new Error('this page was built without the pretrained baseline (build/pretrained/fashion_mlp.perflab): build it with tools/lab build');
       const test = await orCancel(data.testSplit());
-      const train = await orCancel(data.trainSplit(Math.max(1, trainImagesOf(items))));
+      const train = await orCancel(data.trainSplit(trainImagesOf(items)));
       const { model } = await lab.loadModelFile(pretrained.bytes, opts);
       held.push(model);
       status.textContent = `Re-checking ${formatCount(count, 'entry', 'entries')}…`;
       progress.value = 0;
-      const students = items.map((i) => ({ student: i.student, file: i.file, entries: [i.entry], exported_at: i.exported_at }));
+      // One "student" per entry, with its file's facts (export time, machine) for the evidence checks.
+      const students = items.map(({ entry, ...file }) => ({ ...file, entries: [entry] }));
       const { board, files, problems } = await recheckOlympics(students, {
         lab: core,
         model,
