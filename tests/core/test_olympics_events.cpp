@@ -240,6 +240,24 @@ TEST_CASE("the latency ratio from raw samples: B twice as fast reads 0.5, entry 
   CHECK(olympics_latency(timing(12, 1.5))["ratio"].get<double>() == doctest::Approx(1.5));
 }
 
+TEST_CASE("the latency ratio lies in its own interval, whatever the division rounds to") {
+  // 93 / 90 rounds to 1.0333333333333334 and 1 / (90 / 93) to 1.0333333333333332: with every
+  // sample equal, the interval is that one value, and a ratio computed the other way fell
+  // outside it, so judging refused an honest entry.
+  nlohmann::json t = timing(12, 1.0);
+  t["a_ms"] = std::vector<double>(12, 90.0);
+  t["b_ms"] = std::vector<double>(12, 93.0);
+  const nlohmann::json l = olympics_latency(t);
+  const double ratio = l["ratio"], low = l["interval"][0], high = l["interval"][1];
+  CHECK(low <= ratio);
+  CHECK(ratio <= high);
+  OlympicsFigures f = baseline_figures();
+  f.latency_ratio = ratio;
+  f.latency_ratio_low = low;
+  f.latency_ratio_high = high;
+  CHECK_NOTHROW(judge_olympics_entry(f));
+}
+
 TEST_CASE("a timing that is not one interleaved batch-1 run of enough rounds is refused") {
   nlohmann::json t = timing(12, 0.5);
   SUBCASE("batch") {

@@ -25,21 +25,6 @@
 
 namespace perflab::cli {
 
-namespace {
-
-// build/<preset>/tools/perflab → build/pretrained/fashion_mlp.perflab; "" when this binary's
-// path cannot be read.
-std::string default_baseline_path() {
-  std::error_code error;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (error) return "";
-  return (self.parent_path().parent_path().parent_path() / "pretrained" / "fashion_mlp.perflab")
-      .lexically_normal()
-      .string();
-}
-
-}  // namespace
-
 int compliance_command(const std::vector<std::string>& args) {
   std::string format = "markdown";
   std::optional<std::string> baseline_path, data_dir;
@@ -72,7 +57,7 @@ int compliance_command(const std::vector<std::string>& args) {
     baseline = read_model_path(*baseline_path);
     in.baseline_path = *baseline_path;
   } else {
-    const std::string path = default_baseline_path();
+    const std::string path = pretrained_baseline_path();
     std::error_code error;
     if (!path.empty() && std::filesystem::is_regular_file(path, error)) {
       baseline = read_model_path(path);

@@ -3,6 +3,7 @@
 // uses is written once, in olympics_events(); sentences and JSON are built from it.
 #include "perflab/olympics/events.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -322,9 +323,14 @@ nlohmann::json olympics_latency(const nlohmann::json& timing, const std::string&
   const AbResult r = analyze_ab(a_ms, b_ms, a_first);
   const Comparison& c = r.comparison;
   // The comparison's ratio is median A / median B (baseline over entry); the entry's latency
-  // ratio is its inverse, and the interval's ends swap.
-  const double ratio = c.median_b / c.median_a;
-  const double low = 1.0 / c.ratio_interval.high, high = 1.0 / c.ratio_interval.low;
+  // ratio is its inverse, and the interval's ends swap. The inverse is taken of the
+  // comparison's own ratio, not recomputed as median B / median A: that rounds differently,
+  // and a ratio equal to an end of its interval then fell just outside it (1 timing in ~300
+  // on a 1 ms clock), which judging refuses. A percentile bootstrap interval need not hold
+  // its point estimate at all, so the ends are widened to hold it.
+  const double ratio = 1.0 / c.ratio;
+  const double low = std::min(1.0 / c.ratio_interval.high, ratio);
+  const double high = std::max(1.0 / c.ratio_interval.low, ratio);
   const std::string sentence =
       "the entry's forward at batch " + std::to_string(batch) + " took " + times(ratio) +
       " the baseline's time (95% CI " + fixed2(low) + "-" + times(high) + ") over " +
