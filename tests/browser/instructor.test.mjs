@@ -226,6 +226,11 @@ test('the Olympics: the page re-checks a class’s entries and ranks them as too
   await page.locator('[data-role="grade"]').click();
   await page.locator('[data-role="olympics-count"]').waitFor({ timeout: 60_000 });
   assert.match(await page.locator('[data-role="olympics-count"]').textContent(), new RegExp(`^8 entries from ${key.students} students\\.`));
+  // Cancel at once: nothing is ranked, and the re-check can start again.
+  await page.locator('[data-role="olympics-run"]').click();
+  await page.locator('[data-role="olympics-cancel"]').click();
+  await page.locator('[data-role="olympics-status"]').filter({ hasText: 'Cancelled; nothing ranked.' }).waitFor({ timeout: 60_000 });
+  assert.equal(await page.locator('[data-role="olympics-summary"]').count(), 0);
   await page.locator('[data-role="olympics-run"]').click();
   await page.locator('[data-role="olympics-summary"]').waitFor({ timeout: 120_000 });
   assert.match(await page.locator('[data-role="olympics-status"]').textContent(), new RegExp(`^Re-checked and ranked 8 entries from ${key.students} students\\.$`));
