@@ -6,7 +6,8 @@
 // figures: an int8 model keeps its accuracy within a point or two, so the accuracy floors
 // pass and the verdicts that differ are core's); the entry is kept with the progress (a
 // reload lists it again, its latency recomputed by core from its samples), the export
-// carries it under olympics.entries, and Remove takes it out. No console error. No timing asserted.
+// carries it under olympics.entries, and Remove takes it out; a distilled model is refused
+// beside the control with core's sentence. No console error. No timing asserted.
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -53,9 +54,9 @@ describe('Optimization chapter: the Olympics (quick mode)', () => {
     // Enter two events only.
     for (const id of ['memory-challenge', 'accuracy-contest', 'extreme-push']) await page.uncheck(`#optimization-olympics-event-${id}`);
     await page.click('[data-action="run-olympics"]');
-    await page.waitForFunction(() => /^(Entered|Stopped|Cancelled)/.test(document.querySelector('[data-role="olympics-status"]').textContent), null, { timeout: 40000 });
+    await page.waitForFunction(() => /^(Done|Stopped|Cancelled)/.test(document.querySelector('[data-role="olympics-status"]').textContent), null, { timeout: 40000 });
     assert.equal(await page.isHidden(role('olympics-error')), true, await page.textContent(role('olympics-error')));
-    assert.match(await page.textContent(role('olympics-status')), /^Entered as entry-1: int8, min\/max calibration in 2 events/);
+    assert.match(await page.textContent(role('olympics-status')), /^Done: entered as entry-1, int8, min\/max calibration in 2 events/);
     const standing = await rowsOf(page, 'olympics-standing');
     assert.deepEqual(standing.map((r) => `${r[0]}:${r[1]}`), ['Latency sprint:yes', 'Memory challenge:no', 'Accuracy contest:no', 'All-around:yes', 'Extreme push:no']);
     // int8 stores about a quarter of the float bytes: core qualifies it for the memory challenge
@@ -83,6 +84,21 @@ describe('Optimization chapter: the Olympics (quick mode)', () => {
     assert.equal(entry.timing.mode, 'interleaved');
     assert.equal(entry.timing.a_ms.length, entry.timing.b_ms.length);
     assert.ok(entry.claimed.parameter_bytes > 0 && entry.claimed.accuracy > 0.5);
+  });
+
+  test('a distilled model cannot enter: core’s sentence beside the model, and no measurement', async () => {
+    const { page } = lab;
+    await page.click('[data-action="run-distill"]');
+    await page.waitForFunction(() => /^(Done|Stopped|Cancelled)/.test(document.querySelector('[data-role="distill-status"]').textContent), null, { timeout: 40000 });
+    await page.selectOption('[data-control="model"]', 'distilled');
+    await page.waitForFunction(() => document.querySelector('[data-role="olympics-pipeline-error"]')?.hidden === false, null, { timeout: 20000 });
+    assert.match(await page.textContent(role('olympics-pipeline-error')), /distil/);
+    assert.match(await page.textContent(role('olympics-pipeline')), /cannot enter/);
+    assert.equal(await page.isDisabled('[data-action="run-olympics"]'), true);
+    // Back to the int8 model: its pipeline again, and the measurement may run.
+    await page.selectOption('[data-control="model"]', 'int8-minmax');
+    assert.equal(await page.isHidden(role('olympics-pipeline-error')), true);
+    assert.equal(await page.isDisabled('[data-action="run-olympics"]'), false);
   });
 
   test('a reload keeps the entry (judged again once the baseline is back), and Remove takes it out', async () => {

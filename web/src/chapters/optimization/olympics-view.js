@@ -207,7 +207,7 @@ export function mountOlympicsSection(section, { bridge }) {
     latencies.set(entry.id, latency);
     refreshKept();
     progress.value = 1;
-    status.textContent = `Entered as ${entry.id}: ${entry.name} in ${formatCount(entered.length, 'event')}, kept with your progress.`;
+    status.textContent = `Done: entered as ${entry.id}, ${entry.name} in ${formatCount(entered.length, 'event')}, kept with your progress.`;
     section.dataset.done = 'true';
   }
 
