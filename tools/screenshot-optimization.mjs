@@ -35,6 +35,7 @@ const SECTIONS = [
   { name: 'quantization', section: 'quantization', run: 'run-quantize', status: 'quantize-status' },
   { name: 'int8', section: 'int8-roofline', experiment: 'optimization-int8' },
   { name: 'pareto', section: 'pareto', run: 'run-pareto', status: 'pareto-status' },
+  { name: 'olympics', section: 'olympics', run: 'run-olympics', status: 'olympics-status' },
 ];
 const END = '^(Done|Timed|Cancelled|Stopped)';
 const RUN_TIMEOUT = 30 * 60 * 1000; // full mode trains and times on this machine's cores
