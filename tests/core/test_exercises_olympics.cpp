@@ -109,8 +109,29 @@ TEST_CASE("olympics-qualify: the right set is the one every constraint allows, o
       CAPTURE(v.at("choices").dump());
       const int index = shown_index_of(v, right);
       REQUIRE(index >= 0);
-      // Four different sets.
+      // Four different sets, none standing out by its distance to the others: each is one
+      // event away from two of them and two events from the third.
       CHECK(std::set<json>(v.at("choices").begin(), v.at("choices").end()).size() == 4);
+      const auto members = [](const std::string& text) {
+        std::set<std::string> in;
+        for (const OlympicsEvent& e : olympics_events()) {
+          if (exercise_test::contains(text, e.name)) in.insert(e.name);
+        }
+        return in;
+      };
+      for (const json& one : v.at("choices")) {
+        std::multiset<std::size_t> distances;
+        for (const json& other : v.at("choices")) {
+          if (other == one) continue;
+          std::size_t d = 0;
+          for (const OlympicsEvent& e : olympics_events()) {
+            d += members(one.get<std::string>()).count(e.name) !=
+                 members(other.get<std::string>()).count(e.name);
+          }
+          distances.insert(d);
+        }
+        CHECK(distances == std::multiset<std::size_t>{1, 1, 2});
+      }
       const std::string misread = qualified_by_hand(accuracy, bytes_ratio, ratio, ratio);
       if (misread != right && shown_index_of(v, misread) >= 0) ++point_misread_offered;
       for (int c = 0; c < 4; ++c) {

@@ -10,6 +10,7 @@
 // Joined into the chapter's list by exercise_bank_optimization.cpp; prose in
 // core/exercises/optimization.json. Not for: seeding, rendering or grading (grader.cpp).
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -227,29 +228,41 @@ VariantData draw_olympics_qualify(Rng& rng, const Fragments& fragments, const Ch
 
   const OlympicsFigures f = figures_of(accuracy, bytes, baseline_accuracy, latency);
   const unsigned right = qualified_mask(f);
-  // The other choices: what the usual misreadings give (the ratio for both ends, one end for
-  // both bounds, the accuracy taken relative to the baseline's), then other sets.
-  std::vector<unsigned> wrong;
-  const auto consider = [&](unsigned mask) {
-    if (mask != right && std::find(wrong.begin(), wrong.end(), mask) == wrong.end()) {
-      wrong.push_back(mask);
-    }
-  };
+  // The other choices make a square with the right set: it with one event toggled (in or out),
+  // with another toggled, and with both, so that no set stands out by its distance to the
+  // others (a set one event away from all three others would give itself away). The two
+  // events come from the usual misreadings where one lands one or two events away (the
+  // ratio for both ends, one end for both bounds, the accuracy taken relative to the
+  // baseline's), else at random.
   std::vector<unsigned> misread;
   for (double end : {latency.ratio, latency.low, latency.high}) {
     misread.push_back(
-        qualified_mask(figures_of(accuracy, bytes, baseline_accuracy, {end, end, end})));
+        right ^ qualified_mask(figures_of(accuracy, bytes, baseline_accuracy, {end, end, end})));
   }
-  misread.push_back(qualified_mask(
-      figures_of(std::min(1.0, accuracy / baseline_accuracy), bytes, baseline_accuracy, latency)));
+  misread.push_back(right ^ qualified_mask(figures_of(std::min(1.0, accuracy / baseline_accuracy),
+                                                      bytes, baseline_accuracy, latency)));
   shuffle(misread, rng);
-  for (unsigned mask : misread) consider(mask);
-  const auto all_masks = static_cast<std::int64_t>((1u << olympics_events().size()) - 1);
-  while (wrong.size() < 3) consider(static_cast<unsigned>(rng.integer(0, all_masks)));
-  wrong.resize(3);
-
-  std::vector<unsigned> shown = wrong;
-  shown.push_back(right);
+  const auto events = static_cast<std::int64_t>(olympics_events().size());
+  const auto bits = [](unsigned x) { return std::popcount(x); };
+  unsigned toggle_a = 0, toggle_b = 0;
+  for (unsigned d : misread) {
+    if (bits(d) == 2 && toggle_a == 0) {
+      toggle_a = d & (~d + 1);  // its lowest event
+      toggle_b = d ^ toggle_a;
+    }
+  }
+  for (unsigned d : misread) {
+    if (bits(d) != 1 || d == toggle_a || d == toggle_b) continue;
+    if (toggle_a == 0) {
+      toggle_a = d;
+    } else if (toggle_b == 0) {
+      toggle_b = d;
+    }
+  }
+  while (toggle_a == 0 || toggle_a == toggle_b) toggle_a = 1u << rng.integer(0, events - 1);
+  while (toggle_b == 0 || toggle_b == toggle_a) toggle_b = 1u << rng.integer(0, events - 1);
+  std::vector<unsigned> shown = {right, right ^ toggle_a, right ^ toggle_b,
+                                 right ^ toggle_a ^ toggle_b};
   shuffle(shown, rng);
   VariantData v;
   v.params = {{"accuracy", accuracy},
