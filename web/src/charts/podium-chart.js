@@ -24,7 +24,7 @@ export class PodiumChart extends PlotChart {
    */
   // update(rows): [{place: 1|2|3, name, score_text}], in the order each step lists them.
   constructor(container, options) {
-    super(container, options, { height: 230, maxNames: 4 });
+    super(container, options, { height: 210, maxNames: 4 });
   }
 
   figure(width) {
@@ -39,23 +39,23 @@ export class PodiumChart extends PlotChart {
     });
     // The y domain leaves room above each step (height h units) for its names, 15 px a line:
     // (top - h) units of the plot's height must hold them.
-    const area = o.height - 40;
+    const area = o.height - 22; // the plot's height inside its top and bottom margins
     const need = (s) => Math.min(area - 40, s.lines * 15 + 12);
     const top = Math.max(3.6, ...steps.map((s) => (s.height * area) / (area - need(s))));
     return Plot.plot({
       width,
       height: o.height,
       marginTop: 10,
-      marginBottom: 30,
+      marginBottom: 12,
       marginLeft: 10,
       marginRight: 10,
       style: CHART_STYLE,
       ariaLabel: o.ariaLabel,
-      x: { domain: STEPS.map((s) => s.label), padding: 0.08, label: null, tickSize: 0 },
+      x: { domain: STEPS.map((s) => s.label), padding: 0.08, axis: null }, // each step says its place
       y: { domain: [0, top], axis: null },
       marks: [
         Plot.barY(steps, { x: 'label', y: 'height', fill: 'fill', fillOpacity: (s) => (s.held ? 0.9 : 0.2), className: 'podium-step' }),
-        Plot.text(steps, { x: 'label', y: 'height', text: (s) => s.label, dy: 14, fill: 'white', fontWeight: 'bold', fontSize: 14 }),
+        Plot.text(steps, { x: 'label', y: 'height', text: (s) => s.label, dy: 14, fill: (s) => (s.held ? 'white' : 'currentColor'), fontWeight: 'bold', fontSize: 14 }),
         Plot.text(steps, { x: 'label', y: 'height', text: 'names', lineAnchor: 'bottom', dy: -6, fill: 'currentColor', className: 'podium-names' }),
         Plot.ruleY([0]),
       ],
