@@ -53,3 +53,21 @@ test('the frontier: the chart rings core’s on_front entries and the sentence l
     '2 entries of 3 valid entries on the frontier (no other entry is both faster and more accurate), from fastest to most accurate: ada’s entry-2 (0.410×, 87.12%); cy’s entry-1 (1.00×, 89.85%). Latency ratios are self-reported, measured on each student’s own machine; accuracy is the grader’s rebuild.',
   );
 });
+
+test('a cancel during a lineage group stops before the next entry, not at the end of the group', async () => {
+  const { checkOlympicsEntries, labChecker } = await import('../../web/src/grading/olympics.js');
+  const controller = new AbortController();
+  const checked = [];
+  // A lab whose check of the first entry is when the teacher presses Cancel.
+  const lab = {
+    async olympicsCheck(entry) {
+      checked.push(entry.id);
+      controller.abort();
+      return { valid: true, pipeline_key: 'k' };
+    },
+  };
+  const pipeline = [{ transform: 'prune', method: 'structured', fraction: 0.5, finetune_epochs: 0, train_images: 0 }];
+  const items = ['a', 'b', 'c'].map((id) => ({ student: id, entry: { id, base: { checksum: 'x' }, pipeline } }));
+  await assert.rejects(checkOlympicsEntries(items, { checkers: [labChecker(lab)], signal: controller.signal }), /cancelled/);
+  assert.deepEqual(checked, ['a']);
+});

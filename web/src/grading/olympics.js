@@ -89,15 +89,17 @@ export function lineageGroups(items) {
 }
 
 /**
- * A checker over an olympics lab whose checker is open (olympicsCheckerOpen): checkGroup(items)
- * checks each {entry, exported_at, machine} in turn and resolves [{check} | {error}] in that order
- * (an error: the call itself failed; core refuses a malformed entry with valid: false).
+ * A checker over an olympics lab whose checker is open (olympicsCheckerOpen): checkGroup(items,
+ * signal) checks each {entry, exported_at, machine} in turn and resolves [{check} | {error}] in
+ * that order (an error: the call itself failed; core refuses a malformed entry with valid:
+ * false); a fired signal stops before the next entry and rejects.
  */
 export function labChecker(lab) {
   return {
-    async checkGroup(items) {
+    async checkGroup(items, signal) {
       const out = [];
       for (const { entry, exported_at, machine } of items) {
+        if (signal?.aborted) throw new Error('the leaderboard was cancelled');
         try {
           out.push({ check: await lab.olympicsCheck(entry, exported_at ?? null, machine ?? null) });
         } catch (e) {
@@ -128,7 +130,8 @@ export async function openChecker(lab, { baseline, data, trainImages = 0 }) {
  * pipelines}: rows [{student, file, entry, check}] in the items' order (the entry's id);
  * problems [{student, file, entry, reason}] for entries whose check call failed; pipelines:
  * the number of distinct pipelines among the valid checks (what the checkers rebuilt).
- * onProgress({done, total}) after each group; a fired signal stops between groups and rejects.
+ * onProgress({done, total}) after each group; a fired signal stops before the next entry (a
+ * checker that takes it) or group, and rejects.
  */
 export async function checkOlympicsEntries(items, { checkers, onProgress = () => {}, signal } = {}) {
   if (!Array.isArray(checkers) || !checkers.length) throw new TypeError('checkOlympicsEntries needs at least one checker ({checkGroup})');
@@ -142,7 +145,7 @@ export async function checkOlympicsEntries(items, { checkers, onProgress = () =>
       while (next < groups.length) {
         if (signal?.aborted) throw new Error('the leaderboard was cancelled');
         const group = groups[next++];
-        const checked = await checker.checkGroup(group.indices.map((i) => ({ entry: items[i].entry, exported_at: items[i].exported_at ?? null, machine: items[i].machine ?? null })));
+        const checked = await checker.checkGroup(group.indices.map((i) => ({ entry: items[i].entry, exported_at: items[i].exported_at ?? null, machine: items[i].machine ?? null })), signal);
         group.indices.forEach((i, k) => {
           results[i] = checked[k];
         });
@@ -183,7 +186,7 @@ export async function leaderboardFiles(rows, lab) {
  * The instructor view's whole re-check in one call: students [{student, file?, entries,
  * exported_at, machine?}] (each gradebook file's entries, its export time and machine facts), a lab (the page's labOf(bridge), or an olympics lab) whose
  * module holds the baseline `model` and the `train` and `test` data sets by id. Opens core's
- * checker on them, checks every entry (a fired signal stops between lineage groups and
+ * checker on them, checks every entry (a fired signal stops before the next entry and
  * rejects) and ranks them: {board, files, rows, problems, pipelines, baseline}.
  */
 export async function recheckOlympics(students, { lab, model, train, test, signal, onProgress } = {}) {
