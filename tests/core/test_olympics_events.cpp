@@ -19,7 +19,7 @@ namespace {
 OlympicsFigures baseline_figures() {
   OlympicsFigures f;
   f.accuracy = f.baseline_accuracy = 0.8985;
-  f.parameter_bytes = f.baseline_parameter_bytes = 535632;
+  f.parameter_bytes = f.baseline_parameter_bytes = 940584;
   f.latency_ratio = 1.0;
   f.latency_ratio_low = 0.97;
   f.latency_ratio_high = 1.03;
@@ -104,8 +104,8 @@ TEST_CASE("the baseline qualifies for the sprint, the contest and the all-around
   CHECK_FALSE(memory.qualified);
   REQUIRE(memory.refusals.size() == 1);
   CHECK(memory.refusals[0] ==
-        "memory-challenge needs parameter bytes at most 0.50× the baseline's (267,816 bytes of "
-        "535,632); this entry has 535,632 (1.00×)");
+        "memory-challenge needs parameter bytes at most 0.50× the baseline's (470,292 bytes of "
+        "940,584); this entry has 940,584 (1.00×)");
   const EventJudgement& push = judgement(all, "extreme-push");
   CHECK_FALSE(push.qualified);
   REQUIRE(push.refusals.size() == 1);
@@ -116,7 +116,7 @@ TEST_CASE("the baseline qualifies for the sprint, the contest and the all-around
   // Scores in each event's metric; the baseline's all-around score is 1.
   CHECK(judgement(all, "latency-sprint").score == 1.0);
   CHECK(judgement(all, "latency-sprint").score_low == 0.97);
-  CHECK(judgement(all, "memory-challenge").score == 535632);
+  CHECK(judgement(all, "memory-challenge").score == 940584);
   CHECK(judgement(all, "accuracy-contest").score == 0.8985);
   CHECK(judgement(all, "all-around").score == doctest::Approx(1.0));
 
@@ -124,7 +124,7 @@ TEST_CASE("the baseline qualifies for the sprint, the contest and the all-around
   CHECK(j["event"] == "memory-challenge");
   CHECK(j["qualified"] == false);
   CHECK(j["refusals"].size() == 1);
-  CHECK(j["score_interval"] == nlohmann::json::array({535632.0, 535632.0}));
+  CHECK(j["score_interval"] == nlohmann::json::array({940584.0, 940584.0}));
 }
 
 TEST_CASE("each constraint holds at its limit and refuses just past it") {
@@ -143,15 +143,15 @@ TEST_CASE("each constraint holds at its limit and refuses just past it") {
   }
   SUBCASE("half the baseline's bytes") {
     f.accuracy = 0.86;
-    f.parameter_bytes = 267816;
+    f.parameter_bytes = 470292;
     CHECK(qualifies(f, "memory-challenge"));
-    f.parameter_bytes = 267817;
+    f.parameter_bytes = 470293;
     CHECK_FALSE(qualifies(f, "memory-challenge"));
   }
   SUBCASE("the contest's size and latency: not above the baseline's") {
-    f.parameter_bytes = 535633;
+    f.parameter_bytes = 940585;
     CHECK_FALSE(qualifies(f, "accuracy-contest"));
-    f.parameter_bytes = 535632;
+    f.parameter_bytes = 940584;
     f.latency_ratio_low = 1.0;
     CHECK(qualifies(f, "accuracy-contest"));
     f.latency_ratio = 1.05;
@@ -180,7 +180,7 @@ TEST_CASE("each constraint holds at its limit and refuses just past it") {
 TEST_CASE("the all-around score by hand: accuracy kept × √(speedup × compression)") {
   OlympicsFigures f = baseline_figures();
   f.accuracy = 0.88;
-  f.parameter_bytes = 133908;  // a quarter: compression 4
+  f.parameter_bytes = 235146;  // a quarter: compression 4
   f.latency_ratio = 0.5;       // speedup 2
   f.latency_ratio_low = 0.4;
   f.latency_ratio_high = 0.625;
