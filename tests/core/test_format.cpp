@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
 #include "perflab/base/rates.hpp"
 
@@ -125,4 +126,14 @@ TEST_CASE("rates divide by milliseconds into GFLOP/s, GB/s and per second") {
     CHECK(per_second(10, 0) == 0);
     CHECK(ns_per(5, 0) == 0);
   }
+}
+
+TEST_CASE("format_fixed writes exactly the decimals asked, and refuses a count printf cannot") {
+  CHECK(format_fixed(0.5, 2) == "0.50");
+  CHECK(format_fixed(0.8985 * 100, 2) == "89.85");
+  CHECK(format_fixed(2.0, 0) == "2");
+  CHECK(format_fixed(-1.005, 1) == "-1.0");
+  CHECK(format_fixed(1e300, 0).size() == 301);
+  CHECK_THROWS_WITH_AS(format_fixed(1.0, 18), "format_fixed: decimals is 18; allowed: 0 to 17",
+                       ValueError);
 }

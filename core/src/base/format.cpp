@@ -1,6 +1,7 @@
 // format_number and describe (format.hpp).
 #include "perflab/base/format.hpp"
 
+#include "perflab/base/error.hpp"
 #include "perflab/base/utf8.hpp"
 
 #include <algorithm>
@@ -30,6 +31,16 @@ std::string format_number(double v, int significant) {
     if (std::strtod(buf, nullptr) == v) break;
   }
   return buf;
+}
+
+std::string format_fixed(double v, int decimals) {
+  if (decimals < 0 || decimals > 17) {
+    throw ValueError("format_fixed: decimals is " + std::to_string(decimals) +
+                     "; allowed: 0 to 17");
+  }
+  char text[400];  // %.17f of the largest double is 309 digits and 18 more
+  std::snprintf(text, sizeof(text), "%.*f", decimals, v);
+  return text;
 }
 
 std::string format_decimal(double v, int significant) {

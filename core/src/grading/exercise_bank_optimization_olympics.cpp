@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
 #include "perflab/data/dataset.hpp"
 #include "perflab/detail/exercise_bank.hpp"
 #include "perflab/model/model.hpp"
@@ -110,11 +111,7 @@ struct Latency {
 };
 
 // A ratio as the page prints it, to two decimals: "0.50".
-std::string two_decimals(double x) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.2f", x);
-  return text;
-}
+std::string two_decimals(double x) { return format_fixed(x, 2); }
 
 // A row of figures as a prompt shows it: its ratio and interval ends to two decimals.
 json shown_ratios(json row) {

@@ -19,16 +19,8 @@ namespace perflab {
 namespace {
 
 // "0.50×": a ratio as the events' sentences print it.
-std::string times(double ratio) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.2f×", ratio);
-  return text;
-}
-std::string fixed2(double value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.2f", value);
-  return text;
-}
+std::string times(double ratio) { return format_fixed(ratio, 2) + "×"; }
+std::string fixed2(double value) { return format_fixed(value, 2); }
 
 std::string accuracy_constraint(double min_accuracy) {
   return "a test accuracy of at least " + format_number(min_accuracy, 4);

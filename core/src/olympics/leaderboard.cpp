@@ -200,21 +200,9 @@ json event_board(const OlympicsEvent& e, const std::vector<Entry>& entries) {
 
 std::string csv_number(double v) { return format_number(v, kRoundTripDigits); }
 
-std::string percent_text(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.2f%%", 100 * fraction);
-  return text;
-}
-std::string ratio_text(double v) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.2f×", v);
-  return text;
-}
-std::string two(double v) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.2f", v);
-  return text;
-}
+std::string percent_text(double fraction) { return format_fixed(100 * fraction, 2) + "%"; }
+std::string ratio_text(double v) { return format_fixed(v, 2) + "×"; }
+std::string two(double v) { return format_fixed(v, 2); }
 // A Markdown table cell: a pipe escaped, line breaks as spaces.
 std::string cell(const std::string& s) {
   std::string out;

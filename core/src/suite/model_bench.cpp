@@ -112,11 +112,7 @@ std::string report_number(double value) {
 std::string metric_text(std::string_view metric, double value) {
   const MetricInfo& info = model_metric(metric);
   if (info.unit == "bytes") return format_bytes(static_cast<std::size_t>(value));
-  if (info.name == "accuracy") {
-    char text[32];
-    std::snprintf(text, sizeof(text), "%.2f%%", 100 * value);
-    return text;
-  }
+  if (info.name == "accuracy") return format_fixed(100 * value, 2) + "%";
   return report_number(value) + " " + info.unit;
 }
 

@@ -30,6 +30,11 @@ std::string format_number(double v, int significant = 3);
 // whole number (123, 1235); "NaN", "Infinity" and "-Infinity" as format_number writes them.
 std::string format_decimal(double v, int significant = 3);
 
+// A number with exactly `decimals` (0..17) digits after the point, as printf's %.*f writes
+// it: format_fixed(0.5, 2) is "0.50". For figures a sentence or a table prints to a fixed
+// precision (ratios "0.50×", percentages "89.85%").
+std::string format_fixed(double v, int decimals);
+
 // A CSV field as RFC 4180 writes it: as it is, or in double quotes (a quote doubled) when it
 // holds a comma, a quote or a line break. Every CSV core writes (suite reports, the Olympics
 // leaderboard) quotes through this.
