@@ -70,13 +70,13 @@ using namespace detail;
 // vector registers V8 allocates on x64 (16 for SSE2), so nothing spills; the constant
 // doubles as the addend to save a register.
 constexpr int kChains = 14;
-constexpr long kStepsPerCall = 2048;
+constexpr long kStepsPerCall = kProbePeakSteps;
 
 // Inputs read through volatile so the compiler cannot know them; results written to
 // volatile so no chain is dead.
 // Below 1, so each chain converges to m / (1 − m) ≈ 1023: no overflow, no subnormals.
-volatile float g_multiplier = 0.9990234375f;
-volatile float g_triad_scale = 0.5f;
+volatile float g_multiplier = kProbePeakMultiplier;
+volatile float g_triad_scale = kProbeTriadScalar;
 volatile float g_sink[kChains];
 
 PERFLAB_PROBE_SIMD_ATTRIBUTES
@@ -155,18 +155,7 @@ constexpr size_t kSweepAlignBytes = kSumBlockFloats * sizeof(float);  // 128
 // Each timed call of the sweep reads at least this much (several passes over small sets).
 constexpr size_t kMinSweepCallBytes = 256u << 10;
 
-TimerOptions timer_options(const ProbeOptions& o, int warmup) {
-  TimerOptions t;
-  t.warmup = warmup;
-  t.samples = o.samples;
-  t.max_total_ms = o.budget_ms;
-  // A third of the budget per sample spread: calibration and warmup take their share first.
-  t.min_sample_ms = o.budget_ms / (3.0 * o.samples);
-  // Keep every sample: on a busy machine the undisturbed ones can be the minority, and the
-  // Tukey fences would drop exactly the samples the best rate is taken from.
-  t.drop_outliers = false;
-  return t;
-}
+TimerOptions timer_options(const ProbeOptions& o, int warmup) { return o.timer_options(warmup); }
 
 // Maps a sub-task's progress in [0, 1] onto [lo, hi] of the caller's.
 ProgressFn sub_progress(const ProgressFn& progress, double lo, double hi) {
@@ -260,6 +249,24 @@ BandwidthMeasurement bandwidth_result(const char* kernel, double bytes_per_call,
 
 }  // namespace
 
+TimerOptions ProbeOptions::timer_options(int warmup) const {
+  TimerOptions t;
+  t.warmup = warmup;
+  t.samples = samples;
+  t.max_total_ms = budget_ms;
+  // A third of the budget per sample spread: calibration and warmup take their share first.
+  t.min_sample_ms = budget_ms / (3.0 * samples);
+  // Keep every sample: on a busy machine the undisturbed ones can be the minority, and the
+  // Tukey fences would drop exactly the samples the best rate is taken from.
+  t.drop_outliers = false;
+  return t;
+}
+
+std::size_t triad_floats_per_array(const ProbeOptions& options) {
+  options.validate();
+  return floats_per_array(options, 3, "triad");
+}
+
 void ProbeOptions::validate() const {
   if (!(budget_ms > 0 && budget_ms <= 600000)) {  // also rejects NaN
     throw ValueError("budget_ms must be greater than 0 and at most 600000, got " +
@@ -323,7 +330,7 @@ BandwidthMeasurement probe_copy(const ProbeOptions& options, Clock& clock,
 BandwidthMeasurement probe_triad(const ProbeOptions& options, Clock& clock,
                                  const ProgressFn& progress) {
   options.validate();
-  const size_t n = floats_per_array(options, 3, "triad");
+  const size_t n = triad_floats_per_array(options);
   Tensor a({n});
   const Tensor b = Tensor::full({n}, 1.0f);
   const Tensor c = Tensor::full({n}, 2.0f);

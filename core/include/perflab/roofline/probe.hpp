@@ -37,6 +37,11 @@ struct ProbeOptions {
 
   // Throws ValueError naming the field, its value and the allowed range.
   void validate() const;
+  // The Timer options each figure is timed with (`warmup` calls first): samples, budget_ms
+  // as the time limit, a third of it spread over the samples as their minimum length, and
+  // every sample kept (the rate comes from the fastest one). The engine's probe
+  // (probe_engine.hpp) times its figures with these too.
+  TimerOptions timer_options(int warmup = 1) const;
   // Small budgets for the Profiling chapter's bottleneck verdicts: probe_machine takes
   // well under a second, natively and in V8 (60 ms per figure, a 64 MiB working set, still
   // beyond most laptops' last-level caches).
@@ -91,6 +96,16 @@ BandwidthMeasurement probe_copy(const ProbeOptions& options = {}, Clock& clock =
                                 const ProgressFn& progress = nullptr);
 BandwidthMeasurement probe_triad(const ProbeOptions& options = {}, Clock& clock = default_clock(),
                                  const ProgressFn& progress = nullptr);
+// The triad's elements per array: three arrays in options.bandwidth_bytes, or in what the
+// tracker's cap leaves, a multiple of 16. AllocationError when that is under 64 KiB.
+std::size_t triad_floats_per_array(const ProbeOptions& options);
+
+// What one timed peak call runs: kProbePeakSteps steps of the chains, multiplying by
+// kProbePeakMultiplier (below 1, so each chain converges: no overflow, no subnormals); the
+// triad's scalar. Shared with the engine's probe, so its calls are the same work.
+inline constexpr long kProbePeakSteps = 2048;
+inline constexpr float kProbePeakMultiplier = 0.9990234375f;
+inline constexpr float kProbeTriadScalar = 0.5f;
 
 // Read bandwidth (a vector sum over the first `bytes` of one buffer, 8 accumulators) at each
 // working-set size, smallest first; warm runs, so a size that fits a cache level reads at
