@@ -171,6 +171,33 @@ TEST_CASE("a matmul faster than twice the student's probed peak is flagged") {
         "GFLOP/s, 2.097× the peak of 50 GFLOP/s this student's probe measured (flagged above 2×)");
 }
 
+TEST_CASE("a thread-scaling row's roof is the probe's peak times its cores, twice for FMA") {
+  // N = 512: 2·512³ = 268435456 FLOPs in 1 ms is 268.4 GFLOP/s, 5.4× the 50 probed on one core.
+  const auto row = [](double threads, const char* flavour) {
+    return json{{"kernel", "matmul"},
+                {"flavour", flavour},
+                {"threads", threads},
+                {"n", 512},
+                {"flops", 268435456.0},
+                {"gflops_per_s", 268.435456},
+                {"stats",
+                 {{"median_ms", 1.0},
+                  {"min_ms", 0.995},
+                  {"max_ms", 1.1},
+                  {"inner_iterations", 1},
+                  {"resolution_ms", 0.005}}}};
+  };
+  // 4 threads of 50 each, or 2 threads whose FMA does a multiply-add in one instruction: within 2×.
+  CHECK(evidence_forensics(submission_with(json::array({row(4, "simd")}))).empty());
+  CHECK(evidence_forensics(submission_with(json::array({row(2, "fma")}))).empty());
+  const auto flags = evidence_forensics(submission_with(json::array({row(2, "simd")})));
+  REQUIRE(codes(flags) == std::vector<std::string>{kFlagAboveRoof});
+  CHECK(flags[0].reason ==
+        "benchmarking.ab-capstone: rows[0] runs at 268.4 GFLOP/s, 2.684× the peak of 50 GFLOP/s "
+        "this student's probe measured, × 2 for its 2 threads of the simd flavour (flagged above "
+        "2×)");
+}
+
 TEST_CASE("a throughput that contradicts its latency is flagged") {
   const json honest = {{"batch_size", 32},
                        {"samples_per_s", 3200},

@@ -125,15 +125,27 @@ void check_grid(Findings& f, const std::string& where, const std::vector<double>
             format_number(first_ticks, 6) + " ticks; a browser's clock only reads whole ticks");
 }
 
-void check_peak(Findings& f, const std::string& where, double gflops_per_s, const Probe& probe) {
-  if (!(probe.peak_gflops_per_s > 0) || !(gflops_per_s > kRoofMargin * probe.peak_gflops_per_s)) {
+// `cores`: how many of the probe's one-core peaks the row's kernel could use (engine_cores).
+void check_peak(Findings& f, const std::string& where, double gflops_per_s, const Probe& probe,
+                double cores = 1, const std::string& cores_text = "") {
+  if (!(probe.peak_gflops_per_s > 0) ||
+      !(gflops_per_s > kRoofMargin * cores * probe.peak_gflops_per_s)) {
     return;
   }
   f.add(kFlagAboveRoof, where + " runs at " + num(gflops_per_s) + " GFLOP/s, " +
-                            num(gflops_per_s / probe.peak_gflops_per_s) + "× the peak of " +
-                            num(probe.peak_gflops_per_s) +
-                            " GFLOP/s this student's probe measured (flagged above " +
-                            num(kRoofMargin) + "×)");
+                            num(gflops_per_s / (cores * probe.peak_gflops_per_s)) +
+                            "× the peak of " + num(probe.peak_gflops_per_s) +
+                            " GFLOP/s this student's probe measured" + cores_text +
+                            " (flagged above " + num(kRoofMargin) + "×)");
+}
+
+// A row of the kernel engine (kernels/parallel.hpp) ran on `threads` cores, each up to the
+// probe's one-core peak, and its fma flavour does in one instruction the multiply and the add
+// the probe's chains issue as two: its roof is that many of the probe's peaks. 1 for any
+// other row.
+double engine_cores(const json& row) {
+  const double threads = number_at(row, "threads");
+  return (threads >= 1 ? threads : 1) * (text_at(row, "flavour") == "fma" ? 2 : 1);
 }
 
 void check_bandwidth(Findings& f, const std::string& where, double gb_per_s, double bytes,
@@ -367,7 +379,15 @@ void check_timed_row(Findings& f, const std::string& at, const json& row, const 
                                  " FLOPs in a median of " + num(median_ms) + " ms is " +
                                  num(flops / (median_ms * 1e6)) + " GFLOP/s");
   }
-  if (!std::isnan(flops)) check_peak(f, at, flops / (median_ms * 1e6), probe);
+  if (!std::isnan(flops)) {
+    const double cores = engine_cores(row);
+    const double threads = std::max(1.0, number_at(row, "threads"));
+    const std::string why = cores == 1 ? ""
+                                       : ", × " + num(cores) + " for its " + num(threads) +
+                                             (threads == 1 ? " thread" : " threads") + " of the " +
+                                             text_at(row, "flavour") + " flavour";
+    check_peak(f, at, flops / (median_ms * 1e6), probe, cores, why);
+  }
   const double bytes = number_at(row, "bytes");
   if (!std::isnan(bytes)) check_bandwidth(f, at, bytes / (median_ms * 1e6), bytes, probe);
 }
