@@ -9,7 +9,8 @@
 // its script, and the student's code runs where a policy holds without any header:
 //   page         scripts and connections to this origin only (wasm, the exercise JSON).
 //   lab worker   the same, plus 'unsafe-eval': Emscripten's Embind glue builds its invokers
-//                with new Function.
+//                with new Function, and workers from this origin: the kernel engine's pool
+//                threads (web/src/lab/engine/engine-thread.js, spawned by the lab worker).
 //   sandbox      the host frame (sandbox/host.html, an opaque-origin iframe, see
 //                web/src/lab/sandbox-host.js) carries it as a <meta> and its blob: worker
 //                inherits it: no connection anywhere, no script but the frame's own (by its
@@ -43,12 +44,15 @@ export const PAGE_META_POLICY = join(PAGE_DIRECTIVES);
 /** The page's policy as a header on the HTML. */
 export const PAGE_POLICY = join([...PAGE_DIRECTIVES, "frame-ancestors 'self'"]);
 
-/** The lab worker's policy (assets/worker-*.js): the wasm module and its glue, from this origin. */
+/**
+ * The lab worker's policy (assets/worker-*.js): the wasm module and its glue, and the kernel
+ * engine's thread workers, from this origin.
+ */
 export const LAB_WORKER_POLICY = join([
   "default-src 'self'",
   "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'",
   "connect-src 'self'",
-  "worker-src 'none'",
+  "worker-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
 ]);

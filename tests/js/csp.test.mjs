@@ -66,6 +66,8 @@ test('the page and the lab worker reach their own origin only', () => {
     assert.ok(!policy.includes('*') && !policy.includes('http'), policy);
   }
   assert.ok(!directives(PAGE_POLICY)['script-src'].includes("'unsafe-eval'"));
+  // The lab worker starts the kernel engine's threads (web/src/lab/engine/engine-thread.js).
+  assert.deepEqual(directives(LAB_WORKER_POLICY)['worker-src'], ["'self'"]);
   assert.ok(!('frame-ancestors' in directives(PAGE_META_POLICY))); // ignored in a <meta>
   assert.ok(PAGE_POLICY.startsWith(PAGE_META_POLICY));
 });
