@@ -1,6 +1,9 @@
 // A tiny 4×float32 vector type for the kernels, so each kernel is written once and compiled
 // to wasm simd128, SSE2, NEON or plain scalar code. The backend is chosen from the compiler's
 // predefined macros; PERFLAB_FORCE_SCALAR forces the scalar fallback (perflab_core_scalar).
+// PERFLAB_FREESTANDING: compiled without the C and C++ libraries (the kernel engine's
+// clang-16 build, -ffreestanding -nostdlib), so only the compiler's own headers are used.
+// Under relaxed SIMD (-mrelaxed-simd, the engine's "fma" flavour) fmadd is the relaxed madd.
 // Not for: wider vectors (AVX), masks and shuffles, or anything the kernels do not use.
 #pragma once
 
@@ -8,8 +11,14 @@
 #error "this source depends on the core flavour (it includes simd.hpp): list it in PERFLAB_CORE_FLAVOUR_SOURCES (core/CMakeLists.txt)"
 #endif
 
-#include <cstdint>
+#include <stddef.h>
+#include <stdint.h>
+#if defined(PERFLAB_FREESTANDING)
+#define PERFLAB_MEMCPY __builtin_memcpy
+#else
 #include <cstring>
+#define PERFLAB_MEMCPY std::memcpy
+#endif
 
 #if defined(PERFLAB_FORCE_SCALAR)
 #define PERFLAB_SIMD_SCALAR 1
@@ -87,10 +96,21 @@ inline f32x4 add(f32x4 a, f32x4 b) { return {wasm_f32x4_add(a.v, b.v)}; }
 inline f32x4 sub(f32x4 a, f32x4 b) { return {wasm_f32x4_sub(a.v, b.v)}; }
 inline f32x4 mul(f32x4 a, f32x4 b) { return {wasm_f32x4_mul(a.v, b.v)}; }
 inline f32x4 div(f32x4 a, f32x4 b) { return {wasm_f32x4_div(a.v, b.v)}; }
-// No fused multiply-add in simd128 (it is in relaxed-simd, which Emscripten 3.1.6 lacks).
+#if defined(__wasm_relaxed_simd__)
+// Relaxed SIMD's madd: fused where the CPU has FMA (one rounding), else multiply then add;
+// the engine decides, so results may differ from the unfused kernels in the last bits.
+// clang-16's wasm_simd128.h has no wrapper for it, hence the builtin (a·b + c, checked
+// numerically in Node). Only the kernel engine's clang-16 build enables it: Emscripten
+// 3.1.6's clang 14 emits a prototype opcode that engines reject.
+inline f32x4 fmadd(f32x4 a, f32x4 b, f32x4 c) {
+  return {(v128_t)__builtin_wasm_relaxed_madd_f32x4((__f32x4)a.v, (__f32x4)b.v, (__f32x4)c.v)};
+}
+#else
+// No fused multiply-add in simd128 (it is in relaxed SIMD, above).
 inline f32x4 fmadd(f32x4 a, f32x4 b, f32x4 c) {
   return {wasm_f32x4_add(wasm_f32x4_mul(a.v, b.v), c.v)};
 }
+#endif
 // pmax(p, q) = p < q ? q : p and pmin(p, q) = q < p ? q : p, called with b first: a NaN in b
 // makes the comparison false and returns b, which is the portable rule above. Not f32x4.max/
 // min: their IEEE NaN and ±0 rules cost V8 about eight x64 instructions each (pmax/pmin map
@@ -167,9 +187,9 @@ inline f32x4 lanewise(f32x4 a, f32x4 b, F f) {
   for (int i = 0; i < kLanes; ++i) r.v[i] = f(a.v[i], b.v[i]);
   return r;
 }
-inline f32x4 load(const float* p) { f32x4 r; std::memcpy(r.v, p, sizeof r.v); return r; }
+inline f32x4 load(const float* p) { f32x4 r; PERFLAB_MEMCPY(r.v, p, sizeof r.v); return r; }
 inline f32x4 loadu(const float* p) { return load(p); }
-inline void store(float* p, f32x4 a) { std::memcpy(p, a.v, sizeof a.v); }
+inline void store(float* p, f32x4 a) { PERFLAB_MEMCPY(p, a.v, sizeof a.v); }
 inline void storeu(float* p, f32x4 a) { store(p, a); }
 inline f32x4 splat(float x) { return {{x, x, x, x}}; }
 inline f32x4 add(f32x4 a, f32x4 b) {
@@ -195,10 +215,10 @@ inline f32x4 min(f32x4 a, f32x4 b) {
 inline f32x4 pow2_bits(f32x4 biased) {
   f32x4 r;
   for (int i = 0; i < kLanes; ++i) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &biased.v[i], sizeof bits);
+    uint32_t bits;
+    PERFLAB_MEMCPY(&bits, &biased.v[i], sizeof bits);
     bits = (bits + 127u) << 23;  // unsigned: wraps, never undefined
-    std::memcpy(&r.v[i], &bits, sizeof bits);
+    PERFLAB_MEMCPY(&r.v[i], &bits, sizeof bits);
   }
   return r;
 }
@@ -250,10 +270,10 @@ inline f32x4 shift_to_exponent(f32x4 m) {
 #else
   f32x4 r;
   for (int i = 0; i < kLanes; ++i) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &m.v[i], sizeof bits);
+    uint32_t bits;
+    PERFLAB_MEMCPY(&bits, &m.v[i], sizeof bits);
     bits <<= 23;
-    std::memcpy(&r.v[i], &bits, sizeof bits);
+    PERFLAB_MEMCPY(&r.v[i], &bits, sizeof bits);
   }
   return r;
 #endif
