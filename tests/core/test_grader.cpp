@@ -104,6 +104,10 @@ TEST_CASE("the exercise bank holds the profiling, acceleration and benchmarking 
       {"acceleration.matmul-loop-order", ExerciseKind::Code, 15},
       {"acceleration.my-ridge", ExerciseKind::Numeric, 15},
       {"acceleration.my-roofline-classify", ExerciseKind::Choice, 20},
+      {"acceleration.parallel-amdahl", ExerciseKind::Numeric, 10},
+      {"acceleration.parallel-bandwidth", ExerciseKind::Numeric, 10},
+      {"acceleration.parallel-slowdown", ExerciseKind::Choice, 10},
+      {"acceleration.parallel-my-scaling", ExerciseKind::Numeric, 15},
       {"benchmarking.batching", ExerciseKind::Numeric, 10},
       {"benchmarking.summary-interval", ExerciseKind::Numeric, 15},
       {"benchmarking.percentile", ExerciseKind::Numeric, 10},
@@ -580,6 +584,8 @@ TEST_CASE("an unknown exercise id is an error listing the known ids") {
       "acceleration.ridge, acceleration.simd-speedup, acceleration.technique, "
       "acceleration.roofline-position, acceleration.attainable-code, "
       "acceleration.matmul-loop-order, acceleration.my-ridge, acceleration.my-roofline-classify, "
+      "acceleration.parallel-amdahl, acceleration.parallel-bandwidth, "
+      "acceleration.parallel-slowdown, acceleration.parallel-my-scaling, "
       "benchmarking.batching, benchmarking.summary-interval, benchmarking.percentile, "
       "benchmarking.mean-or-median, benchmarking.tukey-fences, benchmarking.t-or-z, "
       "benchmarking.bootstrap-ci, benchmarking.ratio-interval, benchmarking.mann-whitney, "

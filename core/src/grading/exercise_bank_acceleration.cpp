@@ -2,7 +2,8 @@
 // (attainable bound, ridge point, where an operation sits), SIMD speedup, which technique for
 // which workload, two JavaScript functions (attainable(), and a cache-friendly matmul timed
 // against the naive loop in the student's own browser), and two questions graded from the
-// student's own measured roofline. Every roofline number comes from core: FLOP and byte
+// student's own measured roofline; the parallelism section's are
+// exercise_bank_acceleration_parallel.cpp's. Every roofline number comes from core: FLOP and byte
 // counts from the kernels (matmul.hpp, elementwise.hpp, reduce.hpp), intensity, attainable,
 // ridge and classify from roofline.hpp; nothing here re-derives them.
 // Their texts are core/exercises/acceleration.json.
@@ -349,7 +350,7 @@ constexpr Tolerance kNearestInteger{0.0, 0.5};
 // which also sets the order the page shows them in.
 std::vector<ExerciseCode> acceleration_exercises() {
   using enum ExerciseKind;
-  return {
+  std::vector<ExerciseCode> all = {
       {.id = "acceleration.intensity", .kind = Numeric, .points = 10, .draw = draw_intensity,
        .parts = {{kOnePercent}, {kOnePercent}}},
       {.id = "acceleration.gelu-traffic", .kind = Numeric, .points = 10,
@@ -381,6 +382,9 @@ std::vector<ExerciseCode> acceleration_exercises() {
        .draw_try = draw_my_classify, .experiment = "acceleration-roofline",
        .from_evidence = my_classify_from_evidence},
   };
+  // The parallelism section's, in a file of their own.
+  for (ExerciseCode& c : acceleration_parallel_exercises()) all.push_back(std::move(c));
+  return all;
 }
 
 }  // namespace perflab::detail

@@ -136,6 +136,7 @@ struct ChapterCode {
 const std::vector<ChapterCode>& exercise_chapters();
 std::vector<ExerciseCode> profiling_exercises();     // exercise_bank_profiling.cpp
 std::vector<ExerciseCode> acceleration_exercises();  // exercise_bank_acceleration.cpp
+std::vector<ExerciseCode> acceleration_parallel_exercises();  // _acceleration_parallel.cpp
 std::vector<ExerciseCode> benchmarking_exercises();  // exercise_bank_benchmarking.cpp
 std::vector<ExerciseCode> optimization_exercises();  // exercise_bank_optimization.cpp
 // Its parts in files of their own, joined by optimization_exercises().
