@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perflab/base/error.hpp"
+#include "perflab/kernels/matmul.hpp"
 #include "perflab/kernels/sparse.hpp"
 #include "perflab/model/conv_methods.hpp"
 #include "perflab/model/zoo.hpp"
@@ -110,6 +111,33 @@ TEST_CASE("experiment plan acceleration-builds and -vectorization: N sizes, scal
 
 TEST_CASE("experiment plan acceleration-gelu-fusion: element counts, fewer when quick") {
   check_list("acceleration-gelu-fusion", "elements");
+}
+
+TEST_CASE("experiment plan acceleration-thread-scaling: one matmul N and one GELU size, smaller when quick") {
+  const json full = experiment_plan("acceleration-thread-scaling", false);
+  const json quick = experiment_plan("acceleration-thread-scaling", true);
+  for (const json* plan : {&full, &quick}) {
+    REQUIRE((*plan)["matmul_n"].is_number_integer());
+    REQUIRE((*plan)["gelu_elements"].is_number_integer());
+    // Verified against the naive matmul before it is timed (core checks up to this N).
+    CHECK((*plan)["matmul_n"].get<std::size_t>() <= kMaxVerifiedMatmulN);
+    CHECK((*plan)["matmul_n"].get<std::size_t>() >= 64);
+    // Whole 64-byte chunks of floats, so every thread's band is whole cache lines.
+    CHECK((*plan)["gelu_elements"].get<std::size_t>() % 16 == 0);
+  }
+  CHECK(quick["matmul_n"].get<std::size_t>() < full["matmul_n"].get<std::size_t>());
+  CHECK(quick["gelu_elements"].get<std::size_t>() < full["gelu_elements"].get<std::size_t>());
+  check_quick_budget("acceleration-thread-scaling");
+}
+
+TEST_CASE("experiment plan acceleration-fma: matmul sizes, verified, fewer when quick") {
+  check_list("acceleration-fma", "sizes");
+  check_quick_budget("acceleration-fma");
+  for (const bool quick : {false, true}) {
+    for (const json& n : experiment_plan("acceleration-fma", quick)["sizes"]) {
+      CHECK(n.get<std::size_t>() <= kMaxVerifiedMatmulN);
+    }
+  }
 }
 
 TEST_CASE("experiment plan profiling-operation-efficiency: element and matmul sizes, fewer when quick") {

@@ -35,6 +35,14 @@ export const PLANS = Object.freeze({
     full: { elements: [1 << 12, 1 << 15, 1 << 18, 1 << 20, 1 << 22], options: timer(1, 10, 10, 1000) },
     quick: { elements: [1 << 14, 1 << 20], options: timer(1, 3, 2, 100) },
   },
+  'acceleration-thread-scaling': {
+    full: { matmul_n: 512, gelu_elements: 1 << 23, options: timer(1, 10, 10, 1500) },
+    quick: { matmul_n: 256, gelu_elements: 1 << 20, options: timer(1, 3, 2, 150) },
+  },
+  'acceleration-fma': {
+    full: { sizes: [128, 256, 512], options: timer(1, 10, 10, 1000) },
+    quick: { sizes: [64, 128], options: timer(1, 3, 2, 150) },
+  },
   'profiling-overhead': {
     full: { models: ['linear_128_64', 'mlp_784', 'cnn_28', 'transformer_block'], options: PROFILING_FULL },
     quick: { models: ['linear_128_64', 'mlp_784', 'cnn_28'], options: PROFILING_QUICK },

@@ -188,6 +188,18 @@ json full_plan(std::string_view id) {
   }
   // Each call is a whole convolution, so few samples suffice.
   if (id == "acceleration-conv") return {{"sizes", conv_sizes(false)}, {"options", timer(1, 7, 10, 3000)}};
+  // The parallel section's thread scaling: matmul at N = 512 (0.27 GFLOP, tens of ms on one
+  // core, so the threads' start and join are a small part of a call) and GELU over 8 Mi
+  // elements, whose input and output (64 MiB) outgrow a laptop's last-level cache, so the
+  // cores share the DRAM bandwidth as a bandwidth-bound kernel does in a real model.
+  if (id == "acceleration-thread-scaling") {
+    return {{"matmul_n", 512}, {"gelu_elements", 1 << 23}, {"options", timer(1, 10, 10, 1500)}};
+  }
+  // FMA against multiply-add: the packed matmul at sizes where it runs near the arithmetic
+  // peak (its packing is a small part of the work), in the engine and in the main module.
+  if (id == "acceleration-fma") {
+    return {{"sizes", {128, 256, 512}}, {"options", timer(1, 10, 10, 1000)}};
+  }
   if (id == "acceleration-blocking") return {{"options", timer(1, 8, 10, 1000)}};
   // fashion_mlp's layers (784→256, 256→128) at one image and a batch of 64; each point times
   // the sparse variant and the dense kernel, so 27 points stay near half a minute. 15
@@ -220,6 +232,10 @@ json quick_plan(std::string_view id) {
     return {{"elements", {1 << 14, 1 << 20}}, {"options", timer(1, 3, 2, 100)}};
   }
   if (id == "acceleration-conv") return {{"sizes", conv_sizes(true)}, {"options", timer(1, 3, 2, 300)}};
+  if (id == "acceleration-thread-scaling") {
+    return {{"matmul_n", 256}, {"gelu_elements", 1 << 20}, {"options", timer(1, 3, 2, 150)}};
+  }
+  if (id == "acceleration-fma") return {{"sizes", {64, 128}}, {"options", timer(1, 3, 2, 150)}};
   if (id == "acceleration-blocking") return {{"options", timer(0, 2, 1, 60)}};
   if (id == "optimization-sparsity") {
     return {{"shapes", sparse_shapes(true)},
@@ -235,7 +251,8 @@ const std::vector<std::string>& experiment_plan_ids() {
   static const std::vector<std::string> ids = {
       "acceleration-vectorization", "acceleration-builds", "acceleration-cache-sweep",
       "acceleration-blocking", "acceleration-linear-loops", "acceleration-conv",
-      "acceleration-gelu-fusion", "profiling-overhead", "profiling-model-scaling",
+      "acceleration-gelu-fusion", "acceleration-thread-scaling", "acceleration-fma",
+      "profiling-overhead", "profiling-model-scaling",
       "profiling-batch-size", "profiling-operation-efficiency", "profiling-architectures",
       "profiling-attention", "profiling-forward-backward", "optimization-sparsity",
       "optimization-kv-cache", "optimization-int8", "optimization-structured",

@@ -36,6 +36,10 @@ const std::vector<std::string>& experiment_plan_ids();
 //   acceleration-linear-loops   {shapes: [[in, out]], options}
 //   acceleration-conv           {sizes: [conv_plan's shapes as to_json writes them], options}
 //   acceleration-gelu-fusion    {elements: [count], options}
+//   acceleration-thread-scaling {matmul_n: N, gelu_elements: count, options}: each thread
+//                               count the student lists, in the kernel engine
+//   acceleration-fma            {sizes: [N], options}: the packed matmul in each engine
+//                               flavour (1 thread) and in the main module
 //   profiling-overhead          {models: [zoo name], options}
 //   profiling-model-scaling     {options; quick also max_points: the smallest widths kept}
 //   profiling-batch-size        {options; quick also max_points and max_batch: the batches kept}
