@@ -20,6 +20,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { loadWasmModule, wasmModuleFiles } from '../tools/wasm-node.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -86,28 +87,28 @@ const sha256OfFile = (file) => createHash('sha256').update(readFileSync(file)).d
 
 // ---- The two sides.
 
-// Ours: the two SIMD Node modules. `train` is the training module perflab_train_node.cjs
-// (loadFashionMnist, createModel, startTraining, trainSteps, trainingResult, evaluateModel,
-// baselineRecipe); `lab` the main module perflab_node.cjs (zooSpec, measureMatmul, median).
+// Ours: the page's two SIMD modules (tools/wasm-node.mjs). `train` is the training module
+// perflab_train_simd (loadFashionMnist, createModel, startTraining, trainSteps, trainingResult,
+// evaluateModel, baselineRecipe); `lab` the main module perflab_simd (zooSpec, measureMatmul,
+// median).
 // Which file holds what is known here only.
 const TRAIN_BINDINGS = ['loadFashionMnist', 'createModel', 'startTraining', 'trainSteps', 'trainingResult',
   'evaluateModel', 'baselineRecipe', 'dropModel', 'dropDataset'];
 async function loadOurs(wasmDir) {
   const load = async (name) => {
-    const file = path.join(wasmDir, 'node', name);
-    let create;
+    const { wasm: wasmFile } = wasmModuleFiles(wasmDir, name);
+    let module;
     try {
-      create = require(file);
+      module = await loadWasmModule(wasmDir, name);
     } catch (e) {
-      fail(`cannot load ${file} (${e.message.split('\n')[0]}); build it with tools/lab build, or pass --wasm-dir`);
+      fail(`cannot load ${wasmFile} (${e.message.split('\n')[0]}); build it with tools/lab build, or pass --wasm-dir`);
     }
-    const module = await create();
     const info = module.buildInfo();
-    if (!info.simd) fail(`${file} is not the SIMD build (simd_backend ${info.simd_backend})`);
-    return { module, info, wasmFile: file.replace(/\.cjs$/, '.wasm') };
+    if (!info.simd) fail(`${wasmFile} is not the SIMD build (simd_backend ${info.simd_backend})`);
+    return { module, info, wasmFile };
   };
-  const lab = await load('perflab_node.cjs');
-  const train = await load('perflab_train_node.cjs');
+  const lab = await load('perflab_simd');
+  const train = await load('perflab_train_simd');
   for (const name of TRAIN_BINDINGS) {
     if (typeof train.module[name] !== 'function') fail(`${train.wasmFile} has no training binding ${name}`);
   }

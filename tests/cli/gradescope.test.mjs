@@ -83,7 +83,7 @@ function runAutograder(files, metadata) {
 
 test('the zip holds setup.sh and run_autograder at its root and runs from its own files', () => {
   const names = Object.keys(unzipSync(readFileSync(path.join(dir, 'autograder.zip'))));
-  for (const name of ['setup.sh', 'run_autograder', 'perflab-gradescope.json', 'tools/gradescope/run.mjs', 'build/wasm/node/perflab_grade_node.wasm', 'node_modules/acorn/package.json', 'web/src/lab/sandbox-runner.js']) assert.ok(names.includes(name), name);
+  for (const name of ['setup.sh', 'run_autograder', 'perflab-gradescope.json', 'tools/gradescope/run.mjs', 'build/wasm/web/perflab_grade_simd.mjs', 'build/wasm/web/perflab_grade_simd.wasm', 'tools/wasm-node.mjs', 'node_modules/acorn/package.json', 'web/src/lab/sandbox-runner.js']) assert.ok(names.includes(name), name);
   assert.ok(!names.some((n) => n.startsWith('tests/') || n.startsWith('core/')), 'only what the autograder runs');
 });
 

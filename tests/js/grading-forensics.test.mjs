@@ -6,13 +6,10 @@
 // changes a score. Also: which of one student's files the gradebook keeps does not depend on
 // the order the files come in.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { before, describe, it } from 'node:test';
 
 import { FLAGS, gradeClass, regradeSubmission } from '../../web/src/grading/index.js';
-import { defaultWasmDir, loadNodeLab } from '../../tools/grading/node-lab.mjs';
+import { defaultWasmDir, instantiate, loadNodeLab } from '../../tools/grading/node-lab.mjs';
 import { COURSE, fakeLab, fakeRunCode, fakeSubmission } from './grading-fake-lab.mjs';
 import { generateSubmission, seeded } from './grading-generate.mjs';
 
@@ -23,12 +20,8 @@ let course;
 let core; // the main module: abRoundOrder and analyzeAB for the simulated A/B runs
 const honest = [];
 
-// The main module for Node, its binary read from disk (as node-lab.mjs loads the grading one).
-async function loadMainModule() {
-  const dir = path.join(defaultWasmDir(), 'node');
-  const create = createRequire(import.meta.url)(path.join(dir, 'perflab_node.cjs'));
-  return create({ wasmBinary: readFileSync(path.join(dir, 'perflab_node.wasm')), print: () => {}, printErr: () => {} });
-}
+// The main module, loaded as node-lab.mjs loads the grading one.
+const loadMainModule = () => instantiate(defaultWasmDir(), 'perflab_simd');
 
 // These tests look at measured evidence only: code exercises are re-graded as code that threw
 // (no runner starts), which keeps 20 students' re-grades to a second.

@@ -1,47 +1,43 @@
-// Loads the CommonJS builds of the wasm modules for the Node tests of the bindings (the main
-// module with loadPerflab, the training module with loadPerflabTrain, the grading module with
-// loadPerflabGrade), and holds
+// Loads the page's wasm modules (tools/wasm-node.mjs) for the Node tests of the bindings (the
+// main module with loadPerflab, the training module with loadPerflabTrain, the grading module
+// with loadPerflabGrade), and holds
 // the small helpers those tests share (a seeded PRNG, random float32 data, the Fashion-MNIST
 // files, an error's message).
 // Not a test file itself: node --test only runs *.test.mjs here.
-// Build dir: $PERFLAB_WASM_DIR, else build/wasm (the `wasm` preset); modules in <dir>/node/.
+// Build dir: $PERFLAB_WASM_DIR, else build/wasm (the `wasm` preset); modules in <dir>/web/.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { loadWasmModule } from '../../tools/wasm-node.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const wasmDir = process.env.PERFLAB_WASM_DIR ?? path.join(repoRoot, 'build', 'wasm');
 
-// The two Node builds: same bindings, core compiled with and without -msimd128. Each has three
-// modules (web/src/lab/api.js MODULES): main (`file`), train (`train_file`, bind_train.cpp) and
-// grade (`grade_file`, bind_grader.cpp).
+// The two builds: same bindings, core compiled with and without -msimd128. Each has three
+// modules (web/src/lab/api.js MODULES): main (`name`), train (`train_name`, bind_train.cpp) and
+// grade (`grade_name`, bind_grader.cpp).
 export const BUILDS = [
-  { flavour: 'simd', file: 'perflab_node.cjs', train_file: 'perflab_train_node.cjs', grade_file: 'perflab_grade_node.cjs', simd: true },
-  { flavour: 'scalar', file: 'perflab_node_scalar.cjs', train_file: 'perflab_train_node_scalar.cjs', grade_file: 'perflab_grade_node_scalar.cjs', simd: false },
+  { flavour: 'simd', name: 'perflab_simd', train_name: 'perflab_train_simd', grade_name: 'perflab_grade_simd', simd: true },
+  { flavour: 'scalar', name: 'perflab_scalar', train_name: 'perflab_train_scalar', grade_name: 'perflab_grade_scalar', simd: false },
 ];
 
-const require = createRequire(import.meta.url);
 const instances = new Map();
 
 // One module instance per build, module and test file (node --test runs each file in its own
 // process).
-function load(file) {
-  if (!instances.has(file)) {
-    const createPerflab = require(path.join(wasmDir, 'node', file));
-    instances.set(file, createPerflab());
-  }
-  return instances.get(file);
+function load(name) {
+  if (!instances.has(name)) instances.set(name, loadWasmModule(wasmDir, name));
+  return instances.get(name);
 }
 
 /** The build's main module. */
-export const loadPerflab = (build) => load(build.file);
+export const loadPerflab = (build) => load(build.name);
 /** The build's training module (loadFashionMnist, startTraining, trainSteps, ...). */
-export const loadPerflabTrain = (build) => load(build.train_file);
+export const loadPerflabTrain = (build) => load(build.train_name);
 /** The build's grading module (exerciseBank, exerciseVariant, gradeExercise, courseSeed, ...). */
-export const loadPerflabGrade = (build) => load(build.grade_file);
+export const loadPerflabGrade = (build) => load(build.grade_name);
 
 // mulberry32: a tiny seeded PRNG so failures reproduce.
 export function rng(seed) {

@@ -1,5 +1,5 @@
-// Training in core through the page's bindings (the training module, perflab_train_node*),
-// in both Node builds, on the real Fashion-MNIST files Debian's dataset-fashion-mnist installs
+// Training in core through the page's bindings (the training module, perflab_train_simd and
+// perflab_train_scalar), on the real Fashion-MNIST files Debian's dataset-fashion-mnist installs
 // (inflated here with Node's zlib, as the page's worker inflates them with
 // DecompressionStream): a small model learns from a tiny fixed
 // subset (loss falls, accuracy well above chance), training in chunks gives the same weights

@@ -3,8 +3,8 @@
 // at the zip's root (as Gradescope requires), and under them what run.mjs needs in
 // /autograder/source: the JavaScript it imports (followed from run.mjs and the code worker,
 // relative imports and `new URL(..., import.meta.url)` alike), the packages they import
-// (acorn), the wasm build's grading module for Node, and perflab-gradescope.json with the
-// course and the assignment graded. Not for: grading (run.mjs).
+// (acorn), the wasm build's grading module (the page's perflab_grade_simd), and
+// perflab-gradescope.json with the course and the assignment graded. Not for: grading (run.mjs).
 // Usage: node tools/gradescope/bundle.mjs --course FILE [--assignment ID] --out FILE.zip
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { zipSync } from 'fflate';
 
 import { defaultWasmDir, loadNodeLab } from '../grading/node-lab.mjs';
+import { wasmModuleFiles } from '../wasm-node.mjs';
 import { CONFIG_FILE } from './run.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -76,10 +77,9 @@ export function bundleEntries({ courseText, assignment = null, wasmDir = default
     if (!existsSync(here(dir))) throw new Error(`the package ${name} is imported but not installed (npm ci)`);
     for (const file of filesUnder(dir)) add(file, readFileSync(here(file)));
   }
-  for (const ext of ['cjs', 'wasm']) {
-    const file = path.join(wasmDir, 'node', `perflab_grade_node.${ext}`);
+  for (const file of Object.values(wasmModuleFiles(wasmDir, 'perflab_grade_simd'))) {
     if (!existsSync(file)) throw new Error(`${file} is missing: build the wasm grading module first (tools/lab build)`);
-    add(`build/wasm/node/perflab_grade_node.${ext}`, readFileSync(file));
+    add(`build/wasm/web/${path.basename(file)}`, readFileSync(file));
   }
   add(CONFIG_FILE, Buffer.from(`${JSON.stringify({ course: JSON.parse(courseText), assignment }, null, 2)}\n`));
   return entries;

@@ -111,8 +111,8 @@ function trueRatio(pipeline, figures, m) {
  */
 export async function makeClass({ out, entries = 24, perStudent = 3, seed = 1, menu = 'page', baseline = DEFAULT_BASELINE, data = DEFAULT_DATA, threads = Math.min(2, os.availableParallelism?.() ?? 2), wasmDir = defaultWasmDir(), log = () => {} }) {
   const random = seeded(seed * 2654435761);
-  const main = await instantiate(wasmDir, 'perflab_node');
-  const train = await instantiate(wasmDir, 'perflab_train_node');
+  const main = await instantiate(wasmDir, 'perflab_simd');
+  const train = await instantiate(wasmDir, 'perflab_train_simd');
   const { pipelines, defaults, trainImages } = await pipelineMenu(main, menu);
 
   // Every menu pipeline (and the float prefix of each) rebuilt once by core's checker.
