@@ -1,25 +1,48 @@
-// Side-by-side benchmark, one Node process: our wasm kernels (perflab_node.cjs, the SIMD
+// Side-by-side benchmark, one Node process: our wasm kernels (the page's perflab_simd, the SIMD
 // build) against TensorFlow.js's wasm backend (non-threaded SIMD binary, one thread) on the
 // same shapes: matmul N = 128, 256, 512 and GELU on 4 Mi elements, with the machine probe's
 // SIMD peak and copy bandwidth timed in the same rounds. Prints a table, one line per
 // comparison with the ratio ours/theirs (or ours/probe), and one final line per floor of
 // issue 4 (met / NOT MET); GELU reports its fraction of its compute roof instead of a
-// floor. Not a test: it asserts no timing and exits 0 whatever the ratios; it exits 1 only
+// floor. Issue 27 adds, in the same matmul groups, the kernel engine (its simd and fma flavours
+// on 1 thread, its fastest flavour on 2 threads), and a Chromium group (chromium-side.mjs):
+// TensorFlow.js's threaded wasm backend runs only in a browser, so there both sides' threaded
+// figures are timed side by side, with the floors of issue 27 checked where each is like with
+// like. Not a test: it asserts no timing and exits 0 whatever the ratios; it exits 1 only
 // when a side computes a wrong result or fails to load.
-// Usage: node --no-experimental-fetch bench/compare.mjs [--quick] [--rounds R] [--wasm-dir DIR]
+// Usage: node --no-experimental-fetch bench/compare.mjs [--quick] [--rounds R] [--wasm-dir DIR] [--no-chromium]
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { GELU_SIMD_VECTOR_OPS_PER_4_ELEMENTS, fractionOfGeluRoof, geluComputeRoof } from './gelu-roof.mjs';
+import { randomFloat32, sampleCalls, summarizeSamples } from './js-timer.mjs';
+import { loadWasmModule, wasmModuleFiles } from '../tools/wasm-node.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
-const USAGE = 'usage: node --no-experimental-fetch bench/compare.mjs [--quick] [--rounds R] [--wasm-dir DIR]';
+const USAGE = 'usage: node --no-experimental-fetch bench/compare.mjs [--quick] [--rounds R] [--wasm-dir DIR] [--no-chromium]';
+
+// The engine's fma flavour is relaxed SIMD, which Node 20 compiles only with
+// --experimental-wasm-relaxed-simd (without it the engine offers simd alone). So the script
+// runs itself again with the flag, the same Node and arguments, and whoever starts it
+// (tools/lab bench, a person) need not know. The flag only admits the relaxed opcodes: the
+// other modules (ours, TensorFlow.js's) have none and run as before. The run drops
+// --no-experimental-fetch, which the usage line long carried: playwright-core (the Chromium
+// group) needs Node's fetch globals to load, and neither side needs them off (ours is handed
+// its wasm bytes by tools/wasm-node.mjs, TensorFlow.js reads its binary from disk in Node).
+const RELAXED_FLAG = '--experimental-wasm-relaxed-simd';
+const NO_FETCH_FLAG = '--no-experimental-fetch';
+if (!process.execArgv.includes(RELAXED_FLAG) || process.execArgv.includes(NO_FETCH_FLAG)) {
+  const execArgv = [RELAXED_FLAG, ...process.execArgv.filter((a) => a !== RELAXED_FLAG && a !== NO_FETCH_FLAG)];
+  const child = spawnSync(process.execPath, [...execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    { stdio: 'inherit' });
+  process.exit(child.status ?? 1);
+}
 const MATMUL_SIZES = [128, 256, 512];
 const MATMUL_FLOOR = { 256: 1.2, 512: 1.2 }; // ours/theirs, issue 4
 const MATMUL_PEAK_FLOOR = { n: 512, fraction: 0.8 }; // of the probe's SIMD peak
@@ -33,10 +56,17 @@ const GELU_FUSED_FLOOR = 2.0; // fused-simd over unfused
 // (gelu-roof.mjs, which says how that count relates to core's 9 FLOPs per element).
 const GELU_BYTES_PER_ELEMENT = 8; // cost_gelu_fused (elementwise.hpp): read x, write out
 const MATMUL_TOLERANCE = 1e-4; // normwise, as core's kMatmulTolerance
+// Issue 27's floors, each the median of its per-round ratios at N = 512.
+const THREADS = 2; // the threaded figures' thread count (this lab's reference machine has 2 cores)
+const ENGINE_FLOOR_N = 512;
+const FMA_OVER_PACKED_FLOOR = 1.35; // the engine's fma flavour on 1 thread over the main module's packed
+const FMA_OVER_TFJS_FLOOR = 1.6; // the same over TensorFlow.js single-threaded (SIMD binary)
+const THREADS_SPEEDUP_FLOOR = 1.8; // the engine's fastest flavour, 2 threads over 1
+const THREADS_OVER_TFJS_FLOOR = 1.0; // ours on 2 threads over TensorFlow.js threaded on 2 (in Chromium)
 const GELU_TOLERANCE = 1e-5; // absolute, |x| < 1: both sides are float32 tanh approximations
 
 function parseArgs(argv) {
-  const args = { quick: false, rounds: undefined, wasmDir: process.env.PERFLAB_WASM_DIR };
+  const args = { quick: false, rounds: undefined, wasmDir: process.env.PERFLAB_WASM_DIR, chromium: true };
   const usageError = (message) => {
     console.error(`${message}; ${USAGE}`);
     process.exit(2);
@@ -48,6 +78,8 @@ function parseArgs(argv) {
       const value = argv[++i];
       if (!/^[1-9][0-9]*$/.test(value ?? '')) usageError(`--rounds needs a positive integer, got ${value}`);
       args.rounds = Number(value);
+    } else if (argv[i] === '--no-chromium') {
+      args.chromium = false;
     } else if (argv[i] === '--wasm-dir') {
       if (argv[i + 1] === undefined) usageError('--wasm-dir needs a directory');
       args.wasmDir = path.resolve(argv[++i]);
@@ -76,68 +108,11 @@ function recordInstantiations() {
 }
 const sha256OfFile = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-// ---- Timing. Theirs is timed here with the same procedure as core's Timer (timer.cpp), so
-// both sides get the same warmup, the same sample length, the same budget and the same
-// statistic: calibrate the calls per sample until a sample lasts min_sample_ms (growing at
-// most 10× per step), take `samples` samples (at least 2 if the budget runs out), drop
-// Tukey outliers, median of the per-call times (with core's median()).
+// ---- Timing. Theirs is timed here with the same procedure as core's Timer (js-timer.mjs:
+// same warmup, sample length, budget and statistic, with core's median()).
+const timeJs = (perflab, fn, options) => summarizeSamples(sampleCalls(fn, options), (xs) => perflab.median(xs));
 
-function percentileSorted(sorted, p) {
-  const rank = (p / 100) * (sorted.length - 1);
-  const lo = Math.floor(rank);
-  const hi = Math.min(lo + 1, sorted.length - 1);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
-}
-
-function timeJs(perflab, fn, options) {
-  const start = performance.now();
-  for (let i = 0; i < options.warmup; ++i) fn();
-  const timeBatch = (inner) => {
-    const t0 = performance.now();
-    for (let i = 0; i < inner; ++i) fn();
-    return performance.now() - t0;
-  };
-  let inner = 1;
-  let batchMs = timeBatch(inner);
-  while (batchMs < options.min_sample_ms) {
-    let multiplier = 10;
-    if (batchMs > 0.1 * options.min_sample_ms) multiplier = Math.min(10, (options.min_sample_ms * 1.4) / batchMs);
-    inner = Math.max(Math.ceil(inner * multiplier), inner + 1);
-    batchMs = timeBatch(inner);
-  }
-  const perCallMs = [];
-  while (perCallMs.length < options.samples) {
-    perCallMs.push(timeBatch(inner) / inner);
-    if (perCallMs.length >= 2 && performance.now() - start >= options.max_total_ms) break;
-  }
-  const sorted = [...perCallMs].sort((x, y) => x - y);
-  const q1 = percentileSorted(sorted, 25);
-  const q3 = percentileSorted(sorted, 75);
-  const kept = sorted.filter((t) => t >= q1 - 1.5 * (q3 - q1) && t <= q3 + 1.5 * (q3 - q1));
-  const mean = kept.reduce((s, t) => s + t, 0) / kept.length;
-  const sd = kept.length < 2 ? 0 : Math.sqrt(kept.reduce((s, t) => s + (t - mean) ** 2, 0) / (kept.length - 1));
-  return {
-    median_ms: perflab.median(kept),
-    cv: mean > 0 ? sd / mean : 0,
-    samples: kept.length,
-    inner_iterations: inner,
-  };
-}
-
-// ---- Data and checks.
-
-function randomFloat32(seed, n) {
-  let a = seed >>> 0; // mulberry32
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; ++i) {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    out[i] = (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  }
-  return out;
-}
+// ---- Checks.
 
 function normwiseError(got, reference) {
   let maxDiff = 0;
@@ -169,17 +144,16 @@ function fail(message) {
 // ---- The two sides.
 
 async function loadOurs(wasmDir) {
-  const file = path.join(wasmDir, 'node', 'perflab_node.cjs');
-  let createPerflab;
+  const { wasm: wasmFile } = wasmModuleFiles(wasmDir, 'perflab_simd');
+  let perflab;
   try {
-    createPerflab = require(file);
+    perflab = await loadWasmModule(wasmDir, 'perflab_simd');
   } catch (e) {
-    fail(`cannot load ${file} (${e.message.split('\n')[0]}); build it with tools/lab build, or pass --wasm-dir`);
+    fail(`cannot load ${wasmFile} (${e.message.split('\n')[0]}); build it with tools/lab build, or pass --wasm-dir`);
   }
-  const perflab = await createPerflab();
   const info = perflab.buildInfo();
-  if (!info.simd) fail(`${file} is not the SIMD build (simd_backend ${info.simd_backend})`);
-  return { perflab, info, wasmFile: file.replace(/\.cjs$/, '.wasm') };
+  if (!info.simd) fail(`${wasmFile} is not the SIMD build (simd_backend ${info.simd_backend})`);
+  return { perflab, info, wasmFile };
 }
 
 // TF.js with its wasm backend, forced to the non-threaded SIMD binary: the two other file
@@ -206,6 +180,23 @@ async function loadTheirs() {
   return { tf, tfwasm, simdFile, dist };
 }
 
+// The kernel engine in Node (tools/engine-node.mjs: the engine's modules on worker_threads),
+// installed in our main module the way the lab worker installs it (engine-seam.js), so that
+// measureParallelMatmul runs core's measurement as in the page: core verifies the product
+// against its naive twin, then times the engine's run with core's Timer. Returns {facts,
+// engine} or {missing: the reason}.
+async function loadEngine(perflab, wasmDir) {
+  try {
+    const [{ loadNodeEngine }, { installEngine }] = await Promise.all([
+      import('../tools/engine-node.mjs'), import('../web/src/lab/engine-seam.js')]);
+    const engine = await loadNodeEngine({ wasmDir, cap: perflab.engineLimits().max_threads_cap });
+    installEngine(perflab, engine);
+    return { facts: perflab.engineFacts(), engine };
+  } catch (e) {
+    return { missing: (e?.message ?? String(e)).split('\n')[0] };
+  }
+}
+
 // ---- Main.
 
 const args = parseArgs(process.argv.slice(2));
@@ -224,6 +215,12 @@ const ours = await loadOurs(args.wasmDir);
 const theirs = await loadTheirs();
 const { perflab } = ours;
 const { tf, tfwasm } = theirs;
+const engine = await loadEngine(perflab, args.wasmDir);
+// What the engine measures here: each flavour on 1 thread, and its fastest flavour (facts
+// list fastest first) on THREADS threads when it can run that many.
+const engineFlavours = engine.facts?.flavours ?? [];
+const bestFlavour = engineFlavours[0];
+const engineThreaded = engine.facts !== undefined && engine.facts.max_threads >= THREADS;
 
 const binaryName = new Map([
   [sha256OfFile(ours.wasmFile), path.relative(repoRoot, ours.wasmFile)],
@@ -243,6 +240,10 @@ console.log(`ours:   perflab ${ours.info.version}, ${ours.info.simd_backend}`);
 console.log(`theirs: @tensorflow/tfjs-core ${tf.version_core}, tfjs-backend-wasm ${tfwasm.version_wasm}, ` +
   `${tfwasm.getThreadsCount()} thread(s)`);
 console.log(`wasm binaries instantiated: ${loadedNames.join(', ')}`);
+console.log(engine.facts
+  ? `engine: flavours ${engineFlavours.join(', ')}, up to ${engine.facts.max_threads} thread(s), ` +
+    `${engine.facts.shared_memory ? 'shared' : 'unshared'} memory (${engine.facts.why}); Node ${process.execArgv.join(' ')}`
+  : `engine: not loaded (${engine.missing}); its figures and floors are not measured`);
 console.log(`timer (both sides): warmup ${timerOptions.warmup}, ${timerOptions.samples} samples of ` +
   `>= ${timerOptions.min_sample_ms} ms, budget ${timerOptions.max_total_ms} ms per figure, median; ` +
   `${rounds} interleaved round(s)`);
@@ -261,7 +262,7 @@ const simdPeak = (p) => p.simd_peak_gflops_per_s;
 }
 
 const summary = [];
-const floors = []; // one {what, met} per floor of issue 4, printed last
+const floors = []; // one {what, met, why?} per floor of issues 4 and 27, printed last; met null: not measured
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
 const median = (values) => perflab.median(values);
 const range = (values, digits) => values.length < 2 ? '' :
@@ -272,16 +273,17 @@ const range = (values, digits) => values.length < 2 ? '' :
 // shared) hits both sides alike. A figure is the median over rounds of its per-round
 // medians; the ratios are taken within each round, then their median and range reported.
 // entries: [{side, what, time: () => {median_ms, cv}, rate: (ms) => number, unit}]
-function runGroup(kernel, entries) {
+// time() may return a promise (the Chromium group's figures are timed in the browser).
+async function runGroup(kernel, entries) {
   const perRound = entries.map(() => []);
   for (let r = 0; r < rounds; ++r) {
     const order = entries.map((_, i) => (r % 2 === 0 ? i : entries.length - 1 - i));
-    for (const i of order) perRound[i].push(entries[i].time());
+    for (const i of order) perRound[i].push(await entries[i].time());
   }
   return entries.map((e, i) => {
     const ms = perRound[i].map((s) => s.median_ms);
     const figure = { ...e, ms, median_ms: median(ms), cv: median(perRound[i].map((s) => s.cv)) };
-    console.log(`${kernel.padEnd(13)} ${e.side.padEnd(5)} ${e.what.padEnd(31)} ` +
+    console.log(`${kernel.padEnd(14)} ${e.side.padEnd(5)} ${e.what.padEnd(37)} ` +
       `${figure.median_ms.toFixed(3).padStart(10)} ${range(ms, 3).padStart(17)} ` +
       `${e.rate(figure.median_ms).toFixed(2).padStart(8)} ${e.unit.padEnd(7)} ${pct(figure.cv).padStart(6)}`);
     return figure;
@@ -305,7 +307,7 @@ function ratioLine(oursFigure, theirsFigures) {
 const pctRange = (fractions) => fractions.length < 2 ? pct(fractions[0])
   : `${pct(Math.min(...fractions))}-${pct(Math.max(...fractions))}`;
 
-console.log(`\n${'kernel'.padEnd(13)} ${'side'.padEnd(5)} ${'variant'.padEnd(31)} ${'median ms'.padStart(10)} ` +
+console.log(`\n${'kernel'.padEnd(14)} ${'side'.padEnd(5)} ${'variant'.padEnd(37)} ${'median ms'.padStart(10)} ` +
   `${'rounds range ms'.padStart(17)} ${'rate'.padStart(8)} ${''.padEnd(7)} ${'cv'.padStart(6)}`);
 
 // ---- Matmul. Ours: measure_matmul through the binding (core's Timer; inputs made once,
@@ -316,6 +318,91 @@ console.log(`\n${'kernel'.padEnd(13)} ${'side'.padEnd(5)} ${'variant'.padEnd(31)
 // uses the faster of the two TF figures in each round, so the copy never counts against
 // them. The scalar baselines (naive, reordered) are left to perflab_bench: they are slow
 // at N = 512 and not what we compare.
+// The kernel engine's rows (issue 27), in the same group and rounds as the main module's
+// kernels and TensorFlow.js: measureParallelMatmul (core's Timer; core verified the product
+// first, and the row's max_error says by how much it differs from the naive reference).
+// Its rows are keyed "<flavour>x<threads>".
+const engineRow = (flavour, threads, n) => {
+  const row = perflab.measureParallelMatmul(flavour, threads, n, timerOptions);
+  if (!(row.max_error <= MATMUL_TOLERANCE)) fail(`matmul N=${n}: engine ${flavour} on ${threads} thread(s) has error ${row.max_error}`);
+  return row.stats ?? row;
+};
+function engineEntries(n, rate) {
+  const entry = (flavour, threads) => ({ side: 'ours', key: `${flavour}x${threads}`, rate, unit: 'GFLOP/s',
+    what: `engine ${flavour}, ${threads} thread${threads === 1 ? '' : 's'}`, time: () => engineRow(flavour, threads, n) });
+  return [...engineFlavours.map((f) => entry(f, 1)), ...(engineThreaded ? [entry(bestFlavour, THREADS)] : [])];
+}
+const engineFigure = (figures, key) => figures.find((f) => f.key === key);
+const gf = (x) => `${x.toFixed(1)} GFLOP/s`;
+
+// One floor: met, or the arithmetic of why not (each ratio the median of its per-round ratios).
+function floorLine(what, ratio, floor, why) {
+  floors.push({ what: `${what} ${ratio.toFixed(2)}x >= ${floor}x`, met: ratio >= floor, why: ratio >= floor ? undefined : why() });
+}
+const notMeasured = (what, why) => floors.push({ what, met: null, why });
+
+// The engine's lines at one N; its floors at ENGINE_FLOOR_N. FMA over packed splits into the
+// compiler's share (the engine's simd flavour, the same kernel without FMA, over packed) and
+// FMA's own (fma over simd), so a miss says which of the two fell short.
+function engineSummary(n, figures, packedFigure, theirsFigures, rate) {
+  if (!engine.facts) {
+    if (n !== ENGINE_FLOOR_N) return;
+    const why = `the engine did not load (${engine.missing})`;
+    notMeasured(`matmul N=${n} engine fma / ours packed >= ${FMA_OVER_PACKED_FLOOR}x`, why);
+    notMeasured(`matmul N=${n} engine fma / tfjs-wasm >= ${FMA_OVER_TFJS_FLOOR}x`, why);
+    notMeasured(`matmul N=${n} engine ${THREADS} threads / 1 thread >= ${THREADS_SPEEDUP_FLOOR}x`, why);
+    return;
+  }
+  const fma = engineFigure(figures, 'fmax1');
+  const simd = engineFigure(figures, 'simdx1');
+  const one = engineFigure(figures, `${bestFlavour}x1`);
+  const two = engineFigure(figures, `${bestFlavour}x${THREADS}`);
+  const atFloor = n === ENGINE_FLOOR_N;
+  const theirsBest = Math.min(...theirsFigures.map((f) => f.median_ms));
+  if (simd) summary.push(`matmul N=${n}: engine simd 1 thread ${gf(rate(simd.median_ms))} vs ours packed = ${ratioLine(simd, [packedFigure]).text}`);
+  if (fma) {
+    const overPacked = ratioLine(fma, [packedFigure]);
+    const overSimd = simd ? ratioLine(fma, [simd]) : undefined;
+    const overTfjs = ratioLine(fma, theirsFigures);
+    summary.push(`matmul N=${n}: engine fma 1 thread ${gf(rate(fma.median_ms))} vs ours packed ${gf(rate(packedFigure.median_ms))} = ` +
+      `${overPacked.text}${overSimd ? `; vs engine simd = ${overSimd.text}` : ''}; vs tfjs-wasm ${gf(rate(theirsBest))} = ${overTfjs.text}`);
+    if (atFloor) {
+      floorLine(`matmul N=${n} engine fma (1 thread) / ours packed`, overPacked.ratio, FMA_OVER_PACKED_FLOOR, () =>
+        `${gf(rate(fma.median_ms))} / ${gf(rate(packedFigure.median_ms))}; ` +
+        (overSimd ? `= engine simd / packed ${ratioLine(simd, [packedFigure]).ratio.toFixed(2)}x (the same kernel, clang-16 against emcc) ` +
+          `x fma / simd ${overSimd.ratio.toFixed(2)}x (FMA itself); ` : '') +
+        `the floor needs ${gf(FMA_OVER_PACKED_FLOOR * rate(packedFigure.median_ms))}`);
+      floorLine(`matmul N=${n} engine fma (1 thread) / tfjs-wasm (1 thread)`, overTfjs.ratio, FMA_OVER_TFJS_FLOOR, () =>
+        `${gf(rate(fma.median_ms))} / ${gf(rate(theirsBest))}; the floor needs ${gf(FMA_OVER_TFJS_FLOOR * rate(theirsBest))}`);
+    }
+  } else if (atFloor) {
+    const why = `the engine has no fma flavour here (${engine.facts.why})`;
+    notMeasured(`matmul N=${n} engine fma / ours packed >= ${FMA_OVER_PACKED_FLOOR}x`, why);
+    notMeasured(`matmul N=${n} engine fma / tfjs-wasm >= ${FMA_OVER_TFJS_FLOOR}x`, why);
+  }
+  if (two) {
+    const speedup = ratioLine(two, [one]);
+    summary.push(`matmul N=${n}: engine ${bestFlavour} ${THREADS} threads ${gf(rate(two.median_ms))} vs 1 thread ` +
+      `${gf(rate(one.median_ms))} = ${speedup.text} (efficiency ${pct(speedup.ratio / THREADS)})`);
+    if (atFloor) {
+      floorLine(`matmul N=${n} engine ${bestFlavour} ${THREADS} threads / 1 thread`, speedup.ratio, THREADS_SPEEDUP_FLOOR,
+        () => scalingWhy(one.median_ms, two.median_ms, THREADS_SPEEDUP_FLOOR));
+    }
+  } else if (atFloor) {
+    notMeasured(`matmul N=${n} engine ${THREADS} threads / 1 thread >= ${THREADS_SPEEDUP_FLOOR}x`,
+      `the engine runs at most ${engine.facts.max_threads} thread(s) here (${engine.facts.why})`);
+  }
+}
+// Why a speedup fell short, in core's terms (analyzeScaling): the Karp-Flatt serial fraction
+// the measured speedup implies, and the one the floor allows.
+function scalingWhy(oneMs, twoMs, floor) {
+  const analysis = perflab.analyzeScaling([{ threads: 1, median_ms: oneMs }, { threads: THREADS, median_ms: twoMs }]);
+  const row = analysis.rows.find((r) => r.threads === THREADS);
+  const allowed = (THREADS / floor - 1) / (THREADS - 1); // Karp-Flatt at the floor's speedup
+  return `${oneMs.toFixed(2)} ms / ${twoMs.toFixed(2)} ms = ${row.speedup.toFixed(2)}x, efficiency ${pct(row.efficiency)}; ` +
+    `Karp-Flatt serial fraction ${pct(row.karp_flatt)} where ${floor}x allows at most ${pct(allowed)}`;
+}
+
 const SCALAR_BASELINES = new Set(['naive', 'reordered']);
 const matmulNames = perflab.matmulVariants().map((v) => v.name).filter((v) => !SCALAR_BASELINES.has(v));
 const headlineMatmul = matmulNames.includes('packed') ? 'packed' : 'simd';
@@ -334,7 +421,7 @@ for (const n of MATMUL_SIZES) {
   }
 
   const gflops = (ms) => flops / ms / 1e6;
-  const figures = runGroup(`matmul N=${n}`, [
+  const figures = await runGroup(`matmul N=${n}`, [
     ...matmulNames.map((name) => ({ side: 'ours', what: name, rate: gflops, unit: 'GFLOP/s',
       time: () => perflab.measureMatmul(name, n, timerOptions).stats })),
     { side: 'tfjs', what: 'tf.matMul', rate: gflops, unit: 'GFLOP/s',
@@ -343,6 +430,7 @@ for (const n of MATMUL_SIZES) {
       time: () => timeJs(perflab, () => { const r = tf.matMul(a, b); r.dataSync(); r.dispose(); }, timerOptions) },
     ...(n === MATMUL_PEAK_FLOOR.n
       ? [probeEntry('SIMD peak (probeMachine)', simdPeak, flops, 'GFLOP/s')] : []),
+    ...engineEntries(n, gflops),
   ]);
   a.dispose(); b.dispose();
 
@@ -355,6 +443,7 @@ for (const n of MATMUL_SIZES) {
     `tfjs-wasm ${theirsBest.toFixed(1)} GFLOP/s = ${text}` +
     (floor ? ` (floor ${floor}x)${ratio < floor ? ' BELOW FLOOR' : ''}` : ''));
   if (floor) floors.push({ what: `matmul N=${n} ours/tfjs-wasm ${ratio.toFixed(2)}x >= ${floor}x`, met: ratio >= floor });
+  engineSummary(n, figures, oursFigure, theirsFigures, gflops);
   const peakFigure = figures.find((f) => f.side === 'probe');
   if (peakFigure) {
     const { ratio: fraction, perRound } = ratioLine(oursFigure, [peakFigure]);
@@ -395,7 +484,7 @@ const bestGelu = geluNames.includes('fused-simd') ? 'fused-simd' : 'fused';
 }
 const gbPerS = (ms) => (GELU_BYTES_PER_ELEMENT * n) / ms / 1e6;
 const roofPeaks = []; // the probe's SIMD peak (GFLOP/s) of each round, in round order
-const geluFigures = runGroup('GELU 4 Mi', [
+const geluFigures = await runGroup('GELU 4 Mi', [
   ...geluNames.map((name) => ({ side: 'ours', what: name, name, rate: gbPerS, unit: 'GB/s',
     time: () => perflab.measureGelu(name, n, timerOptions).stats })),
   { side: 'tfjs', what: '9 tf ops (unfused)', rate: gbPerS, unit: 'GB/s',
@@ -459,10 +548,137 @@ summary.push(
     'with memory costing nothing');
 }
 
+// ---- The Chromium group (issue 27). TensorFlow.js 4.22's threaded backend does not start in
+// Node (bench/README.md), so its threaded figures are timed in headless Chromium, each
+// contestant in its own dedicated worker of one cross-origin isolated page: TensorFlow.js
+// with its SIMD binary on 1 thread and its threaded SIMD binary on 1 and THREADS threads,
+// and ours (the page's SIMD main module with the engine) in one worker: packed, the engine's
+// flavours on 1 thread and its fastest on THREADS. Same Timer options, rounds and statistic;
+// theirs sampled by js-timer.mjs in the browser, summarised here with core's median(). The
+// floor against TensorFlow.js threaded is taken here, like with like.
+async function chromiumGroup() {
+  const floorName = `matmul N=${ENGINE_FLOOR_N} ours ${THREADS} threads / tfjs-wasm threaded ${THREADS} threads >= ${THREADS_OVER_TFJS_FLOOR}x`;
+  let side;
+  try {
+    // Imported here, not at the top: playwright-core cannot load under --no-experimental-fetch,
+    // which the process that only re-runs this script may still carry.
+    const { openChromiumSide } = await import('./chromium-side.mjs');
+    side = await openChromiumSide();
+  } catch (e) {
+    console.log(`\nChromium group: not run, Chromium did not start (${(e?.message ?? String(e)).split('\n')[0]})`);
+    notMeasured(floorName, 'Chromium did not start');
+    return;
+  }
+  try {
+    // TensorFlow.js caps its pool at navigator.hardwareConcurrency / 2 (it assumes two logical
+    // CPUs per core): first what it chooses by itself here, then its pools with that
+    // navigator reporting twice this machine's logical CPUs, so that THREADS threads run.
+    const logicalCpus = 2 * os.cpus().length;
+    const stock = await side.add({ kind: 'tfjs', binary: 'threaded-simd', threads: -1 });
+    await stock.close();
+    const theirsSide = [
+      { what: 'tf.matMul, SIMD binary, 1 thread', c: await side.add({ kind: 'tfjs', binary: 'simd', threads: 1 }) },
+      { what: 'tf.matMul, threaded binary, 1 thread', c: await side.add({ kind: 'tfjs', binary: 'threaded-simd', threads: 1, logicalCpus }) },
+      { what: `tf.matMul, threaded binary, ${THREADS} threads`, key: 'tfjsT', threads: THREADS,
+        c: await side.add({ kind: 'tfjs', binary: 'threaded-simd', threads: THREADS, logicalCpus }) },
+    ];
+    let oursSide = null;
+    try {
+      oursSide = await side.add({ kind: 'ours' });
+    } catch (e) {
+      // The worker's error comes back wrapped by page.evaluate ("page.evaluate: Error: ...").
+      oursSide = { missing: (e?.message ?? String(e)).split('\n')[0].replace(/^page\.evaluate: (Error: )*/, '') };
+    }
+    console.log(`\nChromium group: ${side.chromium}, one cross-origin isolated page, each contestant in a dedicated worker`);
+    console.log(`tfjs threaded binary by itself: ${stock.info.threads} thread(s) (navigator.hardwareConcurrency ` +
+      `${stock.info.hardwareConcurrency}, halved by tfjs-backend-wasm's cap)`);
+    for (const t of theirsSide) {
+      console.log(`tfjs ${t.what}: runs ${t.c.info.threads} thread(s), loaded ${t.c.info.wasm.join(', ')}` +
+        (t.c.info.logicalCpusSet ? ` (its navigator reports ${t.c.info.logicalCpusSet} logical CPUs)` : ''));
+      if (t.threads && t.c.info.threads !== t.threads) fail(`TensorFlow.js threaded runs ${t.c.info.threads} threads, not ${t.threads}`);
+    }
+    const oursFacts = oursSide.info?.engine;
+    const oursFlavours = oursFacts?.flavours ?? [];
+    const oursThreaded = oursFacts !== undefined && oursFacts.max_threads >= THREADS;
+    console.log(oursFacts
+      ? `ours: ${oursSide.info.build}; engine flavours ${oursFlavours.join(', ')}, up to ${oursFacts.max_threads} thread(s) (${oursFacts.why})`
+      : `ours: not loaded in Chromium (${oursSide.missing})`);
+    for (const size of MATMUL_SIZES) {
+      const flops = 2 * size ** 3;
+      const gflops = (ms) => flops / ms / 1e6;
+      const reference = perflab.matmul(randomFloat32(1 + size, size * size), [size, size],
+        randomFloat32(2 + size, size * size), [size, size], headlineMatmul).data;
+      for (const t of theirsSide) {
+        const error = normwiseError(await t.c.product(size), reference);
+        if (!(error <= MATMUL_TOLERANCE)) fail(`Chromium matmul N=${size}: tfjs (${t.what}) and ours differ, normwise error ${error}`);
+      }
+      const browserTime = (c, extra) => async () => {
+        const result = await c.time(size, timerOptions, extra);
+        if (result.max_error !== undefined && !(result.max_error <= MATMUL_TOLERANCE)) {
+          fail(`Chromium matmul N=${size}: ours ${JSON.stringify(extra)} has error ${result.max_error}`);
+        }
+        return result.perCallMs ? timeJsSummary(result) : result;
+      };
+      const oursEntry = (what, key, extra) => ({ side: 'ours', what, key, rate: gflops, unit: 'GFLOP/s', time: browserTime(oursSide, extra) });
+      const figures = await runGroup(`chromium N=${size}`, [
+        ...theirsSide.map((t) => ({ side: 'tfjs', what: t.what, key: t.key, rate: gflops, unit: 'GFLOP/s', time: browserTime(t.c, {}) })),
+        ...(oursFacts ? [
+          oursEntry('packed (main module)', 'packed', {}),
+          ...oursFlavours.map((f) => oursEntry(`engine ${f}, 1 thread`, `${f}x1`, { flavour: f, threads: 1 })),
+          ...(oursThreaded ? [oursEntry(`engine ${oursFlavours[0]}, ${THREADS} threads`, `${oursFlavours[0]}x${THREADS}`,
+            { flavour: oursFlavours[0], threads: THREADS })] : []),
+        ] : []),
+      ]);
+      const tfjsT = engineFigure(figures, 'tfjsT');
+      const tfjs1 = figures.filter((f) => f.side === 'tfjs' && f !== tfjsT);
+      const fma = engineFigure(figures, 'fmax1');
+      const packed = engineFigure(figures, 'packed');
+      const one = oursFacts && engineFigure(figures, `${oursFlavours[0]}x1`);
+      const two = oursFacts && engineFigure(figures, `${oursFlavours[0]}x${THREADS}`);
+      summary.push(`Chromium N=${size}: tfjs threaded ${THREADS} threads ${gf(gflops(tfjsT.median_ms))} vs its best 1-thread ` +
+        `${gf(gflops(Math.min(...tfjs1.map((f) => f.median_ms))))} = ${ratioLine(tfjsT, tfjs1).text}`);
+      if (fma) {
+        summary.push(`Chromium N=${size}: engine fma 1 thread ${gf(gflops(fma.median_ms))} vs packed = ${ratioLine(fma, [packed]).text}; ` +
+          `vs tfjs 1 thread = ${ratioLine(fma, tfjs1).text}`);
+      }
+      if (two) {
+        const speedup = ratioLine(two, [one]);
+        const overTfjs = ratioLine(two, [tfjsT]);
+        summary.push(`Chromium N=${size}: engine ${oursFlavours[0]} ${THREADS} threads ${gf(gflops(two.median_ms))} vs 1 thread = ` +
+          `${speedup.text}; vs tfjs threaded ${THREADS} threads ${gf(gflops(tfjsT.median_ms))} = ${overTfjs.text}`);
+        if (size === ENGINE_FLOOR_N) {
+          floorLine(`matmul N=${size} ours ${THREADS} threads / tfjs-wasm threaded ${THREADS} threads (Chromium)`, overTfjs.ratio,
+            THREADS_OVER_TFJS_FLOOR, () => `${gf(gflops(two.median_ms))} / ${gf(gflops(tfjsT.median_ms))}; ` +
+              `ours ${speedup.ratio.toFixed(2)}x from 1 to ${THREADS} threads where tfjs gets ${ratioLine(tfjsT, tfjs1).ratio.toFixed(2)}x; ` +
+              `the floor needs ${gf(THREADS_OVER_TFJS_FLOOR * gflops(tfjsT.median_ms))}`);
+        }
+      } else if (size === ENGINE_FLOOR_N) {
+        notMeasured(floorName, oursFacts ? `the engine runs at most ${oursFacts.max_threads} thread(s) in Chromium (${oursFacts.why})`
+          : `ours did not load in Chromium (${oursSide.missing})`);
+      }
+    }
+    if (side.errors.length > 0) fail(`the Chromium page reported errors: ${side.errors.join('; ')}`);
+  } finally {
+    await side.close();
+  }
+}
+const timeJsSummary = (samples) => summarizeSamples(samples, median);
+if (args.chromium) {
+  await chromiumGroup();
+} else {
+  notMeasured(`matmul N=${ENGINE_FLOOR_N} ours ${THREADS} threads / tfjs-wasm threaded ${THREADS} threads >= ${THREADS_OVER_TFJS_FLOOR}x`,
+    '--no-chromium: TensorFlow.js threaded runs only in Chromium');
+}
+
 console.log(
   `\nsummary (same run, ${rounds} interleaved round(s); ratio = ours/theirs in throughput, ` +
     'the median of the per-round ratios):',
 );
 for (const line of summary) console.log(line);
-console.log('\nfloors (issue 4; each the median of the per-round ratios):');
-for (const f of floors) console.log(`${f.met ? 'met    ' : 'NOT MET'}  ${f.what}`);
+console.log('\nfloors (issues 4 and 27; each the median of the per-round ratios):');
+for (const f of floors) {
+  const verdict = f.met === null ? 'NOT MEASURED' : f.met ? 'met' : 'NOT MET';
+  console.log(`${verdict.padEnd(12)} ${f.what}${f.why ? `: ${f.why}` : ''}`);
+}
+engine.engine?.dispose?.();
+process.exit(engine.missing ? 1 : 0);

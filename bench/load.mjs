@@ -134,9 +134,15 @@ console.log(
   `initial transfer: ${kb(total)} gzipped (level 6; ${kb(total9)} at level 9; ${kb(raw)} raw) in ${last.length} responses; floor ${kb(BYTES_FLOOR)}: ${total < BYTES_FLOOR ? 'met' : 'NOT MET'}`,
 );
 // The training and grading modules (wasm/CMakeLists.txt) are loaded at their first call, the
-// grading one by the exercise engine once the page is usable: any of their files before that
-// is a regression.
-for (const [name, pattern] of [['training', /\/perflab_train_/], ['grading', /\/perflab_grade_/]]) {
+// grading one by the exercise engine once the page is usable, and the kernel engine (its four
+// perflab_engine_* modules, its loader and thread script) at the first call that needs it
+// (api.js `engine: true`): any of their files before that is a regression.
+const MODULES_LOADED_LATER = [
+  ['training', /\/perflab_train_/],
+  ['grading', /\/perflab_grade_/],
+  ['kernel engine', /\/perflab_engine_|\/engine-(loader|thread)[-.]/],
+];
+for (const [name, pattern] of MODULES_LOADED_LATER) {
   const early = results.flatMap((r) => r.files).filter((f) => pattern.test(f.path));
   console.log(
     `${name} module in the initial load: ${early.length === 0 ? 'none (as intended)' : `REQUESTED: ${[...new Set(early.map((f) => f.path))].join(', ')}`}`,
