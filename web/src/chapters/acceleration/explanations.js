@@ -1,14 +1,16 @@
 // The Acceleration chapter's explanations, written for this lab: SIMD, the memory
-// hierarchy, blocking, fusion, arithmetic intensity and the roofline, short and with the
-// formulas the experiments and exercises use. HTML strings (ours, so <code> is safe).
+// hierarchy, blocking, fusion, arithmetic intensity, the roofline and parallelism (threads,
+// Amdahl's law, shared bandwidth, false sharing, FMA), short and with the formulas the
+// experiments and exercises use. HTML strings (ours, so <code> is safe).
 // Pure data: index.js puts each section's experiment after its text.
 // Not for: numbers of this machine (the experiments measure them).
 
 export const INTRO = [
   'A matrix product does the same 2·N³ floating-point operations however its loops are ' +
-    'written, yet the time can differ tenfold. Three things decide it: how many numbers one ' +
+    'written, yet the time can differ tenfold. Three things decide it on one core: how many numbers one ' +
     'instruction works on (SIMD), where the operands come from (the memory hierarchy), and ' +
-    'how many bytes each operation needs (arithmetic intensity). Each section below explains ' +
+    'how many bytes each operation needs (arithmetic intensity); the last section adds the other ' +
+    'cores and the fused multiply-add. Each section below explains ' +
     'one of them and ends in an experiment that measures it on your CPU, in a worker, so the ' +
     'page stays responsive.',
   'Numbers depend on this machine and on what else it is doing: close busy tabs for steadier ' +
@@ -27,8 +29,8 @@ export const SECTIONS = Object.freeze([
       'There is no fused multiply-add in simd128: <code>a·b + c</code> is an ' +
         '<code>f32x4.mul</code> then an <code>f32x4.add</code>, two instructions and two ' +
         'roundings, because an FMA rounds once and gives different results from a CPU without ' +
-        'one (the later relaxed-SIMD proposal adds it, results allowed to differ; this lab does ' +
-        'not use it). The peak is therefore <code>4 lanes × 2 FLOPs × multiply-adds issued per ' +
+        'one (the later relaxed-SIMD proposal adds it, results allowed to differ; the last ' +
+        'section measures it). The peak of these kernels is therefore <code>4 lanes × 2 FLOPs × multiply-adds issued per ' +
         'cycle × clock rate</code>, counting the pair as two FLOPs. (Native code built with ' +
         '<code>-mfma</code> could issue the pair as one instruction, and AVX registers hold 8 ' +
         'lanes; the lab’s native build sticks to SSE2, 4 lanes and no FMA, so the native CLI ' +
@@ -125,5 +127,53 @@ export const SECTIONS = Object.freeze([
         'at most 0.83 GFLOP/s; matmul at N = 64 (10.7) is above the ridge, bounded by the 40. ' +
         'Below: your machine’s roofs, every lab kernel placed on them, and your native numbers.',
     ],
+  },
+  {
+    id: 'parallelism',
+    title: 'Parallelism: every core, and the fused multiply-add',
+    paragraphs: [
+      'Everything above ran on one core. The kernel engine runs the packed matmul and the fused GELU ' +
+        'on several threads: Web Workers that share one WebAssembly memory, which a browser allows only ' +
+        'on a cross-origin isolated page (the server’s COOP and COEP headers); elsewhere it runs one ' +
+        'thread and says why. The lab’s worker is thread 0; the others wait on a shared word and are ' +
+        'woken for each call, so a call costs no thread start. It uses one thread per core the browser ' +
+        'reports, up to a cap core sets; the experiment below says how many this page may use, and why.',
+      '<b>Work division.</b> Each thread gets a band of the output and never writes another’s. The ' +
+        'matmul gives each thread whole strips of out’s rows, the micro-kernel’s height, the first threads one ' +
+        'strip more when they do not divide evenly; each thread packs its own copy of b, a little redundant ' +
+        'work that spares a wait for the others. GELU gives each thread whole 64-byte chunks of the ' +
+        'elements (16 floats), so no two threads write one cache line.',
+      '<b>False sharing.</b> Caches keep lines, not floats. When two cores write different floats of ' +
+        'one 64-byte line, each write takes the line away from the other core’s cache, and the line ' +
+        'travels back and forth although no value is shared: the threads can run slower than one. Bands ' +
+        'in whole lines avoid it.',
+      '<b>Amdahl’s law.</b> If a fraction s of one thread’s time cannot be split (waking the threads, ' +
+        'waiting for the slowest, packing b in every thread), p threads take ' +
+        '<code>T(p) = T(1)·(s + (1 − s)/p)</code>, so the speedup is ' +
+        '<code>S(p) = T(1)/T(p) = 1 / (s + (1 − s)/p)</code>, which never passes <code>1/s</code> however ' +
+        'many threads (s = 5% caps it at 20×). Efficiency is <code>E = S/p</code>. Turned around, one ' +
+        'measured speedup gives the serial fraction it implies, the Karp-Flatt metric ' +
+        '<code>e = (1/S − 1/p) / (1 − 1/p)</code>; an e that grows with p means a cost that grows with ' +
+        'the threads (waiting, shared bandwidth), not a fixed serial part.',
+      '<b>Memory bandwidth is shared.</b> Each core has its own registers, L1 and L2, but the cores ' +
+        'share the last-level cache and the DRAM bus. The matmul at N = {{scaling_matmul_n}} is compute-bound ' +
+        '(intensity N/6, far above the ridge): each core works from its own caches, so p cores can come close to p× the rate. ' +
+        'Fused GELU (9/8 FLOP per byte) over {{scaling_gelu_elements}} elements ({{scaling_gelu_bytes}} read ' +
+        'and written per call, more than a laptop’s last-level cache) streams from DRAM: once the cores ' +
+        'together draw the bus’s bandwidth, more threads only wait longer for it. The machine probe measures ' +
+        'both the one-core and the all-core memory bandwidth (the roofline’s memory roofs): a ' +
+        'bandwidth-bound kernel can speed up by at most their ratio, whatever Amdahl says.',
+      '<b>FMA.</b> A fused multiply-add computes <code>a·b + c</code> in one instruction with one ' +
+        'rounding, counted as two FLOPs. WebAssembly’s relaxed SIMD adds <code>f32x4.relaxed_madd</code>: ' +
+        '“relaxed” because a CPU without FMA may compute it as a multiply then an add, so results may ' +
+        'differ in the last bits between machines (core’s check allows for that). Where the multiplies ' +
+        'and adds were two instructions, the same loop issues half as many, and a chain of dependent ' +
+        'multiply-adds waits for one instruction’s latency per step instead of two: that is why the ' +
+        'probe’s FMA peak is above its multiply-add peak, and why a compute-bound kernel like the packed ' +
+        'matmul gains while a memory-bound one like GELU does not.',
+    ],
+    run:
+      'Try it: run the thread scaling with the matmul, then with GELU, and compare the fitted serial ' +
+      'fractions; then run FMA against multiply-add.',
   },
 ]);

@@ -1,7 +1,8 @@
 // The Acceleration chapter: the same arithmetic at different speeds. Puts each
 // explanation (explanations.js) before the experiment that measures it: SIMD, the memory
-// hierarchy, blocking, convolution by im2col, fusion, arithmetic intensity, the roofline, and the native CLI
-// comparison; main.js mounts the exercises below. Mounted by the chapter shell (../shell.js).
+// hierarchy, blocking, convolution by im2col, fusion, arithmetic intensity, the roofline, the
+// native CLI comparison, and parallelism (threads and FMA in the kernel engine); main.js mounts
+// the exercises below. Mounted by the chapter shell (../shell.js).
 // Not for: measuring (worker and core do).
 
 import { defineChapter } from '../shell.js';
@@ -14,6 +15,10 @@ import { linearLoopsExperiment } from './linear-loops-experiment.js';
 import { convExperiment } from './conv-experiment.js';
 import { geluFusionExperiment } from './gelu-fusion-experiment.js';
 import { rooflineExperiment } from './roofline-experiment.js';
+import { threadScalingExperiment } from './thread-scaling-experiment.js';
+import { fmaExperiment } from './fma-experiment.js';
+import { elementsName } from './gelu-fusion-data.js';
+import { formatBytes, formatInt } from '../../ui/format.js';
 import { sizeName } from './cache-sweep-data.js';
 import { mountIntensityCalculator } from './intensity-calculator.js';
 import { mountCliComparison } from './cli-comparison.js';
@@ -28,6 +33,9 @@ const RUNS = {
   fusion: [geluFusionExperiment],
   intensity: [mountIntensityCalculator],
   roofline: [rooflineExperiment, mountCliComparison],
+  // After the roofline: the section explains GELU's stop in scaling by the memory roof and FMA
+  // as a higher compute roof, both named there.
+  parallelism: [threadScalingExperiment, fmaExperiment],
 };
 
 export default defineChapter({
@@ -37,9 +45,21 @@ export default defineChapter({
   intro: INTRO,
   layout: { sectionClass: 'lesson', headingId: (id) => `acceleration-${id}` },
   sections: SECTIONS.map((section) => ({ ...section, mounts: RUNS[section.id] })),
-  // The text's {{name}} numbers, core's: the range of the cache sweep's full plan.
+  // The text's {{name}} numbers, core's: the range of the cache sweep's full plan and the
+  // sizes of the thread scaling's.
   facts: async (lab) => {
-    const { sizes } = await lab.experimentPlan('acceleration-cache-sweep', false, { where: 'acceleration-facts' });
-    return { cache_sweep_from: sizeName(sizes[0]), cache_sweep_to: sizeName(sizes.at(-1)) };
+    const where = { where: 'acceleration-facts' };
+    const [{ sizes }, scaling] = await Promise.all([
+      lab.experimentPlan('acceleration-cache-sweep', false, where),
+      lab.experimentPlan('acceleration-thread-scaling', false, where),
+    ]);
+    return {
+      cache_sweep_from: sizeName(sizes[0]),
+      cache_sweep_to: sizeName(sizes.at(-1)),
+      scaling_matmul_n: formatInt(scaling.matmul_n),
+      scaling_gelu_elements: elementsName(scaling.gelu_elements),
+      // GELU reads and writes 4 bytes per element.
+      scaling_gelu_bytes: formatBytes(8 * scaling.gelu_elements),
+    };
   },
 });
