@@ -207,7 +207,8 @@ TEST_CASE("parallel-my-scaling: the run's Amdahl fit at the drawn core count, an
   CHECK(cores.size() >= 3);
   // Any kernel: a GELU run whose bus fills up (2, 1.25, 1 ms: s = 0.25 / 0.8125 = 4/13), rows
   // in any order.
-  const json gelu = json::array({scaling_row("gelu", 4, 1 << 20, 1), scaling_row("gelu", 1, 1 << 20, 2),
+  const json gelu = json::array({scaling_row("gelu", 4, 1 << 20, 1),
+                                 scaling_row("gelu", 1, 1 << 20, 2),
                                  scaling_row("gelu", 2, 1 << 20, 1.25)});
   const double p = param(exercise_variant(kMyScaling, 3), "cores");
   const double s = amdahl(4.0 / 13, p);

@@ -2,11 +2,12 @@
 // speedup of p threads, and the largest serial fraction that still reaches a target), the
 // memory bandwidth the cores share (the best speedup a bandwidth-bound GELU reaches on p
 // threads, and its time), which of four causes slows a parallel loop (false sharing, a race,
-// the shared bus, a serial part), and what the Amdahl fit of the student's own thread-scaling run
-// predicts beyond the cores it measured, the fit recomputed here from the run's medians. Every formula is core's:
-// amdahl_speedup and analyze_scaling (stats/scaling.hpp), the fused GELU's bytes
-// (kernels/elementwise.hpp). Feedback says right or wrong only (Exercise::feedback_hides_answer),
-// so no number can be bisected from "Too high" / "Too low".
+// the shared bus, a serial part), and what the Amdahl fit of the student's own thread-scaling
+// run predicts beyond the cores it measured, the fit recomputed here from the run's medians.
+// Every formula is core's: amdahl_speedup and analyze_scaling (stats/scaling.hpp), the fused
+// GELU's bytes (kernels/elementwise.hpp). Numeric feedback says right or wrong only
+// (Exercise::feedback_hides_answer), so no number can be bisected from "Too high" / "Too low";
+// the choice redraws its scenario on every try.
 // Joined into the chapter's list by exercise_bank_acceleration.cpp; prose in
 // core/exercises/acceleration.json. Not for: seeding, rendering or grading (grader.cpp).
 #include <algorithm>
