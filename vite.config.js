@@ -28,10 +28,13 @@ const requireWasmBuild = {
   name: 'perflab-require-wasm-build',
   buildStart() {
     // The main module, the training module and the grading module (each loaded at its first
-    // call), two builds each.
+    // call), two builds each, and the kernel engine's four modules (wasm/engine/).
     const files = ['perflab', 'perflab_train', 'perflab_grade'].flatMap((m) =>
       ['simd', 'scalar'].flatMap((b) => [`${m}_${b}.mjs`, `${m}_${b}.wasm`]),
     );
+    for (const flavour of ['fma', 'simd']) {
+      for (const link of ['shared', 'single']) files.push(`perflab_engine_${flavour}_${link}.wasm`);
+    }
     const missing = files.filter((f) => !existsSync(path.join(wasmWebDir, f)));
     if (missing.length > 0) {
       this.error(
