@@ -109,14 +109,18 @@ function relativeError(got, ref) {
 }
 
 // Odd sizes: a last strip of one row (M odd), a K that is no multiple of anything, an N with a
-// partial right-edge block (45) and one of whole 16-column strips (128).
+// partial right-edge block (45) and one of whole 16-column strips (128); a K past one packed
+// block (kPackedKC = 512), so later blocks add to out; and one that makes prepare() grow the
+// memory past its first pages.
 const SHAPES = [
   { M: 37, K: 19, N: 45 },
   { M: 37, K: 19, N: 128 },
   { M: 5, K: 1, N: 3 },
+  { M: 33, K: 600, N: 70 },
+  { M: 130, K: 300, N: 260 },
 ];
-// 1e-4, core's kMatmulTolerance: float32 sums of K products are within about K·2^-24 of the
-// double-precision reference (here under 2e-6). The fma flavour rounds once per multiply-add
+// 1e-4, core's kMatmulTolerance: a float32 sum of K products is within about K·2^-24 of the
+// double-precision reference, relative to its scale (a bound: 3.6e-5 at K = 600). The fma flavour rounds once per multiply-add
 // where the multiply-then-add kernel rounds twice, so the two differ in the last bits, both
 // far inside the tolerance.
 const MATMUL_TOLERANCE = 1e-4;
