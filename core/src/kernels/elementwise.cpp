@@ -8,11 +8,13 @@
 #include <limits>
 #include <string>
 
+#include "perflab/detail/kernel_bands.hpp"
 #include "perflab/detail/simd.hpp"
 #include "perflab/detail/vmath.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/base/rates.hpp"
 #include "perflab/kernels/elementwise.hpp"
+#include "measure_inputs.hpp"
 
 namespace perflab {
 namespace {
@@ -20,33 +22,8 @@ namespace {
 using std::size_t;
 using namespace detail;
 
-// out[i] = op(x[i]) over vectors. Tensors are 16-byte aligned, so aligned loads are safe;
-// the last n % 4 elements go through a padded buffer, so every element gets the same
-// arithmetic.
-// Four vectors per step, each loaded, transformed and stored as a group: their independent
-// chains sit side by side in the instruction stream, so the CPU overlaps a long op (GELU's
-// ~50-cycle chain of multiplies, adds and a divide) without needing a deep scheduler to find
-// the next chain. GELU in Node 20, measured side by side: on a Zen 4 core 0.67-0.68 ns per
-// element against 0.79-0.82 with two vectors per step (two had been 15% ahead of one on a
-// Sapphire Rapids core); eight vectors were slower again (V8 spills the constants).
-template <class Op>
-void map_unary(float* out, const float* x, size_t n, Op op) {
-  constexpr size_t kStep = 4 * kLanes;
-  size_t i = 0;
-  for (; i + kStep <= n; i += kStep) {
-    f32x4 v[4];
-    for (size_t u = 0; u < 4; ++u) v[u] = load(x + i + u * kLanes);
-    for (size_t u = 0; u < 4; ++u) v[u] = op(v[u]);
-    for (size_t u = 0; u < 4; ++u) store(out + i + u * kLanes, v[u]);
-  }
-  for (; i + kLanes <= n; i += kLanes) store(out + i, op(load(x + i)));
-  if (i < n) {
-    alignas(16) float buf[kLanes] = {};
-    std::copy(x + i, x + n, buf);
-    store(buf, op(load(buf)));
-    std::copy(buf, buf + (n - i), out + i);
-  }
-}
+// out[i] = op(x[i]) over vectors: detail::map_unary (kernel_bands.hpp), the loop the fused
+// GELU's bands run in the kernel engine too.
 
 template <class Op>
 void map_binary(float* out, const float* a, const float* b, size_t n, Op op) {
@@ -146,7 +123,7 @@ void gelu_fused_into(float* out, const float* x, size_t n) {
   for (size_t i = 0; i < n; ++i) out[i] = gelu_scalar(x[i]);
 }
 void gelu_fused_simd_into(float* out, const float* x, size_t n) {
-  map_unary(out, x, n, GeluVec{});  // built once: its constants stay in registers
+  gelu_fused_simd_range(out, x, 0, n);
 }
 
 Tensor gelu_fused(const Tensor& x) {
@@ -199,31 +176,48 @@ Tensor gelu(const Tensor& x, std::string_view variant) {
   return find_gelu_variant(variant).kernel(x);
 }
 
-GeluMeasurement measure_gelu(std::string_view variant, std::size_t n,
-                             const TimerOptions& options, Clock& clock,
-                             const ProgressFn& progress) {
-  const GeluVariant& v = find_gelu_variant(variant);
+namespace detail {
+
+void check_measure_gelu_n(std::size_t n) {
   if (n < 1 || n > kMaxMeasureGeluN) {
     throw ValueError("n must be between 1 and " + std::to_string(kMaxMeasureGeluN) + ", got " +
                      std::to_string(n));
   }
+}
+
+Tensor gelu_measure_input(std::size_t n) { return Tensor::random({n}, 0x5EED0003, -4.0f, 4.0f); }
+
+double verify_gelu(const std::string& what, const Tensor& x, const float* got) {
+  double worst = 0.0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double ref = gelu_reference(x[i]);
+    const double error = std::fabs(got[i] - ref) / (1e-6 + 1e-5 * std::fabs(ref));
+    if (!(error <= 1.0)) {
+      char text[256];
+      std::snprintf(text, sizeof text,
+                    "%s disagrees with the reference at x = %.9g: got %.9g, reference %.9g",
+                    what.c_str(), static_cast<double>(x[i]), static_cast<double>(got[i]), ref);
+      throw Error(text);
+    }
+    worst = std::max(worst, error);
+  }
+  return worst;
+}
+
+}  // namespace detail
+
+GeluMeasurement measure_gelu(std::string_view variant, std::size_t n,
+                             const TimerOptions& options, Clock& clock,
+                             const ProgressFn& progress) {
+  const GeluVariant& v = find_gelu_variant(variant);
+  detail::check_measure_gelu_n(n);
   options.validate();
-  const Tensor x = Tensor::random({n}, 0x5EED0003, -4.0f, 4.0f);
+  const Tensor x = detail::gelu_measure_input(n);
 
   // Verify before timing.
   {
     const Tensor y = v.kernel(x);
-    for (size_t i = 0; i < n; ++i) {
-      const double ref = gelu_reference(x[i]);
-      if (!(std::fabs(y[i] - ref) <= 1e-6 + 1e-5 * std::fabs(ref))) {
-        char text[160];
-        std::snprintf(text, sizeof text,
-                      "gelu variant '%s' disagrees with the reference at x = %.9g: got %.9g, "
-                      "reference %.9g",
-                      v.name.c_str(), static_cast<double>(x[i]), static_cast<double>(y[i]), ref);
-        throw Error(text);
-      }
-    }
+    detail::verify_gelu("gelu variant '" + v.name + "'", x, y.data());
   }
 
   const bool fused = v.kernel == gelu_fused || v.kernel == gelu_fused_simd;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "matmul_packed.hpp"
+#include "measure_inputs.hpp"
 #include "perflab/detail/simd.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/base/rates.hpp"
@@ -317,6 +318,37 @@ double matmul_relative_error(const Tensor& got, const Tensor& reference) {
   return max_diff / max_ref;
 }
 
+namespace detail {
+
+void check_measure_matmul_n(std::size_t n) {
+  if (n < 1 || n > kMaxMeasureMatmulN) {
+    throw ValueError("n must be between 1 and " + std::to_string(kMaxMeasureMatmulN) +
+                     ", got " + std::to_string(n));
+  }
+}
+
+SquareMatmulOperands square_matmul_operands(std::size_t n) {
+  return {Tensor::random({n, n}, 0x5EED0001), Tensor::random({n, n}, 0x5EED0002)};
+}
+
+double verify_square_matmul(const std::string& what, const std::string& reference,
+                            const Tensor& a, const Tensor& b, const Tensor& out) {
+  const size_t M = a.shape()[0], K = a.shape()[1], N = b.shape()[1];
+  Tensor expected({M, N});
+  find_matmul_variant(reference).kernel(expected.data(), a.data(), b.data(), M, K, N);
+  const double error = matmul_relative_error(out, expected);
+  if (!(error <= kMatmulTolerance)) {
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "%s disagrees with %s at n=%zu: max relative error %.3g exceeds %.0e",
+                  what.c_str(), reference.c_str(), N, error, kMatmulTolerance);
+    throw Error(text);
+  }
+  return error;
+}
+
+}  // namespace detail
+
 namespace {
 
 using Kernel2d = std::function<void(float*, const float*, const float*, size_t, size_t, size_t)>;
@@ -325,33 +357,21 @@ using Kernel2d = std::function<void(float*, const float*, const float*, size_t, 
 MatmulMeasurement measure_square(const std::string& name, const Kernel2d& kernel, std::size_t n,
                                  bool is_reference, const TimerOptions& options, Clock& clock,
                                  const ProgressFn& progress) {
-  if (n < 1 || n > kMaxMeasureMatmulN) {
-    throw ValueError("n must be between 1 and " + std::to_string(kMaxMeasureMatmulN) +
-                     ", got " + std::to_string(n));
-  }
+  detail::check_measure_matmul_n(n);
   options.validate();
   check_call_fits_budget(cost_matmul(n, n, n).flops,
                          name + " matmul at n=" + std::to_string(n), options);
 
-  const Tensor a = Tensor::random({n, n}, 0x5EED0001);
-  const Tensor b = Tensor::random({n, n}, 0x5EED0002);
+  const detail::SquareMatmulOperands operands = detail::square_matmul_operands(n);
+  const Tensor& a = operands.a;
+  const Tensor& b = operands.b;
   Tensor out({n, n});
 
   // Verify before timing: a fast wrong kernel must not produce a figure. Above 512 the
   // naive reference itself would take too long in a browser.
   if (n <= kMaxVerifiedMatmulN && !is_reference) {
-    Tensor reference({n, n});
-    matmul_variants().front().kernel(reference.data(), a.data(), b.data(), n, n, n);
     kernel(out.data(), a.data(), b.data(), n, n, n);
-    const double error = matmul_relative_error(out, reference);
-    if (!(error <= kMatmulTolerance)) {
-      char text[160];
-      std::snprintf(text, sizeof text,
-                    "matmul variant '%s' disagrees with naive at n=%zu: max relative error "
-                    "%.3g exceeds %.0e",
-                    name.c_str(), n, error, kMatmulTolerance);
-      throw Error(text);
-    }
+    detail::verify_square_matmul("matmul variant '" + name + "'", "naive", a, b, out);
   }
 
   Timer timer(clock);

@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+#include "perflab/detail/kernel_bands.hpp"
 #include "perflab/detail/simd.hpp"
 #include "perflab/base/error.hpp"
 #include "perflab/base/format.hpp"
@@ -49,27 +50,16 @@
 #define PERFLAB_PROBE_NO_MEMCPY
 #endif
 
-// In a scalar build the "SIMD" chains are the scalar fallback's lane loops; keep GCC from
-// vectorizing those too, so the scalar build reports scalar code.
-#if defined(PERFLAB_SIMD_SCALAR)
-#define PERFLAB_PROBE_SIMD_ATTRIBUTES PERFLAB_PROBE_NOINLINE PERFLAB_PROBE_NO_VECTORIZE
-#else
-#define PERFLAB_PROBE_SIMD_ATTRIBUTES PERFLAB_PROBE_NOINLINE
-#endif
-
 namespace perflab {
 namespace {
 
 using std::size_t;
 using namespace detail;
 
-// 14 chains, each acc = acc·m + m. A multiply then a dependent add is about 8 cycles of
-// latency on current x86 cores, which retire more than one such pair per cycle, so fewer
-// chains leave units idle (measured on a Xeon, natively and in V8: 8 chains reach three
-// quarters of the 14-chain figure). 14 accumulators and the one constant fit in the 15
-// vector registers V8 allocates on x64 (16 for SSE2), so nothing spills; the constant
-// doubles as the addend to save a register.
-constexpr int kChains = 14;
+// The chains and the triad loop are detail::peak_chains and detail::triad_range
+// (kernel_bands.hpp), which the kernel engine runs on every thread for the all-core figures;
+// the scalar chains below are as many as the vector ones, for the same reason.
+constexpr int kChains = kPeakChains;
 constexpr long kStepsPerCall = kProbePeakSteps;
 
 // Inputs read through volatile so the compiler cannot know them; results written to
@@ -79,20 +69,8 @@ volatile float g_multiplier = kProbePeakMultiplier;
 volatile float g_triad_scale = kProbeTriadScalar;
 volatile float g_sink[kChains];
 
-PERFLAB_PROBE_SIMD_ATTRIBUTES
-void simd_chains(long steps, float m) {
-  const f32x4 vm = splat(m);
-  f32x4 acc[kChains];
-  for (int k = 0; k < kChains; ++k) acc[k] = splat(1.0f + 0.125f * static_cast<float>(k));
-  for (long s = 0; s < steps; ++s) {
-    for (int k = 0; k < kChains; ++k) acc[k] = fmadd(acc[k], vm, vm);
-  }
-  for (int k = 0; k < kChains; ++k) {
-    alignas(16) float lanes[kLanes];
-    store(lanes, acc[k]);
-    g_sink[k] = lanes[0] + lanes[1] + lanes[2] + lanes[3];
-  }
-}
+// peak_chains is never inlined (its own attributes keep a scalar build's code scalar).
+void simd_chains(long steps, float m) { g_sink[0] = peak_chains(steps, m); }
 
 PERFLAB_PROBE_NOINLINE PERFLAB_PROBE_NO_VECTORIZE void scalar_chains(long steps, float m) {
   float acc[kChains];
@@ -116,8 +94,7 @@ PERFLAB_PROBE_NOINLINE PERFLAB_PROBE_NO_MEMCPY void copy_kernel(float* dst, cons
 
 PERFLAB_PROBE_NOINLINE
 void triad_kernel(float* a, const float* b, const float* c, float s, size_t n) {
-  const f32x4 vs = splat(s);
-  for (size_t i = 0; i < n; i += kLanes) store(a + i, fmadd(vs, load(c + i), load(b + i)));
+  triad_range(a, b, c, s, 0, n);
 }
 
 // Eight accumulators so that, in L1, loads rather than the add latency set the pace.

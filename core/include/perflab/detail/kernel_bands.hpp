@@ -160,8 +160,8 @@ inline size_t packed_scratch_floats(size_t K, size_t N) {
 // out rows [row_begin, row_end) of out (M, N) = a (M, K) @ b (K, N), all row-major; those
 // rows are overwritten, no other is touched. scratch: 16-byte aligned,
 // packed_scratch_floats(K, N) floats, this caller's alone. Each caller packs its own copy of
-// b: with threads that is redundant work (about 1% of the FLOPs at N = 512) but needs no
-// barrier between packing and computing. The loop nest and the reasons for its blocking are
+// b: with T threads that is redundant work (K·N copies against 2·(M/T)·K·N FLOPs per thread,
+// T/(2M): 0.2% at N = 512 on two threads) but needs no barrier between packing and computing. The loop nest and the reasons for its blocking are
 // in matmul_packed.cpp; over [0, M) this is matmul_packed.
 inline void matmul_packed_rows(float* out, const float* a, const float* b, size_t M, size_t K,
                                size_t N, size_t row_begin, size_t row_end, float* scratch) {

@@ -64,6 +64,14 @@ void set_kernel_engine(std::shared_ptr<KernelEngine> engine);
 // installs one).
 KernelEngine& kernel_engine();
 
+#if !defined(__EMSCRIPTEN__)
+// Natively: a new std::thread engine running up to max_threads (1..kMaxEngineThreads) threads,
+// started at its first run of more than one. kernel_engine()'s default is one of these with
+// hardware_concurrency() threads; the tests make one with more threads than cores, to check
+// the division of work at thread counts this machine does not have.
+std::shared_ptr<KernelEngine> make_thread_engine(unsigned max_threads);
+#endif
+
 // Validates a call before it reaches the engine: flavour in facts().flavours and
 // 1 <= threads <= facts().max_threads, with ValueError sentences naming what is allowed.
 void check_engine_call(const KernelEngine& engine, const std::string& flavour, unsigned threads);
