@@ -20,6 +20,8 @@
 #include "perflab/base/error.hpp"
 #include "perflab/grading/grader.hpp"
 #include "perflab/kernels/engine.hpp"
+#include "perflab/kernels/parallel.hpp"
+#include "timer_helpers.hpp"
 
 using namespace perflab;
 using exercise_test::contains;
@@ -232,6 +234,27 @@ TEST_CASE("parallel-my-scaling recomputes from the medians, not from figures bes
   const double speedup = amdahl(kMatmulSerial, p);
   CHECK(grade_exercise(kMyScaling, 7, answer({speedup, 40 / speedup}, rows)).at("correct") == true);
   CHECK(grade_exercise(kMyScaling, 7, answer({p, 40 / p}, rows)).at("correct") == false);
+}
+
+TEST_CASE("parallel-my-scaling accepts rows as core's kernel engine measures them") {
+  // The native engine's run at 1 thread and, where this machine has a second core, 2: what the
+  // page sends. Its times are not asserted; the answer is worked out by hand from its medians.
+  const unsigned most = std::min(2u, kernel_engine().facts().max_threads);
+  json rows = json::array();
+  for (unsigned t = 1; t <= most; ++t) {
+    rows.push_back(to_json(measure_parallel_matmul("simd", t, 64, timer_test::tiny_timer())));
+  }
+  const double p = param(exercise_variant(kMyScaling, 5), "cores");
+  if (most < 2) {
+    CHECK_THROWS_AS(grade_exercise(kMyScaling, 5, answer({p, 1}, rows)), ValueError);
+    return;
+  }
+  // Two points: the fit passes through the 2-thread one, s = 2·(T2/T1) − 1 clamped to [0, 1].
+  const double t1 = rows[0].at("stats").at("median_ms").get<double>();
+  const double t2 = rows[1].at("stats").at("median_ms").get<double>();
+  const double s = std::clamp(2 * t2 / t1 - 1, 0.0, 1.0);
+  const double speedup = amdahl(s, p);
+  CHECK(grade_exercise(kMyScaling, 5, answer({speedup, t1 / speedup}, rows)).at("correct") == true);
 }
 
 TEST_CASE("parallel-my-scaling refuses a run core could not have measured, saying what to run") {
