@@ -15,6 +15,9 @@ namespace perflab::cli {
 int roofline_command(const std::vector<std::string>& args);
 // `perflab bench [--json] [--quick]` (JSON rows keep their samples; --samples is accepted).
 int bench_command(const std::vector<std::string>& args);
+// `perflab parallel [--kernel matmul|gelu] [--n N] [--threads 1,2,...] [--json] [--quick]`:
+// the kernel engine's thread scaling, each point verified then timed, with core's analysis.
+int parallel_command(const std::vector<std::string>& args);
 // `perflab compare BASE.json NEW.json [--threshold PCT] [--alpha A] [--json]`: 1 when a
 // benchmark regressed.
 int compare_command(const std::vector<std::string>& args);

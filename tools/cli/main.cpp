@@ -37,6 +37,10 @@ constexpr const char* kUsage =
     "                                          than PCT percent (default 2, alpha 0.05)\n"
     "  perflab roofline [--json] [--quick]     probe this machine's roofs and place the lab's\n"
     "                                          kernels on them (--quick: a few seconds)\n"
+    "  perflab parallel [--kernel matmul|gelu] [--n N] [--threads 1,2,...] [--json] [--quick]\n"
+    "                                          the kernel engine's packed matmul or fused GELU\n"
+    "                                          at each thread count (default 1 to every core):\n"
+    "                                          speedup, efficiency, Karp-Flatt, Amdahl fit\n"
     "  perflab suite SUITE.json [--json|--markdown|--csv]\n"
     "                                          run a benchmark suite (models x metrics,\n"
     "                                          kernels) and print its report (Markdown);\n"
@@ -377,6 +381,7 @@ int run(const std::vector<std::string>& args) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (cmd == "bench") return perflab::cli::bench_command(rest);
   if (cmd == "roofline") return perflab::cli::roofline_command(rest);
+  if (cmd == "parallel") return perflab::cli::parallel_command(rest);
   if (cmd == "compare") return perflab::cli::compare_command(rest);
   if (cmd == "suite") return perflab::cli::suite_command(rest);
   if (cmd == "compliance") return perflab::cli::compliance_command(rest);
