@@ -2,7 +2,7 @@
 // native engine every figure is finite and positive and the FMA peak is there exactly when the
 // engine runs FMA; thread counts outside the engine's are refused with check_engine_call's
 // sentence; on a fake engine over a fake clock the work each call is counted as (the probe's
-// chains, lanes and steps per thread; the triad's 12 bytes per element over the probe's
+// chains and lanes, the engine's steps, per thread; the triad's 12 bytes per element over the probe's
 // arrays), which flavour and thread count each figure runs, and progress and cancel; the JSON.
 #include <doctest/doctest.h>
 
@@ -149,7 +149,7 @@ TEST_CASE("each figure counts the probe's work per call and runs where it says")
 
   // Every call lasts 1 ms, so a rate is the work of one call over 1 ms.
   const double flops_per_thread =
-      2.0 * detail::kLanes * detail::kPeakChains * static_cast<double>(kProbePeakSteps);
+      2.0 * detail::kLanes * detail::kPeakChains * static_cast<double>(kEnginePeakSteps);
   CHECK(p.threads == 3);
   CHECK(p.muladd_gflops_per_s == doctest::Approx(flops_per_thread / 1e6));
   REQUIRE(p.fma_gflops_per_s.has_value());
@@ -164,7 +164,7 @@ TEST_CASE("each figure counts the probe's work per call and runs where it says")
                                                            "triad fma 1", "triad fma 3"});
   for (const Call& c : engine->calls) {
     if (c.kernel == EngineKernel::peak) {
-      CHECK(c.steps == kProbePeakSteps);
+      CHECK(c.steps == kEnginePeakSteps);
       CHECK(c.scalar == kProbePeakMultiplier);
     } else {
       CHECK(c.n == n);

@@ -47,10 +47,10 @@ double peak_gflops_per_s(KernelEngine& engine, const std::string& flavour, unsig
                          const ProbeOptions& o, Clock& clock, const ProgressFn& progress) {
   engine.prepare(0, 0, 0, 0, 0, threads);
   const double flops_per_call = 2.0 * detail::kLanes * detail::kPeakChains *
-                                static_cast<double>(kProbePeakSteps) * threads;
+                                static_cast<double>(kEnginePeakSteps) * threads;
   const Stats stats = time_calls(
       [&] {
-        engine.run(EngineKernel::peak, flavour, threads, 0, 0, 0, kProbePeakSteps,
+        engine.run(EngineKernel::peak, flavour, threads, 0, 0, 0, kEnginePeakSteps,
                    kProbePeakMultiplier);
       },
       o, clock, progress);

@@ -19,8 +19,16 @@
 namespace perflab {
 
 // Every rate is work per call over the fastest sample, as the machine probe's (probe.hpp):
-// a peak call is peak_chains on every thread (2 FLOPs per multiply-add and lane, fused or
-// not), a triad call moves 12 bytes per element over the probe's triad working set.
+// a peak call is kEnginePeakSteps steps of peak_chains on every thread (2 FLOPs per
+// multiply-add and lane, fused or not), a triad call moves 12 bytes per element over the
+// probe's triad working set.
+//
+// A peak call is 128 of the machine probe's (about 0.3 ms of one core, where the probe's
+// call is a few microseconds): every engine call wakes its threads and waits for the last
+// one, which costs microseconds natively and tens of them in a browser (Atomics.notify and
+// wait), and over the probe's short call that wait, not the arithmetic, set the all-core
+// figure (natively on two cores: 22 GFLOP/s on both against 36 on one).
+inline constexpr long kEnginePeakSteps = 128 * kProbePeakSteps;
 struct EnginePeaks {
   unsigned threads = 1;                    // the all-core figures' thread count
   double muladd_gflops_per_s = 0;          // simd flavour, 1 thread
