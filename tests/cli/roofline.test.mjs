@@ -1,7 +1,8 @@
 // The native CLI's `roofline` and `bench` subcommands end to end: the JSON objects carry
 // "tool", "kind" and "version", every planned row with its hand-computable counts (the
 // formulas beside the kernels), rates that are finite and positive, the roofline placement
-// against the probed roofs; the text mode prints a table; a bad flag exits 2 with the
+// against the probed roofs; the text mode prints a table and the kernel engine's all-core
+// peak and triad; a bad flag exits 2 with the
 // reason on stderr and nothing on stdout. Timings are never asserted. Run by ctest
 // (tools/CMakeLists.txt) with PERFLAB_CLI set to the built binary.
 import assert from 'node:assert/strict';
@@ -82,6 +83,13 @@ test('the text modes print a table', () => {
   const roofline = perflab('roofline', '--quick');
   assert.equal(roofline.status, 0, roofline.stderr);
   assert.match(roofline.stdout, /^machine \(.+\): peak .+ GFLOP\/s, bandwidth .+ GB\/s/);
+  // Every core's roofs from the native kernel engine, a line each, beside one core's figures.
+  const peak = /^(all (\d+) cores|1 core) \(kernel engine, (simd|fma)\): peak (\S+) GFLOP\/s \(one core: multiply-add (\S+?)(, FMA (\S+))?\)$/m.exec(roofline.stdout);
+  const triad = /^(all (\d+) cores|1 core) \(kernel engine\): triad (\S+) GB\/s \(one core: (\S+) GB\/s\)$/m.exec(roofline.stdout);
+  assert.ok(peak && triad, roofline.stdout);
+  assert.equal(triad[1], peak[1], 'both lines name the same cores');
+  assert.equal(peak[3] === 'fma', peak[7] !== undefined, 'the all-core flavour is FMA exactly when an FMA peak was measured');
+  for (const v of [peak[4], peak[5], triad[3], triad[4]]) positive(Number(v), 'an engine figure');
   assert.match(roofline.stdout, /^matmul +packed +64 /m);
   assert.match(roofline.stdout, /(memory|compute)-bound$/m);
   const bench = perflab('bench', '--quick');

@@ -1,5 +1,6 @@
 // `perflab roofline` and `perflab bench`: core's machine reports (report.hpp) printed as JSON
-// (what the page's cliReport reads back) or as readable tables.
+// (what the page's cliReport reads back) or as readable tables; the roofline's table also
+// prints every core's peak and triad from the native kernel engine (probe_engine.hpp).
 // Not for: measuring or validating (core/report, core/operations); this file only prints.
 #include <cstdio>
 #include <iostream>
@@ -7,6 +8,9 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "perflab/kernels/engine.hpp"
+#include "perflab/roofline/probe.hpp"
+#include "perflab/roofline/probe_engine.hpp"
 #include "perflab/roofline/report.hpp"
 
 #ifndef PERFLAB_VERSION
@@ -55,6 +59,23 @@ void print_warnings(const nlohmann::json& rows) {
   }
 }
 
+// Every core's roofs from the native kernel engine, a line each, beside one core's.
+void print_engine_peaks(bool quick) {
+  const unsigned threads = kernel_engine().facts().max_threads;
+  const nlohmann::json e =
+      to_json(probe_engine(threads, quick ? ProbeOptions::quick() : ProbeOptions{}));
+  const std::string cores = threads == 1 ? "1 core" : "all " + std::to_string(threads) + " cores";
+  std::printf("%s (kernel engine, %s): peak %.1f GFLOP/s (one core: multiply-add %.1f",
+              cores.c_str(), e["all_core_flavour"].get<std::string>().c_str(),
+              e["all_core_gflops_per_s"].get<double>(), e["muladd_gflops_per_s"].get<double>());
+  if (!e["fma_gflops_per_s"].is_null()) {
+    std::printf(", FMA %.1f", e["fma_gflops_per_s"].get<double>());
+  }
+  std::printf(")\n%s (kernel engine): triad %.1f GB/s (one core: %.1f GB/s)\n", cores.c_str(),
+              e["all_core_triad_gb_per_s"].get<double>(),
+              e["per_core_triad_gb_per_s"].get<double>());
+}
+
 }  // namespace
 
 int roofline_command(const std::vector<std::string>& args) {
@@ -67,9 +88,11 @@ int roofline_command(const std::vector<std::string>& args) {
   }
   const nlohmann::json& m = report["machine"];
   std::printf("machine (%s): peak %.1f GFLOP/s, bandwidth %.1f GB/s (triad), ridge point %.2f "
-              "FLOP/byte\n\n",
+              "FLOP/byte\n",
               m["simd_backend"].get<std::string>().c_str(), m["peak_gflops_per_s"].get<double>(),
               m["bandwidth_gb_per_s"].get<double>(), m["ridge_flops_per_byte"].get<double>());
+  print_engine_peaks(flags.quick);
+  std::printf("\n");
   std::printf("%-10s %-11s %9s %10s %9s %9s %10s %7s  %s\n", "op", "variant", "n", "FLOP/byte",
               "GFLOP/s", "GB/s", "attainable", "% roof", "bound");
   for (const auto& r : report["rows"]) {
