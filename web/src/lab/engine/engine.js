@@ -47,6 +47,18 @@ const W = Object.freeze({
 });
 const CONTROL_WORDS = 64;
 const MAX_THREADS = CONTROL_WORDS - W.generation0;
+// Loads of a control word before sleeping on it. Waking a sleeping thread made a 2-thread
+// call of a tiny job cost 15 µs in Node 20 (0.5 µs with this spin: measured on 2 cores),
+// which is the whole time of a small job; spinning first lets back-to-back calls (the
+// Timer's batches) hand over without sleeping. An atomic load costs about 12 ns in V8, so
+// this is about 50 µs, what an idle thread burns after each job before it sleeps.
+const SPINS = 4000;
+
+// Waits until words[i] is no longer `value`: spins, then sleeps.
+function waitWhile(words, i, value) {
+  for (let s = 0; s < SPINS; ++s) if (Atomics.load(words, i) !== value) return;
+  Atomics.wait(words, i, value);
+}
 
 const alignUp = (x, to) => Math.ceil(x / to) * to;
 
@@ -119,7 +131,7 @@ export function threadLoop(instances, memory, t) {
   const generation = W.generation0 + t;
   let seen = Atomics.load(words, generation);
   for (;;) {
-    Atomics.wait(words, generation, seen);
+    waitWhile(words, generation, seen);
     seen = Atomics.load(words, generation);
     if (Atomics.load(words, W.quit) !== 0) return;
     runBand(instances, view, t);
@@ -289,7 +301,7 @@ export function createEngine({ modules, shared, maxThreads = 1, spawnThread, why
       }
       runBand(own, view, 0);
       for (let left = Atomics.load(words, W.remaining); left !== 0; left = Atomics.load(words, W.remaining)) {
-        Atomics.wait(words, W.remaining, left);
+        waitWhile(words, W.remaining, left);
       }
     },
 
