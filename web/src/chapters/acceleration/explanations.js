@@ -159,17 +159,18 @@ export const SECTIONS = Object.freeze([
         'share the last-level cache and the DRAM bus. The matmul at N = {{scaling_matmul_n}} is compute-bound ' +
         '(intensity N/6, far above the ridge): each core works from its own caches, so p cores can come close to p× the rate. ' +
         'Fused GELU (9/8 FLOP per byte) over {{scaling_gelu_elements}} elements ({{scaling_gelu_bytes}} read ' +
-        'and written per call, more than a laptop’s last-level cache) streams from DRAM: once the cores ' +
-        'together draw the bus’s bandwidth, more threads only wait longer for it. The machine probe measures ' +
+        'and written per call, more than a laptop’s last-level cache) streams from DRAM. One core alone ' +
+        'often cannot draw the whole bus, so the first threads may still help; once the cores together ' +
+        'draw its bandwidth, more threads only wait longer for it. The machine probe measures ' +
         'both the one-core and the all-core memory bandwidth (the roofline’s memory roofs): a ' +
         'bandwidth-bound kernel can speed up by at most their ratio, whatever Amdahl says.',
       '<b>FMA.</b> A fused multiply-add computes <code>a·b + c</code> in one instruction with one ' +
         'rounding, counted as two FLOPs. WebAssembly’s relaxed SIMD adds <code>f32x4.relaxed_madd</code>: ' +
         '“relaxed” because a CPU without FMA may compute it as a multiply then an add, so results may ' +
         'differ in the last bits between machines (core’s check allows for that). Where the multiplies ' +
-        'and adds were two instructions, the same loop issues half as many, and a chain of dependent ' +
+        'and adds were two instructions, the same loop issues half as many arithmetic instructions, and a chain of dependent ' +
         'multiply-adds waits for one instruction’s latency per step instead of two: that is why the ' +
-        'probe’s FMA peak is above its multiply-add peak, and why a compute-bound kernel like the packed ' +
+        'probe’s FMA peak, where the browser has FMA, lies above its multiply-add peak, and why a compute-bound kernel like the packed ' +
         'matmul gains while a memory-bound one like GELU does not.',
     ],
     run:
