@@ -1,7 +1,7 @@
 // The engine smoke suite's steps, the same for every browser engine (firefox.test.mjs,
 // webkit.test.mjs): the built page (web/dist, served with COOP/COEP like tools/serve.mjs)
-// loads; its header states the wasm build, SIMD support and cross-origin isolation as this
-// engine has them; one quick experiment per chapter runs to Done with rows and chart marks;
+// loads; its header states the wasm build, SIMD support, cross-origin isolation and the kernel
+// engine's flavour (FMA where relaxed SIMD validates) and threads as this engine has them; one quick experiment per chapter runs to Done with rows and chart marks;
 // one graded exercise is graded wrong, then right, by core; and nothing logged an error. What
 // the engine chose (SIMD, relaxed SIMD, threads) is printed as test diagnostics. The Chromium
 // suite (tests/browser/) covers each feature in depth; this one asks only "does the lab work in
@@ -36,7 +36,18 @@ function readHeader() {
       return [el.dataset.fact, { text: dd.textContent.trim(), value: dd.dataset.value }];
     }),
   );
-  return { facts, isolated: Boolean(globalThis.crossOriginIsolated), sharedMemory: typeof SharedArrayBuffer === 'function' };
+  // wasm-feature-detect's relaxed-SIMD module (i32x4.relaxed_trunc_f32x4_s): what this engine
+  // validates, against which the header's kernel-engine flavour is checked.
+  const relaxed = WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 15, 1, 13, 0, 65, 1, 253, 15, 65, 2, 253, 15, 253, 128, 2, 11]));
+  const why = document.querySelector('.site-header [data-fact="engine"]')?.dataset.why;
+  return {
+    facts,
+    why,
+    relaxed,
+    cores: navigator.hardwareConcurrency,
+    isolated: Boolean(globalThis.crossOriginIsolated),
+    sharedMemory: typeof SharedArrayBuffer === 'function',
+  };
 }
 
 // Clicks Run of experiment `id` once it is enabled (its choices come from core); true when clicked.
@@ -95,7 +106,7 @@ export function describeEngine(label, launch, expect = {}) {
       await server?.close();
     });
 
-    test('the page loads and its header states the build, SIMD and isolation this engine has', async (t) => {
+    test('the page loads and its header states the build, SIMD, isolation and kernel engine this engine has', async (t) => {
       t.diagnostic(`${driver.name} ${driver.version}`);
       const header = await waitFor(driver, 'the lab worker to fill the header', 60000, readHeader);
       assert.equal(header.labError, undefined, `the lab failed to start: ${header.labError}`);
@@ -108,6 +119,26 @@ export function describeEngine(label, launch, expect = {}) {
       assert.equal(facts.isolated.value, String(header.isolated), 'the header says what the page is');
       if (expect.isolated !== undefined) assert.equal(header.isolated, expect.isolated, 'cross-origin isolated under COOP/COEP');
       assert.ok(Number(facts.timer.value) > 0, `a timer resolution: ${facts.timer.text}`);
+      // The kernel engine's flavour and threads (the header's "FMA and threads" fact, value
+      // flavour:threads): FMA exactly when this engine validates relaxed SIMD, more than one
+      // thread only on a cross-origin-isolated page and never more than its cores, and a reason.
+      if (facts.engine) {
+        const value = facts.engine.value;
+        if (value === 'none') {
+          assert.equal(simd, false, 'the engine is missing only without SIMD');
+        } else {
+          const m = /^(fma|simd):(\d+)$/.exec(value ?? '');
+          assert.ok(m, `the engine fact's value is flavour:threads, got ${value}`);
+          const [, flavour, threads] = [m[0], m[1], Number(m[2])];
+          assert.equal(flavour, header.relaxed ? 'fma' : 'simd', `relaxed SIMD ${header.relaxed ? 'validates' : 'does not validate'} in this engine`);
+          assert.ok(threads >= 1 && threads <= Math.max(1, header.cores), `${threads} threads on ${header.cores} cores`);
+          if (!header.isolated) assert.equal(threads, 1, 'one thread on a page that is not cross-origin isolated');
+          assert.ok(header.why?.length > 0, 'the header says why');
+          t.diagnostic(`${driver.name} kernel engine: ${flavour === 'fma' ? 'FMA (relaxed SIMD)' : 'multiply-add (no relaxed SIMD)'}, ${threads} of ${header.cores} threads: ${header.why}`);
+        }
+      } else {
+        t.diagnostic(`${driver.name}: no kernel-engine fact in this build's header; relaxed SIMD ${header.relaxed ? 'validates' : 'does not validate'}`);
+      }
       // WebKitGTK isolates the page and shares wasm memory without exposing the SharedArrayBuffer global.
       t.diagnostic(`${driver.name} chose the ${simd ? 'SIMD' : 'scalar'} build; cross-origin isolated: ${header.isolated ? 'yes' : 'no'}; SharedArrayBuffer global: ${header.sharedMemory ? 'yes' : 'no'}`);
     });
