@@ -101,6 +101,7 @@ async function showMachineFacts() {
     const info = await bridge.call('machineInfo', {}, { where: 'machine-facts' });
     setFact('simd', `${simdText} · ${info.build} build`, simdAvailable);
     document.querySelector('[data-fact="simd"]').title = `The ${info.build} wasm build is in use`;
+    showEngine(info.engine);
     setFact('timer', formatResolution(info.timer_resolution_ms), info.timer_resolution_ms);
     recordHeaderFacts({ build: info.build, timer_resolution_ms: info.timer_resolution_ms });
   } catch (err) {
@@ -109,6 +110,22 @@ async function showMachineFacts() {
     box.textContent = `The lab could not start, so nothing can be measured: ${err.message}`;
     box.hidden = false;
   }
+}
+
+// The kernel engine's choice (lab/engine/engine-loader.js detectEngine): FMA or multiply-add,
+// and how many threads, with the reason as the fact's title and in data-why for tests.
+function showEngine(engine) {
+  if (!engine) {
+    setFact('engine', 'not available (no SIMD)', 'none');
+    return;
+  }
+  const flavour = engine.relaxed ? 'FMA (relaxed SIMD)' : 'multiply-add (no relaxed SIMD)';
+  const threads = `${engine.max_threads} thread${engine.max_threads === 1 ? '' : 's'}`;
+  setFact('engine', `${flavour} · ${threads}`, `${engine.relaxed ? 'fma' : 'simd'}:${engine.max_threads}`);
+  const fact = document.querySelector('[data-fact="engine"]');
+  fact.title = engine.why;
+  fact.dataset.why = engine.why;
+  recordHeaderFacts({ engine: { flavour: engine.relaxed ? 'fma' : 'simd', max_threads: engine.max_threads, why: engine.why } });
 }
 
 function mountChapter(chapter) {

@@ -51,6 +51,8 @@ const outOfMemory = (message) => /does not fit|cannot allocate|out of memory/.te
 // The training module's functions (MODULES.train), and the grading module's (MODULES.grade).
 const TRAIN = Object.freeze({ module: 'train' });
 const GRADE = Object.freeze({ module: 'grade' });
+// The main module's functions that run kernels on the kernel engine.
+const ENGINE = Object.freeze({ engine: true });
 const point = (args, carries, label, extra = {}) => Object.freeze({ type: POINT, args, carries, label, module: 'main', ...extra });
 const call = (args, label, extra = {}) => Object.freeze({ type: CALL, args, label: () => label, module: 'main', ...extra });
 
@@ -62,6 +64,10 @@ const call = (args, label, extra = {}) => Object.freeze({ type: CALL, args, labe
  *   point's other fields (a chapter's role, label, name, ...) are kept too (rowOf below).
  * - label: how progress and error text name a call or a point.
  * - module: the wasm module that exports it (MODULES; 'main' unless the entry says 'train' or 'grade').
+ * - engine: true when the call needs the kernel engine (the FMA and threaded kernels in their
+ *   own modules, web/src/lab/engine/): the worker loads it and installs it in the module
+ *   (engine-seam.js) before the call; nothing else loads it, so a page that never measures a
+ *   parallel or FMA kernel never downloads the engine.
  * - inflates (calls only): the byte arguments the worker inflates first when they are gzip
  *   (lab/inflate.js, DecompressionStream), so the page can hand over the .gz files as fetched.
  */
@@ -101,6 +107,12 @@ export const API = Object.freeze({
   // the training module: `models` maps the suite's {model_file: NAME} entries to held model
   // ids, and their accuracy is measured on the held test split `test_dataset`.
   measureSuitePoint: point(['suite', 'index', 'models', 'test_dataset'], ['index'], (a) => `suite point ${a.index}`, TRAIN),
+  // The kernel engine's packed matmul and fused GELU in one flavour (fma or simd) on a number
+  // of threads, verified against core's reference, then timed (docs/PARALLEL.md).
+  measureParallelMatmul: point(['flavour', 'threads', 'n', 'options'], ['flavour', 'threads', 'n'], (a) =>
+    `${a.flavour} matmul on ${a.threads} thread${a.threads === 1 ? '' : 's'} at N=${a.n}`, ENGINE),
+  measureParallelGelu: point(['flavour', 'threads', 'elements', 'options'], ['flavour', 'threads', 'elements'], (a) =>
+    `${a.flavour} GELU on ${a.threads} thread${a.threads === 1 ? '' : 's'} over ${a.elements} elements`, ENGINE),
   // Counted, nothing timed: attention's FLOPs and bytes at one sequence length.
   attentionPoint: point(['d_model', 'heads', 'seq_len', 'batch'], [], (a) => `attention at T=${a.seq_len}`),
   // Training in chunks: up to `steps` optimizer steps of a model core holds (startTraining);
@@ -110,6 +122,12 @@ export const API = Object.freeze({
 
   // ---- one-shot calls
   buildInfo: call([], 'read which wasm build this is'),
+  // The kernel engine: its thread cap (no engine needed), what it can run and why, its peaks,
+  // and a thread-scaling run's analysis (speedup, efficiency, Karp-Flatt, the Amdahl fit).
+  engineLimits: call([], 'read the kernel engine’s thread cap'),
+  engineFacts: call([], 'read what the kernel engine can run', ENGINE),
+  probeEngine: call(['threads', 'options'], 'probe the kernel engine’s peaks', ENGINE),
+  analyzeScaling: call(['points'], 'analyze a thread-scaling run'),
   timerResolutionMs: call([], 'measure the clock’s resolution'),
   memoryStats: call([], 'read what the lab has allocated and its memory cap'),
   jsonTextLimits: call([], 'read the longest and deepest JSON text core reads'),

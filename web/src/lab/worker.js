@@ -21,6 +21,7 @@ import { KINDS, cancelledError, errorReply, progressReply, requestProblem, resul
 import { createModuleCache } from './module-cache.js';
 import { inflateArguments } from './inflate.js';
 import { runSweep } from './sweep.js';
+import { installEngine } from './engine-seam.js';
 
 const simdAvailable = simd();
 
@@ -67,6 +68,27 @@ async function resolveBuild(requested = 'auto') {
 
 const loadModule = (build, module = 'main') => modules.load(build, module);
 
+// The kernel engine (engine/: the FMA and threaded kernels in their own small modules),
+// loaded at the first call that needs it (api.js `engine: true`), once per worker, and
+// installed in each main-module instance that makes such a call (engine-seam.js). Its loader
+// is imported only then, so a page that never measures a parallel kernel never fetches it.
+let enginePromise = null;
+async function engineChoice(Module) {
+  const { detectEngine } = await import('./engine/engine-loader.js');
+  return detectEngine(Module.engineLimits().max_threads_cap);
+}
+async function withEngine(Module) {
+  enginePromise ??= Promise.all([import('./engine/engine-loader.js'), Module.engineLimits()])
+    .then(([{ loadEngine }, limits]) => loadEngine({ cap: limits.max_threads_cap }))
+    .catch((err) => {
+      enginePromise = null; // a later call tries again
+      throw new Error(`the kernel engine could not load: ${err?.message ?? err}`);
+    });
+  const engine = await enginePromise;
+  if (Module.perflabEngine === undefined) installEngine(Module, engine);
+  return Module;
+}
+
 async function moduleFor(payload, module = 'main') {
   const build = await resolveBuild(payload.build);
   return { build, Module: await loadModule(build, module) };
@@ -88,6 +110,7 @@ function declaredHandler(name, entry) {
       if (entry.type === CALL) {
         const { build, Module } = await moduleFor(payload, module);
         used.push(build);
+        if (entry.engine) await withEngine(Module);
         if (typeof Module[name] !== 'function') {
           throw new Error(`the ${build} wasm build's ${module} module has no function ${name}; rebuild wasm/ (needed to ${entry.label(payload)})`);
         }
@@ -100,6 +123,7 @@ function declaredHandler(name, entry) {
         const loaded = [];
         for (const build of payload.builds) loaded.push([build, await loadModule(build, module)]);
         used.push(...payload.builds);
+        if (entry.engine) for (const [, M] of loaded) await withEngine(M);
         return await runSweep(loaded, name, payload.points, ctx, { byBuild: true });
       }
       const named = [...new Set(payload.points.map((p) => p.build).filter((b) => b !== undefined))];
@@ -111,10 +135,12 @@ function declaredHandler(name, entry) {
         const loaded = [];
         for (const build of builds) loaded.push([build, await loadModule(build, module)]);
         used.push(...builds);
+        if (entry.engine) for (const [, M] of loaded) await withEngine(M);
         return await runSweep(loaded, name, payload.points, ctx);
       }
       const { build, Module } = await moduleFor(payload, module);
       used.push(build);
+      if (entry.engine) await withEngine(Module);
       return await runSweep([[build, Module]], name, payload.points, ctx);
     } catch (err) {
       throw modules.replaceIfAborted(used, err, module);
@@ -135,6 +161,9 @@ const handlers = {
       timer_resolution_ms: Module.timerResolutionMs(),
       cross_origin_isolated: Boolean(self.crossOriginIsolated),
       matmul_variants: Module.matmulVariants(),
+      // What the kernel engine would run here (flavour, threads, why), detected without
+      // fetching its modules; null where the engine cannot run (no SIMD).
+      engine: (await simdAvailable) ? await engineChoice(Module) : null,
     };
   },
 };
