@@ -18,7 +18,7 @@ import { rooflineExperiment } from './roofline-experiment.js';
 import { threadScalingExperiment } from './thread-scaling-experiment.js';
 import { fmaExperiment } from './fma-experiment.js';
 import { elementsName } from './gelu-fusion-data.js';
-import { formatBytes, formatInt } from '../../ui/format.js';
+import { formatInt } from '../../ui/format.js';
 import { sizeName } from './cache-sweep-data.js';
 import { mountIntensityCalculator } from './intensity-calculator.js';
 import { mountCliComparison } from './cli-comparison.js';
@@ -59,7 +59,7 @@ export default defineChapter({
       scaling_matmul_n: formatInt(scaling.matmul_n),
       scaling_gelu_elements: elementsName(scaling.gelu_elements),
       // GELU reads and writes 4 bytes per element.
-      scaling_gelu_bytes: formatBytes(8 * scaling.gelu_elements),
+      scaling_gelu_bytes: sizeName(8 * scaling.gelu_elements),
     };
   },
 });

@@ -7,7 +7,7 @@
 
 import { experimentPlans } from '../../experiments/plans.js';
 import { declaredSweep } from '../../lab/client.js';
-import { formatBytes } from '../../ui/format.js';
+import { sizeName } from './cache-sweep-data.js';
 import {
   CSV_COLUMNS,
   EVERY,
@@ -39,7 +39,7 @@ export const threadScalingExperiment = {
   explanation: ({ info }) => {
     const plan = info?.plan;
     const sizes = plan
-      ? `the ${sizeText('matmul', plan)} or the ${sizeText('gelu', plan)} (${formatBytes(8 * plan.gelu_elements)} read and written per call)`
+      ? `the ${sizeText('matmul', plan)} or the ${sizeText('gelu', plan)} (${sizeName(8 * plan.gelu_elements)} read and written per call)`
       : 'the packed matmul or the fused GELU at core’s planned size';
     return [
       `Each run measures one kernel, ${sizes}, on every thread count you choose, in the kernel engine: ` +
