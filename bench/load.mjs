@@ -52,8 +52,17 @@ function usableAt() {
     // Each condition is marked when first seen, all three evaluated on every frame.
     return [mark('text', text.length > 0), mark('facts', factsFilled), mark('run', runnable)].every(Boolean);
   };
+  // A lab that failed to start never becomes usable: its error ends the wait instead.
+  const labError = () => {
+    const box = document.querySelector('[data-role="lab-error"]');
+    return box && !box.hidden ? box.textContent : null;
+  };
   return new Promise((resolve) => {
-    const poll = () => (ready() ? resolve({ ms: performance.now(), at }) : requestAnimationFrame(poll));
+    const poll = () => {
+      if (labError() !== null) resolve({ ms: performance.now(), at, labError: labError() });
+      else if (ready()) resolve({ ms: performance.now(), at });
+      else requestAnimationFrame(poll);
+    };
     poll();
   });
 }
@@ -70,10 +79,9 @@ async function oneLoad(url) {
     // Registered before navigation so no frame is missed: the poll starts with the document.
     await page.addInitScript(`window.__usableAt = (${usableAt.toString()})();`);
     await page.goto(url);
-    const { ms, at } = await page.evaluate(() => window.__usableAt);
+    const { ms, at, labError } = await page.evaluate(() => window.__usableAt);
     usable = true;
-    const labError = await page.locator('[data-role="lab-error"]').isVisible();
-    if (labError) throw new Error(`the lab failed to start: ${await page.textContent('[data-role="lab-error"]')}`);
+    if (labError !== undefined) throw new Error(`the lab failed to start: ${labError}`);
     const files = [];
     for (const r of responses) {
       const body = await r.body().catch(() => Buffer.alloc(0));
