@@ -1,6 +1,7 @@
 // Protects the Acceleration chapter end to end in quick mode (?quick=1): every experiment
 // runs to Done with rows and chart marks; the roofline places every kernel (one labelled
-// dot each, the two roofs drawn) and its rows carry the probed roofs; the intensity
+// dot each, one core's roofs drawn solid and, from the kernel engine's step of the probe,
+// every core's dashed, each labelled with the probe's figure) and its rows carry the probed roofs; the intensity
 // calculator answers from core; the CLI comparison accepts real `perflab roofline --json
 // --quick` output (table, page-against-native chart with marks, CSV with its header) and
 // rejects garbage with core's message, keeping what was pasted, and a file over core's JSON
@@ -126,6 +127,11 @@ describe('the Acceleration chapter, quick mode', () => {
   test('the roofline places every kernel under the probed roofs', async () => {
     const { page } = lab;
     await page.waitForSelector(sel('acceleration-roofline', 'probe'));
+    // The kernel engine's step of the probe ends (measured here: Chromium runs the engine)
+    // before the Run, so the chart draws every core's roofs beside one core's.
+    const engineState = `[data-experiment="acceleration-roofline"] [data-role="probe-engine"]`;
+    await page.waitForFunction((s) => ['measured', 'none'].includes(document.querySelector(s)?.dataset.state), engineState, { timeout: 60000 });
+    assert.equal(await page.$eval(engineState, (el) => el.dataset.state), 'measured', await page.textContent(engineState));
     const { rows, marks } = await runToDone(page, 'acceleration-roofline');
     // Quick: matmul packed at 64 and 128, the four other variants at 64; add, mul, sum and
     // sum naive, softmax and layernorm in both forms; the four GELU variants.
@@ -161,7 +167,7 @@ describe('the Acceleration chapter, quick mode', () => {
     // No two kernel labels print over each other (charts/labels.js places them).
     const boxes = await page.$$eval(`${chart} g[aria-label="text"] text`, (t) =>
       t
-        .filter((x) => x.textContent && !/^(peak|memory|ridge) /.test(x.textContent))
+        .filter((x) => x.textContent && !/^(peak|memory|ridge|1 core:|\d+ cores:) /.test(x.textContent))
         .map((x) => ({ text: x.textContent, ...x.getBoundingClientRect().toJSON() })),
     );
     for (const [i, a] of boxes.entries()) {
@@ -170,10 +176,47 @@ describe('the Acceleration chapter, quick mode', () => {
         assert.ok(!overlap, `labels '${a.text}' and '${b.text}' overlap`);
       }
     }
-    assert.ok(labels.some((l) => l.startsWith('peak ')), 'the peak roof is labelled');
     assert.ok(labels.some((l) => /^ridge [\d.]+ FLOP\/byte$/.test(l)), 'the ridge point is marked');
-    assert.ok(labels.some((l) => l.startsWith('memory ')), 'the bandwidth roof is labelled');
-    assert.equal(await page.$$eval(`${chart} g[aria-label="link"] path`, (p) => p.length), 2, 'two roof segments');
+    // Each roof says whose it is, with the figure the probe's list shows: one core's memory
+    // and multiply-add roofs, its FMA roof where the engine measured one, and every core's
+    // peak and memory roofs on more than one thread.
+    const figures = await page.$eval(sel('acceleration-roofline', 'probe'), (dl) =>
+      Object.fromEntries([...dl.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling.textContent])),
+    );
+    const allCoresKey = Object.keys(figures).find((t) => /^peak, all \d+ cores/.test(t));
+    const allCores = allCoresKey && [allCoresKey, /^peak, all (\d+) cores/.exec(allCoresKey)[1]];
+    const expected = [
+      `1 core: multiply-add ${figures['peak (SIMD multiply-adds)']}`,
+      `1 core: memory ${figures['memory bandwidth (triad, the roof)']}`,
+      ...(figures['FMA peak, one core (kernel engine)'] ? [`1 core: FMA ${figures['FMA peak, one core (kernel engine)']}`] : []),
+      ...(allCores
+        ? [`${allCores[1]} cores: peak ${figures[allCores[0]]}`, `${allCores[1]} cores: memory ${figures[`triad, all ${allCores[1]} cores (kernel engine)`]}`]
+        : []),
+    ];
+    const roofLabels = texts.filter((t) => /^(1 core|\d+ cores): /.test(t));
+    assert.deepEqual([...roofLabels].sort(), [...expected].sort());
+    assert.equal(await page.$$eval(`${chart} g[aria-label="link"] path`, (p) => p.length), expected.length, 'a segment per roof');
+    // Every core's roofs are dashed, one core's solid.
+    const dashed = await page.$$eval(`${chart} g[aria-label="link"] path`, (p) => p.filter((x) => x.getAttribute('stroke-dasharray') || x.parentElement.getAttribute('stroke-dasharray')).length);
+    assert.equal(dashed, allCores ? 2 : 0);
+    // The roofs' labels print clear of each other.
+    const roofBoxes = await page.$$eval(`${chart} g[aria-label="text"] text`, (t) =>
+      t.filter((x) => /^(1 core|\d+ cores): /.test(x.textContent)).map((x) => ({ text: x.textContent, ...x.getBoundingClientRect().toJSON() })),
+    );
+    for (const [i, a] of roofBoxes.entries()) {
+      for (const b of roofBoxes.slice(i + 1)) {
+        const overlap = a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+        assert.ok(!overlap, `roof labels '${a.text}' and '${b.text}' overlap`);
+      }
+    }
+    // The explanation beside the chart says what each roof is.
+    const explanation = await page.$$eval('section[data-experiment="acceleration-roofline"] > p', (ps) => ps.map((p) => p.textContent).join(' '));
+    assert.match(explanation, /Solid lines are one core’s roofs: the slanted one its memory bandwidth \(the triad\)/);
+    assert.match(explanation, figures['FMA peak, one core (kernel engine)'] ? /the FMA peak \(relaxed SIMD/ : /no FMA roof/);
+    if (allCores) assert.match(explanation, new RegExp(`Dashed lines are all ${allCores[1]} cores working at once`));
+    if (process.env.PERFLAB_SCREENSHOT_ROOFLINE) {
+      await page.locator('[data-experiment="acceleration-roofline"]').screenshot({ path: process.env.PERFLAB_SCREENSHOT_ROOFLINE });
+    }
     // What exercises grade from: every row carries the roofs and the placement.
     const verdicts = await page.$$eval(`${sel('acceleration-roofline', 'table')} tbody tr td:last-child`, (tds) =>
       tds.map((td) => td.textContent),

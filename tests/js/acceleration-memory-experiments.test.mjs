@@ -254,6 +254,33 @@ test('roofline: the roofs become the chart’s reference lines, the ridge marked
   assert.match(line, /^simd,add,simd,4194304,4194304,4194304,50331648,0\.0833\d*,0\.6,7\.2,1\.67,40,10,4,0\.8333,0\.72,memory-bound,/);
 });
 
+test('roofline: with the engine’s figures each roof says whose it is, one core’s solid and every core’s dashed', () => {
+  const engine = {
+    threads: 2, muladd_gflops_per_s: 39, fma_gflops_per_s: 60, all_core_gflops_per_s: 120,
+    per_core_triad_gb_per_s: 10, all_core_triad_gb_per_s: 15, all_core_flavour: 'fma', all_core_ridge_flops_per_byte: 8,
+  };
+  const lines = roof.roofLines({ ...probe, engine });
+  const by = (kind, scope) => lines.filter((l) => l.kind === kind && l.scope === scope);
+  // One core: the memory roof rises to the FMA roof's ridge (60 / 10), the multiply-add roof
+  // starts at its own ridge (40 / 10), the FMA roof at 6.
+  assert.deepEqual(by('bandwidth', 'core').map((l) => [l.x2, l.y2, l.label, Boolean(l.dashed)]), [[6, 60, '1 core: memory 10.0 GB/s', false]]);
+  assert.deepEqual(by('peak', 'core').map((l) => [l.x1, l.y1, l.label]), [[4, 40, '1 core: multiply-add 40.0 GFLOP/s']]);
+  assert.deepEqual(by('fma', 'core').map((l) => [l.x1, l.y1, l.label]), [[6, 60, '1 core: FMA 60.0 GFLOP/s']]);
+  // Every core: 120 GFLOP/s and 15 GB/s, dashed, meeting at 8 FLOP/byte.
+  assert.deepEqual(by('bandwidth', 'all').map((l) => [l.x2, l.y2, l.label, l.dashed]), [[8, 120, '2 cores: memory 15.0 GB/s', true]]);
+  assert.deepEqual(by('peak', 'all').map((l) => [l.x1, l.y1, l.label, l.dashed]), [[8, 120, '2 cores: peak 120 GFLOP/s', true]]);
+  // The two memory labels sit at different places along their diagonals.
+  assert.notEqual(by('bandwidth', 'core')[0].labelX, by('bandwidth', 'all')[0].labelX);
+  assert.deepEqual(by('ridge', 'core').map((l) => l.x), [4]);
+  // No FMA in this browser: one compute roof per core; one thread: no all-core roofs.
+  const simdOnly = roof.roofLines({ ...probe, engine: { ...engine, fma_gflops_per_s: null, threads: 1 } });
+  assert.deepEqual(simdOnly.map((l) => `${l.scope} ${l.kind}`), ['core bandwidth', 'core peak', 'core ridge']);
+  // Figures that do not check are not drawn: the chart keeps the probe's two roofs.
+  assert.deepEqual(roof.roofLines({ ...probe, engine: { ...engine, all_core_gflops_per_s: 0 } }).map((l) => l.label), [
+    'memory 10 GB/s', 'peak 40 GFLOP/s', 'ridge 4.00 FLOP/byte',
+  ]);
+});
+
 test('roofline: kernels on the same spot share one chart label, so the texts do not overprint', () => {
   const rows = [
     { kernel: 'add', intensity: 1 / 12, gflops_per_s: 1 },

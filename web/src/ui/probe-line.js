@@ -1,5 +1,6 @@
 // The machine probe where it is used: one line naming the page's probe (its time and core's
-// figures) with a Re-probe button, kept current by the probe store, and the short label a
+// figures, and the kernel engine's per-core FMA and all-core figures once a caller asked for
+// them) with a Re-probe button, kept current by the probe store, and the short label a
 // verdict names its probe by. Not for: probing or storing (state/machine-probe.js).
 
 import { h } from './dom.js';
@@ -16,6 +17,25 @@ export function probeLabel(entry, now_ms = Date.now()) {
 }
 
 /**
+ * The kernel engine's part of the line, or '' for an entry no caller asked it of:
+ * "Kernel engine: FMA 70.1 GFLOP/s on one core; all 2 cores 139 GFLOP/s, triad 24.0 GB/s."
+ * (the FMA figure only where this browser runs relaxed SIMD), "Kernel engine: probing every
+ * core…", or "Kernel engine: no figures (reason)."
+ */
+export function engineText(entry) {
+  if (entry.engine_pending) return 'Kernel engine: probing every core…';
+  if (entry.engine_error !== undefined) return `Kernel engine: no figures (${entry.engine_error}).`;
+  const e = entry.engine;
+  if (!e) return '';
+  const fma = e.fma_gflops_per_s ? `FMA ${formatSig(e.fma_gflops_per_s)} GFLOP/s on one core; ` : '';
+  const cores = e.threads === 1 ? `1 thread (${entry.engine_why ?? 'the engine runs one'})` : `all ${e.threads} cores`;
+  return (
+    `Kernel engine: ${fma}${cores} ${formatSig(e.all_core_gflops_per_s)} GFLOP/s, ` +
+    `triad ${formatSig(e.all_core_triad_gb_per_s)} GB/s.`
+  );
+}
+
+/**
  * A live line `Machine probe of 03:12:05: peak …, bandwidth …, ridge … [Re-probe]` for the
  * store's probe (`figures: false`: only its time, where a list of its figures follows);
  * `data-probe-at` holds the probe's time (ms) for tests. `where` names the button in errors.
@@ -23,10 +43,11 @@ export function probeLabel(entry, now_ms = Date.now()) {
  */
 export function probeLine(store, { where = 'machine-probe', figures = true } = {}) {
   const text = h('span', { class: 'probe-text', 'data-role': 'probe-text', text: 'Probing this machine…' });
+  const engine = h('span', { class: 'probe-engine', 'data-role': 'probe-engine' });
   const button = h('button', { type: 'button', 'data-action': 'reprobe', text: 'Re-probe' });
   const error = h('span', { class: 'field-error', role: 'alert', 'data-role': 'probe-error' });
   error.hidden = true;
-  const line = h('p', { class: 'probe-line note', 'data-role': 'probe-line' }, text, ' ', button, ' ', error);
+  const line = h('p', { class: 'probe-line note', 'data-role': 'probe-line' }, text, ' ', engine, ' ', button, ' ', error);
 
   const show = (entry) => {
     if (!entry) return;
@@ -34,6 +55,8 @@ export function probeLine(store, { where = 'machine-probe', figures = true } = {
     text.textContent = figures
       ? `Machine ${probeLabel(entry)}, ridge ${formatSig(p.ridge_flops_per_byte)} FLOP/byte (quick probe by core).`
       : `Machine probe of ${probeTime(entry.measured_at_ms)} (quick probe by core; its figures below):`;
+    engine.textContent = engineText(entry);
+    engine.dataset.state = entry.engine_pending ? 'probing' : entry.engine ? 'measured' : entry.engine_error !== undefined ? 'none' : 'not-asked';
     line.dataset.probeAt = String(entry.measured_at_ms);
   };
   const fail = (err) => {

@@ -31,9 +31,14 @@ export function variantList(h, variants) {
   );
 }
 
-/** The probe's figures as a small definition list (every number is core's). */
-export function probeSummary(h, probe) {
+/**
+ * The probe's figures as a small definition list (every number is core's), with the kernel
+ * engine's when `entry` (the store's entry) holds them.
+ */
+export function probeSummary(h, probe, entry = null) {
   const fmt = (v, unit) => `${formatSig(v)} ${unit}`;
+  const engine = entry?.engine;
+  const cores = engine ? (engine.threads === 1 ? '1 thread' : `all ${engine.threads} cores`) : '';
   const items = [
     ['peak (SIMD multiply-adds)', fmt(probe.peak_gflops_per_s, 'GFLOP/s')],
     ['scalar peak', fmt(probe.scalar_peak_gflops_per_s, 'GFLOP/s')],
@@ -43,6 +48,14 @@ export function probeSummary(h, probe) {
     ['copy bandwidth', fmt(probe.copy_gb_per_s, 'GB/s')],
     ['ridge point', fmt(probe.ridge_flops_per_byte, 'FLOP/byte')],
     ['vector backend', probe.simd_backend],
+    ...(engine
+      ? [
+          ...(engine.fma_gflops_per_s ? [['FMA peak, one core (kernel engine)', fmt(engine.fma_gflops_per_s, 'GFLOP/s')]] : []),
+          [`peak, ${cores} (kernel engine, ${engine.all_core_flavour})`, fmt(engine.all_core_gflops_per_s, 'GFLOP/s')],
+          ['triad, one core (kernel engine)', fmt(engine.per_core_triad_gb_per_s, 'GB/s')],
+          [`triad, ${cores} (kernel engine)`, fmt(engine.all_core_triad_gb_per_s, 'GB/s')],
+        ]
+      : []),
   ];
   return h(
     'dl',

@@ -1,10 +1,12 @@
 // The pure half of the roofline experiment (acceleration-roofline): core's roofline plan
 // (the kernels `perflab roofline` places) as points, each carrying this machine's probed
-// roofs so core returns the placement; the kernel labels, the chart's reference lines, the
-// columns. No DOM.
+// roofs so core returns the placement; the kernel labels, the chart's reference lines (one
+// core's roofs, and every core's once the kernel engine has measured them), the columns.
+// No DOM.
 
 import { rooflineReferences } from '../../charts/shape.js';
 import { formatSig } from '../../ui/format.js';
+import { enginePeaksProblem } from '../../state/machine-probe.js';
 import { operationCsvColumns } from '../operation-row.js';
 
 /** The chart's intensity axis (FLOP/byte): from below add's 1/12 to above N/6 at N = 1024. */
@@ -78,19 +80,57 @@ export function chartPoints(rows, near = 1.05) {
 }
 
 /**
- * The roofs as the chart's two reference segments (peak and bandwidth) and the ridge point
- * core reported with the probe as a vertical line, or none yet.
+ * The roofs as the chart's reference segments and the ridge point core reported with the
+ * probe as a vertical line, or none yet. Without the kernel engine's figures (`info.engine`,
+ * core's probeEngine object): the probe's peak and bandwidth, as "peak …" and "memory …".
+ * With them, every roof says whose it is: one core's (solid: the memory roof up to the
+ * higher compute roof, the SIMD multiply-add peak and, where measured, the FMA peak) and,
+ * on more than one thread, every core's at once (dashed: the all-core peak and triad).
+ * Each line has `kind` (bandwidth, peak, fma, ridge) and `scope` ('core' or 'all').
  */
 export function roofLines(info) {
   if (!(info?.peak_gflops_per_s > 0) || !(info?.bandwidth_gb_per_s > 0)) return [];
-  const lines = rooflineReferences({
-    peak_gflops_per_s: info.peak_gflops_per_s,
-    bandwidth_gb_per_s: info.bandwidth_gb_per_s,
-    xDomain: [...X_DOMAIN],
-  });
+  const xDomain = [...X_DOMAIN];
+  const peak = info.peak_gflops_per_s;
+  const bandwidth = info.bandwidth_gb_per_s;
+  const engine = info.engine && enginePeaksProblem(info.engine) === null ? info.engine : null;
+  const lines = [];
+  if (!engine) {
+    lines.push(...rooflineReferences({ peak_gflops_per_s: peak, bandwidth_gb_per_s: bandwidth, xDomain }).map((l) => ({ ...l, scope: 'core' })));
+  } else {
+    const gflops = (v) => `${formatSig(v)} GFLOP/s`;
+    const computes = [{ kind: 'peak', value: peak, label: `1 core: multiply-add ${gflops(peak)}` }];
+    const fma = engine.fma_gflops_per_s;
+    if (fma > 0) computes.push({ kind: 'fma', value: fma, label: `1 core: FMA ${gflops(fma)}` });
+    // The memory roof runs up to the highest compute roof; each compute roof from its own ridge.
+    const top = computes.reduce((a, b) => (b.value > a.value ? b : a));
+    const memoryLabel = `1 core: memory ${formatSig(bandwidth)} GB/s`;
+    for (const c of computes) {
+      const segments = rooflineReferences({ peak_gflops_per_s: c.value, bandwidth_gb_per_s: bandwidth, xDomain, peakLabel: c.label, bandwidthLabel: memoryLabel });
+      for (const l of segments) {
+        if (l.kind === 'peak') lines.push({ ...l, kind: c.kind, scope: 'core' });
+        else if (c === top) lines.push({ ...l, scope: 'core' });
+      }
+    }
+    if (engine.threads > 1) {
+      const cores = `${engine.threads} cores`;
+      const all = rooflineReferences({
+        peak_gflops_per_s: engine.all_core_gflops_per_s,
+        bandwidth_gb_per_s: engine.all_core_triad_gb_per_s,
+        xDomain,
+        peakLabel: `${cores}: peak ${gflops(engine.all_core_gflops_per_s)}`,
+        bandwidthLabel: `${cores}: memory ${formatSig(engine.all_core_triad_gb_per_s)} GB/s`,
+      });
+      for (const l of all) {
+        // Its memory label three quarters up the diagonal (on log axes), clear of one core's halfway up.
+        const shifted = l.kind === 'bandwidth' ? { labelX: l.x1 ** 0.25 * l.x2 ** 0.75, labelY: l.y1 ** 0.25 * l.y2 ** 0.75 } : {};
+        lines.push({ ...l, ...shifted, dashed: true, scope: 'all' });
+      }
+    }
+  }
   const ridge = info.ridge_flops_per_byte;
   if (ridge > X_DOMAIN[0] && ridge < X_DOMAIN[1]) {
-    lines.push({ kind: 'ridge', x: ridge, dashed: true, label: `ridge ${formatSig(ridge)} FLOP/byte` });
+    lines.push({ kind: 'ridge', scope: 'core', x: ridge, dashed: true, label: `ridge ${formatSig(ridge)} FLOP/byte` });
   }
   return lines;
 }
