@@ -170,8 +170,8 @@ TEST_CASE("the native engine runs simd on up to hardware_concurrency threads, ca
   CHECK(facts.max_threads >= 1);
   CHECK(facts.max_threads <= kMaxEngineThreads);
   CHECK(facts.shared_memory);
-  CHECK_THROWS_WITH_AS(make_thread_engine(0), "a thread engine runs between 1 and 16 threads, got 0",
-                       ValueError);
+  CHECK_THROWS_WITH_AS(make_thread_engine(0),
+                       "a thread engine runs between 1 and 16 threads, got 0", ValueError);
   CHECK_THROWS_WITH_AS(make_thread_engine(kMaxEngineThreads + 1),
                        "a thread engine runs between 1 and 16 threads, got 17", ValueError);
 }

@@ -88,8 +88,8 @@ int parallel_command(const std::vector<std::string>& args) {
     read_timer_option(options, key, value, "options." + key);
   }
   const bool matmul = flags.kernel == "matmul";
-  const std::size_t n = flags.n_given ? flags.n
-                                     : plan[matmul ? "matmul_n" : "gelu_elements"].get<std::size_t>();
+  const std::size_t n =
+      flags.n_given ? flags.n : plan[matmul ? "matmul_n" : "gelu_elements"].get<std::size_t>();
   const EngineFacts facts = kernel_engine().facts();
   if (flags.threads.empty()) {
     for (unsigned t = 1; t <= facts.max_threads; ++t) flags.threads.push_back(t);

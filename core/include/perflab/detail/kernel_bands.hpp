@@ -161,10 +161,15 @@ inline size_t packed_scratch_floats(size_t K, size_t N) {
 // rows are overwritten, no other is touched. scratch: 16-byte aligned,
 // packed_scratch_floats(K, N) floats, this caller's alone. Each caller packs its own copy of
 // b: with T threads that is redundant work (K·N copies against 2·(M/T)·K·N FLOPs per thread,
-// T/(2M): 0.2% at N = 512 on two threads) but needs no barrier between packing and computing. The loop nest and the reasons for its blocking are
-// in matmul_packed.cpp; over [0, M) this is matmul_packed.
-inline void matmul_packed_rows(float* out, const float* a, const float* b, size_t M, size_t K,
-                               size_t N, size_t row_begin, size_t row_end, float* scratch) {
+// T/(2M): 0.2% at N = 512 on two threads) but needs no barrier between packing and
+// computing. The loop nest and the reasons for its blocking are in matmul_packed.cpp; over
+// [0, M) this is matmul_packed. Always inlined: left a call, the
+// single-thread kernel in the wasm build (emcc -O3 -fexceptions) ran 1-2% below its code
+// before the move into this header, measured side by side in Node 20; inlined into its one
+// caller it runs as before.
+PERFLAB_ALWAYS_INLINE void matmul_packed_rows(float* out, const float* a, const float* b,
+                                              size_t M, size_t K, size_t N, size_t row_begin,
+                                              size_t row_end, float* scratch) {
   constexpr size_t MR = kPackedMR, NR = kPackedNR;
   row_end = min_size(row_end, M);
   if (row_begin >= row_end || N == 0) return;
