@@ -30,11 +30,23 @@ export async function detectEngine(cap) {
     throw new Error(`the engine's thread cap must be a whole number >= 1, not ${cap}`);
   }
   const relaxed = await relaxedSimd();
-  const shared = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+  const shared = globalThis.crossOriginIsolated === true && canShareMemory();
   const cores = Math.max(1, Math.floor(globalThis.navigator?.hardwareConcurrency ?? 1));
   const maxThreads = shared ? Math.min(cores, cap) : 1;
   const why = describe({ relaxed, shared, cores, maxThreads, cap });
   return { relaxed, shared, cores, max_threads: maxThreads, why };
+}
+
+// Whether a shared WebAssembly.Memory can be made here: what the engine needs, asked
+// directly. WebKitGTK 2.50 is cross-origin isolated and makes shared memories, yet names no
+// SharedArrayBuffer global, so testing for the global would give it one thread for a wrong
+// reason.
+function canShareMemory() {
+  try {
+    return new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true }).buffer instanceof Object;
+  } catch {
+    return false;
+  }
 }
 
 // One sentence: the flavour's reason, then the threads'.
