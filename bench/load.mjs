@@ -142,13 +142,14 @@ console.log(
   `initial transfer: ${kb(total)} gzipped (level 6; ${kb(total9)} at level 9; ${kb(raw)} raw) in ${last.length} responses; floor ${kb(BYTES_FLOOR)}: ${total < BYTES_FLOOR ? 'met' : 'NOT MET'}`,
 );
 // The training and grading modules (wasm/CMakeLists.txt) are loaded at their first call, the
-// grading one by the exercise engine once the page is usable, and the kernel engine (its four
-// perflab_engine_* modules, its loader and thread script) at the first call that needs it
-// (api.js `engine: true`): any of their files before that is a regression.
+// grading one by the exercise engine once the page is usable, and the kernel engine's four
+// perflab_engine_* modules and its pool threads' script at the first call that needs them
+// (api.js `engine: true`): any of their files before that is a regression. (Its loader's few
+// KB of JS do arrive: the header's engine fact asks its detectEngine, which fetches nothing.)
 const MODULES_LOADED_LATER = [
   ['training', /\/perflab_train_/],
   ['grading', /\/perflab_grade_/],
-  ['kernel engine', /\/perflab_engine_|\/engine-(loader|thread)[-.]/],
+  ['kernel engine', /\/perflab_engine_|\/engine-thread[-.]/],
 ];
 for (const [name, pattern] of MODULES_LOADED_LATER) {
   const early = results.flatMap((r) => r.files).filter((f) => pattern.test(f.path));
