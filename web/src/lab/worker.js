@@ -73,8 +73,10 @@ const loadModule = (build, module = 'main') => modules.load(build, module);
 // installed in each main-module instance that makes such a call (engine-seam.js). Its loader
 // is imported only then, so a page that never measures a parallel kernel never fetches it.
 let enginePromise = null;
-async function engineChoice(Module) {
-  const { detectEngine } = await import('./engine/engine-loader.js');
+// The loader is small (no engine module is fetched to detect); its import starts with the
+// main module's load, not after it, so the header's facts are not held up by it.
+async function engineChoice(Module, loader) {
+  const { detectEngine } = await loader;
   return detectEngine(Module.engineLimits().max_threads_cap);
 }
 async function withEngine(Module) {
@@ -153,6 +155,8 @@ const handlers = {
 
   // {build?} -> the page header's machine facts (main.js).
   async [KINDS.machineInfo](payload) {
+    const loader = import('./engine/engine-loader.js');
+    loader.catch(() => {}); // awaited below only with SIMD; its failure is reported there
     const { build, Module } = await moduleFor(payload);
     return {
       build,
@@ -163,7 +167,7 @@ const handlers = {
       matmul_variants: Module.matmulVariants(),
       // What the kernel engine would run here (flavour, threads, why), detected without
       // fetching its modules; null where the engine cannot run (no SIMD).
-      engine: (await simdAvailable) ? await engineChoice(Module) : null,
+      engine: (await simdAvailable) ? await engineChoice(Module, loader) : null,
     };
   },
 };

@@ -51,6 +51,27 @@ export function kernelName({ op, n, variant, options }) {
   return v === 'naive' ? `${op} naive` : op;
 }
 
+// Compute roofs closer than this ratio would print their labels on one another at the right
+// end (a label is about 14 px tall; the y axis gives a factor of 1.4 about that much), as one
+// core's FMA and every core's peak do on a machine whose second core is busy.
+const CLOSE_ROOFS = 1.4;
+// How far left each further label in a crowd moves: 1.6 decades of intensity, about a label's
+// width on the chart.
+const LABEL_SHIFT = 10 ** 1.6;
+
+// Gives each compute roof's label its own slot along x: the highest roof keeps the right end,
+// and a roof within CLOSE_ROOFS of one already placed in a slot takes the next slot to its left.
+function spreadComputeLabels(lines) {
+  const computes = lines.filter((l) => l.kind !== 'bandwidth' && l.kind !== 'ridge' && l.y1 === l.y2 && l.label);
+  const placed = [];
+  for (const l of [...computes].sort((a, b) => b.y1 - a.y1)) {
+    let slot = 0;
+    while (placed.some((p) => p.slot === slot && p.value / l.y1 < CLOSE_ROOFS)) slot += 1;
+    placed.push({ slot, value: l.y1 });
+    if (slot > 0) Object.assign(l, { labelX: l.x2 / LABEL_SHIFT ** slot, labelY: l.y1 });
+  }
+}
+
 /** Display: the kernel's name for the chart label. */
 export const withKernelName = (row) => ({ ...row, kernel: kernelName(row) });
 
@@ -128,6 +149,7 @@ export function roofLines(info) {
       }
     }
   }
+  spreadComputeLabels(lines);
   const ridge = info.ridge_flops_per_byte;
   if (ridge > X_DOMAIN[0] && ridge < X_DOMAIN[1]) {
     lines.push({ kind: 'ridge', scope: 'core', x: ridge, dashed: true, label: `ridge ${formatSig(ridge)} FLOP/byte` });
