@@ -10,7 +10,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openLab } from './harness.mjs';
+import { exerciseCards, openLab } from './harness.mjs';
 
 const sel = (id, role) => `[data-experiment="${id}"] [data-role="${role}"]`;
 const MARKS = 'svg g[aria-label="dot"] circle, svg g[aria-label="line"] path, svg g[aria-label="bar"] rect';
@@ -39,6 +39,17 @@ const analysisText = (page, id, role) => page.textContent(`${sel(id, 'analysis')
 const num = (text) => Number(String(text).replace(/[×%,]/g, ''));
 // Two printed figures agree when they differ by less than their rounding (3 significant digits).
 const close = (a, b, rel = 0.01) => Math.abs(a / b - 1) < rel;
+// Half a unit in the last printed digit of a figure ("1.04" → 0.005, "115.1%" → 0.05), and the
+// interval of values that print as it.
+const printedHalfUnit = (text) => 0.5 * 10 ** -((/\.(\d+)/.exec(String(text).replace(/[×%,]/g, ''))?.[1].length) ?? 0);
+const printedRange = (text) => (typeof text === 'number' ? [text, text]
+  : [num(text) - printedHalfUnit(text), num(text) + printedHalfUnit(text)]);
+// A printed quotient (× scale) agrees with its printed (or exact) parts when some pair of values
+// that print as the parts gives a quotient that prints as it.
+const quotientAgrees = (shown, a, b, scale = 1) => {
+  const [a0, a1] = printedRange(a); const [b0, b1] = printedRange(b); const h = printedHalfUnit(shown);
+  return num(shown) >= scale * a0 / b1 - h - 1e-9 && num(shown) <= scale * a1 / b0 + h + 1e-9;
+};
 
 async function checkScalingRun(page, kernelLabel) {
   const rows = await tableRows(page, SCALING);
@@ -51,13 +62,20 @@ async function checkScalingRun(page, kernelLabel) {
   assert.equal(rows[0]['Karp-Flatt serial fraction'], '—');
   for (const r of rows.slice(1)) {
     const p = Number(r.threads);
-    const speedup = num(r.speedup);
-    assert.ok(close(speedup, base / num(r['median (ms)'])), `speedup ${r.speedup} at ${p} against medians ${base} / ${r['median (ms)']}`);
-    assert.ok(close(num(r.efficiency) / 100, speedup / p), `efficiency ${r.efficiency} = ${r.speedup} / ${p}`);
-    // From the printed medians, not the rounded speedup: a slowdown makes e large and sensitive.
-    const exact = base / num(r['median (ms)']);
-    const e = (1 / exact - 1 / p) / (1 - 1 / p);
-    assert.ok(Math.abs(num(r['Karp-Flatt serial fraction']) / 100 - e) < 0.01 * Math.max(1, Math.abs(e)) + 0.002, `Karp-Flatt ${r['Karp-Flatt serial fraction']} from medians ${base} / ${r['median (ms)']} at ${p}`);
+    assert.ok(quotientAgrees(r.speedup, rows[0]['median (ms)'], r['median (ms)']), `speedup ${r.speedup} at ${p} against medians ${base} / ${r['median (ms)']}`);
+    // Core divides its exact speedup, not the printed one: the printed speedup's range, over p.
+    assert.ok(quotientAgrees(r.efficiency, r.speedup, p, 100), `efficiency ${r.efficiency} = ${r.speedup} / ${p}`);
+    // From the printed medians, not the rounded speedup: e = (1/S - 1/p) / (1 - 1/p) rises with
+    // the p-thread median and falls with the one-thread one, so its range is taken over every
+    // pair of medians that prints as these two (a slowdown makes e large and sensitive: medians
+    // 1.04 / 1.11 ms allow 111.5% to 115.5%), widened by the printed percent's own rounding.
+    const karp = (b, m) => (m / b - 1 / p) / (1 - 1 / p);
+    const [b0, b1] = printedRange(rows[0]['median (ms)']);
+    const [m0, m1] = printedRange(r['median (ms)']);
+    const shown = num(r['Karp-Flatt serial fraction']) / 100;
+    const half = printedHalfUnit(r['Karp-Flatt serial fraction']) / 100;
+    assert.ok(shown >= karp(b1, m0) - half - 1e-9 && shown <= karp(b0, m1) + half + 1e-9,
+      `Karp-Flatt ${r['Karp-Flatt serial fraction']} from medians ${base} / ${r['median (ms)']} at ${p}`);
   }
   const top = rows.at(-1);
   assert.equal(
@@ -107,6 +125,35 @@ describe('the Acceleration chapter’s parallelism section, quick mode', () => {
     assert.ok(rows.every((r) => num(r['bandwidth (GB/s)']) > 0));
   });
 
+  test('the evidence exercise is graded from this run: the fit’s s, Amdahl at the drawn cores, the 1-thread median', async () => {
+    const { page } = lab;
+    const { card, params, submitAndWait, waitForCards } = exerciseCards(page);
+    const id = 'acceleration.parallel-my-scaling';
+    await waitForCards([id]);
+    const submit = card(id).locator('button[type="submit"]');
+    await page.waitForFunction((cid) => !document.querySelector(`article[data-exercise-id="${cid}"] button[type="submit"]`).disabled, id, { timeout: 30000 });
+    // The latest run (GELU, the test before): what a student reads off the page and computes.
+    const fit = await analysisText(page, SCALING, 'scaling-fit');
+    const s = Number(/serial fraction s = (-?[\d.]+)%/.exec(fit)[1]) / 100;
+    const rows = await tableRows(page, SCALING);
+    const { cores } = await params(id);
+    assert.ok(Number.isInteger(cores) && cores > rows.length, `the drawn machine (${cores} cores) is larger than this one`);
+    const speedup = 1 / (s + (1 - s) / cores);
+    const time = num(rows[0]['median (ms)']) / speedup;
+    const boxes = card(id).locator('input[data-role="answer"]');
+    const answer = async (values) => {
+      for (const [i, v] of values.entries()) await boxes.nth(i).fill(String(v));
+      return submitAndWait(id, () => submit.click());
+    };
+    // 10% off the speedup fails (the tolerance is 2.5%); the computed pair passes.
+    assert.equal(await answer([speedup * 1.1, time]), 'false');
+    assert.equal(await answer([speedup, time]), 'true');
+    const note = await card(id).locator('[data-role="evidence"]').textContent();
+    const saved = await page.evaluate((cid) => JSON.parse(localStorage.getItem('perflab.progress.v1')).exercises[cid], id);
+    assert.equal(saved.best_answer.evidence.experiment, SCALING);
+    assert.equal(saved.best_answer.evidence.rows.length, rows.length, note);
+  });
+
   test('FMA against multiply-add: every source at every planned size, the sentences quoting the table', async () => {
     const { page } = lab;
     await runToDone(page, FMA);
@@ -118,17 +165,18 @@ describe('the Acceleration chapter’s parallelism section, quick mode', () => {
     const at = (n, kernel) => rows.find((r) => r.N === n && r.kernel === kernel);
     for (const r of rows) {
       const main = at(r.N, 'packed (main module)');
-      assert.ok(close(num(r['vs packed (main module)']), num(r['GFLOP/s']) / num(main['GFLOP/s'])), `${r.kernel} at ${r.N}`);
+      assert.ok(quotientAgrees(r['vs packed (main module)'], r['GFLOP/s'], main['GFLOP/s']), `${r.kernel} at ${r.N}`);
     }
     const largest = sizes.at(-1);
     const rates = await analysisText(page, FMA, 'fma-rates');
     for (const kernel of sources) assert.ok(rates.includes(`${kernel} ${at(largest, kernel)['GFLOP/s']} GFLOP/s`), `${rates} quotes ${kernel}`);
     if (sources.includes('fma (engine, 1 thread)')) {
       const ratio = await analysisText(page, FMA, 'fma-ratio');
-      const shown = num(/= ([\d.]+)×/.exec(ratio)[1]);
-      const fma = num(at(largest, 'fma (engine, 1 thread)')['GFLOP/s']);
-      const simd = num(at(largest, 'simd (engine, 1 thread)')['GFLOP/s']);
-      assert.ok(close(shown, fma / simd), `${ratio} against ${fma} / ${simd}`);
+      const shownText = /= ([\d.]+)×/.exec(ratio)[1];
+      const shown = num(shownText);
+      const fma = at(largest, 'fma (engine, 1 thread)')['GFLOP/s'];
+      const simd = at(largest, 'simd (engine, 1 thread)')['GFLOP/s'];
+      assert.ok(quotientAgrees(shownText, fma, simd), `${ratio} against ${fma} / ${simd}`);
       assert.match(ratio, shown > 1 ? /did more FLOPs per second/ : /bought no speed/);
     } else {
       assert.match(await analysisText(page, FMA, 'fma-no-fma'), /^The fma flavour did not run: /);
