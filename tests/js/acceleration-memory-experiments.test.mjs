@@ -281,6 +281,33 @@ test('roofline: with the engine’s figures each roof says whose it is, one core
   ]);
 });
 
+test('roofline: a dashed roof at or below its solid one is named in the text with both figures, never silently drawn', () => {
+  const engine = {
+    threads: 2, muladd_gflops_per_s: 39, fma_gflops_per_s: 60, all_core_gflops_per_s: 120,
+    per_core_triad_gb_per_s: 10, all_core_triad_gb_per_s: 15, all_core_flavour: 'fma', all_core_ridge_flops_per_byte: 8,
+  };
+  const text = (e) => rooflineExperiment.explanation({ info: { ...probe, engine: e } });
+  // Every core above one core on both roofs: nothing to explain.
+  assert.deepEqual(roof.allCoreShortfalls({ ...probe, engine }), []);
+  assert.doesNotMatch(text(engine), /is not above|Re-probe measures them again/);
+  // A busy machine (the case seen: the machine probe's triad 14.7 GB/s, the engine's 6.08 on one
+  // core and 7.95 on two; every core's peak 38.5 under one core's FMA 42.6).
+  const busy = { ...engine, fma_gflops_per_s: 42.6, all_core_gflops_per_s: 38.5, per_core_triad_gb_per_s: 6.08, all_core_triad_gb_per_s: 7.95 };
+  const info = { ...probe, bandwidth_gb_per_s: 14.7, engine: busy };
+  assert.deepEqual(roof.allCoreShortfalls(info), [
+    { roof: 'peak', all: 38.5, one: 42.6 },
+    { roof: 'memory', all: 7.95, one: 14.7, own: 6.08 },
+  ]);
+  const said = rooflineExperiment.explanation({ info });
+  assert.match(said, /every core’s peak \(38\.5 GFLOP\/s\) is not above one core’s highest roof \(42\.6 GFLOP\/s\)/);
+  assert.match(said, /every core’s memory roof \(7\.95 GB\/s\) is not above one core’s \(14\.7 GB\/s, the machine probe’s triad; the engine’s own one-core triad read 6\.08 GB\/s\)/);
+  assert.match(said, /Re-probe measures them again\./);
+  // Equal counts as not above; the multiply-add roof is the highest when there is no FMA.
+  assert.deepEqual(roof.allCoreShortfalls({ ...probe, engine: { ...engine, fma_gflops_per_s: null, all_core_gflops_per_s: 40 } }).map((f) => f.roof), ['peak']);
+  // One thread draws no dashed roofs, so there is nothing to compare.
+  assert.deepEqual(roof.allCoreShortfalls({ ...info, engine: { ...busy, threads: 1 } }), []);
+});
+
 test('roofline: kernels on the same spot share one chart label, so the texts do not overprint', () => {
   const rows = [
     { kernel: 'add', intensity: 1 / 12, gflops_per_s: 1 },

@@ -164,9 +164,15 @@ export class ScatterChart extends PlotChart {
           rulesY.filter((r) => r.label),
           { y: 'y', frameAnchor: 'right', text: 'label', textAnchor: 'end', dx: -4, dy: -8, fill: 'currentColor' },
         ),
+        // A vertical rule's label at the top of the frame, or at its foot with labelAt: 'bottom'
+        // (the roofline's ridge, whose top meets the roofs and their labels).
         Plot.text(
-          rulesX.filter((r) => r.label),
+          rulesX.filter((r) => r.label && r.labelAt !== 'bottom'),
           { x: 'x', frameAnchor: 'top', text: 'label', textAnchor: 'start', dx: 4, dy: 10, fill: 'currentColor' },
+        ),
+        Plot.text(
+          rulesX.filter((r) => r.label && r.labelAt === 'bottom'),
+          { x: 'x', frameAnchor: 'bottom', text: 'label', textAnchor: 'start', dx: 4, dy: -10, fill: 'currentColor' },
         ),
         ...(front.length
           ? [

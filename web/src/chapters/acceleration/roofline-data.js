@@ -152,9 +152,31 @@ export function roofLines(info) {
   spreadComputeLabels(lines);
   const ridge = info.ridge_flops_per_byte;
   if (ridge > X_DOMAIN[0] && ridge < X_DOMAIN[1]) {
-    lines.push({ kind: 'ridge', scope: 'core', x: ridge, dashed: true, label: `ridge ${formatSig(ridge)} FLOP/byte` });
+    // Labelled at its foot: at its top the roofs meet, each with its own label.
+    lines.push({ kind: 'ridge', scope: 'core', x: ridge, dashed: true, labelAt: 'bottom', label: `ridge ${formatSig(ridge)} FLOP/byte` });
   }
   return lines;
+}
+
+/**
+ * Where every core's roof came out at or below one core's as the chart draws them: the dashed
+ * peak against the highest solid compute roof, the dashed memory roof (the engine's all-core
+ * triad) against the solid one (the machine probe's triad, a run of its own). Each is
+ * { roof: 'peak' | 'memory', all, one } (and for memory `own`, the engine's one-core triad of
+ * the same run as `all`). [] without checked engine figures or on one thread.
+ */
+export function allCoreShortfalls(info) {
+  const engine = info?.engine && enginePeaksProblem(info.engine) === null ? info.engine : null;
+  if (!engine || !(engine.threads > 1) || !(info.peak_gflops_per_s > 0) || !(info.bandwidth_gb_per_s > 0)) return [];
+  const out = [];
+  const oneCompute = Math.max(info.peak_gflops_per_s, engine.fma_gflops_per_s ?? 0);
+  if (engine.all_core_gflops_per_s <= oneCompute) {
+    out.push({ roof: 'peak', all: engine.all_core_gflops_per_s, one: oneCompute });
+  }
+  if (engine.all_core_triad_gb_per_s <= info.bandwidth_gb_per_s) {
+    out.push({ roof: 'memory', all: engine.all_core_triad_gb_per_s, one: info.bandwidth_gb_per_s, own: engine.per_core_triad_gb_per_s });
+  }
+  return out;
 }
 
 export const TABLE_COLUMNS = Object.freeze([

@@ -9,10 +9,12 @@ import { declaredSweep, labOf } from '../../lab/client.js';
 import { probeSummary } from './machine.js';
 import { machineProbeStore } from '../../state/machine-probe.js';
 import { placedAgainst, probeLine } from '../../ui/probe-line.js';
+import { formatSig } from '../../ui/format.js';
 import {
   CSV_COLUMNS,
   TABLE_COLUMNS,
   X_DOMAIN,
+  allCoreShortfalls,
   chartPoints,
   kernelName,
   roofLines,
@@ -51,10 +53,25 @@ export const rooflineExperiment = {
           '(every core running the chains) and the triad bandwidth they share: one memory system ' +
           'feeds them all, so it rarely grows as the cores do.'
         : ' The engine runs one thread here, so there are no all-core roofs.';
+    // Where a dashed roof is not above its solid one, the chart would contradict the sentence
+    // above: say what this run measured and why it can come out so.
+    const shortfalls = allCoreShortfalls(info)
+      .map((f) =>
+        f.roof === 'peak'
+          ? ` Here every core’s peak (${formatSig(f.all)} GFLOP/s) is not above one core’s highest ` +
+            `roof (${formatSig(f.one)} GFLOP/s): an engine call waits for its slowest thread, so ` +
+            'another program busy on a core while the probe ran holds them all back.'
+          : ` Here every core’s memory roof (${formatSig(f.all)} GB/s) is not above one core’s ` +
+            `(${formatSig(f.one)} GB/s, the machine probe’s triad; the engine’s own one-core triad ` +
+            `read ${formatSig(f.own)} GB/s): they come from two runs, so a machine busy during ` +
+            'one of them, or a memory system one core already fills, puts them so.',
+      )
+      .join('');
+    const again = shortfalls ? ' Re-probe measures them again.' : '';
     return (
       base +
       ' Solid lines are one core’s roofs: the slanted one its memory bandwidth (the triad), the ' +
-      `flat ${engine.fma_gflops_per_s ? 'ones' : 'one'} its SIMD multiply-add peak${fma}.${all} The lab’s kernels here run on one ` +
+      `flat ${engine.fma_gflops_per_s ? 'ones' : 'one'} its SIMD multiply-add peak${fma}.${all}${shortfalls}${again} The lab’s kernels here run on one ` +
       'core, so core places them against one core’s multiply-add and memory roofs.'
     );
   },
