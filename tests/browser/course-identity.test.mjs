@@ -158,7 +158,11 @@ test('the export carries every field of the submission contract, machine facts a
   assert.match(file.bank_version, /^bank-[0-9a-f]{16}$/);
   assert.match(file.page_version, /^\d+\.\d+\.\d+\+([0-9a-f]{4,}|unknown)$/);
   assert.ok(Math.abs(Date.parse(file.exported_at) - Date.now()) < 60_000);
+  await page.waitForFunction(() => document.querySelector('.site-header [data-fact="engine"] dd')?.dataset.value);
   const facts = await readMachineFacts(page);
+  // The engine's choice as the header shows it ("fma:2"), or null where it has none.
+  assert.deepEqual(file.machine.engine, facts.engine.value === 'none' ? null
+    : { flavour: facts.engine.value.split(':')[0], max_threads: Number(facts.engine.value.split(':')[1]) });
   assert.equal(file.machine.cores, Number(facts.cores.value));
   assert.equal(file.machine.timer_resolution_ms, Number(facts.timer.value));
   assert.equal(file.machine.cross_origin_isolated, facts.isolated.value === 'true');

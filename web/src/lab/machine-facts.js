@@ -1,5 +1,5 @@
 // The machine facts a submission carries: what the header shows (build, SIMD support, timer
-// resolution, isolation, cores) and the page's latest probe of this CPU's peak and bandwidth.
+// resolution, isolation, cores, the kernel engine's flavour and threads) and the page's latest probe of this CPU's peak and bandwidth.
 // main.js records the header's facts, state/machine-probe.js the page's one probe; the export reads them.
 // Not for: measuring (the lab worker and core do) or showing them (main.js fills the header).
 
@@ -28,5 +28,9 @@ export function machineFacts() {
     cross_origin_isolated: typeof header.cross_origin_isolated === 'boolean' ? header.cross_origin_isolated : null,
     user_agent: typeof navigator === 'undefined' ? null : String(navigator.userAgent).slice(0, 1000),
     probe,
+    // The kernel engine's choice as the header shows it: its flavour and how many threads.
+    engine: ['fma', 'simd'].includes(header.engine?.flavour) && Number.isInteger(header.engine?.max_threads) && header.engine.max_threads >= 1
+      ? { flavour: header.engine.flavour, max_threads: header.engine.max_threads }
+      : null,
   };
 }

@@ -53,7 +53,8 @@ const ANSWER_MODES = ['practice', 'assessed', 'sealed'];
 const ANSWER_KINDS = ['value', 'values', 'choice', 'results'];
 const COURSE_FIELDS = ['id', 'title', 'chapters'];
 const STUDENT_FIELDS = ['id', 'name'];
-const MACHINE_FIELDS = ['build', 'simd', 'cores', 'timer_resolution_ms', 'cross_origin_isolated', 'user_agent', 'probe'];
+const MACHINE_FIELDS = ['build', 'simd', 'cores', 'timer_resolution_ms', 'cross_origin_isolated', 'user_agent', 'probe', 'engine'];
+const ENGINE_FIELDS = ['flavour', 'max_threads'];
 const PROBE_FIELDS = ['peak_gflops_per_s', 'bandwidth_gb_per_s', 'measured_at'];
 // core's limits (core/include/perflab/grading/course.hpp): ids a course and a student may have.
 const COURSE_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -210,6 +211,17 @@ function machineProblems(machine) {
   }
   if ('user_agent' in machine && ua !== null && !(typeof ua === 'string' && ua.length <= 1000)) {
     problems.push(`machine.user_agent is ${describe(ua)}, it must be a string or null`);
+  }
+  if ('engine' in machine && machine.engine !== null) {
+    const { engine } = machine;
+    if (!isObject(engine)) problems.push(`machine.engine is ${describe(engine)}, it must be {flavour, max_threads} or null`);
+    else {
+      problems.push(...unknownFields('machine.engine: ', engine, ENGINE_FIELDS));
+      if (!['fma', 'simd'].includes(engine.flavour)) problems.push(`machine.engine.flavour is ${describe(engine.flavour)}, it must be "fma" or "simd"`);
+      if (!(Number.isInteger(engine.max_threads) && engine.max_threads >= 1)) {
+        problems.push(`machine.engine.max_threads is ${describe(engine.max_threads)}, it must be a whole number ≥ 1`);
+      }
+    }
   }
   if ('probe' in machine && probe !== null) {
     if (!isObject(probe)) problems.push(`machine.probe is ${describe(probe)}, it must be {peak_gflops_per_s, bandwidth_gb_per_s, measured_at} or null`);
