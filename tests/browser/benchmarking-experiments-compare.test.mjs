@@ -444,12 +444,23 @@ describe('regression, quick', () => {
       // change, read as a factor: slower by 1 + change, faster by 1 / (1 + change).
       assert.match(r[7], /this run|the baseline/);
       const said = /this run is ([\d.]+)x (slower|faster) than the baseline.*95% CI ([\d.]+)-([\d.]+)x/.exec(r[7]);
-      const [lo, hi] = r[4].split(' to ').map((t) => Number(t.replace(/[%,]/g, '')) / 100);
       if (!said) continue;
-      const [low, high] = said[2] === 'slower' ? [1 + lo, 1 + hi] : [1 / (1 + hi), 1 / (1 + lo)];
-      // Both printed rounded (two decimals, three digits): equal within that.
-      const near = (printed, value) => Math.abs(printed - value) <= 0.006 + 0.02 * Math.abs(value);
-      assert.ok(near(Number(said[3]), low) && near(Number(said[4]), high), `${r[7]} against ${r[4]}`);
+      // Each end of the change's interval as printed ("-98.8%") stands for every value that
+      // prints so (-98.85% to -98.75%), and read as a factor of "faster" near -100% that range
+      // is wide (80x to 87x): the sentence's factor must fall in the range of its printed end,
+      // widened by its own rounding (two decimals, three digits).
+      const ends = r[4].split(' to ').map((t) => {
+        const v = Number(t.replace(/[%,−]/g, (c) => (c === '−' ? '-' : ''))) / 100;
+        const half = 0.5 * 10 ** -((/\.(\d+)/.exec(t)?.[1].length) ?? 0) / 100;
+        return [v - half, v + half];
+      });
+      const factor = said[2] === 'slower' ? (c) => 1 + c : (c) => 1 / (1 + c);
+      const [lowEnd, highEnd] = said[2] === 'slower' ? ends : [ends[1], ends[0]];
+      const within = (printed, [a, b]) => {
+        const [x, y] = [factor(a), factor(b)].sort((m, n) => m - n);
+        return printed >= x - 0.006 - 0.005 * x && printed <= y + 0.006 + 0.005 * y;
+      };
+      assert.ok(within(Number(said[3]), lowEnd) && within(Number(said[4]), highEnd), `${r[7]} against ${r[4]}`);
     }
     const slower = compare.filter((r) => r[6] === 'slower').length;
     const summary = await page.textContent(re.role('regression-summary'));
