@@ -72,6 +72,10 @@ function spreadComputeLabels(lines) {
   }
 }
 
+// The kernel engine's figures (core's probeEngine object) when they check, else null: the chart
+// then draws only the machine probe's roofs, and the text compares nothing.
+const checkedEngine = (info) => (info?.engine && enginePeaksProblem(info.engine) === null ? info.engine : null);
+
 /** Display: the kernel's name for the chart label. */
 export const withKernelName = (row) => ({ ...row, kernel: kernelName(row) });
 
@@ -114,7 +118,7 @@ export function roofLines(info) {
   const xDomain = [...X_DOMAIN];
   const peak = info.peak_gflops_per_s;
   const bandwidth = info.bandwidth_gb_per_s;
-  const engine = info.engine && enginePeaksProblem(info.engine) === null ? info.engine : null;
+  const engine = checkedEngine(info);
   const lines = [];
   if (!engine) {
     lines.push(...rooflineReferences({ peak_gflops_per_s: peak, bandwidth_gb_per_s: bandwidth, xDomain }).map((l) => ({ ...l, scope: 'core' })));
@@ -166,7 +170,7 @@ export function roofLines(info) {
  * the same run as `all`). [] without checked engine figures or on one thread.
  */
 export function allCoreShortfalls(info) {
-  const engine = info?.engine && enginePeaksProblem(info.engine) === null ? info.engine : null;
+  const engine = checkedEngine(info);
   if (!engine || !(engine.threads > 1) || !(info.peak_gflops_per_s > 0) || !(info.bandwidth_gb_per_s > 0)) return [];
   const out = [];
   const oneCompute = Math.max(info.peak_gflops_per_s, engine.fma_gflops_per_s ?? 0);
