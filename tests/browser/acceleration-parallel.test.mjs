@@ -10,7 +10,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { exerciseCards, openLab } from './harness.mjs';
+import { exerciseCards, openLab, printedRange } from './harness.mjs';
 
 const sel = (id, role) => `[data-experiment="${id}"] [data-role="${role}"]`;
 const MARKS = 'svg g[aria-label="dot"] circle, svg g[aria-label="line"] path, svg g[aria-label="bar"] rect';
@@ -39,11 +39,8 @@ const analysisText = (page, id, role) => page.textContent(`${sel(id, 'analysis')
 const num = (text) => Number(String(text).replace(/[×%,]/g, ''));
 // Two printed figures agree when they differ by less than their rounding (3 significant digits).
 const close = (a, b, rel = 0.01) => Math.abs(a / b - 1) < rel;
-// Half a unit in the last printed digit of a figure ("1.04" → 0.005, "115.1%" → 0.05), and the
-// interval of values that print as it.
-const printedHalfUnit = (text) => 0.5 * 10 ** -((/\.(\d+)/.exec(String(text).replace(/[×%,]/g, ''))?.[1].length) ?? 0);
-const printedRange = (text) => (typeof text === 'number' ? [text, text]
-  : [num(text) - printedHalfUnit(text), num(text) + printedHalfUnit(text)]);
+// Half a unit in the last printed digit of a figure ("1.04" → 0.005, "115.1%" → 0.05).
+const printedHalfUnit = (text) => (printedRange(text)[1] - printedRange(text)[0]) / 2;
 // A printed quotient (× scale) agrees with its printed (or exact) parts when some pair of values
 // that print as the parts gives a quotient that prints as it.
 const quotientAgrees = (shown, a, b, scale = 1) => {

@@ -15,7 +15,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { answerCapstoneFromRounds, exerciseCards, openLab } from './harness.mjs';
+import { answerCapstoneFromRounds, exerciseCards, openLab, printedRange } from './harness.mjs';
 
 const scope = (id) => {
   const EXP = `[data-experiment="${id}"]`;
@@ -449,11 +449,7 @@ describe('regression, quick', () => {
       // prints so (-98.85% to -98.75%), and read as a factor of "faster" near -100% that range
       // is wide (80x to 87x): the sentence's factor must fall in the range of its printed end,
       // widened by its own rounding (two decimals, three digits).
-      const ends = r[4].split(' to ').map((t) => {
-        const v = Number(t.replace(/[%,−]/g, (c) => (c === '−' ? '-' : ''))) / 100;
-        const half = 0.5 * 10 ** -((/\.(\d+)/.exec(t)?.[1].length) ?? 0) / 100;
-        return [v - half, v + half];
-      });
+      const ends = r[4].split(' to ').map((t) => printedRange(t).map((v) => v / 100));
       const factor = said[2] === 'slower' ? (c) => 1 + c : (c) => 1 / (1 + c);
       const [lowEnd, highEnd] = said[2] === 'slower' ? ends : [ends[1], ends[0]];
       const within = (printed, [a, b]) => {

@@ -65,6 +65,20 @@ export async function launchBrowser() {
   };
 }
 
+/**
+ * The values that print as `text`: "1.04" stands for 1.035 to 1.045, "−98.8%" for -98.85 to
+ * -98.75 (in the printed unit), a number for itself. A test holds a rounded figure to others
+ * by asking whether some value in its range agrees, never by a fixed tolerance, since near a
+ * pole (a speedup under 1, a change near -100%) a last-digit rounding moves a quotient far.
+ * @returns {[number, number]}
+ */
+export function printedRange(text) {
+  if (typeof text === 'number') return [text, text];
+  const clean = String(text).replace(/[×%,]/g, '').replace(/−/g, '-');
+  const half = 0.5 * 10 ** -((/\.(\d+)/.exec(clean)?.[1].length) ?? 0);
+  return [Number(clean) - half, Number(clean) + half];
+}
+
 /** Records console errors (page and its workers) and uncaught page errors into `errors`. */
 export function collectErrors(page, errors = []) {
   page.on('console', (msg) => {
