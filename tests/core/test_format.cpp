@@ -137,3 +137,9 @@ TEST_CASE("format_fixed writes exactly the decimals asked, and refuses a count p
   CHECK_THROWS_WITH_AS(format_fixed(1.0, 18), "format_fixed: decimals is 18; allowed: 0 to 17",
                        ValueError);
 }
+
+TEST_CASE("quoted_list quotes each name and separates them with commas") {
+  CHECK(quoted_list({}) == "");
+  CHECK(quoted_list({"profiling"}) == "\"profiling\"");
+  CHECK(quoted_list({"a", "b c", ""}) == "\"a\", \"b c\", \"\"");
+}

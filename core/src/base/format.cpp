@@ -111,6 +111,12 @@ std::string describe(const nlohmann::json& value) {
   return text;
 }
 
+std::string quoted_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "\"" : ", \"") + n + "\"";
+  return out;
+}
+
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
   std::string out = "\"";

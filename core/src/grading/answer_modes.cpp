@@ -88,10 +88,9 @@ CourseModes modes_from_json(const json& course) {
     out.default_mode = answer_mode_from_string(d.get<std::string>(), "course.json \"modes\".default");
   }
   const std::vector<std::string> chapters = exercise_chapter_names();
-  std::string chapter_list;
-  for (const auto& c : chapters) chapter_list += (chapter_list.empty() ? "\"" : ", \"") + c + "\"";
   out.chapters = mode_map(m, "chapters", chapters,
-                          "which is not a chapter with exercises; the chapters are " + chapter_list);
+                          "which is not a chapter with exercises; the chapters are " +
+                              quoted_list(chapters));
   std::vector<std::string> ids;
   for (const auto& e : exercise_bank()) ids.push_back(e.id);
   out.exercises = mode_map(m, "exercises", ids,

@@ -20,12 +20,6 @@ bool contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "\"" : ", \"") + n + "\"";
-  return out;
-}
-
 bool id_text(const std::string& s) {
   return !s.empty() && s.size() <= kMaxCourseIdLength &&
          std::all_of(s.begin(), s.end(), [](char ch) {
@@ -108,7 +102,7 @@ LatePolicy late_policy_from_json(const json& v) {
   for (const auto& item : v.items()) {
     if (!contains(allowed, item.key())) {
       throw ValueError(where + " of kind \"" + kind + "\" has an unknown field \"" + item.key() +
-                       "\"; allowed: " + joined(allowed));
+                       "\"; allowed: " + quoted_list(allowed));
     }
   }
   return p;
@@ -137,7 +131,7 @@ Assignment assignment_from_json(const json& v, std::size_t index,
   for (const auto& item : v.items()) {
     if (!contains(allowed, item.key())) {
       throw ValueError(where + " has an unknown field \"" + item.key() +
-                       "\"; allowed: " + joined(allowed));
+                       "\"; allowed: " + quoted_list(allowed));
     }
   }
   Assignment a;
@@ -159,7 +153,7 @@ Assignment assignment_from_json(const json& v, std::size_t index,
   const json list = v.contains("exercises") ? v.at("exercises") : json();
   if (!list.is_array() || list.empty()) {
     throw ValueError(where + " \"exercises\" must be a non-empty list of graded chapters (" +
-                     joined(chapters) + ") or exercise ids of those chapters, got " +
+                     quoted_list(chapters) + ") or exercise ids of those chapters, got " +
                      describe(list));
   }
   std::vector<std::string> covered;
@@ -169,13 +163,13 @@ Assignment assignment_from_json(const json& v, std::size_t index,
     const std::vector<std::string> ids =
         entry.is_string() ? entry_exercises(entry.get<std::string>()) : std::vector<std::string>{};
     if (ids.empty()) {
-      throw ValueError(at + " is " + describe(entry) + ", neither a chapter (" + joined(chapters) +
+      throw ValueError(at + " is " + describe(entry) + ", neither a chapter (" + quoted_list(chapters) +
                        ") nor an exercise id (the exercise bank lists them)");
     }
     const Exercise& first = find_exercise(ids.front());
     if (!contains(chapters, first.chapter)) {
       throw ValueError(at + " is " + describe(entry) + " of the chapter \"" + first.chapter +
-                       "\", which this course does not grade (\"chapters\": " + joined(chapters) +
+                       "\", which this course does not grade (\"chapters\": " + quoted_list(chapters) +
                        ")");
     }
     for (const auto& x : ids) {
@@ -199,7 +193,7 @@ Assignment assignment_from_json(const json& v, std::size_t index,
         throw ValueError(where + " \"weights\" names \"" + item.key() +
                          "\", which is not in its "
                          "\"exercises\" (" +
-                         joined(a.entries) + ")");
+                         quoted_list(a.entries) + ")");
       }
       const json& x = item.value();
       if (!x.is_number() || !(x.get<double>() > 0.0) || x.get<double>() > kMaxAssignmentWeight) {
@@ -362,7 +356,7 @@ CourseSchedule schedule_from_json(const json& j, const std::vector<std::string>&
         throw ValueError("course.json \"due\" names \"" + item.key() +
                          "\", which is not a graded "
                          "chapter; the graded chapters are " +
-                         joined(chapters));
+                         quoted_list(chapters));
       }
     }
   }

@@ -13,12 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "\"" : ", \"") + n + "\"";
-  return out;
-}
-
 bool has_control_character(std::string_view text) {
   return std::any_of(text.begin(), text.end(),
                      [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
@@ -60,7 +54,7 @@ Course course_from_json(const json& j) {
   for (const auto& item : j.items()) {
     if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end()) {
       throw ValueError("course.json has an unknown field \"" + item.key() + "\"; allowed: " +
-                       joined(allowed));
+                       quoted_list(allowed));
     }
   }
   Course c;
@@ -86,7 +80,7 @@ Course course_from_json(const json& j) {
   const json& ch = j.at("chapters");
   if (!ch.is_array() || ch.empty()) {
     throw ValueError("course.json \"chapters\" must be a non-empty list of chapter names from " +
-                     joined(known) + ", got " + describe(ch));
+                     quoted_list(known) + ", got " + describe(ch));
   }
   std::vector<std::string> wanted;
   for (std::size_t i = 0; i < ch.size(); ++i) {
@@ -94,7 +88,7 @@ Course course_from_json(const json& j) {
     if (!name.is_string() ||
         std::find(known.begin(), known.end(), name.get<std::string>()) == known.end()) {
       throw ValueError("course.json \"chapters\"[" + std::to_string(i) + "] is " + describe(name) +
-                       "; the chapters are " + joined(known));
+                       "; the chapters are " + quoted_list(known));
     }
     if (std::find(wanted.begin(), wanted.end(), name.get<std::string>()) != wanted.end()) {
       throw ValueError("course.json \"chapters\" names \"" + name.get<std::string>() + "\" twice");

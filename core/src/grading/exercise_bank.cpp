@@ -407,9 +407,11 @@ std::size_t pool_item(const ChoiceTry& t, std::size_t size, std::size_t k, std::
 
 VariantData draw_nothing(Rng&, const Fragments&) { return {}; }
 
+std::string evidence_row_at(std::size_t i) { return "answer.evidence.rows[" + std::to_string(i) + "]"; }
+
 double evidence_number(const Exercise& e, const nlohmann::json& rows, std::size_t i,
                        const std::string& field, bool positive) {
-  const std::string where = "answer.evidence.rows[" + std::to_string(i) + "]";
+  const std::string where = evidence_row_at(i);
   const nlohmann::json& row = rows.at(i);
   if (!row.contains(field)) {
     throw ValueError(where + " has no field \"" + field + "\"; rows of " + e.evidence.experiment +

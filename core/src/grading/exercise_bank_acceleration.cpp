@@ -341,9 +341,6 @@ void my_classify_from_evidence(const Exercise& e, const json& rows, VariantData&
 
 // ---- the chapter's list ---------------------------------------------------------------
 
-constexpr Tolerance kOnePercent{0.01, 0.0};
-constexpr Tolerance kNearestInteger{0.0, 0.5};
-
 }  // namespace
 
 // Each exercise's prose is the entry with the same id in core/exercises/acceleration.json,

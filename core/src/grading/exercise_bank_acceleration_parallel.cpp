@@ -124,18 +124,16 @@ VariantData draw_parallel_slowdown(Rng& rng, const Fragments& fragments, const C
 
 // ---- acceleration.parallel-my-scaling: the student's own thread-scaling run ---------------
 
-std::string row_at(std::size_t i) { return "answer.evidence.rows[" + std::to_string(i) + "]"; }
-
 // rows[i][field] as a string ("matmul", "fma").
 std::string row_text(const Exercise& e, const json& rows, std::size_t i, const char* field) {
   const json& row = rows.at(i);
   if (!row.contains(field)) {
-    throw ValueError(row_at(i) + " has no field \"" + field + "\"; rows of " +
+    throw ValueError(evidence_row_at(i) + " has no field \"" + field + "\"; rows of " +
                      e.evidence.experiment + " carry it (this exercise reads " + e.evidence.what +
                      "): send the rows of that experiment as they are");
   }
   if (!row.at(field).is_string()) {
-    throw ValueError(row_at(i) + "." + field + " must be a string, got " +
+    throw ValueError(evidence_row_at(i) + "." + field + " must be a string, got " +
                      describe_value(row.at(field)) + "; run " + e.evidence.title + " again");
   }
   return row.at(field).get<std::string>();
@@ -147,12 +145,12 @@ std::string row_text(const Exercise& e, const json& rows, std::size_t i, const c
 double row_median_ms(const Exercise& e, const json& rows, std::size_t i) {
   const json& row = rows.at(i);
   if (!row.contains("stats") || !row.at("stats").is_object()) {
-    throw ValueError(row_at(i) + " has no \"stats\" object; rows of " + e.evidence.experiment +
+    throw ValueError(evidence_row_at(i) + " has no \"stats\" object; rows of " + e.evidence.experiment +
                      " carry their timing there (this exercise reads " + e.evidence.what +
                      "): send the rows of that experiment as they are");
   }
   const json& stats = row.at("stats");
-  const std::string where = row_at(i) + ".stats.median_ms";
+  const std::string where = evidence_row_at(i) + ".stats.median_ms";
   if (!stats.contains("median_ms")) {
     throw ValueError(where + " is missing; rows of " + e.evidence.experiment +
                      " carry it: send the rows of that experiment as they are");
@@ -167,7 +165,7 @@ double row_median_ms(const Exercise& e, const json& rows, std::size_t i) {
   const double rate = evidence_number(e, rows, i, "gflops_per_s");
   const double implied = flops / (median * 1e6);
   if (std::fabs(implied - rate) > 1e-6 * rate) {
-    throw ValueError(row_at(i) + " does not hold together: its flops over its stats.median_ms (" +
+    throw ValueError(evidence_row_at(i) + " does not hold together: its flops over its stats.median_ms (" +
                      describe_value(median) + " ms) make " + describe_value(implied) +
                      " GFLOP/s, but its gflops_per_s is " + describe_value(rate) +
                      "; core's measurement writes both from one median, so this row was "
@@ -201,7 +199,7 @@ ScalingAnalysis run_scaling(const Exercise& e, const json& rows) {
     const double n = evidence_number(e, rows, i, "n");
     const double threads = evidence_number(e, rows, i, "threads");
     if (threads != std::trunc(threads) || threads > kMaxEngineThreads) {
-      throw ValueError(row_at(i) + ".threads is " + describe_value(threads) +
+      throw ValueError(evidence_row_at(i) + ".threads is " + describe_value(threads) +
                        ": a run measures whole thread counts from 1 to " +
                        std::to_string(kMaxEngineThreads) + "; run " + e.evidence.title + " again");
     }
@@ -210,7 +208,7 @@ ScalingAnalysis run_scaling(const Exercise& e, const json& rows) {
       // tolerance was not measured by core.
       const double error = evidence_number(e, rows, i, "max_error", false);
       if (error < 0 || error > kMatmulTolerance) {
-        throw ValueError(row_at(i) + ".max_error is " + describe_value(error) +
+        throw ValueError(evidence_row_at(i) + ".max_error is " + describe_value(error) +
                          ", outside the verification's tolerance (" +
                          describe_value(kMatmulTolerance) +
                          "), so its time is not of a correct matmul; run " + e.evidence.title +
@@ -266,8 +264,6 @@ void my_scaling_from_evidence(const Exercise& e, const json& rows, VariantData& 
   const double speedup = amdahl_speedup(a.fit.serial_fraction, cores);
   v.expected_values = {speedup, a.rows.front().median_ms / speedup};
 }
-
-constexpr Tolerance kOnePercent{0.01, 0.0};
 
 }  // namespace
 

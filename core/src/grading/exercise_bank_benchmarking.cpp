@@ -83,7 +83,6 @@ double round_significant(double x, int digits) {
   return round_to(x, decimals);
 }
 
-constexpr Tolerance kNearestInteger{0.0, 0.5};
 // Times a student computes by hand and types with a few decimals.
 constexpr Tolerance kTimeTight{0.002, 0.005};
 
@@ -456,10 +455,8 @@ VariantData draw_classify_complexity(Rng& rng, const Fragments&) {
 
 // ---- reading the student's rows ---------------------------------------------------------
 
-std::string row_at(std::size_t i) { return "answer.evidence.rows[" + std::to_string(i) + "]"; }
-
 std::string no_field(const Exercise& e, std::size_t i, const std::string& field) {
-  return row_at(i) + " has no field \"" + field + "\"; rows of " + e.evidence.experiment +
+  return evidence_row_at(i) + " has no field \"" + field + "\"; rows of " + e.evidence.experiment +
          " carry it (this exercise reads " + e.evidence.what +
          "): send the rows of that experiment as they are";
 }
@@ -470,7 +467,7 @@ std::string evidence_text(const Exercise& e, const json& rows, std::size_t i,
   const json& row = rows.at(i);
   if (!row.contains(field)) throw ValueError(no_field(e, i, field));
   if (!row.at(field).is_string()) {
-    throw ValueError(row_at(i) + "." + field + " must be a string, got " +
+    throw ValueError(evidence_row_at(i) + "." + field + " must be a string, got " +
                      describe_value(row.at(field)) + "; run " + e.evidence.title + " again");
   }
   return row.at(field).get<std::string>();
@@ -484,7 +481,7 @@ std::vector<double> evidence_samples(const Exercise& e, const json& rows, std::s
   const json& row = rows.at(i);
   if (!row.contains(field)) throw ValueError(no_field(e, i, field));
   const json& list = row.at(field);
-  const std::string where = row_at(i) + "." + field;
+  const std::string where = evidence_row_at(i) + "." + field;
   if (!list.is_array()) {
     throw ValueError(where + " must be an array of times in ms, got " + describe_value(list) +
                      "; run " + e.evidence.title + " again");
@@ -519,7 +516,7 @@ std::uint64_t evidence_seed(const Exercise& e, const json& rows, std::size_t i) 
                   seed.get<double>() >= 0 && seed.get<double>() <= kMaxExactInteger &&
                   std::trunc(seed.get<double>()) == seed.get<double>();
   if (!ok) {
-    throw ValueError(row_at(i) +
+    throw ValueError(evidence_row_at(i) +
                      ".comparison.seed must be an integer from 0 to 2^53 − 1 (the "
                      "seed core's comparison reports), got " +
                      describe_value(seed) + "; run " + e.evidence.title + " again");
@@ -537,7 +534,7 @@ Comparison recompare(const Exercise& e, const json& rows, std::size_t i,
   const std::vector<double> a = evidence_samples(e, rows, i, "a_ms", min_count, remedy);
   const std::vector<double> b = evidence_samples(e, rows, i, "b_ms", min_count, remedy);
   options.seed = evidence_seed(e, rows, i);
-  return compare_samples_cached(a, b, options, row_at(i) + ".a_ms", row_at(i) + ".b_ms");
+  return compare_samples_cached(a, b, options, evidence_row_at(i) + ".a_ms", evidence_row_at(i) + ".b_ms");
 }
 
 // ---- experiment-backed: the student's A/A runs ------------------------------------------
@@ -550,7 +547,7 @@ void aa_from_evidence(const Exercise& e, const json& rows, VariantData& v) {
     const std::string a = evidence_text(e, rows, i, "variant_a");
     const std::string b = evidence_text(e, rows, i, "variant_b");
     if (a != b) {
-      throw ValueError(row_at(i) + " compares variant " + a + " with " + b +
+      throw ValueError(evidence_row_at(i) + " compares variant " + a + " with " + b +
                        "; an A/A run compares a variant with itself: run the A/A experiment "
                        "again");
     }
@@ -583,9 +580,9 @@ void slope_from_evidence(const Exercise& e, const json& rows, VariantData& v) {
     const std::vector<double> samples =
         evidence_samples(e, rows, i, "samples_ms", kMinSlopeSamples,
                          "run the complexity experiment with 3 samples per size or more");
-    const double median = percentile(samples, 50.0, row_at(i) + ".samples_ms");
+    const double median = percentile(samples, 50.0, evidence_row_at(i) + ".samples_ms");
     if (!(median > 0)) {
-      throw ValueError(row_at(i) +
+      throw ValueError(evidence_row_at(i) +
                        ".samples_ms has a median of 0 ms, which has no logarithm; "
                        "run the complexity experiment again");
     }
@@ -632,14 +629,14 @@ std::vector<bool> evidence_order(const Exercise& e, const json& rows, std::size_
   if (!row.contains("a_first")) throw ValueError(no_field(e, i, "a_first"));
   const json& list = row.at("a_first");
   if (!list.is_array() || list.size() != rounds) {
-    throw ValueError(row_at(i) + ".a_first must be an array of " + std::to_string(rounds) +
+    throw ValueError(evidence_row_at(i) + ".a_first must be an array of " + std::to_string(rounds) +
                      " booleans (one per round), got " + describe_value(list) + "; run " +
                      e.evidence.title + " again");
   }
   std::vector<bool> order;
   for (std::size_t r = 0; r < rounds; ++r) {
     if (!list[r].is_boolean()) {
-      throw ValueError(row_at(i) + ".a_first[" + std::to_string(r) + "] must be true or false, got " +
+      throw ValueError(evidence_row_at(i) + ".a_first[" + std::to_string(r) + "] must be true or false, got " +
                        describe_value(list[r]) + "; run " + e.evidence.title + " again");
     }
     order.push_back(list[r].get<bool>());
@@ -663,7 +660,7 @@ void capstone_from_evidence(const Exercise& e, const json& rows, VariantData& v)
     const std::vector<double> a = evidence_samples(e, rows, i, "a_ms", 5, remedy);
     const std::vector<double> b = evidence_samples(e, rows, i, "b_ms", 5, remedy);
     if (a.size() != b.size()) {
-      throw ValueError(row_at(i) + " has " + std::to_string(a.size()) + " samples of A and " +
+      throw ValueError(evidence_row_at(i) + " has " + std::to_string(a.size()) + " samples of A and " +
                        std::to_string(b.size()) + " of B; a round takes one of each: run " +
                        e.evidence.title + " again");
     }
@@ -672,7 +669,7 @@ void capstone_from_evidence(const Exercise& e, const json& rows, VariantData& v)
     int b_wins = 0;
     for (std::size_t r = 0; r < a.size(); ++r) {
       if (!(b[r] > 0)) {
-        throw ValueError(row_at(i) + ".b_ms[" + std::to_string(r) +
+        throw ValueError(evidence_row_at(i) + ".b_ms[" + std::to_string(r) +
                          "] is 0 ms, which has no ratio; run " + e.evidence.title + " again");
       }
       ratios.push_back(a[r] / b[r]);
@@ -686,14 +683,14 @@ void capstone_from_evidence(const Exercise& e, const json& rows, VariantData& v)
       throw ValueError("your interleaved run of the A/B experiment has no round in which A ran "
                        "first; run it again with more rounds");
     }
-    const double b_led_median = percentile(b_led, 50.0, row_at(i) + ".b_ms");
+    const double b_led_median = percentile(b_led, 50.0, evidence_row_at(i) + ".b_ms");
     if (!(b_led_median > 0)) {
-      throw ValueError(row_at(i) + ".b_ms has a median of 0 ms over the rounds A ran first, which "
+      throw ValueError(evidence_row_at(i) + ".b_ms has a median of 0 ms over the rounds A ran first, which "
                        "has no ratio; run " + e.evidence.title + " again");
     }
-    v.expected_values = {percentile(ratios, 50.0, row_at(i) + " ratios"),
+    v.expected_values = {percentile(ratios, 50.0, evidence_row_at(i) + " ratios"),
                          static_cast<double>(b_wins),
-                         percentile(a_led, 50.0, row_at(i) + ".a_ms") / b_led_median};
+                         percentile(a_led, 50.0, evidence_row_at(i) + ".a_ms") / b_led_median};
     return;
   }
   std::string has;

@@ -311,7 +311,6 @@ void structured_layers_from_evidence(const Exercise& e, const json& rows, Varian
 
 // ---- the chapter's list ---------------------------------------------------------------
 
-constexpr Tolerance kNearestInteger{0.0, 0.5};  // counts and bytes: exact, typed as a float or not
 constexpr Tolerance kPercentagePoint{0.0, 0.1};  // percentages to one decimal
 
 }  // namespace

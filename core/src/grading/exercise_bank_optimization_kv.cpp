@@ -23,20 +23,18 @@ namespace {
 
 using nlohmann::json;
 
-std::string row_at(std::size_t i) { return "answer.evidence.rows[" + std::to_string(i) + "]"; }
-
 // rows[i].recompute.median_ms, above 0.
 double recompute_median(const Exercise& e, const json& rows, std::size_t i) {
   const json& row = rows.at(i);
   if (!row.contains("recompute") || !row.at("recompute").is_object() ||
       !row.at("recompute").contains("median_ms")) {
-    throw ValueError(row_at(i) + " has no recompute.median_ms; rows of " +
+    throw ValueError(evidence_row_at(i) + " has no recompute.median_ms; rows of " +
                      e.evidence.experiment + " carry it (this exercise reads " +
                      e.evidence.what + "): send the rows of that experiment as they are");
   }
   const json& x = row.at("recompute").at("median_ms");
   if (!x.is_number() || !std::isfinite(x.get<double>()) || !(x.get<double>() > 0)) {
-    throw ValueError(row_at(i) + ".recompute.median_ms must be a finite number above 0, got " +
+    throw ValueError(evidence_row_at(i) + ".recompute.median_ms must be a finite number above 0, got " +
                      describe_value(x) + "; run " + e.evidence.title + " again");
   }
   return x.get<double>();
@@ -52,7 +50,7 @@ void kv_cache_growth_from_evidence(const Exercise& e, const json& rows, VariantD
     const double n = evidence_number(e, rows, i, "tokens");
     median_at[n] = recompute_median(e, rows, i);
     if (!rows[i].contains("decoder")) {
-      throw ValueError(row_at(i) + " has no field \"decoder\"; rows of " + e.evidence.experiment +
+      throw ValueError(evidence_row_at(i) + " has no field \"decoder\"; rows of " + e.evidence.experiment +
                        " carry it: send the rows of that experiment as they are");
     }
     const double bytes = evidence_number(e, rows, i, "parameter_bytes");
@@ -61,7 +59,7 @@ void kv_cache_growth_from_evidence(const Exercise& e, const json& rows, VariantD
       config = kv_decoder_config_from_json(decoder);
       weights = bytes;
     } else if (rows[i].at("decoder") != decoder || bytes != weights) {
-      throw ValueError(row_at(i) + " measured another decoder than rows[0]; run " +
+      throw ValueError(evidence_row_at(i) + " measured another decoder than rows[0]; run " +
                        e.evidence.title + " again, all of it with one decoder");
     }
   }

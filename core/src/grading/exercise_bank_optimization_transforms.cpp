@@ -45,8 +45,6 @@ using nlohmann::json;
 // fashion_mnist_class_names().size() classes).
 constexpr std::int64_t kPixels = 28 * 28;
 
-constexpr Tolerance kNearestInteger{0.0, 0.5};  // counts and bytes: exact, typed as a float or not
-
 // ---- optimization.quantize-int8 -------------------------------------------------------
 
 // What core's quantizer makes of a vector: quantize_weights with it as the one column of a

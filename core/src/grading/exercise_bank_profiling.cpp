@@ -641,7 +641,6 @@ void backward_ratio_from_evidence(const Exercise& e, const json& rows, VariantDa
 // ---- the chapter's list ---------------------------------------------------------------
 
 // Tolerances used by more than one exercise.
-constexpr Tolerance kNearestInteger{0.0, 0.5};  // counts: exact, typed as a float or not
 constexpr Tolerance kExact{0.0, 0.0};           // integers a function returns
 
 }  // namespace

@@ -229,9 +229,8 @@ void require_object_with(const json& answer, const std::vector<std::string>& fie
   }
   for (const auto& item : answer.items()) {
     if (std::find(fields.begin(), fields.end(), item.key()) == fields.end()) {
-      std::string allowed;
-      for (const auto& f : fields) allowed += (allowed.empty() ? "\"" : ", \"") + f + "\"";
-      throw ValueError("answer has an unknown field \"" + item.key() + "\"; allowed: " + allowed);
+      throw ValueError("answer has an unknown field \"" + item.key() + "\"; allowed: " +
+                       quoted_list(fields));
     }
   }
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -34,6 +35,10 @@ std::string format_decimal(double v, int significant = 3);
 // it: format_fixed(0.5, 2) is "0.50". For figures a sentence or a table prints to a fixed
 // precision (ratios "0.50×", percentages "89.85%").
 std::string format_fixed(double v, int decimals);
+
+// Names in double quotes, comma-separated, for the "allowed: ..." of a message:
+// {"a", "b"} gives "\"a\", \"b\"".
+std::string quoted_list(const std::vector<std::string>& names);
 
 // A CSV field as RFC 4180 writes it: as it is, or in double quotes (a quote doubled) when it
 // holds a comma, a quote or a line break. Every CSV core writes (suite reports, the Olympics

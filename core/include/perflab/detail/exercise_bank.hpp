@@ -197,6 +197,16 @@ void shuffle(std::vector<T>& v, Rng& rng) {
 // A JSON value as the grader's messages show it (shortened, 10 significant digits).
 std::string describe_value(const nlohmann::json& value);
 
+// The tolerance of an answer that is a count or a byte size: exact, typed as an integer or
+// as a float (rel 0, abs 0.5: the nearest integer).
+inline constexpr Tolerance kNearestInteger{0.0, 0.5};
+// Within 1% of the expected value.
+inline constexpr Tolerance kOnePercent{0.01, 0.0};
+
+// "answer.evidence.rows[2]": where row i of an experiment-backed answer sits, as its errors
+// name it.
+std::string evidence_row_at(std::size_t i);
+
 // rows[i][field] of an experiment-backed answer as a finite number (above 0 when positive
 // is set); ValueError "answer.evidence.rows[2].samples_per_s must be a finite number above
 // 0, got null" or "answer.evidence.rows[2] has no field "samples_per_s" (rows of
