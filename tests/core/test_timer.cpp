@@ -14,6 +14,7 @@
 #include "perflab/kernels/matmul.hpp"
 #include "perflab/timing/clock.hpp"
 #include "perflab/base/error.hpp"
+#include "perflab/base/format.hpp"
 #include "perflab/profiler/profiler.hpp"
 #include "perflab/timing/interleaved.hpp"
 #include "perflab/timing/timer.hpp"
@@ -341,6 +342,33 @@ TEST_CASE("without warmup, a calibration batch that spends the budget is the one
   CHECK(s.warning.rfind("one call takes 4 ms, so the 30 ms budget was spent after 0 of 0 warmup "
                         "calls and 1 of 30 samples",
                         0) == 0);
+}
+
+TEST_CASE("a pause that spends the budget before sampling still leaves a sample spanning the clock's ticks") {
+  // The page's quick cache-sweep plan on a browser's 5 us clock: a 4 us call whose first
+  // (warmup) call stalls 100 ms, more than the 80 ms budget. One call is under one tick, so
+  // a one-call sample reads 0 or 5 us; the sample must span 100 ticks (0.5 ms), as any does.
+  FakeClock clock(0.005, kReadCostMs);
+  TimerOptions o;
+  o.warmup = 1;
+  o.samples = 3;
+  o.min_sample_ms = 2;
+  o.max_total_ms = 80;
+  bool paused = false;
+  const Stats s = Timer(clock).options(o).run([&] {
+    clock.advance(paused ? 0.004 : 100.0);
+    paused = true;
+  });
+  REQUIRE(s.per_call_ms.size() == 1);
+  CHECK(s.inner_iterations > 1);
+  CHECK(s.inner_iterations * s.min_ms >= 100 * s.resolution_ms);
+  CHECK(std::abs(s.min_ms / 0.004 - 1) < 0.02);
+  // The calls fit the budget, so the warning blames the pause, not the call.
+  CHECK(s.warning ==
+        "the 80 ms budget ran out before sampling began, though one call takes " +
+            format_number(s.min_ms) +
+            " ms and all 3 samples need about 7 ms: the machine paused or was busy, so this is "
+            "1 sample of 3; close other tabs and run again");
 }
 
 // The page's plans ask for 10 samples; Tukey's fences then often drop one or two. On a steady

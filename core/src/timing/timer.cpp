@@ -269,14 +269,24 @@ std::string timer_warning(const Stats& stats, const TimerOptions& opts, const Ba
     const double needed_ms = call_ms * (opts.warmup + 1) +
                              std::max(call_ms, plan.target_ms) * static_cast<double>(wanted);
     const std::string needed = format_number(std::ceil(needed_ms));
-    problems.push_back("one call takes " + format_number(call_ms) + " ms, so the " +
-                       format_number(opts.max_total_ms) + " ms budget was spent after " +
-                       std::to_string(warmed_up) + " of " + std::to_string(opts.warmup) +
-                       " warmup calls and 1 of " + std::to_string(wanted) +
-                       " samples; all of them need about " + needed + " ms: " +
-                       (budget.empty() ? std::string("measure a smaller size")
-                                       : "give it that budget with " + budget +
-                                             ", or measure a smaller size"));
+    if (needed_ms <= opts.max_total_ms) {
+      // The calls fit the budget: the machine spent it (a pause before sampling began).
+      problems.push_back("the " + format_number(opts.max_total_ms) +
+                         " ms budget ran out before sampling began, though one call takes " +
+                         format_number(call_ms) + " ms and all " + std::to_string(wanted) +
+                         " samples need about " + needed +
+                         " ms: the machine paused or was busy, so this is 1 sample of " +
+                         std::to_string(wanted) + "; close other tabs and run again");
+    } else {
+      problems.push_back("one call takes " + format_number(call_ms) + " ms, so the " +
+                         format_number(opts.max_total_ms) + " ms budget was spent after " +
+                         std::to_string(warmed_up) + " of " + std::to_string(opts.warmup) +
+                         " warmup calls and 1 of " + std::to_string(wanted) +
+                         " samples; all of them need about " + needed + " ms: " +
+                         (budget.empty() ? std::string("measure a smaller size")
+                                         : "give it that budget with " + budget +
+                                               ", or measure a smaller size"));
+    }
   }
   if (budget_stopped) {
     problems.push_back("the " + format_number(opts.max_total_ms) +
@@ -361,6 +371,19 @@ InterleavedStats run_interleaved(const std::vector<std::function<void()>>& fns,
   }
   const bool long_call = clock.now_ms() >= deadline_ms;
   if (long_call) {
+    // The deadline can also pass because the machine paused (another process, a collection)
+    // while the calls are short: then the last batch may be a call or ten, under one clock
+    // tick, and its sample would read 0 ms. The one sample must span resolution_multiple
+    // ticks, as every sample does, so such a batch grows to that floor past the deadline
+    // (about 1.6 times the floor of extra calls: 0.5 ms at a browser's 5 us tick).
+    const double floor_ms = opts.resolution_multiple * resolution_ms;
+    for (std::size_t f = 0; f < fns.size(); ++f) {
+      if (plans[f].batch_ms >= floor_ms || plans[f].inner_iterations >= opts.max_inner_iterations) {
+        continue;
+      }
+      plans[f] = calibrate_batch(clock, fns[f], floor_ms, opts.max_inner_iterations);
+      plans[f].target_ms = target_ms;
+    }
     // Each function's last batch ran warm and in full: it is its one sample.
     for (std::size_t f = 0; f < fns.size(); ++f) {
       per_call_ms[f].push_back(plans[f].batch_ms / static_cast<double>(plans[f].inner_iterations));
