@@ -245,6 +245,26 @@ TEST_CASE("an arm too fast to batch up to the target is named in the warning") {
                                   "max_inner_iterations 4") != std::string::npos);
 }
 
+TEST_CASE("a pause that spends the A/B deadline still leaves samples spanning the clock's ticks") {
+  // A browser's 5 us clock, 4 us calls, and a first call of A that stalls past the 6 s
+  // deadline: calibration stops at the deadline, but not below 100 ticks (0.5 ms), so no
+  // sample is a call or two timed as 0 or 5 us.
+  FakeClock clock(0.005, kReadCostMs);
+  bool paused = false;
+  const AbResult r = run_ab(
+      [&] {
+        clock.advance(paused ? 0.004 : kMaxAbTotalMs + 1000);
+        paused = true;
+      },
+      [&] { clock.advance(0.004); }, {}, clock);
+  REQUIRE_FALSE(r.a_ms.empty());
+  REQUIRE_FALSE(r.b_ms.empty());
+  CHECK(r.inner_iterations_a * 0.004 >= 100 * r.resolution_ms);
+  CHECK(r.inner_iterations_b * 0.004 >= 100 * r.resolution_ms);
+  for (double v : r.a_ms) CHECK(std::abs(v / 0.004 - 1) < 0.02);
+  for (double v : r.b_ms) CHECK(std::abs(v / 0.004 - 1) < 0.02);
+}
+
 TEST_CASE("run_kernel_ab times two of the lab's kernel variants and names a bad argument") {
   FakeClock clock(0.0, kReadCostMs);
   AbOptions o;

@@ -216,10 +216,11 @@ AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
   for (int i = 0; i < options.warmup && clock.now_ms() < deadline_ms; ++i) a();
   for (int i = 0; i < options.warmup && clock.now_ms() < deadline_ms; ++i) b();
 
+  const double floor_ms = options.resolution_multiple * result.resolution_ms;
   const BatchPlan plan_a =
-      calibrate_batch(clock, a, target_ms, options.max_inner_iterations, deadline_ms);
+      calibrate_batch(clock, a, target_ms, options.max_inner_iterations, deadline_ms, floor_ms);
   const BatchPlan plan_b =
-      calibrate_batch(clock, b, target_ms, options.max_inner_iterations, deadline_ms);
+      calibrate_batch(clock, b, target_ms, options.max_inner_iterations, deadline_ms, floor_ms);
   result.inner_iterations_a = plan_a.inner_iterations;
   result.inner_iterations_b = plan_b.inner_iterations;
 

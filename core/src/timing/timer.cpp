@@ -215,7 +215,7 @@ void check_call_fits_budget(double flops, const std::string& what, const TimerOp
 }
 
 BatchPlan calibrate_batch(Clock& clock, const std::function<void()>& fn, double target_ms,
-                          long max_inner_iterations, double deadline_ms) {
+                          long max_inner_iterations, double deadline_ms, double floor_ms) {
   // Calibrate as google/benchmark does: grow by target·1.4/elapsed, but by at most 10×
   // (and exactly 10× while a batch is under a tenth of the target, where the estimate is
   // mostly clock noise).
@@ -223,7 +223,8 @@ BatchPlan calibrate_batch(Clock& clock, const std::function<void()>& fn, double 
   plan.target_ms = target_ms;
   long inner = 1;
   double batch_ms = time_batch_ms(clock, fn, inner);
-  while (batch_ms < target_ms && inner < max_inner_iterations && clock.now_ms() < deadline_ms) {
+  while (batch_ms < target_ms && inner < max_inner_iterations &&
+         (batch_ms < floor_ms || clock.now_ms() < deadline_ms)) {
     double multiplier = 10.0;
     if (batch_ms > 0.1 * target_ms) multiplier = std::min(10.0, target_ms * 1.4 / batch_ms);
     const double next = std::ceil(static_cast<double>(inner) * multiplier);
@@ -359,31 +360,16 @@ InterleavedStats run_interleaved(const std::vector<std::function<void()>>& fns,
   const double target_ms = std::max(opts.resolution_multiple * resolution_ms, opts.min_sample_ms);
   std::vector<BatchPlan> plans;
   plans.reserve(fns.size());
+  // Past the deadline a function still gets a batch spanning resolution_multiple ticks: one
+  // call when calls are long; a few more when the machine paused and spent the budget
+  // (about 1.6 times that floor of extra calls: 0.5 ms at a browser's 5 us tick).
+  const double floor_ms = opts.resolution_multiple * resolution_ms;
   for (const auto& fn : fns) {
-    if (clock.now_ms() >= deadline_ms) {
-      BatchPlan one;
-      one.target_ms = target_ms;
-      one.batch_ms = time_batch_ms(clock, fn, 1);
-      plans.push_back(one);
-    } else {
-      plans.push_back(calibrate_batch(clock, fn, target_ms, opts.max_inner_iterations, deadline_ms));
-    }
+    plans.push_back(calibrate_batch(clock, fn, target_ms, opts.max_inner_iterations, deadline_ms,
+                                    floor_ms));
   }
   const bool long_call = clock.now_ms() >= deadline_ms;
   if (long_call) {
-    // The deadline can also pass because the machine paused (another process, a collection)
-    // while the calls are short: then the last batch may be a call or ten, under one clock
-    // tick, and its sample would read 0 ms. The one sample must span resolution_multiple
-    // ticks, as every sample does, so such a batch grows to that floor past the deadline
-    // (about 1.6 times the floor of extra calls: 0.5 ms at a browser's 5 us tick).
-    const double floor_ms = opts.resolution_multiple * resolution_ms;
-    for (std::size_t f = 0; f < fns.size(); ++f) {
-      if (plans[f].batch_ms >= floor_ms || plans[f].inner_iterations >= opts.max_inner_iterations) {
-        continue;
-      }
-      plans[f] = calibrate_batch(clock, fns[f], floor_ms, opts.max_inner_iterations);
-      plans[f].target_ms = target_ms;
-    }
     // Each function's last batch ran warm and in full: it is its one sample.
     for (std::size_t f = 0; f < fns.size(); ++f) {
       per_call_ms[f].push_back(plans[f].batch_ms / static_cast<double>(plans[f].inner_iterations));

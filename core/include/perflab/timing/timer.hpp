@@ -125,10 +125,13 @@ double time_batch_ms(Clock& clock, const std::function<void()>& fn, long inner);
 // Grows the inner iteration count as google/benchmark does until one batch lasts at least
 // target_ms (the Timer's and the A/B runner's shared rule). Calls fn; no warmup. Stops
 // growing once the clock reads deadline_ms or later (the Timer's budget), so a batch that
-// already spent the budget is not followed by a ten times longer one.
+// already spent the budget is not followed by a ten times longer one; but never below
+// floor_ms (a number of clock ticks): when the machine, not the calls, spent the budget, a
+// batch of a few calls under one tick would time as 0 ms.
 BatchPlan calibrate_batch(Clock& clock, const std::function<void()>& fn, double target_ms,
                           long max_inner_iterations,
-                          double deadline_ms = std::numeric_limits<double>::infinity());
+                          double deadline_ms = std::numeric_limits<double>::infinity(),
+                          double floor_ms = 0);
 
 // The fastest any one core computes float32 with 128-bit SIMD, rounded up: 4 lanes, a
 // multiply and an add on each of two ports per cycle at 5 GHz is 80 GFLOP/s. A call of F
