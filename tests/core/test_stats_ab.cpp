@@ -336,8 +336,8 @@ TEST_CASE("lab_kernel names its kernel and checks its arguments; sample_kernel k
     const KernelSample s = sample_kernel(lab_kernel("gelu", "fused", 8), o, clock);
     CHECK(s.samples_ms.size() == 7);
     CHECK(s.inner_iterations == 1);
-    CHECK(s.resolution_ms == doctest::Approx(kReadCostMs));
-    for (double ms : s.samples_ms) CHECK(ms == doctest::Approx(kReadCostMs));
+    CHECK(s.resolution_ms == doctest::Approx(kReadCostMs).scale(0));
+    for (double ms : s.samples_ms) CHECK(ms == doctest::Approx(kReadCostMs).scale(0));
   }
   SUBCASE("a fixed batch: exactly inner_iterations calls per sample, no calibration") {
     // The fake clock advances only when read: a batch is two reads, whatever its length, so
@@ -352,7 +352,7 @@ TEST_CASE("lab_kernel names its kernel and checks its arguments; sample_kernel k
     CHECK(s.inner_iterations == 4);
     CHECK(s.clock_tick_ms == 0);
     REQUIRE(s.samples_ms.size() == 5);
-    for (double ms : s.samples_ms) CHECK(ms == doctest::Approx(kReadCostMs / 4));
+    for (double ms : s.samples_ms) CHECK(ms == doctest::Approx(kReadCostMs / 4).scale(0));
     CHECK(s.warning.empty());
   }
   SUBCASE("a coarsened clock reads in whole ticks, so one short call reads as 0 or a tick") {

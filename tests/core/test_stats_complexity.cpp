@@ -71,7 +71,7 @@ TEST_CASE("exact synthetic data is identified for every class") {
     const ComplexityReport r = fit_complexity(sizes, times);
     CHECK(r.fits.front().complexity == c);
     CHECK(r.fits.front().name == complexity_name(c));
-    CHECK(r.fits.front().coefficient == doctest::Approx(3e-6));
+    CHECK(r.fits.front().coefficient == doctest::Approx(3e-6).scale(0));
     CHECK(r.fits.front().normalized_rms < 1e-12);
     CHECK(r.fits[1].normalized_rms > 0.01);
     CHECK(r.warning.empty());
@@ -87,7 +87,7 @@ TEST_CASE("the exponent of exact power laws is exact, with an interval of width 
     const PowerLaw p = fit_complexity(sizes, times).power_law;
     CHECK(p.exponent == doctest::Approx(b).epsilon(1e-9).scale(1));
     CHECK(p.coefficient == doctest::Approx(0.5));
-    CHECK(p.exponent_interval.width() == doctest::Approx(0).scale(1));
+    CHECK(p.exponent_interval.width() < 1e-6);  // exact data: rounding noise only (2.5e-8 seen)
   }
 }
 

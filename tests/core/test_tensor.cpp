@@ -129,7 +129,9 @@ TEST_CASE("random tensors are uniform in [lo, hi) and the same for the same seed
     CHECK(v < 3.0f);
     sum += v;
   }
-  CHECK(sum / 1000 == doctest::Approx(0.5).epsilon(0.1));
+  // The mean of 1000 draws is 0.5 with a standard error of 5 / sqrt(12 * 1000) = 0.046, 9% of
+  // 0.5 (seed 42's is 0.449): three standard errors either way.
+  CHECK(sum / 1000 == doctest::Approx(0.5).epsilon(0.27).scale(0));
 }
 
 TEST_CASE("random tensors follow the fixed splitmix64 generator element by element") {
