@@ -260,6 +260,20 @@ const simdPeak = (p) => p.simd_peak_gflops_per_s;
     `${probe.copy_gb_per_s.toFixed(1)} GB/s, triad ${probe.triad_gb_per_s.toFixed(1)} GB/s` +
     (probe.warning ? ` (warning: ${probe.warning})` : ''));
 }
+// The engine's own roofs on one thread (probe_engine.hpp): its multiply-add and FMA peaks, so
+// an FMA floor that is missed says how much of the FMA peak the kernel reached and how much
+// the floor needs. Measured once, before the rounds.
+const enginePeaks = engine.facts?.flavours.includes('fma') ? perflab.probeEngine(1, { quick: args.quick }) : undefined;
+if (enginePeaks) {
+  console.log(`engine probe (1 thread): multiply-add peak ${enginePeaks.muladd_gflops_per_s.toFixed(1)} GFLOP/s, ` +
+    `FMA peak ${enginePeaks.fma_gflops_per_s.toFixed(1)} GFLOP/s (${(enginePeaks.fma_gflops_per_s / enginePeaks.muladd_gflops_per_s).toFixed(2)}x)`);
+}
+// " = 79% of the engine's FMA peak 66.1 GFLOP/s; the floor needs 94%": where a needed rate
+// stands against the FMA roof (nothing when the engine's peaks were not measured).
+const ofFmaPeak = (have, need) => enginePeaks
+  ? `; the kernel runs at ${pct(have / enginePeaks.fma_gflops_per_s)} of the engine's FMA peak ` +
+    `${gf(enginePeaks.fma_gflops_per_s)} and the floor needs ${pct(need / enginePeaks.fma_gflops_per_s)}`
+  : '';
 
 const summary = [];
 const floors = []; // one {what, met, why?} per floor of issues 4 and 27, printed last; met null: not measured
@@ -371,9 +385,11 @@ function engineSummary(n, figures, packedFigure, theirsFigures, rate) {
         `${gf(rate(fma.median_ms))} / ${gf(rate(packedFigure.median_ms))}; ` +
         (overSimd ? `= engine simd / packed ${ratioLine(simd, [packedFigure]).ratio.toFixed(2)}x (the same kernel, clang-16 against emcc) ` +
           `x fma / simd ${overSimd.ratio.toFixed(2)}x (FMA itself); ` : '') +
-        `the floor needs ${gf(FMA_OVER_PACKED_FLOOR * rate(packedFigure.median_ms))}`);
+        `the floor needs ${gf(FMA_OVER_PACKED_FLOOR * rate(packedFigure.median_ms))}` +
+        ofFmaPeak(rate(fma.median_ms), FMA_OVER_PACKED_FLOOR * rate(packedFigure.median_ms)));
       floorLine(`matmul N=${n} engine fma (1 thread) / tfjs-wasm (1 thread)`, overTfjs.ratio, FMA_OVER_TFJS_FLOOR, () =>
-        `${gf(rate(fma.median_ms))} / ${gf(rate(theirsBest))}; the floor needs ${gf(FMA_OVER_TFJS_FLOOR * rate(theirsBest))}`);
+        `${gf(rate(fma.median_ms))} / ${gf(rate(theirsBest))}; the floor needs ${gf(FMA_OVER_TFJS_FLOOR * rate(theirsBest))}` +
+        ofFmaPeak(rate(fma.median_ms), FMA_OVER_TFJS_FLOOR * rate(theirsBest)));
     }
   } else if (atFloor) {
     const why = `the engine has no fma flavour here (${engine.facts.why})`;
