@@ -261,8 +261,12 @@ TEST_CASE("progress runs from 0 to 1 and returning false cancels the probe") {
     ProgressLog log;
     log.cancel_at = 0.7;  // during copy (0.6 to 0.8)
     CHECK_THROWS_AS(probe_machine(o, default_clock(), log.fn()), CancelledError);
-    CHECK(log.fractions.back() >= 0.6);
-    CHECK(log.fractions.back() <= 0.75);
+    // Cancelled inside copy's share (0.6 to 0.8), at its first report from 0.7 on. Where that
+    // report lands depends on time (a sample's share, or the budget's; a run paused before
+    // sampling reports copy's end at once, as the sanitized build beside a busy machine did),
+    // so the bound is copy's end, not a point within it.
+    CHECK(log.fractions.back() >= 0.7);
+    CHECK(log.fractions.back() <= 0.8);
     CHECK(MemoryTracker::global().current_bytes() == before_bytes);
   }
 }
