@@ -204,8 +204,9 @@ AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
   AbResult result;
   result.mode = options.mode;
   result.resolution_ms = measure_resolution_ms(clock);
-  const double target_ms =
-      std::max(options.resolution_multiple * result.resolution_ms, options.min_sample_ms);
+  // Every sample lasts at least resolution_multiple ticks, even past the deadline (calibrate_batch).
+  const double floor_ms = options.resolution_multiple * result.resolution_ms;
+  const double target_ms = std::max(floor_ms, options.min_sample_ms);
   if (target_ms > options.min_sample_ms) {  // the clock's ticks set the samples' length
     check_ab_rounds_fit(options.rounds, target_ms,
                         detail::format_g(options.resolution_multiple) + " ticks of a " +
@@ -216,7 +217,6 @@ AbResult run_ab(const std::function<void()>& a, const std::function<void()>& b,
   for (int i = 0; i < options.warmup && clock.now_ms() < deadline_ms; ++i) a();
   for (int i = 0; i < options.warmup && clock.now_ms() < deadline_ms; ++i) b();
 
-  const double floor_ms = options.resolution_multiple * result.resolution_ms;
   const BatchPlan plan_a =
       calibrate_batch(clock, a, target_ms, options.max_inner_iterations, deadline_ms, floor_ms);
   const BatchPlan plan_b =

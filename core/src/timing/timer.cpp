@@ -357,13 +357,13 @@ InterleavedStats run_interleaved(const std::vector<std::function<void()>>& fns,
   const auto wanted = static_cast<std::size_t>(opts.samples);
   std::vector<std::vector<double>> per_call_ms(fns.size());
   for (auto& v : per_call_ms) v.reserve(wanted);
-  const double target_ms = std::max(opts.resolution_multiple * resolution_ms, opts.min_sample_ms);
+  // A sample spans resolution_multiple ticks, even past the deadline: one call when calls are
+  // long; more when the machine paused and spent the budget (calibration's batches then add
+  // 1.2 to 2.5 times that floor: at most about 1.3 ms at a browser's 5 us tick).
+  const double floor_ms = opts.resolution_multiple * resolution_ms;
+  const double target_ms = std::max(floor_ms, opts.min_sample_ms);
   std::vector<BatchPlan> plans;
   plans.reserve(fns.size());
-  // Past the deadline a function still gets a batch spanning resolution_multiple ticks: one
-  // call when calls are long; a few more when the machine paused and spent the budget
-  // (about 1.6 times that floor of extra calls: 0.5 ms at a browser's 5 us tick).
-  const double floor_ms = opts.resolution_multiple * resolution_ms;
   for (const auto& fn : fns) {
     plans.push_back(calibrate_batch(clock, fn, target_ms, opts.max_inner_iterations, deadline_ms,
                                     floor_ms));
